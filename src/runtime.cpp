@@ -1,0 +1,150 @@
+#include "src/runtime.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+#include "src/error.hpp"
+#include "src/log.hpp"
+
+namespace camber {
+
+Runtime::Runtime(int& argc, char**& argv) {
+  int mpi_up = 0;
+  MPI_Initialized(&mpi_up);
+  if (!mpi_up) {
+    int provided = 0;
+    // FUNNELED: only the main thread calls MPI; Kokkos threads never do.
+    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+      std::fprintf(stderr, "camber: MPI_Init_thread failed\n");
+      std::exit(1);
+    }
+    owns_mpi_ = true;
+  }
+  // Errors on the world communicator come back as return codes, which
+  // CAMBER_CHECK_MPI turns into camber::Error with MPI's message.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  if (!Kokkos::is_initialized()) {
+    Kokkos::initialize(argc, argv);
+    owns_kokkos_ = true;
+  }
+  log::set_rank(rank_);
+}
+
+Runtime::~Runtime() {
+  if (owns_kokkos_) Kokkos::finalize();
+  if (owns_mpi_) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Finalize();
+  }
+}
+
+std::string Runtime::describe() const {
+  std::ostringstream os;
+  char version[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(version, &length);
+  std::string mpi(version, static_cast<size_t>(length));
+  if (auto cut = mpi.find_first_of(",\n"); cut != std::string::npos) mpi.resize(cut);
+  os << "Kokkos " << KOKKOS_VERSION / 10000 << "." << (KOKKOS_VERSION / 100) % 100
+     << "." << KOKKOS_VERSION % 100 << " ("
+     << Kokkos::DefaultExecutionSpace::name() << "), " << mpi << ", "
+     << size_ << (size_ == 1 ? " rank" : " ranks");
+  return os.str();
+}
+
+int comm_rank(MPI_Comm comm) {
+  int r = 0;
+  CAMBER_CHECK_MPI(MPI_Comm_rank(comm, &r));
+  return r;
+}
+
+int comm_size(MPI_Comm comm) {
+  int s = 1;
+  CAMBER_CHECK_MPI(MPI_Comm_size(comm, &s));
+  return s;
+}
+
+namespace {
+
+// Thrown on every rank after a collective failure has been agreed on; the
+// message has already been printed by the lowest failing rank.
+class AgreedError : public Error {
+ public:
+  using Error::Error;
+};
+
+void print_error(int rank, int size, const std::string& what) {
+  std::ostringstream os;
+  os << "camber: error";
+  if (size > 1) os << " on rank " << rank;
+  os << ": " << what << "\n";
+  std::cerr << os.str() << std::flush;
+}
+
+}  // namespace
+
+void collective_guard(MPI_Comm comm, const std::function<void()>& body) {
+  const int rank = comm_rank(comm);
+  const int size = comm_size(comm);
+  int my_kind = 0;  // 0 ok, 1 failure, 2 bad input
+  std::string my_message;
+  try {
+    body();
+  } catch (const Error& e) {
+    my_kind = e.exit_code();
+    my_message = e.message();
+  } catch (const std::exception& e) {
+    my_kind = 1;
+    my_message = e.what();
+  }
+  // Lowest failing rank, and its error kind, agreed on by all ranks.
+  int failing = my_kind != 0 ? rank : size;
+  int lowest = size;
+  CAMBER_CHECK_MPI(MPI_Allreduce(&failing, &lowest, 1, MPI_INT, MPI_MIN, comm));
+  if (lowest == size) return;
+  int info[2] = {my_kind, static_cast<int>(my_message.size())};
+  CAMBER_CHECK_MPI(MPI_Bcast(info, 2, MPI_INT, lowest, comm));
+  std::vector<char> text(static_cast<size_t>(info[1]) + 1, '\0');
+  if (rank == lowest) std::copy(my_message.begin(), my_message.end(), text.begin());
+  CAMBER_CHECK_MPI(MPI_Bcast(text.data(), info[1], MPI_CHAR, lowest, comm));
+  const std::string agreed(text.data(), static_cast<size_t>(info[1]));
+  if (rank == lowest) print_error(rank, size, agreed);
+  throw AgreedError(info[0] == 2 ? ErrorKind::bad_input : ErrorKind::failure, agreed);
+}
+
+int run_guarded(MPI_Comm comm, const std::function<int()>& body) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int code = 0;
+  std::string message;
+  try {
+    return body();
+  } catch (const AgreedError& e) {
+    return e.exit_code();  // already printed once, every rank returns
+  } catch (const Error& e) {
+    code = e.exit_code();
+    message = e.message();
+    if (!e.where().empty() && e.kind() == ErrorKind::failure)
+      message += " [" + e.where() + "]";
+  } catch (const std::exception& e) {
+    code = 1;
+    message = e.what();
+  }
+  print_error(rank, size, message);
+  if (size > 1) {
+    // The other ranks may be blocked in communication: end the job.
+    MPI_Abort(comm, code);
+  }
+  return code;
+}
+
+}  // namespace camber

@@ -1,0 +1,162 @@
+// Tensor: construction, broadcasting, element-wise kernels and reductions,
+// checked against values computed by hand or by closed-form sums.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "src/error.hpp"
+#include "src/tensor.hpp"
+
+using camber::Shape;
+using camber::Tensor;
+
+TEST(Tensor, ShapeSizeAndZeroInit) {
+  Tensor t({2, 3, 4});
+  EXPECT_EQ(t.rank(), 3);
+  EXPECT_EQ(t.size(), 24);
+  EXPECT_EQ(t.dim(1), 3);
+  EXPECT_EQ(t.strides(), (Shape{12, 4, 1}));
+  EXPECT_EQ(t.sum(), 0.0);
+  EXPECT_THROW(t.dim(3), camber::Error);
+}
+
+TEST(Tensor, ScalarAndEmpty) {
+  Tensor s = Tensor::scalar(2.5);
+  EXPECT_EQ(s.rank(), 0);
+  EXPECT_EQ(s.size(), 1);
+  EXPECT_EQ(s.item(), 2.5);
+  Tensor e({0, 3});
+  EXPECT_TRUE(e.empty());
+  EXPECT_EQ(e.sum(), 0.0);
+  EXPECT_EQ(e.max_abs(), 0.0);
+  EXPECT_THROW(e.max(), camber::Error);
+}
+
+TEST(Tensor, FromHostRoundTripAndMismatch) {
+  Tensor t = Tensor::from_host({2, 2}, {1, 2, 3, 4});
+  EXPECT_EQ(t.to_vector(), (std::vector<double>{1, 2, 3, 4}));
+  auto h = t.host();
+  EXPECT_EQ(h(3), 4.0);
+  EXPECT_THROW(Tensor::from_host({2, 2}, {1, 2, 3}), camber::Error);
+}
+
+TEST(Tensor, CopiesShareStorageCloneDoesNot) {
+  Tensor a = Tensor::full({3}, 1.0);
+  Tensor shared = a;
+  Tensor deep = a.clone();
+  a.fill(7.0);
+  EXPECT_EQ(shared.sum(), 21.0);
+  EXPECT_EQ(deep.sum(), 3.0);
+}
+
+TEST(Tensor, ReshapeInfersAxisAndSharesStorage) {
+  Tensor a = Tensor::arange(12);
+  Tensor b = a.reshape({3, -1});
+  EXPECT_EQ(b.shape(), (Shape{3, 4}));
+  b.fill(1.0);
+  EXPECT_EQ(a.sum(), 12.0);
+  EXPECT_THROW(a.reshape({5, -1}), camber::Error);
+  EXPECT_THROW(a.reshape({-1, -1}), camber::Error);
+}
+
+TEST(Tensor, BroadcastShapesFollowNumPy) {
+  EXPECT_EQ(camber::broadcast_shapes({3, 1}, {4}), (Shape{3, 4}));
+  EXPECT_EQ(camber::broadcast_shapes({2, 1, 5}, {3, 1}), (Shape{2, 3, 5}));
+  EXPECT_EQ(camber::broadcast_shapes({}, {2, 2}), (Shape{2, 2}));
+  EXPECT_THROW(camber::broadcast_shapes({3}, {4}), camber::Error);
+}
+
+TEST(Tensor, BroadcastAddMatchesHandComputation) {
+  // a[i, j] = i (column), b[j] = 10 j (row): c[i, j] = i + 10 j.
+  Tensor a = Tensor::from_host({3, 1}, {0, 1, 2});
+  Tensor b = Tensor::from_host({4}, {0, 10, 20, 30});
+  Tensor c = camber::add(a, b);
+  ASSERT_EQ(c.shape(), (Shape{3, 4}));
+  auto h = c.host();
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) EXPECT_EQ(h(i * 4 + j), i + 10.0 * j);
+  // Sum of i + 10 j over the grid: 4 * (0+1+2) + 3 * 10 * (0+1+2+3) = 12 + 180.
+  EXPECT_EQ(c.sum(), 192.0);
+}
+
+TEST(Tensor, BinaryOpsElementwise) {
+  Tensor a = Tensor::from_host({4}, {1, 2, 3, 4});
+  Tensor b = Tensor::from_host({4}, {4, 3, 2, 1});
+  EXPECT_EQ(camber::sub(a, b).to_vector(), (std::vector<double>{-3, -1, 1, 3}));
+  EXPECT_EQ(camber::mul(a, b).to_vector(), (std::vector<double>{4, 6, 6, 4}));
+  EXPECT_EQ(camber::div(a, b).to_vector(), (std::vector<double>{0.25, 2.0 / 3.0, 1.5, 4}));
+  EXPECT_EQ(camber::pow(a, b).to_vector(), (std::vector<double>{1, 8, 9, 4}));
+  EXPECT_EQ(camber::maximum(a, b).to_vector(), (std::vector<double>{4, 3, 3, 4}));
+  EXPECT_EQ(camber::minimum(a, b).to_vector(), (std::vector<double>{1, 2, 2, 1}));
+}
+
+TEST(Tensor, UnaryOpsMatchStdMath) {
+  const std::vector<double> x = {-1.5, -0.25, 0.5, 2.0};
+  Tensor a = Tensor::from_host({4}, x);
+  const auto e = camber::exp(a).to_vector();
+  const auto th = camber::tanh(a).to_vector();
+  const auto s = camber::sin(a).to_vector();
+  const auto c = camber::cos(a).to_vector();
+  const auto ab = camber::abs(a).to_vector();
+  const auto n = camber::neg(a).to_vector();
+  for (size_t i = 0; i < x.size(); ++i) {
+    EXPECT_DOUBLE_EQ(e[i], std::exp(x[i]));
+    EXPECT_DOUBLE_EQ(th[i], std::tanh(x[i]));
+    EXPECT_DOUBLE_EQ(s[i], std::sin(x[i]));
+    EXPECT_DOUBLE_EQ(c[i], std::cos(x[i]));
+    EXPECT_EQ(ab[i], std::fabs(x[i]));
+    EXPECT_EQ(n[i], -x[i]);
+  }
+  Tensor p = camber::abs(a);
+  const auto l = camber::log(p).to_vector();
+  const auto r = camber::sqrt(p).to_vector();
+  for (size_t i = 0; i < x.size(); ++i) {
+    EXPECT_DOUBLE_EQ(l[i], std::log(std::fabs(x[i])));
+    EXPECT_DOUBLE_EQ(r[i], std::sqrt(std::fabs(x[i])));
+  }
+}
+
+TEST(Tensor, ReductionsAgainstClosedForms) {
+  const camber::index_t n = 1000;
+  Tensor a = Tensor::arange(n);
+  EXPECT_EQ(a.sum(), n * (n - 1) / 2.0);
+  EXPECT_EQ(a.min(), 0.0);
+  EXPECT_EQ(a.max(), n - 1.0);
+  // sum of i^2 = (n-1) n (2n-1) / 6
+  EXPECT_DOUBLE_EQ(camber::dot(a, a), (n - 1.0) * n * (2.0 * n - 1.0) / 6.0);
+  EXPECT_DOUBLE_EQ(a.norm2(), std::sqrt((n - 1.0) * n * (2.0 * n - 1.0) / 6.0));
+  Tensor m = camber::add_scalar(camber::scale(a, -1.0), 3.0);  // 3 - i
+  EXPECT_EQ(m.max_abs(), n - 4.0);
+}
+
+TEST(Tensor, AxisReductions) {
+  // a[i, j, k] = 100 i + 10 j + k with shape {2, 3, 4}.
+  std::vector<double> v;
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 4; ++k) v.push_back(100 * i + 10 * j + k);
+  Tensor a = Tensor::from_host({2, 3, 4}, v);
+  Tensor s1 = camber::sum(a, 1);  // sum over j: 300 i + 30 + 3 k
+  ASSERT_EQ(s1.shape(), (Shape{2, 4}));
+  auto h = s1.host();
+  for (int i = 0; i < 2; ++i)
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(h(i * 4 + k), 300.0 * i + 30 + 3 * k);
+  Tensor m2 = camber::max(a, 2);  // max over k: 100 i + 10 j + 3
+  ASSERT_EQ(m2.shape(), (Shape{2, 3}));
+  auto hm = m2.host();
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j) EXPECT_EQ(hm(i * 3 + j), 100.0 * i + 10 * j + 3);
+  EXPECT_THROW(camber::sum(a, 3), camber::Error);
+}
+
+TEST(Tensor, InPlaceOps) {
+  Tensor y = Tensor::full({5}, 1.0);
+  Tensor x = Tensor::arange(5);
+  y.axpy(2.0, x);  // 1 + 2 i
+  EXPECT_EQ(y.sum(), 5.0 + 2.0 * 10.0);
+  y -= x;  // 1 + i
+  y *= 2.0;  // 2 + 2 i
+  EXPECT_EQ(y.to_vector(), (std::vector<double>{2, 4, 6, 8, 10}));
+  EXPECT_THROW(y += Tensor({4}), camber::Error);
+  EXPECT_EQ(camber::max_abs_diff(y, camber::scale(camber::add_scalar(x, 1.0), 2.0)), 0.0);
+}
