@@ -4,7 +4,25 @@
 // failure on any rank fails the test.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "src/runtime.hpp"
+
+namespace {
+// On ranks other than 0, print only failed assertions, prefixed with the rank.
+class RankFailurePrinter : public ::testing::EmptyTestEventListener {
+ public:
+  explicit RankFailurePrinter(int rank) : rank_(rank) {}
+  void OnTestPartResult(const ::testing::TestPartResult& r) override {
+    if (!r.failed()) return;
+    std::fprintf(stderr, "[rank %d] %s:%d: failure\n%s\n", rank_,
+                 r.file_name() ? r.file_name() : "?", r.line_number(), r.summary());
+  }
+
+ private:
+  int rank_;
+};
+}  // namespace
 
 int main(int argc, char** argv) {
   camber::Runtime runtime(argc, argv);
@@ -12,11 +30,10 @@ int main(int argc, char** argv) {
   if (runtime.rank() != 0) {
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
     delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new RankFailurePrinter(runtime.rank()));
   }
   int local = RUN_ALL_TESTS();
   int worst = local;
   MPI_Allreduce(&local, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (worst != 0 && local != 0 && runtime.rank() != 0)
-    std::fprintf(stderr, "tests failed on rank %d\n", runtime.rank());
   return worst;
 }
