@@ -23,6 +23,8 @@
 #endif
 #if CAMBER_WITH_IO
 #include "src/io/hdf5_file.hpp"
+#include "src/io/pvd_series.hpp"
+#include "src/io/vtk_session.hpp"
 #include "src/io/vtk_writer.hpp"
 #endif
 #if CAMBER_WITH_PETSC
