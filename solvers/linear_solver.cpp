@@ -93,7 +93,7 @@ LinearSolveReport solve_linear(Mat A, Vec b, Vec x, const LinearSolverOptions& o
                                  << " iterations, residual ||b - A x|| = "
                                  << report.residual_norm
                                  << "; try another preconditioner or more iterations");
-  log::debug(CAMBER_MSG("linear solve (" << options_prefix << "): " << report.reason
+  logging::debug(CAMBER_MSG("linear solve (" << options_prefix << "): " << report.reason
                                          << " in " << report.iterations
                                          << " iterations, ||b - A x|| = "
                                          << report.residual_norm));

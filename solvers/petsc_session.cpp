@@ -38,7 +38,7 @@ void PetscSession::start(int* argc, char*** argv, const std::string& options) {
                                    : PetscInitializeNoArguments();
     CAMBER_REQUIRE(rc == 0, "PetscInitialize failed with PETSc error code " << rc);
     started_petsc_ = true;
-    log::debug("PETSc initialized");
+    logging::debug("PETSc initialized");
   }
   CAMBER_CHECK_PETSC(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
   if (!options.empty()) {
@@ -63,7 +63,7 @@ PetscSession::~PetscSession() {
     g_camber_started_petsc = false;
     // Errors here cannot be thrown from a destructor; PETSc prints them.
     (void)PetscFinalize();
-    log::debug("PETSc finalized");
+    logging::debug("PETSc finalized");
   }
 }
 

@@ -3,7 +3,7 @@
 #include <iostream>
 #include <sstream>
 
-namespace camber::log {
+namespace camber::logging {
 namespace {
 int g_rank = 0;
 Level g_level = Level::info;
@@ -38,4 +38,4 @@ void warn(const std::string& line) {
   if (g_per_rank || g_rank == 0) emit(std::cerr, "warning: ", line);
 }
 
-}  // namespace camber::log
+}  // namespace camber::logging

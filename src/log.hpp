@@ -4,16 +4,16 @@
 // `--verbose` enables debug lines; per-rank mode prefixes every rank's lines
 // with "[rank r]" and lets all ranks print (for debugging decomposition).
 //
-//   camber::log::info(CAMBER_MSG("solve converged in " << its << " iterations"));
-//   camber::log::debug("assembling matrix");     // only with --verbose
-//   camber::log::warn("mesh has 3 cells with aspect ratio > 1000");
+//   camber::logging::info(CAMBER_MSG("solve converged in " << its << " iterations"));
+//   camber::logging::debug("assembling matrix");     // only with --verbose
+//   camber::logging::warn("mesh has 3 cells with aspect ratio > 1000");
 //
 // Warnings and errors go to stderr; info and debug to stdout.
 #pragma once
 
 #include <string>
 
-namespace camber::log {
+namespace camber::logging {
 
 enum class Level { quiet = 0, info = 1, debug = 2 };
 
@@ -31,4 +31,4 @@ void warn(const std::string& line);
 // True when this rank prints at the given level.
 bool enabled(Level level);
 
-}  // namespace camber::log
+}  // namespace camber::logging

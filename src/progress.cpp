@@ -15,7 +15,7 @@ Progress::Progress(std::string label, long total, double interval_s)
       total_(total),
       interval_s_(interval_s),
       terminal_(isatty(STDOUT_FILENO) == 1),
-      active_(log::enabled(log::Level::info)),
+      active_(logging::enabled(logging::Level::info)),
       began_(std::chrono::steady_clock::now()),
       last_print_(began_) {}
 
@@ -51,7 +51,7 @@ void Progress::update(long done, const std::string& status) {
   }
   if (std::chrono::duration<double>(now - last_print_).count() >= interval_s_) {
     last_print_ = now;
-    log::info(format(done, status));
+    logging::info(format(done, status));
   }
 }
 
@@ -63,7 +63,7 @@ void Progress::finish(const std::string& status) {
   if (terminal_)
     std::cout << "\r\033[K" << format(last_done_, s) << '\n' << std::flush;
   else
-    log::info(format(last_done_, s));
+    logging::info(format(last_done_, s));
 }
 
 }  // namespace camber

@@ -21,7 +21,7 @@ namespace camber {
 
 class Progress {
  public:
-  // total <= 0 means unknown. Only ranks for which log::enabled(info) print.
+  // total <= 0 means unknown. Only ranks for which logging::enabled(info) print.
   Progress(std::string label, long total, double interval_s = 2.0);
   ~Progress();
   void update(long done, const std::string& status = {});

@@ -34,7 +34,7 @@ Runtime::Runtime(int& argc, char**& argv) {
     Kokkos::initialize(argc, argv);
     owns_kokkos_ = true;
   }
-  log::set_rank(rank_);
+  logging::set_rank(rank_);
 }
 
 Runtime::~Runtime() {

@@ -263,6 +263,13 @@ struct H5File::Impl {
   void write_block(const std::string& abs, const Shape& global, const Tensor& local,
                    index_t row_offset, bool selected) const {
     Hid dataset = create_dataset(abs, to_hsize(global));
+    // A dataset with no elements has no storage (its address is undefined):
+    // a collective write of nothing fails inside MPI-IO, so skip it. Every
+    // rank knows the global shape, so all skip together.
+    if (shape_size(global) == 0) {
+      dataset.close();
+      return;
+    }
     Hid file_space(CAMBER_CHECK_HDF5(H5Dget_space(dataset.get())), H5Sclose);
     Hid memory_space = make_space(to_hsize(local.shape()));
     if (!selected || local.size() == 0) {
@@ -290,6 +297,8 @@ struct H5File::Impl {
     if (!whole) local_shape[0] = row_count;
     Tensor result(local_shape, "camber::io::H5File::read");
     auto host = Kokkos::create_mirror_view(result.view());
+    // Nothing stored (see write_block): every rank skips the collective read.
+    if (shape_size(global) == 0) return result;
     Hid dataset(CAMBER_CHECK_HDF5(H5Dopen2(file, abs.c_str(), H5P_DEFAULT)), H5Dclose);
     Hid file_space(CAMBER_CHECK_HDF5(H5Dget_space(dataset.get())), H5Sclose);
     Hid memory_space = make_space(to_hsize(local_shape));

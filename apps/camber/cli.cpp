@@ -1,0 +1,133 @@
+#include "apps/camber/cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <fstream>
+#include <iostream>
+
+#include "apps/camber/heat_case.hpp"
+#include "apps/camber/schema.hpp"
+#include "src/deck/deck.hpp"
+#include "src/error.hpp"
+#include "src/log.hpp"
+#include "src/timer.hpp"
+#include "src/version.hpp"
+
+namespace camber::app {
+
+namespace {
+
+struct GlobalFlags {
+  bool verbose = false;
+  bool quiet = false;
+  bool per_rank_log = false;
+  bool timers = true;
+  std::string petsc_options;
+};
+
+void configure_logging(const GlobalFlags& flags) {
+  logging::set_per_rank(flags.per_rank_log);
+  if (flags.quiet) logging::set_level(logging::Level::quiet);
+  if (flags.verbose) logging::set_level(logging::Level::debug);
+}
+
+// Reads and validates the deck on every rank; bad input ends the job with
+// exit code 2 on every rank, printed once.
+deck::Deck load_validated(const std::string& path, const Runtime& runtime) {
+  const deck::Schema schema = full_schema();
+  deck::Deck result;
+  collective_guard(runtime.comm(), [&] {
+    result = deck::load_deck(path, schema);
+    validate_case(result);
+  });
+  return result;
+}
+
+int command_check(const std::string& path, const Runtime& runtime) {
+  const deck::Deck d = load_validated(path, runtime);
+  logging::info(path + ": valid deck for problem '" + d.string("problem") + "'");
+  return 0;
+}
+
+int command_run(const std::string& path, const GlobalFlags& flags, const Runtime& runtime) {
+  logging::info(CAMBER_MSG("camber " << CAMBER_VERSION_STRING << " on " << runtime.describe()));
+  int rc = 0;
+  {
+    ScopedTimer total("camber");
+    const deck::Deck d = load_validated(path, runtime);
+    rc = run_case(d, runtime, flags.petsc_options);
+  }
+  if (flags.timers && logging::level() != logging::Level::quiet)
+    print_timer_summary(runtime.comm(), std::cout);
+  return rc;
+}
+
+int command_deck_reference(const std::string& output, const Runtime& runtime) {
+  const std::string text = deck_reference();
+  if (runtime.rank() != 0) return 0;
+  if (output.empty() || output == "-") {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream out(output);
+  CAMBER_INPUT_REQUIRE(out.good(), "cannot write '" << output << "'");
+  out << text;
+  CAMBER_REQUIRE(out.good(), "writing '" << output << "' failed");
+  return 0;
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv, const Runtime& runtime) {
+  CLI::App app{
+      "Camber: differentiable simulation with Kokkos, PETSc and MPI.\n"
+      "Exit codes: 0 success, 1 failure, 2 bad input.",
+      "camber"};
+  app.require_subcommand(0, 1);
+  app.set_version_flag("--version", std::string("camber ") + CAMBER_VERSION_STRING);
+
+  GlobalFlags flags;
+  app.add_flag("-v,--verbose", flags.verbose, "Print debug lines (solver iterations, setup)");
+  app.add_flag("-q,--quiet", flags.quiet, "Print errors only");
+  app.add_flag("--log-per-rank", flags.per_rank_log,
+               "Every MPI rank prints its own lines, prefixed with its rank");
+
+  std::string deck_path;
+  CLI::App* run = app.add_subcommand("run", "Run the case described by an input deck");
+  run->add_option("deck", deck_path, "YAML input deck")->required();
+  run->add_flag("!--no-timers", flags.timers, "Do not print the timer summary at exit");
+  run->add_option("--petsc-options", flags.petsc_options,
+                  "Options passed to PETSc, e.g. \"-heat_ksp_monitor\"");
+
+  std::string check_path;
+  CLI::App* check = app.add_subcommand("check", "Validate an input deck and stop");
+  check->add_option("deck", check_path, "YAML input deck")->required();
+
+  std::string reference_out;
+  CLI::App* reference =
+      app.add_subcommand("deck-reference", "Print the reference of every deck key (Markdown)");
+  reference->add_option("-o,--output", reference_out, "Write to this file instead of stdout");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Every rank parses the same arguments, so every rank reaches the same
+    // verdict; only rank 0 prints.
+    if (e.get_exit_code() == 0) {
+      if (runtime.rank() == 0) app.exit(e);
+      return 0;
+    }
+    if (runtime.rank() == 0)
+      std::cerr << "camber: error: " << e.what() << "\nRun 'camber --help' for usage.\n";
+    return 2;
+  }
+  configure_logging(flags);
+
+  if (*run) return command_run(deck_path, flags, runtime);
+  if (*check) return command_check(check_path, runtime);
+  if (*reference) return command_deck_reference(reference_out, runtime);
+  if (runtime.rank() == 0) std::cout << app.help();
+  return 2;
+}
+
+}  // namespace camber::app

@@ -1,0 +1,18 @@
+// The `camber` command line: subcommands, global flags and exit codes.
+//
+//   camber run DECK         solve the case the deck describes
+//   camber check DECK       validate the deck and stop
+//   camber deck-reference   print the deck reference (docs/deck-reference.md)
+//   camber --version | --help
+//
+// Exit codes: 0 success, 1 failure (numerical, I/O), 2 bad input (deck,
+// mesh file, command line). Under MPI every rank returns the same code.
+#pragma once
+
+#include "src/runtime.hpp"
+
+namespace camber::app {
+
+int run_cli(int argc, char** argv, const Runtime& runtime);
+
+}  // namespace camber::app
