@@ -16,6 +16,9 @@
 #include "src/timer.hpp"
 #include "src/version.hpp"
 
+#include "autodiff/dual.hpp"
+#include "autodiff/jacobian.hpp"
+
 #if CAMBER_WITH_DECK
 #include "src/deck/deck.hpp"
 #include "src/deck/reference.hpp"

@@ -1,9 +1,12 @@
 #include "solvers/linear_solver.hpp"
 
+#include <cstdio>
+
 #include "solvers/petsc_error.hpp"
 #include "solvers/petsc_handle.hpp"
 #include "src/error.hpp"
 #include "src/log.hpp"
+#include "src/progress.hpp"
 
 namespace camber::solvers {
 
@@ -38,6 +41,16 @@ void set_type(SetType&& set, const char* what, const std::string& name,
   }
 }
 
+// Reports each Krylov iteration on the progress line (redrawn in place on a
+// terminal, a plain line every few seconds otherwise).
+PetscErrorCode progress_monitor(KSP, PetscInt iteration, PetscReal residual, void* context) {
+  auto* progress = static_cast<Progress*>(context);
+  char status[64];
+  std::snprintf(status, sizeof status, "residual %.3e", static_cast<double>(residual));
+  progress->update(static_cast<long>(iteration), status);
+  return 0;
+}
+
 }  // namespace
 
 LinearSolveReport solve_linear(Mat A, Vec b, Vec x, const LinearSolverOptions& options,
@@ -62,7 +75,10 @@ LinearSolveReport solve_linear(Mat A, Vec b, Vec x, const LinearSolverOptions& o
   if (!options_prefix.empty())
     CAMBER_CHECK_PETSC(KSPSetOptionsPrefix(ksp.get(), options_prefix.c_str()));
   CAMBER_CHECK_PETSC(KSPSetFromOptions(ksp.get()));
+  Progress progress(options_prefix.empty() ? "ksp" : options_prefix + "ksp", 0);
+  CAMBER_CHECK_PETSC(KSPMonitorSet(ksp.get(), progress_monitor, &progress, nullptr));
   CAMBER_CHECK_PETSC(KSPSolve(ksp.get(), b, x));
+  progress.finish();
 
   KSPConvergedReason reason = KSP_CONVERGED_ITERATING;
   PetscInt iterations = 0;

@@ -16,12 +16,14 @@ namespace camber::kmath {
 using CAMBER_KOKKOS_MATH_NS::atan2;
 using CAMBER_KOKKOS_MATH_NS::cbrt;
 using CAMBER_KOKKOS_MATH_NS::cos;
+using CAMBER_KOKKOS_MATH_NS::cosh;
 using CAMBER_KOKKOS_MATH_NS::exp;
 using CAMBER_KOKKOS_MATH_NS::fabs;
 using CAMBER_KOKKOS_MATH_NS::hypot;
 using CAMBER_KOKKOS_MATH_NS::log;
 using CAMBER_KOKKOS_MATH_NS::pow;
 using CAMBER_KOKKOS_MATH_NS::sin;
+using CAMBER_KOKKOS_MATH_NS::sinh;
 using CAMBER_KOKKOS_MATH_NS::sqrt;
 using CAMBER_KOKKOS_MATH_NS::tan;
 using CAMBER_KOKKOS_MATH_NS::tanh;

@@ -51,6 +51,7 @@ void Progress::update(long done, const std::string& status) {
   }
   if (std::chrono::duration<double>(now - last_print_).count() >= interval_s_) {
     last_print_ = now;
+    printed_ = true;
     logging::info(format(done, status));
   }
 }
@@ -60,10 +61,13 @@ void Progress::finish(const std::string& status) {
   finished_ = true;
   if (!active_) return;
   const std::string& s = status.empty() ? last_status_ : status;
-  if (terminal_)
-    std::cout << "\r\033[K" << format(last_done_, s) << '\n' << std::flush;
-  else
+  if (terminal_) {
+    if (last_done_ > 0) std::cout << "\r\033[K" << format(last_done_, s) << '\n' << std::flush;
+  } else if (printed_) {
+    // A loop short enough to print nothing meanwhile stays silent: its
+    // caller reports the outcome.
     logging::info(format(last_done_, s));
+  }
 }
 
 }  // namespace camber

@@ -4,7 +4,8 @@
 // percentage when the total is known, elapsed time and a caller's status
 // text. When stdout is a file or a pipe (batch jobs, CI) it prints plain log
 // lines instead, at most one every `interval_s` seconds plus the last one, so
-// a Slurm log stays readable.
+// a Slurm log stays readable; a loop that ends before the first interval
+// prints nothing.
 //
 //   camber::Progress progress("newton", max_iterations);
 //   for (int it = 0; it < max_iterations; ++it) {
@@ -40,6 +41,7 @@ class Progress {
   bool terminal_;
   bool active_;
   bool finished_ = false;
+  bool printed_ = false;
   long last_done_ = 0;
   std::string last_status_;
   std::chrono::steady_clock::time_point began_;
