@@ -16,6 +16,12 @@
 #include "src/timer.hpp"
 #include "src/version.hpp"
 
+#include "parallel/cell_distribution.hpp"
+#include "parallel/collectives.hpp"
+#include "parallel/communicator.hpp"
+#include "parallel/halo_exchange.hpp"
+#include "parallel/partition.hpp"
+
 #include "autodiff/dual.hpp"
 #include "autodiff/jacobian.hpp"
 

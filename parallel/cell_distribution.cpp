@@ -1,0 +1,172 @@
+#include "parallel/cell_distribution.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "src/error.hpp"
+#include "src/runtime.hpp"
+
+namespace camber::par {
+
+namespace {
+
+// FNV-1a over the values: cheap evidence that every rank got the same input.
+void hash_into(std::uint64_t& h, std::uint64_t value) {
+  for (int byte = 0; byte < 8; ++byte) {
+    h ^= (value >> (8 * byte)) & 0xffu;
+    h *= 1099511628211ull;
+  }
+}
+
+std::array<std::int64_t, 4> fingerprint(const std::vector<std::int64_t>& xadj,
+                                        const std::vector<std::int64_t>& adjncy,
+                                        const std::vector<int>& part) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (auto v : xadj) hash_into(h, static_cast<std::uint64_t>(v));
+  for (auto v : adjncy) hash_into(h, static_cast<std::uint64_t>(v));
+  for (auto v : part) hash_into(h, static_cast<std::uint64_t>(static_cast<std::int64_t>(v)));
+  return {static_cast<std::int64_t>(xadj.size()), static_cast<std::int64_t>(adjncy.size()),
+          static_cast<std::int64_t>(part.size()), static_cast<std::int64_t>(h)};
+}
+
+}  // namespace
+
+CellDistribution::CellDistribution(MPI_Comm comm, const std::vector<std::int64_t>& xadj,
+                                   const std::vector<std::int64_t>& adjncy,
+                                   const std::vector<int>& part)
+    : comm_(comm) {
+  const MPI_Comm c = comm_.get();
+  const int me = comm_.rank();
+  const int n_ranks = comm_.size();
+
+  // Every rank must hold the same graph and partition; compare fingerprints
+  // before anything that could fail on some ranks only.
+  std::array<std::int64_t, 4> fp = fingerprint(xadj, adjncy, part), fp_min{}, fp_max{};
+  CAMBER_CHECK_MPI(MPI_Allreduce(fp.data(), fp_min.data(), 4, MPI_INT64_T, MPI_MIN, c));
+  CAMBER_CHECK_MPI(MPI_Allreduce(fp.data(), fp_max.data(), 4, MPI_INT64_T, MPI_MAX, c));
+
+  // Ghosts as (owner, global id) and sends as (destination, local id).
+  std::vector<std::pair<int, std::int64_t>> ghosts;
+  std::vector<std::pair<int, index_t>> sends;
+  collective_guard(c, [&] {
+    CAMBER_REQUIRE(fp_min == fp_max,
+                   "CellDistribution: the graph or partition differs between ranks; pass the "
+                   "same xadj, adjncy and part on every rank (e.g. from partition_over_ranks)");
+    CAMBER_REQUIRE(!xadj.empty() && xadj.front() == 0,
+                   "CellDistribution: xadj must have n_cells + 1 entries starting at 0");
+    const std::int64_t n = static_cast<std::int64_t>(xadj.size()) - 1;
+    CAMBER_REQUIRE(xadj.back() == static_cast<std::int64_t>(adjncy.size()),
+                   "CellDistribution: xadj ends at " << xadj.back() << " but adjncy has "
+                                                    << adjncy.size() << " entries");
+    CAMBER_REQUIRE(static_cast<std::int64_t>(part.size()) == n,
+                   "CellDistribution: part has " << part.size() << " entries for " << n
+                                                 << " cells");
+    for (std::int64_t g = 0; g < n; ++g) {
+      CAMBER_REQUIRE(part[g] >= 0 && part[g] < n_ranks,
+                     "CellDistribution: cell " << g << " is assigned to rank " << part[g]
+                                               << " but the communicator has " << n_ranks
+                                               << " ranks");
+      CAMBER_REQUIRE(xadj[g + 1] >= xadj[g], "CellDistribution: xadj decreases at cell " << g);
+    }
+    n_global_ = n;
+
+    for (std::int64_t g = 0; g < n; ++g)
+      if (part[g] == me) local_to_global_.push_back(g);
+    n_owned_ = static_cast<index_t>(local_to_global_.size());
+
+    for (index_t l = 0; l < n_owned_; ++l) {
+      const std::int64_t g = local_to_global_[l];
+      for (std::int64_t k = xadj[g]; k < xadj[g + 1]; ++k) {
+        const std::int64_t nb = adjncy[k];
+        CAMBER_REQUIRE(nb >= 0 && nb < n, "CellDistribution: cell " << g << " has neighbour "
+                                                                    << nb << " outside [0, " << n
+                                                                    << ")");
+        if (part[nb] == me) continue;
+        // Both ranks derive the pattern from their own rows; a one-way edge
+        // would make them disagree (and hang), so refuse it.
+        CAMBER_REQUIRE(std::find(adjncy.begin() + xadj[nb], adjncy.begin() + xadj[nb + 1], g) !=
+                           adjncy.begin() + xadj[nb + 1],
+                       "CellDistribution: edge " << g << " -> " << nb << " has no reverse "
+                                                 << nb << " -> " << g
+                                                 << "; list every edge in both directions");
+        ghosts.emplace_back(part[nb], nb);
+        sends.emplace_back(part[nb], l);
+      }
+    }
+    std::sort(ghosts.begin(), ghosts.end());
+    ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
+    std::sort(sends.begin(), sends.end());
+    sends.erase(std::unique(sends.begin(), sends.end()), sends.end());
+
+    for (const auto& [owner, g] : ghosts) {
+      ghost_lookup_.emplace_back(g, static_cast<index_t>(local_to_global_.size()));
+      local_to_global_.push_back(g);
+      ghost_owner_.push_back(owner);
+    }
+    std::sort(ghost_lookup_.begin(), ghost_lookup_.end());
+
+    owned_xadj_.assign(1, 0);
+    for (index_t l = 0; l < n_owned_; ++l) {
+      const std::int64_t g = local_to_global_[l];
+      for (std::int64_t k = xadj[g]; k < xadj[g + 1]; ++k) owned_adjncy_.push_back(local_id(adjncy[k]));
+      owned_xadj_.push_back(static_cast<index_t>(owned_adjncy_.size()));
+    }
+
+    // Neighbour ranks: the union of owners of ghosts and destinations of sends.
+    std::vector<int> ranks;
+    for (const auto& gh : ghosts) ranks.push_back(gh.first);
+    for (const auto& s : sends) ranks.push_back(s.first);
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    for (int r : ranks) {
+      NeighbourRank nr;
+      nr.rank = r;
+      for (const auto& s : sends)
+        if (s.first == r) nr.send_cells.push_back(s.second);
+      const auto first = std::lower_bound(ghost_owner_.begin(), ghost_owner_.end(), r);
+      const auto last = std::upper_bound(ghost_owner_.begin(), ghost_owner_.end(), r);
+      nr.ghost_begin = n_owned_ + static_cast<index_t>(first - ghost_owner_.begin());
+      nr.n_ghosts = static_cast<index_t>(last - first);
+      neighbours_.push_back(std::move(nr));
+    }
+  });
+
+  // What each rank sends me must be what I expect to receive.
+  std::vector<std::int64_t> send_count(static_cast<size_t>(n_ranks), 0);
+  std::vector<std::int64_t> expect(static_cast<size_t>(n_ranks), 0);
+  std::vector<std::int64_t> incoming(static_cast<size_t>(n_ranks), 0);
+  for (const auto& nr : neighbours_) {
+    send_count[static_cast<size_t>(nr.rank)] = static_cast<std::int64_t>(nr.send_cells.size());
+    expect[static_cast<size_t>(nr.rank)] = nr.n_ghosts;
+  }
+  CAMBER_CHECK_MPI(MPI_Alltoall(send_count.data(), 1, MPI_INT64_T, incoming.data(), 1,
+                                MPI_INT64_T, c));
+  collective_guard(c, [&] {
+    for (int r = 0; r < n_ranks; ++r)
+      CAMBER_REQUIRE(incoming[static_cast<size_t>(r)] == expect[static_cast<size_t>(r)],
+                     "CellDistribution: rank " << r << " would send "
+                                               << incoming[static_cast<size_t>(r)]
+                                               << " cells to rank " << me << ", which has "
+                                               << expect[static_cast<size_t>(r)]
+                                               << " ghosts owned by it (inconsistent graph)");
+  });
+}
+
+std::int64_t CellDistribution::global_id(index_t local) const {
+  CAMBER_REQUIRE(local >= 0 && local < n_local(),
+                 "CellDistribution::global_id: local id " << local << " outside [0, " << n_local()
+                                                          << ")");
+  return local_to_global_[static_cast<size_t>(local)];
+}
+
+index_t CellDistribution::local_id(std::int64_t global) const {
+  const auto owned_end = local_to_global_.begin() + n_owned_;
+  const auto it = std::lower_bound(local_to_global_.begin(), owned_end, global);
+  if (it != owned_end && *it == global) return static_cast<index_t>(it - local_to_global_.begin());
+  const auto gh = std::lower_bound(ghost_lookup_.begin(), ghost_lookup_.end(),
+                                   std::make_pair(global, index_t{-1}));
+  if (gh != ghost_lookup_.end() && gh->first == global) return gh->second;
+  return -1;
+}
+
+}  // namespace camber::par
