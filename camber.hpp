@@ -25,6 +25,13 @@
 #include "autodiff/dual.hpp"
 #include "autodiff/jacobian.hpp"
 
+#include "mesh/generators.hpp"
+#include "mesh/geometry.hpp"
+#include "mesh/gmsh_reader.hpp"
+#include "mesh/mesh.hpp"
+#include "mesh/quality.hpp"
+#include "mesh/su2_reader.hpp"
+
 #if CAMBER_WITH_DECK
 #include "src/deck/deck.hpp"
 #include "src/deck/reference.hpp"

@@ -1,0 +1,217 @@
+// Mesh geometry as kernels templated on the scalar type.
+//
+// Face normals and areas, cell volumes and centroids, and wall distance,
+// written once for any scalar type T so that T = double gives the values and
+// T = camber::ad::Dual<double, N> gives their derivatives with respect to
+// node coordinates (seed the coordinates of the nodes of interest):
+//
+//   face normal  n_f = (y_b - y_a, -(x_b - x_a))   area-weighted, left -> right
+//   face area    |n_f|                              (length in 2-D)
+//   cell volume  A = 1/2 sum_i (p_i - p_0) x (p_{i+1} - p_0)   (shoelace)
+//   centroid     sum over fan triangles of area * vertex mean, / A
+//   wall dist.   min over wall faces of the distance from the cell centroid
+//                to the face segment (brute force: O(n_cells n_wall))
+//
+// In 2-D a "volume" is an area per unit depth. Because n_f is the edge
+// vector turned by -90 degrees, the outward normals of a closed cell sum to
+// zero up to round-off (tested). Only 2-D meshes are supported yet; a 3-D
+// mesh is a bad_input error.
+//
+//   camber::mesh::Geometry g = camber::mesh::compute_geometry(mesh);
+//   // g.cell_volume(c), g.face_normal(f, 0..1), g.face_area(f)
+//   auto d = camber::mesh::wall_distance(mesh, g, {"airfoil"});
+//
+//   // derivatives: coordinates as Duals, seeded by the caller
+//   Kokkos::View<ad::Dual<double, 2>**> x("x", mesh.n_nodes(), 2);  // fill, seed
+//   auto gd = camber::mesh::compute_geometry(mesh, x);   // gd.cell_volume(c).der(k)
+//
+// The scalar kernels (face_normal_2d, polygon_area, polygon_centroid,
+// point_segment_distance) are KOKKOS_INLINE_FUNCTION and usable inside any
+// kernel; forward mode only (derivative conventions of autodiff/dual.hpp:
+// the distance to a segment is not differentiable where it is zero).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <vector>
+
+#include "autodiff/dual.hpp"
+#include "mesh/mesh.hpp"
+
+namespace camber::mesh {
+
+// ------------------------------------------------------------ scalar kernels
+
+// Area-weighted normal of the 2-D face a -> b: the edge vector turned by -90
+// degrees, pointing to the right of a -> b (outward of a counter-clockwise
+// cell).
+template <class T>
+KOKKOS_INLINE_FUNCTION void face_normal_2d(const T& xa, const T& ya, const T& xb, const T& yb,
+                                           T& nx, T& ny) {
+  nx = yb - ya;
+  ny = xa - xb;
+}
+
+template <class T>
+KOKKOS_INLINE_FUNCTION T face_area_2d(const T& xa, const T& ya, const T& xb, const T& yb) {
+  const T dx = xb - xa, dy = yb - ya;
+  return ad::sqrt(dx * dx + dy * dy);
+}
+
+// Signed area of the polygon (x[i], y[i]), i < n: positive when
+// counter-clockwise. Differences to vertex 0 keep round-off relative to the
+// cell size, not to the distance from the origin.
+template <class T>
+KOKKOS_INLINE_FUNCTION T polygon_area(const T* x, const T* y, int n) {
+  T twice = T(0);
+  for (int i = 1; i + 1 < n; ++i)
+    twice += (x[i] - x[0]) * (y[i + 1] - y[0]) - (x[i + 1] - x[0]) * (y[i] - y[0]);
+  return 0.5 * twice;
+}
+
+// Signed area and centroid of the polygon, from a fan of triangles at
+// vertex 0 (exact for any simple polygon, convex or not).
+template <class T>
+KOKKOS_INLINE_FUNCTION void polygon_centroid(const T* x, const T* y, int n, T& area, T& cx,
+                                             T& cy) {
+  T twice = T(0), sx = T(0), sy = T(0);
+  for (int i = 1; i + 1 < n; ++i) {
+    const T ax = x[i] - x[0], ay = y[i] - y[0];
+    const T bx = x[i + 1] - x[0], by = y[i + 1] - y[0];
+    const T t = ax * by - bx * ay;  // twice the triangle's area
+    twice += t;
+    sx += t * (ax + bx);
+    sy += t * (ay + by);
+  }
+  area = 0.5 * twice;
+  cx = x[0] + sx / (3.0 * twice);
+  cy = y[0] + sy / (3.0 * twice);
+}
+
+// Distance from point p to the segment a-b.
+template <class T>
+KOKKOS_INLINE_FUNCTION T point_segment_distance(const T& px, const T& py, const T& ax,
+                                                const T& ay, const T& bx, const T& by) {
+  const T ex = bx - ax, ey = by - ay;
+  const T wx = px - ax, wy = py - ay;
+  const T len2 = ex * ex + ey * ey;
+  T t = (wx * ex + wy * ey) / len2;
+  if (t < 0.0) t = T(0);
+  if (t > 1.0) t = T(1);
+  const T dx = wx - t * ex, dy = wy - t * ey;
+  return ad::sqrt(dx * dx + dy * dy);
+}
+
+// ------------------------------------------------------------ mesh fields
+
+// Geometry of every cell and face, in Views of T.
+template <class T>
+struct GeometryFields {
+  Kokkos::View<T*> cell_volume;     // area per unit depth in 2-D
+  Kokkos::View<T**> cell_centroid;  // n_cells x dim
+  Kokkos::View<T**> face_normal;    // n_faces x dim, area-weighted, left -> right
+  Kokkos::View<T*> face_area;       // |face_normal|
+  Kokkos::View<T**> face_center;    // n_faces x dim
+};
+using Geometry = GeometryFields<double>;
+
+namespace detail {
+void require_2d(const Mesh& mesh, const char* what);
+Kokkos::View<index_t*> wall_faces(const Mesh& mesh, const std::vector<std::string>& markers);
+}  // namespace detail
+
+// Geometry of `mesh` at node coordinates `coords` (n_nodes x 2), which may
+// differ from mesh.coords() (a deformed mesh, or Dual coordinates).
+template <class T>
+GeometryFields<T> compute_geometry(const Mesh& mesh, const Kokkos::View<T**>& coords) {
+  detail::require_2d(mesh, "compute_geometry");
+  const index_t n_cells = mesh.n_cells(), n_faces = mesh.n_faces();
+  GeometryFields<T> g;
+  g.cell_volume = Kokkos::View<T*>("camber::mesh::cell_volume", n_cells);
+  g.cell_centroid = Kokkos::View<T**>("camber::mesh::cell_centroid", n_cells, 2);
+  g.face_normal = Kokkos::View<T**>("camber::mesh::face_normal", n_faces, 2);
+  g.face_area = Kokkos::View<T*>("camber::mesh::face_area", n_faces);
+  g.face_center = Kokkos::View<T**>("camber::mesh::face_center", n_faces, 2);
+
+  const auto offsets = mesh.cell_offsets();
+  const auto nodes = mesh.cell_nodes();
+  const auto volume = g.cell_volume;
+  const auto centroid = g.cell_centroid;
+  Kokkos::parallel_for(
+      "camber::mesh::cell_geometry", Kokkos::RangePolicy<>(0, n_cells),
+      KOKKOS_LAMBDA(const index_t c) {
+        T x[4] = {}, y[4] = {};
+        const index_t begin = offsets(c);
+        const int n = static_cast<int>(offsets(c + 1) - begin);
+        for (int i = 0; i < n; ++i) {
+          x[i] = coords(nodes(begin + i), 0);
+          y[i] = coords(nodes(begin + i), 1);
+        }
+        T a, cx, cy;
+        polygon_centroid(x, y, n, a, cx, cy);
+        volume(c) = a;
+        centroid(c, 0) = cx;
+        centroid(c, 1) = cy;
+      });
+
+  const auto f_offsets = mesh.face_offsets();
+  const auto f_nodes = mesh.face_nodes();
+  const auto normal = g.face_normal;
+  const auto area = g.face_area;
+  const auto center = g.face_center;
+  Kokkos::parallel_for(
+      "camber::mesh::face_geometry", Kokkos::RangePolicy<>(0, n_faces),
+      KOKKOS_LAMBDA(const index_t f) {
+        const index_t a = f_nodes(f_offsets(f)), b = f_nodes(f_offsets(f) + 1);
+        const T xa = coords(a, 0), ya = coords(a, 1), xb = coords(b, 0), yb = coords(b, 1);
+        T nx, ny;
+        face_normal_2d(xa, ya, xb, yb, nx, ny);
+        normal(f, 0) = nx;
+        normal(f, 1) = ny;
+        area(f) = face_area_2d(xa, ya, xb, yb);
+        center(f, 0) = 0.5 * (xa + xb);
+        center(f, 1) = 0.5 * (ya + yb);
+      });
+  Kokkos::fence();
+  return g;
+}
+
+// With the mesh's own coordinates.
+Geometry compute_geometry(const Mesh& mesh);
+
+// Distance from each cell centroid to the nearest face of the named wall
+// markers, at node coordinates `coords` (the wall moves with them). Unknown
+// marker names are a bad_input error listing the mesh's markers.
+template <class T>
+Kokkos::View<T*> wall_distance(const Mesh& mesh, const Kokkos::View<T**>& coords,
+                               const Kokkos::View<T**>& cell_centroid,
+                               const std::vector<std::string>& wall_markers) {
+  detail::require_2d(mesh, "wall_distance");
+  const Kokkos::View<index_t*> walls = detail::wall_faces(mesh, wall_markers);
+  const index_t n_walls = static_cast<index_t>(walls.extent(0));
+  const auto f_offsets = mesh.face_offsets();
+  const auto f_nodes = mesh.face_nodes();
+  Kokkos::View<T*> dist("camber::mesh::wall_distance", mesh.n_cells());
+  Kokkos::parallel_for(
+      "camber::mesh::wall_distance", Kokkos::RangePolicy<>(0, mesh.n_cells()),
+      KOKKOS_LAMBDA(const index_t c) {
+        const T px = cell_centroid(c, 0), py = cell_centroid(c, 1);
+        T best = T(0);
+        for (index_t w = 0; w < n_walls; ++w) {
+          const index_t f = walls(w);
+          const index_t a = f_nodes(f_offsets(f)), b = f_nodes(f_offsets(f) + 1);
+          const T d = point_segment_distance(px, py, coords(a, 0), coords(a, 1), coords(b, 0),
+                                             coords(b, 1));
+          if (w == 0 || d < best) best = d;
+        }
+        dist(c) = best;
+      });
+  Kokkos::fence();
+  return dist;
+}
+
+Kokkos::View<double*> wall_distance(const Mesh& mesh, const Geometry& geometry,
+                                    const std::vector<std::string>& wall_markers);
+
+}  // namespace camber::mesh

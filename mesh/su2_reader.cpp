@@ -1,0 +1,210 @@
+#include "mesh/su2_reader.hpp"
+
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <sstream>
+
+#include "mesh/detail/text_reader.hpp"
+#include "src/error.hpp"
+
+namespace camber::mesh {
+
+namespace {
+
+using detail::quote;
+using detail::TextReader;
+
+// "KEY= value ..." -> key and the value fields (empty key if no '=').
+struct Header {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+Header parse_header(const TextReader& r) {
+  Header h;
+  const std::string_view l = r.line();
+  const std::size_t eq = l.find('=');
+  if (eq == std::string_view::npos) return h;
+  std::string_view k = l.substr(0, eq);
+  while (!k.empty() && std::isspace(static_cast<unsigned char>(k.back()))) k.remove_suffix(1);
+  h.key = std::string(k);
+  std::istringstream rest{std::string(l.substr(eq + 1))};
+  for (std::string v; rest >> v;) h.values.push_back(v);
+  return h;
+}
+
+long long header_count(const TextReader& r, const Header& h, std::size_t max_values = 1) {
+  if (h.values.empty() || h.values.size() > max_values)
+    r.fail("expected " + h.key + "= followed by one non-negative integer, found " +
+           quote(r.line()));
+  for (const std::string& v : h.values) {
+    char* end = nullptr;
+    errno = 0;
+    const long long n = std::strtoll(v.c_str(), &end, 10);
+    if (end != v.c_str() + v.size() || errno == ERANGE || n < 0)
+      r.fail("expected a non-negative integer after " + h.key + "=, found " + quote(v));
+  }
+  return std::strtoll(h.values[0].c_str(), nullptr, 10);
+}
+
+// The count must fit in the rest of the file: one line per entry.
+// The count must fit in the rest of the file: `lines_each` lines per entry
+// (compared without forming n * lines_each, which could overflow).
+void check_fits(const TextReader& r, const std::string& key, long long n, long lines_each = 1) {
+  if (n > r.lines_left() / lines_each)
+    r.fail(key + "= " + std::to_string(n) + " but only " + std::to_string(r.lines_left()) +
+           " lines follow; the file is truncated or the count is wrong");
+}
+
+std::string type_list(int dim, bool boundary) {
+  if (dim == 2)
+    return boundary ? "3 (line)" : "5 (triangle) or 9 (quadrilateral)";
+  return boundary ? "5 (triangle) or 9 (quadrilateral)"
+                  : "10 (tetrahedron), 12 (hexahedron), 13 (prism) or 14 (pyramid)";
+}
+
+// Reads "type n0 n1 ... [index]" for an element of topological dimension
+// `want_dim` and returns its type; nodes go to `out`.
+CellType read_element(const TextReader& r, int mesh_dim, bool boundary, index_t* out) {
+  const long long id = r.integer(0, "an element type id");
+  CellType t{};
+  const int want_dim = boundary ? mesh_dim - 1 : mesh_dim;
+  if (!cell_type_from_id(static_cast<int>(id), t) || cell_dimension(t) != want_dim)
+    r.fail("expected element type " + type_list(mesh_dim, boundary) + " in a " +
+           std::to_string(mesh_dim) + "-D mesh, found " + quote(r.tokens()[0]));
+  const int nn = n_cell_nodes(t);
+  r.require_fields(1 + nn, boundary ? 1 + nn : 2 + nn,
+                   std::string("a ") + cell_type_name(t) + ": type id, " + std::to_string(nn) +
+                       " node indices" + (boundary ? "" : " and an optional element index"));
+  for (int i = 0; i < nn; ++i) {
+    const long long v = r.integer(1 + i, "a node index");
+    if (v < 0) r.fail("expected a node index >= 0, found " + quote(r.tokens()[1 + i]));
+    out[i] = static_cast<index_t>(v);
+  }
+  if (!boundary && r.tokens().size() == static_cast<std::size_t>(2 + nn))
+    (void)r.integer(1 + nn, "an element index");
+  return t;
+}
+
+}  // namespace
+
+MeshData read_su2_data(const std::string& path) {
+  TextReader r(path, '%');
+  MeshData d;
+  d.source = path;
+  int dim = 0;
+  bool have_elem = false, have_poin = false, have_mark = false;
+  long long n_points = 0;
+
+  while (r.next_line()) {
+    const Header h = parse_header(r);
+    if (h.key == "NDIME") {
+      if (dim != 0) r.fail("NDIME= given twice");
+      const long long v = header_count(r, h);
+      if (v != 2 && v != 3) r.fail("expected NDIME= 2 or 3, found " + quote(h.values[0]));
+      dim = static_cast<int>(v);
+      d.dim = dim;
+      continue;
+    }
+    if (h.key == "NZONE" || h.key == "IZONE")
+      r.fail("multi-zone SU2 files are not supported; expected a single-zone mesh, found " +
+             quote(r.line()));
+    if (h.key == "NELEM" || h.key == "NPOIN" || h.key == "NMARK") {
+      if (dim == 0) r.fail("expected NDIME= before " + h.key + "=, found " + quote(r.line()));
+    }
+    if (h.key == "NELEM") {
+      if (have_elem) r.fail("NELEM= given twice");
+      have_elem = true;
+      const long long n = header_count(r, h);
+      check_fits(r, "NELEM", n);
+      const long header_line = r.line_number();
+      d.cell_types.reserve(n);
+      d.cell_offsets.reserve(n + 1);
+      d.cell_lines.reserve(n);
+      for (long long e = 0; e < n; ++e) {
+        r.require_line("element " + std::to_string(e) + " of NELEM= " + std::to_string(n) +
+                       " (line " + std::to_string(header_line) + ")");
+        index_t nodes[8];
+        const CellType t = read_element(r, dim, false, nodes);
+        d.add_cell(t, nodes, n_cell_nodes(t), r.line_number());
+      }
+    } else if (h.key == "NPOIN") {
+      if (have_poin) r.fail("NPOIN= given twice");
+      have_poin = true;
+      n_points = header_count(r, h, 2);
+      check_fits(r, "NPOIN", n_points);
+      const long header_line = r.line_number();
+      d.coords.reserve(static_cast<std::size_t>(n_points) * dim);
+      for (long long p = 0; p < n_points; ++p) {
+        r.require_line("point " + std::to_string(p) + " of NPOIN= " + std::to_string(n_points) +
+                       " (line " + std::to_string(header_line) + ")");
+        r.require_fields(dim, dim + 1,
+                         std::to_string(dim) + " coordinates and an optional point index");
+        for (int k = 0; k < dim; ++k) d.coords.push_back(r.real(k, "a coordinate"));
+        if (r.tokens().size() == static_cast<std::size_t>(dim + 1))
+          (void)r.integer(dim, "a point index");
+      }
+    } else if (h.key == "NMARK") {
+      if (have_mark) r.fail("NMARK= given twice");
+      have_mark = true;
+      const long long n = header_count(r, h);
+      check_fits(r, "NMARK", n, 2);  // MARKER_TAG and MARKER_ELEMS each
+      for (long long m = 0; m < n; ++m) {
+        r.require_line("MARKER_TAG= name of marker " + std::to_string(m) + " of NMARK= " +
+                       std::to_string(n));
+        const Header tag = parse_header(r);
+        if (tag.key != "MARKER_TAG" || tag.values.size() != 1)
+          r.fail("expected MARKER_TAG= name (marker " + std::to_string(m) + " of NMARK= " +
+                 std::to_string(n) + "), found " + quote(r.line()));
+        MeshData::Marker& marker = d.add_marker(tag.values[0]);
+        r.require_line("MARKER_ELEMS= count for marker '" + tag.values[0] + "'");
+        const Header elems = parse_header(r);
+        if (elems.key != "MARKER_ELEMS")
+          r.fail("expected MARKER_ELEMS= count for marker '" + tag.values[0] + "', found " +
+                 quote(r.line()));
+        const long long k = header_count(r, elems);
+        check_fits(r, "MARKER_ELEMS", k);
+        marker.offsets.reserve(k + 1);
+        for (long long e = 0; e < k; ++e) {
+          r.require_line("element " + std::to_string(e) + " of MARKER_ELEMS= " +
+                         std::to_string(k) + " of marker '" + tag.values[0] + "'");
+          index_t nodes[4];
+          const CellType t = read_element(r, dim, true, nodes);
+          marker.add_element(nodes, n_cell_nodes(t), r.line_number());
+        }
+      }
+    } else if (h.key == "MARKER_TAG" || h.key == "MARKER_ELEMS") {
+      r.fail(h.key + "= outside an NMARK= section (or more markers than NMARK= says)");
+    } else {
+      r.fail("expected NDIME=, NELEM=, NPOIN= or NMARK=, found " + quote(r.line()));
+    }
+  }
+  if (dim == 0) r.fail("expected NDIME= 2 or 3, found end of file");
+  if (!have_elem) r.fail("expected an NELEM= section, found end of file");
+  if (!have_poin) r.fail("expected an NPOIN= section, found end of file");
+  if (!have_mark) r.fail("expected an NMARK= section, found end of file");
+
+  // Node indices against NPOIN, reported at the element's line.
+  auto check_range = [&](const index_t* nodes, index_t n, long line, const std::string& what) {
+    for (index_t i = 0; i < n; ++i)
+      if (nodes[i] >= n_points)
+        throw_bad_input(path + ":" + std::to_string(line) + ": expected node indices in [0, " +
+                        std::to_string(n_points) + ") (NPOIN= " + std::to_string(n_points) +
+                        ") in " + what + ", found " + std::to_string(nodes[i]));
+  };
+  for (index_t c = 0; c < d.n_cells(); ++c)
+    check_range(d.cell_nodes.data() + d.cell_offsets[c], d.cell_offsets[c + 1] - d.cell_offsets[c],
+                d.cell_lines[c], "an element");
+  for (const MeshData::Marker& m : d.markers)
+    for (index_t e = 0; e < m.n_elements(); ++e)
+      check_range(m.nodes.data() + m.offsets[e], m.offsets[e + 1] - m.offsets[e], m.lines[e],
+                  "marker '" + m.name + "'");
+  return d;
+}
+
+Mesh read_su2(const std::string& path) {
+  return Mesh::from_cells(read_su2_data(path), Orientation::fix);
+}
+
+}  // namespace camber::mesh
