@@ -7,6 +7,8 @@
 
 #include "apps/camber/heat_case.hpp"
 #include "apps/camber/schema.hpp"
+#include "mesh/gmsh_reader.hpp"
+#include "mesh/quality.hpp"
 #include "src/deck/deck.hpp"
 #include "src/error.hpp"
 #include "src/log.hpp"
@@ -62,6 +64,15 @@ int command_run(const std::string& path, const GlobalFlags& flags, const Runtime
   return rc;
 }
 
+// Reads a mesh file (SU2 or Gmsh, by extension) and prints its counts,
+// markers and quality figures. A malformed file is bad input (exit 2).
+int command_mesh_info(const std::string& path, const Runtime& runtime) {
+  mesh::MeshQuality q;
+  collective_guard(runtime.comm(), [&] { q = mesh::quality(mesh::read_mesh(path)); });
+  logging::info(path + "\n" + mesh::describe(q));
+  return q.n_nonpositive_volumes == 0 ? 0 : 1;
+}
+
 int command_deck_reference(const std::string& output, const Runtime& runtime) {
   const std::string text = deck_reference();
   if (runtime.rank() != 0) return 0;
@@ -108,6 +119,11 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
       app.add_subcommand("deck-reference", "Print the reference of every deck key (Markdown)");
   reference->add_option("-o,--output", reference_out, "Write to this file instead of stdout");
 
+  std::string mesh_path;
+  CLI::App* mesh_info = app.add_subcommand(
+      "mesh-info", "Read a mesh (.su2, .msh) and print counts, markers and quality");
+  mesh_info->add_option("mesh", mesh_path, "Mesh file")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -126,6 +142,7 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   if (*run) return command_run(deck_path, flags, runtime);
   if (*check) return command_check(check_path, runtime);
   if (*reference) return command_deck_reference(reference_out, runtime);
+  if (*mesh_info) return command_mesh_info(mesh_path, runtime);
   if (runtime.rank() == 0) std::cout << app.help();
   return 2;
 }

@@ -3,6 +3,7 @@
 //   camber run DECK         solve the case the deck describes
 //   camber check DECK       validate the deck and stop
 //   camber deck-reference   print the deck reference (docs/deck-reference.md)
+//   camber mesh-info FILE   read a mesh and print counts, markers, quality
 //   camber --version | --help
 //
 // Exit codes: 0 success, 1 failure (numerical, I/O), 2 bad input (deck,
