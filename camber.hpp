@@ -23,6 +23,7 @@
 #include "parallel/partition.hpp"
 
 #include "autodiff/dual.hpp"
+#include "autodiff/graph.hpp"
 #include "autodiff/jacobian.hpp"
 
 #include "mesh/generators.hpp"

@@ -1,0 +1,294 @@
+#include "autodiff/functional.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <utility>
+
+#include "src/error.hpp"
+
+namespace camber::ad {
+
+namespace {
+
+using detail::VarAccess;
+
+struct BackwardOptions {
+  GradOptions grad;
+  // Do not walk past the inputs (checkpoint's recomputation, whose inputs
+  // are fresh identity nodes, none an ancestor of another).
+  bool stop_at_inputs = false;
+};
+
+Vars backward(const Vars& outputs, const Vars& inputs, const Vars& cotangents,
+              const BackwardOptions& options) {
+  CAMBER_REQUIRE(cotangents.size() <= outputs.size(), "vjp: " << cotangents.size()
+                                                              << " cotangents for "
+                                                              << outputs.size() << " outputs");
+  const bool create_graph = options.grad.create_graph;
+  const bool retain = options.grad.retain_graph || create_graph;
+
+  std::unordered_map<const void*, size_t> position;  // id -> index in order
+  std::unordered_map<const void*, size_t> target;    // id -> index in inputs
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    CAMBER_REQUIRE(inputs[k].defined(), "vjp: input " << k << " is an undefined Var");
+    target.emplace(inputs[k].id(), k);
+  }
+
+  // Post-order (every Var after the Vars it was computed from), iterative so
+  // deep graphs (high-order derivatives) do not overflow the stack.
+  std::vector<Var> order;
+  std::vector<char> needed;         // a target, or computed from one
+  std::vector<char> inputs_needed;  // its VJP must run: some input is needed
+  struct Frame {
+    Var var;
+    size_t next = 0;
+  };
+  std::vector<Frame> stack;
+  for (const Var& y : outputs) {
+    CAMBER_REQUIRE(y.defined(), "vjp: an output is an undefined Var");
+    if (position.count(y.id())) continue;
+    stack.push_back({y, 0});
+    position.emplace(y.id(), SIZE_MAX);
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      const auto& impl = VarAccess::impl(f.var);
+      const bool is_target = target.count(f.var.id()) > 0;
+      const detail::Node* node = impl->node.get();
+      const bool descend = node && !(options.stop_at_inputs && is_target);
+      if (descend && node->released && !is_target)
+        CAMBER_REQUIRE(false,
+                       "vjp: the graph behind this output was released by an earlier "
+                       "backward pass (op '"
+                           << node->name
+                           << "'); pass retain_graph = true to differentiate it again");
+      if (descend && f.next < node->inputs.size()) {
+        const Var& child = node->inputs[f.next++];
+        if (child.requires_grad() && !position.count(child.id())) {
+          position.emplace(child.id(), SIZE_MAX);
+          stack.push_back({child, 0});
+        }
+        continue;
+      }
+      bool any_input = false;
+      if (descend)
+        for (const Var& in : node->inputs) {
+          auto it = position.find(in.id());
+          if (it != position.end() && it->second != SIZE_MAX && needed[it->second])
+            any_input = true;
+        }
+      position[f.var.id()] = order.size();
+      order.push_back(f.var);
+      needed.push_back(is_target || any_input ? 1 : 0);
+      inputs_needed.push_back(any_input ? 1 : 0);
+      stack.pop_back();
+    }
+  }
+
+  std::unique_ptr<NoGradGuard> no_grad;
+  if (!create_graph) no_grad = std::make_unique<NoGradGuard>();
+
+  std::vector<Var> cot(order.size());
+  for (size_t k = 0; k < cotangents.size(); ++k) {
+    if (!cotangents[k].defined()) continue;
+    CAMBER_REQUIRE(cotangents[k].shape() == outputs[k].shape(),
+                   "vjp: cotangent " << k << " has shape " << shape_string(cotangents[k].shape())
+                                     << ", output has " << shape_string(outputs[k].shape()));
+    Var& c = cot[position.at(outputs[k].id())];
+    c = c.defined() ? add(c, cotangents[k]) : cotangents[k];
+  }
+
+  for (size_t i = order.size(); i-- > 0;) {
+    const Var v = order[i];
+    const auto& node = VarAccess::impl(v)->node;
+    const bool is_target = target.count(v.id()) > 0;
+    if (inputs_needed[i] && cot[i].defined()) {
+      CAMBER_REQUIRE(!node->released, "vjp: op '" << node->name
+                                                  << "' was released by an earlier backward "
+                                                     "pass; pass retain_graph = true");
+      const Vars g = node->vjp(node->inputs, v, cot[i]);
+      CAMBER_REQUIRE(g.size() == node->inputs.size(), "op '" << node->name << "': VJP returned "
+                                                             << g.size() << " cotangents for "
+                                                             << node->inputs.size() << " inputs");
+      for (size_t j = 0; j < g.size(); ++j) {
+        const Var& in = node->inputs[j];
+        auto it = position.find(in.id());
+        if (!g[j].defined() || it == position.end() || it->second == SIZE_MAX ||
+            !needed[it->second])
+          continue;
+        CAMBER_REQUIRE(g[j].shape() == in.shape(), "op '" << node->name << "': VJP returned shape "
+                                                          << shape_string(g[j].shape())
+                                                          << " for input " << j << " of shape "
+                                                          << shape_string(in.shape()));
+        Var& c = cot[it->second];
+        c = c.defined() ? add(c, g[j]) : g[j];
+      }
+    }
+    if (node && !retain) node->release();
+    // Intermediates no later step needs go away now.
+    order[i] = Var();
+    if (!is_target) cot[i] = Var();
+  }
+
+  Vars result(inputs.size());
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    auto it = position.find(inputs[k].id());
+    if (it != position.end() && it->second != SIZE_MAX && cot[it->second].defined()) {
+      result[k] = cot[it->second];
+    } else {
+      CAMBER_REQUIRE(options.grad.allow_unused, "vjp: the outputs do not depend on input " << k);
+      result[k] = zeros_like(inputs[k]);
+    }
+  }
+  return result;
+}
+
+Var identity(const Var& x) {
+  return record_op(
+      "identity", x.value(), {x}, [](const Vars&, const Var&, const Var& g) -> Vars { return {g}; },
+      [](const Vars&, const Var&, const Vars& t) { return t[0]; });
+}
+
+}  // namespace
+
+Vars vjp(const Vars& outputs, const Vars& inputs, const Vars& cotangents,
+         const GradOptions& options) {
+  BackwardOptions b;
+  b.grad = options;
+  return backward(outputs, inputs, cotangents, b);
+}
+
+Vars grad(const Var& output, const Vars& inputs, bool create_graph, bool retain_graph) {
+  CAMBER_REQUIRE(output.size() == 1, "grad: the output must be a scalar, not shape "
+                                         << shape_string(output.shape())
+                                         << "; use vjp with a cotangent");
+  GradOptions o;
+  o.create_graph = create_graph;
+  o.retain_graph = retain_graph;
+  return vjp({output}, inputs, {ones_like(output)}, o);
+}
+
+namespace {
+
+// jvp without the nesting check: checkpoint's JVP rule re-runs f on inputs
+// that carry the (outer, same-level) tangents it replaces.
+JvpResult jvp_same_level(const MultiFunction& f, const Vars& primals, const Vars& tangents) {
+  CAMBER_REQUIRE(primals.size() == tangents.size(),
+                 "jvp: " << tangents.size() << " tangents for " << primals.size() << " primals");
+  detail::ForwardModeGuard forward(true);
+  Vars xs;
+  for (size_t i = 0; i < primals.size(); ++i) {
+    CAMBER_REQUIRE(tangents[i].shape() == primals[i].shape(),
+                   "jvp: tangent " << i << " has shape " << shape_string(tangents[i].shape())
+                                   << ", primal has " << shape_string(primals[i].shape()));
+    xs.push_back(with_tangent(primals[i], tangents[i]));
+  }
+  JvpResult r;
+  r.outputs = f(xs);
+  for (const Var& y : r.outputs)
+    r.tangents.push_back(y.has_tangent() ? y.tangent() : zeros_like(y));
+  return r;
+}
+
+}  // namespace
+
+JvpResult jvp(const MultiFunction& f, const Vars& primals, const Vars& tangents) {
+  for (const Var& x : primals)
+    CAMBER_REQUIRE(!x.has_tangent(),
+                   "jvp: a primal already carries a tangent (jvp inside jvp); forward-over-"
+                   "forward is not supported, use hvp (forward over reverse) or nested grad");
+  return jvp_same_level(f, primals, tangents);
+}
+
+JvpResult jvp(const VarFunction& f, const Var& primal, const Var& tangent) {
+  return jvp([&f](const Vars& x) { return Vars{f(x[0])}; }, Vars{primal}, Vars{tangent});
+}
+
+Tensor hvp(const VarFunction& f, const Tensor& x, const Tensor& v) {
+  CAMBER_REQUIRE(x.shape() == v.shape(), "hvp: v has shape " << shape_string(v.shape())
+                                                             << ", x has "
+                                                             << shape_string(x.shape()));
+  detail::ForwardModeGuard forward(true);
+  const Var xt = with_tangent(variable(x), constant(v));
+  const Var y = f(xt);
+  const Var g = grad(y, {xt})[0];
+  return g.has_tangent() ? g.tangent().value() : Tensor(x.shape());
+}
+
+Tensor jacobian(const VarFunction& f, const Tensor& x) {
+  const Var xv = variable(x);
+  const Var y = f(xv);
+  Shape shape = y.shape();
+  shape.insert(shape.end(), x.shape().begin(), x.shape().end());
+  std::vector<double> values(static_cast<size_t>(y.size() * x.size()));
+  GradOptions o;
+  o.retain_graph = true;
+  for (index_t e = 0; e < y.size(); ++e) {
+    std::vector<double> w(static_cast<size_t>(y.size()), 0.0);
+    w[static_cast<size_t>(e)] = 1.0;
+    const std::vector<double> row =
+        vjp({y}, {xv}, {constant(Tensor::from_host(y.shape(), w))}, o)[0].value().to_vector();
+    std::copy(row.begin(), row.end(), values.begin() + e * x.size());
+  }
+  return Tensor::from_host(shape, values);
+}
+
+Tensor hessian(const VarFunction& f, const Tensor& x) {
+  const index_t n = x.size();
+  Shape shape = x.shape();
+  shape.insert(shape.end(), x.shape().begin(), x.shape().end());
+  std::vector<double> values(static_cast<size_t>(n * n));
+  for (index_t i = 0; i < n; ++i) {
+    std::vector<double> e(static_cast<size_t>(n), 0.0);
+    e[static_cast<size_t>(i)] = 1.0;
+    const std::vector<double> col = hvp(f, x, Tensor::from_host(x.shape(), e)).to_vector();
+    for (index_t j = 0; j < n; ++j)
+      values[static_cast<size_t>(j * n + i)] = col[static_cast<size_t>(j)];
+  }
+  return Tensor::from_host(shape, values);
+}
+
+Var checkpoint(const MultiFunction& f, const Vars& inputs) {
+  Tensor value;
+  {
+    NoGradGuard no_grad;
+    detail::ForwardModeGuard no_forward(false);
+    Vars detached;
+    for (const Var& x : inputs) detached.push_back(x.detach());
+    const Vars out = f(detached);
+    CAMBER_REQUIRE(out.size() == 1, "checkpoint: f must return one Var, not " << out.size());
+    value = out[0].value();
+  }
+  return record_op(
+      "checkpoint", value, inputs,
+      [f](const Vars& in, const Var&, const Var& g) -> Vars {
+        const bool create_graph = grad_enabled();
+        Vars xs;
+        Var y;
+        {
+          EnableGradGuard recompute;
+          for (const Var& x : in) xs.push_back(x.requires_grad() ? identity(x) : x);
+          y = f(xs)[0];
+        }
+        BackwardOptions b;
+        b.grad.create_graph = create_graph;
+        b.stop_at_inputs = true;
+        Vars gx = backward({y}, xs, {g}, b);
+        for (size_t i = 0; i < in.size(); ++i)
+          if (!in[i].requires_grad()) gx[i] = Var();
+        return gx;
+      },
+      [f](const Vars& in, const Var&, const Vars& t) {
+        return jvp_same_level(f, in, t).tangents[0];
+      });
+}
+
+Var custom_op(const std::string& name, const Vars& inputs, const CustomForward& forward,
+              VjpRule vjp_rule, JvpRule jvp_rule) {
+  CAMBER_REQUIRE(forward && vjp_rule, "custom_op '" << name << "': forward and vjp are required");
+  std::vector<Tensor> values;
+  for (const Var& x : inputs) values.push_back(x.value());
+  return record_op(name, forward(values), inputs, std::move(vjp_rule), std::move(jvp_rule));
+}
+
+}  // namespace camber::ad

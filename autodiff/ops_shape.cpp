@@ -1,0 +1,277 @@
+// Shape, indexing, reduction and linear-algebra ops.
+#include <algorithm>
+
+#include "autodiff/detail/kernels.hpp"
+#include "autodiff/ops.hpp"
+#include "src/error.hpp"
+
+namespace camber::ad {
+
+namespace {
+
+bool need(const Var& v) { return v.requires_grad(); }
+
+int normalize_axis(int axis, int rank, const char* what) {
+  const int a = axis < 0 ? axis + rank : axis;
+  CAMBER_REQUIRE(a >= 0 && a < rank,
+                 what << ": axis " << axis << " out of range for rank " << rank);
+  return a;
+}
+
+// Internal: the adjoint of slice (g placed into zeros of `shape`).
+Var pad(const Var& g, const Shape& shape, int axis, index_t start) {
+  const index_t len = g.shape()[static_cast<size_t>(axis)];
+  return record_op(
+      "pad", detail::pad(g.value(), shape, axis, start), {g},
+      [axis, start, len](const Vars&, const Var&, const Var& go) -> Vars {
+        return {slice(go, axis, start, start + len)};
+      },
+      [shape, axis, start](const Vars&, const Var&, const Vars& t) {
+        return pad(t[0], shape, axis, start);
+      });
+}
+
+Shape keep_shape(const Shape& s, int axis) {
+  Shape k = s;
+  k[static_cast<size_t>(axis)] = 1;
+  return k;
+}
+
+}  // namespace
+
+Var broadcast_to(const Var& a, const Shape& shape) {
+  if (a.shape() == shape) return a;
+  return record_op(
+      "broadcast_to", detail::broadcast_to(a.value(), shape), {a},
+      [](const Vars& in, const Var&, const Var& g) -> Vars {
+        return {sum_to_shape(g, in[0].shape())};
+      },
+      [shape](const Vars&, const Var&, const Vars& t) { return broadcast_to(t[0], shape); });
+}
+
+Var sum_to_shape(const Var& a, const Shape& shape) {
+  if (a.shape() == shape) return a;
+  return record_op(
+      "sum_to_shape", detail::sum_to_shape(a.value(), shape), {a},
+      [](const Vars& in, const Var&, const Var& g) -> Vars {
+        return {broadcast_to(g, in[0].shape())};
+      },
+      [shape](const Vars&, const Var&, const Vars& t) { return sum_to_shape(t[0], shape); });
+}
+
+Var reshape(const Var& a, const Shape& shape) {
+  Tensor v = a.value().reshape(shape);
+  if (v.shape() == a.shape()) return a;
+  const Shape out_shape = v.shape();
+  return record_op(
+      "reshape", std::move(v), {a},
+      [](const Vars& in, const Var&, const Var& g) -> Vars { return {reshape(g, in[0].shape())}; },
+      [out_shape](const Vars&, const Var&, const Vars& t) { return reshape(t[0], out_shape); });
+}
+
+Var transpose(const Var& a) {
+  return record_op(
+      "transpose", detail::transpose(a.value()), {a},
+      [](const Vars&, const Var&, const Var& g) -> Vars { return {transpose(g)}; },
+      [](const Vars&, const Var&, const Vars& t) { return transpose(t[0]); });
+}
+
+Var slice(const Var& a, int axis0, index_t start, index_t stop) {
+  const int axis = normalize_axis(axis0, a.rank(), "slice");
+  return record_op(
+      "slice", detail::slice(a.value(), axis, start, stop), {a},
+      [axis, start](const Vars& in, const Var&, const Var& g) -> Vars {
+        return {pad(g, in[0].shape(), axis, start)};
+      },
+      [axis, start, stop](const Vars&, const Var&, const Vars& t) {
+        return slice(t[0], axis, start, stop);
+      });
+}
+
+Var concat(const Vars& parts, int axis0) {
+  CAMBER_REQUIRE(!parts.empty(), "concat: no tensors");
+  const int axis = normalize_axis(axis0, parts[0].rank(), "concat");
+  std::vector<Tensor> values;
+  for (const Var& p : parts) values.push_back(p.value());
+  return record_op(
+      "concat", detail::concat(values, axis), parts,
+      [axis](const Vars& in, const Var&, const Var& g) -> Vars {
+        Vars out;
+        index_t start = 0;
+        for (const Var& p : in) {
+          const index_t len = p.shape()[static_cast<size_t>(axis)];
+          out.push_back(need(p) ? slice(g, axis, start, start + len) : Var());
+          start += len;
+        }
+        return out;
+      },
+      [axis](const Vars&, const Var&, const Vars& t) { return concat(t, axis); });
+}
+
+Var index_select(const Var& a, int axis0, const Index& index) {
+  const int axis = normalize_axis(axis0, a.rank(), "index_select");
+  const index_t n = a.shape()[static_cast<size_t>(axis)];
+  for (index_t i : index)
+    CAMBER_REQUIRE(i >= 0 && i < n, "index_select: index " << i << " out of range [0, " << n
+                                                           << ") on axis " << axis);
+  const detail::IndexView idx = detail::make_index(index);
+  return record_op(
+      "index_select", detail::index_select(a.value(), axis, idx), {a},
+      [axis, index](const Vars& in, const Var&, const Var& g) -> Vars {
+        return {scatter_add(zeros_like(in[0]), axis, index, g)};
+      },
+      [axis, index](const Vars&, const Var&, const Vars& t) {
+        return index_select(t[0], axis, index);
+      });
+}
+
+Var gather(const Var& a, const Index& index, const Shape& index_shape) {
+  CAMBER_REQUIRE(a.rank() >= 1, "gather: needs rank >= 1");
+  CAMBER_REQUIRE(
+      shape_size(index_shape) == static_cast<index_t>(index.size()),
+      "gather: " << index.size() << " indices for index shape " << shape_string(index_shape));
+  Shape out_shape = index_shape;
+  out_shape.insert(out_shape.end(), a.shape().begin() + 1, a.shape().end());
+  return reshape(index_select(a, 0, index), out_shape);
+}
+
+Var gather(const Var& a, const Index& index) {
+  return gather(a, index, Shape{static_cast<index_t>(index.size())});
+}
+
+Var scatter_add(const Var& base, int axis0, const Index& index, const Var& src) {
+  const int axis = normalize_axis(axis0, base.rank(), "scatter_add");
+  const index_t n = base.shape()[static_cast<size_t>(axis)];
+  for (index_t i : index)
+    CAMBER_REQUIRE(i >= 0 && i < n,
+                   "scatter_add: index " << i << " out of range [0, " << n << ") on axis " << axis);
+  const detail::IndexView idx = detail::make_index(index);
+  return record_op(
+      "scatter_add", detail::scatter_add(base.value(), axis, idx, src.value()), {base, src},
+      [axis, index](const Vars& in, const Var&, const Var& g) -> Vars {
+        return {need(in[0]) ? g : Var(), need(in[1]) ? index_select(g, axis, index) : Var()};
+      },
+      [axis, index](const Vars&, const Var&, const Vars& t) {
+        return scatter_add(t[0], axis, index, t[1]);
+      });
+}
+
+Var sum(const Var& a) { return sum(reshape(a, {a.size()}), 0, false); }
+
+Var sum(const Var& a, int axis0, bool keepdims) {
+  const int axis = normalize_axis(axis0, a.rank(), "sum");
+  Tensor v = camber::sum(a.value(), axis);
+  if (keepdims) v = v.reshape(keep_shape(a.shape(), axis));
+  return record_op(
+      "sum", std::move(v), {a},
+      [axis](const Vars& in, const Var&, const Var& g) -> Vars {
+        return {broadcast_to(reshape(g, keep_shape(in[0].shape(), axis)), in[0].shape())};
+      },
+      [axis, keepdims](const Vars&, const Var&, const Vars& t) {
+        return sum(t[0], axis, keepdims);
+      });
+}
+
+Var mean(const Var& a) { return mul_scalar(sum(a), 1.0 / static_cast<double>(a.size())); }
+
+Var mean(const Var& a, int axis0, bool keepdims) {
+  const int axis = normalize_axis(axis0, a.rank(), "mean");
+  return mul_scalar(sum(a, axis, keepdims),
+                    1.0 / static_cast<double>(a.shape()[static_cast<size_t>(axis)]));
+}
+
+Var max(const Var& a, int axis0, bool keepdims) {
+  const int axis = normalize_axis(axis0, a.rank(), "max");
+  CAMBER_REQUIRE(a.shape()[static_cast<size_t>(axis)] > 0,
+                 "max over the empty axis " << axis << " of shape " << shape_string(a.shape()));
+  const Tensor m = detail::max_keepdims(a.value(), axis);
+  // Weights 1/(number of ties) on the maximal entries: the subgradient that
+  // splits the cotangent evenly at a tie.
+  const Tensor mask = detail::eq_mask(a.value(), detail::broadcast_to(m, a.shape()));
+  const Tensor count = detail::sum_keepdims(mask, axis);
+  const Tensor weights = camber::div(mask, count);
+  const Tensor v = keepdims ? m : m.reshape(camber::sum(a.value(), axis).shape());
+  return record_op(
+      "max", v, {a},
+      [axis, weights](const Vars& in, const Var&, const Var& g) -> Vars {
+        return {mul(broadcast_to(reshape(g, keep_shape(in[0].shape(), axis)), in[0].shape()),
+                    constant(weights))};
+      },
+      [axis, keepdims, weights](const Vars&, const Var&, const Vars& t) {
+        return sum(mul(t[0], constant(weights)), axis, keepdims);
+      });
+}
+
+Var max(const Var& a) {
+  CAMBER_REQUIRE(a.size() > 0, "max of an empty tensor");
+  return max(reshape(a, {a.size()}), 0, false);
+}
+
+namespace {
+
+// Normalized, sorted from the last axis down, without repeats.
+std::vector<int> axis_list(const std::vector<int>& axes, int rank, const char* what) {
+  std::vector<int> out;
+  for (int a : axes) out.push_back(normalize_axis(a, rank, what));
+  std::sort(out.rbegin(), out.rend());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+template <class Reduce>
+Var reduce_axes(const Var& a, const std::vector<int>& axes, bool keepdims, const char* what,
+                Reduce reduce) {
+  // Highest axis first, so the lower axis numbers stay valid.
+  Var r = a;
+  for (int axis : axis_list(axes, a.rank(), what)) r = reduce(r, axis, keepdims);
+  return r;
+}
+
+}  // namespace
+
+Var sum(const Var& a, const std::vector<int>& axes, bool keepdims) {
+  return reduce_axes(a, axes, keepdims, "sum",
+                     [](const Var& x, int axis, bool k) { return sum(x, axis, k); });
+}
+
+Var mean(const Var& a, const std::vector<int>& axes, bool keepdims) {
+  return reduce_axes(a, axes, keepdims, "mean",
+                     [](const Var& x, int axis, bool k) { return mean(x, axis, k); });
+}
+
+Var max(const Var& a, const std::vector<int>& axes, bool keepdims) {
+  return reduce_axes(a, axes, keepdims, "max",
+                     [](const Var& x, int axis, bool k) { return max(x, axis, k); });
+}
+
+Var dot(const Var& a, const Var& b) { return sum(mul(a, b)); }
+
+Var norm(const Var& a) { return sqrt(dot(a, a)); }
+
+Var matmul(const Var& a, const Var& b) {
+  return record_op(
+      "matmul", detail::matmul(a.value(), b.value()), {a, b},
+      [](const Vars& in, const Var&, const Var& g) -> Vars {
+        return {need(in[0]) ? matmul(g, transpose(in[1])) : Var(),
+                need(in[1]) ? matmul(transpose(in[0]), g) : Var()};
+      },
+      [](const Vars& in, const Var&, const Vars& t) {
+        return add(matmul(t[0], in[1]), matmul(in[0], t[1]));
+      });
+}
+
+Var batched_matvec(const Var& a, const Var& x) {
+  CAMBER_REQUIRE(a.rank() >= 2 && x.rank() >= 1 && a.shape().back() == x.shape().back(),
+                 "batched_matvec: shapes " << shape_string(a.shape()) << " and "
+                                           << shape_string(x.shape()) << " do not match");
+  Shape xs = x.shape();
+  xs.insert(xs.end() - 1, 1);  // (.., 1, n) broadcasts against (.., m, n)
+  return sum(mul(a, reshape(x, xs)), -1, false);
+}
+
+Var outer(const Var& u, const Var& v) {
+  CAMBER_REQUIRE(u.rank() == 1 && v.rank() == 1, "outer: needs two 1-D Vars");
+  return mul(reshape(u, {u.size(), 1}), reshape(v, {1, v.size()}));
+}
+
+}  // namespace camber::ad

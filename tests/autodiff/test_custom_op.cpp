@@ -1,0 +1,124 @@
+// User-defined ops (ad::custom_op), with the documented example: a dense
+// linear solve x = A^{-1} b as one graph node.
+//
+// The VJP of x = A^{-1} b for a cotangent g is another solve, with A^T:
+//   grad_b = A^{-T} g,   grad_A = -grad_b x^T,
+// and the JVP is  dx = A^{-1} (db - dA x).
+// Both are written with solve() itself (and ad:: ops), so the derivatives
+// are differentiable again: second-order checks and hvp pass through it.
+// This is the pattern of DESIGN.md's implicit ops: the adjoint solve, not a
+// tape through the factorization.
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <random>
+
+#include "autodiff/graph.hpp"
+#include "src/error.hpp"
+
+namespace camber_test_custom_op {
+
+namespace ad = camber::ad;
+using ad::Var;
+using ad::Vars;
+using camber::Tensor;
+
+using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Values only: LU with partial pivoting (Eigen), on host copies.
+Tensor dense_solve(const Tensor& A, const Tensor& b) {
+  CAMBER_REQUIRE(A.rank() == 2 && A.dim(0) == A.dim(1) && b.rank() == 1 && b.dim(0) == A.dim(0),
+                 "solve: needs A (n, n) and b (n)");
+  const auto n = A.dim(0);
+  const std::vector<double> av = A.to_vector(), bv = b.to_vector();
+  std::vector<double> xv(static_cast<size_t>(n));
+  if (n > 0) {
+    Eigen::Map<const RowMat> Am(av.data(), n, n);
+    Eigen::Map<const Eigen::VectorXd> bm(bv.data(), n);
+    Eigen::Map<Eigen::VectorXd>(xv.data(), n) = Am.partialPivLu().solve(bm);
+  }
+  return Tensor::from_host({n}, xv);
+}
+
+// x = A^{-1} b, differentiable in A and b, to any order.
+Var solve(const Var& A, const Var& b) {
+  return ad::custom_op(
+      "solve", {A, b}, [](const std::vector<Tensor>& v) { return dense_solve(v[0], v[1]); },
+      [](const Vars& in, const Var& x, const Var& g) -> Vars {
+        const Var gb = solve(ad::transpose(in[0]), g);  // A^T gb = g
+        return {in[0].requires_grad() ? -ad::outer(gb, x) : Var(),
+                in[1].requires_grad() ? gb : Var()};
+      },
+      [](const Vars& in, const Var& x, const Vars& t) {
+        return solve(in[0], t[1] - ad::batched_matvec(t[0], x));
+      });
+}
+
+// A well-conditioned random A (diagonally dominant) and a random b.
+std::vector<Tensor> random_system(camber::index_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> a(static_cast<size_t>(n * n)), b(static_cast<size_t>(n));
+  for (auto i = 0; i < n; ++i)
+    for (auto j = 0; j < n; ++j) a[static_cast<size_t>(i * n + j)] = u(rng) + (i == j ? 4.0 : 0.0);
+  for (double& x : b) x = u(rng);
+  return {Tensor::from_host({n, n}, a), Tensor::from_host({n}, b)};
+}
+
+TEST(CustomOp, SolveValueAndAdjoint) {
+  const std::vector<Tensor> sys = random_system(4, 1);
+  const Var A = ad::variable(sys[0]), b = ad::variable(sys[1]);
+  const Var x = solve(A, b);
+  // A x == b.
+  const std::vector<double> r = ad::batched_matvec(A, x).value().to_vector();
+  const std::vector<double> bv = sys[1].to_vector();
+  for (size_t i = 0; i < bv.size(); ++i) EXPECT_NEAR(r[i], bv[i], 1e-14);
+  // For J = sum(c * x): grad_b = A^{-T} c, checked as A^T grad_b == c.
+  const Tensor c = Tensor::from_host({4}, {1.0, -2.0, 0.5, 3.0});
+  const Vars g = ad::grad(ad::dot(x, ad::constant(c)), {A, b});
+  const std::vector<double> atg = ad::batched_matvec(ad::transpose(A), g[1]).value().to_vector();
+  const std::vector<double> cv = c.to_vector();
+  for (size_t i = 0; i < cv.size(); ++i) EXPECT_NEAR(atg[i], cv[i], 1e-13);
+}
+
+TEST(CustomOp, SolvePassesAllGradientChecks) {
+  for (camber::index_t n : {1, 3, 5}) {
+    const std::vector<Tensor> sys = random_system(n, static_cast<std::uint64_t>(n));
+    // A nonlinear function of x, so second derivatives are not trivial.
+    const ad::CheckFunction f = [](const Vars& in) { return ad::tanh(solve(in[0], in[1])); };
+    const ad::GradCheckResult res = ad::check_all(f, sys);
+    EXPECT_TRUE(res.ok) << "n = " << n << ": " << res.report();
+  }
+}
+
+TEST(CustomOp, HvpThroughTheSolve) {
+  // f(b) = 0.5 |A^{-1} b|^2 has Hessian H = A^{-1}^T A^{-1}; with forward
+  // over reverse, H v == A^{-T} (A^{-1} v).
+  const std::vector<Tensor> sys = random_system(3, 7);
+  const Var A = ad::constant(sys[0]);
+  auto f = [&A](const Var& b) {
+    const Var x = solve(A, b);
+    return ad::dot(x, x) * 0.5;
+  };
+  const Tensor v = Tensor::from_host({3}, {0.3, -1.0, 2.0});
+  const Tensor Hv = ad::hvp(f, sys[1], v);
+  const Tensor expected = dense_solve(camber::Tensor(sys[0]), v);
+  const Tensor At = ad::transpose(A).value();
+  const std::vector<double> e = dense_solve(At, expected).to_vector();
+  const std::vector<double> h = Hv.to_vector();
+  for (size_t i = 0; i < e.size(); ++i)
+    EXPECT_NEAR(h[i], e[i], 1e-13 * std::max(1.0, std::abs(e[i])));
+}
+
+TEST(CustomOp, MissingJvpIsAClearError) {
+  auto no_jvp = [](const Var& x) {
+    return ad::custom_op(
+        "square_no_jvp", {x}, [](const std::vector<Tensor>& v) { return camber::mul(v[0], v[0]); },
+        [](const Vars& in, const Var&, const Var& g) -> Vars { return {g * in[0] * 2.0}; });
+  };
+  const Var x = ad::variable(Tensor::from_host({2}, {1.0, 2.0}));
+  EXPECT_NO_THROW(ad::grad(ad::sum(no_jvp(x)), {x}));
+  EXPECT_THROW(ad::jvp(no_jvp, x, ad::constant(Tensor::full({2}, 1.0))), camber::Error);
+}
+
+}  // namespace camber_test_custom_op

@@ -1,0 +1,351 @@
+// Tests of the tensor graph API (autodiff/variable.hpp, functional.hpp):
+// reverse mode to 4th order, forward mode, hvp/jacobian/hessian against
+// analytic derivatives, no_grad, graph release, checkpointing.
+//
+// Reference values are analytic (derived in comments). AD evaluates the same
+// formulas as the analytic expressions with a few more roundings, so the
+// tolerances are a small multiple of eps times the size of the terms.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "autodiff/graph.hpp"
+#include "src/error.hpp"
+
+namespace camber_test_graph {
+
+namespace ad = camber::ad;
+using ad::Var;
+using ad::Vars;
+using camber::Shape;
+using camber::Tensor;
+
+std::vector<double> values(const Var& v) { return v.value().to_vector(); }
+
+void expect_close(const std::vector<double>& actual, const std::vector<double>& expected,
+                  double rtol, const char* what) {
+  ASSERT_EQ(actual.size(), expected.size()) << what;
+  for (size_t i = 0; i < actual.size(); ++i)
+    EXPECT_NEAR(actual[i], expected[i], rtol * std::max(1.0, std::abs(expected[i])))
+        << what << ", element " << i;
+}
+
+const std::vector<double> points = {-1.3, -0.4, 0.0, 0.7, 1.9};
+
+TEST(Graph, GradientOfAnExpression) {
+  // y = sum(sin(x) x),  dy/dx = cos(x) x + sin(x).
+  const Var x = ad::variable(Tensor::from_host({5}, points));
+  const Var y = ad::sum(ad::sin(x) * x);
+  const Var g = ad::grad(y, {x})[0];
+  std::vector<double> expected;
+  for (double p : points) expected.push_back(std::cos(p) * p + std::sin(p));
+  expect_close(values(g), expected, 1e-15, "dy/dx");
+  EXPECT_FALSE(g.requires_grad());  // no create_graph: a constant
+}
+
+TEST(Graph, FourthDerivativeOfSinExp) {
+  // f = sin(x) e^x:  f' = e^x (sin + cos),  f'' = 2 e^x cos,
+  // f''' = 2 e^x (cos - sin),  f'''' = -4 e^x sin.
+  const Var x = ad::variable(Tensor::from_host({5}, points));
+  Var d = ad::sin(x) * ad::exp(x);
+  std::vector<std::vector<double>> expected(5);
+  for (double p : points) {
+    const double e = std::exp(p), s = std::sin(p), c = std::cos(p);
+    expected[1].push_back(e * (s + c));
+    expected[2].push_back(2 * e * c);
+    expected[3].push_back(2 * e * (c - s));
+    expected[4].push_back(-4 * e * s);
+  }
+  for (int order = 1; order <= 4; ++order) {
+    // Elementwise f: the gradient of sum(f^(k)) is f^(k+1).
+    d = ad::grad(ad::sum(d), {x}, /*create_graph=*/true)[0];
+    EXPECT_TRUE(d.requires_grad());
+    expect_close(values(d), expected[static_cast<size_t>(order)], 1e-13, "derivative");
+  }
+}
+
+TEST(Graph, FourthDerivativeForwardOverThreeReverse) {
+  // s(x) = sum(f''(x)) for f = sin(x) e^x; its Hessian is diag(f''''), so
+  // hvp(s, x, 1) = f''''(x) = -4 e^x sin x: one forward level over three
+  // reverse levels.
+  auto s = [](const Var& x) {
+    Var d = ad::sin(x) * ad::exp(x);
+    for (int k = 0; k < 2; ++k) d = ad::grad(ad::sum(d), {x}, true)[0];
+    return ad::sum(d);
+  };
+  const Tensor x = Tensor::from_host({5}, points);
+  const Tensor h = ad::hvp(s, x, Tensor::full({5}, 1.0));
+  std::vector<double> expected;
+  for (double p : points) expected.push_back(-4 * std::exp(p) * std::sin(p));
+  expect_close(h.to_vector(), expected, 1e-13, "f'''' by hvp");
+}
+
+TEST(Graph, FourthDerivativeOfAPower) {
+  // f = x^5 (pow) and x*x*x*x*x (mul): f'''' = 120 x, f''''' = 120.
+  for (int variant = 0; variant < 2; ++variant) {
+    const Var x = ad::variable(Tensor::from_host({5}, points));
+    Var d = variant == 0 ? ad::pow(x, 5.0) : x * x * x * x * x;
+    for (int order = 1; order <= 5; ++order) d = ad::grad(ad::sum(d), {x}, true)[0];
+    expect_close(values(d), std::vector<double>(5, 120.0), 1e-13, "5th derivative");
+  }
+  const Var x = ad::variable(Tensor::from_host({5}, points));
+  Var d = ad::pow(x, 5.0);
+  for (int order = 1; order <= 4; ++order) d = ad::grad(ad::sum(d), {x}, true)[0];
+  std::vector<double> expected;
+  for (double p : points) expected.push_back(120 * p);
+  expect_close(values(d), expected, 1e-13, "4th derivative");
+}
+
+TEST(Graph, MixedSecondDerivativeOfTwoInputs) {
+  // f = sum(x^2 y^3): df/dx = 2 x y^3, d/dy (sum df/dx) = 6 x y^2.
+  const Var x = ad::variable(Tensor::from_host({3}, {0.5, -1.0, 2.0}));
+  const Var y = ad::variable(Tensor::from_host({3}, {1.5, 0.3, -0.7}));
+  const Var f = ad::sum(ad::square(x) * ad::pow(y, 3.0));
+  const Vars g = ad::grad(f, {x, y}, true);
+  const Var gxy = ad::grad(ad::sum(g[0]), {y})[0];
+  const auto xv = values(x), yv = values(y);
+  std::vector<double> expected;
+  for (size_t i = 0; i < 3; ++i) expected.push_back(6 * xv[i] * yv[i] * yv[i]);
+  expect_close(values(gxy), expected, 1e-14, "d2f/dxdy");
+}
+
+TEST(Graph, JvpIsTheDirectionalDerivative) {
+  // f = e^x sin x, J v = e^x (sin + cos) v.
+  const Tensor x = Tensor::from_host({5}, points);
+  const Tensor v = Tensor::from_host({5}, {1.0, -2.0, 0.5, 3.0, 0.0});
+  const ad::JvpResult r = ad::jvp([](const Var& a) { return ad::exp(a) * ad::sin(a); },
+                                  ad::constant(x), ad::constant(v));
+  std::vector<double> expected;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const double p = points[i];
+    expected.push_back(std::exp(p) * (std::sin(p) + std::cos(p)) * v.to_vector()[i]);
+  }
+  expect_close(values(r.tangents[0]), expected, 1e-14, "J v");
+}
+
+TEST(Graph, ReverseOverForward) {
+  // g(x) = <f'(x), v> for f = sum(x^3): g = 3 x^2 . v, dg/dx = 6 x v.
+  const Var x = ad::variable(Tensor::from_host({3}, {0.5, -1.0, 2.0}));
+  const Var v = ad::constant(Tensor::from_host({3}, {1.0, 2.0, -1.0}));
+  const ad::JvpResult r = ad::jvp([](const Var& a) { return ad::sum(ad::pow(a, 3.0)); }, x, v);
+  const Var dg = ad::grad(r.tangents[0], {x})[0];
+  expect_close(values(dg), {6 * 0.5 * 1.0, 6 * -1.0 * 2.0, 6 * 2.0 * -1.0}, 1e-15, "d<f', v>/dx");
+}
+
+TEST(Graph, ReverseOverForwardThroughTheOutput) {
+  // exp's JVP uses its output (t * e^x): g = <J v, 1> = sum(e^x v) needs
+  // d(e^x)/dx through that output: dg/dx = e^x v.
+  const Var x = ad::variable(Tensor::from_host({2}, {0.3, -0.6}));
+  const Var v = ad::constant(Tensor::from_host({2}, {2.0, 5.0}));
+  const ad::JvpResult r = ad::jvp([](const Var& a) { return ad::exp(a); }, x, v);
+  const Var dg = ad::grad(ad::sum(r.tangents[0]), {x})[0];
+  expect_close(values(dg), {std::exp(0.3) * 2.0, std::exp(-0.6) * 5.0}, 1e-15, "d<J v, 1>/dx");
+}
+
+TEST(Graph, ForwardModeLeavesNoReferenceCycles) {
+  // A tangent computed from its own output (exp, tanh, div, sqrt, ...)
+  // must not keep that output alive: dropping the results frees the values.
+  const Var x = ad::variable(Tensor::from_host({2}, {0.3, -0.6}));
+  Tensor kept;
+  {
+    const ad::JvpResult r = ad::jvp([](const Var& a) { return ad::tanh(ad::exp(a) / a); }, x,
+                                    ad::constant(Tensor::full({2}, 1.0)));
+    kept = r.outputs[0].value();
+    EXPECT_GT(kept.view().use_count(), 1);
+  }
+  EXPECT_EQ(kept.view().use_count(), 1);
+}
+
+// f(x) = sum(exp(A x)) with A 3x2: grad = A^T e, Hessian = A^T diag(e) A,
+// e = exp(A x).
+struct ExpOfLinear {
+  std::vector<double> a = {1.0, -0.5, 0.3, 2.0, -1.2, 0.4};  // 3x2, row-major
+  Var operator()(const Var& x) const {
+    const Var A = ad::constant(Tensor::from_host({3, 2}, a));
+    return ad::sum(ad::exp(ad::matmul(A, ad::reshape(x, {2, 1}))));
+  }
+  std::vector<double> hessian(const std::vector<double>& x) const {
+    std::vector<double> H(4, 0.0);
+    for (int i = 0; i < 3; ++i) {
+      const double e = std::exp(a[2 * i] * x[0] + a[2 * i + 1] * x[1]);
+      for (int p = 0; p < 2; ++p)
+        for (int q = 0; q < 2; ++q) H[2 * p + q] += a[2 * i + p] * e * a[2 * i + q];
+    }
+    return H;
+  }
+};
+
+TEST(Graph, HessianAndHvpMatchAnalytic) {
+  const ExpOfLinear f;
+  const std::vector<double> x0 = {0.3, -0.2};
+  const std::vector<double> H = f.hessian(x0);
+  const Tensor Hs = ad::hessian(f, Tensor::from_host({2}, x0));
+  EXPECT_EQ(Hs.shape(), (Shape{2, 2}));
+  expect_close(Hs.to_vector(), H, 1e-14, "hessian");
+  const Tensor Hv = ad::hvp(f, Tensor::from_host({2}, x0), Tensor::from_host({2}, {1.0, -3.0}));
+  expect_close(Hv.to_vector(), {H[0] - 3 * H[1], H[2] - 3 * H[3]}, 1e-14, "H v");
+}
+
+TEST(Graph, JacobianOfAnElementwiseMap) {
+  // f = sin(x) on a 2x3 tensor: J[i, j, k, l] = cos(x_ij) when (i,j) == (k,l).
+  const std::vector<double> xv = {0.1, 0.2, 0.3, -0.4, -0.5, 0.6};
+  const Tensor J =
+      ad::jacobian([](const Var& x) { return ad::sin(x); }, Tensor::from_host({2, 3}, xv));
+  EXPECT_EQ(J.shape(), (Shape{2, 3, 2, 3}));
+  std::vector<double> expected(36, 0.0);
+  for (size_t i = 0; i < 6; ++i) expected[i * 6 + i] = std::cos(xv[i]);
+  expect_close(J.to_vector(), expected, 1e-15, "jacobian");
+}
+
+TEST(Graph, NoGradRecordsNothing) {
+  const Var x = ad::variable(Tensor::from_host({2}, {1.0, 2.0}));
+  Var y;
+  {
+    ad::NoGradGuard guard;
+    EXPECT_FALSE(ad::grad_enabled());
+    y = ad::exp(x) * x;
+  }
+  EXPECT_TRUE(ad::grad_enabled());
+  EXPECT_FALSE(y.requires_grad());
+  EXPECT_FALSE(y.has_node());
+  // The output does not depend on x through a graph: a zero gradient.
+  expect_close(values(ad::grad(ad::sum(y), {x})[0]), {0.0, 0.0}, 0.0, "no-grad gradient");
+  ad::GradOptions strict;
+  strict.allow_unused = false;
+  EXPECT_THROW(ad::vjp({ad::sum(y)}, {x}, {ad::scalar(1.0)}, strict), camber::Error);
+}
+
+TEST(Graph, BackwardReleasesIntermediates) {
+  const Var x = ad::variable(Tensor::from_host({3}, {1.0, 2.0, 3.0}));
+  Tensor kept;
+  Var y;
+  {
+    const Var h = ad::exp(x);
+    kept = h.value();
+    y = ad::sum(h * h);
+  }
+  // The graph behind y holds h's value; so does `kept`.
+  EXPECT_EQ(kept.view().use_count(), 2);
+  const Var g = ad::grad(y, {x})[0];
+  EXPECT_EQ(kept.view().use_count(), 1);  // released by the backward pass
+  std::vector<double> expected;
+  for (double p : {1.0, 2.0, 3.0}) expected.push_back(2 * std::exp(2 * p));
+  expect_close(values(g), expected, 1e-15, "gradient");
+  // The released graph cannot be differentiated again.
+  EXPECT_THROW(ad::grad(y, {x}), camber::Error);
+}
+
+TEST(Graph, GradientWithRespectToAnIntermediate) {
+  // y = sum(h^2), h = exp(x): dy/dh = 2h, and h's own VJP is not needed.
+  const Var x = ad::variable(Tensor::from_host({2}, {0.1, 0.2}));
+  const Var h = ad::exp(x);
+  const Var y = ad::sum(h * h);
+  expect_close(values(ad::grad(y, {h})[0]), {2 * std::exp(0.1), 2 * std::exp(0.2)}, 1e-15, "dy/dh");
+  // y's graph is released now, h's node with it; a new graph on h still
+  // differentiates with respect to h.
+  const Var z = ad::sum(ad::sin(h));
+  expect_close(values(ad::grad(z, {h})[0]), {std::cos(std::exp(0.1)), std::cos(std::exp(0.2))},
+               1e-15, "dz/dh");
+}
+
+TEST(Graph, RetainGraphAllowsRepeatedBackward) {
+  const Var x = ad::variable(Tensor::from_host({2}, {0.5, 1.5}));
+  const Var y = ad::sum(ad::tanh(x));
+  const Var g1 = ad::grad(y, {x}, false, /*retain_graph=*/true)[0];
+  const Var g2 = ad::grad(y, {x})[0];
+  expect_close(values(g1), values(g2), 0.0, "repeated gradient");
+}
+
+TEST(Graph, CheckpointRecomputesInBackward) {
+  int calls = 0;
+  const ad::MultiFunction block = [&calls](const Vars& in) {
+    ++calls;
+    return Vars{ad::sin(ad::exp(in[0])) * in[1]};
+  };
+  const Tensor x0 = Tensor::from_host({3}, {0.1, -0.3, 0.8});
+  const Tensor w0 = Tensor::from_host({3}, {2.0, 1.0, -1.0});
+  // Plain graph as the reference.
+  const Var xr = ad::variable(x0), wr = ad::variable(w0);
+  const Vars gr = ad::grad(ad::sum(block({xr, wr})[0]), {xr, wr}, true);
+  const Var hr = ad::grad(ad::sum(gr[0]), {xr})[0];
+  calls = 0;
+  const Var x = ad::variable(x0), w = ad::variable(w0);
+  const Var y = ad::checkpoint(block, {x, w});
+  EXPECT_EQ(y.op_name(), "checkpoint");
+  EXPECT_EQ(calls, 1);
+  const Vars g = ad::grad(ad::sum(y), {x, w}, true);
+  EXPECT_EQ(calls, 2);  // recomputed once in backward
+  expect_close(values(g[0]), values(gr[0]), 1e-15, "checkpoint d/dx");
+  expect_close(values(g[1]), values(gr[1]), 1e-15, "checkpoint d/dw");
+  // Second order through the recomputed graph.
+  expect_close(values(ad::grad(ad::sum(g[0]), {x})[0]), values(hr), 1e-15, "checkpoint d2/dx2");
+  // And all gradient checks, forward mode included.
+  const ad::GradCheckResult r =
+      ad::check_all([&block](const Vars& in) { return ad::checkpoint(block, in); }, {x0, w0});
+  EXPECT_TRUE(r.ok) << r.report();
+}
+
+TEST(Graph, DeepGraphsAreBuiltDifferentiatedAndFreedWithoutRecursion) {
+  // 200000 ops in a chain (a long time loop): y = x * 1.00001^n + n * 1e-6.
+  constexpr int n = 200000;
+  const Var x = ad::variable(Tensor::from_host({1}, {2.0}));
+  Var y = x;
+  for (int i = 0; i < n; ++i) y = ad::add_scalar(ad::mul_scalar(y, 1.00001), 1e-6);
+  const Var g = ad::grad(ad::sum(y), {x}, false, /*retain_graph=*/true)[0];
+  EXPECT_NEAR(g.item(), std::pow(1.00001, n), 1e-9 * std::pow(1.00001, n));
+  y = Var();  // frees the whole chain; recursive destruction would overflow
+  Var z = x;
+  for (int i = 0; i < n; ++i) z = ad::sin(z);
+  z = Var();
+  SUCCEED();
+}
+
+TEST(Graph, ConventionsAtKinksAndTies) {
+  // ops.hpp: relu'(0) = abs'(0) = 0; maximum/minimum at a tie give the
+  // whole derivative to the first argument; max over an axis splits the
+  // cotangent evenly between tied entries.
+  const Var z = ad::variable(Tensor::from_host({3}, {-1.0, 0.0, 2.0}));
+  expect_close(values(ad::grad(ad::sum(ad::relu(z)), {z})[0]), {0.0, 0.0, 1.0}, 0.0, "relu'");
+  expect_close(values(ad::grad(ad::sum(ad::abs(z)), {z})[0]), {-1.0, 0.0, 1.0}, 0.0, "abs'");
+  const Var a = ad::variable(Tensor::from_host({2}, {1.0, 3.0}));
+  const Var b = ad::variable(Tensor::from_host({2}, {1.0, 2.0}));
+  for (int k = 0; k < 2; ++k) {
+    const Var m = k == 0 ? ad::maximum(a, b) : ad::minimum(a, b);
+    const Vars g = ad::grad(ad::sum(m), {a, b});
+    expect_close(values(g[0]), {1.0, k == 0 ? 1.0 : 0.0}, 0.0, "d/da at a tie");
+    expect_close(values(g[1]), {0.0, k == 0 ? 0.0 : 1.0}, 0.0, "d/db at a tie");
+  }
+  const Var t = ad::variable(Tensor::from_host({2, 3}, {5.0, 1.0, 5.0, 2.0, 2.0, 2.0}));
+  const Var mx = ad::max(t, 1);
+  expect_close(values(mx), {5.0, 2.0}, 0.0, "max values");
+  expect_close(values(ad::grad(ad::sum(mx), {t})[0]), {0.5, 0.0, 0.5, 1.0 / 3, 1.0 / 3, 1.0 / 3},
+               1e-16, "max at ties");
+}
+
+TEST(Graph, ErrorsTellTheUserWhatToChange) {
+  const Var x = ad::variable(Tensor::from_host({2}, {1.0, 2.0}));
+  EXPECT_THROW(ad::grad(x * x, {x}), camber::Error);                   // not a scalar
+  EXPECT_THROW(ad::add(x, ad::constant(Tensor({3}))), camber::Error);  // shapes
+  EXPECT_THROW(ad::index_select(x, 0, {2}), camber::Error);            // index out of range
+  EXPECT_THROW(ad::max(ad::constant(Tensor({0}))), camber::Error);     // empty max
+  // Forward over forward is not supported: a clear error, not a wrong value.
+  const Var v = ad::constant(Tensor::full({2}, 1.0));
+  const ad::VarFunction inner = [&v](const Var& a) {
+    return ad::jvp([](const Var& b) { return b * b; }, a, v).tangents[0];
+  };
+  EXPECT_THROW(ad::jvp(inner, x, v), camber::Error);
+}
+
+TEST(Graph, ForwardModeUnderNoGrad) {
+  // jvp needs no graph: under no_grad the tangent is computed, nothing recorded.
+  ad::NoGradGuard guard;
+  const Var x = ad::variable(Tensor::from_host({2}, {0.5, 1.0}));
+  const ad::JvpResult r =
+      ad::jvp([](const Var& a) { return ad::tanh(a); }, x, ad::constant(Tensor::full({2}, 2.0)));
+  EXPECT_FALSE(r.outputs[0].has_node());
+  const double t0 = std::tanh(0.5), t1 = std::tanh(1.0);
+  expect_close(values(r.tangents[0]), {2 * (1 - t0 * t0), 2 * (1 - t1 * t1)}, 1e-15, "J v");
+}
+
+}  // namespace camber_test_graph
