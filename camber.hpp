@@ -26,6 +26,7 @@
 #include "autodiff/graph.hpp"
 #include "autodiff/jacobian.hpp"
 
+#include "mesh/distributed_mesh.hpp"
 #include "mesh/generators.hpp"
 #include "mesh/geometry.hpp"
 #include "mesh/gmsh_reader.hpp"
@@ -43,6 +44,7 @@
 #include "src/io/pvd_series.hpp"
 #include "src/io/vtk_session.hpp"
 #include "src/io/vtk_writer.hpp"
+#include "src/io/xdmf_writer.hpp"
 #endif
 #if CAMBER_WITH_PETSC
 #include "solvers/heat_conduction.hpp"

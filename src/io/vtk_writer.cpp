@@ -8,17 +8,20 @@
 #include <vtkErrorCode.h>
 #include <vtkIdTypeArray.h>
 #include <vtkNew.h>
-#include <vtkObjectFactory.h>
 #include <vtkPointData.h>
+#include <vtkPolyData.h>
 #include <vtkPoints.h>
 #include <vtkSmartPointer.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
+#include <vtkXMLPPolyDataWriter.h>
 #include <vtkXMLPUnstructuredGridWriter.h>
+#include <vtkXMLPolyDataWriter.h>
 #include <vtkXMLUnstructuredGridWriter.h>
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <system_error>
@@ -164,12 +167,14 @@ void configure(vtkXMLWriter* writer) {
   writer->SetHeaderTypeToUInt64();  // pieces over 4 GiB
 }
 
-// Writes "<path>.tmp" through VTK, then renames it to `path`.
-void write_grid_file(vtkUnstructuredGrid* grid, const fs::path& path) {
+// Writes `data` to "<path>.tmp" with a new Writer (a vtkXML*Writer), then
+// renames it to `path`.
+template <class Writer>
+void write_xml_file(vtkDataObject* data, const fs::path& path) {
   const fs::path tmp = detail::temporary_path(path);
-  vtkNew<vtkXMLUnstructuredGridWriter> writer;
+  vtkNew<Writer> writer;
   configure(writer);
-  writer->SetInputData(grid);
+  writer->SetInputData(data);
   writer->SetFileName(tmp.c_str());
   VtkMessages messages(writer);
   const int ok = writer->Write();
@@ -188,39 +193,172 @@ void write_grid_file(vtkUnstructuredGrid* grid, const fs::path& path) {
   detail::replace_file(tmp, path);
 }
 
-// VTK's parallel writer, reduced to its summary (.pvtu) part: the pieces
-// are written by their own ranks beforehand, and which ones exist is
+// VTK's parallel writer (vtkXMLPUnstructuredGridWriter or
+// vtkXMLPPolyDataWriter), reduced to its summary (.pvtu, .pvtp) part: the
+// pieces are written by their own ranks beforehand, and which ones exist is
 // gathered by Camber rather than by a VTK controller. That keeps every piece
 // atomic and lets a failed piece end in a camber::Error on all ranks instead
 // of a hang in VTK's reduction.
-class PvtuSummaryWriter : public vtkXMLPUnstructuredGridWriter {
+template <class ParallelWriter>
+class SummaryWriter : public ParallelWriter {
  public:
-  static PvtuSummaryWriter* New();
-  vtkTypeMacro(PvtuSummaryWriter, vtkXMLPUnstructuredGridWriter)
+  // What vtkStandardNewMacro expands to (it does not take templates).
+  static SummaryWriter* New() {
+    auto* writer = new SummaryWriter;
+    writer->InitializeObjectBase();
+    return writer;
+  }
 
   void set_pieces_written(std::vector<unsigned char> written) { written_ = std::move(written); }
 
  protected:
-  PvtuSummaryWriter() = default;
-  ~PvtuSummaryWriter() override = default;
+  SummaryWriter() = default;
+  ~SummaryWriter() override = default;
 
   int WritePiece(int) override { return 1; }
   void PrepareSummaryFile() override {
-    const std::size_t n = std::min(written_.size(), static_cast<std::size_t>(NumberOfPieces));
-    std::copy_n(written_.begin(), n, PieceWrittenFlags);
+    const std::size_t n =
+        std::min(written_.size(), static_cast<std::size_t>(this->NumberOfPieces));
+    std::copy_n(written_.begin(), n, this->PieceWrittenFlags);
   }
 
  private:
   std::vector<unsigned char> written_;
 };
 
-vtkStandardNewMacro(PvtuSummaryWriter);
-
-fs::path pvtu_path(const std::string& path) {
-  CAMBER_REQUIRE(!path.empty(), "write_pvtu: the output path is empty");
+// "<path>" with `extension` (".pvtu") appended unless it ends with it.
+fs::path summary_path(const std::string& path, const char* extension, const char* who) {
+  CAMBER_REQUIRE(!path.empty(), who << ": the output path is empty");
   fs::path summary(path);
-  if (summary.extension() != ".pvtu") summary += ".pvtu";
+  if (summary.extension() != extension) summary += extension;
   return summary;
+}
+
+// The collective part of write_pvtu and write_pvtp: agree on path and
+// fields, write this rank's piece with PieceWriter as
+// <base>/<base>_<rank><piece_extension>, then the summary on rank 0.
+template <class PieceWriter, class ParallelWriter>
+std::string write_parallel(const fs::path& summary, const char* piece_extension,
+                           const char* who, const UnstructuredPiece& piece,
+                           const std::function<void()>& validate_piece,
+                           const std::function<vtkSmartPointer<vtkDataObject>()>& to_data,
+                           MPI_Comm comm) {
+  const int rank = comm_rank(comm);
+  const int size = comm_size(comm);
+  const std::string base = summary.stem().string();
+  const fs::path folder = summary.parent_path() / base;
+  // The name VTK's summary gives piece r (vtkXMLPDataObjectWriter with
+  // UseSubdirectory): "<base>/<base>_<r>.vtu" next to the .pvtu.
+  const fs::path piece_path = folder / (base + "_" + std::to_string(rank) + piece_extension);
+
+  const std::string signature = summary.string() + "\n" + field_signature(piece);
+  const std::string rank0_signature = broadcast_from_rank0(signature, comm);
+  collective_guard(comm, [&] {
+    validate_piece();
+    CAMBER_REQUIRE(signature == rank0_signature,
+                   who << ": rank " << rank << " passed path and fields\n"
+                       << signature << "but rank 0 passed\n"
+                       << rank0_signature
+                       << "every rank must pass the same path and fields "
+                          "(names, components, order)");
+    if (rank == 0) {
+      std::error_code ec;
+      fs::create_directories(folder, ec);
+      CAMBER_REQUIRE(!ec, who << ": cannot create directory '" << folder.string()
+                              << "': " << ec.message());
+    }
+  });
+
+  const bool has_piece = piece.n_points() > 0 || piece.n_cells() > 0;
+  const vtkSmartPointer<vtkDataObject> data = to_data();  // valid on every rank now
+  collective_guard(comm, [&] {
+    if (has_piece) write_xml_file<PieceWriter>(data, piece_path);
+  });
+
+  unsigned char written = has_piece ? 1 : 0;
+  std::vector<unsigned char> all_written(rank == 0 ? static_cast<std::size_t>(size) : 0);
+  CAMBER_CHECK_MPI(MPI_Gather(&written, 1, MPI_UNSIGNED_CHAR, all_written.data(), 1,
+                              MPI_UNSIGNED_CHAR, 0, comm));
+
+  detail::on_rank0(comm, [&] {
+    vtkNew<SummaryWriter<ParallelWriter>> writer;
+    configure(writer);
+    writer->SetController(nullptr);  // rank 0 alone; pieces gathered above
+    writer->SetInputData(data);      // array names and types for the summary
+    writer->SetNumberOfPieces(size);
+    writer->SetStartPiece(0);
+    writer->SetEndPiece(0);
+    writer->SetUseSubdirectory(true);
+    writer->set_pieces_written(all_written);
+    writer->SetFileName(summary.c_str());  // piece names derive from it
+    writer->WriteToOutputStringOn();
+    VtkMessages messages(writer);
+    CAMBER_REQUIRE(writer->Write() == 1 && writer->GetErrorCode() == vtkErrorCode::NoError,
+                   "VTK could not write the summary '" << summary.string()
+                                                       << "': " << messages.text());
+    detail::write_text_atomically(summary, writer->GetOutputString());
+  });
+  return summary.string();
+}
+
+// Which vtkPolyData cell array holds a cell type: 0 vertices, 1 lines,
+// 2 polygons; -1 for types PolyData cannot hold.
+int polydata_group(std::uint8_t type) {
+  switch (type) {
+    case vtk_cell::vertex: return 0;
+    case vtk_cell::line: return 1;
+    case vtk_cell::triangle:
+    case vtk_cell::quad:
+    case vtk_cell::polygon: return 2;
+    default: return -1;
+  }
+}
+
+// Copies the surface into a VTK PolyData, cells grouped as VTK stores them
+// (vertices, lines, polygons; stable within a group), cell fields to match.
+vtkSmartPointer<vtkPolyData> to_vtk(const SurfacePiece& surface) {
+  const std::int64_t n_points = surface.n_points();
+  const std::int64_t n_cells = surface.n_cells();
+  auto poly = vtkSmartPointer<vtkPolyData>::New();
+
+  vtkNew<vtkDoubleArray> coordinates;
+  coordinates->SetNumberOfComponents(3);
+  coordinates->SetNumberOfTuples(n_points);
+  std::copy(surface.points_xyz.begin(), surface.points_xyz.end(), coordinates->GetPointer(0));
+  vtkNew<vtkPoints> points;
+  points->SetData(coordinates);
+  poly->SetPoints(points);
+
+  std::vector<std::int64_t> order;
+  order.reserve(static_cast<std::size_t>(n_cells));
+  vtkNew<vtkCellArray> groups[3];
+  for (int group = 0; group < 3; ++group) {
+    for (std::int64_t c = 0; c < n_cells; ++c) {
+      if (polydata_group(surface.cell_types[static_cast<std::size_t>(c)]) != group) continue;
+      const std::int64_t begin = c == 0 ? 0 : surface.offsets[static_cast<std::size_t>(c) - 1];
+      const std::int64_t end = surface.offsets[static_cast<std::size_t>(c)];
+      groups[group]->InsertNextCell(static_cast<vtkIdType>(end - begin));
+      for (std::int64_t k = begin; k < end; ++k)
+        groups[group]->InsertCellPoint(
+            static_cast<vtkIdType>(surface.connectivity[static_cast<std::size_t>(k)]));
+      order.push_back(c);
+    }
+  }
+  poly->SetVerts(groups[0]);
+  poly->SetLines(groups[1]);
+  poly->SetPolys(groups[2]);
+
+  for (const Field& f : surface.cell_data) {
+    Field reordered{f.name, f.components, {}};
+    reordered.values.reserve(f.values.size());
+    for (std::int64_t c : order) {
+      const auto begin = f.values.begin() + c * f.components;
+      reordered.values.insert(reordered.values.end(), begin, begin + f.components);
+    }
+    poly->GetCellData()->AddArray(to_vtk(reordered, n_cells));
+  }
+  for (const Field& f : surface.point_data) poly->GetPointData()->AddArray(to_vtk(f, n_points));
+  return poly;
 }
 
 }  // namespace
@@ -271,69 +409,45 @@ std::string write_vtu(const std::string& path, const UnstructuredPiece& piece) {
   validate(piece);
   detail::create_parent_directories(path);
   auto grid = to_vtk(piece);
-  write_grid_file(grid, path);
+  write_xml_file<vtkXMLUnstructuredGridWriter>(grid, path);
   return path;
 }
 
 std::string write_pvtu(const std::string& path, const UnstructuredPiece& piece,
                        MPI_Comm comm) {
-  const int rank = comm_rank(comm);
-  const int size = comm_size(comm);
-  const fs::path summary = pvtu_path(path);
-  const std::string base = summary.stem().string();
-  const fs::path folder = summary.parent_path() / base;
-  // The name VTK's summary gives piece r (vtkXMLPDataObjectWriter with
-  // UseSubdirectory): "<base>/<base>_<r>.vtu" next to the .pvtu.
-  const fs::path piece_path = folder / (base + "_" + std::to_string(rank) + ".vtu");
+  const fs::path summary = summary_path(path, ".pvtu", "write_pvtu");
+  return write_parallel<vtkXMLUnstructuredGridWriter, vtkXMLPUnstructuredGridWriter>(
+      summary, ".vtu", "write_pvtu", piece, [&] { validate(piece); },
+      [&]() -> vtkSmartPointer<vtkDataObject> { return to_vtk(piece); }, comm);
+}
 
-  const std::string signature = summary.string() + "\n" + field_signature(piece);
-  const std::string rank0_signature = broadcast_from_rank0(signature, comm);
-  collective_guard(comm, [&] {
-    validate(piece);
-    CAMBER_REQUIRE(signature == rank0_signature,
-                   "write_pvtu: rank " << rank << " passed path and fields\n"
-                                       << signature << "but rank 0 passed\n"
-                                       << rank0_signature
-                                       << "every rank must pass the same path and fields "
-                                          "(names, components, order)");
-    if (rank == 0) {
-      std::error_code ec;
-      fs::create_directories(folder, ec);
-      CAMBER_REQUIRE(!ec, "write_pvtu: cannot create directory '" << folder.string()
-                                                                  << "': " << ec.message());
-    }
-  });
+void validate(const SurfacePiece& surface) {
+  // The cell types first: a volume cell is the likelier mistake than a
+  // wrong node count, and says more.
+  for (std::size_t c = 0; c < surface.cell_types.size(); ++c) {
+    const std::uint8_t type = surface.cell_types[c];
+    CAMBER_REQUIRE(polydata_group(type) >= 0,
+                   "SurfacePiece: cell " << c << " has VTK type " << int(type)
+                                         << "; a surface holds only vertices (1), lines (3), "
+                                            "triangles (5), polygons (7) and quads (9)");
+  }
+  validate(static_cast<const UnstructuredPiece&>(surface));
+}
 
-  const bool has_piece = piece.n_points() > 0 || piece.n_cells() > 0;
-  auto grid = to_vtk(piece);
-  collective_guard(comm, [&] {
-    if (has_piece) write_grid_file(grid, piece_path);
-  });
+std::string write_vtp(const std::string& path, const SurfacePiece& surface) {
+  CAMBER_REQUIRE(!path.empty(), "write_vtp: the output path is empty");
+  validate(surface);
+  detail::create_parent_directories(path);
+  auto poly = to_vtk(surface);
+  write_xml_file<vtkXMLPolyDataWriter>(poly, path);
+  return path;
+}
 
-  unsigned char written = has_piece ? 1 : 0;
-  std::vector<unsigned char> all_written(rank == 0 ? static_cast<std::size_t>(size) : 0);
-  CAMBER_CHECK_MPI(MPI_Gather(&written, 1, MPI_UNSIGNED_CHAR, all_written.data(), 1,
-                              MPI_UNSIGNED_CHAR, 0, comm));
-
-  detail::on_rank0(comm, [&] {
-    vtkNew<PvtuSummaryWriter> writer;
-    configure(writer);
-    writer->SetController(nullptr);  // rank 0 alone; pieces gathered above
-    writer->SetInputData(grid);      // array names and types for the summary
-    writer->SetNumberOfPieces(size);
-    writer->SetStartPiece(0);
-    writer->SetEndPiece(0);
-    writer->SetUseSubdirectory(true);
-    writer->set_pieces_written(all_written);
-    writer->SetFileName(summary.c_str());  // piece names derive from it
-    writer->WriteToOutputStringOn();
-    VtkMessages messages(writer);
-    CAMBER_REQUIRE(writer->Write() == 1 && writer->GetErrorCode() == vtkErrorCode::NoError,
-                   "VTK could not write the summary '" << summary.string()
-                                                       << "': " << messages.text());
-    detail::write_text_atomically(summary, writer->GetOutputString());
-  });
-  return summary.string();
+std::string write_pvtp(const std::string& path, const SurfacePiece& surface, MPI_Comm comm) {
+  const fs::path summary = summary_path(path, ".pvtp", "write_pvtp");
+  return write_parallel<vtkXMLPolyDataWriter, vtkXMLPPolyDataWriter>(
+      summary, ".vtp", "write_pvtp", surface, [&] { validate(surface); },
+      [&]() -> vtkSmartPointer<vtkDataObject> { return to_vtk(surface); }, comm);
 }
 
 }  // namespace camber::io

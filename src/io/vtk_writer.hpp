@@ -28,6 +28,9 @@
 // leaves either the previous complete output or none: never a summary that
 // points at missing or half-written pieces.
 //
+// Surfaces (wall faces with Cp, say) go to PolyData files the same way:
+// write_vtp / write_pvtp with a SurfacePiece.
+//
 // Keep the base name of a .pvtu distinct from that of any other multi-piece
 // output (.vtm, .pvts) in the same folder: their pieces share the folder
 // named after the base.
@@ -75,9 +78,18 @@ struct UnstructuredPiece {
   std::int64_t n_cells() const { return static_cast<std::int64_t>(cell_types.size()); }
 };
 
+// A surface for VTK PolyData (.vtp): the same layout as UnstructuredPiece,
+// restricted to vertex, line, triangle, quad and polygon cells, e.g. the
+// wall faces of a 2-D mesh as lines with Cp as a cell field. VTK stores a
+// PolyData's vertices, then lines, then polygons; the writers reorder cells
+// (and cell fields) that way, so a .vtp read back lists cells in that order.
+struct SurfacePiece : UnstructuredPiece {};
+
 // Checks sizes, offsets, point ids, node counts of the fixed-size cell types
 // and field sizes and names; throws camber::Error saying what is wrong.
 void validate(const UnstructuredPiece& piece);
+// As above, and every cell is a vertex, line, triangle, quad or polygon.
+void validate(const SurfacePiece& surface);
 
 // Writes one .vtu file from this process alone (any rank may call it).
 // Creates parent directories. Returns the path written.
@@ -88,6 +100,15 @@ std::string write_vtu(const std::string& path, const UnstructuredPiece& piece);
 // must pass the same `path` and fields with the same names and components,
 // in the same order (checked). Returns the path of the .pvtu.
 std::string write_pvtu(const std::string& path, const UnstructuredPiece& piece,
+                       MPI_Comm comm = MPI_COMM_WORLD);
+
+// The PolyData counterparts of write_vtu and write_pvtu, with the same
+// atomicity and rules: write_vtp writes one .vtp from this process;
+// write_pvtp (collective) writes <base>.pvtp on rank 0 and each non-empty
+// piece as <base>/<base>_<rank>.vtp. Keep <base> distinct from any .pvtu
+// in the same folder (their pieces would share <base>/).
+std::string write_vtp(const std::string& path, const SurfacePiece& surface);
+std::string write_pvtp(const std::string& path, const SurfacePiece& surface,
                        MPI_Comm comm = MPI_COMM_WORLD);
 
 }  // namespace camber::io
