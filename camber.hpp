@@ -22,6 +22,7 @@
 #include "parallel/halo_exchange.hpp"
 #include "parallel/partition.hpp"
 
+#include "autodiff/distributed_ops.hpp"
 #include "autodiff/dual.hpp"
 #include "autodiff/graph.hpp"
 #include "autodiff/jacobian.hpp"
