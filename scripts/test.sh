@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is needed, builds, and runs the whole test suite (serial and
-# MPI tests at 1, 2 and 4 ranks) with CTest.
+# MPI tests at 1, 2 and 4 ranks) with CTest, then the Kokkos backend legs
+# (OpenMP tests, CUDA build).
 #
 #   bash scripts/test.sh [ctest arguments, e.g. -L mpi or -R heat]
 set -euo pipefail
@@ -12,3 +13,8 @@ cd "$build"
 # Open MPI refuses root without these; CTest sets them per test as well.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ctest --output-on-failure --timeout 900 "$@"
+
+# Kokkos backends: the Kokkos-only suites run on OpenMP with 2 threads, and
+# build for CUDA (compile and link; no GPU here). Skipped when the caller
+# selects tests.
+if [[ $# -eq 0 ]]; then bash "$root/scripts/test-backends.sh"; fi

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Checks Camber's Kokkos-only modules on real Kokkos backends (CI).
+#
+#   bash scripts/test-backends.sh [openmp] [cuda]     # default: both legs
+#
+# openmp: builds Kokkos with OpenMP (scripts/build-kokkos.sh), builds Camber
+#   without PETSc, I/O, decks and apps (so Debian's Kokkos, which PETSc loads,
+#   never enters these executables) in build-openmp/, and runs every test that
+#   got built with 2 OpenMP threads, so missing atomics and racy reductions
+#   fail. A probe checks that Kokkos' default execution space is OpenMP.
+# cuda: builds Kokkos for CUDA (sm_90) and compiles and links the same
+#   modules and their tests with nvcc_wrapper in build-cuda/ (no GPU here: not
+#   run; scripts/gpu-check runs them on a GPU machine).
+#
+# Environment: CAMBER_CACHE (Kokkos builds, default ~/.cache/camber),
+# CAMBER_JOBS (default 2), CUDA_HOME (default /usr/local/cuda),
+# CAMBER_BACKEND_THREADS (default 2).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cache=${CAMBER_CACHE:-$HOME/.cache/camber}
+jobs=${CAMBER_JOBS:-2}
+threads=${CAMBER_BACKEND_THREADS:-2}
+cuda_home=${CUDA_HOME:-/usr/local/cuda}
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
+# Release (no -g) and a base dir: cache hits across checkouts in other paths.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
+legs=("$@")
+[[ ${#legs[@]} -gt 0 ]] || legs=(openmp cuda)
+
+# Only Kokkos and MPI: the modules that must run on every Kokkos backend.
+module_opts=(-DCAMBER_ENABLE_APPS=OFF -DCAMBER_ENABLE_PETSC=OFF
+             -DCAMBER_ENABLE_IO=OFF -DCAMBER_ENABLE_DECK=OFF
+             -DBUILD_SHARED_LIBS=OFF -DCMAKE_BUILD_TYPE=Release)
+
+declare -A result
+now() { date +%s; }
+say() { echo "== test-backends: $*"; }
+
+leg_openmp() {
+  local prefix=$cache/kokkos/openmp build=$root/build-openmp
+  bash "$root/scripts/build-kokkos.sh" openmp "$prefix"
+  mkdir -p "$build"
+  cmake -S "$root" -B "$build" -DKokkos_ROOT="$prefix" "${module_opts[@]}" \
+        -DCAMBER_USE_CCACHE=ON > "$build/configure.log" 2>&1 \
+    || { cat "$build/configure.log"; return 1; }
+  grep 'Camber: Kokkos' "$build/configure.log"
+  cmake --build "$build" -j "$jobs"
+
+  # The probe: Runtime::describe() must name OpenMP with $threads threads.
+  local probe=$build/backend_probe
+  mkdir -p "$probe"
+  cat > "$probe/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.20)
+project(camber_backend_probe C CXX)
+find_package(Camber REQUIRED)
+add_executable(probe probe.cpp)
+target_link_libraries(probe PRIVATE Camber::core)
+EOF
+  cat > "$probe/probe.cpp" <<'EOF'
+#include <Kokkos_Core.hpp>
+#include <cstdio>
+#include "src/runtime.hpp"
+int main(int argc, char** argv) {
+  camber::Runtime runtime(argc, argv);
+  std::printf("%s; concurrency %d\n", runtime.describe().c_str(),
+              static_cast<int>(Kokkos::DefaultExecutionSpace::concurrency()));
+  // A reduction that races without Kokkos' reducer: n(n+1)/2 exactly.
+  long sum = 0;
+  const long n = 1 << 22;
+  Kokkos::parallel_reduce("probe_sum", n, KOKKOS_LAMBDA(long i, long& s) { s += i + 1; }, sum);
+  return sum == n * (n + 1) / 2 ? 0 : 1;
+}
+EOF
+  cmake --install "$build" --prefix "$probe/install" > /dev/null
+  cmake -S "$probe" -B "$probe/build" -DCamber_ROOT="$probe/install" \
+        -DKokkos_ROOT="$prefix" > "$probe/configure.log" 2>&1 \
+    || { cat "$probe/configure.log"; return 1; }
+  cmake --build "$probe/build" > "$probe/build.log" 2>&1 || { cat "$probe/build.log"; return 1; }
+  local line
+  line=$(OMP_NUM_THREADS=$threads OMP_PROC_BIND=false OMPI_ALLOW_RUN_AS_ROOT=1 \
+         OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "$probe/build/probe")
+  say "probe: $line"
+  [[ $line == *"(OpenMP)"* && $line == *"concurrency $threads" ]] \
+    || { say "Kokkos does not run OpenMP with $threads threads"; return 1; }
+
+  say "ctest with OMP_NUM_THREADS=$threads (every test that was built, MPI included)"
+  (cd "$build" && OMP_NUM_THREADS=$threads OMP_PROC_BIND=false \
+     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+     ctest --output-on-failure --timeout 300)
+}
+
+leg_cuda() {
+  local prefix=$cache/kokkos/cuda build=$root/build-cuda
+  [[ -x $cuda_home/bin/nvcc ]] || { say "no nvcc at $cuda_home/bin/nvcc"; return 1; }
+  export PATH=$cuda_home/bin:$PATH
+  bash "$root/scripts/build-kokkos.sh" cuda "$prefix"
+  mkdir -p "$build"
+  cmake -S "$root" -B "$build" -DKokkos_ROOT="$prefix" "${module_opts[@]}" \
+        -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
+        -DCAMBER_USE_CCACHE=ON > "$build/configure.log" 2>&1 \
+    || { cat "$build/configure.log"; return 1; }
+  grep 'Camber: Kokkos' "$build/configure.log"
+  # Compile and link everything (libraries and test executables); no GPU here.
+  cmake --build "$build" -j "$jobs"
+}
+
+status=0
+for leg in "${legs[@]}"; do
+  case $leg in
+    openmp|cuda) ;;
+    *) echo "unknown leg '$leg' (openmp, cuda)" >&2; exit 2 ;;
+  esac
+  say "$leg leg"
+  t0=$(now)
+  # A subshell outside any condition, so that `set -e` ends the leg at its
+  # first failing command.
+  set +e; ( set -e; "leg_$leg" ); rc=$?; set -e
+  if [[ $rc == 0 ]]; then result[$leg]=passed; else result[$leg]=FAILED; status=1; fi
+  result[$leg]+=" in $(( $(now) - t0 )) s"
+done
+for leg in "${legs[@]}"; do say "$leg: ${result[$leg]}"; done
+exit $status
