@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# Builds and runs the autodiff benchmarks and prints the ratio table of
+# docs/performance.md.
+#
+#   benchmarks/run.sh [build-dir]        (default: build-bench in the repo root)
+#
+# Environment: REPS (repetitions, default 7), MIN_TIME (seconds per
+# repetition of one case, default 0.3), JOBS (build jobs, default 2),
+# MARCH (default x86-64-v3; never "native", see docs/performance.md).
+# Takes about 3-4 minutes on the 2-core reference machine, build included.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build-bench}
+reps=${REPS:-7}
+min_time=${MIN_TIME:-0.3}
+jobs=${JOBS:-2}
+march=${MARCH:-x86-64-v3}
+
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CXX_FLAGS="-march=$march" \
+  -DCAMBER_ENABLE_BENCHMARKS=ON -DCAMBER_ENABLE_TESTS=OFF \
+  -DCAMBER_ENABLE_IO=OFF -DCAMBER_ENABLE_PETSC=OFF -DCAMBER_ENABLE_DECK=OFF \
+  -DCAMBER_ENABLE_APPS=OFF >/dev/null
+targets=(--target bench_graph)
+[[ -f "$build/benchmarks/compare/Makefile" || -d "$build/benchmarks/compare/CMakeFiles" ]] &&
+  targets+=(--target bench_peers)
+cmake --build "$build" -j"$jobs" "${targets[@]}"
+
+out=$build/bench-results
+mkdir -p "$out"
+common=(--benchmark_repetitions="$reps" --benchmark_min_time="$min_time"
+        --benchmark_enable_random_interleaving=true
+        --benchmark_out_format=json)
+# Interleaved repetitions: every case of one binary sees the same machine
+# load on average, so ratios within a binary are meaningful on a shared host.
+"$build/benchmarks/autodiff/bench_graph" "${common[@]}" --benchmark_out="$out/graph.json" >/dev/null
+"$build/benchmarks/autodiff/bench_graph" --memory >"$out/memory.txt"
+peers=0
+if [[ -x "$build/benchmarks/compare/bench_peers" ]]; then
+  "$build/benchmarks/compare/bench_peers" "${common[@]}" --benchmark_out="$out/peers.json" >/dev/null
+  peers=1
+fi
+
+python3 - "$out" "$peers" <<'EOF'
+import json, statistics, sys
+out, peers = sys.argv[1], sys.argv[2] == "1"
+
+def load(path):
+    runs = {}
+    ctx = None
+    with open(path) as f:
+        data = json.load(f)
+    ctx = data["context"]
+    for b in data["benchmarks"]:
+        if b.get("run_type") != "iteration":
+            continue
+        name = b["run_name"].replace("/real_time", "")
+        runs.setdefault(name, []).append(b["real_time"])  # ms
+    return {k: (min(v), statistics.median(v), len(v)) for k, v in runs.items()}, ctx
+
+g, ctx = load(f"{out}/graph.json")
+print(f"# {ctx['date']}  host {ctx['host_name']}  {ctx['num_cpus']} cpus  "
+      f"load {ctx.get('load_avg')}")
+print(f"# times: real time, ms; ratio min = min/min, median = median/median over "
+      f"{next(iter(g.values()))[2]} interleaved repetitions\n")
+
+def row(label, num, den, target=None, scale_num=1.0, t=None):
+    (a0, a1, _), (b0, b1, _) = num, den
+    r0, r1 = a0 * scale_num / b0, a1 * scale_num / b1
+    tgt = "" if target is None else ("ok" if r1 <= target else "MISSED") + f" (<= {target})"
+    print(f"| {label:<46} | {a1*scale_num:10.2f} | {b1:10.2f} | {r0:7.2f} | {r1:7.2f} | {tgt:14} |")
+
+print(f"| {'ratio':<46} | {'num ms':>10} | {'den ms':>10} | {'min':>7} | {'median':>7} | {'target':14} |")
+print(f"|{'-'*48}|{'-'*12}|{'-'*12}|{'-'*9}|{'-'*9}|{'-'*16}|")
+row("(a) MLP grad / primal", g["BM_mlp_grad"], g["BM_mlp_primal"], 3)
+row("(a) MLP hvp / primal", g["BM_mlp_hvp"], g["BM_mlp_primal"], 8)
+row("(b) chain grad / primal", g["BM_chain_grad"], g["BM_chain_primal"], 3)
+row("(b) chain grad / Tensor primal", g["BM_chain_grad"], g["BM_chain_primal_tensor"])
+row("(c) Rosenbrock grad / primal", g["BM_rosenbrock_grad"], g["BM_rosenbrock_primal"], 3)
+row("(c) Rosenbrock hvp / primal", g["BM_rosenbrock_hvp"], g["BM_rosenbrock_primal"], 8)
+row("(c) Rosenbrock ad primal / hand loop", g["BM_rosenbrock_primal"], g["BM_rosenbrock_primal_loop"])
+
+if peers:
+    p, _ = load(f"{out}/peers.json")
+    print("\n# peers: their derivative / their own double primal, and Camber time / theirs")
+    print("# (separate process, run right after; x10: measured at n = 1e5, scaled to 1e6)\n")
+    print(f"| {'ratio':<46} | {'num ms':>10} | {'den ms':>10} | {'min':>7} | {'median':>7} | {'':14} |")
+    print(f"|{'-'*48}|{'-'*12}|{'-'*12}|{'-'*9}|{'-'*9}|{'-'*16}|")
+    cp = p["BM_chain_primal_double/100000"]
+    cp6 = p["BM_chain_primal_double/1000000"]
+    rp = p["BM_rosenbrock_primal_double"]
+    row("(b) ADOL-C grad / double primal", p["BM_chain_grad_adolc"], cp)
+    row("(b) ADOL-C grad, stored tape / double primal", p["BM_chain_grad_adolc_reuse"], cp)
+    row("(b) Sacado Rad grad / double primal", p["BM_chain_grad_sacado_rad"], cp)
+    row("(b) Sacado SFad grad / double primal", p["BM_chain_grad_sacado_fad"], cp6)
+    row("(c) ADOL-C grad / double primal", p["BM_rosenbrock_grad_adolc"], rp)
+    row("(c) ADOL-C grad, stored tape / double primal", p["BM_rosenbrock_grad_adolc_reuse"], rp)
+    row("(c) Sacado Rad grad / double primal", p["BM_rosenbrock_grad_sacado_rad"], rp)
+    row("(c) Sacado SFad grad / double primal", p["BM_rosenbrock_grad_sacado_fad"], rp)
+    row("(c) ADOL-C hvp / double primal", p["BM_rosenbrock_hvp_adolc"], rp)
+    row("(c) Sacado SFad<SFad> hvp / double primal", p["BM_rosenbrock_hvp_sacado_fad"], rp)
+    print()
+    def vs(label, ours, theirs, scale=1.0):
+        (a0, a1, _), (b0, b1, _) = ours, theirs
+        print(f"| {label:<46} | {a1:10.2f} | {b1*scale:10.2f} | {a0/(b0*scale):7.2f} | {a1/(b1*scale):7.2f} | {'':14} |")
+    vs("(b) Camber grad / ADOL-C grad (x10)", g["BM_chain_grad"], p["BM_chain_grad_adolc"], 10)
+    vs("(b) Camber grad / ADOL-C stored tape (x10)", g["BM_chain_grad"], p["BM_chain_grad_adolc_reuse"], 10)
+    vs("(b) Camber grad / Sacado Rad grad (x10)", g["BM_chain_grad"], p["BM_chain_grad_sacado_rad"], 10)
+    vs("(b) Camber grad / Sacado SFad grad", g["BM_chain_grad"], p["BM_chain_grad_sacado_fad"])
+    vs("(c) Camber grad / ADOL-C grad", g["BM_rosenbrock_grad"], p["BM_rosenbrock_grad_adolc"])
+    vs("(c) Camber grad / ADOL-C stored tape", g["BM_rosenbrock_grad"], p["BM_rosenbrock_grad_adolc_reuse"])
+    vs("(c) Camber grad / Sacado Rad grad", g["BM_rosenbrock_grad"], p["BM_rosenbrock_grad_sacado_rad"])
+    vs("(c) Camber grad / Sacado SFad grad", g["BM_rosenbrock_grad"], p["BM_rosenbrock_grad_sacado_fad"])
+    vs("(c) Camber hvp / ADOL-C hvp", g["BM_rosenbrock_hvp"], p["BM_rosenbrock_hvp_adolc"])
+    vs("(c) Camber hvp / Sacado SFad<SFad> hvp", g["BM_rosenbrock_hvp"], p["BM_rosenbrock_hvp_sacado_fad"])
+
+print("\n# memory (Kokkos allocation callbacks; bench_graph --memory)")
+print(open(f"{out}/memory.txt").read())
+EOF
