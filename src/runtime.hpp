@@ -11,6 +11,9 @@
 //     });
 //   }                                            // Kokkos, then MPI finalized
 //
+// Runtime also keeps freed multi-megabyte blocks in malloc's heap for reuse
+// (see tune_malloc in runtime.cpp; CAMBER_MALLOC_CACHE=0 turns it off).
+//
 // If MPI or Kokkos was already initialized by the caller (a host application
 // embedding Camber), Runtime leaves them alone and does not finalize them.
 // PETSc is started by the solvers module (solvers/petsc_session.hpp) and VTK's

@@ -54,7 +54,7 @@ void broadcast_strides(const Shape& in, const Shape& out, index_t* strides) {
 template <class Op>
 Tensor binary(const Tensor& a, const Tensor& b, Op op) {
   const Shape out_shape = broadcast_shapes(a.shape(), b.shape());
-  Tensor out(out_shape);
+  Tensor out = Tensor::uninitialized(out_shape);
   const index_t n = out.size();
   auto va = a.view();
   auto vb = b.view();
@@ -84,7 +84,7 @@ Tensor binary(const Tensor& a, const Tensor& b, Op op) {
 
 template <class Op>
 Tensor unary(const Tensor& a, Op op) {
-  Tensor out(a.shape());
+  Tensor out = Tensor::uninitialized(a.shape());
   auto va = a.view();
   auto vo = out.view();
   Kokkos::parallel_for(
@@ -110,7 +110,7 @@ Tensor reduce_axis(const Tensor& a, int axis, Init init, Combine combine, const 
   out_shape.erase(out_shape.begin() + axis);
   index_t inner = 1;
   for (int d = axis + 1; d < a.rank(); ++d) inner *= a.shape()[static_cast<size_t>(d)];
-  Tensor out(out_shape);
+  Tensor out = Tensor::uninitialized(out_shape);
   auto va = a.view();
   auto vo = out.view();
   Kokkos::parallel_for(
@@ -164,20 +164,30 @@ Tensor::Tensor(Shape shape, const std::string& label)
                  "tensor rank " << shape_.size() << " exceeds " << max_tensor_rank);
 }
 
+Tensor Tensor::uninitialized(const Shape& shape, const std::string& label) {
+  CAMBER_REQUIRE(shape.size() <= static_cast<size_t>(max_tensor_rank),
+                 "tensor rank " << shape.size() << " exceeds " << max_tensor_rank);
+  Tensor t;
+  t.shape_ = shape;
+  t.data_ = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                 static_cast<size_t>(shape_size(shape)));
+  return t;
+}
+
 Tensor Tensor::full(const Shape& shape, double value) {
-  Tensor t(shape);
+  Tensor t = uninitialized(shape);
   t.fill(value);
   return t;
 }
 
 Tensor Tensor::from_host(const Shape& shape, const std::vector<double>& values) {
-  Tensor t(shape);
+  Tensor t = uninitialized(shape);
   t.assign(values);
   return t;
 }
 
 Tensor Tensor::arange(index_t n) {
-  Tensor t({n});
+  Tensor t = uninitialized({n});
   auto v = t.view();
   Kokkos::parallel_for(
       "camber::Tensor::arange", Kokkos::RangePolicy<>(0, n),
@@ -223,7 +233,7 @@ double Tensor::item() const {
 }
 
 Tensor Tensor::clone() const {
-  Tensor t(shape_);
+  Tensor t = uninitialized(shape_);
   Kokkos::deep_copy(t.data_, data_);
   return t;
 }

@@ -45,6 +45,9 @@ class Tensor {
   explicit Tensor(Shape shape, const std::string& label = "camber::Tensor");
 
   static Tensor zeros(const Shape& shape) { return Tensor(shape); }
+  // Storage without the zero fill, for kernels that overwrite every element
+  // (a fresh View's zero fill is a full memory pass of its own).
+  static Tensor uninitialized(const Shape& shape, const std::string& label = "camber::Tensor");
   static Tensor full(const Shape& shape, double value);
   static Tensor scalar(double value) { return full({}, value); }
   // Values in row-major order; values.size() must equal the shape's size.

@@ -11,7 +11,7 @@ namespace {
 
 template <class Op>
 Tensor unary(const char* label, const Tensor& a, Op op) {
-  Tensor out(a.shape());
+  Tensor out = Tensor::uninitialized(a.shape());
   auto va = a.view();
   auto vo = out.view();
   Kokkos::parallel_for(
@@ -23,7 +23,7 @@ template <class Op>
 Tensor binary_same(const char* label, const Tensor& a, const Tensor& b, Op op) {
   CAMBER_REQUIRE(a.shape() == b.shape(), label << ": shapes " << shape_string(a.shape()) << " and "
                                                << shape_string(b.shape()) << " differ");
-  Tensor out(a.shape());
+  Tensor out = Tensor::uninitialized(a.shape());
   auto va = a.view();
   auto vb = b.view();
   auto vo = out.view();
@@ -83,7 +83,7 @@ Tensor select(const Tensor& mask, const Tensor& a, const Tensor& b) {
   CAMBER_REQUIRE(mask.shape() == a.shape() && a.shape() == b.shape(),
                  "select: shapes " << shape_string(mask.shape()) << ", " << shape_string(a.shape())
                                    << ", " << shape_string(b.shape()) << " differ");
-  Tensor out(a.shape());
+  Tensor out = Tensor::uninitialized(a.shape());
   auto vm = mask.view();
   auto va = a.view();
   auto vb = b.view();
