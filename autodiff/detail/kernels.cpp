@@ -47,6 +47,20 @@ AxisSplit split(const Shape& shape, int axis) {
   return s;
 }
 
+// Element q of a block of shape {outer, len, inner} (row-major) as its
+// three coordinates: the layout slice, pad, index_select and scatter_add
+// walk along one axis.
+struct AxisPosition {
+  index_t outer, j, inner;
+};
+
+KOKKOS_INLINE_FUNCTION AxisPosition axis_position(index_t q, index_t len, index_t inner) {
+  const index_t o = q / (len * inner);
+  const index_t rem = q - o * len * inner;
+  const index_t j = rem / inner;
+  return {o, j, rem - j * inner};
+}
+
 }  // namespace
 
 bool broadcastable_to(const Shape& from, const Shape& to) {
@@ -214,16 +228,14 @@ Tensor slice(const Tensor& a, int axis, index_t start, index_t stop) {
   Shape out_shape = a.shape();
   const index_t len = stop - start;
   out_shape[static_cast<size_t>(axis)] = len;
-  Tensor out(out_shape);
+  Tensor out = Tensor::uninitialized(out_shape);
   auto va = a.view();
   auto vo = out.view();
   const index_t n = s.n, inner = s.inner;
   Kokkos::parallel_for(
       "camber::ad::slice", Kokkos::RangePolicy<>(0, out.size()), KOKKOS_LAMBDA(index_t q) {
-        const index_t o = q / (len * inner);
-        const index_t rem = q - o * len * inner;
-        const index_t j = rem / inner;
-        const index_t i = rem - j * inner;
+        const AxisPosition at = axis_position(q, len, inner);
+        const index_t o = at.outer, j = at.j, i = at.inner;
         vo(q) = va((o * n + start + j) * inner + i);
       });
   return out;
@@ -239,10 +251,8 @@ Tensor pad(const Tensor& g, const Shape& shape, int axis, index_t start) {
   const index_t n = s.n, inner = s.inner;
   Kokkos::parallel_for(
       "camber::ad::pad", Kokkos::RangePolicy<>(0, g.size()), KOKKOS_LAMBDA(index_t q) {
-        const index_t o = q / (len * inner);
-        const index_t rem = q - o * len * inner;
-        const index_t j = rem / inner;
-        const index_t i = rem - j * inner;
+        const AxisPosition at = axis_position(q, len, inner);
+        const index_t o = at.outer, j = at.j, i = at.inner;
         vo((o * n + start + j) * inner + i) = vg(q);
       });
   return out;
@@ -287,16 +297,14 @@ Tensor index_select(const Tensor& a, int axis, const IndexView& index) {
   Shape out_shape = a.shape();
   const index_t len = static_cast<index_t>(index.extent(0));
   out_shape[static_cast<size_t>(axis)] = len;
-  Tensor out(out_shape);
+  Tensor out = Tensor::uninitialized(out_shape);
   auto va = a.view();
   auto vo = out.view();
   const index_t n = s.n, inner = s.inner;
   Kokkos::parallel_for(
       "camber::ad::index_select", Kokkos::RangePolicy<>(0, out.size()), KOKKOS_LAMBDA(index_t q) {
-        const index_t o = q / (len * inner);
-        const index_t rem = q - o * len * inner;
-        const index_t j = rem / inner;
-        const index_t i = rem - j * inner;
+        const AxisPosition at = axis_position(q, len, inner);
+        const index_t o = at.outer, j = at.j, i = at.inner;
         vo(q) = va((o * n + index(j)) * inner + i);
       });
   return out;
@@ -316,10 +324,8 @@ Tensor scatter_add(const Tensor& base, int axis, const IndexView& index, const T
   const index_t n = s.n, inner = s.inner;
   Kokkos::parallel_for(
       "camber::ad::scatter_add", Kokkos::RangePolicy<>(0, src.size()), KOKKOS_LAMBDA(index_t q) {
-        const index_t o = q / (len * inner);
-        const index_t rem = q - o * len * inner;
-        const index_t j = rem / inner;
-        const index_t i = rem - j * inner;
+        const AxisPosition at = axis_position(q, len, inner);
+        const index_t o = at.outer, j = at.j, i = at.inner;
         Kokkos::atomic_add(&vo((o * n + index(j)) * inner + i), vs(q));
       });
   return out;

@@ -32,6 +32,7 @@
 #include "src/io/vtk_session.hpp"
 #include "src/io/vtk_writer.hpp"
 #include "src/runtime.hpp"
+#include "tests/mpi_test_utils.hpp"
 #include "src/tensor.hpp"
 
 namespace fs = std::filesystem;
@@ -41,19 +42,14 @@ namespace io = camber::io;
 
 namespace {
 
-MPI_Comm world() { return MPI_COMM_WORLD; }
-int rank() { return camber::comm_rank(world()); }
-int size() { return camber::comm_size(world()); }
+using camber::test::rank;
+using camber::test::read_text;
+using camber::test::size;
+using camber::test::world;
 
 // A folder per rank count, so the 1-, 2- and 4-rank runs may run at once.
 fs::path out_dir(const std::string& test) {
-  const fs::path dir = fs::path("io_test_out") / ("np" + std::to_string(size())) / test;
-  if (rank() == 0) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  MPI_Barrier(world());
-  return dir;
+  return camber::test::scratch_dir("io_test_out", test);
 }
 
 // Deliberately uneven rows per rank; rank 2 holds none.
@@ -98,13 +94,6 @@ void expect_error(Body&& body, const std::vector<std::string>& needles) {
       EXPECT_NE(e.message().find(needle), std::string::npos)
           << "message lacks '" << needle << "': " << e.message();
   }
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 }  // namespace

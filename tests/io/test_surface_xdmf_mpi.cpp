@@ -25,31 +25,20 @@
 #include "src/io/vtk_writer.hpp"
 #include "src/io/xdmf_writer.hpp"
 #include "src/runtime.hpp"
+#include "tests/mpi_test_utils.hpp"
 
 namespace fs = std::filesystem;
 namespace io = camber::io;
 
 namespace {
 
-MPI_Comm world() { return MPI_COMM_WORLD; }
-int rank() { return camber::comm_rank(world()); }
-int size() { return camber::comm_size(world()); }
+using camber::test::rank;
+using camber::test::read_text;
+using camber::test::size;
+using camber::test::world;
 
 fs::path out_dir(const std::string& test) {
-  const fs::path dir = fs::path("surface_xdmf_out") / ("np" + std::to_string(size())) / test;
-  if (rank() == 0) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  MPI_Barrier(world());
-  return dir;
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return camber::test::scratch_dir("surface_xdmf_out", test);
 }
 
 // Segments of rank r's wall: r + 2 lines (rank 2 none), along y = r.

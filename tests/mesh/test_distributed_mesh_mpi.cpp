@@ -26,6 +26,7 @@
 #include "src/config.hpp"
 #include "src/runtime.hpp"
 #include "src/tensor.hpp"
+#include "tests/mpi_test_utils.hpp"
 
 #if CAMBER_WITH_IO
 #include <vtkCellData.h>
@@ -49,9 +50,9 @@ using Dual2 = camber::ad::Dual<double, 2>;
 
 namespace {
 
-MPI_Comm world() { return MPI_COMM_WORLD; }
-int rank() { return camber::comm_rank(world()); }
-int size() { return camber::comm_size(world()); }
+using camber::test::rank;
+using camber::test::size;
+using camber::test::world;
 
 constexpr int cells_around = 256;
 constexpr int cells_normal = 80;
@@ -289,13 +290,7 @@ namespace {
 
 // A folder per rank count, so runs at several rank counts may overlap.
 fs::path out_dir(const std::string& test) {
-  const fs::path dir = fs::path("distributed_mesh_out") / ("np" + std::to_string(size())) / test;
-  if (rank() == 0) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  MPI_Barrier(world());
-  return dir;
+  return camber::test::scratch_dir("distributed_mesh_out", test);
 }
 
 const std::vector<std::string> field_names = {"Rank", "Volume [m^2]", "Wall distance [m]"};
