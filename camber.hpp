@@ -4,52 +4,53 @@
 //   #include <camber.hpp>
 //   camber::Runtime runtime(argc, argv);
 //
-// Module headers can also be included one by one ("src/tensor.hpp", ...).
+// Module headers can also be included one by one (<camber/tensor.hpp>,
+// <camber/mesh/mesh.hpp>, ...).
 #pragma once
 
-#include "src/config.hpp"
-#include "src/error.hpp"
-#include "src/log.hpp"
-#include "src/progress.hpp"
-#include "src/runtime.hpp"
-#include "src/tensor.hpp"
-#include "src/timer.hpp"
-#include "src/version.hpp"
+#include <camber/config.hpp>
+#include <camber/error.hpp>
+#include <camber/log.hpp>
+#include <camber/progress.hpp>
+#include <camber/runtime.hpp>
+#include <camber/tensor.hpp>
+#include <camber/timer.hpp>
+#include <camber/version.hpp>
 
-#include "parallel/cell_distribution.hpp"
-#include "parallel/collectives.hpp"
-#include "parallel/communicator.hpp"
-#include "parallel/halo_exchange.hpp"
-#include "parallel/partition.hpp"
+#include <camber/parallel/cell_distribution.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/parallel/communicator.hpp>
+#include <camber/parallel/halo_exchange.hpp>
+#include <camber/parallel/partition.hpp>
 
-#include "autodiff/distributed_ops.hpp"
-#include "autodiff/dual.hpp"
-#include "autodiff/graph.hpp"
-#include "autodiff/jacobian.hpp"
+#include <camber/autodiff/distributed_ops.hpp>
+#include <camber/autodiff/dual.hpp>
+#include <camber/autodiff/graph.hpp>
+#include <camber/autodiff/jacobian.hpp>
 
-#include "mesh/distributed_mesh.hpp"
-#include "mesh/generators.hpp"
-#include "mesh/geometry.hpp"
-#include "mesh/gmsh_reader.hpp"
-#include "mesh/mesh.hpp"
-#include "mesh/quality.hpp"
-#include "mesh/su2_reader.hpp"
+#include <camber/mesh/distributed_mesh.hpp>
+#include <camber/mesh/generators.hpp>
+#include <camber/mesh/geometry.hpp>
+#include <camber/mesh/gmsh_reader.hpp>
+#include <camber/mesh/mesh.hpp>
+#include <camber/mesh/quality.hpp>
+#include <camber/mesh/su2_reader.hpp>
 
 #if CAMBER_WITH_DECK
-#include "src/deck/deck.hpp"
-#include "src/deck/reference.hpp"
-#include "src/deck/schema.hpp"
+#include <camber/deck/deck.hpp>
+#include <camber/deck/reference.hpp>
+#include <camber/deck/schema.hpp>
 #endif
 #if CAMBER_WITH_IO
-#include "src/io/hdf5_file.hpp"
-#include "src/io/pvd_series.hpp"
-#include "src/io/vtk_session.hpp"
-#include "src/io/vtk_writer.hpp"
-#include "src/io/xdmf_writer.hpp"
+#include <camber/io/hdf5_file.hpp>
+#include <camber/io/pvd_series.hpp>
+#include <camber/io/vtk_session.hpp>
+#include <camber/io/vtk_writer.hpp>
+#include <camber/io/xdmf_writer.hpp>
 #endif
 #if CAMBER_WITH_PETSC
-#include "solvers/heat_conduction.hpp"
-#include "solvers/linear_solver.hpp"
-#include "solvers/petsc_error.hpp"
-#include "solvers/petsc_session.hpp"
+#include <camber/solvers/heat_conduction.hpp>
+#include <camber/solvers/linear_solver.hpp>
+#include <camber/solvers/petsc_error.hpp>
+#include <camber/solvers/petsc_session.hpp>
 #endif

@@ -1,6 +1,6 @@
-#include "autodiff/distributed_ops.hpp"
+#include <camber/autodiff/distributed_ops.hpp>
 
-#include "parallel/collectives.hpp"
+#include <camber/parallel/collectives.hpp>
 
 namespace camber::ad {
 

@@ -29,8 +29,8 @@
 
 #include <mpi.h>
 
-#include "autodiff/variable.hpp"
-#include "parallel/halo_exchange.hpp"
+#include <camber/autodiff/variable.hpp>
+#include <camber/parallel/halo_exchange.hpp>
 
 namespace camber::ad {
 

@@ -1,7 +1,7 @@
 // Explicit instantiations of the Dual types Camber's kernels use: every
 // member function is compiled here once, so a change that breaks one of
 // them fails the library build, not only the code that happens to call it.
-#include "autodiff/dual.hpp"
+#include <camber/autodiff/dual.hpp>
 
 #include <type_traits>
 

@@ -56,8 +56,8 @@
 #include <ostream>
 #include <type_traits>
 
-#include "src/error.hpp"
-#include "src/kokkos_math.hpp"
+#include <camber/error.hpp>
+#include <camber/kokkos_math.hpp>
 
 namespace camber::ad {
 

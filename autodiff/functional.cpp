@@ -1,11 +1,11 @@
-#include "autodiff/functional.hpp"
+#include <camber/autodiff/functional.hpp>
 
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
 #include <utility>
 
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 namespace camber::ad {
 
@@ -166,6 +166,71 @@ Vars grad(const Var& output, const Vars& inputs, bool create_graph, bool retain_
   o.create_graph = create_graph;
   o.retain_graph = retain_graph;
   return vjp({output}, inputs, {ones_like(output)}, o);
+}
+
+namespace {
+
+// x itself when it requires a gradient (so the result's graph reaches it),
+// else a leaf over its value.
+Var differentiable(const Var& x) {
+  CAMBER_REQUIRE(x.defined(), "an input is an undefined Var");
+  return x.requires_grad() ? x : variable(x.value());
+}
+
+}  // namespace
+
+ValueAndGrad value_and_grad(const ScalarFunction& f, const Vars& inputs, bool create_graph) {
+  Vars xs;
+  for (const Var& x : inputs) xs.push_back(differentiable(x));
+  ValueAndGrad r;
+  r.value = f(xs);
+  CAMBER_REQUIRE(r.value.defined() && r.value.size() == 1,
+                 "value_and_grad: f must return a scalar, not shape "
+                     << (r.value.defined() ? shape_string(r.value.shape()) : "(undefined)"));
+  // The value stays usable after the pass: keep the graph only if asked.
+  r.grads = grad(r.value, xs, create_graph, create_graph);
+  if (!create_graph) r.value = r.value.detach();
+  return r;
+}
+
+ValueAndGrad value_and_grad(const VarFunction& f, const Var& x, bool create_graph) {
+  return value_and_grad([&f](const Vars& xs) { return f(xs[0]); }, Vars{x}, create_graph);
+}
+
+Var hvp(const VarFunction& f, const Var& x, const Var& v, bool create_graph) {
+  CAMBER_REQUIRE(x.shape() == v.shape(), "hvp: v has shape " << shape_string(v.shape())
+                                                             << ", x has "
+                                                             << shape_string(x.shape()));
+  const Var xv = differentiable(x);
+  const Var g = grad(f(xv), {xv}, /*create_graph=*/true)[0];
+  // d/dx <grad f(x), v> = H v (H symmetric).
+  const Var hv = grad(sum(mul(g, v)), {xv}, create_graph)[0];
+  return create_graph ? hv : hv.detach();
+}
+
+Var jacobian(const VarFunction& f, const Var& x, bool create_graph) {
+  const Var xv = differentiable(x);
+  const Var y = f(xv);
+  GradOptions o;
+  o.create_graph = create_graph;
+  o.retain_graph = true;
+  Vars rows;
+  for (index_t e = 0; e < y.size(); ++e) {
+    std::vector<double> w(static_cast<size_t>(y.size()), 0.0);
+    w[static_cast<size_t>(e)] = 1.0;
+    const Var row = vjp({y}, {xv}, {constant(Tensor::from_host(y.shape(), w))}, o)[0];
+    rows.push_back(reshape(row, {1, x.size()}));
+  }
+  Shape shape = y.shape();
+  shape.insert(shape.end(), x.shape().begin(), x.shape().end());
+  if (rows.empty()) return constant(Tensor(shape));
+  const Var j = reshape(concat(rows, 0), shape);
+  return create_graph ? j : j.detach();
+}
+
+Var hessian(const VarFunction& f, const Var& x, bool create_graph) {
+  return jacobian([&f](const Var& z) { return grad(f(z), {z}, /*create_graph=*/true)[0]; }, x,
+                  create_graph);
 }
 
 namespace {

@@ -10,10 +10,16 @@
 //   namespace ad = camber::ad;
 //   auto f = [](const ad::Var& x) { return ad::sum(ad::sin(x) * ad::exp(x)); };
 //   ad::Var x = ad::variable(x0);
+//   auto [y, g1] = ad::value_and_grad(f, x);                  // f(x) and its gradient
 //   ad::Var g = ad::grad(f(x), {x}, /*create_graph=*/true)[0];
 //   ad::Var g2 = ad::grad(ad::sum(g), {x}, true)[0];        // 2nd derivative, again
 //   camber::Tensor Hv = ad::hvp(f, x0, v0);                  // H v, no Hessian formed
 //   camber::Tensor H = ad::hessian(f, x0);                   // shape x0 + x0
+//   ad::Var Hv2 = ad::hvp(f, x, ad::constant(v0));           // the same, as a Var
+//
+// Every function comes in a Var form (inputs and results are Vars, and with
+// create_graph the results can be differentiated again) and, where a plain
+// value is all one wants, a Tensor form (hvp, jacobian, hessian).
 //
 // create_graph = true records the backward pass itself, so its results can
 // be differentiated again (any order). Otherwise the backward pass runs
@@ -34,8 +40,8 @@
 #include <string>
 #include <vector>
 
-#include "autodiff/ops.hpp"
-#include "autodiff/variable.hpp"
+#include <camber/autodiff/ops.hpp>
+#include <camber/autodiff/variable.hpp>
 
 namespace camber::ad {
 
@@ -57,6 +63,20 @@ Vars grad(const Var& output, const Vars& inputs, bool create_graph = false,
 
 using VarFunction = std::function<Var(const Var&)>;
 using MultiFunction = std::function<Vars(const Vars&)>;
+// A scalar function of several inputs.
+using ScalarFunction = std::function<Var(const Vars&)>;
+
+// f(x) and its gradient from one forward and one reverse pass.
+struct ValueAndGrad {
+  Var value;   // f(x), size 1
+  Vars grads;  // one per input, each of its input's shape
+};
+// f must return a scalar (size 1). An input that does not require a
+// gradient (a constant) is differentiated as if it did. With create_graph
+// the gradients can be differentiated again.
+ValueAndGrad value_and_grad(const VarFunction& f, const Var& x, bool create_graph = false);
+ValueAndGrad value_and_grad(const ScalarFunction& f, const Vars& inputs,
+                            bool create_graph = false);
 
 struct JvpResult {
   Vars outputs;
@@ -75,6 +95,13 @@ Tensor jacobian(const VarFunction& f, const Tensor& x);
 // Hessian of a scalar f at x, shape x.shape() + x.shape(); one hvp per
 // input element.
 Tensor hessian(const VarFunction& f, const Tensor& x);
+
+// Var forms of the three above. The result is differentiable with respect
+// to x (and v) when create_graph is true and they require gradients
+// (reverse over reverse: hvp = d/dx <grad f(x), v>); otherwise a constant.
+Var hvp(const VarFunction& f, const Var& x, const Var& v, bool create_graph = false);
+Var jacobian(const VarFunction& f, const Var& x, bool create_graph = false);
+Var hessian(const VarFunction& f, const Var& x, bool create_graph = false);
 
 // Checkpointing (recompute in backward): returns f(inputs) but records only
 // the inputs, not f's intermediates. The forward pass runs f under no_grad;

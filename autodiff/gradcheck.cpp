@@ -1,4 +1,4 @@
-#include "autodiff/gradcheck.hpp"
+#include <camber/autodiff/gradcheck.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <random>
 #include <sstream>
 
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 namespace camber::ad {
 

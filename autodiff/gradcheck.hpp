@@ -42,7 +42,7 @@
 #include <string>
 #include <vector>
 
-#include "autodiff/functional.hpp"
+#include <camber/autodiff/functional.hpp>
 
 namespace camber::ad {
 

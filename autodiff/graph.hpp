@@ -5,7 +5,7 @@
 // (grad, vjp, jvp, hvp, jacobian, hessian, checkpoint, custom_op);
 // gradcheck.hpp the finite-difference and dot-product checks.
 //
-//   #include "autodiff/graph.hpp"
+//   #include <camber/autodiff/graph.hpp>
 //   namespace ad = camber::ad;
 //   ad::Var x = ad::variable(camber::Tensor::from_host({2}, {0.5, 1.0}));
 //   ad::Var y = ad::sum(ad::exp(x) * ad::sin(x));
@@ -15,7 +15,7 @@
 // forward-mode Dual numbers of autodiff/dual.hpp instead.
 #pragma once
 
-#include "autodiff/functional.hpp"
-#include "autodiff/gradcheck.hpp"
-#include "autodiff/ops.hpp"
-#include "autodiff/variable.hpp"
+#include <camber/autodiff/functional.hpp>
+#include <camber/autodiff/gradcheck.hpp>
+#include <camber/autodiff/ops.hpp>
+#include <camber/autodiff/variable.hpp>

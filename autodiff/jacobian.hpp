@@ -25,7 +25,7 @@
 // Derivative conventions at kinks are those of autodiff/dual.hpp.
 #pragma once
 
-#include "autodiff/dual.hpp"
+#include <camber/autodiff/dual.hpp>
 
 namespace camber::ad {
 

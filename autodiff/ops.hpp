@@ -33,7 +33,7 @@
 
 #include <vector>
 
-#include "autodiff/variable.hpp"
+#include <camber/autodiff/variable.hpp>
 
 namespace camber::ad {
 

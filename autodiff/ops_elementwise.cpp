@@ -1,8 +1,8 @@
 // Element-wise ops: values from camber::Tensor kernels, derivative rules in
 // ad:: ops (see ops.hpp for conventions at kinks).
-#include "autodiff/detail/kernels.hpp"
-#include "autodiff/ops.hpp"
-#include "src/error.hpp"
+#include <camber/autodiff/detail/kernels.hpp>
+#include <camber/autodiff/ops.hpp>
+#include <camber/error.hpp>
 
 namespace camber::ad {
 
@@ -10,8 +10,8 @@ namespace {
 
 // Both operands broadcast to their common shape (a no-op where they match);
 // broadcast_to's VJP sums cotangents back to each operand's shape.
-std::pair<Var, Var> broadcast_pair(const Var& a, const Var& b) {
-  const Shape s = broadcast_shapes(a.shape(), b.shape());
+std::pair<Var, Var> broadcast_pair(const Var& a, const Var& b, const char* op) {
+  const Shape s = broadcast_shapes(a.shape(), b.shape(), op);
   return {broadcast_to(a, s), broadcast_to(b, s)};
 }
 
@@ -44,7 +44,7 @@ Var zeros_like(const Var& a) { return constant(Tensor(a.shape())); }
 Var ones_like(const Var& a) { return constant(Tensor::full(a.shape(), 1.0)); }
 
 Var add(const Var& a0, const Var& b0) {
-  auto [a, b] = broadcast_pair(a0, b0);
+  auto [a, b] = broadcast_pair(a0, b0, "ad::add");
   return record_op(
       "add", camber::add(a.value(), b.value()), {a, b},
       [](const Vars& in, const Var&, const Var& g) -> Vars {
@@ -54,7 +54,7 @@ Var add(const Var& a0, const Var& b0) {
 }
 
 Var sub(const Var& a0, const Var& b0) {
-  auto [a, b] = broadcast_pair(a0, b0);
+  auto [a, b] = broadcast_pair(a0, b0, "ad::sub");
   return record_op(
       "sub", camber::sub(a.value(), b.value()), {a, b},
       [](const Vars& in, const Var&, const Var& g) -> Vars {
@@ -64,7 +64,7 @@ Var sub(const Var& a0, const Var& b0) {
 }
 
 Var mul(const Var& a0, const Var& b0) {
-  auto [a, b] = broadcast_pair(a0, b0);
+  auto [a, b] = broadcast_pair(a0, b0, "ad::mul");
   return record_op(
       "mul", camber::mul(a.value(), b.value()), {a, b},
       [](const Vars& in, const Var&, const Var& g) -> Vars {
@@ -76,7 +76,7 @@ Var mul(const Var& a0, const Var& b0) {
 }
 
 Var div(const Var& a0, const Var& b0) {
-  auto [a, b] = broadcast_pair(a0, b0);
+  auto [a, b] = broadcast_pair(a0, b0, "ad::div");
   return record_op(
       "div", camber::div(a.value(), b.value()), {a, b},
       [](const Vars& in, const Var& out, const Var& g) -> Vars {
@@ -89,7 +89,7 @@ Var div(const Var& a0, const Var& b0) {
 }
 
 Var pow(const Var& a0, const Var& b0) {
-  auto [a, b] = broadcast_pair(a0, b0);
+  auto [a, b] = broadcast_pair(a0, b0, "ad::pow");
   return record_op(
       "pow", camber::pow(a.value(), b.value()), {a, b},
       [](const Vars& in, const Var& out, const Var& g) -> Vars {
@@ -108,17 +108,18 @@ Var pow(const Var& a0, const Var& b0) {
 }
 
 Var where(const Tensor& cond, const Var& a, const Var& b) {
-  const Shape s = broadcast_shapes(broadcast_shapes(cond.shape(), a.shape()), b.shape());
+  const Shape s =
+      broadcast_shapes(broadcast_shapes(cond.shape(), a.shape(), "ad::where"), b.shape(), "ad::where");
   return select(detail::broadcast_to(cond, s), broadcast_to(a, s), broadcast_to(b, s));
 }
 
 Var maximum(const Var& a0, const Var& b0) {
-  auto [a, b] = broadcast_pair(a0, b0);
+  auto [a, b] = broadcast_pair(a0, b0, "ad::maximum");
   return select(detail::ge_mask(a.value(), b.value()), a, b);
 }
 
 Var minimum(const Var& a0, const Var& b0) {
-  auto [a, b] = broadcast_pair(a0, b0);
+  auto [a, b] = broadcast_pair(a0, b0, "ad::minimum");
   return select(detail::ge_mask(b.value(), a.value()), a, b);
 }
 

@@ -1,9 +1,9 @@
 // Shape, indexing, reduction and linear-algebra ops.
 #include <algorithm>
 
-#include "autodiff/detail/kernels.hpp"
-#include "autodiff/ops.hpp"
-#include "src/error.hpp"
+#include <camber/autodiff/detail/kernels.hpp>
+#include <camber/autodiff/ops.hpp>
+#include <camber/error.hpp>
 
 namespace camber::ad {
 

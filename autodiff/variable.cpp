@@ -1,6 +1,6 @@
-#include "autodiff/variable.hpp"
+#include <camber/autodiff/variable.hpp>
 
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 namespace camber::ad {
 

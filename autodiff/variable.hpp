@@ -48,7 +48,7 @@
 #include <string>
 #include <vector>
 
-#include "src/tensor.hpp"
+#include <camber/tensor.hpp>
 
 namespace camber::ad {
 

@@ -63,4 +63,4 @@ endif()
 
 string(REPLACE ";" ", " _camber_kokkos_devices "${Kokkos_DEVICES}")
 message(STATUS "Camber: Kokkos ${Kokkos_VERSION} (${CAMBER_KOKKOS_FLAVOR}; ${_camber_kokkos_devices})")
-install(TARGETS camber_kokkos EXPORT CamberTargets)
+install(TARGETS camber_kokkos EXPORT Camber_core_targets)

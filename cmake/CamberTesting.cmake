@@ -32,6 +32,10 @@ function(camber_add_test)
   cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LINK;MPI_RANKS;LABELS" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES})
   target_link_libraries(${T_NAME} PRIVATE ${T_LINK} camber_test_main camber_warnings)
+  # Test-only helpers ("tests/mpi_test_utils.hpp") and the tests of a
+  # module's private detail/ headers; Camber's public headers come through
+  # the targets as <camber/...>.
+  target_include_directories(${T_NAME} PRIVATE ${PROJECT_SOURCE_DIR})
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 300)
   endif()

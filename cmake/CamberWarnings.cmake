@@ -2,4 +2,4 @@
 add_library(camber_warnings INTERFACE)
 target_compile_options(camber_warnings INTERFACE
   $<$<COMPILE_LANG_AND_ID:CXX,GNU,Clang>:-Wall -Wextra -Wpedantic -Wshadow -Wno-unused-parameter>)
-install(TARGETS camber_warnings EXPORT CamberTargets)
+install(TARGETS camber_warnings EXPORT Camber_core_targets)

@@ -1,11 +1,14 @@
-#include "mesh/distributed_mesh.hpp"
+#include <camber/mesh/distributed_mesh.hpp>
 
 #include <algorithm>
 #include <limits>
 #include <sstream>
 
-#include "mesh/geometry.hpp"
-#include "src/error.hpp"
+#include <camber/error.hpp>
+#include <camber/mesh/geometry.hpp>
+#include <camber/mesh/read_mesh.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/runtime.hpp>
 
 namespace camber::mesh {
 
@@ -61,8 +64,15 @@ void cell_graph(const Mesh& mesh, std::vector<std::int64_t>& xadj,
 
 DistributedMesh::DistributedMesh(const Mesh& global, MPI_Comm comm,
                                  const par::PartitionOptions& options) {
-  CAMBER_REQUIRE(global.dim() == 2, "DistributedMesh: only 2-D meshes are supported yet; this "
-                                    "mesh has dimension " << global.dim());
+  // The same mesh on every rank, so every rank fails alike: agree, so the
+  // message is printed once.
+  collective_guard(comm, [&] {
+    CAMBER_INPUT_REQUIRE(global.dim() == 2,
+                         "DistributedMesh: only 2-D meshes are supported yet; "
+                             << (global.source().empty() ? std::string("this mesh")
+                                                         : global.source())
+                             << " has dimension " << global.dim());
+  });
   std::vector<std::int64_t> xadj, adjncy;
   cell_graph(global, xadj, adjncy);
   const std::vector<int> part = par::partition_over_ranks(comm, xadj, adjncy, options);
@@ -272,5 +282,20 @@ io::UnstructuredPiece DistributedMesh::file_block(const std::vector<io::Field>& 
 }
 
 #endif
+
+DistributedMesh DistributedMesh::read(const std::string& path, MPI_Comm comm,
+                                      const par::PartitionOptions& options) {
+  return DistributedMesh(read_mesh(path, comm), comm, options);
+}
+
+double total_volume(const DistributedMesh& dm) {
+  const Geometry g = compute_geometry(dm.local());
+  const auto volume = g.cell_volume;
+  double owned = 0.0;
+  Kokkos::parallel_reduce(
+      "camber::mesh::total_volume_owned", Kokkos::RangePolicy<>(0, dm.n_owned_cells()),
+      KOKKOS_LAMBDA(const index_t c, double& sum) { sum += volume(c); }, owned);
+  return par::allreduce_sum(owned, dm.comm());
+}
 
 }  // namespace camber::mesh

@@ -21,16 +21,18 @@
 // round-off; ghost values equal what their owner computes, so a HaloExchange
 // of an owned-cell field reproduces them.
 //
-//   Mesh global = airfoil_ogrid(naca4("0012", true), 256, 80, 1e-5);  // every rank
-//   DistributedMesh dm(global, MPI_COMM_WORLD);       // collective
+//   DistributedMesh dm = DistributedMesh::read("naca0012.su2", comm);  // collective
 //   Geometry g = compute_geometry(dm.local());
-//   camber::Tensor vol({dm.n_local_cells()});          // owned rows, then ghosts
-//   dm.halo().forward(vol);                            // ghosts from owners
-//   io::write_pvtu("out/grid", dm.owned_piece({{"Volume [m^2]", 1, v}}), comm);
+//   camber::Tensor vol = camber::Tensor::from_view(g.cell_volume);  // no copy
+//   vol.view()(dm.n_owned_cells()) = 0.0;     // (on the host backend) spoil a ghost...
+//   dm.halo().forward(vol);                   // ...ghost rows come back from owners
+//   double area = total_volume(dm);           // owned cells summed over ranks
+//   io::write_pvtu("out/grid", dm.owned_piece({{"Volume [m^2]", 1, vol}}), comm);
 //
 // Input: the global mesh must be identical on every rank (generators are
-// deterministic; readers read on every rank); O(global) memory and work per
-// rank during construction, as for CellDistribution. Markers and cell types
+// deterministic; DistributedMesh::read and mesh::read_mesh(path, comm) read
+// on rank 0 and broadcast); O(global) memory and work per rank during
+// construction, as for CellDistribution. Markers and cell types
 // are carried over; only 2-D meshes are supported (faces of two nodes).
 //
 // Output helpers (only in builds with Camber::io): owned_piece() for
@@ -50,14 +52,14 @@
 #include <string>
 #include <vector>
 
-#include "mesh/mesh.hpp"
-#include "parallel/cell_distribution.hpp"
-#include "parallel/halo_exchange.hpp"
-#include "parallel/partition.hpp"
-#include "src/config.hpp"
+#include <camber/mesh/mesh.hpp>
+#include <camber/parallel/cell_distribution.hpp>
+#include <camber/parallel/halo_exchange.hpp>
+#include <camber/parallel/partition.hpp>
+#include <camber/config.hpp>
 
 #if CAMBER_WITH_IO
-#include "src/io/vtk_writer.hpp"
+#include <camber/io/vtk_writer.hpp>
 #endif
 
 namespace camber::mesh {
@@ -74,6 +76,11 @@ class DistributedMesh {
   // Collective over `comm`. `global` must be the same mesh on every rank.
   DistributedMesh(const Mesh& global, MPI_Comm comm,
                   const par::PartitionOptions& options = {});
+  // Collective: rank 0 reads `path` (.su2 or .msh; mesh/read_mesh.hpp),
+  // every rank gets its part. A bad path or file is one bad_input error
+  // raised on every rank.
+  static DistributedMesh read(const std::string& path, MPI_Comm comm,
+                              const par::PartitionOptions& options = {});
 
   // This rank's cells, nodes and faces (see the header comment).
   const Mesh& local() const noexcept { return local_; }
@@ -140,5 +147,9 @@ class DistributedMesh {
   std::int64_t file_node_offset_ = 0;
   index_t n_file_nodes_ = 0;
 };
+
+// Sum of the owned cells' volumes (areas in 2-D) over all ranks: the
+// volume of the global mesh, collective over dm.comm().
+double total_volume(const DistributedMesh& dm);
 
 }  // namespace camber::mesh

@@ -1,11 +1,11 @@
-#include "mesh/generators.hpp"
+#include <camber/mesh/generators.hpp>
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 
-#include "mesh/detail/text_reader.hpp"
-#include "src/error.hpp"
+#include <camber/mesh/detail/text_reader.hpp>
+#include <camber/error.hpp>
 
 namespace camber::mesh {
 

@@ -41,7 +41,7 @@
 #include <string>
 #include <vector>
 
-#include "mesh/mesh.hpp"
+#include <camber/mesh/mesh.hpp>
 
 namespace camber::mesh {
 

@@ -1,6 +1,6 @@
-#include "mesh/geometry.hpp"
+#include <camber/mesh/geometry.hpp>
 
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 namespace camber::mesh {
 
@@ -37,6 +37,16 @@ Kokkos::View<index_t*> wall_faces(const Mesh& mesh, const std::vector<std::strin
 
 Geometry compute_geometry(const Mesh& mesh) {
   return compute_geometry<double>(mesh, mesh.coords());
+}
+
+double total_volume(const Mesh& mesh) {
+  const Geometry g = compute_geometry(mesh);
+  const auto volume = g.cell_volume;
+  double total = 0.0;
+  Kokkos::parallel_reduce(
+      "camber::mesh::total_volume", Kokkos::RangePolicy<>(0, mesh.n_cells()),
+      KOKKOS_LAMBDA(const index_t c, double& sum) { sum += volume(c); }, total);
+  return total;
 }
 
 Kokkos::View<double*> wall_distance(const Mesh& mesh, const Geometry& geometry,

@@ -36,8 +36,8 @@
 #include <string>
 #include <vector>
 
-#include "autodiff/dual.hpp"
-#include "mesh/mesh.hpp"
+#include <camber/autodiff/dual.hpp>
+#include <camber/mesh/mesh.hpp>
 
 namespace camber::mesh {
 
@@ -179,6 +179,9 @@ GeometryFields<T> compute_geometry(const Mesh& mesh, const Kokkos::View<T**>& co
 
 // With the mesh's own coordinates.
 Geometry compute_geometry(const Mesh& mesh);
+
+// Sum of the cell volumes (areas per unit depth in 2-D) of `mesh`.
+double total_volume(const Mesh& mesh);
 
 // Distance from each cell centroid to the nearest face of the named wall
 // markers, at node coordinates `coords` (the wall moves with them). Unknown

@@ -1,13 +1,13 @@
-#include "mesh/gmsh_reader.hpp"
+#include <camber/mesh/gmsh_reader.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <unordered_map>
 
-#include "mesh/detail/text_reader.hpp"
-#include "mesh/su2_reader.hpp"
-#include "src/error.hpp"
+#include <camber/mesh/detail/text_reader.hpp>
+#include <camber/mesh/su2_reader.hpp>
+#include <camber/error.hpp>
 
 namespace camber::mesh {
 
@@ -301,16 +301,6 @@ MeshData read_gmsh_data(const std::string& path) {
 
 Mesh read_gmsh(const std::string& path) {
   return Mesh::from_cells(read_gmsh_data(path), Orientation::fix);
-}
-
-Mesh read_mesh(const std::string& path) {
-  auto ends_with = [&](const std::string& ext) {
-    return path.size() >= ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
-  };
-  if (ends_with(".su2")) return read_su2(path);
-  if (ends_with(".msh")) return read_gmsh(path);
-  throw_bad_input("cannot tell the format of mesh file '" + path +
-                  "'; expected the extension .su2 (SU2) or .msh (Gmsh 4.1 ASCII)");
 }
 
 }  // namespace camber::mesh

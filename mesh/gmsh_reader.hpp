@@ -30,14 +30,11 @@
 
 #include <string>
 
-#include "mesh/mesh.hpp"
+#include <camber/mesh/mesh.hpp>
 
 namespace camber::mesh {
 
 MeshData read_gmsh_data(const std::string& path);
 Mesh read_gmsh(const std::string& path);
-
-// Reads `path` as SU2 (.su2) or Gmsh (.msh) by its extension.
-Mesh read_mesh(const std::string& path);
 
 }  // namespace camber::mesh

@@ -1,11 +1,11 @@
-#include "mesh/mesh.hpp"
+#include <camber/mesh/mesh.hpp>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <unordered_map>
 
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 namespace camber::mesh {
 
@@ -198,6 +198,7 @@ Mesh Mesh::from_cells(MeshData d, Orientation orientation) {
 
   Mesh m;
   m.dim_ = d.dim;
+  m.source_ = d.source;
 
   // Cells: types, node ranges, orientation.
   for (index_t c = 0; c < n_cells; ++c) {

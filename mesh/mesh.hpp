@@ -48,7 +48,7 @@
 #include <string>
 #include <vector>
 
-#include "src/tensor.hpp"
+#include <camber/tensor.hpp>
 
 namespace camber::mesh {
 
@@ -144,6 +144,8 @@ class Mesh {
   static Mesh from_cells(MeshData data, Orientation orientation = Orientation::fix);
 
   int dim() const noexcept { return dim_; }
+  // The file the mesh was read from ("" for generated meshes).
+  const std::string& source() const noexcept { return source_; }
   index_t n_nodes() const noexcept { return static_cast<index_t>(coords_.extent(0)); }
   index_t n_cells() const noexcept { return static_cast<index_t>(cell_types_.extent(0)); }
   index_t n_faces() const noexcept { return static_cast<index_t>(face_left_.extent(0)); }
@@ -169,6 +171,7 @@ class Mesh {
 
  private:
   int dim_ = 2;
+  std::string source_;
   index_t n_boundary_faces_ = 0;
   index_t n_reoriented_ = 0;
   Kokkos::View<double**> coords_;

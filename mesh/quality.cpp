@@ -1,4 +1,4 @@
-#include "mesh/quality.hpp"
+#include <camber/mesh/quality.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <limits>
 #include <sstream>
 
-#include "mesh/geometry.hpp"
+#include <camber/mesh/geometry.hpp>
 
 namespace camber::mesh {
 

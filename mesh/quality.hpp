@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "mesh/mesh.hpp"
+#include <camber/mesh/mesh.hpp>
 
 namespace camber::mesh {
 

@@ -1,12 +1,12 @@
-#include "mesh/su2_reader.hpp"
+#include <camber/mesh/su2_reader.hpp>
 
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <sstream>
 
-#include "mesh/detail/text_reader.hpp"
-#include "src/error.hpp"
+#include <camber/mesh/detail/text_reader.hpp>
+#include <camber/error.hpp>
 
 namespace camber::mesh {
 

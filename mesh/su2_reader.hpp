@@ -31,7 +31,7 @@
 
 #include <string>
 
-#include "mesh/mesh.hpp"
+#include <camber/mesh/mesh.hpp>
 
 namespace camber::mesh {
 

@@ -1,10 +1,10 @@
-#include "parallel/cell_distribution.hpp"
+#include <camber/parallel/cell_distribution.hpp>
 
 #include <algorithm>
 #include <array>
 
-#include "src/error.hpp"
-#include "src/runtime.hpp"
+#include <camber/error.hpp>
+#include <camber/runtime.hpp>
 
 namespace camber::par {
 

@@ -40,8 +40,8 @@
 #include <utility>
 #include <vector>
 
-#include "parallel/communicator.hpp"
-#include "src/tensor.hpp"
+#include <camber/parallel/communicator.hpp>
+#include <camber/tensor.hpp>
 
 namespace camber::par {
 

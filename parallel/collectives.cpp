@@ -1,10 +1,10 @@
-#include "parallel/collectives.hpp"
+#include <camber/parallel/collectives.hpp>
 
 #include <cmath>
 #include <limits>
 #include <vector>
 
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 namespace camber::par {
 

@@ -19,8 +19,8 @@
 
 #include <mpi.h>
 
-#include "parallel/cell_distribution.hpp"
-#include "src/tensor.hpp"
+#include <camber/parallel/cell_distribution.hpp>
+#include <camber/tensor.hpp>
 
 namespace camber::par {
 

@@ -1,8 +1,8 @@
-#include "parallel/communicator.hpp"
+#include <camber/parallel/communicator.hpp>
 
 #include <utility>
 
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 namespace camber::par {
 

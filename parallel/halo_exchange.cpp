@@ -1,11 +1,11 @@
-#include "parallel/halo_exchange.hpp"
+#include <camber/parallel/halo_exchange.hpp>
 
 #include <algorithm>
 #include <limits>
 #include <string>
 #include <utility>
 
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 namespace camber::par {
 

@@ -38,8 +38,8 @@
 
 #include <vector>
 
-#include "parallel/cell_distribution.hpp"
-#include "src/tensor.hpp"
+#include <camber/parallel/cell_distribution.hpp>
+#include <camber/tensor.hpp>
 
 namespace camber::par {
 

@@ -1,4 +1,4 @@
-#include "parallel/partition.hpp"
+#include <camber/parallel/partition.hpp>
 
 #include <metis.h>
 
@@ -7,8 +7,8 @@
 #include <limits>
 #include <string>
 
-#include "src/error.hpp"
-#include "src/runtime.hpp"
+#include <camber/error.hpp>
+#include <camber/runtime.hpp>
 
 namespace camber::par {
 

@@ -51,15 +51,15 @@ leg_openmp() {
   mkdir -p "$probe"
   cat > "$probe/CMakeLists.txt" <<EOF
 cmake_minimum_required(VERSION 3.20)
-project(camber_backend_probe C CXX)
-find_package(Camber REQUIRED)
+project(camber_backend_probe CXX)
+find_package(Camber REQUIRED COMPONENTS core)
 add_executable(probe probe.cpp)
 target_link_libraries(probe PRIVATE Camber::core)
 EOF
   cat > "$probe/probe.cpp" <<'EOF'
 #include <Kokkos_Core.hpp>
 #include <cstdio>
-#include "src/runtime.hpp"
+#include <camber/runtime.hpp>
 int main(int argc, char** argv) {
   camber::Runtime runtime(argc, argv);
   std::printf("%s; concurrency %d\n", runtime.describe().c_str(),

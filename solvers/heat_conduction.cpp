@@ -1,4 +1,4 @@
-#include "solvers/heat_conduction.hpp"
+#include <camber/solvers/heat_conduction.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <petscksp.h>
@@ -7,12 +7,12 @@
 #include <cmath>
 #include <limits>
 
-#include "solvers/petsc_error.hpp"
-#include "solvers/petsc_handle.hpp"
-#include "src/error.hpp"
-#include "src/kokkos_math.hpp"
-#include "src/runtime.hpp"
-#include "src/timer.hpp"
+#include <camber/solvers/petsc_error.hpp>
+#include <camber/solvers/petsc_handle.hpp>
+#include <camber/error.hpp>
+#include <camber/kokkos_math.hpp>
+#include <camber/runtime.hpp>
+#include <camber/timer.hpp>
 
 namespace camber::solvers {
 

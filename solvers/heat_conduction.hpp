@@ -31,8 +31,8 @@
 #include <string>
 #include <vector>
 
-#include "solvers/linear_solver.hpp"
-#include "src/tensor.hpp"
+#include <camber/solvers/linear_solver.hpp>
+#include <camber/tensor.hpp>
 
 namespace camber::solvers {
 

@@ -1,12 +1,12 @@
-#include "solvers/linear_solver.hpp"
+#include <camber/solvers/linear_solver.hpp>
 
 #include <cstdio>
 
-#include "solvers/petsc_error.hpp"
-#include "solvers/petsc_handle.hpp"
-#include "src/error.hpp"
-#include "src/log.hpp"
-#include "src/progress.hpp"
+#include <camber/solvers/petsc_error.hpp>
+#include <camber/solvers/petsc_handle.hpp>
+#include <camber/error.hpp>
+#include <camber/log.hpp>
+#include <camber/progress.hpp>
 
 namespace camber::solvers {
 

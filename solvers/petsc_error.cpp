@@ -1,4 +1,4 @@
-#include "solvers/petsc_error.hpp"
+#include <camber/solvers/petsc_error.hpp>
 
 #include <string>
 

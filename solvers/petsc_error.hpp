@@ -20,7 +20,7 @@
 
 #include <petscsys.h>
 
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 namespace camber::solvers::detail {
 [[noreturn]] void throw_petsc_error(int code, const char* call, const char* file,

@@ -1,11 +1,11 @@
-#include "solvers/petsc_session.hpp"
+#include <camber/solvers/petsc_session.hpp>
 
 #include <mpi.h>
 #include <petscsys.h>
 
-#include "solvers/petsc_error.hpp"
-#include "src/error.hpp"
-#include "src/log.hpp"
+#include <camber/solvers/petsc_error.hpp>
+#include <camber/error.hpp>
+#include <camber/log.hpp>
 
 namespace camber::solvers {
 

@@ -1,4 +1,4 @@
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 #include <mpi.h>
 

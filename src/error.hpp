@@ -18,7 +18,7 @@
 //
 // Kernels never throw: inside device code use CAMBER_KERNEL_ASSERT, which
 // calls Kokkos::abort. How errors leave main() under MPI (printed once, every
-// rank exits) is in src/runtime.hpp.
+// rank exits) is in <camber/runtime.hpp>.
 #pragma once
 
 #include <stdexcept>

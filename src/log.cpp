@@ -1,4 +1,4 @@
-#include "src/log.hpp"
+#include <camber/log.hpp>
 
 #include <iostream>
 #include <sstream>

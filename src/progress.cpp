@@ -1,4 +1,4 @@
-#include "src/progress.hpp"
+#include <camber/progress.hpp>
 
 #include <unistd.h>
 
@@ -6,7 +6,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "src/log.hpp"
+#include <camber/log.hpp>
 
 namespace camber {
 

@@ -1,4 +1,4 @@
-#include "src/runtime.hpp"
+#include <camber/runtime.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <malloc.h>
@@ -9,8 +9,8 @@
 #include <sstream>
 #include <vector>
 
-#include "src/error.hpp"
-#include "src/log.hpp"
+#include <camber/error.hpp>
+#include <camber/log.hpp>
 
 namespace camber {
 

@@ -1,11 +1,11 @@
-#include "src/tensor.hpp"
+#include <camber/tensor.hpp>
 
 #include <cmath>
 #include <limits>
 #include <sstream>
 
-#include "src/error.hpp"
-#include "src/kokkos_math.hpp"
+#include <camber/error.hpp>
+#include <camber/kokkos_math.hpp>
 
 namespace camber {
 
@@ -52,8 +52,8 @@ void broadcast_strides(const Shape& in, const Shape& out, index_t* strides) {
 }
 
 template <class Op>
-Tensor binary(const Tensor& a, const Tensor& b, Op op) {
-  const Shape out_shape = broadcast_shapes(a.shape(), b.shape());
+Tensor binary(const char* name, const Tensor& a, const Tensor& b, Op op) {
+  const Shape out_shape = broadcast_shapes(a.shape(), b.shape(), name);
   Tensor out = Tensor::uninitialized(out_shape);
   const index_t n = out.size();
   auto va = a.view();
@@ -144,15 +144,17 @@ std::string shape_string(const Shape& shape) {
   return os.str();
 }
 
-Shape broadcast_shapes(const Shape& a, const Shape& b) {
+Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
   const size_t r = std::max(a.size(), b.size());
   Shape out(r, 1);
   for (size_t k = 0; k < r; ++k) {
     const index_t da = k < a.size() ? a[a.size() - 1 - k] : 1;
     const index_t db = k < b.size() ? b[b.size() - 1 - k] : 1;
     CAMBER_REQUIRE(da == db || da == 1 || db == 1,
-                   "shapes " << shape_string(a) << " and " << shape_string(b)
-                             << " cannot be broadcast together");
+                   (op ? op : "broadcast_shapes")
+                       << ": shapes " << shape_string(a) << " and " << shape_string(b)
+                       << " cannot be broadcast together (axis " << (r - 1 - k) << " of the "
+                       << "result: " << da << " vs " << db << ")");
     out[r - 1 - k] = da == 1 ? db : da;
   }
   return out;
@@ -172,6 +174,32 @@ Tensor Tensor::uninitialized(const Shape& shape, const std::string& label) {
   t.data_ = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
                  static_cast<size_t>(shape_size(shape)));
   return t;
+}
+
+Tensor Tensor::wrap(double* data, Shape shape, std::shared_ptr<const void> owner) {
+  CAMBER_REQUIRE(shape.size() <= static_cast<size_t>(max_tensor_rank),
+                 "Tensor::wrap: rank " << shape.size() << " exceeds " << max_tensor_rank);
+  const index_t n = shape_size(shape);
+  CAMBER_REQUIRE(data != nullptr || n == 0, "Tensor::wrap: null data for shape "
+                                                << shape_string(shape));
+  Tensor t;
+  t.shape_ = std::move(shape);
+  // A View made from a pointer is unmanaged: the owner keeps the memory.
+  t.data_ = View(data, static_cast<size_t>(n));
+  t.owner_ = std::move(owner);
+  return t;
+}
+
+void detail::require_row_major(const Shape& shape, const Shape& strides, const char* what) {
+  index_t expected = 1;
+  for (size_t a = shape.size(); a-- > 0;) {
+    CAMBER_REQUIRE(shape[a] <= 1 || strides[a] == expected,
+                   what << ": the View of shape " << shape_string(shape)
+                        << " is not row-major contiguous (axis " << a << " has stride "
+                        << strides[a] << ", row-major needs " << expected
+                        << "); use a LayoutRight View or deep_copy into a Tensor");
+    expected *= shape[a];
+  }
 }
 
 Tensor Tensor::full(const Shape& shape, double value) {
@@ -258,9 +286,8 @@ Tensor Tensor::reshape(Shape shape) const {
   CAMBER_REQUIRE(shape_size(shape) == size(), "reshape: shape " << shape_string(shape)
                                                                 << " has a different size than "
                                                                 << shape_string(shape_));
-  Tensor t;
+  Tensor t = *this;  // shares storage and its owner
   t.shape_ = std::move(shape);
-  t.data_ = data_;
   return t;
 }
 
@@ -344,25 +371,25 @@ double Tensor::max_abs() const {
 }
 
 Tensor add(const Tensor& a, const Tensor& b) {
-  return binary(a, b, KOKKOS_LAMBDA(double x, double y) { return x + y; });
+  return binary("camber::add", a, b, KOKKOS_LAMBDA(double x, double y) { return x + y; });
 }
 Tensor sub(const Tensor& a, const Tensor& b) {
-  return binary(a, b, KOKKOS_LAMBDA(double x, double y) { return x - y; });
+  return binary("camber::sub", a, b, KOKKOS_LAMBDA(double x, double y) { return x - y; });
 }
 Tensor mul(const Tensor& a, const Tensor& b) {
-  return binary(a, b, KOKKOS_LAMBDA(double x, double y) { return x * y; });
+  return binary("camber::mul", a, b, KOKKOS_LAMBDA(double x, double y) { return x * y; });
 }
 Tensor div(const Tensor& a, const Tensor& b) {
-  return binary(a, b, KOKKOS_LAMBDA(double x, double y) { return x / y; });
+  return binary("camber::div", a, b, KOKKOS_LAMBDA(double x, double y) { return x / y; });
 }
 Tensor pow(const Tensor& a, const Tensor& b) {
-  return binary(a, b, KOKKOS_LAMBDA(double x, double y) { return kmath::pow(x, y); });
+  return binary("camber::pow", a, b, KOKKOS_LAMBDA(double x, double y) { return kmath::pow(x, y); });
 }
 Tensor maximum(const Tensor& a, const Tensor& b) {
-  return binary(a, b, KOKKOS_LAMBDA(double x, double y) { return x >= y ? x : y; });
+  return binary("camber::maximum", a, b, KOKKOS_LAMBDA(double x, double y) { return x >= y ? x : y; });
 }
 Tensor minimum(const Tensor& a, const Tensor& b) {
-  return binary(a, b, KOKKOS_LAMBDA(double x, double y) { return x <= y ? x : y; });
+  return binary("camber::minimum", a, b, KOKKOS_LAMBDA(double x, double y) { return x <= y ? x : y; });
 }
 
 Tensor neg(const Tensor& a) {

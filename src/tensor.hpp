@@ -19,13 +19,24 @@
 // Broadcasting follows NumPy: shapes are aligned at the last axis and an
 // axis of size 1 stretches. This class holds values only; the
 // differentiable tensor of autodiff/ builds on it.
+//
+// Zero-copy: Tensor::from_view() puts a Tensor over the storage of an
+// existing Kokkos::View (a geometry field, a solver's array) and
+// Tensor::wrap() over external memory (a PETSc Vec's array), so that
+// halo exchanges, reductions and graph ops work on them in place:
+//
+//   camber::mesh::Geometry g = camber::mesh::compute_geometry(dm.local());
+//   camber::Tensor vol = camber::Tensor::from_view(g.cell_volume);  // shares
+//   dm.halo().forward(vol);             // fills g.cell_volume's ghost rows
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace camber {
@@ -55,6 +66,20 @@ class Tensor {
   // 0, 1, ..., n-1 as a 1-D tensor.
   static Tensor arange(index_t n);
 
+  // A Tensor over the storage of `view`, without a copy: same shape as the
+  // View's extents, writes through either are seen by both. The View must
+  // hold doubles in the default memory space and be row-major contiguous
+  // (rank 0 or 1, LayoutRight, or any layout whose strides happen to be
+  // row-major); otherwise a camber::Error says so. The Tensor (and its
+  // copies) keep the View's allocation alive.
+  template <class ViewType>
+  static Tensor from_view(const ViewType& view);
+  // A Tensor over external memory: `data` must point to shape_size(shape)
+  // doubles in the default memory space, row-major. `owner` is kept alive
+  // as long as a Tensor shares the storage; with a null owner the caller
+  // guarantees `data` outlives every such Tensor.
+  static Tensor wrap(double* data, Shape shape, std::shared_ptr<const void> owner = nullptr);
+
   int rank() const noexcept { return static_cast<int>(shape_.size()); }
   const Shape& shape() const noexcept { return shape_; }
   index_t dim(int axis) const;
@@ -64,6 +89,8 @@ class Tensor {
   // The storage, for kernels: element (i0, ..., ik) is at the row-major
   // flat index sum(i_a * stride_a).
   const View& view() const noexcept { return data_; }
+  // First element of the storage (device memory on a GPU backend).
+  double* data() const noexcept { return data_.data(); }
   Shape strides() const;
 
   // A host copy of the values (a mirror view, deep-copied now).
@@ -95,12 +122,16 @@ class Tensor {
  private:
   Shape shape_;
   View data_;
+  // Keeps the allocation of a from_view()/wrap() Tensor alive (data_ is then
+  // an unmanaged View); null for Tensors that own their View.
+  std::shared_ptr<const void> owner_;
 };
 
 index_t shape_size(const Shape& shape);
 std::string shape_string(const Shape& shape);
-// The NumPy broadcast of two shapes; throws camber::Error if incompatible.
-Shape broadcast_shapes(const Shape& a, const Shape& b);
+// The NumPy broadcast of two shapes; throws camber::Error if incompatible,
+// naming `op` (the operation that asked) and both shapes.
+Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op = nullptr);
 
 // Element-wise with broadcasting.
 Tensor add(const Tensor& a, const Tensor& b);
@@ -131,5 +162,34 @@ double dot(const Tensor& a, const Tensor& b);  // same size
 
 // Largest |a - b| over all elements (same shape).
 double max_abs_diff(const Tensor& a, const Tensor& b);
+
+namespace detail {
+// Throws unless `strides` (in elements) are the row-major strides of
+// `shape` (axes of extent 1 may have any stride).
+void require_row_major(const Shape& shape, const Shape& strides, const char* what);
+}  // namespace detail
+
+template <class ViewType>
+Tensor Tensor::from_view(const ViewType& view) {
+  static_assert(Kokkos::is_view<ViewType>::value, "Tensor::from_view takes a Kokkos::View");
+  static_assert(std::is_same<typename ViewType::non_const_value_type, double>::value,
+                "Tensor::from_view: the View must hold doubles");
+  static_assert(std::is_same<typename ViewType::memory_space, View::memory_space>::value,
+                "Tensor::from_view: the View must be in the default memory space "
+                "(deep_copy a host mirror first)");
+  constexpr int rank = static_cast<int>(ViewType::rank);
+  static_assert(rank <= max_tensor_rank, "Tensor::from_view: rank exceeds max_tensor_rank");
+  Shape shape(static_cast<size_t>(rank)), strides(static_cast<size_t>(rank));
+  size_t s[max_tensor_rank + 1] = {};
+  view.stride(s);
+  for (int a = 0; a < rank; ++a) {
+    shape[static_cast<size_t>(a)] = static_cast<index_t>(view.extent(static_cast<unsigned>(a)));
+    strides[static_cast<size_t>(a)] = static_cast<index_t>(s[a]);
+  }
+  detail::require_row_major(shape, strides, "Tensor::from_view");
+  // The copy of the View held by the owner keeps its reference count up.
+  auto owner = std::make_shared<const ViewType>(view);
+  return wrap(const_cast<double*>(view.data()), std::move(shape), std::move(owner));
+}
 
 }  // namespace camber

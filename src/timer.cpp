@@ -1,11 +1,11 @@
-#include "src/timer.hpp"
+#include <camber/timer.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
 
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 namespace camber {
 

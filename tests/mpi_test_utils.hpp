@@ -9,7 +9,7 @@
 #include <sstream>
 #include <string>
 
-#include "src/runtime.hpp"
+#include <camber/runtime.hpp>
 
 namespace camber::test {
 

@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include "src/runtime.hpp"
+#include <camber/runtime.hpp>
 
 namespace {
 // On ranks other than 0, print only failed assertions, prefixed with the rank.

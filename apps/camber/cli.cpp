@@ -1,19 +1,19 @@
-#include "apps/camber/cli.hpp"
+#include "cli.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <fstream>
 #include <iostream>
 
-#include "apps/camber/heat_case.hpp"
-#include "apps/camber/schema.hpp"
-#include "mesh/gmsh_reader.hpp"
-#include "mesh/quality.hpp"
-#include "src/deck/deck.hpp"
-#include "src/error.hpp"
-#include "src/log.hpp"
-#include "src/timer.hpp"
-#include "src/version.hpp"
+#include "heat_case.hpp"
+#include "schema.hpp"
+#include <camber/mesh/read_mesh.hpp>
+#include <camber/mesh/quality.hpp>
+#include <camber/deck/deck.hpp>
+#include <camber/error.hpp>
+#include <camber/log.hpp>
+#include <camber/timer.hpp>
+#include <camber/version.hpp>
 
 namespace camber::app {
 
@@ -67,8 +67,8 @@ int command_run(const std::string& path, const GlobalFlags& flags, const Runtime
 // Reads a mesh file (SU2 or Gmsh, by extension) and prints its counts,
 // markers and quality figures. A malformed file is bad input (exit 2).
 int command_mesh_info(const std::string& path, const Runtime& runtime) {
-  mesh::MeshQuality q;
-  collective_guard(runtime.comm(), [&] { q = mesh::quality(mesh::read_mesh(path)); });
+  // Rank 0 reads; a bad file is one message and exit code 2 on every rank.
+  const mesh::MeshQuality q = mesh::quality(mesh::read_mesh(path, runtime.comm()));
   logging::info(path + "\n" + mesh::describe(q));
   return q.n_nonpositive_volumes == 0 ? 0 : 1;
 }

@@ -10,7 +10,7 @@
 // mesh file, command line). Under MPI every rank returns the same code.
 #pragma once
 
-#include "src/runtime.hpp"
+#include <camber/runtime.hpp>
 
 namespace camber::app {
 

@@ -1,18 +1,18 @@
-#include "apps/camber/heat_case.hpp"
+#include "heat_case.hpp"
 
 #include <filesystem>
 #include <iomanip>
 #include <sstream>
 
-#include "solvers/heat_conduction.hpp"
-#include "solvers/petsc_session.hpp"
-#include "src/error.hpp"
-#include "src/io/hdf5_file.hpp"
-#include "src/io/pvd_series.hpp"
-#include "src/io/vtk_session.hpp"
-#include "src/io/vtk_writer.hpp"
-#include "src/log.hpp"
-#include "src/timer.hpp"
+#include <camber/solvers/heat_conduction.hpp>
+#include <camber/solvers/petsc_session.hpp>
+#include <camber/error.hpp>
+#include <camber/io/hdf5_file.hpp>
+#include <camber/io/pvd_series.hpp>
+#include <camber/io/vtk_session.hpp>
+#include <camber/io/vtk_writer.hpp>
+#include <camber/log.hpp>
+#include <camber/timer.hpp>
 
 namespace camber::app {
 

@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "src/deck/deck.hpp"
-#include "src/deck/schema.hpp"
-#include "src/runtime.hpp"
+#include <camber/deck/deck.hpp>
+#include <camber/deck/schema.hpp>
+#include <camber/runtime.hpp>
 
 namespace camber::app {
 

@@ -1,6 +1,6 @@
 // camber — the command-line driver. See `camber --help` and docs/.
-#include "apps/camber/cli.hpp"
-#include "src/runtime.hpp"
+#include "cli.hpp"
+#include <camber/runtime.hpp>
 
 int main(int argc, char** argv) {
   camber::Runtime runtime(argc, argv);

@@ -1,7 +1,7 @@
-#include "apps/camber/schema.hpp"
+#include "schema.hpp"
 
-#include "apps/camber/heat_case.hpp"
-#include "src/deck/reference.hpp"
+#include "heat_case.hpp"
+#include <camber/deck/reference.hpp>
 
 namespace camber::app {
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "src/deck/deck.hpp"
-#include "src/deck/schema.hpp"
+#include <camber/deck/deck.hpp>
+#include <camber/deck/schema.hpp>
 
 namespace camber::app {
 

@@ -1,9 +1,9 @@
-#include "autodiff/detail/kernels.hpp"
+#include <camber/autodiff/detail/kernels.hpp>
 
 #include <Eigen/Core>
 
-#include "src/error.hpp"
-#include "src/kokkos_math.hpp"
+#include <camber/error.hpp>
+#include <camber/kokkos_math.hpp>
 
 namespace camber::ad::detail {
 

@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "src/tensor.hpp"
+#include <camber/tensor.hpp>
 
 namespace camber::ad::detail {
 

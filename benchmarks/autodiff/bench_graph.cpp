@@ -34,7 +34,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "autodiff/graph.hpp"
+#include <camber/autodiff/graph.hpp>
 
 namespace ad = camber::ad;
 using camber::index_t;

@@ -1,4 +1,4 @@
-#include "mesh/detail/text_reader.hpp"
+#include <camber/mesh/detail/text_reader.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 namespace camber::mesh::detail {
 

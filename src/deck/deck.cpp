@@ -1,4 +1,4 @@
-#include "src/deck/deck.hpp"
+#include <camber/deck/deck.hpp>
 
 #include <yaml-cpp/yaml.h>
 
@@ -12,8 +12,8 @@
 #include <sstream>
 #include <utility>
 
-#include "src/deck/detail/text.hpp"
-#include "src/error.hpp"
+#include "detail/text.hpp"
+#include <camber/error.hpp>
 
 namespace camber::deck {
 

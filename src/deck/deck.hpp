@@ -43,7 +43,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "src/deck/schema.hpp"
+#include <camber/deck/schema.hpp>
 
 namespace camber::deck {
 

@@ -1,4 +1,4 @@
-#include "src/deck/reference.hpp"
+#include <camber/deck/reference.hpp>
 
 #include <sstream>
 #include <vector>

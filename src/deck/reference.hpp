@@ -18,7 +18,7 @@
 
 #include <string>
 
-#include "src/deck/schema.hpp"
+#include <camber/deck/schema.hpp>
 
 namespace camber::deck {
 

@@ -1,10 +1,10 @@
-#include "src/deck/schema.hpp"
+#include <camber/deck/schema.hpp>
 
 #include <cmath>
 #include <utility>
 
-#include "src/deck/detail/text.hpp"
-#include "src/error.hpp"
+#include "detail/text.hpp"
+#include <camber/error.hpp>
 
 namespace camber::deck {
 

@@ -1,4 +1,4 @@
-#include "src/io/hdf5_file.hpp"
+#include <camber/io/hdf5_file.hpp>
 
 #include <hdf5.h>
 
@@ -12,10 +12,10 @@
 #include <functional>
 #include <sstream>
 
-#include "src/error.hpp"
-#include "src/io/detail/files.hpp"
-#include "src/io/detail/hdf5_check.hpp"
-#include "src/runtime.hpp"
+#include <camber/error.hpp>
+#include "detail/files.hpp"
+#include "detail/hdf5_check.hpp"
+#include <camber/runtime.hpp>
 
 namespace camber::io {
 

@@ -1,4 +1,4 @@
-#include "src/io/pvd_series.hpp"
+#include <camber/io/pvd_series.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -7,8 +7,8 @@
 #include <sstream>
 #include <utility>
 
-#include "src/error.hpp"
-#include "src/io/detail/files.hpp"
+#include <camber/error.hpp>
+#include "detail/files.hpp"
 
 namespace camber::io {
 

@@ -1,11 +1,11 @@
-#include "src/io/vtk_session.hpp"
+#include <camber/io/vtk_session.hpp>
 
 #include <mpi.h>
 #include <vtkMPIController.h>
 #include <vtkMultiProcessController.h>
 #include <vtkSmartPointer.h>
 
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 namespace camber::io {
 

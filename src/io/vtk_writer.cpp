@@ -1,4 +1,4 @@
-#include "src/io/vtk_writer.hpp"
+#include <camber/io/vtk_writer.hpp>
 
 #include <vtkCallbackCommand.h>
 #include <vtkCellArray.h>
@@ -26,9 +26,9 @@
 #include <sstream>
 #include <system_error>
 
-#include "src/error.hpp"
-#include "src/io/detail/files.hpp"
-#include "src/runtime.hpp"
+#include <camber/error.hpp>
+#include "detail/files.hpp"
+#include <camber/runtime.hpp>
 
 namespace camber::io {
 

@@ -1,4 +1,4 @@
-#include "src/io/xdmf_writer.hpp"
+#include <camber/io/xdmf_writer.hpp>
 
 #include <cstdint>
 #include <filesystem>
@@ -6,11 +6,11 @@
 #include <sstream>
 #include <vector>
 
-#include "src/error.hpp"
-#include "src/io/detail/files.hpp"
-#include "src/io/hdf5_file.hpp"
-#include "src/runtime.hpp"
-#include "src/tensor.hpp"
+#include <camber/error.hpp>
+#include "detail/files.hpp"
+#include <camber/io/hdf5_file.hpp>
+#include <camber/runtime.hpp>
+#include <camber/tensor.hpp>
 
 namespace camber::io {
 

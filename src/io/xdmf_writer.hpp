@@ -40,7 +40,7 @@
 
 #include <string>
 
-#include "src/io/vtk_writer.hpp"
+#include <camber/io/vtk_writer.hpp>
 
 namespace camber::io {
 

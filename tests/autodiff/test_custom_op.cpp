@@ -13,8 +13,8 @@
 #include <Eigen/Dense>
 #include <random>
 
-#include "autodiff/graph.hpp"
-#include "src/error.hpp"
+#include <camber/autodiff/graph.hpp>
+#include <camber/error.hpp>
 
 namespace camber_test_custom_op {
 

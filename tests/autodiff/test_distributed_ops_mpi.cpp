@@ -7,12 +7,12 @@
 #include <cmath>
 #include <random>
 
-#include "autodiff/distributed_ops.hpp"
-#include "autodiff/graph.hpp"
-#include "parallel/cell_distribution.hpp"
-#include "parallel/collectives.hpp"
-#include "parallel/partition.hpp"
-#include "src/runtime.hpp"
+#include <camber/autodiff/distributed_ops.hpp>
+#include <camber/autodiff/graph.hpp>
+#include <camber/parallel/cell_distribution.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/parallel/partition.hpp>
+#include <camber/runtime.hpp>
 #include "tests/parallel/graphs.hpp"
 
 namespace ad = camber::ad;

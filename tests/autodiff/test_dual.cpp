@@ -12,8 +12,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "autodiff/dual.hpp"
-#include "autodiff/jacobian.hpp"
+#include <camber/autodiff/dual.hpp>
+#include <camber/autodiff/jacobian.hpp>
 
 namespace camber_test_dual {
 

@@ -14,7 +14,7 @@
 #include <random>
 #include <sstream>
 
-#include "autodiff/graph.hpp"
+#include <camber/autodiff/graph.hpp>
 
 namespace camber_test_gradcheck {
 

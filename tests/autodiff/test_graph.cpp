@@ -9,9 +9,10 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 
-#include "autodiff/graph.hpp"
-#include "src/error.hpp"
+#include <camber/autodiff/graph.hpp>
+#include <camber/error.hpp>
 
 namespace camber_test_graph {
 
@@ -185,6 +186,78 @@ TEST(Graph, HessianAndHvpMatchAnalytic) {
   expect_close(Hs.to_vector(), H, 1e-14, "hessian");
   const Tensor Hv = ad::hvp(f, Tensor::from_host({2}, x0), Tensor::from_host({2}, {1.0, -3.0}));
   expect_close(Hv.to_vector(), {H[0] - 3 * H[1], H[2] - 3 * H[3]}, 1e-14, "H v");
+}
+
+TEST(Graph, ValueAndGradOfOneAndOfSeveralInputs) {
+  // f(x) = sum(sin(x) e^x): value sum sin e^x, gradient (cos + sin) e^x.
+  const Var x = ad::variable(Tensor::from_host({5}, points));
+  const auto [y, g] = ad::value_and_grad([](const Var& z) { return ad::sum(ad::sin(z) * ad::exp(z)); }, x);
+  double expected = 0;
+  std::vector<double> dg;
+  for (double p : points) {
+    expected += std::sin(p) * std::exp(p);
+    dg.push_back((std::cos(p) + std::sin(p)) * std::exp(p));
+  }
+  EXPECT_NEAR(y.value().item(), expected, 1e-14 * 10);
+  ASSERT_EQ(g.size(), 1u);
+  expect_close(values(g[0]), dg, 1e-14, "value_and_grad");
+  // f(a, b) = sum(a b^2), with b a constant: differentiated all the same.
+  const Var a = ad::variable(Tensor::from_host({2}, {1.5, -2.0}));
+  const Var b = ad::constant(Tensor::from_host({2}, {3.0, 0.5}));
+  const ad::ValueAndGrad r =
+      ad::value_and_grad([](const Vars& v) { return ad::sum(v[0] * v[1] * v[1]); }, Vars{a, b});
+  EXPECT_DOUBLE_EQ(r.value.value().item(), 1.5 * 9.0 - 2.0 * 0.25);
+  expect_close(values(r.grads[0]), {9.0, 0.25}, 1e-15, "d/da");
+  expect_close(values(r.grads[1]), {2 * 1.5 * 3.0, 2 * -2.0 * 0.5}, 1e-15, "d/db");
+}
+
+TEST(Graph, VarFormsOfHvpJacobianAndHessian) {
+  const ExpOfLinear f;
+  const std::vector<double> x0 = {0.3, -0.2}, v0 = {1.0, -3.0}, w0 = {0.7, 0.4};
+  const std::vector<double> H = f.hessian(x0);
+  const Var x = ad::variable(Tensor::from_host({2}, x0));
+  const Var v = ad::constant(Tensor::from_host({2}, v0));
+  // Values equal the Tensor forms' analytic ones.
+  expect_close(values(ad::hvp(f, x, v)), {H[0] - 3 * H[1], H[2] - 3 * H[3]}, 1e-14, "hvp");
+  expect_close(values(ad::hessian(f, x)), H, 1e-14, "hessian");
+  const Var J = ad::jacobian([](const Var& z) { return ad::sin(z) * z; }, x);
+  EXPECT_EQ(J.shape(), (Shape{2, 2}));
+  expect_close(values(J),
+               {std::cos(x0[0]) * x0[0] + std::sin(x0[0]), 0.0, 0.0,
+                std::cos(x0[1]) * x0[1] + std::sin(x0[1])},
+               1e-15, "jacobian");
+  // Third derivatives through the Var forms with create_graph, against
+  // f = sum_i exp(a_i . x):  d/dx_r (w^T H v) = sum_i e_i (a_i.w)(a_i.v) a_ir
+  // and d/dx_r sum(H) = sum_i e_i (a_i1 + a_i2)^2 a_ir.
+  const Var w = ad::constant(Tensor::from_host({2}, w0));
+  const Var whv = ad::sum(ad::hvp(f, x, v, /*create_graph=*/true) * w);
+  const Var sh = ad::sum(ad::hessian(f, x, /*create_graph=*/true));
+  std::vector<double> d3_whv(2, 0.0), d3_sum(2, 0.0);
+  for (int i = 0; i < 3; ++i) {
+    const double* ai = &f.a[static_cast<size_t>(2 * i)];
+    const double e = std::exp(ai[0] * x0[0] + ai[1] * x0[1]);
+    const double aw = ai[0] * w0[0] + ai[1] * w0[1], av = ai[0] * v0[0] + ai[1] * v0[1];
+    for (int r = 0; r < 2; ++r) {
+      d3_whv[r] += e * aw * av * ai[r];
+      d3_sum[r] += e * (ai[0] + ai[1]) * (ai[0] + ai[1]) * ai[r];
+    }
+  }
+  expect_close(values(ad::grad(whv, {x})[0]), d3_whv, 1e-13, "d(w.Hv)/dx");
+  expect_close(values(ad::grad(sh, {x})[0]), d3_sum, 1e-13, "d(sum H)/dx");
+  // Without create_graph the results are constants.
+  EXPECT_FALSE(ad::hvp(f, x, v).requires_grad());
+}
+
+TEST(Graph, BroadcastErrorsNameTheOp) {
+  const Var x = ad::variable(Tensor({2, 3}));
+  try {
+    (void)ad::div(x, ad::constant(Tensor({2})));
+    FAIL() << "expected an error";
+  } catch (const camber::Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("ad::div"), std::string::npos) << m;
+    EXPECT_NE(m.find("{2, 3}"), std::string::npos) << m;
+  }
 }
 
 TEST(Graph, JacobianOfAnElementwiseMap) {

@@ -3,7 +3,7 @@
 
 #include <mpi.h>
 
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 TEST(Error, RequireThrowsFailureWithLocation) {
   try {

@@ -1,8 +1,8 @@
 // Runtime and collective error handling, at 1, 2 and 4 ranks.
 #include <gtest/gtest.h>
 
-#include "src/error.hpp"
-#include "src/runtime.hpp"
+#include <camber/error.hpp>
+#include <camber/runtime.hpp>
 
 TEST(Runtime, CommMatchesWorld) {
   int size = 0;

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
 
-#include "src/error.hpp"
-#include "src/tensor.hpp"
+#include <camber/error.hpp>
+#include <camber/tensor.hpp>
 
 using camber::Shape;
 using camber::Tensor;
@@ -159,4 +162,80 @@ TEST(Tensor, InPlaceOps) {
   EXPECT_EQ(y.to_vector(), (std::vector<double>{2, 4, 6, 8, 10}));
   EXPECT_THROW(y += Tensor({4}), camber::Error);
   EXPECT_EQ(camber::max_abs_diff(y, camber::scale(camber::add_scalar(x, 1.0), 2.0)), 0.0);
+}
+
+// Tensor::from_view shares the View's storage: writes through either side
+// are seen by the other, and the Tensor keeps the allocation alive after
+// the View handle is gone.
+TEST(Tensor, FromViewSharesStorageAndKeepsItAlive) {
+  Tensor t;
+  {
+    Kokkos::View<double**, Kokkos::LayoutRight> v("v", 2, 3);
+    Kokkos::parallel_for(
+        "fill", Kokkos::RangePolicy<>(0, 6),
+        KOKKOS_LAMBDA(const int i) { v(i / 3, i % 3) = 10.0 * (i / 3) + (i % 3); });
+    t = Tensor::from_view(v);
+    EXPECT_EQ(t.shape(), (Shape{2, 3}));
+    EXPECT_EQ(t.data(), v.data());
+    EXPECT_EQ(t.to_vector(), (std::vector<double>{0, 1, 2, 10, 11, 12}));
+    t *= 2.0;  // through the Tensor...
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+    EXPECT_EQ(h(1, 2), 24.0);  // ...seen in the View
+  }
+  // The View handle is gone; its storage lives on in t (and in a reshape).
+  const Tensor r = t.reshape({6});
+  t = Tensor();
+  EXPECT_EQ(r.to_vector(), (std::vector<double>{0, 2, 4, 20, 22, 24}));
+  EXPECT_EQ(r.sum(), 72.0);
+}
+
+TEST(Tensor, FromViewOfOneDimensionalAndScalarViews) {
+  Kokkos::View<double*> v("v", 4);
+  Kokkos::deep_copy(v, 1.5);
+  EXPECT_EQ(Tensor::from_view(v).sum(), 6.0);
+  Kokkos::View<double> s("s");
+  Kokkos::deep_copy(s, 7.0);
+  const Tensor ts = Tensor::from_view(s);
+  EXPECT_EQ(ts.rank(), 0);
+  EXPECT_EQ(ts.item(), 7.0);
+}
+
+TEST(Tensor, FromViewRejectsAColumnMajorView) {
+  // A 2x3 LayoutLeft View has strides (1, 2): not row-major, so no
+  // zero-copy Tensor of shape {2, 3} exists.
+  Kokkos::View<double**, Kokkos::LayoutLeft> v("v", 2, 3);
+  try {
+    (void)Tensor::from_view(v);
+    FAIL() << "expected an error";
+  } catch (const camber::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not row-major"), std::string::npos) << e.what();
+  }
+  // A single column of it is contiguous in either layout.
+  Kokkos::View<double**, Kokkos::LayoutLeft> column("column", 5, 1);
+  EXPECT_EQ(Tensor::from_view(column).shape(), (Shape{5, 1}));
+}
+
+TEST(Tensor, WrapExternalMemoryWithAnOwner) {
+  auto storage = std::make_shared<std::vector<double>>(std::vector<double>{1, 2, 3, 4, 5, 6});
+  std::weak_ptr<std::vector<double>> watch = storage;
+  {
+    Tensor t = Tensor::wrap(storage->data(), {3, 2}, storage);
+    storage.reset();
+    EXPECT_FALSE(watch.expired());  // the Tensor holds the owner
+    t.fill(0.5);
+    EXPECT_EQ(t.sum(), 3.0);
+  }
+  EXPECT_TRUE(watch.expired());  // last Tensor gone: the owner is released
+}
+
+TEST(Tensor, BroadcastErrorsNameTheOperationAndShapes) {
+  try {
+    (void)camber::mul(Tensor({3}), Tensor({4}));
+    FAIL() << "expected an error";
+  } catch (const camber::Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("camber::mul"), std::string::npos) << m;
+    EXPECT_NE(m.find("{3}"), std::string::npos) << m;
+    EXPECT_NE(m.find("{4}"), std::string::npos) << m;
+  }
 }

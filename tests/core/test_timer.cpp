@@ -4,8 +4,8 @@
 #include <sstream>
 #include <thread>
 
-#include "src/error.hpp"
-#include "src/timer.hpp"
+#include <camber/error.hpp>
+#include <camber/timer.hpp>
 
 TEST(Timer, NestingBuildsPathsAndCounts) {
   auto& reg = camber::TimerRegistry::instance();

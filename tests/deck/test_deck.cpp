@@ -12,11 +12,11 @@
 
 #include <unistd.h>
 
-#include "src/deck/deck.hpp"
+#include <camber/deck/deck.hpp>
 #include "src/deck/detail/text.hpp"
-#include "src/deck/reference.hpp"
-#include "src/deck/schema.hpp"
-#include "src/error.hpp"
+#include <camber/deck/reference.hpp>
+#include <camber/deck/schema.hpp>
+#include <camber/error.hpp>
 
 namespace {
 

@@ -26,14 +26,14 @@
 #include <string>
 #include <vector>
 
-#include "src/error.hpp"
-#include "src/io/hdf5_file.hpp"
-#include "src/io/pvd_series.hpp"
-#include "src/io/vtk_session.hpp"
-#include "src/io/vtk_writer.hpp"
-#include "src/runtime.hpp"
+#include <camber/error.hpp>
+#include <camber/io/hdf5_file.hpp>
+#include <camber/io/pvd_series.hpp>
+#include <camber/io/vtk_session.hpp>
+#include <camber/io/vtk_writer.hpp>
+#include <camber/runtime.hpp>
 #include "tests/mpi_test_utils.hpp"
-#include "src/tensor.hpp"
+#include <camber/tensor.hpp>
 
 namespace fs = std::filesystem;
 using camber::index_t;

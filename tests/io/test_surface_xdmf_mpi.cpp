@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
-#include "src/error.hpp"
-#include "src/io/hdf5_file.hpp"
-#include "src/io/vtk_writer.hpp"
-#include "src/io/xdmf_writer.hpp"
-#include "src/runtime.hpp"
+#include <camber/error.hpp>
+#include <camber/io/hdf5_file.hpp>
+#include <camber/io/vtk_writer.hpp>
+#include <camber/io/xdmf_writer.hpp>
+#include <camber/runtime.hpp>
 #include "tests/mpi_test_utils.hpp"
 
 namespace fs = std::filesystem;

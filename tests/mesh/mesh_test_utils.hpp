@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "mesh/geometry.hpp"
-#include "mesh/mesh.hpp"
-#include "src/error.hpp"
+#include <camber/mesh/geometry.hpp>
+#include <camber/mesh/mesh.hpp>
+#include <camber/error.hpp>
 
 namespace camber_test_mesh {
 

@@ -13,20 +13,24 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <optional>
 #include <regex>
 #include <string>
 #include <vector>
 
-#include "autodiff/dual.hpp"
-#include "mesh/distributed_mesh.hpp"
-#include "mesh/generators.hpp"
-#include "mesh/geometry.hpp"
-#include "src/config.hpp"
-#include "src/runtime.hpp"
-#include "src/tensor.hpp"
+#include <camber/autodiff/dual.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
+#include <camber/mesh/generators.hpp>
+#include <camber/mesh/geometry.hpp>
+#include <camber/mesh/read_mesh.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/config.hpp>
+#include <camber/runtime.hpp>
+#include <camber/tensor.hpp>
 #include "tests/mpi_test_utils.hpp"
+#include "tests/shared_data.hpp"
 
 #if CAMBER_WITH_IO
 #include <vtkCellData.h>
@@ -37,10 +41,10 @@
 #include <vtkXMLPPolyDataReader.h>
 #include <vtkXMLPUnstructuredGridReader.h>
 
-#include "src/io/hdf5_file.hpp"
-#include "src/io/pvd_series.hpp"
-#include "src/io/vtk_writer.hpp"
-#include "src/io/xdmf_writer.hpp"
+#include <camber/io/hdf5_file.hpp>
+#include <camber/io/pvd_series.hpp>
+#include <camber/io/vtk_writer.hpp>
+#include <camber/io/xdmf_writer.hpp>
 #endif
 
 namespace fs = std::filesystem;
@@ -149,6 +153,50 @@ std::array<double, 2> area_gradient(const mesh::Mesh& m, index_t node, index_t c
 }
 
 }  // namespace
+
+// The SU2 QuickStart mesh (shared data, not copied into the project), read
+// once on rank 0 and distributed: counts from the file's headers, the area
+// summed over ranks against the serial one, and the halo exchange applied in
+// place to the geometry's own View through a zero-copy Tensor.
+TEST(DistributedMeshRead, QuickStartMeshIsReadOnceAndDistributed) {
+  const std::string path = camber::test::shared_mesh("naca0012_inviscid_su2_quickstart.su2");
+  CAMBER_NEED_SHARED_FILE(path);
+  mesh::DistributedMesh dm = mesh::DistributedMesh::read(path, world());
+  EXPECT_EQ(dm.n_global_cells(), 10216);
+  EXPECT_EQ(dm.n_global_nodes(), 5233);
+  const double serial = mesh::total_volume(mesh::read_mesh(path));
+  EXPECT_NEAR(mesh::total_volume(dm), serial, 1e-12 * serial);
+
+  const mesh::Geometry g = mesh::compute_geometry(dm.local());
+  const auto expected = on_host(g.cell_volume);
+  camber::Tensor vol = camber::Tensor::from_view(g.cell_volume);
+  ASSERT_EQ(vol.data(), g.cell_volume.data());
+  // Spoil the ghost rows through the Tensor; the exchange restores them
+  // from their owners, in g.cell_volume itself.
+  const index_t n_owned = dm.n_owned_cells(), n_local = dm.n_local_cells();
+  const auto v = g.cell_volume;
+  Kokkos::parallel_for(
+      "spoil", Kokkos::RangePolicy<>(n_owned, n_local), KOKKOS_LAMBDA(const index_t c) { v(c) = -1.0; });
+  dm.halo().forward(vol);
+  const auto after = on_host(g.cell_volume);
+  for (index_t c = 0; c < n_local; ++c)
+    ASSERT_NEAR(after(c), expected(c), 1e-15 * std::abs(expected(c))) << "cell " << c;
+  EXPECT_NEAR(camber::par::sum_owned(vol, dm.distribution()), serial, 1e-12 * serial);
+}
+
+// A bad path is one bad_input error on every rank (collective), naming the
+// file: no rank aborts, none hangs.
+TEST(DistributedMeshRead, BadPathIsABadInputErrorOnEveryRank) {
+  for (const std::string path : {"no/such/mesh.su2", "mesh.without_extension"}) {
+    try {
+      (void)mesh::DistributedMesh::read(path, world());
+      ADD_FAILURE() << "expected an error for " << path;
+    } catch (const camber::Error& e) {
+      EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input) << e.what();
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+  }
+}
 
 TEST(DistributedMesh, EveryCellIsOwnedOnce) {
   const auto& dm = distributed();

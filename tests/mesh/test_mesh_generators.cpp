@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <iostream>
 
-#include "mesh/generators.hpp"
-#include "mesh/geometry.hpp"
-#include "mesh/quality.hpp"
+#include <camber/mesh/generators.hpp>
+#include <camber/mesh/geometry.hpp>
+#include <camber/mesh/quality.hpp>
 #include "mesh_test_utils.hpp"
 
 namespace camber_test_mesh {

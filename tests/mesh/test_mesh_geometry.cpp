@@ -12,10 +12,10 @@
 
 #include <cmath>
 
-#include "autodiff/dual.hpp"
-#include "autodiff/jacobian.hpp"
-#include "mesh/generators.hpp"
-#include "mesh/geometry.hpp"
+#include <camber/autodiff/dual.hpp>
+#include <camber/autodiff/jacobian.hpp>
+#include <camber/mesh/generators.hpp>
+#include <camber/mesh/geometry.hpp>
 #include "mesh_test_utils.hpp"
 
 namespace camber_test_mesh {

@@ -5,14 +5,17 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cmath>
 #include <iostream>
 
-#include "mesh/geometry.hpp"
-#include "mesh/gmsh_reader.hpp"
-#include "mesh/quality.hpp"
-#include "mesh/su2_reader.hpp"
+#include <camber/mesh/geometry.hpp>
+#include <camber/mesh/gmsh_reader.hpp>
+#include <camber/mesh/quality.hpp>
+#include <camber/mesh/read_mesh.hpp>
+#include <camber/mesh/su2_reader.hpp>
 #include "mesh_test_utils.hpp"
+#include "tests/shared_data.hpp"
 
 namespace camber_test_mesh {
 
@@ -418,9 +421,8 @@ TEST(Readers, EveryTruncationAndCorruptionIsBadInputOrValid) {
 // the project): counts from the file's own headers; faces from Euler's
 // formula for a region with one hole, E = V + F = 5233 + 10216.
 TEST(Su2Reader, Naca0012QuickStartMesh) {
-  const std::string path =
-      std::string(CAMBER_SHARED_MESH_DIR) + "/naca0012_inviscid_su2_quickstart.su2";
-  if (!std::ifstream(path).good()) GTEST_SKIP() << "not found: " << path;
+  const std::string path = camber::test::shared_mesh("naca0012_inviscid_su2_quickstart.su2");
+  CAMBER_NEED_SHARED_FILE(path);
   const Mesh m = read_su2(path);
   EXPECT_EQ(m.n_nodes(), 5233);
   EXPECT_EQ(m.n_cells(), 10216);

@@ -6,10 +6,10 @@
 #include <cstdlib>
 #include <set>
 
-#include "parallel/cell_distribution.hpp"
-#include "parallel/partition.hpp"
-#include "src/error.hpp"
-#include "src/runtime.hpp"
+#include <camber/parallel/cell_distribution.hpp>
+#include <camber/parallel/partition.hpp>
+#include <camber/error.hpp>
+#include <camber/runtime.hpp>
 #include "tests/parallel/graphs.hpp"
 
 namespace par = camber::par;

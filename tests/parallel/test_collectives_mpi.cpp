@@ -4,10 +4,10 @@
 
 #include <cmath>
 
-#include "parallel/cell_distribution.hpp"
-#include "parallel/collectives.hpp"
-#include "parallel/partition.hpp"
-#include "src/runtime.hpp"
+#include <camber/parallel/cell_distribution.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/parallel/partition.hpp>
+#include <camber/runtime.hpp>
 #include "tests/parallel/graphs.hpp"
 
 namespace par = camber::par;

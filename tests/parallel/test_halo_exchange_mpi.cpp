@@ -7,12 +7,12 @@
 #include <random>
 #include <set>
 
-#include "parallel/cell_distribution.hpp"
-#include "parallel/collectives.hpp"
-#include "parallel/halo_exchange.hpp"
-#include "parallel/partition.hpp"
-#include "src/error.hpp"
-#include "src/runtime.hpp"
+#include <camber/parallel/cell_distribution.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/parallel/halo_exchange.hpp>
+#include <camber/parallel/partition.hpp>
+#include <camber/error.hpp>
+#include <camber/runtime.hpp>
 #include "tests/parallel/graphs.hpp"
 
 namespace par = camber::par;

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <set>
 
-#include "parallel/partition.hpp"
-#include "src/error.hpp"
-#include "src/runtime.hpp"
+#include <camber/parallel/partition.hpp>
+#include <camber/error.hpp>
+#include <camber/runtime.hpp>
 #include "tests/parallel/graphs.hpp"
 
 namespace par = camber::par;

@@ -12,9 +12,9 @@
 #include <cstdio>
 #include <vector>
 
-#include "solvers/heat_conduction.hpp"
-#include "src/error.hpp"
-#include "src/runtime.hpp"
+#include <camber/solvers/heat_conduction.hpp>
+#include <camber/error.hpp>
+#include <camber/runtime.hpp>
 #include "tests/solvers/petsc_environment.hpp"
 
 namespace camber::solvers {

@@ -12,7 +12,7 @@
 
 #include <memory>
 
-#include "solvers/petsc_session.hpp"
+#include <camber/solvers/petsc_session.hpp>
 
 namespace camber::solvers::testing {
 

@@ -10,13 +10,13 @@
 #include <string>
 #include <utility>
 
-#include "solvers/heat_conduction.hpp"
-#include "solvers/linear_solver.hpp"
-#include "solvers/petsc_error.hpp"
-#include "solvers/petsc_handle.hpp"
-#include "solvers/petsc_session.hpp"
-#include "src/error.hpp"
-#include "src/runtime.hpp"
+#include <camber/solvers/heat_conduction.hpp>
+#include <camber/solvers/linear_solver.hpp>
+#include <camber/solvers/petsc_error.hpp>
+#include <camber/solvers/petsc_handle.hpp>
+#include <camber/solvers/petsc_session.hpp>
+#include <camber/error.hpp>
+#include <camber/runtime.hpp>
 #include "tests/solvers/petsc_environment.hpp"
 
 namespace camber::solvers {

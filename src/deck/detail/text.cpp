@@ -1,4 +1,4 @@
-#include "src/deck/detail/text.hpp"
+#include "text.hpp"
 
 #include <algorithm>
 #include <cctype>

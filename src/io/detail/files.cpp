@@ -1,10 +1,10 @@
-#include "src/io/detail/files.hpp"
+#include "files.hpp"
 
 #include <fstream>
 #include <system_error>
 
-#include "src/error.hpp"
-#include "src/runtime.hpp"
+#include <camber/error.hpp>
+#include <camber/runtime.hpp>
 
 namespace camber::io::detail {
 

@@ -1,8 +1,8 @@
-#include "src/io/detail/hdf5_check.hpp"
+#include "hdf5_check.hpp"
 
 #include <sstream>
 
-#include "src/error.hpp"
+#include <camber/error.hpp>
 
 namespace camber::io::detail {
 
