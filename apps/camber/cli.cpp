@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "heat_case.hpp"
-#include "schema.hpp"
+#include "problem.hpp"
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/mesh/quality.hpp>
 #include <camber/deck/deck.hpp>
@@ -36,12 +36,8 @@ void configure_logging(const GlobalFlags& flags) {
 // Reads and validates the deck on every rank; bad input ends the job with
 // exit code 2 on every rank, printed once.
 deck::Deck load_validated(const std::string& path, const Runtime& runtime) {
-  const deck::Schema schema = full_schema();
   deck::Deck result;
-  collective_guard(runtime.comm(), [&] {
-    result = deck::load_deck(path, schema);
-    validate_case(result);
-  });
+  collective_guard(runtime.comm(), [&] { result = load_case_deck(path); });
   return result;
 }
 
@@ -57,7 +53,10 @@ int command_run(const std::string& path, const GlobalFlags& flags, const Runtime
   {
     ScopedTimer total("camber");
     const deck::Deck d = load_validated(path, runtime);
-    rc = run_case(d, runtime, flags.petsc_options);
+    RunOptions options;
+    options.petsc_options = flags.petsc_options;
+    // load_case_deck accepted `problem`, so it names a registered problem.
+    rc = find_problem(d.string("problem"))->run(d, runtime, options);
   }
   if (flags.timers && logging::level() != logging::Level::quiet)
     print_timer_summary(runtime.comm(), std::cout);

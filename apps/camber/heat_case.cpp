@@ -16,6 +16,8 @@
 
 namespace camber::app {
 
+namespace {
+
 void declare_heat_schema(deck::Schema& s) {
   s.section("mesh", "The computational mesh.")
       .choice("generate", "rectangle", {"rectangle"},
@@ -42,9 +44,7 @@ void declare_heat_schema(deck::Schema& s) {
                "Fail when not converged after this many iterations.");
 }
 
-namespace {
-
-solvers::HeatProblem heat_problem(const deck::Deck& d) {
+solvers::HeatProblem heat_problem_of(const deck::Deck& d) {
   solvers::HeatProblem p;
   p.nx = d.integer("mesh.cells_x");
   p.ny = d.integer("mesh.cells_y");
@@ -103,10 +103,8 @@ void write_hdf5(const std::string& dir, const std::string& name, const deck::Dec
   logging::info("wrote " + path + " (HDF5)");
 }
 
-}  // namespace
-
-int run_case(const deck::Deck& d, const Runtime& runtime, const std::string& petsc_options) {
-  const solvers::HeatProblem problem = heat_problem(d);
+int run_heat(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
+  const solvers::HeatProblem problem = heat_problem_of(d);
   collective_guard(runtime.comm(), [&] {
     try {
       solvers::validate_heat_problem(problem, runtime.size());
@@ -115,7 +113,7 @@ int run_case(const deck::Deck& d, const Runtime& runtime, const std::string& pet
       d.reject("mesh.cells_x", e.message());
     }
   });
-  solvers::PetscSession petsc(petsc_options);
+  solvers::PetscSession petsc(options.petsc_options);
 
   const std::string name = d.string("case");
   const std::string dir = d.string("output.dir");
@@ -139,6 +137,19 @@ int run_case(const deck::Deck& d, const Runtime& runtime, const std::string& pet
   if (d.boolean("output.paraview")) write_paraview(dir, name, problem, r, runtime.comm());
   if (d.boolean("output.hdf5")) write_hdf5(dir, name, d, r, runtime.comm());
   return 0;
+}
+
+}  // namespace
+
+Problem heat_problem() {
+  Problem p;
+  p.name = "heat";
+  p.summary =
+      "steady heat conduction on a rectangle with a manufactured solution (sections mesh, "
+      "heat, solver).";
+  p.declare = declare_heat_schema;
+  p.run = run_heat;
+  return p;
 }
 
 }  // namespace camber::app

@@ -4,16 +4,11 @@
 
 #include <string>
 
-#include <camber/deck/deck.hpp>
-#include <camber/deck/schema.hpp>
-#include <camber/runtime.hpp>
+#include "problem.hpp"
 
 namespace camber::app {
 
-// Declares the sections mesh, heat and solver.
-void declare_heat_schema(deck::Schema& schema);
-
-// Runs the case the deck describes (collective). Returns the exit code.
-int run_case(const deck::Deck& deck, const Runtime& runtime, const std::string& petsc_options);
+// `problem: heat`: sections mesh, heat and solver; the run.
+Problem heat_problem();
 
 }  // namespace camber::app

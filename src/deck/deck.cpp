@@ -546,7 +546,7 @@ Deck parse_deck(const std::string& yaml_text, const std::string& display_name,
   return validator.validate(yaml_text);
 }
 
-Deck load_deck(const std::string& path, const Schema& schema) {
+std::string read_deck_file(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
@@ -569,7 +569,29 @@ Deck load_deck(const std::string& path, const Schema& schema) {
   std::ostringstream text;
   text << in.rdbuf();
   CAMBER_INPUT_REQUIRE(!in.bad(), "cannot read deck '" << path << "': read error");
-  return parse_deck(text.str(), path, schema);
+  return text.str();
+}
+
+Deck load_deck(const std::string& path, const Schema& schema) {
+  return parse_deck(read_deck_file(path), path, schema);
+}
+
+ScalarAt top_level_scalar(const std::string& yaml_text, const std::string& key) {
+  ScalarAt r;
+  try {
+    const YAML::Node root = YAML::Load(yaml_text);
+    if (!root.IsMap()) return r;
+    r.parsed = true;
+    const YAML::Node value = root[key];
+    if (!value || !value.IsScalar()) return r;
+    r.found = true;
+    r.value = value.Scalar();
+    r.line = value.Mark().line + 1;
+    r.column = value.Mark().column + 1;
+  } catch (const YAML::Exception&) {
+    r.parsed = false;  // parse_deck reports it, with its line
+  }
+  return r;
 }
 
 }  // namespace camber::deck

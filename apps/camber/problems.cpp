@@ -1,0 +1,12 @@
+// The one list of problems the command line knows.
+#include "heat_case.hpp"
+#include "problem.hpp"
+
+namespace camber::app {
+
+const std::vector<Problem>& problems() {
+  static const std::vector<Problem> list = {heat_problem()};
+  return list;
+}
+
+}  // namespace camber::app
