@@ -1,11 +1,14 @@
-// Camber — umbrella header. Includes the public headers of every module
-// this installation was built with.
-//
-//   #include <camber.hpp>
-//   camber::Runtime runtime(argc, argv);
-//
-// Module headers can also be included one by one (<camber/tensor.hpp>,
-// <camber/mesh/mesh.hpp>, ...).
+/// @file
+/// Camber — umbrella header. Includes the public headers of every module
+/// this installation was built with.
+///
+/// @code
+///   #include <camber.hpp>
+///   camber::Runtime runtime(argc, argv);
+/// @endcode
+///
+/// Module headers can also be included one by one (<camber/tensor.hpp>,
+/// <camber/mesh/mesh.hpp>, ...).
 #pragma once
 
 #include <camber/config.hpp>

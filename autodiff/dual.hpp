@@ -1,54 +1,59 @@
-// camber::ad::Dual — forward-mode automatic differentiation inside kernels.
-//
-// A Dual<T, N> carries a value and N directional derivatives (a truncated
-// Taylor expansion in N infinitesimals e_i with e_i e_j = 0):
-//
-//   x = a + sum_i v_i e_i,    f(x) = f(a) + f'(a) sum_i v_i e_i.
-//
-// Seed input k with derivative 1 in direction k and every result carries its
-// partial derivatives with respect to the seeded inputs. T may itself be a
-// Dual, so derivatives nest to any order: Dual<Dual<double,N>,N> gives the
-// Hessian, Dual<Dual<Dual<double,1>,1>,1> the third derivative.
-//
-//   using camber::ad::Dual;
-//   Dual<double, 2> x = camber::ad::make_variable<2>(1.5, 0);  // d/dx
-//   Dual<double, 2> y = camber::ad::make_variable<2>(0.5, 1);  // d/dy
-//   Dual<double, 2> f = x * sin(y) + 2.0 * exp(x);             // ADL finds sin
-//   // f.val() == f(1.5, 0.5), f.der(0) == df/dx, f.der(1) == df/dy
-//
-// Physics kernels are templates on their scalar type, so one source gives
-// values (T = double) and local derivatives (T = Dual). Unqualified calls
-// (`sqrt(x)`) find the Dual overloads by ADL; camber::ad::sqrt etc. also
-// accept double (they are camber::kmath's device-safe functions), so
-// `camber::ad::sqrt(x)` works for every T. Most users want the helpers in
-// autodiff/jacobian.hpp (jacobian, gradient, hessian of a small kernel
-// function) rather than seeding by hand.
-//
-// Everything is KOKKOS_INLINE_FUNCTION, with no exceptions, virtuals or
-// std:: containers: a Dual is a trivially copyable value type (for double
-// underneath) that lives in registers, Views and reductions on any backend.
-// Kokkos::Sum and the default parallel_reduce join work on a Dual (Kokkos 3
-// needs the volatile operator+= below).
-//
-// Derivative modes: forward (tangent) only; the cost of every operation
-// grows with N (and with N^2 for a nested Dual<Dual<.,N>,N>), so N is meant
-// to be small: the inputs of one cell's or one face's kernel.
-//
-// Conventions where the derivative does not exist (tested in
-// tests/autodiff/test_dual.cpp):
-//  - abs/fabs: the derivative at 0 is 0 (sign(0) = 0), at every order.
-//  - min/max: at a tie the first argument is returned whole, so the result
-//    carries the first argument's derivatives (as std::min/std::max return
-//    their first argument on a tie). A NaN value also returns the first.
-//  - sqrt and cbrt at 0: the derivative is infinite. Seeded directions get
-//    +-inf and unseeded ones NaN (0 * inf). Keep the argument away from 0
-//    (e.g. sqrt(x*x + eps*eps)) when it can reach it.
-//  - pow(x, 0) for a plain-number exponent is the constant 1 (derivative 0,
-//    also at x = 0). pow(0, y) for a plain-number base 0 has derivative 0.
-//    pow(x, y) with both Dual drops the d/dy term where x == 0 (where
-//    x^y = 0 for y > 0) instead of forming 0 * log(0).
-//  - atan2(0, 0) and hypot(0, 0): derivatives are NaN (undefined there).
-//  - Comparisons (==, <, ...) look at the values only, derivatives ignored.
+/// @file
+/// camber::ad::Dual — forward-mode automatic differentiation inside kernels.
+///
+/// A Dual<T, N> carries a value and N directional derivatives (a truncated
+/// Taylor expansion in N infinitesimals e_i with e_i e_j = 0):
+///
+/// @code
+///   x = a + sum_i v_i e_i,    f(x) = f(a) + f'(a) sum_i v_i e_i.
+/// @endcode
+///
+/// Seed input k with derivative 1 in direction k and every result carries its
+/// partial derivatives with respect to the seeded inputs. T may itself be a
+/// Dual, so derivatives nest to any order: Dual<Dual<double,N>,N> gives the
+/// Hessian, Dual<Dual<Dual<double,1>,1>,1> the third derivative.
+///
+/// @code
+///   using camber::ad::Dual;
+///   Dual<double, 2> x = camber::ad::make_variable<2>(1.5, 0);  // d/dx
+///   Dual<double, 2> y = camber::ad::make_variable<2>(0.5, 1);  // d/dy
+///   Dual<double, 2> f = x * sin(y) + 2.0 * exp(x);             // ADL finds sin
+///   // f.val() == f(1.5, 0.5), f.der(0) == df/dx, f.der(1) == df/dy
+/// @endcode
+///
+/// Physics kernels are templates on their scalar type, so one source gives
+/// values (T = double) and local derivatives (T = Dual). Unqualified calls
+/// (`sqrt(x)`) find the Dual overloads by ADL; camber::ad::sqrt etc. also
+/// accept double (they are camber::kmath's device-safe functions), so
+/// `camber::ad::sqrt(x)` works for every T. Most users want the helpers in
+/// autodiff/jacobian.hpp (jacobian, gradient, hessian of a small kernel
+/// function) rather than seeding by hand.
+///
+/// Everything is KOKKOS_INLINE_FUNCTION, with no exceptions, virtuals or
+/// std:: containers: a Dual is a trivially copyable value type (for double
+/// underneath) that lives in registers, Views and reductions on any backend.
+/// Kokkos::Sum and the default parallel_reduce join work on a Dual (Kokkos 3
+/// needs the volatile operator+= below).
+///
+/// Derivative modes: forward (tangent) only; the cost of every operation
+/// grows with N (and with N^2 for a nested Dual<Dual<.,N>,N>), so N is meant
+/// to be small: the inputs of one cell's or one face's kernel.
+///
+/// Conventions where the derivative does not exist (tested in
+/// tests/autodiff/test_dual.cpp):
+///  - abs/fabs: the derivative at 0 is 0 (sign(0) = 0), at every order.
+///  - min/max: at a tie the first argument is returned whole, so the result
+///    carries the first argument's derivatives (as `std::min`/`std::max` return
+///    their first argument on a tie). A NaN value also returns the first.
+///  - sqrt and cbrt at 0: the derivative is infinite. Seeded directions get
+///    +-inf and unseeded ones NaN (0 * inf). Keep the argument away from 0
+///    (e.g. sqrt(x*x + eps*eps)) when it can reach it.
+///  - pow(x, 0) for a plain-number exponent is the constant 1 (derivative 0,
+///    also at x = 0). pow(0, y) for a plain-number base 0 has derivative 0.
+///    pow(x, y) with both Dual drops the d/dy term where x == 0 (where
+///    x^y = 0 for y > 0) instead of forming 0 * log(0).
+///  - atan2(0, 0) and hypot(0, 0): derivatives are NaN (undefined there).
+///  - Comparisons (==, <, ...) look at the values only, derivatives ignored.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -73,8 +78,8 @@ struct is_dual<Dual<T, N>> : std::true_type {};
 template <class T>
 inline constexpr bool is_dual_v = is_dual<T>::value;
 
-// The real number type at the bottom of a (possibly nested) Dual:
-// scalar_type_t<Dual<Dual<double,1>,3>> is double; scalar_type_t<double> too.
+/// The real number type at the bottom of a (possibly nested) Dual:
+/// scalar_type_t<Dual<Dual<double,1>,3>> is double; scalar_type_t<double> too.
 template <class T>
 struct scalar_type {
   using type = T;
@@ -84,8 +89,8 @@ struct scalar_type<Dual<T, N>> : scalar_type<T> {};
 template <class T>
 using scalar_type_t = typename scalar_type<T>::type;
 
-// Nesting depth, i.e. the highest derivative order a type carries:
-// 0 for double, 1 for Dual<double,N>, 2 for Dual<Dual<double,N>,M>.
+/// Nesting depth, i.e.\ the highest derivative order a type carries:
+/// 0 for double, 1 for Dual<double,N>, 2 for Dual<Dual<double,N>,M>.
 template <class T>
 struct derivative_order : std::integral_constant<int, 0> {};
 template <class T, int N>
@@ -121,16 +126,16 @@ struct Dual {
   using value_type = T;
   static constexpr int n_directions = N;
 
-  // Public so that a Dual stays a trivially copyable aggregate-like value;
-  // prefer val() and der(i).
+  /// Public so that a Dual stays a trivially copyable aggregate-like value;
+  /// prefer val() and der(i).
   T val_;
   T der_[N];
 
-  // Zero value and derivatives.
+  /// Zero value and derivatives.
   KOKKOS_INLINE_FUNCTION constexpr Dual() : val_(), der_() {}
 
-  // A constant: value v, derivatives zero. Implicit, so kernels templated on
-  // T can write `T rho = 1.0;` or `T p = gamma_minus_1 * (e - k);`.
+  /// A constant: value v, derivatives zero. Implicit, so kernels templated on
+  /// T can write `T rho = 1.0;` or `T p = gamma_minus_1 * (e - k);`.
   template <class S, detail::enable_if_scalar_t<S, T> = 0>
   KOKKOS_INLINE_FUNCTION constexpr Dual(const S& v) : val_(v), der_() {}
 
@@ -175,10 +180,10 @@ struct Dual {
     return *this;
   }
 
-  // Kokkos 3.x joins custom reduction values through volatile references
-  // (`*(volatile T*)dst += *(const volatile T*)src`). Written as a = a + b
-  // on plain numbers: compound assignment to a volatile is deprecated in
-  // C++20.
+  /// Kokkos 3.x joins custom reduction values through volatile references
+  /// (`*(volatile T*)dst += *(const volatile T*)src`). Written as a = a + b
+  /// on plain numbers: compound assignment to a volatile is deprecated in
+  /// C++20.
   KOKKOS_INLINE_FUNCTION void operator+=(const volatile Dual& b) volatile {
     if constexpr (std::is_arithmetic<T>::value) {
       val_ = val_ + b.val_;
@@ -192,7 +197,7 @@ struct Dual {
 
 // ---------------------------------------------------------------- access
 
-// The plain number at the bottom: value(Dual<Dual<double,1>,2>) is a double.
+/// The plain number at the bottom: value(Dual<Dual<double,1>,2>) is a double.
 template <class S, std::enable_if_t<std::is_arithmetic<S>::value, int> = 0>
 KOKKOS_INLINE_FUNCTION constexpr S value(const S& s) {
   return s;
@@ -202,9 +207,9 @@ KOKKOS_INLINE_FUNCTION constexpr scalar_type_t<T> value(const Dual<T, N>& x) {
   return value(x.val_);
 }
 
-// Input `direction` of N: value v, derivative 1 in that direction, 0 in the
-// others. Composes for nested Duals: make_variable<N>(make_variable<N>(x, i), i)
-// seeds both levels (what a Hessian needs).
+/// Input `direction` of N: value v, derivative 1 in that direction, 0 in the
+/// others. Composes for nested Duals: make_variable<N>(make_variable<N>(x, i), i)
+/// seeds both levels (what a Hessian needs).
 template <int N, class T>
 KOKKOS_INLINE_FUNCTION Dual<T, N> make_variable(const T& v, int direction) {
   CAMBER_KERNEL_ASSERT(0 <= direction && direction < N);
@@ -213,9 +218,9 @@ KOKKOS_INLINE_FUNCTION Dual<T, N> make_variable(const T& v, int direction) {
   return r;
 }
 
-// Seeds every level of the (possibly nested) Dual type D in the same
-// direction: make_nested_variable<Dual<Dual<double,1>,1>>(x, 0) gives x with
-// dx = 1 at both levels, so f(x).der(0).der(0) is f''(x).
+/// Seeds every level of the (possibly nested) Dual type D in the same
+/// direction: make_nested_variable<Dual<Dual<double,1>,1>>(x, 0) gives x with
+/// dx = 1 at both levels, so f(x).der(0).der(0) is f''(x).
 template <class D>
 KOKKOS_INLINE_FUNCTION D make_nested_variable(const scalar_type_t<D>& v, int direction) {
   if constexpr (is_dual<D>::value) {
@@ -261,7 +266,7 @@ KOKKOS_INLINE_FUNCTION Dual<T, N> operator*(const Dual<T, N>& a, const Dual<T, N
   for (int i = 0; i < N; ++i) r.der_[i] = a.der_[i] * b.val_ + a.val_ * b.der_[i];
   return r;
 }
-// (a/b)' = (a' - (a/b) b') / b: the value is the correctly rounded quotient.
+/// (a/b)' = (a' - (a/b) b') / b: the value is the correctly rounded quotient.
 template <class T, int N>
 KOKKOS_INLINE_FUNCTION Dual<T, N> operator/(const Dual<T, N>& a, const Dual<T, N>& b) {
   Dual<T, N> r;
@@ -270,7 +275,7 @@ KOKKOS_INLINE_FUNCTION Dual<T, N> operator/(const Dual<T, N>& a, const Dual<T, N
   return r;
 }
 
-// With a constant on either side (see detail::is_scalar_operand).
+/// With a constant on either side (see detail::is_scalar_operand).
 template <class T, int N, class S, detail::enable_if_scalar_t<S, T> = 0>
 KOKKOS_INLINE_FUNCTION Dual<T, N> operator+(const Dual<T, N>& a, const S& s) {
   Dual<T, N> r(a);
@@ -317,7 +322,7 @@ KOKKOS_INLINE_FUNCTION Dual<T, N> operator/(const Dual<T, N>& a, const S& s) {
   for (int i = 0; i < N; ++i) r.der_[i] = a.der_[i] / s;
   return r;
 }
-// (s/a)' = -(s/a) a' / a.
+/// (s/a)' = -(s/a) a' / a.
 template <class T, int N, class S, detail::enable_if_scalar_t<S, T> = 0>
 KOKKOS_INLINE_FUNCTION Dual<T, N> operator/(const S& s, const Dual<T, N>& a) {
   Dual<T, N> r;
@@ -351,9 +356,9 @@ CAMBER_AD_COMPARISON(>=)
 #undef CAMBER_AD_COMPARISON
 
 // ---------------------------------------------------------------- math
-// The plain-number versions (device-safe on every Kokkos version), so that
-// unqualified calls inside the Dual functions below, and camber::ad::sqrt(x)
-// in a kernel templated on its scalar type, work for double as well.
+/// The plain-number versions (device-safe on every Kokkos version), so that
+/// unqualified calls inside the Dual functions below, and camber::ad::sqrt(x)
+/// in a kernel templated on its scalar type, work for double as well.
 using kmath::atan2;
 using kmath::cbrt;
 using kmath::cos;
@@ -369,7 +374,7 @@ using kmath::sqrt;
 using kmath::tan;
 using kmath::tanh;
 
-// abs, min and max on plain numbers, device-safe (std::min is not).
+/// abs, min and max on plain numbers, device-safe (std::min is not).
 template <class S, std::enable_if_t<std::is_floating_point<S>::value, int> = 0>
 KOKKOS_INLINE_FUNCTION S abs(S x) {
   return kmath::fabs(x);
@@ -394,13 +399,13 @@ KOKKOS_INLINE_FUNCTION Dual<T, N> chain(const Dual<T, N>& a, const T& f_val, con
 }
 }  // namespace detail
 
-// sqrt'(x) = 1 / (2 sqrt(x)); infinite at 0 (see the header comment).
+/// sqrt'(x) = 1 / (2 sqrt(x)); infinite at 0 (see the header comment).
 template <class T, int N>
 KOKKOS_INLINE_FUNCTION Dual<T, N> sqrt(const Dual<T, N>& a) {
   const T s = sqrt(a.val_);
   return detail::chain(a, s, T(0.5 / s));
 }
-// cbrt'(x) = 1 / (3 cbrt(x)^2); infinite at 0.
+/// cbrt'(x) = 1 / (3 cbrt(x)^2); infinite at 0.
 template <class T, int N>
 KOKKOS_INLINE_FUNCTION Dual<T, N> cbrt(const Dual<T, N>& a) {
   const T c = cbrt(a.val_);
@@ -423,7 +428,7 @@ template <class T, int N>
 KOKKOS_INLINE_FUNCTION Dual<T, N> cos(const Dual<T, N>& a) {
   return detail::chain(a, T(cos(a.val_)), T(-sin(a.val_)));
 }
-// tan'(x) = 1 + tan(x)^2.
+/// tan'(x) = 1 + tan(x)^2.
 template <class T, int N>
 KOKKOS_INLINE_FUNCTION Dual<T, N> tan(const Dual<T, N>& a) {
   const T t = tan(a.val_);
@@ -437,16 +442,16 @@ template <class T, int N>
 KOKKOS_INLINE_FUNCTION Dual<T, N> cosh(const Dual<T, N>& a) {
   return detail::chain(a, T(cosh(a.val_)), T(sinh(a.val_)));
 }
-// tanh'(x) = 1 / cosh(x)^2, not 1 - tanh(x)^2, which cancels to 0 for
-// |x| > ~19 where the true derivative is still ~1e-16 and above.
+/// tanh'(x) = 1 / cosh(x)^2, not 1 - tanh(x)^2, which cancels to 0 for
+/// |x| > ~19 where the true derivative is still ~1e-16 and above.
 template <class T, int N>
 KOKKOS_INLINE_FUNCTION Dual<T, N> tanh(const Dual<T, N>& a) {
   const T c = cosh(a.val_);
   return detail::chain(a, T(tanh(a.val_)), T(1 / (c * c)));
 }
 
-// |x| with derivative sign(x) x' and sign(0) = 0: at 0 the result is the
-// constant 0 at every order. NaN stays NaN.
+/// |x| with derivative sign(x) x' and sign(0) = 0: at 0 the result is the
+/// constant 0 at every order. NaN stays NaN.
 template <class T, int N>
 KOKKOS_INLINE_FUNCTION Dual<T, N> abs(const Dual<T, N>& a) {
   const auto v = value(a);
@@ -458,8 +463,8 @@ KOKKOS_INLINE_FUNCTION Dual<T, N> fabs(const Dual<T, N>& a) {
   return abs(a);
 }
 
-// x^p for a constant p: (x^p)' = p x^(p-1) x'. Written with pow(x, p-1), not
-// p x^p / x, so x = 0 with p >= 1 gives a finite derivative.
+/// x^p for a constant p: (x^p)' = p x^(p-1) x'. Written with pow(x, p-1), not
+/// p x^p / x, so x = 0 with p >= 1 gives a finite derivative.
 template <class T, int N, class S, detail::enable_if_scalar_t<S, T> = 0>
 KOKKOS_INLINE_FUNCTION Dual<T, N> pow(const Dual<T, N>& a, const S& p) {
   if constexpr (std::is_arithmetic<S>::value) {
@@ -467,7 +472,7 @@ KOKKOS_INLINE_FUNCTION Dual<T, N> pow(const Dual<T, N>& a, const S& p) {
   }
   return detail::chain(a, T(pow(a.val_, p)), T(p * pow(a.val_, p - 1)));
 }
-// s^x for a constant s: (s^x)' = s^x log(s) x'; a base of 0 gives 0.
+/// s^x for a constant s: (s^x)' = s^x log(s) x'; a base of 0 gives 0.
 template <class T, int N, class S, detail::enable_if_scalar_t<S, T> = 0>
 KOKKOS_INLINE_FUNCTION Dual<T, N> pow(const S& s, const Dual<T, N>& a) {
   const T v = pow(s, a.val_);
@@ -476,7 +481,7 @@ KOKKOS_INLINE_FUNCTION Dual<T, N> pow(const S& s, const Dual<T, N>& a) {
   }
   return detail::chain(a, v, T(v * log(s)));
 }
-// x^y: d = y x^(y-1) dx + x^y log(x) dy, the second term dropped at x = 0.
+/// x^y: d = y x^(y-1) dx + x^y log(x) dy, the second term dropped at x = 0.
 template <class T, int N>
 KOKKOS_INLINE_FUNCTION Dual<T, N> pow(const Dual<T, N>& a, const Dual<T, N>& b) {
   Dual<T, N> r;
@@ -487,7 +492,7 @@ KOKKOS_INLINE_FUNCTION Dual<T, N> pow(const Dual<T, N>& a, const Dual<T, N>& b) 
   return r;
 }
 
-// atan2(y, x): d = (x dy - y dx) / (x^2 + y^2).
+/// atan2(y, x): d = (x dy - y dx) / (x^2 + y^2).
 template <class T, int N>
 KOKKOS_INLINE_FUNCTION Dual<T, N> atan2(const Dual<T, N>& y, const Dual<T, N>& x) {
   Dual<T, N> r;
@@ -505,7 +510,7 @@ KOKKOS_INLINE_FUNCTION Dual<T, N> atan2(const S& y, const Dual<T, N>& x) {
   return atan2(Dual<T, N>(y), x);
 }
 
-// hypot(a, b) = sqrt(a^2 + b^2) without overflow: d = (a da + b db) / h.
+/// hypot(a, b) = sqrt(a^2 + b^2) without overflow: d = (a da + b db) / h.
 template <class T, int N>
 KOKKOS_INLINE_FUNCTION Dual<T, N> hypot(const Dual<T, N>& a, const Dual<T, N>& b) {
   Dual<T, N> r;
@@ -524,8 +529,8 @@ KOKKOS_INLINE_FUNCTION Dual<T, N> hypot(const S& a, const Dual<T, N>& b) {
   return hypot(Dual<T, N>(a), b);
 }
 
-// min/max compare values; on a tie (or a NaN) they return the first
-// argument with its derivatives.
+/// min/max compare values; on a tie (or a NaN) they return the first
+/// argument with its derivatives.
 template <class T, int N>
 KOKKOS_INLINE_FUNCTION Dual<T, N> min(const Dual<T, N>& a, const Dual<T, N>& b) {
   return value(b) < value(a) ? b : a;
@@ -551,7 +556,7 @@ KOKKOS_INLINE_FUNCTION Dual<T, N> max(const S& a, const Dual<T, N>& b) {
   return max(Dual<T, N>(a), b);
 }
 
-// Host only, for test output and logs: "(value; d0, d1, ...)".
+/// Host only, for test output and logs: "(value; d0, d1, ...)".
 template <class T, int N>
 std::ostream& operator<<(std::ostream& os, const Dual<T, N>& x) {
   os << '(' << x.val_ << ';';

@@ -1,46 +1,49 @@
-// camber::ad::Var — a differentiable tensor: a node in a graph of tensor ops.
-//
-// A Var holds a camber::Tensor value and, when it was computed from inputs
-// that require gradients, the op that produced it: its inputs and its
-// vector-Jacobian product (VJP) rule. Reverse mode walks this graph backwards
-// from an output (autodiff/functional.hpp: grad, vjp). Every VJP rule is
-// written with differentiable ad:: ops, so with create_graph the gradient is
-// itself a Var with a graph and can be differentiated again (any order).
-//
-// Forward mode: a Var may also carry a tangent (another Var of the same
-// shape). Every op whose inputs carry tangents computes its output's tangent
-// with its JVP rule, dy = J dx, also written with ad:: ops. jvp() and hvp()
-// (forward-over-reverse) in functional.hpp set this up; users rarely touch
-// tangents directly.
-//
-//   namespace ad = camber::ad;
-//   ad::Var x = ad::variable(camber::Tensor::from_host({3}, {1, 2, 3}));
-//   ad::Var y = ad::sum(ad::sin(x) * x);              // ops: autodiff/ops.hpp
-//   ad::Var g = ad::grad(y, {x}, /*create_graph=*/true)[0];  // cos(x) x + sin(x)
-//   ad::Var h = ad::grad(ad::sum(g), {x})[0];         // elementwise 2nd derivative
-//
-// Most users want autodiff/functional.hpp (grad, vjp, jvp, hvp, jacobian,
-// hessian, checkpoint, custom_op) and autodiff/ops.hpp; this header holds the
-// handle, grad-mode guards and the op-recording primitive.
-//
-// Ownership and lifetime: a Var is a shared handle (copies refer to the same
-// node). A node owns (shared) its input Vars, so an output keeps the graph
-// that produced it alive, and nothing else does: dropping the output frees
-// every intermediate no other Var refers to. A backward pass without
-// retain_graph releases each node's inputs and rule as soon as it has run, so
-// intermediates go away during the pass. Graphs of any depth are freed
-// without recursion. VJP/JVP closures should not capture Vars (they receive
-// inputs and output as arguments): a captured Var lives as long as the node,
-// and one that captures its own output is a reference cycle that never
-// frees.
-//
-// Values are immutable by convention: a Var shares its Tensor's storage
-// (variable() does not copy, reshape shares too), and the graph reads saved
-// values in the backward pass. Do not modify a Tensor in place while a graph
-// that used it may still be differentiated; clone() it first.
-//
-// Threads: grad mode and forward mode are thread_local flags; a graph must not
-// be built or differentiated from two threads at once.
+/// @file
+/// camber::ad::Var — a differentiable tensor: a node in a graph of tensor ops.
+///
+/// A Var holds a camber::Tensor value and, when it was computed from inputs
+/// that require gradients, the op that produced it: its inputs and its
+/// vector-Jacobian product (VJP) rule. Reverse mode walks this graph backwards
+/// from an output (autodiff/functional.hpp: grad, vjp). Every VJP rule is
+/// written with differentiable ad:: ops, so with create_graph the gradient is
+/// itself a Var with a graph and can be differentiated again (any order).
+///
+/// Forward mode: a Var may also carry a tangent (another Var of the same
+/// shape). Every op whose inputs carry tangents computes its output's tangent
+/// with its JVP rule, dy = J dx, also written with ad:: ops. jvp() and hvp()
+/// (forward-over-reverse) in functional.hpp set this up; users rarely touch
+/// tangents directly.
+///
+/// @code
+///   namespace ad = camber::ad;
+///   ad::Var x = ad::variable(camber::Tensor::from_host({3}, {1, 2, 3}));
+///   ad::Var y = ad::sum(ad::sin(x) * x);              // ops: autodiff/ops.hpp
+///   ad::Var g = ad::grad(y, {x}, /*create_graph=*/true)[0];  // cos(x) x + sin(x)
+///   ad::Var h = ad::grad(ad::sum(g), {x})[0];         // elementwise 2nd derivative
+/// @endcode
+///
+/// Most users want autodiff/functional.hpp (grad, vjp, jvp, hvp, jacobian,
+/// hessian, checkpoint, custom_op) and autodiff/ops.hpp; this header holds the
+/// handle, grad-mode guards and the op-recording primitive.
+///
+/// Ownership and lifetime: a Var is a shared handle (copies refer to the same
+/// node). A node owns (shared) its input Vars, so an output keeps the graph
+/// that produced it alive, and nothing else does: dropping the output frees
+/// every intermediate no other Var refers to. A backward pass without
+/// retain_graph releases each node's inputs and rule as soon as it has run, so
+/// intermediates go away during the pass. Graphs of any depth are freed
+/// without recursion. VJP/JVP closures should not capture Vars (they receive
+/// inputs and output as arguments): a captured Var lives as long as the node,
+/// and one that captures its own output is a reference cycle that never
+/// frees.
+///
+/// Values are immutable by convention: a Var shares its Tensor's storage
+/// (variable() does not copy, reshape shares too), and the graph reads saved
+/// values in the backward pass. Do not modify a Tensor in place while a graph
+/// that used it may still be differentiated; clone() it first.
+///
+/// Threads: grad mode and forward mode are thread_local flags; a graph must not
+/// be built or differentiated from two threads at once.
 #pragma once
 
 #include <functional>
@@ -55,13 +58,13 @@ namespace camber::ad {
 class Var;
 using Vars = std::vector<Var>;
 
-// VJP rule: given the op's inputs, its output and the cotangent of the
-// output, return one cotangent per input (shape of that input), or an
-// undefined Var where the input does not require a gradient. Must use ad::
-// ops only, so the result is differentiable when grad mode is on.
+/// VJP rule: given the op's inputs, its output and the cotangent of the
+/// output, return one cotangent per input (shape of that input), or an
+/// undefined Var where the input does not require a gradient. Must use ad::
+/// ops only, so the result is differentiable when grad mode is on.
 using VjpRule = std::function<Vars(const Vars& inputs, const Var& output, const Var& grad_out)>;
-// JVP rule: given the inputs, the output and one tangent per input (zeros
-// where an input has none), return the output's tangent. ad:: ops only.
+/// JVP rule: given the inputs, the output and one tangent per input (zeros
+/// where an input has none), return the output's tangent. ad:: ops only.
 using JvpRule = std::function<Var(const Vars& inputs, const Var& output, const Vars& tangents)>;
 
 namespace detail {
@@ -72,8 +75,8 @@ struct VarAccess;
 
 class Var {
  public:
-  // An undefined Var (no value): what a VJP returns for an input that needs
-  // no gradient.
+  /// An undefined Var (no value): what a VJP returns for an input that needs
+  /// no gradient.
   Var() = default;
 
   bool defined() const noexcept { return impl_ != nullptr; }
@@ -81,27 +84,27 @@ class Var {
   const Shape& shape() const { return value().shape(); }
   int rank() const { return value().rank(); }
   index_t size() const { return value().size(); }
-  // The single value of a size-1 Var.
+  /// The single value of a size-1 Var.
   double item() const { return value().item(); }
 
-  // True when gradients flow to this Var: a leaf made by variable(), or the
-  // result of an op on such Vars while grad mode was on.
+  /// True when gradients flow to this Var: a leaf made by variable(), or the
+  /// result of an op on such Vars while grad mode was on.
   bool requires_grad() const;
-  // True for a Var produced by a recorded op (not a leaf or constant).
+  /// True for a Var produced by a recorded op (not a leaf or constant).
   bool has_node() const;
-  // Name of the producing op ("leaf" for leaves and constants).
+  /// Name of the producing op ("leaf" for leaves and constants).
   std::string op_name() const;
 
-  // Forward mode. The tangent has this Var's shape; undefined when none.
+  /// Forward mode. The tangent has this Var's shape; undefined when none.
   const Var& tangent() const;
   bool has_tangent() const;
 
-  // A new constant sharing this value: no graph, no tangent.
+  /// A new constant sharing this value: no graph, no tangent.
   Var detach() const;
 
-  // Identity in a graph: the producing node for an op's result, the handle
-  // for a leaf. Var copies, and the twin a JVP rule sees as `output`, share
-  // it. Backward passes key their maps by it.
+  /// Identity in a graph: the producing node for an op's result, the handle
+  /// for a leaf. Var copies, and the twin a JVP rule sees as `output`, share
+  /// it. Backward passes key their maps by it.
   const void* id() const noexcept;
 
  private:
@@ -110,21 +113,23 @@ class Var {
   friend struct detail::VarAccess;
 };
 
-// A leaf that requires a gradient (or not). The Tensor is shared, not copied.
+/// A leaf that requires a gradient (or not). The Tensor is shared, not copied.
 Var variable(const Tensor& value, bool requires_grad = true);
-// A leaf that never requires a gradient.
+/// A leaf that never requires a gradient.
 Var constant(const Tensor& value);
 Var scalar(double value);
-// A new Var with x's value (shared storage) and `tangent` attached. When x
-// requires a gradient, the new Var is an identity op on x, so gradients flow
-// back to x. Used by jvp().
+/// A new Var with x's value (shared storage) and `tangent` attached. When x
+/// requires a gradient, the new Var is an identity op on x, so gradients flow
+/// back to x. Used by jvp().
 Var with_tangent(const Var& x, const Var& tangent);
 
-// Grad mode: while off, ops record no graph (their results are constants).
+/// Grad mode: while off, ops record no graph (their results are constants).
 bool grad_enabled() noexcept;
 
-// Scope that turns grad mode off, as torch.no_grad():
-//   { ad::NoGradGuard guard; auto y = model(x); }  // y has no graph
+/// Scope that turns grad mode off, as torch.no_grad():
+/// @code
+///   { ad::NoGradGuard guard; auto y = model(x); }  // y has no graph
+/// @endcode
 class NoGradGuard {
  public:
   NoGradGuard();
@@ -136,7 +141,7 @@ class NoGradGuard {
   bool previous_;
 };
 
-// Scope that turns grad mode on (used by checkpoint's recomputation).
+/// Scope that turns grad mode on (used by checkpoint's recomputation).
 class EnableGradGuard {
  public:
   EnableGradGuard();
@@ -148,11 +153,11 @@ class EnableGradGuard {
   bool previous_;
 };
 
-// Records one op: wraps `value` in a Var whose node has `inputs` and the
-// rules. The node is recorded only if grad mode is on and some input
-// requires a gradient; the tangent is computed only if some input carries
-// one (jvp may be empty: then forward mode through this op is an error).
-// This is how every op in ops.hpp, and custom_op, is built.
+/// Records one op: wraps `value` in a Var whose node has `inputs` and the
+/// rules. The node is recorded only if grad mode is on and some input
+/// requires a gradient; the tangent is computed only if some input carries
+/// one (jvp may be empty: then forward mode through this op is an error).
+/// This is how every op in ops.hpp, and custom_op, is built.
 Var record_op(const std::string& name, Tensor value, Vars inputs, VjpRule vjp, JvpRule jvp);
 
 namespace detail {

@@ -1,49 +1,55 @@
-// camber::mesh::DistributedMesh — a global Mesh split over MPI ranks, with
-// this rank's local sub-mesh (owned cells, then one layer of ghosts).
-//
-// The cell graph (cells = vertices, interior faces = edges) is partitioned
-// with METIS on rank 0 (par::partition_over_ranks) and laid out by a
-// par::CellDistribution. Each rank then keeps a Mesh of its local cells:
-//
-//   local cells   0 .. n_owned-1 owned (sorted by global id), then ghosts in
-//                 the distribution's order (by owner rank, then global id);
-//   local nodes   0 .. n_owned_nodes-1 used by owned cells, then the nodes
-//                 used only by ghosts (each group sorted by global id);
-//   local faces   0 .. n_owned_faces-1 every face of an owned cell (a face
-//                 between an owned cell and a ghost has both; boundary faces
-//                 keep their marker), then the faces only ghosts have (the
-//                 outer side of the ghost layer: unmarked boundary faces of
-//                 the local Mesh, which kernels over owned cells never need).
-//
-// Local geometry is ordinary mesh::compute_geometry(local()), for any scalar
-// type (Dual coordinates give derivatives with respect to local nodes).
-// Summed over owned cells and ranks it equals the serial result to
-// round-off; ghost values equal what their owner computes, so a HaloExchange
-// of an owned-cell field reproduces them.
-//
-//   DistributedMesh dm = DistributedMesh::read("naca0012.su2", comm);  // collective
-//   Geometry g = compute_geometry(dm.local());
-//   camber::Tensor vol = camber::Tensor::from_view(g.cell_volume);  // no copy
-//   vol.view()(dm.n_owned_cells()) = 0.0;     // (on the host backend) spoil a ghost...
-//   dm.halo().forward(vol);                   // ...ghost rows come back from owners
-//   double area = total_volume(dm);           // owned cells summed over ranks
-//   io::write_pvtu("out/grid", dm.owned_piece({{"Volume [m^2]", 1, vol}}), comm);
-//
-// Input: the global mesh must be identical on every rank (generators are
-// deterministic; DistributedMesh::read and mesh::read_mesh(path, comm) read
-// on rank 0 and broadcast); O(global) memory and work per rank during
-// construction, as for CellDistribution. Markers and cell types
-// are carried over; only 2-D meshes are supported (faces of two nodes).
-//
-// Output helpers (only in builds with Camber::io): owned_piece() for
-// write_pvtu (owned cells only, so no duplicates across ranks),
-// marker_surface() for write_pvtp (wall faces with the adjacent cell's
-// values, e.g. Cp), file_block() for write_xdmf_mesh (points in a global
-// numbering shared by all ranks).
-//
-// Ownership: holds its local Mesh (Views), the distribution (with its
-// duplicated communicator) and a HaloExchange. Not differentiable itself:
-// the partition is discrete; differentiate the local geometry instead.
+/// @file
+/// camber::mesh::DistributedMesh — a global Mesh split over MPI ranks, with
+/// this rank's local sub-mesh (owned cells, then one layer of ghosts).
+///
+/// The cell graph (cells = vertices, interior faces = edges) is partitioned
+/// with METIS on rank 0 (par::partition_over_ranks) and laid out by a
+/// par::CellDistribution. Each rank then keeps a Mesh of its local cells:
+///
+/// @code
+///   local cells   0 .. n_owned-1 owned (sorted by global id), then ghosts in
+///                 the distribution's order (by owner rank, then global id);
+///   local nodes   0 .. n_owned_nodes-1 used by owned cells, then the nodes
+///                 used only by ghosts (each group sorted by global id);
+///   local faces   0 .. n_owned_faces-1 every face of an owned cell (a face
+///                 between an owned cell and a ghost has both; boundary faces
+///                 keep their marker), then the faces only ghosts have (the
+///                 outer side of the ghost layer: unmarked boundary faces of
+///                 the local Mesh, which kernels over owned cells never need).
+/// @endcode
+///
+/// Local geometry is ordinary mesh::compute_geometry(local()), for any scalar
+/// type (Dual coordinates give derivatives with respect to local nodes).
+/// Summed over owned cells and ranks it equals the serial result to
+/// round-off; ghost values equal what their owner computes, so a HaloExchange
+/// of an owned-cell field reproduces them.
+///
+/// @code
+///   MPI_Comm comm = runtime.comm();
+///   DistributedMesh dm = DistributedMesh::read("naca0012.su2", comm);  // collective
+///   Geometry g = compute_geometry(dm.local());   // owned and ghost cells
+///   camber::Tensor vol = camber::Tensor::from_view(g.cell_volume);  // no copy
+///   // ... a kernel overwrites rows n_owned_cells() .. n_local_cells()-1 ...
+///   dm.halo().forward(vol);                      // ghost rows come back from owners
+///   double area = total_volume(dm);              // owned cells summed over ranks
+///   io::write_pvtu("out/grid", dm.owned_piece({{"Volume [m^2]", 1, vol.to_vector()}}), comm);
+/// @endcode
+///
+/// Input: the global mesh must be identical on every rank (generators are
+/// deterministic; DistributedMesh::read and mesh::read_mesh(path, comm) read
+/// on rank 0 and broadcast); O(global) memory and work per rank during
+/// construction, as for CellDistribution. Markers and cell types
+/// are carried over; only 2-D meshes are supported (faces of two nodes).
+///
+/// Output helpers (only in builds with Camber::io): owned_piece() for
+/// write_pvtu (owned cells only, so no duplicates across ranks),
+/// marker_surface() for write_pvtp (wall faces with the adjacent cell's
+/// values, e.g. Cp), file_block() for write_xdmf_mesh (points in a global
+/// numbering shared by all ranks).
+///
+/// Ownership: holds its local Mesh (Views), the distribution (with its
+/// duplicated communicator) and a HaloExchange. Not differentiable itself:
+/// the partition is discrete; differentiate the local geometry instead.
 #pragma once
 
 #include <mpi.h>
@@ -64,28 +70,28 @@
 
 namespace camber::mesh {
 
-// Cell adjacency of `mesh` as a CSR graph over cell ids (an edge per
-// interior face, both directions, neighbours sorted, no duplicates): the
-// input of par::partition_graph and par::CellDistribution.
+/// Cell adjacency of `mesh` as a CSR graph over cell ids (an edge per
+/// interior face, both directions, neighbours sorted, no duplicates): the
+/// input of par::partition_graph and par::CellDistribution.
 void cell_graph(const Mesh& mesh, std::vector<std::int64_t>& xadj,
                 std::vector<std::int64_t>& adjncy);
 
 class DistributedMesh {
  public:
   DistributedMesh() = default;
-  // Collective over `comm`. `global` must be the same mesh on every rank.
+  /// Collective over `comm`. `global` must be the same mesh on every rank.
   DistributedMesh(const Mesh& global, MPI_Comm comm,
                   const par::PartitionOptions& options = {});
-  // Collective: rank 0 reads `path` (.su2 or .msh; mesh/read_mesh.hpp),
-  // every rank gets its part. A bad path or file is one bad_input error
-  // raised on every rank.
+  /// Collective: rank 0 reads `path` (.su2 or .msh; mesh/read_mesh.hpp),
+  /// every rank gets its part. A bad path or file is one bad_input error
+  /// raised on every rank.
   static DistributedMesh read(const std::string& path, MPI_Comm comm,
                               const par::PartitionOptions& options = {});
 
-  // This rank's cells, nodes and faces (see the header comment).
+  /// This rank's cells, nodes and faces (see the header comment).
   const Mesh& local() const noexcept { return local_; }
   const par::CellDistribution& distribution() const noexcept { return dist_; }
-  // Fills ghost rows of cell fields of shape {n_local_cells(), ...}.
+  /// Fills ghost rows of cell fields of shape {n_local_cells(), ...}.
   par::HaloExchange& halo() noexcept { return halo_; }
   MPI_Comm comm() const noexcept { return dist_.comm(); }
   int rank() const noexcept { return dist_.rank(); }
@@ -99,36 +105,36 @@ class DistributedMesh {
   index_t n_local_nodes() const noexcept { return static_cast<index_t>(node_global_.size()); }
   index_t n_owned_faces() const noexcept { return n_owned_faces_; }
 
-  // Global id of every local cell / node.
+  /// Global id of every local cell / node.
   const std::vector<std::int64_t>& cell_global_ids() const noexcept {
     return dist_.local_to_global();
   }
   const std::vector<std::int64_t>& node_global_ids() const noexcept { return node_global_; }
-  // Edge cut and imbalance of the partition (same on every rank).
+  /// Edge cut and imbalance of the partition (same on every rank).
   const par::PartitionQuality& quality() const noexcept { return quality_; }
 
-  // Local ids of the faces [0, n_owned_faces) in marker `name` (a bad_input
-  // error listing the markers if there is none): this rank's share of a
-  // wall, each face counted on exactly one rank (its owned cell's).
+  /// Local ids of the faces [0, n_owned_faces) in marker `name` (a bad_input
+  /// error listing the markers if there is none): this rank's share of a
+  /// wall, each face counted on exactly one rank (its owned cell's).
   std::vector<index_t> owned_marker_faces(const std::string& name) const;
 
 #if CAMBER_WITH_IO
-  // The owned cells with the local nodes they use (local ids 0 ..
-  // n_owned_nodes-1) for io::write_pvtu. Each field has n_owned or
-  // n_local rows (ghost rows are dropped).
+  /// The owned cells with the local nodes they use (local ids
+  /// 0..n_owned_nodes-1) for io::write_pvtu. Each field has n_owned or
+  /// n_local rows (ghost rows are dropped).
   io::UnstructuredPiece owned_piece(const std::vector<io::Field>& cell_fields = {}) const;
 
-  // The faces of marker `name` owned by this rank (owned_marker_faces) as
-  // line cells, with their nodes as points, for io::write_pvtp. Each cell
-  // field (n_owned or n_local rows) is sampled at the face's owned cell.
+  /// The faces of marker `name` owned by this rank (owned_marker_faces) as
+  /// line cells, with their nodes as points, for io::write_pvtp. Each cell
+  /// field (n_owned or n_local rows) is sampled at the face's owned cell.
   io::SurfacePiece marker_surface(const std::string& name,
                                   const std::vector<io::Field>& cell_fields = {}) const;
 
-  // This rank's rows of the whole mesh in one numbering shared by all
-  // ranks, for io::write_xdmf_mesh: points are the nodes this rank owns
-  // (a node belongs to the lowest rank among its cells' owners), stacked in
-  // rank order; cells are the owned cells, stacked in rank order, with
-  // connectivity in that shared point numbering.
+  /// This rank's rows of the whole mesh in one numbering shared by all
+  /// ranks, for io::write_xdmf_mesh: points are the nodes this rank owns
+  /// (a node belongs to the lowest rank among its cells' owners), stacked in
+  /// rank order; cells are the owned cells, stacked in rank order, with
+  /// connectivity in that shared point numbering.
   io::UnstructuredPiece file_block(const std::vector<io::Field>& cell_fields = {}) const;
 #endif
 
@@ -141,15 +147,15 @@ class DistributedMesh {
   par::HaloExchange halo_;
   par::PartitionQuality quality_;
   std::vector<std::int64_t> node_global_;
-  // For file_block(): shared file id of each local node, and how many
-  // nodes this rank owns in that numbering (its file rows).
+  /// For file_block(): shared file id of each local node, and how many
+  /// nodes this rank owns in that numbering (its file rows).
   std::vector<std::int64_t> node_file_id_;
   std::int64_t file_node_offset_ = 0;
   index_t n_file_nodes_ = 0;
 };
 
-// Sum of the owned cells' volumes (areas in 2-D) over all ranks: the
-// volume of the global mesh, collective over dm.comm().
+/// Sum of the owned cells' volumes (areas in 2-D) over all ranks: the
+/// volume of the global mesh, collective over dm.comm().
 double total_volume(const DistributedMesh& dm);
 
 }  // namespace camber::mesh

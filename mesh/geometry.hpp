@@ -1,34 +1,39 @@
-// Mesh geometry as kernels templated on the scalar type.
-//
-// Face normals and areas, cell volumes and centroids, and wall distance,
-// written once for any scalar type T so that T = double gives the values and
-// T = camber::ad::Dual<double, N> gives their derivatives with respect to
-// node coordinates (seed the coordinates of the nodes of interest):
-//
-//   face normal  n_f = (y_b - y_a, -(x_b - x_a))   area-weighted, left -> right
-//   face area    |n_f|                              (length in 2-D)
-//   cell volume  A = 1/2 sum_i (p_i - p_0) x (p_{i+1} - p_0)   (shoelace)
-//   centroid     sum over fan triangles of area * vertex mean, / A
-//   wall dist.   min over wall faces of the distance from the cell centroid
-//                to the face segment (brute force: O(n_cells n_wall))
-//
-// In 2-D a "volume" is an area per unit depth. Because n_f is the edge
-// vector turned by -90 degrees, the outward normals of a closed cell sum to
-// zero up to round-off (tested). Only 2-D meshes are supported yet; a 3-D
-// mesh is a bad_input error.
-//
-//   camber::mesh::Geometry g = camber::mesh::compute_geometry(mesh);
-//   // g.cell_volume(c), g.face_normal(f, 0..1), g.face_area(f)
-//   auto d = camber::mesh::wall_distance(mesh, g, {"airfoil"});
-//
-//   // derivatives: coordinates as Duals, seeded by the caller
-//   Kokkos::View<ad::Dual<double, 2>**> x("x", mesh.n_nodes(), 2);  // fill, seed
-//   auto gd = camber::mesh::compute_geometry(mesh, x);   // gd.cell_volume(c).der(k)
-//
-// The scalar kernels (face_normal_2d, polygon_area, polygon_centroid,
-// point_segment_distance) are KOKKOS_INLINE_FUNCTION and usable inside any
-// kernel; forward mode only (derivative conventions of autodiff/dual.hpp:
-// the distance to a segment is not differentiable where it is zero).
+/// @file
+/// Mesh geometry as kernels templated on the scalar type.
+///
+/// Face normals and areas, cell volumes and centroids, and wall distance,
+/// written once for any scalar type T so that T = double gives the values and
+/// T = camber::ad::Dual<double, N> gives their derivatives with respect to
+/// node coordinates (seed the coordinates of the nodes of interest):
+///
+/// @code
+///   face normal  n_f = (y_b - y_a, -(x_b - x_a))   area-weighted, left -> right
+///   face area    |n_f|                              (length in 2-D)
+///   cell volume  A = 1/2 sum_i (p_i - p_0) x (p_{i+1} - p_0)   (shoelace)
+///   centroid     sum over fan triangles of area * vertex mean, / A
+///   wall dist.   min over wall faces of the distance from the cell centroid
+///                to the face segment (brute force: O(n_cells n_wall))
+/// @endcode
+///
+/// In 2-D a "volume" is an area per unit depth. Because n_f is the edge
+/// vector turned by -90 degrees, the outward normals of a closed cell sum to
+/// zero up to round-off (tested). Only 2-D meshes are supported yet; a 3-D
+/// mesh is a bad_input error.
+///
+/// @code
+///   camber::mesh::Geometry g = camber::mesh::compute_geometry(mesh);
+///   // g.cell_volume(c), g.face_normal(f, 0..1), g.face_area(f)
+///   auto d = camber::mesh::wall_distance(mesh, g, {"airfoil"});
+///
+///   // derivatives: coordinates as Duals, seeded by the caller
+///   Kokkos::View<ad::Dual<double, 2>**> x("x", mesh.n_nodes(), 2);  // fill, seed
+///   auto gd = camber::mesh::compute_geometry(mesh, x);   // gd.cell_volume(c).der(k)
+/// @endcode
+///
+/// The scalar kernels (face_normal_2d, polygon_area, polygon_centroid,
+/// point_segment_distance) are KOKKOS_INLINE_FUNCTION and usable inside any
+/// kernel; forward mode only (derivative conventions of autodiff/dual.hpp:
+/// the distance to a segment is not differentiable where it is zero).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -43,9 +48,9 @@ namespace camber::mesh {
 
 // ------------------------------------------------------------ scalar kernels
 
-// Area-weighted normal of the 2-D face a -> b: the edge vector turned by -90
-// degrees, pointing to the right of a -> b (outward of a counter-clockwise
-// cell).
+/// Area-weighted normal of the 2-D face a -> b: the edge vector turned by -90
+/// degrees, pointing to the right of a -> b (outward of a counter-clockwise
+/// cell).
 template <class T>
 KOKKOS_INLINE_FUNCTION void face_normal_2d(const T& xa, const T& ya, const T& xb, const T& yb,
                                            T& nx, T& ny) {
@@ -59,9 +64,9 @@ KOKKOS_INLINE_FUNCTION T face_area_2d(const T& xa, const T& ya, const T& xb, con
   return ad::sqrt(dx * dx + dy * dy);
 }
 
-// Signed area of the polygon (x[i], y[i]), i < n: positive when
-// counter-clockwise. Differences to vertex 0 keep round-off relative to the
-// cell size, not to the distance from the origin.
+/// Signed area of the polygon (x[i], y[i]), i < n: positive when
+/// counter-clockwise. Differences to vertex 0 keep round-off relative to the
+/// cell size, not to the distance from the origin.
 template <class T>
 KOKKOS_INLINE_FUNCTION T polygon_area(const T* x, const T* y, int n) {
   T twice = T(0);
@@ -70,8 +75,8 @@ KOKKOS_INLINE_FUNCTION T polygon_area(const T* x, const T* y, int n) {
   return 0.5 * twice;
 }
 
-// Signed area and centroid of the polygon, from a fan of triangles at
-// vertex 0 (exact for any simple polygon, convex or not).
+/// Signed area and centroid of the polygon, from a fan of triangles at
+/// vertex 0 (exact for any simple polygon, convex or not).
 template <class T>
 KOKKOS_INLINE_FUNCTION void polygon_centroid(const T* x, const T* y, int n, T& area, T& cx,
                                              T& cy) {
@@ -89,7 +94,7 @@ KOKKOS_INLINE_FUNCTION void polygon_centroid(const T* x, const T* y, int n, T& a
   cy = y[0] + sy / (3.0 * twice);
 }
 
-// Distance from point p to the segment a-b.
+/// Distance from point p to the segment a-b.
 template <class T>
 KOKKOS_INLINE_FUNCTION T point_segment_distance(const T& px, const T& py, const T& ax,
                                                 const T& ay, const T& bx, const T& by) {
@@ -105,14 +110,14 @@ KOKKOS_INLINE_FUNCTION T point_segment_distance(const T& px, const T& py, const 
 
 // ------------------------------------------------------------ mesh fields
 
-// Geometry of every cell and face, in Views of T.
+/// Geometry of every cell and face, in Views of T.
 template <class T>
 struct GeometryFields {
-  Kokkos::View<T*> cell_volume;     // area per unit depth in 2-D
-  Kokkos::View<T**> cell_centroid;  // n_cells x dim
-  Kokkos::View<T**> face_normal;    // n_faces x dim, area-weighted, left -> right
-  Kokkos::View<T*> face_area;       // |face_normal|
-  Kokkos::View<T**> face_center;    // n_faces x dim
+  Kokkos::View<T*> cell_volume;     ///< area per unit depth in 2-D
+  Kokkos::View<T**> cell_centroid;  ///< n_cells x dim
+  Kokkos::View<T**> face_normal;    ///< n_faces x dim, area-weighted, left -> right
+  Kokkos::View<T*> face_area;       ///< |face_normal|
+  Kokkos::View<T**> face_center;    ///< n_faces x dim
 };
 using Geometry = GeometryFields<double>;
 
@@ -121,8 +126,8 @@ void require_2d(const Mesh& mesh, const char* what);
 Kokkos::View<index_t*> wall_faces(const Mesh& mesh, const std::vector<std::string>& markers);
 }  // namespace detail
 
-// Geometry of `mesh` at node coordinates `coords` (n_nodes x 2), which may
-// differ from mesh.coords() (a deformed mesh, or Dual coordinates).
+/// Geometry of `mesh` at node coordinates `coords` (n_nodes x 2), which may
+/// differ from mesh.coords() (a deformed mesh, or Dual coordinates).
 template <class T>
 GeometryFields<T> compute_geometry(const Mesh& mesh, const Kokkos::View<T**>& coords) {
   detail::require_2d(mesh, "compute_geometry");
@@ -177,15 +182,15 @@ GeometryFields<T> compute_geometry(const Mesh& mesh, const Kokkos::View<T**>& co
   return g;
 }
 
-// With the mesh's own coordinates.
+/// With the mesh's own coordinates.
 Geometry compute_geometry(const Mesh& mesh);
 
-// Sum of the cell volumes (areas per unit depth in 2-D) of `mesh`.
+/// Sum of the cell volumes (areas per unit depth in 2-D) of `mesh`.
 double total_volume(const Mesh& mesh);
 
-// Distance from each cell centroid to the nearest face of the named wall
-// markers, at node coordinates `coords` (the wall moves with them). Unknown
-// marker names are a bad_input error listing the mesh's markers.
+/// Distance from each cell centroid to the nearest face of the named wall
+/// markers, at node coordinates `coords` (the wall moves with them). Unknown
+/// marker names are a bad_input error listing the mesh's markers.
 template <class T>
 Kokkos::View<T*> wall_distance(const Mesh& mesh, const Kokkos::View<T**>& coords,
                                const Kokkos::View<T**>& cell_centroid,

@@ -1,19 +1,22 @@
-// Mesh quality report: what `camber mesh-info FILE` prints.
-//
-// Definitions (per cell, 2-D; the report keeps the extremes):
-//   volume         signed area of the cell (counter-clockwise positive)
-//   aspect ratio   longest edge / shortest edge (1 for a square or an
-//                  equilateral triangle; an O-grid wall cell is ~ its
-//                  tangential spacing / first_cell_height)
-//   skewness       equiangle skewness max((a_max - a_e) / (180 - a_e),
-//                  (a_e - a_min) / a_e) over the cell's interior angles a,
-//                  with a_e = 60 degrees for triangles and 90 for quads:
-//                  0 for regular cells, 1 for a degenerate one
-//
-//   camber::mesh::MeshQuality q = camber::mesh::quality(mesh);
-//   std::cout << camber::mesh::describe(q);
-//
-// For 3-D meshes only the counts are filled; the geometric fields are NaN.
+/// @file
+/// Mesh quality report: what `camber mesh-info FILE` prints.
+///
+/// Definitions (per cell, 2-D; the report keeps the extremes):
+/// @code
+///   volume         signed area of the cell (counter-clockwise positive)
+///   aspect ratio   longest edge / shortest edge (1 for a square or an
+///                  equilateral triangle; an O-grid wall cell is ~ its
+///                  tangential spacing / first_cell_height)
+///   skewness       equiangle skewness max((a_max - a_e) / (180 - a_e),
+///                  (a_e - a_min) / a_e) over the cell's interior angles a,
+///                  with a_e = 60 degrees for triangles and 90 for quads:
+///                  0 for regular cells, 1 for a degenerate one
+///
+///   camber::mesh::MeshQuality q = camber::mesh::quality(mesh);
+///   std::cout << camber::mesh::describe(q);
+/// @endcode
+///
+/// For 3-D meshes only the counts are filled; the geometric fields are NaN.
 #pragma once
 
 #include <string>
@@ -28,21 +31,21 @@ struct MeshQuality {
   int dim = 2;
   index_t n_nodes = 0, n_cells = 0, n_faces = 0;
   index_t n_interior_faces = 0, n_boundary_faces = 0, n_unmarked_boundary_faces = 0;
-  // (type name, count) for each cell type present.
+  /// (type name, count) for each cell type present.
   std::vector<std::pair<std::string, index_t>> cells_by_type;
-  // (marker name, face count), in marker order.
+  /// (marker name, face count), in marker order.
   std::vector<std::pair<std::string, index_t>> marker_faces;
   double min_volume = 0, max_volume = 0, total_volume = 0;
   index_t n_nonpositive_volumes = 0;
   double max_aspect_ratio = 0;
   double max_skewness = 0;
   index_t n_reoriented_cells = 0;
-  double bounding_box[2][3] = {{0, 0, 0}, {0, 0, 0}};  // min, max corner
+  double bounding_box[2][3] = {{0, 0, 0}, {0, 0, 0}};  ///< min, max corner
 };
 
 MeshQuality quality(const Mesh& mesh);
 
-// A multi-line, human-readable summary.
+/// A multi-line, human-readable summary.
 std::string describe(const MeshQuality& q);
 
 }  // namespace camber::mesh

@@ -1,37 +1,41 @@
-// camber::par::CellDistribution — which cells a rank owns, its ghost layer,
-// and who sends what to whom.
-//
-// Given a cell graph (cells = vertices, faces = edges, CSR over global ids,
-// see parallel/partition.hpp) and the owner rank of every cell, each rank
-// keeps:
-//   * its owned cells, sorted by global id: local ids 0 .. n_owned-1;
-//   * one layer of ghost cells (neighbours of owned cells owned elsewhere):
-//     local ids n_owned .. n_local-1, grouped by owner rank (ascending) and
-//     sorted by global id within a group;
-//   * global <-> local maps, and the owned-cell adjacency in local ids;
-//   * the communication pattern: for each neighbour rank, the owned cells
-//     it needs (send list) and the contiguous ghost slots it fills.
-// A cell field is then a Tensor of shape {n_local(), ...} whose ghost rows
-// HaloExchange (parallel/halo_exchange.hpp) fills from their owners.
-//
-//   std::vector<int> part = camber::par::partition_over_ranks(comm, xadj, adjncy);
-//   camber::par::CellDistribution dist(comm, xadj, adjncy, part);
-//   camber::Tensor u({dist.n_local(), 4});         // owned rows, then ghosts
-//   camber::par::HaloExchange halo(dist);
-//   halo.forward(u);                                // ghosts = owners' values
-//
-// Input: the whole graph and part vector on every rank, identical
-// everywhere (checked with a fingerprint reduction; O(global) memory and
-// O(global) work per rank at construction, fine up to ~10^7 cells). The
-// construction is collective and reports bad input (invalid graph, part out
-// of range, edges listed one way, ranks disagreeing) as the same
-// camber::Error on every rank. Building from a distributed graph is not
-// supported yet.
-//
-// Ownership: the object owns its index arrays and a private duplicate of
-// the communicator (parallel/communicator.hpp); copies share the duplicate.
-// Not differentiable itself: it is the static layout that the halo exchange
-// and reductions use.
+/// @file
+/// camber::par::CellDistribution — which cells a rank owns, its ghost layer,
+/// and who sends what to whom.
+///
+/// Given a cell graph (cells = vertices, faces = edges, CSR over global ids,
+/// see parallel/partition.hpp) and the owner rank of every cell, each rank
+/// keeps:
+///   * its owned cells, sorted by global id: local ids 0 .. n_owned-1;
+///   * one layer of ghost cells (neighbours of owned cells owned elsewhere):
+///     local ids n_owned .. n_local-1, grouped by owner rank (ascending) and
+///     sorted by global id within a group;
+///   * global <-> local maps, and the owned-cell adjacency in local ids;
+///   * the communication pattern: for each neighbour rank, the owned cells
+///     it needs (send list) and the contiguous ghost slots it fills.
+///
+/// A cell field is then a Tensor of shape {n_local(), ...} whose ghost rows
+/// HaloExchange (parallel/halo_exchange.hpp) fills from their owners.
+///
+/// @code
+///   std::vector<int> part = camber::par::partition_over_ranks(comm, xadj, adjncy);
+///   camber::par::CellDistribution dist(comm, xadj, adjncy, part);
+///   camber::Tensor u({dist.n_local(), 4});         // owned rows, then ghosts
+///   camber::par::HaloExchange halo(dist);
+///   halo.forward(u);                                // ghosts = owners' values
+/// @endcode
+///
+/// Input: the whole graph and part vector on every rank, identical
+/// everywhere (checked with a fingerprint reduction; O(global) memory and
+/// O(global) work per rank at construction, fine up to ~10^7 cells). The
+/// construction is collective and reports bad input (invalid graph, part out
+/// of range, edges listed one way, ranks disagreeing) as the same
+/// camber::Error on every rank. Building from a distributed graph is not
+/// supported yet.
+///
+/// Ownership: the object owns its index arrays and a private duplicate of
+/// the communicator (parallel/communicator.hpp); copies share the duplicate.
+/// Not differentiable itself: it is the static layout that the halo exchange
+/// and reductions use.
 #pragma once
 
 #include <mpi.h>
@@ -45,15 +49,15 @@
 
 namespace camber::par {
 
-// What this rank exchanges with one neighbour rank. The relation is
-// symmetric: if this rank receives ghosts from r, it also sends to r.
+/// What this rank exchanges with one neighbour rank. The relation is
+/// symmetric: if this rank receives ghosts from r, it also sends to r.
 struct NeighbourRank {
   int rank = -1;
-  // Local ids of the owned cells that are ghosts on `rank`, sorted by
-  // global id (the order in which `rank` stores them).
+  /// Local ids of the owned cells that are ghosts on `rank`, sorted by
+  /// global id (the order in which `rank` stores them).
   std::vector<index_t> send_cells;
-  // This rank's ghosts owned by `rank` are local ids
-  // ghost_begin .. ghost_begin + n_ghosts - 1.
+  /// This rank's ghosts owned by `rank` are local ids
+  /// ghost_begin..ghost_begin + n_ghosts - 1.
   index_t ghost_begin = 0;
   index_t n_ghosts = 0;
 };
@@ -61,11 +65,11 @@ struct NeighbourRank {
 class CellDistribution {
  public:
   CellDistribution() = default;
-  // Collective over `comm`. part[g] is the rank (0 .. size-1) owning cell g.
+  /// Collective over `comm`. part[g] is the rank (0 .. size-1) owning cell g.
   CellDistribution(MPI_Comm comm, const std::vector<std::int64_t>& xadj,
                    const std::vector<std::int64_t>& adjncy, const std::vector<int>& part);
 
-  // The private duplicate used for this layout's messages.
+  /// The private duplicate used for this layout's messages.
   MPI_Comm comm() const noexcept { return comm_.get(); }
   const Communicator& communicator() const noexcept { return comm_; }
   int rank() const noexcept { return comm_.rank(); }
@@ -76,22 +80,22 @@ class CellDistribution {
   index_t n_ghosts() const noexcept { return n_local() - n_owned_; }
   index_t n_local() const noexcept { return static_cast<index_t>(local_to_global_.size()); }
 
-  // Global id of every local cell (owned first, then ghosts).
+  /// Global id of every local cell (owned first, then ghosts).
   const std::vector<std::int64_t>& local_to_global() const noexcept { return local_to_global_; }
   std::int64_t global_id(index_t local) const;
-  // Local id of global cell g, or -1 if g is neither owned nor a ghost here.
+  /// Local id of global cell g, or -1 if g is neither owned nor a ghost here.
   index_t local_id(std::int64_t global) const;
   bool is_owned(index_t local) const noexcept { return local >= 0 && local < n_owned_; }
-  // Owner rank of each ghost: ghost_owner()[i] owns local cell n_owned() + i.
+  /// Owner rank of each ghost: ghost_owner()[i] owns local cell n_owned() + i.
   const std::vector<int>& ghost_owner() const noexcept { return ghost_owner_; }
 
-  // Neighbours of owned cells in local ids (every neighbour of an owned
-  // cell is owned or a ghost): CSR with n_owned() + 1 offsets, in the order
-  // of the global adjacency.
+  /// Neighbours of owned cells in local ids (every neighbour of an owned
+  /// cell is owned or a ghost): CSR with n_owned() + 1 offsets, in the order
+  /// of the global adjacency.
   const std::vector<index_t>& owned_xadj() const noexcept { return owned_xadj_; }
   const std::vector<index_t>& owned_adjncy() const noexcept { return owned_adjncy_; }
 
-  // Neighbour ranks in ascending order.
+  /// Neighbour ranks in ascending order.
   const std::vector<NeighbourRank>& neighbours() const noexcept { return neighbours_; }
 
  private:
@@ -100,7 +104,7 @@ class CellDistribution {
   index_t n_owned_ = 0;
   std::vector<std::int64_t> local_to_global_;
   std::vector<int> ghost_owner_;
-  // (global id, local id) of the ghosts, sorted by global id, for local_id().
+  /// (global id, local id) of the ghosts, sorted by global id, for local_id().
   std::vector<std::pair<std::int64_t, index_t>> ghost_lookup_;
   std::vector<index_t> owned_xadj_;
   std::vector<index_t> owned_adjncy_;

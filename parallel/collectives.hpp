@@ -1,20 +1,23 @@
-// Global reductions and whole-field transfers over MPI.
-//
-// Sums, dot products and norms of cell fields count each cell once, on its
-// owner: ghost rows (see parallel/cell_distribution.hpp) are ignored, so a
-// result does not depend on whether the halo is up to date, and is the same
-// for any rank count up to round-off (summation order differs).
-//
-//   double mass = camber::par::sum_owned(rho, dist);        // all ranks get it
-//   double r2 = camber::par::dot_owned(res, res, dist);
-//   double dt = camber::par::allreduce_min(local_dt, comm);
-//   camber::Tensor whole = camber::par::gather_owned(u, dist);  // {n_global, ...}
-//   camber::Tensor mine = camber::par::scatter_global(whole, dist);
-//
-// Every function here is collective over the given communicator (or the
-// distribution's) and called by all ranks in the same order. Values only:
-// as differentiable ops, the VJP of a sum over ranks is a broadcast of the
-// cotangent, which the tensor graph will add (autodiff/), not this file.
+/// @file
+/// Global reductions and whole-field transfers over MPI.
+///
+/// Sums, dot products and norms of cell fields count each cell once, on its
+/// owner: ghost rows (see parallel/cell_distribution.hpp) are ignored, so a
+/// result does not depend on whether the halo is up to date, and is the same
+/// for any rank count up to round-off (summation order differs).
+///
+/// @code
+///   double mass = camber::par::sum_owned(rho, dist);        // all ranks get it
+///   double r2 = camber::par::dot_owned(res, res, dist);
+///   double dt = camber::par::allreduce_min(local_dt, comm);
+///   camber::Tensor whole = camber::par::gather_owned(u, dist);  // {n_global, ...}
+///   camber::Tensor mine = camber::par::scatter_global(whole, dist);
+/// @endcode
+///
+/// Every function here is collective over the given communicator (or the
+/// distribution's) and called by all ranks in the same order. Values only:
+/// as differentiable ops, the VJP of a sum over ranks is a broadcast of the
+/// cotangent, which the tensor graph will add (autodiff/), not this file.
 #pragma once
 
 #include <mpi.h>
@@ -24,28 +27,28 @@
 
 namespace camber::par {
 
-// The same value on every rank of `comm`.
+/// The same value on every rank of `comm`.
 double allreduce_sum(double value, MPI_Comm comm);
 double allreduce_max(double value, MPI_Comm comm);
 double allreduce_min(double value, MPI_Comm comm);
-// Element-wise sum over ranks, in place (same shape on every rank), e.g.
-// gradients of data-parallel training.
+/// Element-wise sum over ranks, in place (same shape on every rank),
+/// e.g.\ gradients of data-parallel training.
 void allreduce_sum_in_place(Tensor& values, MPI_Comm comm);
 
-// Reductions over the owned rows of a cell field of shape {n_local, ...}.
+/// Reductions over the owned rows of a cell field of shape {n_local, ...}.
 double sum_owned(const Tensor& field, const CellDistribution& dist);
 double dot_owned(const Tensor& a, const Tensor& b, const CellDistribution& dist);
 double norm2_owned(const Tensor& field, const CellDistribution& dist);
 double max_abs_owned(const Tensor& field, const CellDistribution& dist);
-// Sum over owned cells per component: shape = field's shape without axis 0.
+/// Sum over owned cells per component: shape = field's shape without axis 0.
 Tensor sum_owned_per_component(const Tensor& field, const CellDistribution& dist);
 
-// The whole field, shape {n_global_cells, ...}, on every rank, from the
-// owned rows of each rank (MPI_Allgatherv; O(global) memory per rank: for
-// output, checks and tests, not inner loops).
+/// The whole field, shape {n_global_cells, ...}, on every rank, from the
+/// owned rows of each rank (MPI_Allgatherv; O(global) memory per rank: for
+/// output, checks and tests, not inner loops).
 Tensor gather_owned(const Tensor& field, const CellDistribution& dist);
-// The local field (owned and ghost rows) cut from a whole field of shape
-// {n_global_cells, ...} held on this rank. No communication.
+/// The local field (owned and ghost rows) cut from a whole field of shape
+/// {n_global_cells, ...} held on this rank. No communication.
 Tensor scatter_global(const Tensor& global, const CellDistribution& dist);
 
 }  // namespace camber::par

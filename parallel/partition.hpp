@@ -1,33 +1,36 @@
-// Graph partitioning with METIS: which rank owns each mesh cell.
-//
-// Cells are the vertices of an undirected graph given in CSR form over
-// global ids 0..n-1: the neighbours of vertex v are
-// adjncy[xadj[v]] .. adjncy[xadj[v+1]-1] (each edge listed in both
-// directions, no self-loops, no duplicates; the usual METIS convention).
-// partition_graph() splits the vertices into n_parts parts of nearly equal
-// (weighted) size while cutting few edges, which for a mesh means balanced
-// work per rank and small halos.
-//
-//   // a chain 0 - 1 - 2 - 3
-//   std::vector<std::int64_t> xadj{0, 1, 3, 5, 6}, adjncy{1, 0, 2, 1, 3, 2};
-//   std::vector<int> part = camber::par::partition_graph(xadj, adjncy, 2);
-//   auto q = camber::par::partition_quality(xadj, adjncy, part, 2);
-//   // part == {0,0,1,1} or {1,1,0,0}; q.edge_cut == 1; q.imbalance == 0
-//
-// Quality: edge_cut is the (weighted) number of edges between parts;
-// imbalance = (largest part weight) / (mean part weight) - 1, so 0 is
-// perfect balance and 0.05 means the busiest rank has 5% more than average.
-//
-// Determinism: METIS runs with a fixed seed, so equal input gives equal
-// output on one machine. partition_over_ranks() goes further: it partitions
-// on rank 0 only and broadcasts, so every rank holds the same vector even
-// if METIS builds differ. Most users want partition_over_ranks() followed
-// by CellDistribution (parallel/cell_distribution.hpp).
-//
-// Not differentiable (a partition is discrete). Limitations: one balance
-// constraint (ncon = 1); the whole graph is held by one process (no
-// ParMETIS); METIS is built with 32-bit indices on Debian, so a graph with
-// 2^31 or more vertices or edge entries is refused with an error.
+/// @file
+/// Graph partitioning with METIS: which rank owns each mesh cell.
+///
+/// Cells are the vertices of an undirected graph given in CSR form over
+/// global ids 0..n-1: the neighbours of vertex v are
+/// adjncy[xadj[v]] .. adjncy[xadj[v+1]-1] (each edge listed in both
+/// directions, no self-loops, no duplicates; the usual METIS convention).
+/// partition_graph() splits the vertices into n_parts parts of nearly equal
+/// (weighted) size while cutting few edges, which for a mesh means balanced
+/// work per rank and small halos.
+///
+/// @code
+///   // a chain 0 - 1 - 2 - 3
+///   std::vector<std::int64_t> xadj{0, 1, 3, 5, 6}, adjncy{1, 0, 2, 1, 3, 2};
+///   std::vector<int> part = camber::par::partition_graph(xadj, adjncy, 2);
+///   auto q = camber::par::partition_quality(xadj, adjncy, part, 2);
+///   // part == {0,0,1,1} or {1,1,0,0}; q.edge_cut == 1; q.imbalance == 0
+/// @endcode
+///
+/// Quality: edge_cut is the (weighted) number of edges between parts;
+/// imbalance = (largest part weight) / (mean part weight) - 1, so 0 is
+/// perfect balance and 0.05 means the busiest rank has 5% more than average.
+///
+/// Determinism: METIS runs with a fixed seed, so equal input gives equal
+/// output on one machine. partition_over_ranks() goes further: it partitions
+/// on rank 0 only and broadcasts, so every rank holds the same vector even
+/// if METIS builds differ. Most users want partition_over_ranks() followed
+/// by CellDistribution (parallel/cell_distribution.hpp).
+///
+/// Not differentiable (a partition is discrete). Limitations: one balance
+/// constraint (ncon = 1); the whole graph is held by one process (no
+/// ParMETIS); METIS is built with 32-bit indices on Debian, so a graph with
+/// 2^31 or more vertices or edge entries is refused with an error.
 #pragma once
 
 #include <mpi.h>
@@ -38,52 +41,52 @@
 namespace camber::par {
 
 enum class PartitionMethod {
-  automatic,  // recursive bisection for n_parts <= 8, k-way above (METIS' advice)
-  kway,       // METIS_PartGraphKway
-  recursive,  // METIS_PartGraphRecursive
+  automatic,  ///< recursive bisection for n_parts <= 8, k-way above (METIS' advice)
+  kway,       ///< METIS_PartGraphKway
+  recursive,  ///< METIS_PartGraphRecursive
 };
 
 struct PartitionOptions {
-  // One weight per vertex (work per cell); empty means all 1.
+  /// One weight per vertex (work per cell); empty means all 1.
   std::vector<std::int64_t> vertex_weights;
-  // One weight per adjncy entry (communication per face), the same in both
-  // directions of an edge; empty means all 1.
+  /// One weight per adjncy entry (communication per face), the same in both
+  /// directions of an edge; empty means all 1.
   std::vector<std::int64_t> edge_weights;
-  // Allowed imbalance (largest part / mean - 1) passed to METIS as its
-  // load-imbalance factor; METIS treats it as a target, not a guarantee.
+  /// Allowed imbalance (largest part / mean - 1) passed to METIS as its
+  /// load-imbalance factor; METIS treats it as a target, not a guarantee.
   double imbalance_tolerance = 0.03;
   int seed = 4321;
   PartitionMethod method = PartitionMethod::automatic;
 };
 
 struct PartitionQuality {
-  std::int64_t edge_cut = 0;  // sum of weights of edges between parts
-  double imbalance = 0.0;     // max part weight / mean part weight - 1
+  std::int64_t edge_cut = 0;  ///< sum of weights of edges between parts
+  double imbalance = 0.0;     ///< max part weight / mean part weight - 1
 };
 
-// Throws camber::Error unless (xadj, adjncy) is a valid undirected graph:
-// xadj starts at 0, is non-decreasing and ends at adjncy.size(); every
-// neighbour is in range; no self-loops, duplicate edges or one-way edges.
+/// Throws camber::Error unless (xadj, adjncy) is a valid undirected graph:
+/// xadj starts at 0, is non-decreasing and ends at adjncy.size(); every
+/// neighbour is in range; no self-loops, duplicate edges or one-way edges.
 void validate_graph(const std::vector<std::int64_t>& xadj,
                     const std::vector<std::int64_t>& adjncy);
 
-// Part (0..n_parts-1) of each vertex. Serial: call it on one rank, or on
-// every rank with identical input. n_parts == 1 is trivial; when n_parts
-// is at least the vertex count, vertex v goes to part v.
+/// Part (0..n_parts-1) of each vertex. Serial: call it on one rank, or on
+/// every rank with identical input. n_parts == 1 is trivial; when n_parts
+/// is at least the vertex count, vertex v goes to part v.
 std::vector<int> partition_graph(const std::vector<std::int64_t>& xadj,
                                  const std::vector<std::int64_t>& adjncy, int n_parts,
                                  const PartitionOptions& options = {});
 
-// Collective over `comm`: rank 0 partitions its graph into comm-size parts
-// and broadcasts the result; the graph (and options) of other ranks are not
-// read and may be empty. A failure on rank 0 (bad graph, METIS error) is
-// raised as the same camber::Error on every rank.
+/// Collective over `comm`: rank 0 partitions its graph into comm-size parts
+/// and broadcasts the result; the graph (and options) of other ranks are not
+/// read and may be empty. A failure on rank 0 (bad graph, METIS error) is
+/// raised as the same camber::Error on every rank.
 std::vector<int> partition_over_ranks(MPI_Comm comm, const std::vector<std::int64_t>& xadj,
                                       const std::vector<std::int64_t>& adjncy,
                                       const PartitionOptions& options = {});
 
-// Edge cut and imbalance of `part` (weights as in partition_graph; empty =
-// all 1). Empty parts count in the mean.
+/// Edge cut and imbalance of `part` (weights as in partition_graph; empty =
+/// all 1). Empty parts count in the mean.
 PartitionQuality partition_quality(const std::vector<std::int64_t>& xadj,
                                    const std::vector<std::int64_t>& adjncy,
                                    const std::vector<int>& part, int n_parts,

@@ -1,21 +1,24 @@
-// CAMBER_CHECK_PETSC — turn a PETSc error code into a camber::Error.
-//
-// Every PETSc call whose failure matters goes through this macro, as every
-// MPI call goes through CAMBER_CHECK_MPI (src/error.hpp):
-//
-//   CAMBER_CHECK_PETSC(KSPSetType(ksp, "cg"));
-//   CAMBER_CHECK_PETSC(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
-//
-// A nonzero PetscErrorCode throws camber::Error (ErrorKind::failure) whose
-// message holds the call text, PETSc's description of the code and PETSc's
-// own message for the error ("Unable to find requested KSP type ..."). A
-// camber::solvers::PetscSession installs PETSc's non-printing error handler
-// (PetscReturnErrorHandler), so PETSc returns the code silently and the
-// message reaches the user once, through camber::Error.
-//
-// Limitation: PETSc keeps one global "last error" message. A nonzero code
-// that did not come from PetscError() (rare: a user callback returning an
-// arbitrary number) is reported with whatever message PETSc last stored.
+/// @file
+/// CAMBER_CHECK_PETSC — turn a PETSc error code into a camber::Error.
+///
+/// Every PETSc call whose failure matters goes through this macro, as every
+/// MPI call goes through CAMBER_CHECK_MPI (src/error.hpp):
+///
+/// @code
+///   CAMBER_CHECK_PETSC(KSPSetType(ksp, "cg"));
+///   CAMBER_CHECK_PETSC(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+/// @endcode
+///
+/// A nonzero PetscErrorCode throws camber::Error (ErrorKind::failure) whose
+/// message holds the call text, PETSc's description of the code and PETSc's
+/// own message for the error ("Unable to find requested KSP type ..."). A
+/// camber::solvers::PetscSession installs PETSc's non-printing error handler
+/// (PetscReturnErrorHandler), so PETSc returns the code silently and the
+/// message reaches the user once, through camber::Error.
+///
+/// Limitation: PETSc keeps one global "last error" message. A nonzero code
+/// that did not come from PetscError() (rare: a user callback returning an
+/// arbitrary number) is reported with whatever message PETSc last stored.
 #pragma once
 
 #include <petscsys.h>

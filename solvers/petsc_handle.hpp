@@ -1,22 +1,25 @@
-// PetscHandle — unique ownership of a PETSc object (Mat, Vec, KSP, ...).
-//
-// PETSc objects are reference-counted C handles released with their own
-// *Destroy function. PetscHandle owns one reference and releases it when it
-// goes out of scope, like std::unique_ptr with a PETSc deleter:
-//
-//   camber::solvers::MatHandle A;
-//   CAMBER_CHECK_PETSC(MatCreate(comm, A.out()));   // A now owns the Mat
-//   CAMBER_CHECK_PETSC(MatSetSizes(A.get(), n, n, N, N));
-//   camber::solvers::VecHandle x, b;
-//   CAMBER_CHECK_PETSC(MatCreateVecs(A.get(), x.out(), b.out()));
-//   // MatDestroy/VecDestroy run at the end of the scope
-//
-// Lifetime: destroying a parallel object is collective over its
-// communicator, so every rank must let its handles go out of scope together
-// (an exception thrown on all ranks is fine; on some ranks only, the job is
-// ended with MPI_Abort by camber::run_guarded anyway). Handles must die
-// before the PetscSession that started PETSc; one still alive after
-// PetscFinalize is leaked rather than destroyed (no crash at exit).
+/// @file
+/// PetscHandle — unique ownership of a PETSc object (Mat, Vec, KSP, ...).
+///
+/// PETSc objects are reference-counted C handles released with their own
+/// *Destroy function. PetscHandle owns one reference and releases it when it
+/// goes out of scope, like std::unique_ptr with a PETSc deleter:
+///
+/// @code
+///   camber::solvers::MatHandle A;
+///   CAMBER_CHECK_PETSC(MatCreate(comm, A.out()));   // A now owns the Mat
+///   CAMBER_CHECK_PETSC(MatSetSizes(A.get(), n, n, N, N));
+///   camber::solvers::VecHandle x, b;
+///   CAMBER_CHECK_PETSC(MatCreateVecs(A.get(), x.out(), b.out()));
+///   // MatDestroy/VecDestroy run at the end of the scope
+/// @endcode
+///
+/// Lifetime: destroying a parallel object is collective over its
+/// communicator, so every rank must let its handles go out of scope together
+/// (an exception thrown on all ranks is fine; on some ranks only, the job is
+/// ended with MPI_Abort by camber::run_guarded anyway). Handles must die
+/// before the PetscSession that started PETSc; one still alive after
+/// PetscFinalize is leaked rather than destroyed (no crash at exit).
 #pragma once
 
 #include <petscksp.h>
@@ -31,7 +34,7 @@ template <typename Object, PetscErrorCode (*Destroy)(Object*)>
 class PetscHandle {
  public:
   PetscHandle() = default;
-  // Takes ownership of an existing reference.
+  /// Takes ownership of an existing reference.
   explicit PetscHandle(Object object) noexcept : object_(object) {}
   ~PetscHandle() { reset(); }
 
@@ -49,18 +52,18 @@ class PetscHandle {
   Object get() const noexcept { return object_; }
   explicit operator bool() const noexcept { return object_ != nullptr; }
 
-  // Releases the current object and returns the address for a PETSc
-  // creation function to fill: MatCreate(comm, A.out()).
+  /// Releases the current object and returns the address for a PETSc
+  /// creation function to fill: MatCreate(comm, A.out()).
   Object* out() noexcept {
     reset();
     return &object_;
   }
 
-  // Gives up ownership without destroying.
+  /// Gives up ownership without destroying.
   Object release() noexcept { return std::exchange(object_, nullptr); }
 
-  // Destroys the object now. Errors from *Destroy cannot be reported from
-  // a destructor and are ignored (PETSc frees the memory regardless).
+  /// Destroys the object now. Errors from *Destroy cannot be reported from
+  /// a destructor and are ignored (PETSc frees the memory regardless).
   void reset() noexcept {
     if (object_ == nullptr) return;
     PetscBool finalized = PETSC_FALSE;

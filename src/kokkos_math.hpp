@@ -1,8 +1,9 @@
-// Math functions callable inside Kokkos kernels on every backend.
-//
-// Kokkos 3.4 (Debian's) provides them as Kokkos::Experimental::sqrt etc.;
-// Kokkos 4 moved them to Kokkos::sqrt. Kernels use camber::kmath::sqrt so the
-// same source compiles against both.
+/// @file
+/// Math functions callable inside Kokkos kernels on every backend.
+///
+/// Kokkos 3.4 (Debian's) provides them as Kokkos::Experimental::sqrt etc.;
+/// Kokkos 4 moved them to Kokkos::sqrt. Kernels use camber::kmath::sqrt so the
+/// same source compiles against both.
 #pragma once
 
 #include <Kokkos_Core.hpp>

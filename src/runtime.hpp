@@ -1,31 +1,34 @@
-// camber::Runtime — start and stop MPI and Kokkos in the right order.
-//
-// Every Camber program (the `camber` CLI, a test main, a user's solver) owns
-// exactly one Runtime for its whole life:
-//
-//   int main(int argc, char** argv) {
-//     camber::Runtime runtime(argc, argv);      // MPI_Init_thread, Kokkos
-//     return camber::run_guarded(runtime.comm(), [&] {
-//       ... work that may throw camber::Error ...
-//       return 0;
-//     });
-//   }                                            // Kokkos, then MPI finalized
-//
-// Runtime also keeps freed multi-megabyte blocks in malloc's heap for reuse
-// (see tune_malloc in runtime.cpp; CAMBER_MALLOC_CACHE=0 turns it off).
-//
-// If MPI or Kokkos was already initialized by the caller (a host application
-// embedding Camber), Runtime leaves them alone and does not finalize them.
-// PETSc is started by the solvers module (solvers/petsc_session.hpp) and VTK's
-// MPI controller by the I/O module: core knows neither.
-//
-// Errors under MPI. run_guarded() catches a camber::Error (or any
-// std::exception) thrown on any subset of ranks:
-//   * errors raised collectively (every rank reaches agree_on_error() or
-//     collective_guard(), e.g. deck validation) are printed once, by the
-//     lowest failing rank, and every rank returns the same exit code;
-//   * an error on some ranks only is printed with its rank and the job is
-//     ended with MPI_Abort, so ranks blocked in communication do not hang.
+/// @file
+/// camber::Runtime — start and stop MPI and Kokkos in the right order.
+///
+/// Every Camber program (the `camber` CLI, a test main, a user's solver) owns
+/// exactly one Runtime for its whole life:
+///
+/// @code
+///   int main(int argc, char** argv) {
+///     camber::Runtime runtime(argc, argv);      // MPI_Init_thread, Kokkos
+///     return camber::run_guarded(runtime.comm(), [&] {
+///       ... work that may throw camber::Error ...
+///       return 0;
+///     });
+///   }                                            // Kokkos, then MPI finalized
+/// @endcode
+///
+/// Runtime also keeps freed multi-megabyte blocks in malloc's heap for reuse
+/// (see tune_malloc in runtime.cpp; CAMBER_MALLOC_CACHE=0 turns it off).
+///
+/// If MPI or Kokkos was already initialized by the caller (a host application
+/// embedding Camber), Runtime leaves them alone and does not finalize them.
+/// PETSc is started by the solvers module (solvers/petsc_session.hpp) and VTK's
+/// MPI controller by the I/O module: core knows neither.
+///
+/// Errors under MPI. run_guarded() catches a camber::Error (or any
+/// std::exception) thrown on any subset of ranks:
+///   * errors raised collectively (every rank reaches agree_on_error() or
+///     collective_guard(), e.g. deck validation) are printed once, by the
+///     lowest failing rank, and every rank returns the same exit code;
+///   * an error on some ranks only is printed with its rank and the job is
+///     ended with MPI_Abort, so ranks blocked in communication do not hang.
 #pragma once
 
 #include <mpi.h>
@@ -46,7 +49,7 @@ class Runtime {
   int rank() const noexcept { return rank_; }
   int size() const noexcept { return size_; }
 
-  // Describes the Kokkos execution space, MPI library and rank count.
+  /// Describes the Kokkos execution space, MPI library and rank count.
   std::string describe() const;
 
  private:
@@ -59,14 +62,14 @@ class Runtime {
 int comm_rank(MPI_Comm comm);
 int comm_size(MPI_Comm comm);
 
-// Runs `body` on every rank of `comm`; if it throws on any rank, all ranks
-// learn it (one MPI_Allreduce) and each rank throws a camber::Error with the
-// message of the lowest failing rank. Use it around phases that every rank
-// enters together (reading and validating a deck, partitioning a mesh), so
-// bad input ends the job cleanly with exit code 2 on every rank.
+/// Runs `body` on every rank of `comm`; if it throws on any rank, all ranks
+/// learn it (one MPI_Allreduce) and each rank throws a camber::Error with the
+/// message of the lowest failing rank. Use it around phases that every rank
+/// enters together (reading and validating a deck, partitioning a mesh), so
+/// bad input ends the job cleanly with exit code 2 on every rank.
 void collective_guard(MPI_Comm comm, const std::function<void()>& body);
 
-// Runs `body` and turns exceptions into exit codes: see the file comment.
+/// Runs `body` and turns exceptions into exit codes: see the file comment.
 int run_guarded(MPI_Comm comm, const std::function<int()>& body);
 
 }  // namespace camber

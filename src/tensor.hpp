@@ -1,33 +1,38 @@
-// camber::Tensor — an n-dimensional array of doubles on a Kokkos::View.
-//
-// The storage of every numerical field in Camber: mesh coordinates, solution
-// vectors, network weights. A Tensor is a shape (row-major, up to 8 axes)
-// over a contiguous 1-D Kokkos::View in the default memory space, so its
-// kernels run on whatever backend Kokkos was built for (Serial, OpenMP,
-// CUDA).
-//
-// Ownership: copies of a Tensor share storage (as Kokkos::View does);
-// clone() makes a deep copy. reshape() shares storage too.
-//
-//   camber::Tensor a = camber::Tensor::full({3, 4}, 1.0);
-//   camber::Tensor b = camber::Tensor::from_host({4}, {1, 2, 3, 4});
-//   camber::Tensor c = camber::add(a, b);        // broadcasts to {3, 4}
-//   double total = c.sum();                      // 3 * (2+3+4+5) = 42
-//   auto host = c.host();                        // host mirror, synced copy
-//   camber::Tensor row_sums = camber::sum(c, 1);  // shape {3}
-//
-// Broadcasting follows NumPy: shapes are aligned at the last axis and an
-// axis of size 1 stretches. This class holds values only; the
-// differentiable tensor of autodiff/ builds on it.
-//
-// Zero-copy: Tensor::from_view() puts a Tensor over the storage of an
-// existing Kokkos::View (a geometry field, a solver's array) and
-// Tensor::wrap() over external memory (a PETSc Vec's array), so that
-// halo exchanges, reductions and graph ops work on them in place:
-//
-//   camber::mesh::Geometry g = camber::mesh::compute_geometry(dm.local());
-//   camber::Tensor vol = camber::Tensor::from_view(g.cell_volume);  // shares
-//   dm.halo().forward(vol);             // fills g.cell_volume's ghost rows
+/// @file
+/// camber::Tensor — an n-dimensional array of doubles on a Kokkos::View.
+///
+/// The storage of every numerical field in Camber: mesh coordinates, solution
+/// vectors, network weights. A Tensor is a shape (row-major, up to 8 axes)
+/// over a contiguous 1-D Kokkos::View in the default memory space, so its
+/// kernels run on whatever backend Kokkos was built for (Serial, OpenMP,
+/// CUDA).
+///
+/// Ownership: copies of a Tensor share storage (as Kokkos::View does);
+/// clone() makes a deep copy. reshape() shares storage too.
+///
+/// @code
+///   camber::Tensor a = camber::Tensor::full({3, 4}, 1.0);
+///   camber::Tensor b = camber::Tensor::from_host({4}, {1, 2, 3, 4});
+///   camber::Tensor c = camber::add(a, b);        // broadcasts to {3, 4}
+///   double total = c.sum();                      // 3 * (2+3+4+5) = 42
+///   auto host = c.host();                        // host mirror, synced copy
+///   camber::Tensor row_sums = camber::sum(c, 1);  // shape {3}
+/// @endcode
+///
+/// Broadcasting follows NumPy: shapes are aligned at the last axis and an
+/// axis of size 1 stretches. This class holds values only; the
+/// differentiable tensor of autodiff/ builds on it.
+///
+/// Zero-copy: Tensor::from_view() puts a Tensor over the storage of an
+/// existing Kokkos::View (a geometry field, a solver's array) and
+/// Tensor::wrap() over external memory (a PETSc Vec's array), so that
+/// halo exchanges, reductions and graph ops work on them in place:
+///
+/// @code
+///   camber::mesh::Geometry g = camber::mesh::compute_geometry(dm.local());
+///   camber::Tensor vol = camber::Tensor::from_view(g.cell_volume);  // shares
+///   dm.halo().forward(vol);             // fills g.cell_volume's ghost rows
+/// @endcode
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -52,32 +57,32 @@ class Tensor {
   using HostView = View::HostMirror;
 
   Tensor() = default;
-  // Zero-initialized tensor of the given shape.
+  /// Zero-initialized tensor of the given shape.
   explicit Tensor(Shape shape, const std::string& label = "camber::Tensor");
 
   static Tensor zeros(const Shape& shape) { return Tensor(shape); }
-  // Storage without the zero fill, for kernels that overwrite every element
-  // (a fresh View's zero fill is a full memory pass of its own).
+  /// Storage without the zero fill, for kernels that overwrite every element
+  /// (a fresh View's zero fill is a full memory pass of its own).
   static Tensor uninitialized(const Shape& shape, const std::string& label = "camber::Tensor");
   static Tensor full(const Shape& shape, double value);
   static Tensor scalar(double value) { return full({}, value); }
-  // Values in row-major order; values.size() must equal the shape's size.
+  /// Values in row-major order; values.size() must equal the shape's size.
   static Tensor from_host(const Shape& shape, const std::vector<double>& values);
-  // 0, 1, ..., n-1 as a 1-D tensor.
+  /// 0, 1, ..., n-1 as a 1-D tensor.
   static Tensor arange(index_t n);
 
-  // A Tensor over the storage of `view`, without a copy: same shape as the
-  // View's extents, writes through either are seen by both. The View must
-  // hold doubles in the default memory space and be row-major contiguous
-  // (rank 0 or 1, LayoutRight, or any layout whose strides happen to be
-  // row-major); otherwise a camber::Error says so. The Tensor (and its
-  // copies) keep the View's allocation alive.
+  /// A Tensor over the storage of `view`, without a copy: same shape as the
+  /// View's extents, writes through either are seen by both. The View must
+  /// hold doubles in the default memory space and be row-major contiguous
+  /// (rank 0 or 1, LayoutRight, or any layout whose strides happen to be
+  /// row-major); otherwise a camber::Error says so. The Tensor (and its
+  /// copies) keep the View's allocation alive.
   template <class ViewType>
   static Tensor from_view(const ViewType& view);
-  // A Tensor over external memory: `data` must point to shape_size(shape)
-  // doubles in the default memory space, row-major. `owner` is kept alive
-  // as long as a Tensor shares the storage; with a null owner the caller
-  // guarantees `data` outlives every such Tensor.
+  /// A Tensor over external memory: `data` must point to shape_size(shape)
+  /// doubles in the default memory space, row-major. `owner` is kept alive
+  /// as long as a Tensor shares the storage; with a null owner the caller
+  /// guarantees `data` outlives every such Tensor.
   static Tensor wrap(double* data, Shape shape, std::shared_ptr<const void> owner = nullptr);
 
   int rank() const noexcept { return static_cast<int>(shape_.size()); }
@@ -86,54 +91,54 @@ class Tensor {
   index_t size() const noexcept { return static_cast<index_t>(data_.extent(0)); }
   bool empty() const noexcept { return size() == 0; }
 
-  // The storage, for kernels: element (i0, ..., ik) is at the row-major
-  // flat index sum(i_a * stride_a).
+  /// The storage, for kernels: element (i0, ..., ik) is at the row-major
+  /// flat index sum(i_a * stride_a).
   const View& view() const noexcept { return data_; }
-  // First element of the storage (device memory on a GPU backend).
+  /// First element of the storage (device memory on a GPU backend).
   double* data() const noexcept { return data_.data(); }
   Shape strides() const;
 
-  // A host copy of the values (a mirror view, deep-copied now).
+  /// A host copy of the values (a mirror view, deep-copied now).
   HostView host() const;
   std::vector<double> to_vector() const;
-  // Copies values from the host; size must match.
+  /// Copies values from the host; size must match.
   void assign(const std::vector<double>& values);
-  // The single value of a tensor of size 1.
+  /// The single value of a tensor of size 1.
   double item() const;
 
   Tensor clone() const;
-  // Same storage, new shape of equal size; one axis may be -1 (inferred).
+  /// Same storage, new shape of equal size; one axis may be -1 (inferred).
   Tensor reshape(Shape shape) const;
 
   void fill(double value);
-  Tensor& operator+=(const Tensor& other);  // same shape
-  Tensor& operator-=(const Tensor& other);  // same shape
+  Tensor& operator+=(const Tensor& other);  ///< same shape
+  Tensor& operator-=(const Tensor& other);  ///< same shape
   Tensor& operator*=(double alpha);
-  // this += alpha * x (same shape).
+  /// this += alpha * x (same shape).
   void axpy(double alpha, const Tensor& x);
 
-  // Reductions over all elements.
+  /// Reductions over all elements.
   double sum() const;
-  double min() const;  // of a non-empty tensor
-  double max() const;  // of a non-empty tensor
+  double min() const;  ///< of a non-empty tensor
+  double max() const;  ///< of a non-empty tensor
   double norm2() const;
   double max_abs() const;
 
  private:
   Shape shape_;
   View data_;
-  // Keeps the allocation of a from_view()/wrap() Tensor alive (data_ is then
-  // an unmanaged View); null for Tensors that own their View.
+  /// Keeps the allocation of a from_view()/wrap() Tensor alive (data_ is then
+  /// an unmanaged View); null for Tensors that own their View.
   std::shared_ptr<const void> owner_;
 };
 
 index_t shape_size(const Shape& shape);
 std::string shape_string(const Shape& shape);
-// The NumPy broadcast of two shapes; throws camber::Error if incompatible,
-// naming `op` (the operation that asked) and both shapes.
+/// The NumPy broadcast of two shapes; throws camber::Error if incompatible,
+/// naming `op` (the operation that asked) and both shapes.
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op = nullptr);
 
-// Element-wise with broadcasting.
+/// Element-wise with broadcasting.
 Tensor add(const Tensor& a, const Tensor& b);
 Tensor sub(const Tensor& a, const Tensor& b);
 Tensor mul(const Tensor& a, const Tensor& b);
@@ -142,7 +147,7 @@ Tensor pow(const Tensor& a, const Tensor& b);
 Tensor maximum(const Tensor& a, const Tensor& b);
 Tensor minimum(const Tensor& a, const Tensor& b);
 
-// Element-wise unary.
+/// Element-wise unary.
 Tensor neg(const Tensor& a);
 Tensor exp(const Tensor& a);
 Tensor log(const Tensor& a);
@@ -154,13 +159,13 @@ Tensor tanh(const Tensor& a);
 Tensor scale(const Tensor& a, double alpha);
 Tensor add_scalar(const Tensor& a, double alpha);
 
-// Reductions over one axis (the axis is removed from the shape).
+/// Reductions over one axis (the axis is removed from the shape).
 Tensor sum(const Tensor& a, int axis);
 Tensor max(const Tensor& a, int axis);
 
-double dot(const Tensor& a, const Tensor& b);  // same size
+double dot(const Tensor& a, const Tensor& b);  ///< same size
 
-// Largest |a - b| over all elements (same shape).
+/// Largest |a - b| over all elements (same shape).
 double max_abs_diff(const Tensor& a, const Tensor& b);
 
 namespace detail {

@@ -1,34 +1,37 @@
-// camber::deck::Schema — the declared shape of an input deck.
-//
-// A deck is a YAML mapping of keys and sections (sections nest). Before any
-// work starts, the deck is validated against a Schema in which every key has
-// a type, a default (or is required), an allowed range and a doc string. The
-// same Schema generates docs/deck-reference.md (see reference.hpp), so the
-// documentation cannot drift from what the code accepts.
-//
-//   Schema s;
-//   s.string("case", "unnamed", "Case name, used in output file names.");
-//   s.section("mesh", "The computational mesh.")
-//     .integer("cells_x", 64, {2, 1 << 20}, "Cells along x.")
-//     .real("length_x_m", 1.0, Range::positive(), "Domain length along x, in metres.")
-//     .choice("element", "quad", {"quad", "tri"}, "Cell shape.");
-//   s.section("flow").real("mach", required, Range(0.0, 5.0), "Free-stream Mach number.");
-//
-// Several modules may contribute to one Schema: section("heat") called twice
-// returns the same section, so e.g. the solvers declare `heat` and the apps
-// declare `output`, each in a function taking `Schema&`. Declaring the same
-// key twice, a default outside its range, or a malformed name is a
-// programming error (camber::Error of kind failure), raised at declaration.
-//
-// Types: boolean, integer (64-bit, inclusive IntRange), real (finite, Range
-// with inclusive or exclusive bounds), string, choice (a string from a fixed
-// list), and lists of reals or integers with a Length constraint. Units are
-// part of key names (`length_x_m`); there is no unit handling.
-//
-// Lifetime: a Schema owns its sections; references returned by section()
-// stay valid as long as the Schema lives (moving a Schema keeps them valid,
-// except a reference to the Schema itself). Most users want load_deck() in
-// deck.hpp, which validates a file against a Schema and returns a Deck.
+/// @file
+/// camber::deck::Schema — the declared shape of an input deck.
+///
+/// A deck is a YAML mapping of keys and sections (sections nest). Before any
+/// work starts, the deck is validated against a Schema in which every key has
+/// a type, a default (or is required), an allowed range and a doc string. The
+/// same Schema generates docs/deck-reference.md (see reference.hpp), so the
+/// documentation cannot drift from what the code accepts.
+///
+/// @code
+///   Schema s;
+///   s.string("case", "unnamed", "Case name, used in output file names.");
+///   s.section("mesh", "The computational mesh.")
+///     .integer("cells_x", 64, {2, 1 << 20}, "Cells along x.")
+///     .real("length_x_m", 1.0, Range::positive(), "Domain length along x, in metres.")
+///     .choice("element", "quad", {"quad", "tri"}, "Cell shape.");
+///   s.section("flow").real("mach", required, Range(0.0, 5.0), "Free-stream Mach number.");
+/// @endcode
+///
+/// Several modules may contribute to one Schema: section("heat") called twice
+/// returns the same section, so e.g. the solvers declare `heat` and the apps
+/// declare `output`, each in a function taking `Schema&`. Declaring the same
+/// key twice, a default outside its range, or a malformed name is a
+/// programming error (camber::Error of kind failure), raised at declaration.
+///
+/// Types: boolean, integer (64-bit, inclusive IntRange), real (finite, Range
+/// with inclusive or exclusive bounds), string, choice (a string from a fixed
+/// list), and lists of reals or integers with a Length constraint. Units are
+/// part of key names (`length_x_m`); there is no unit handling.
+///
+/// Lifetime: a Schema owns its sections; references returned by section()
+/// stay valid as long as the Schema lives (moving a Schema keeps them valid,
+/// except a reference to the Schema itself). Most users want load_deck() in
+/// deck.hpp, which validates a file against a Schema and returns a Deck.
 #pragma once
 
 #include <cstddef>
@@ -41,35 +44,39 @@
 
 namespace camber::deck {
 
-// Tag for keys that have no default and must appear in the deck:
-//   s.section("flow").real("mach", required, Range::positive(), "...");
-// Like std::nullopt_t, Required cannot be made from `{}`, so an empty list
-// default (`.reals("w", {}, ...)`) is not ambiguous.
+/// Tag for keys that have no default and must appear in the deck:
+/// @code
+///   s.section("flow").real("mach", required, Range::positive(), "...");
+/// @endcode
+/// Like std::nullopt_t, Required cannot be made from `{}`, so an empty list
+/// default (`.reals("w", {}, ...)`) is not ambiguous.
 struct Required {
   struct Tag {};
   explicit constexpr Required(Tag) {}
 };
 inline constexpr Required required{Required::Tag{}};
 
-// Allowed values of a real key: an interval with inclusive or exclusive ends.
-// NaN and infinity are never allowed. The default Range allows every finite
-// real; Range(a, b) is the closed interval [a, b]. Exclusive ends:
-//   Range::positive()                         // > 0
-//   Range::greater_than(0.0).and_at_most(1.0)  // (0, 1]
+/// Allowed values of a real key: an interval with inclusive or exclusive ends.
+/// NaN and infinity are never allowed. The default Range allows every finite
+/// real; Range(a, b) is the closed interval [a, b]. Exclusive ends:
+/// @code
+///   Range::positive()                         // > 0
+///   Range::greater_than(0.0).and_at_most(1.0)  // (0, 1]
+/// @endcode
 class Range {
  public:
   Range() = default;
-  Range(double min, double max);  // [min, max]
+  Range(double min, double max);  ///< [min, max]
 
   static Range all() { return Range(); }
   static Range positive() { return greater_than(0.0); }
   static Range non_negative() { return at_least(0.0); }
-  static Range at_least(double min);      // >= min
-  static Range greater_than(double min);  // >  min
-  static Range at_most(double max);       // <= max
-  static Range less_than(double max);     // <  max
+  static Range at_least(double min);      ///< >= min
+  static Range greater_than(double min);  ///< >  min
+  static Range at_most(double max);       ///< <= max
+  static Range less_than(double max);     ///< <  max
 
-  // Replace one end of the interval.
+  /// Replace one end of the interval.
   Range and_at_least(double min) const;
   Range and_greater_than(double min) const;
   Range and_at_most(double max) const;
@@ -77,7 +84,7 @@ class Range {
 
   bool contains(double x) const;
   bool bounded() const { return has_min() || has_max(); }
-  // "> 0", "<= 1", "in (0, 1]", or "" when unbounded.
+  /// "> 0", "<= 1", "in (0, 1]", or "" when unbounded.
   std::string describe() const;
 
  private:
@@ -91,8 +98,8 @@ class Range {
   bool max_inclusive_ = true;
 };
 
-// Allowed values of an integer key: an inclusive interval. IntRange(2, 64)
-// is [2, 64]; braces work in declarations: .integer("n", 8, {2, 64}, "...").
+/// Allowed values of an integer key: an inclusive interval. IntRange(2, 64)
+/// is [2, 64]; braces work in declarations: .integer("n", 8, {2, 64}, "...").
 class IntRange {
  public:
   IntRange() = default;
@@ -106,7 +113,7 @@ class IntRange {
 
   bool contains(std::int64_t x) const { return x >= min_ && x <= max_; }
   bool bounded() const { return has_min() || has_max(); }
-  // ">= 1", "<= 10", "in [2, 64]", or "" when unbounded.
+  /// ">= 1", "<= 10", "in [2, 64]", or "" when unbounded.
   std::string describe() const;
 
  private:
@@ -117,10 +124,10 @@ class IntRange {
   std::int64_t max_ = std::numeric_limits<std::int64_t>::max();
 };
 
-// Allowed number of entries of a list key.
+/// Allowed number of entries of a list key.
 class Length {
  public:
-  Length() = default;  // any length, including empty
+  Length() = default;  ///< any length, including empty
   static Length any() { return Length(); }
   static Length exactly(std::size_t n);
   static Length at_least(std::size_t n);
@@ -128,7 +135,7 @@ class Length {
 
   bool contains(std::size_t n) const { return n >= min_ && n <= max_; }
   bool bounded() const { return min_ > 0 || max_ != unbounded; }
-  // "exactly 2", "1 to 3", "at least 1", or "" when any length is allowed.
+  /// "exactly 2", "1 to 3", "at least 1", or "" when any length is allowed.
   std::string describe() const;
 
  private:
@@ -139,41 +146,41 @@ class Length {
 
 enum class Type { boolean, integer, real, string, choice, reals, integers };
 
-// A value held by a key. string and choice keys both hold std::string.
+/// A value held by a key. string and choice keys both hold std::string.
 using Value = std::variant<bool, std::int64_t, double, std::string,
                            std::vector<double>, std::vector<std::int64_t>>;
 
-// A value as it would be written in a deck: "64", "0.5", "quad", "[12, 2]".
+/// A value as it would be written in a deck: "64", "0.5", "quad", "[12, 2]".
 std::string value_text(const Value& value);
 
-// One declared key, as the schema and the deck reference see it.
+/// One declared key, as the schema and the deck reference see it.
 struct KeySpec {
-  std::string name;  // "mach"
-  std::string path;  // "flow.mach"
+  std::string name;  ///< "mach"
+  std::string path;  ///< "flow.mach"
   std::string doc;
   Type type = Type::string;
   bool required = false;
-  Value default_value;  // meaningless when required
-  Range real_range;     // real, reals
-  IntRange int_range;   // integer, integers
-  Length length;        // reals, integers
-  std::vector<std::string> choices;  // choice
+  Value default_value;  ///< meaningless when required
+  Range real_range;     ///< real, reals
+  IntRange int_range;   ///< integer, integers
+  Length length;        ///< reals, integers
+  std::vector<std::string> choices;  ///< choice
 
-  // "real", "integer", "list of reals", ...
+  /// "real", "integer", "list of reals", ...
   std::string type_name() const;
-  // What is allowed beyond the type: "> 0", "one of: quad, tri",
-  // "exactly 2 entries, each in [0, 1]"; "" when any value of the type is.
+  /// What is allowed beyond the type: "> 0", "one of: quad, tri",
+  /// "exactly 2 entries, each in [0, 1]"; "" when any value of the type is.
   std::string allowed() const;
-  // The type and what is allowed, as a phrase for messages:
-  // "a real number > 0", "one of: quad, tri", "a list of 2 integers >= 1".
+  /// The type and what is allowed, as a phrase for messages:
+  /// "a real number > 0", "one of: quad, tri", "a list of 2 integers >= 1".
   std::string expectation() const;
-  // The default as written in a deck ("64", "0.5", "quad", "[12, 2]");
-  // "" for required keys.
+  /// The default as written in a deck ("64", "0.5", "quad", "[12, 2]");
+  /// "" for required keys.
   std::string default_text() const;
 };
 
-// A mapping of keys and nested sections, in declaration order. The root of
-// a Schema is a Section with an empty name.
+/// A mapping of keys and nested sections, in declaration order. The root of
+/// a Schema is a Section with an empty name.
 class Section {
  public:
   Section(std::string name, std::string path, std::string doc);
@@ -183,14 +190,14 @@ class Section {
   Section& operator=(Section&&) = default;
   ~Section();
 
-  // The nested section `name`, created on first use. A later call with a
-  // non-empty doc sets the doc when none was given before.
+  /// The nested section `name`, created on first use. A later call with a
+  /// non-empty doc sets the doc when none was given before.
   Section& section(const std::string& name, const std::string& doc = "");
 
   Section& boolean(const std::string& name, bool default_value, const std::string& doc);
   Section& boolean(const std::string& name, Required, const std::string& doc);
-  // Catches boolean("x", "true", doc), which would otherwise convert the
-  // pointer to `true`.
+  /// Catches boolean("x", "true", doc), which would otherwise convert the
+  /// pointer to `true`.
   Section& boolean(const std::string& name, const char* default_value,
                    const std::string& doc) = delete;
 
@@ -221,17 +228,17 @@ class Section {
   Section& integers(const std::string& name, Required, Length length, IntRange each,
                     const std::string& doc);
 
-  // Read access, in declaration order (used by Deck and reference_markdown).
+  /// Read access, in declaration order (used by Deck and reference_markdown).
   struct Item {
-    const KeySpec* key = nullptr;      // exactly one of key and section is set
+    const KeySpec* key = nullptr;      ///< exactly one of key and section is set
     const Section* section = nullptr;
     const std::string& name() const;
   };
   std::vector<Item> items() const;
   const KeySpec* find_key(const std::string& name) const;
   const Section* find_section(const std::string& name) const;
-  const std::string& name() const { return name_; }  // "" for the root
-  const std::string& path() const { return path_; }  // "mesh.refine"; "" for the root
+  const std::string& name() const { return name_; }  ///< "" for the root
+  const std::string& path() const { return path_; }  ///< "mesh.refine"; "" for the root
   const std::string& doc() const { return doc_; }
 
  private:
@@ -249,7 +256,7 @@ class Section {
   std::vector<Entry> entries_;
 };
 
-// The whole deck: the root section. Declare top-level keys on it directly.
+/// The whole deck: the root section. Declare top-level keys on it directly.
 class Schema : public Section {
  public:
   Schema() : Section("", "", "") {}
