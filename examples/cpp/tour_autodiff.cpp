@@ -39,6 +39,22 @@ struct Flux {
   }
 };
 
+// Each cell's flux Jacobian dF/du at its state (u, v) = (c, 2c), from Dual
+// numbers inside a kernel. (Kernels live in named functions: CUDA does not
+// allow device lambdas inside other lambdas.)
+Kokkos::View<double* [2][2]> flux_jacobians(int n_cells) {
+  Kokkos::View<double* [2][2]> jac("jacobians", n_cells);
+  Kokkos::parallel_for(
+      "flux_jacobians", Kokkos::RangePolicy<>(0, n_cells), KOKKOS_LAMBDA(const int c) {
+        const double u[2] = {1.0 * c, 2.0 * c};
+        double flux[2], J[2][2];
+        ad::jacobian(Flux{}, u, flux, J);
+        for (int r = 0; r < 2; ++r)
+          for (int k = 0; k < 2; ++k) jac(c, r, k) = J[r][k];
+      });
+  return jac;
+}
+
 int check(bool ok, const char* what, double error) {
   std::printf("%-44s max error %.2e  %s\n", what, error, ok ? "ok" : "WRONG");
   return ok ? 0 : 1;
@@ -85,16 +101,8 @@ int main(int argc, char** argv) {
     // -- Dual numbers in a kernel: the flux Jacobian of every cell --------
     // dF/du = [[v, u], [u, 1]] at each cell's state (u, v) = (c, 2c).
     const int n_cells = 1000;
-    Kokkos::View<double* [2][2]> jac("jacobians", n_cells);
-    Kokkos::parallel_for(
-        "flux_jacobians", Kokkos::RangePolicy<>(0, n_cells), KOKKOS_LAMBDA(const int c) {
-          const double u[2] = {1.0 * c, 2.0 * c};
-          double flux[2], J[2][2];
-          ad::jacobian(Flux{}, u, flux, J);
-          for (int r = 0; r < 2; ++r)
-            for (int k = 0; k < 2; ++k) jac(c, r, k) = J[r][k];
-        });
-    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), jac);
+    const auto h =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), flux_jacobians(n_cells));
     double ej = 0.0;
     for (int c = 0; c < n_cells; ++c) {
       const double expected[2][2] = {{2.0 * c, 1.0 * c}, {1.0 * c, 1.0}};

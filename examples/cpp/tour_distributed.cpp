@@ -30,6 +30,14 @@ namespace par = camber::par;
 using camber::index_t;
 using camber::Tensor;
 
+// v(c) = value for the rows [begin, end). (Kernels live in named functions:
+// CUDA does not allow device lambdas inside other lambdas.)
+void set_rows(const Kokkos::View<double*>& v, index_t begin, index_t end, double value) {
+  Kokkos::parallel_for(
+      "set_rows", Kokkos::RangePolicy<>(begin, end),
+      KOKKOS_LAMBDA(const index_t c) { v(c) = value; });
+}
+
 int main(int argc, char** argv) {
   camber::Runtime runtime(argc, argv);
   return camber::run_guarded(runtime.comm(), [&] {
@@ -44,11 +52,7 @@ int main(int argc, char** argv) {
 
     // Spoil the ghost rows, then let the halo exchange refill them from
     // their owners (ghost rows follow the owned ones).
-    const index_t n_owned = dm.n_owned_cells();
-    const auto v = g.cell_volume;
-    Kokkos::parallel_for(
-        "spoil_ghosts", Kokkos::RangePolicy<>(n_owned, dm.n_local_cells()),
-        KOKKOS_LAMBDA(const index_t c) { v(c) = -1.0; });
+    set_rows(g.cell_volume, dm.n_owned_cells(), dm.n_local_cells(), -1.0);
     dm.halo().forward(volume);
     const double ghost_error = par::allreduce_max(camber::max_abs_diff(volume, expected),
                                                   dm.comm());

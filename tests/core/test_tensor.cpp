@@ -164,6 +164,15 @@ TEST(Tensor, InPlaceOps) {
   EXPECT_EQ(camber::max_abs_diff(y, camber::scale(camber::add_scalar(x, 1.0), 2.0)), 0.0);
 }
 
+// v(i, j) = 10 i + j. (Device lambdas may not live in a TEST body, whose
+// class is private to GoogleTest: nvcc rejects that.)
+void fill_ten_i_plus_j(const Kokkos::View<double**, Kokkos::LayoutRight>& v) {
+  const int n = static_cast<int>(v.extent(1));
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<>(0, static_cast<int>(v.size())),
+      KOKKOS_LAMBDA(const int i) { v(i / n, i % n) = 10.0 * (i / n) + (i % n); });
+}
+
 // Tensor::from_view shares the View's storage: writes through either side
 // are seen by the other, and the Tensor keeps the allocation alive after
 // the View handle is gone.
@@ -171,9 +180,7 @@ TEST(Tensor, FromViewSharesStorageAndKeepsItAlive) {
   Tensor t;
   {
     Kokkos::View<double**, Kokkos::LayoutRight> v("v", 2, 3);
-    Kokkos::parallel_for(
-        "fill", Kokkos::RangePolicy<>(0, 6),
-        KOKKOS_LAMBDA(const int i) { v(i / 3, i % 3) = 10.0 * (i / 3) + (i % 3); });
+    fill_ten_i_plus_j(v);
     t = Tensor::from_view(v);
     EXPECT_EQ(t.shape(), (Shape{2, 3}));
     EXPECT_EQ(t.data(), v.data());
