@@ -1,0 +1,423 @@
+#include <camber/solvers/euler/discretization.hpp>
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include <camber/autodiff/dual.hpp>
+#include <camber/autodiff/jacobian.hpp>
+#include <camber/error.hpp>
+#include <camber/kokkos_math.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/runtime.hpp>
+#include <camber/solvers/euler/boundary.hpp>
+#include <camber/solvers/euler/flux.hpp>
+
+namespace camber::solvers::euler {
+
+const char* boundary_kind_name(BoundaryKind kind) {
+  switch (kind) {
+    case BoundaryKind::slip_wall: return "slip_wall";
+    case BoundaryKind::symmetry: return "symmetry";
+    case BoundaryKind::far_field: return "far_field";
+    case BoundaryKind::supersonic_inflow: return "supersonic_inflow";
+    case BoundaryKind::supersonic_outflow: return "supersonic_outflow";
+  }
+  return "unknown";
+}
+
+double FlowConditions::velocity_scale() const {
+  return std::sqrt(gamma * gas_constant * temperature);
+}
+
+Conserved<double, 2> FlowConditions::free_stream() const {
+  const double a = alpha_deg * M_PI / 180.0;
+  Primitive<double, 2> w;
+  w.rho = 1.0;
+  w.vel[0] = mach * std::cos(a);
+  w.vel[1] = mach * std::sin(a);
+  w.p = 1.0 / gamma;
+  return to_conserved(IdealGas{gamma}, w);
+}
+
+namespace {
+
+using FaceNormals = Kokkos::View<double**>;
+
+// The numerical flux of an interior face as a function of (U_L, U_R): what
+// both the residual (T = double, Dual<double, 1>) and the Jacobian blocks
+// (ad::jacobian with Dual<double, 8>) evaluate.
+struct InteriorFlux {
+  IdealGas gas;
+  double n[2];
+  int scheme;
+  template <class T>
+  KOKKOS_INLINE_FUNCTION void operator()(const T (&x)[8], T (&y)[4]) const {
+    Conserved<T, 2> ul, ur;
+    for (int k = 0; k < 4; ++k) {
+      ul[k] = x[k];
+      ur[k] = x[4 + k];
+    }
+    const Conserved<T, 2> f = scheme == static_cast<int>(FluxScheme::roe)
+                                  ? roe_flux(gas, ul, ur, n)
+                                  : hllc_flux(gas, ul, ur, n);
+    for (int k = 0; k < 4; ++k) y[k] = f[k];
+  }
+};
+
+// The flux through a boundary face as a function of the interior state.
+struct BoundaryFlux {
+  IdealGas gas;
+  double n[2];
+  int scheme;
+  int kind;
+  Conserved<double, 2> free_stream;
+  template <class T>
+  KOKKOS_INLINE_FUNCTION void operator()(const T (&x)[4], T (&y)[4]) const {
+    Conserved<T, 2> u;
+    for (int k = 0; k < 4; ++k) u[k] = x[k];
+    Conserved<T, 2> f;
+    switch (static_cast<BoundaryKind>(kind)) {
+      case BoundaryKind::slip_wall:
+      case BoundaryKind::symmetry:
+        f = slip_wall_flux(gas, u, n);
+        break;
+      case BoundaryKind::far_field: {
+        const Conserved<T, 2> ub = far_field_state(gas, u, free_stream, n);
+        f = scheme == static_cast<int>(FluxScheme::roe) ? roe_flux(gas, u, ub, n)
+                                                        : hllc_flux(gas, u, ub, n);
+        break;
+      }
+      case BoundaryKind::supersonic_inflow:
+        f = physical_flux(gas, state_cast<T>(free_stream), n);
+        break;
+      case BoundaryKind::supersonic_outflow:
+        f = physical_flux(gas, u, n);
+        break;
+    }
+    for (int k = 0; k < 4; ++k) y[k] = f[k];
+  }
+};
+
+// A {rows, 4} Tensor's storage as a Field (shared, unmanaged).
+Field<double> field_of(const Tensor& t) {
+  return Field<double>(t.data(), static_cast<size_t>(t.dim(0)), static_cast<size_t>(t.dim(1)));
+}
+
+}  // namespace
+
+Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& flow,
+                               const std::vector<BoundaryCondition>& conditions,
+                               FluxScheme scheme)
+    : dm_(&dm), flow_(flow), gas_{flow.gamma}, scheme_(scheme) {
+  const mesh::Mesh& local = dm.local();
+  n_owned_ = dm.n_owned_cells();
+  n_local_ = dm.n_local_cells();
+  n_faces_ = dm.n_owned_faces();
+
+  // Every condition names a marker of the mesh, and every marker has a
+  // condition. The mesh is the same on every rank, so every rank agrees.
+  std::map<std::string, BoundaryKind> kind_of;
+  collective_guard(dm.comm(), [&] {
+    std::string names;
+    for (const mesh::Marker& m : local.markers()) names += (names.empty() ? "" : ", ") + m.name;
+    for (const BoundaryCondition& c : conditions) {
+      CAMBER_INPUT_REQUIRE(local.marker_index(c.marker) >= 0,
+                           "boundary condition for marker '" << c.marker
+                               << "', which the mesh does not have; its markers are: " << names);
+      CAMBER_INPUT_REQUIRE(kind_of.count(c.marker) == 0,
+                           "marker '" << c.marker << "' has two boundary conditions");
+      kind_of[c.marker] = c.kind;
+    }
+    for (const mesh::Marker& m : local.markers())
+      CAMBER_INPUT_REQUIRE(kind_of.count(m.name) == 1,
+                           "marker '" << m.name
+                                      << "' of the mesh has no boundary condition; give it one "
+                                         "(slip_wall, symmetry, far_field, supersonic_inflow or "
+                                         "supersonic_outflow)");
+  });
+
+  geometry_ = mesh::compute_geometry(local);
+
+  const auto left_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_left());
+  const auto right_h =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_right());
+  const auto marker_h =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_marker());
+  std::vector<int> marker_kind(local.markers().size());
+  for (size_t m = 0; m < marker_kind.size(); ++m)
+    marker_kind[m] = static_cast<int>(kind_of.at(local.markers()[m].name));
+
+  face_left_ = Kokkos::View<index_t*>("euler::face_left", n_faces_);
+  face_right_ = Kokkos::View<index_t*>("euler::face_right", n_faces_);
+  face_kind_ = Kokkos::View<int*>("euler::face_kind", n_faces_);
+  auto fl = Kokkos::create_mirror_view(face_left_);
+  auto fr = Kokkos::create_mirror_view(face_right_);
+  auto fk = Kokkos::create_mirror_view(face_kind_);
+  std::vector<index_t> count(static_cast<size_t>(n_owned_) + 1, 0), walls;
+  int unmarked = 0;
+  for (index_t f = 0; f < n_faces_; ++f) {
+    fl(f) = left_h(f);
+    fr(f) = right_h(f);
+    fk(f) = -1;
+    if (right_h(f) < 0) {
+      if (marker_h(f) < 0) {
+        ++unmarked;
+      } else {
+        fk(f) = marker_kind[static_cast<size_t>(marker_h(f))];
+        if (fk(f) == static_cast<int>(BoundaryKind::slip_wall)) walls.push_back(f);
+      }
+    }
+    if (left_h(f) < n_owned_) ++count[static_cast<size_t>(left_h(f)) + 1];
+    if (right_h(f) >= 0 && right_h(f) < n_owned_) ++count[static_cast<size_t>(right_h(f)) + 1];
+  }
+  const double any_unmarked = par::allreduce_max(static_cast<double>(unmarked), dm.comm());
+  collective_guard(dm.comm(), [&] {
+    CAMBER_INPUT_REQUIRE(any_unmarked == 0.0,
+                         "the mesh has boundary faces without a marker; every boundary face "
+                         "needs one so that it gets a boundary condition");
+  });
+  Kokkos::deep_copy(face_left_, fl);
+  Kokkos::deep_copy(face_right_, fr);
+  Kokkos::deep_copy(face_kind_, fk);
+
+  for (size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
+  cell_face_offset_ = Kokkos::View<index_t*>("euler::cell_face_offset", count.size());
+  cell_face_ = Kokkos::View<index_t*>("euler::cell_face", static_cast<size_t>(count.back()));
+  cell_face_sign_ = Kokkos::View<double*>("euler::cell_face_sign", static_cast<size_t>(count.back()));
+  auto off = Kokkos::create_mirror_view(cell_face_offset_);
+  auto cf = Kokkos::create_mirror_view(cell_face_);
+  auto cs = Kokkos::create_mirror_view(cell_face_sign_);
+  std::vector<index_t> next(count.begin(), count.end() - 1);
+  for (size_t i = 0; i < count.size(); ++i) off(i) = count[i];
+  for (index_t f = 0; f < n_faces_; ++f) {
+    if (left_h(f) < n_owned_) {
+      const index_t k = next[static_cast<size_t>(left_h(f))]++;
+      cf(k) = f;
+      cs(k) = 1.0;
+    }
+    if (right_h(f) >= 0 && right_h(f) < n_owned_) {
+      const index_t k = next[static_cast<size_t>(right_h(f))]++;
+      cf(k) = f;
+      cs(k) = -1.0;
+    }
+  }
+  Kokkos::deep_copy(cell_face_offset_, off);
+  Kokkos::deep_copy(cell_face_, cf);
+  Kokkos::deep_copy(cell_face_sign_, cs);
+
+  wall_faces_ = Kokkos::View<index_t*>("euler::wall_faces", walls.size());
+  auto wh = Kokkos::create_mirror_view(wall_faces_);
+  for (size_t i = 0; i < walls.size(); ++i) wh(i) = walls[i];
+  Kokkos::deep_copy(wall_faces_, wh);
+}
+
+Tensor Discretization::free_stream_field() const {
+  const Conserved<double, 2> fs = flow_.free_stream();
+  Tensor U({n_local_, n_vars});
+  const Field<double> u = field_of(U);
+  Kokkos::parallel_for(
+      "euler::free_stream", Kokkos::RangePolicy<>(0, n_local_), KOKKOS_LAMBDA(const index_t c) {
+        for (int k = 0; k < 4; ++k) u(c, k) = fs[k];
+      });
+  return U;
+}
+
+template <class T>
+void Discretization::face_fluxes(const Field<T>& U, const Field<T>& F) const {
+  const auto left = face_left_, right = face_right_;
+  const auto kind = face_kind_;
+  const auto normal = geometry_.face_normal;
+  const IdealGas gas = gas_;
+  const int scheme = static_cast<int>(scheme_);
+  const Conserved<double, 2> fs = flow_.free_stream();
+  Kokkos::parallel_for(
+      "euler::face_fluxes", Kokkos::RangePolicy<>(0, n_faces_), KOKKOS_LAMBDA(const index_t f) {
+        const index_t l = left(f), r = right(f);
+        T y[4];
+        if (r >= 0) {
+          const InteriorFlux flux{gas, {normal(f, 0), normal(f, 1)}, scheme};
+          T x[8];
+          for (int k = 0; k < 4; ++k) {
+            x[k] = U(l, k);
+            x[4 + k] = U(r, k);
+          }
+          flux(x, y);
+        } else {
+          const BoundaryFlux flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), fs};
+          T x[4];
+          for (int k = 0; k < 4; ++k) x[k] = U(l, k);
+          flux(x, y);
+        }
+        for (int k = 0; k < 4; ++k) F(f, k) = y[k];
+      });
+}
+
+template <class T>
+void Discretization::gather_residual(const Field<T>& F, const Field<T>& R) const {
+  const auto offset = cell_face_offset_;
+  const auto faces = cell_face_;
+  const auto sign = cell_face_sign_;
+  Kokkos::parallel_for(
+      "euler::gather_residual", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+        T sum[4] = {};
+        for (index_t j = offset(c); j < offset(c + 1); ++j)
+          for (int k = 0; k < 4; ++k) sum[k] += sign(j) * F(faces(j), k);
+        for (int k = 0; k < 4; ++k) R(c, k) = sum[k];
+      });
+}
+
+Tensor Discretization::residual(Tensor& U) const {
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}),
+                 "euler residual: U has shape " << shape_string(U.shape()) << ", expected "
+                                                << shape_string({n_local_, n_vars}));
+  dm_->halo().forward(U);
+  Field<double> F("euler::F", static_cast<size_t>(n_faces_), 4);
+  face_fluxes<double>(field_of(U), F);
+  Tensor R({n_local_, n_vars});
+  gather_residual<double>(F, field_of(R));
+  Kokkos::fence();
+  return R;
+}
+
+void Discretization::residual_and_tangent(Tensor& U, Tensor& V, Tensor& R, Tensor& dR) const {
+  using D = ad::Dual<double, 1>;
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}) && V.shape() == U.shape(),
+                 "euler residual_and_tangent: U and V must have shape "
+                     << shape_string({n_local_, n_vars}));
+  dm_->halo().forward(U);
+  dm_->halo().forward(V);
+  const Field<double> u = field_of(U), v = field_of(V);
+  Field<D> ud("euler::U_dual", static_cast<size_t>(n_local_), 4);
+  Kokkos::parallel_for(
+      "euler::seed", Kokkos::RangePolicy<>(0, n_local_), KOKKOS_LAMBDA(const index_t c) {
+        for (int k = 0; k < 4; ++k) {
+          ud(c, k) = D(u(c, k));
+          ud(c, k).der(0) = v(c, k);
+        }
+      });
+  Field<D> fd("euler::F_dual", static_cast<size_t>(n_faces_), 4);
+  Field<D> rd("euler::R_dual", static_cast<size_t>(n_local_), 4);
+  face_fluxes<D>(ud, fd);
+  gather_residual<D>(fd, rd);
+  R = Tensor({n_local_, n_vars});
+  dR = Tensor({n_local_, n_vars});
+  const Field<double> r = field_of(R), dr = field_of(dR);
+  Kokkos::parallel_for(
+      "euler::unseed", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+        for (int k = 0; k < 4; ++k) {
+          r(c, k) = rd(c, k).val();
+          dr(c, k) = rd(c, k).der(0);
+        }
+      });
+  Kokkos::fence();
+}
+
+Tensor Discretization::face_jacobians(const Tensor& U) const {
+  Tensor J({n_faces_, 4, 8});
+  double* jp = J.data();
+  const Field<double> u = field_of(U);
+  const auto left = face_left_, right = face_right_;
+  const auto kind = face_kind_;
+  const auto normal = geometry_.face_normal;
+  const IdealGas gas = gas_;
+  const int scheme = static_cast<int>(scheme_);
+  const Conserved<double, 2> fs = flow_.free_stream();
+  Kokkos::parallel_for(
+      "euler::face_jacobians", Kokkos::RangePolicy<>(0, n_faces_), KOKKOS_LAMBDA(const index_t f) {
+        const index_t l = left(f), r = right(f);
+        double* jf = jp + f * 32;
+        double y[4];
+        if (r >= 0) {
+          const InteriorFlux flux{gas, {normal(f, 0), normal(f, 1)}, scheme};
+          double x[8], jac[4][8];
+          for (int k = 0; k < 4; ++k) {
+            x[k] = u(l, k);
+            x[4 + k] = u(r, k);
+          }
+          ad::jacobian(flux, x, y, jac);
+          for (int i = 0; i < 4; ++i)
+            for (int k = 0; k < 8; ++k) jf[i * 8 + k] = jac[i][k];
+        } else {
+          const BoundaryFlux flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), fs};
+          double x[4], jac[4][4];
+          for (int k = 0; k < 4; ++k) x[k] = u(l, k);
+          ad::jacobian(flux, x, y, jac);
+          for (int i = 0; i < 4; ++i)
+            for (int k = 0; k < 8; ++k) jf[i * 8 + k] = k < 4 ? jac[i][k] : 0.0;
+        }
+      });
+  Kokkos::fence();
+  return J;
+}
+
+Tensor Discretization::spectral_radius(const Tensor& U) const {
+  Tensor lambda({n_owned_});
+  double* lp = lambda.data();
+  const Field<double> u = field_of(U);
+  const auto offset = cell_face_offset_;
+  const auto faces = cell_face_;
+  const auto normal = geometry_.face_normal;
+  const auto area = geometry_.face_area;
+  const IdealGas gas = gas_;
+  Kokkos::parallel_for(
+      "euler::spectral_radius", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+        Conserved<double, 2> s;
+        for (int k = 0; k < 4; ++k) s[k] = u(c, k);
+        const Primitive<double, 2> w = to_primitive(gas, s);
+        const double a = sound_speed(gas, w);
+        double sum = 0.0;
+        for (index_t j = offset(c); j < offset(c + 1); ++j) {
+          const index_t f = faces(j);
+          sum += kmath::fabs(w.vel[0] * normal(f, 0) + w.vel[1] * normal(f, 1)) + a * area(f);
+        }
+        lp[c] = sum;
+      });
+  Kokkos::fence();
+  return lambda;
+}
+
+Forces Discretization::forces(const Tensor& U) const {
+  const Field<double> u = field_of(U);
+  const auto walls = wall_faces_;
+  const auto left = face_left_;
+  const auto normal = geometry_.face_normal;
+  const auto center = geometry_.face_center;
+  const IdealGas gas = gas_;
+  const double p_inf = 1.0 / flow_.gamma;
+  const double xm = flow_.moment_point[0], ym = flow_.moment_point[1];
+  // The force of the fluid on the body through face f is p n_f (n_f points
+  // out of the fluid, into the body); the free-stream pressure integrates to
+  // zero over the closed wall and is subtracted for accuracy. Component
+  // 0: x force, 1: y force, 2: moment about the moment point.
+  double sums[3] = {0.0, 0.0, 0.0};
+  for (int component = 0; component < 3; ++component)
+    Kokkos::parallel_reduce(
+        "euler::forces", Kokkos::RangePolicy<>(0, static_cast<index_t>(walls.extent(0))),
+        KOKKOS_LAMBDA(const index_t w, double& sum) {
+          const index_t f = walls(w);
+          Conserved<double, 2> s;
+          for (int k = 0; k < 4; ++k) s[k] = u(left(f), k);
+          const double dp = pressure(gas, s) - p_inf;
+          const double gx = dp * normal(f, 0), gy = dp * normal(f, 1);
+          sum += component == 0   ? gx
+                 : component == 1 ? gy
+                                  : (center(f, 0) - xm) * gy - (center(f, 1) - ym) * gx;
+        },
+        sums[component]);
+  const double fx = sums[0], fy = sums[1];
+  double mz = sums[2];
+  Forces r;
+  r.fx = par::allreduce_sum(fx, dm_->comm());
+  r.fy = par::allreduce_sum(fy, dm_->comm());
+  mz = par::allreduce_sum(mz, dm_->comm());
+  const double a = flow_.alpha_deg * M_PI / 180.0;
+  const double q = 0.5 * flow_.mach * flow_.mach;  // rho = 1
+  const double c = flow_.reference_length;
+  r.cd = (r.fx * std::cos(a) + r.fy * std::sin(a)) / (q * c);
+  r.cl = (r.fy * std::cos(a) - r.fx * std::sin(a)) / (q * c);
+  r.cm = -mz / (q * c * c);  // counterclockwise moment is nose down
+  return r;
+}
+
+}  // namespace camber::solvers::euler
