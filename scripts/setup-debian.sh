@@ -14,6 +14,7 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libmetis-dev
   libnlopt-dev libnlopt-cxx-dev libgtest-dev libgmock-dev libbenchmark-dev
   doxygen
+  gnuplot-nox
 )
 
 missing=()

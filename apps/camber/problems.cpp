@@ -1,11 +1,12 @@
 // The one list of problems the command line knows.
+#include "euler_case.hpp"
 #include "heat_case.hpp"
 #include "problem.hpp"
 
 namespace camber::app {
 
 const std::vector<Problem>& problems() {
-  static const std::vector<Problem> list = {heat_problem()};
+  static const std::vector<Problem> list = {heat_problem(), euler_problem()};
   return list;
 }
 

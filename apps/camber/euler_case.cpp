@@ -1,0 +1,459 @@
+#include "euler_case.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <set>
+#include <sstream>
+
+#include <camber/error.hpp>
+#include <camber/io/hdf5_file.hpp>
+#include <camber/io/pvd_series.hpp>
+#include <camber/io/vtk_writer.hpp>
+#include <camber/log.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
+#include <camber/mesh/generators.hpp>
+#include <camber/mesh/read_mesh.hpp>
+#include <camber/progress.hpp>
+#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/petsc_session.hpp>
+#include <camber/timer.hpp>
+
+namespace camber::app {
+
+namespace eu = solvers::euler;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Deck key of each boundary kind, in the `boundaries` section.
+const std::vector<std::pair<std::string, eu::BoundaryKind>>& boundary_keys() {
+  static const std::vector<std::pair<std::string, eu::BoundaryKind>> keys = {
+      {"slip_wall", eu::BoundaryKind::slip_wall},
+      {"symmetry", eu::BoundaryKind::symmetry},
+      {"far_field", eu::BoundaryKind::far_field},
+      {"supersonic_inflow", eu::BoundaryKind::supersonic_inflow},
+      {"supersonic_outflow", eu::BoundaryKind::supersonic_outflow}};
+  return keys;
+}
+
+void declare_euler_schema(deck::Schema& s) {
+  s.section("mesh", "The computational mesh: an airfoil O-grid generated here, or a file.")
+      .choice("generate", "airfoil_ogrid", {"airfoil_ogrid", "file"},
+              "airfoil_ogrid: a structured O-grid around a NACA 4-digit airfoil, chord 1 "
+              "(markers airfoil, farfield). file: read mesh.file.")
+      .string("file", "",
+              "Mesh file (.su2 or .msh, by extension) when generate is file; a relative path "
+              "is relative to the deck's folder.")
+      .string("naca", "0012", "NACA 4-digit designation of the airfoil (e.g. 0012, 2412).")
+      .boolean("sharp_trailing_edge", true,
+               "Close the trailing edge (the ADODG modification of the NACA thickness law).")
+      .integer("cells_around", 128, deck::IntRange(16, 1 << 16), "Cells around the airfoil.")
+      .integer("cells_normal", 64, deck::IntRange(4, 1 << 16),
+               "Cells from the wall to the far field.")
+      .real("first_cell_height", 2e-3, deck::Range(1e-8, 0.1),
+            "Height of the first cell at the wall, in chords.")
+      .real("farfield_chords", 50.0, deck::Range(50.0, 1e4),
+            "Far-field radius, in chords from the airfoil.");
+  s.section("flow", "The free stream and the reference quantities of the coefficients.")
+      .real("mach", deck::required, deck::Range::positive().and_at_most(10.0),
+            "Free-stream Mach number.")
+      .real("alpha_deg", 0.0, deck::Range(-90.0, 90.0), "Angle of attack, in degrees.")
+      .real("pressure_Pa", 101325.0, deck::Range::positive(), "Free-stream static pressure, Pa.")
+      .real("temperature_K", 288.15, deck::Range::positive(),
+            "Free-stream static temperature, K.")
+      .real("gamma", 1.4, deck::Range::greater_than(1.0).and_at_most(3.0),
+            "Ratio of specific heats.")
+      .real("gas_constant_J_per_kgK", 287.058, deck::Range::positive(),
+            "Specific gas constant, J/(kg K).")
+      .choice("flux", "roe", {"roe", "hllc"},
+              "Numerical flux. roe: Roe with the Harten-Hyman entropy fix. hllc: HLLC with "
+              "Einfeldt's wave speeds.")
+      .real("reference_length_m", 1.0, deck::Range::positive(),
+            "Reference length (chord) of the coefficients, in mesh units.")
+      .reals("moment_point_m", {0.25, 0.0}, deck::Length::exactly(2), deck::Range::all(),
+             "Point the pitching moment is taken about (x, y).");
+  auto& b = s.section("boundaries",
+                      "Boundary condition of each mesh marker: comma-separated marker names per "
+                      "kind. Every marker of the mesh needs exactly one.");
+  b.string("slip_wall", "airfoil", "Inviscid walls (no flow through; pressure force).")
+      .string("symmetry", "", "Symmetry planes (treated as slip walls; no forces).")
+      .string("far_field", "farfield",
+              "Characteristic far field from Riemann invariants (subsonic or supersonic).")
+      .string("supersonic_inflow", "", "Supersonic inflow: the free stream's flux.")
+      .string("supersonic_outflow", "", "Supersonic outflow: the interior's flux.");
+  s.section("solver", "Pseudo-transient Newton (PETSc GMRES, block-Jacobi/ILU(0)); "
+                      "-flow_ksp_* and -flow_pc_* options override the linear solver.")
+      .integer("max_iterations", 100, deck::IntRange(1, 100000), "Most Newton steps.")
+      .real("rel_tolerance", 1e-10, deck::Range::positive().and_less_than(1.0),
+            "Converged when the density residual has fallen by this factor.")
+      .real("cfl_start", 10.0, deck::Range::positive(), "CFL number of the first step.")
+      .real("cfl_max", 1e10, deck::Range::positive(), "Largest CFL number.")
+      .real("linear_rel_tolerance", 1e-3, deck::Range::positive().and_less_than(1.0),
+            "Relative tolerance of each linear solve.")
+      .integer("linear_max_iterations", 200, deck::IntRange(1, 100000),
+               "Most GMRES iterations per Newton step.");
+}
+
+std::vector<std::string> split_names(const std::string& text) {
+  std::vector<std::string> names;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    if (b != std::string::npos) names.push_back(item.substr(b, e - b + 1));
+  }
+  return names;
+}
+
+void validate_euler(const deck::Deck& d) {
+  if (d.string("mesh.generate") == "file" && d.string("mesh.file").empty())
+    d.reject("mesh.file", "mesh.generate is file, so mesh.file must name a .su2 or .msh file");
+  const std::string& naca = d.string("mesh.naca");
+  if (naca.size() != 4 || !std::all_of(naca.begin(), naca.end(), ::isdigit) ||
+      naca.substr(2) == "00")
+    d.reject("mesh.naca", "'" + naca + "' is not a NACA 4-digit designation (e.g. 0012, 2412)");
+  std::set<std::string> seen;
+  for (const auto& [key, kind] : boundary_keys())
+    for (const std::string& name : split_names(d.string("boundaries." + key)))
+      if (!seen.insert(name).second)
+        d.reject("boundaries." + key, "marker '" + name + "' is given two boundary conditions");
+  if (d.real("solver.cfl_max") < d.real("solver.cfl_start"))
+    d.reject("solver.cfl_max", "must be at least solver.cfl_start");
+}
+
+// The mesh file as the deck names it: relative to the deck's folder.
+std::string mesh_path(const deck::Deck& d) {
+  const fs::path p(d.string("mesh.file"));
+  if (p.is_absolute()) return p.string();
+  return (fs::path(d.source()).parent_path() / p).lexically_normal().string();
+}
+
+mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm) {
+  if (d.string("mesh.generate") == "file") {
+    mesh::Mesh m;
+    // read_mesh reports a bad file itself (file:line); a missing one is the
+    // deck's fault, at mesh.file's line.
+    collective_guard(comm, [&] {
+      if (!fs::exists(mesh_path(d)))
+        d.reject("mesh.file", "cannot find '" + mesh_path(d) + "' (relative paths start at "
+                                  "the deck's folder)");
+    });
+    return mesh::read_mesh(mesh_path(d), comm);
+  }
+  mesh::Mesh m;
+  collective_guard(comm, [&] {
+    m = mesh::airfoil_ogrid(mesh::naca4(d.string("mesh.naca"), d.boolean("mesh.sharp_trailing_edge")),
+                            static_cast<int>(d.integer("mesh.cells_around")),
+                            static_cast<int>(d.integer("mesh.cells_normal")),
+                            d.real("mesh.first_cell_height"), d.real("mesh.farfield_chords"));
+  });
+  return m;
+}
+
+// Boundary conditions from the deck, checked against the mesh's markers
+// (every deck name is a marker, every marker has a condition), with the
+// deck line in the message.
+std::vector<eu::BoundaryCondition> boundary_conditions(const deck::Deck& d, const mesh::Mesh& m,
+                                                       MPI_Comm comm) {
+  std::vector<eu::BoundaryCondition> conditions;
+  collective_guard(comm, [&] {
+    std::string names;
+    for (const mesh::Marker& mk : m.markers()) names += (names.empty() ? "" : ", ") + mk.name;
+    std::set<std::string> given;
+    for (const auto& [key, kind] : boundary_keys())
+      for (const std::string& name : split_names(d.string("boundaries." + key))) {
+        if (m.marker_index(name) < 0)
+          d.reject("boundaries." + key,
+                   "the mesh has no marker '" + name + "'; its markers are: " + names);
+        conditions.push_back({name, kind});
+        given.insert(name);
+      }
+    for (const mesh::Marker& mk : m.markers())
+      if (!given.count(mk.name))
+        d.reject("boundaries", "the mesh marker '" + mk.name +
+                                   "' has no boundary condition; add it to one of slip_wall, "
+                                   "symmetry, far_field, supersonic_inflow, supersonic_outflow");
+  });
+  return conditions;
+}
+
+eu::FlowConditions flow_conditions(const deck::Deck& d) {
+  eu::FlowConditions f;
+  f.mach = d.real("flow.mach");
+  f.alpha_deg = d.real("flow.alpha_deg");
+  f.gamma = d.real("flow.gamma");
+  f.gas_constant = d.real("flow.gas_constant_J_per_kgK");
+  f.pressure = d.real("flow.pressure_Pa");
+  f.temperature = d.real("flow.temperature_K");
+  f.reference_length = d.real("flow.reference_length_m");
+  const auto& mp = d.reals("flow.moment_point_m");
+  f.moment_point = {mp[0], mp[1]};
+  return f;
+}
+
+// Cell fields in physical units, for ParaView: owned rows.
+std::vector<io::Field> flow_fields(const eu::Discretization& disc, const Tensor& U) {
+  const eu::FlowConditions& flow = disc.flow();
+  const eu::IdealGas gas = disc.gas();
+  const double rho_s = flow.density_scale(), c_s = flow.velocity_scale(),
+               p_s = flow.pressure_scale();
+  const double p_inf = 1.0 / flow.gamma, q_inf = 0.5 * flow.mach * flow.mach;
+  const double s_inf = p_inf;  // p / rho^gamma with rho = 1
+  const auto h = U.host();
+  const index_t n = disc.n_owned();
+  io::Field rho{"Density [kg/m^3]", 1, {}}, vel{"Velocity [m/s]", 3, {}},
+      p{"Pressure [Pa]", 1, {}}, mach{"Mach", 1, {}}, cp{"Cp", 1, {}},
+      ds{"Entropy deviation s/s_inf - 1", 1, {}};
+  for (index_t c = 0; c < n; ++c) {
+    eu::Conserved<double, 2> u;
+    for (int k = 0; k < 4; ++k) u[k] = h(c * 4 + k);
+    const eu::Primitive<double, 2> w = eu::to_primitive(gas, u);
+    rho.values.push_back(w.rho * rho_s);
+    vel.values.insert(vel.values.end(), {w.vel[0] * c_s, w.vel[1] * c_s, 0.0});
+    p.values.push_back(w.p * p_s);
+    mach.values.push_back(eu::mach_number(gas, w));
+    cp.values.push_back((w.p - p_inf) / q_inf);
+    ds.values.push_back(eu::entropy_measure(gas, w) / s_inf - 1.0);
+  }
+  return {rho, vel, p, mach, cp, ds};
+}
+
+struct WallPoint {
+  double x, y, cp;
+};
+
+// (x, y, Cp) at the wall faces of every slip-wall marker, gathered on rank
+// 0 and ordered around the body (by angle about its centre).
+std::vector<WallPoint> wall_cp(const eu::Discretization& disc, const Tensor& U,
+                               const std::vector<eu::BoundaryCondition>& conditions) {
+  mesh::DistributedMesh& dm = disc.mesh();
+  const auto center = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
+                                                          disc.geometry().face_center);
+  const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_left());
+  const auto h = U.host();
+  const double p_inf = 1.0 / disc.flow().gamma, q_inf = 0.5 * disc.flow().mach * disc.flow().mach;
+  std::vector<double> mine;
+  for (const eu::BoundaryCondition& c : conditions) {
+    if (c.kind != eu::BoundaryKind::slip_wall) continue;
+    for (index_t f : dm.owned_marker_faces(c.marker)) {
+      eu::Conserved<double, 2> u;
+      for (int k = 0; k < 4; ++k) u[k] = h(left(f) * 4 + k);
+      mine.insert(mine.end(), {center(f, 0), center(f, 1), (eu::pressure(disc.gas(), u) - p_inf) / q_inf});
+    }
+  }
+  int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<size_t>(dm.size())), displs(static_cast<size_t>(dm.size()));
+  CAMBER_CHECK_MPI(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, dm.comm()));
+  int total = 0;
+  for (size_t r = 0; r < counts.size(); ++r) displs[r] = total, total += counts[r];
+  std::vector<double> all(static_cast<size_t>(dm.rank() == 0 ? total : 0));
+  CAMBER_CHECK_MPI(MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(),
+                               displs.data(), MPI_DOUBLE, 0, dm.comm()));
+  std::vector<WallPoint> points;
+  for (size_t i = 0; i + 2 < all.size() + 0 && i < all.size(); i += 3)
+    points.push_back({all[i], all[i + 1], all[i + 2]});
+  if (points.empty()) return points;
+  double cx = 0.0, cy = 0.0;
+  for (const WallPoint& p : points) cx += p.x, cy += p.y;
+  cx /= static_cast<double>(points.size());
+  cy /= static_cast<double>(points.size());
+  std::sort(points.begin(), points.end(), [&](const WallPoint& a, const WallPoint& b) {
+    return std::atan2(a.y - cy, a.x - cx) < std::atan2(b.y - cy, b.x - cx);
+  });
+  return points;
+}
+
+// Writes `text` to `path` atomically (temporary file, then rename).
+void write_text(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    CAMBER_REQUIRE(out.good(), "cannot write '" << tmp << "'");
+    out << text;
+    CAMBER_REQUIRE(out.good(), "writing '" << tmp << "' failed");
+  }
+  fs::rename(tmp, path);
+}
+
+// PNG plots with gnuplot (Debian's gnuplot-nox), from the CSV files.
+// Returns false (with a warning) when gnuplot is not installed.
+bool plot(const std::string& dir, const std::string& name) {
+  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) {
+    logging::warn("gnuplot not found: no PNG plots (install gnuplot-nox)");
+    return false;
+  }
+  const std::string script = dir + "/" + name + "_plots.gp";
+  std::ostringstream gp;
+  gp << "set terminal pngcairo size 900,600 noenhanced\n"
+     << "set datafile separator ','\n"
+     << "set key autotitle columnhead\n"
+     << "set grid\n"
+     << "set output '" << dir << "/" << name << "_convergence.png'\n"
+     << "set title 'Convergence: " << name << "'\n"
+     << "set xlabel 'Newton step'\nset ylabel 'L2 residual'\nset logscale y\n"
+     << "set format y '%.0e'\n"
+     << "plot '" << dir << "/" << name << "_history.csv' using 1:2 with linespoints title "
+        "'density', '' using 1:3 with linespoints title 'all equations'\n"
+     << "unset logscale y\nset format y '%g'\n"
+     << "set output '" << dir << "/" << name << "_cp.png'\n"
+     << "set title 'Surface pressure: " << name << "'\n"
+     << "set xlabel 'x'\nset ylabel 'Cp'\nset yrange [*:*] reverse\n"
+     << "plot '" << dir << "/" << name << "_cp.csv' using 1:3 with linespoints pt 7 ps 0.5 "
+        "title 'Cp'\n";
+  write_text(script, gp.str());
+  const int rc = std::system(("gnuplot '" + script + "' 2> '" + script + ".log'").c_str());
+  CAMBER_REQUIRE(rc == 0, "gnuplot failed on " << script << " (see " << script << ".log)");
+  return true;
+}
+
+int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
+  const MPI_Comm comm = runtime.comm();
+  solvers::PetscSession petsc(options.petsc_options);
+  const std::string name = d.string("case"), dir = d.string("output.dir");
+
+  mesh::Mesh global;
+  {
+    ScopedTimer t("mesh");
+    global = build_mesh(d, comm);
+  }
+  const std::vector<eu::BoundaryCondition> conditions = boundary_conditions(d, global, comm);
+  mesh::DistributedMesh dm;
+  {
+    ScopedTimer t("partition");
+    dm = mesh::DistributedMesh(global, comm);
+  }
+  global = mesh::Mesh();  // the local mesh is all the solver needs
+
+  const eu::FlowConditions flow = flow_conditions(d);
+  const eu::FluxScheme scheme =
+      d.string("flow.flux") == "roe" ? eu::FluxScheme::roe : eu::FluxScheme::hllc;
+  const eu::Discretization disc(dm, flow, conditions, scheme);
+  logging::info(CAMBER_MSG("euler: " << dm.n_global_cells() << " cells on " << dm.size()
+                                     << (dm.size() == 1 ? " rank" : " ranks") << ", M = "
+                                     << flow.mach << ", alpha = " << flow.alpha_deg
+                                     << " deg, flux " << d.string("flow.flux")
+                                     << ", first order"));
+
+  eu::SteadyOptions so;
+  so.max_iterations = static_cast<int>(d.integer("solver.max_iterations"));
+  so.rel_tolerance = d.real("solver.rel_tolerance");
+  so.cfl_start = d.real("solver.cfl_start");
+  so.cfl_max = d.real("solver.cfl_max");
+  so.linear_rel_tolerance = d.real("solver.linear_rel_tolerance");
+  so.linear_max_iterations = static_cast<int>(d.integer("solver.linear_max_iterations"));
+
+  Tensor U = disc.free_stream_field();
+  Progress progress("newton", so.max_iterations);
+  eu::SteadyResult result;
+  {
+    ScopedTimer t("solve");
+    result = eu::solve_steady(disc, U, so, [&](const eu::IterationReport& r) {
+      const std::string status =
+          CAMBER_MSG(std::scientific << std::setprecision(3) << "res " << r.residual_density
+                                     << std::fixed << " cfl " << std::setprecision(0) << r.cfl
+                                     << std::setprecision(5) << " CL " << r.forces.cl << " CD "
+                                     << r.forces.cd << " lin " << r.linear_iterations);
+      progress.update(r.iteration, status);
+      logging::debug(CAMBER_MSG("step " << r.iteration << ": " << status));
+    });
+  }
+  const double r0 = result.history.front().residual_density;
+  const double rn = result.history.back().residual_density;
+  const double orders = rn > 0.0 && r0 > 0.0 ? std::log10(r0 / rn) : 0.0;
+  progress.finish(result.converged ? "converged" : "not converged");
+
+  // Outputs: history and Cp (CSV, PNG) from rank 0; ParaView and HDF5 from
+  // every rank.
+  {
+    ScopedTimer t("output");
+    const std::vector<WallPoint> cp = wall_cp(disc, U, conditions);
+    if (runtime.rank() == 0) {
+      fs::create_directories(dir);
+      std::ostringstream h;
+      h << "step,residual_density,residual_all,cfl,alpha,linear_iterations,CL,CD,CM,seconds\n"
+        << std::setprecision(10);
+      for (const eu::IterationReport& r : result.history)
+        h << r.iteration << ',' << r.residual_density << ',' << r.residual_all << ',' << r.cfl
+          << ',' << r.step << ',' << r.linear_iterations << ',' << r.forces.cl << ','
+          << r.forces.cd << ',' << r.forces.cm << ',' << r.seconds << '\n';
+      write_text(dir + "/" + name + "_history.csv", h.str());
+      std::ostringstream c;
+      c << "x,y,Cp\n" << std::setprecision(10);
+      for (const WallPoint& p : cp) c << p.x << ',' << p.y << ',' << p.cp << '\n';
+      write_text(dir + "/" + name + "_cp.csv", c.str());
+      const bool png = plot(dir, name);
+      logging::info("wrote " + dir + "/" + name + "_history.csv and _cp.csv" +
+                    (png ? ", and their plots _convergence.png and _cp.png" : ""));
+    }
+    if (d.boolean("output.paraview")) {
+      const std::vector<io::Field> fields = flow_fields(disc, U);
+      const std::string pvtu =
+          io::write_pvtu(dir + "/" + io::series_file_name(name, 0), dm.owned_piece(fields), comm);
+      io::PvdSeries series(dir + "/" + name + ".pvd", comm);
+      series.add(0.0, fs::path(pvtu).filename().string());
+      for (const eu::BoundaryCondition& bc : conditions)
+        if (bc.kind == eu::BoundaryKind::slip_wall)
+          io::write_pvtp(dir + "/" + name + "_" + bc.marker, dm.marker_surface(bc.marker, fields),
+                         comm);
+      logging::info("wrote " + dir + "/" + name + ".pvd and the wall surfaces (ParaView)");
+    }
+    if (d.boolean("output.hdf5")) {
+      io::H5File file(dir + "/" + name + ".h5", io::Mode::create, comm);
+      Tensor owned({disc.n_owned(), 4});
+      Kokkos::deep_copy(owned.view(),
+                        Kokkos::subview(U.view(), std::make_pair<size_t, size_t>(
+                                                      0, static_cast<size_t>(disc.n_owned() * 4))));
+      file.write("fields/conserved_nondimensional", owned);
+      file.set_attribute("", "case", name);
+      file.set_attribute("", "deck", d.source());
+      file.set_attribute("", "mach", flow.mach);
+      file.set_attribute("", "alpha_deg", flow.alpha_deg);
+      file.set_attribute("", "CL", result.forces.cl);
+      file.set_attribute("", "CD", result.forces.cd);
+      file.set_attribute("", "CM", result.forces.cm);
+      file.close();
+    }
+  }
+
+  std::ostringstream summary;
+  summary << std::fixed << std::setprecision(6) << "\n  case            " << name
+          << "\n  cells           " << dm.n_global_cells() << " on " << dm.size()
+          << (dm.size() == 1 ? " rank" : " ranks") << "\n  Newton steps    "
+          << result.iterations << (result.converged ? " (converged)" : " (NOT converged)")
+          << "\n  residual drop   " << std::setprecision(2) << orders << " orders"
+          << std::setprecision(6) << "\n  CL              " << result.forces.cl
+          << "\n  CD              " << result.forces.cd << "\n  CM              "
+          << result.forces.cm << "\n  wall time       " << std::setprecision(2)
+          << result.history.back().seconds << " s";
+  logging::info("summary:" + summary.str());
+  if (!result.converged) {
+    logging::warn(CAMBER_MSG("not converged after " << result.iterations
+                                                     << " Newton steps (residual fell "
+                                                     << std::setprecision(2) << orders
+                                                     << " orders; raise solver.max_iterations "
+                                                        "or lower solver.cfl_start)"));
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Problem euler_problem() {
+  Problem p;
+  p.name = "euler";
+  p.summary =
+      "steady compressible Euler flow around an airfoil, generated O-grid or mesh file "
+      "(sections mesh, flow, boundaries, solver).";
+  p.declare = declare_euler_schema;
+  p.validate = validate_euler;
+  p.run = run_euler;
+  return p;
+}
+
+}  // namespace camber::app
