@@ -25,6 +25,7 @@ struct GlobalFlags {
   bool per_rank_log = false;
   bool timers = true;
   std::string petsc_options;
+  bool restart = false;
 };
 
 void configure_logging(const GlobalFlags& flags) {
@@ -55,8 +56,15 @@ int command_run(const std::string& path, const GlobalFlags& flags, const Runtime
     const deck::Deck d = load_validated(path, runtime);
     RunOptions options;
     options.petsc_options = flags.petsc_options;
+    options.restart = flags.restart;
     // load_case_deck accepted `problem`, so it names a registered problem.
-    rc = find_problem(d.string("problem"))->run(d, runtime, options);
+    const Problem& problem = *find_problem(d.string("problem"));
+    collective_guard(runtime.comm(), [&] {
+      CAMBER_INPUT_REQUIRE(!options.restart || problem.restarts,
+                           "--restart: problem '" << problem.name
+                                                  << "' has no state to continue from");
+    });
+    rc = problem.run(d, runtime, options);
   }
   if (flags.timers && logging::level() != logging::Level::quiet)
     print_timer_summary(runtime.comm(), std::cout);
@@ -108,6 +116,8 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   run->add_flag("!--no-timers", flags.timers, "Do not print the timer summary at exit");
   run->add_option("--petsc-options", flags.petsc_options,
                   "Options passed to PETSc, e.g. \"-heat_ksp_monitor\"");
+  run->add_flag("--restart", flags.restart,
+                "Continue from the state file the case wrote last (<output.dir>/<case>.h5)");
 
   std::string check_path;
   CLI::App* check = app.add_subcommand("check", "Validate an input deck and stop");

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iomanip>
 #include <set>
+#include <sys/resource.h>
 #include <sstream>
 
 #include <camber/error.hpp>
@@ -18,6 +19,7 @@
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/read_mesh.hpp>
+#include <camber/parallel/collectives.hpp>
 #include <camber/progress.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
 #include <camber/solvers/petsc_session.hpp>
@@ -311,6 +313,74 @@ bool plot(const std::string& dir, const std::string& name) {
   return true;
 }
 
+// The state file <dir>/<case>.h5: the conserved variables (nondimensional)
+// of every cell with its global cell id, rows in rank order, and the run's
+// settings as attributes. Collective; written atomically by H5File.
+void write_state(const std::string& path, const deck::Deck& d, const eu::Discretization& disc,
+                 const Tensor& U, const eu::SteadyResult& result) {
+  ScopedTimer t("write_hdf5");
+  mesh::DistributedMesh& dm = disc.mesh();
+  const index_t n = disc.n_owned();
+  Tensor owned({n, 4}), ids({n, 1});
+  {
+    const auto u = U.host();
+    auto o = owned.host();
+    auto g = ids.host();
+    for (index_t c = 0; c < n; ++c) {
+      for (int k = 0; k < 4; ++k) o(c * 4 + k) = u(c * 4 + k);
+      g(c) = static_cast<double>(dm.cell_global_ids()[static_cast<size_t>(c)]);
+    }
+    Kokkos::deep_copy(owned.view(), o);
+    Kokkos::deep_copy(ids.view(), g);
+  }
+  io::H5File file(path, io::Mode::create, dm.comm());
+  file.write("fields/conserved_nondimensional", owned);
+  file.write("fields/cell_global_id", ids);
+  file.set_attribute("", "case", d.string("case"));
+  file.set_attribute("", "deck", d.source());
+  file.set_attribute("", "n_cells", static_cast<std::int64_t>(dm.n_global_cells()));
+  file.set_attribute("", "mach", disc.flow().mach);
+  file.set_attribute("", "alpha_deg", disc.flow().alpha_deg);
+  file.set_attribute("", "newton_steps", static_cast<std::int64_t>(result.iterations));
+  file.set_attribute("", "CL", result.forces.cl);
+  file.set_attribute("", "CD", result.forces.cd);
+  file.set_attribute("", "CM", result.forces.cm);
+  file.close();
+}
+
+// Fills the owned rows of U from a state file written by write_state for
+// the same mesh (any rank count). bad_input when the file is missing or
+// belongs to another mesh.
+void read_state(const std::string& path, const eu::Discretization& disc, Tensor& U) {
+  mesh::DistributedMesh& dm = disc.mesh();
+  collective_guard(dm.comm(), [&] {
+    CAMBER_INPUT_REQUIRE(fs::exists(path), "--restart: no state file '"
+                                               << path << "'; run once without --restart "
+                                               << "(with output.hdf5: true) to write it");
+  });
+  Tensor state, ids;
+  collective_guard(dm.comm(), [&] {
+    io::H5File file(path, io::Mode::read, dm.comm());
+    const auto n = file.attribute<std::int64_t>("", "n_cells");
+    CAMBER_INPUT_REQUIRE(n == dm.n_global_cells(),
+                         "--restart: '" << path << "' holds " << n << " cells, the mesh has "
+                                        << dm.n_global_cells());
+    state = file.read_all("fields/conserved_nondimensional");
+    ids = file.read_all("fields/cell_global_id");
+  });
+  const auto s = state.host();
+  const auto g = ids.host();
+  std::vector<std::int64_t> row(static_cast<size_t>(dm.n_global_cells()), -1);
+  for (index_t r = 0; r < ids.dim(0); ++r) row[static_cast<size_t>(g(r))] = r;
+  auto u = U.host();
+  for (index_t c = 0; c < disc.n_owned(); ++c) {
+    const std::int64_t r = row[static_cast<size_t>(dm.cell_global_ids()[static_cast<size_t>(c)])];
+    CAMBER_REQUIRE(r >= 0, "--restart: '" << path << "' lacks a cell of this mesh");
+    for (int k = 0; k < 4; ++k) u(c * 4 + k) = s(r * 4 + k);
+  }
+  Kokkos::deep_copy(U.view(), u);
+}
+
 int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
   const MPI_Comm comm = runtime.comm();
   solvers::PetscSession petsc(options.petsc_options);
@@ -347,10 +417,15 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   so.linear_rel_tolerance = d.real("solver.linear_rel_tolerance");
   so.linear_max_iterations = static_cast<int>(d.integer("solver.linear_max_iterations"));
 
+  const std::string state_path = dir + "/" + name + ".h5";
   Tensor U = disc.free_stream_field();
+  if (options.restart) {
+    read_state(state_path, disc, U);
+    logging::info("restart from " + state_path);
+  }
   Progress progress("newton", so.max_iterations);
   eu::SteadyResult result;
-  {
+  try {
     ScopedTimer t("solve");
     result = eu::solve_steady(disc, U, so, [&](const eu::IterationReport& r) {
       const std::string status =
@@ -361,6 +436,10 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
       progress.update(r.iteration, status);
       logging::debug(CAMBER_MSG("step " << r.iteration << ": " << status));
     });
+  } catch (const Error&) {
+    // The solver keeps the last good state in U: save it for --restart.
+    if (d.boolean("output.hdf5")) write_state(state_path, d, disc, U, result);
+    throw;
   }
   const double r0 = result.history.front().residual_density;
   const double rn = result.history.back().residual_density;
@@ -403,22 +482,15 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
       logging::info("wrote " + dir + "/" + name + ".pvd and the wall surfaces (ParaView)");
     }
     if (d.boolean("output.hdf5")) {
-      io::H5File file(dir + "/" + name + ".h5", io::Mode::create, comm);
-      Tensor owned({disc.n_owned(), 4});
-      Kokkos::deep_copy(owned.view(),
-                        Kokkos::subview(U.view(), std::make_pair<size_t, size_t>(
-                                                      0, static_cast<size_t>(disc.n_owned() * 4))));
-      file.write("fields/conserved_nondimensional", owned);
-      file.set_attribute("", "case", name);
-      file.set_attribute("", "deck", d.source());
-      file.set_attribute("", "mach", flow.mach);
-      file.set_attribute("", "alpha_deg", flow.alpha_deg);
-      file.set_attribute("", "CL", result.forces.cl);
-      file.set_attribute("", "CD", result.forces.cd);
-      file.set_attribute("", "CM", result.forces.cm);
-      file.close();
+      write_state(state_path, d, disc, U, result);
+      logging::info("wrote " + state_path + " (state for --restart)");
     }
   }
+
+  // Peak resident memory of the largest rank (Linux reports ru_maxrss in KiB).
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const double peak_mib = par::allreduce_max(static_cast<double>(usage.ru_maxrss) / 1024.0, comm);
 
   std::ostringstream summary;
   summary << std::fixed << std::setprecision(6) << "\n  case            " << name
@@ -429,7 +501,8 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
           << std::setprecision(6) << "\n  CL              " << result.forces.cl
           << "\n  CD              " << result.forces.cd << "\n  CM              "
           << result.forces.cm << "\n  wall time       " << std::setprecision(2)
-          << result.history.back().seconds << " s";
+          << result.history.back().seconds << " s (solve)\n  peak memory     " << std::setprecision(0)
+          << peak_mib << " MiB (largest rank)";
   logging::info("summary:" + summary.str());
   if (!result.converged) {
     logging::warn(CAMBER_MSG("not converged after " << result.iterations
@@ -453,6 +526,7 @@ Problem euler_problem() {
   p.declare = declare_euler_schema;
   p.validate = validate_euler;
   p.run = run_euler;
+  p.restarts = true;
   return p;
 }
 

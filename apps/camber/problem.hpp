@@ -25,6 +25,7 @@ namespace camber::app {
 // Options of `camber run` that reach every problem.
 struct RunOptions {
   std::string petsc_options;  // --petsc-options
+  bool restart = false;       // --restart: continue from the case's last state file
 };
 
 struct Problem {
@@ -36,6 +37,8 @@ struct Problem {
   std::function<void(const deck::Deck&)> validate;
   // Runs the case (collective); returns the exit code.
   std::function<int(const deck::Deck&, const Runtime&, const RunOptions&)> run;
+  // Whether run() can continue from a state file (--restart).
+  bool restarts = false;
 };
 
 // Every problem, in the order of the deck reference.

@@ -1,0 +1,152 @@
+// Euler solver benchmarks on SU2's QuickStart NACA 0012 mesh (10,216
+// triangles; read from ../shared/data, never copied), M = 0.8, alpha = 1.25
+// deg, Roe flux, one rank:
+//
+//   BM_stream_triad     a = b + s c on 3 x 32 MiB arrays: the machine's
+//                       sustainable bandwidth in this process (bytes/s)
+//   BM_residual         one residual evaluation R(U) at the converged state
+//                       (cells/s, and bytes/s under the byte model below)
+//   BM_face_jacobians   the exact Dual face blocks of the Jacobian
+//   BM_steady_solve     the whole solve from the free stream to a 10-order
+//                       drop of the density residual
+//
+// Byte model of one residual evaluation (first order): per face, read two
+// states (2 x 32 B), two cell ids (16 B), the normal (16 B), the kind (4 B)
+// and write the flux (32 B); per owned cell, read its CSR offsets (16 B) and,
+// per incident face, the face id, the sign and the flux (8 + 8 + 32 B), and
+// write the residual (32 B); plus the halo-exchange copy of U (0 on one
+// rank). The residual's bandwidth is that byte count over its time;
+// benchmarks/run-euler.sh divides it by the triad's to give the fraction of
+// STREAM the residual reaches.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <string>
+
+#include <camber/mesh/distributed_mesh.hpp>
+#include <camber/mesh/read_mesh.hpp>
+#include <camber/runtime.hpp>
+#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/petsc_session.hpp>
+
+namespace eu = camber::solvers::euler;
+using camber::index_t;
+using camber::Tensor;
+
+namespace {
+
+struct Case {
+  // Heap-held: the Discretization keeps a pointer to the mesh.
+  std::unique_ptr<camber::mesh::DistributedMesh> dm;
+  std::unique_ptr<eu::Discretization> disc;
+  Tensor converged;
+  double residual_bytes = 0.0;
+};
+
+Case& quickstart() {
+  static Case c = [] {
+    Case k;
+    const std::string path =
+        std::string(CAMBER_SHARED_MESH_DIR) + "/naca0012_inviscid_su2_quickstart.su2";
+    if (!std::ifstream(path).good()) {
+      std::fprintf(stderr, "bench_euler: %s not found\n", path.c_str());
+      std::exit(2);
+    }
+    k.dm = std::make_unique<camber::mesh::DistributedMesh>(
+        camber::mesh::DistributedMesh::read(path, MPI_COMM_WORLD));
+    eu::FlowConditions flow;
+    flow.mach = 0.8;
+    flow.alpha_deg = 1.25;
+    k.disc = std::make_unique<eu::Discretization>(
+        *k.dm, flow,
+        std::vector<eu::BoundaryCondition>{{"airfoil", eu::BoundaryKind::slip_wall},
+                                           {"farfield", eu::BoundaryKind::far_field}});
+    k.converged = k.disc->free_stream_field();
+    const eu::SteadyResult r = eu::solve_steady(*k.disc, k.converged, {});
+    if (!r.converged) {
+      std::fprintf(stderr, "bench_euler: the set-up solve did not converge\n");
+      std::exit(1);
+    }
+    const double faces = static_cast<double>(k.disc->n_faces());
+    const double cells = static_cast<double>(k.disc->n_owned());
+    // Each interior face appears in two cells' lists, a boundary face in one.
+    const double incidences = 2.0 * faces - static_cast<double>(k.dm->local().n_boundary_faces());
+    k.residual_bytes = faces * (64 + 16 + 16 + 4 + 32) + cells * (16 + 32) + incidences * 48;
+    return k;
+  }();
+  return c;
+}
+
+void BM_stream_triad(benchmark::State& state) {
+  const size_t n = size_t(1) << 22;  // 32 MiB per array
+  Kokkos::View<double*> a("a", n), b("b", n), c("c", n);
+  Kokkos::deep_copy(b, 1.0);
+  Kokkos::deep_copy(c, 2.0);
+  const double s = 3.0;
+  for (auto _ : state) {
+    Kokkos::parallel_for(
+        "triad", Kokkos::RangePolicy<>(0, n), KOKKOS_LAMBDA(const size_t i) { a(i) = b(i) + s * c(i); });
+    Kokkos::fence();
+    benchmark::DoNotOptimize(a.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * 3 * 8 * static_cast<int64_t>(n));
+}
+
+void BM_residual(benchmark::State& state) {
+  Case& k = quickstart();
+  Tensor U = k.converged.clone();
+  for (auto _ : state) {
+    Tensor R = k.disc->residual(U);
+    benchmark::DoNotOptimize(R.data());
+  }
+  state.counters["cells/s"] = benchmark::Counter(
+      static_cast<double>(k.disc->n_owned()) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+  state.SetBytesProcessed(static_cast<int64_t>(k.residual_bytes * static_cast<double>(state.iterations())));
+}
+
+void BM_face_jacobians(benchmark::State& state) {
+  Case& k = quickstart();
+  const Tensor U = k.converged.clone();
+  for (auto _ : state) {
+    Tensor J = k.disc->face_jacobians(U);
+    benchmark::DoNotOptimize(J.data());
+  }
+}
+
+void BM_steady_solve(benchmark::State& state) {
+  Case& k = quickstart();
+  int steps = 0;
+  for (auto _ : state) {
+    Tensor U = k.disc->free_stream_field();
+    const eu::SteadyResult r = eu::solve_steady(*k.disc, U, {});
+    if (!r.converged) state.SkipWithError("not converged");
+    steps = r.iterations;
+  }
+  state.counters["newton_steps"] = steps;
+}
+
+}  // namespace
+
+BENCHMARK(BM_stream_triad)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_residual)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_face_jacobians)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_steady_solve)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+int main(int argc, char** argv) {
+  camber::Runtime runtime(argc, argv);
+  int rc = 0;
+  {
+    camber::solvers::PetscSession petsc;
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    // Views go before Kokkos: the solver first, then its mesh.
+    quickstart().disc.reset();
+    quickstart() = Case();
+  }
+  return rc;
+}
