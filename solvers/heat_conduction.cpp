@@ -5,13 +5,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <utility>
+#include <vector>
 
-#include <camber/solvers/petsc_error.hpp>
-#include <camber/solvers/petsc_handle.hpp>
 #include <camber/error.hpp>
 #include <camber/kokkos_math.hpp>
+#include <camber/mesh/geometry.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/parallel/halo_exchange.hpp>
 #include <camber/runtime.hpp>
+#include <camber/solvers/petsc_error.hpp>
+#include <camber/solvers/petsc_handle.hpp>
 #include <camber/timer.hpp>
 
 namespace camber::solvers {
@@ -24,9 +30,9 @@ namespace detail {
 //   T_xx = -(pi/Lx)^2 sin(pi x/Lx) e^(y/Ly),  T_yy = (1/Ly^2) sin(pi x/Lx) e^(y/Ly),
 //   and x y is harmonic, so  f = -k (T_xx + T_yy)
 //                              = k ((pi/Lx)^2 - 1/Ly^2) sin(pi x/Lx) e^(y/Ly).
-// linear: T = 1 + 2 x/Lx - 3 y/Ly, f = 0; the two-point flux is exact for
-//   it, interior and boundary, so the discrete solution equals T at the
-//   cell centres up to the linear solver's tolerance.
+// linear: T = 1 + 2 x/Lx - 3 y/Ly, f = 0; on an orthogonal mesh the
+//   two-point flux is exact for it, interior and boundary, so the discrete
+//   solution equals T at the centroids up to the linear solver's tolerance.
 struct ManufacturedHeat {
   enum Kind : int { sin_exp = 0, linear = 1 };
   int kind = sin_exp;
@@ -47,16 +53,6 @@ struct ManufacturedHeat {
   }
 };
 
-// The five matrix entries of each local row, in ascending column order
-// (south, west, centre, east, north); a missing neighbour has column -1,
-// which MatSetValues ignores. LayoutRight so a row is contiguous on the host.
-struct HeatRows {
-  Kokkos::View<PetscInt* [5], Kokkos::LayoutRight> columns;
-  Kokkos::View<double* [5], Kokkos::LayoutRight> values;
-  Kokkos::View<double*> rhs;
-  Kokkos::View<double*> exact;
-};
-
 ManufacturedHeat manufactured_for(const HeatProblem& p) {
   ManufacturedHeat m;
   m.kind = p.manufactured == "linear" ? ManufacturedHeat::linear : ManufacturedHeat::sin_exp;
@@ -66,108 +62,145 @@ ManufacturedHeat manufactured_for(const HeatProblem& p) {
   return m;
 }
 
+// What the assembly needs of each face of an owned cell (faces 0 ..
+// n_owned_faces-1 of the local mesh):
+//   coefficient   k |S| / d, with d the orthogonal distance (header comment);
+//   distance      d (<= 0 or NaN marks a face the scheme cannot use);
+//   cos_angle     d / |x_R - x_L| (or d / |x_f - x_L|): cosine of the
+//                 face's non-orthogonality;
+//   boundary_value g(x_f) on boundary faces, 0 on interior ones.
+struct HeatFaces {
+  Kokkos::View<double*> coefficient;
+  Kokkos::View<double*> distance;
+  Kokkos::View<double*> cos_angle;
+  Kokkos::View<double*> boundary_value;
+};
+
 // Not in an anonymous namespace: CUDA's extended lambdas need an enclosing
 // function with external linkage.
-HeatRows assemble_heat_rows(const HeatProblem& p, index_t begin, index_t end) {
-  const index_t n_local = end - begin;
-  HeatRows rows;
-  rows.columns = decltype(rows.columns)("heat_columns", n_local);
-  rows.values = decltype(rows.values)("heat_values", n_local);
-  rows.rhs = Kokkos::View<double*>("heat_rhs", n_local);
-  rows.exact = Kokkos::View<double*>("heat_exact", n_local);
-
-  const index_t nx = p.nx;
-  const index_t ny = p.ny;
-  const double lx = p.length_x_m;
-  const double ly = p.length_y_m;
-  const double hx = lx / static_cast<double>(nx);
-  const double hy = ly / static_cast<double>(ny);
-  // Integrated form: flux through a face = k * |face| / distance * jump.
-  // Vertical faces have length hy and centre distance hx; horizontal ones
-  // the reverse. Boundary faces: distance h/2, so twice the coefficient.
-  const double wx = p.conductivity * hy / hx;
-  const double wy = p.conductivity * hx / hy;
-  const double area = hx * hy;
-  const ManufacturedHeat m = manufactured_for(p);
-  const auto columns = rows.columns;
-  const auto values = rows.values;
-  const auto rhs = rows.rhs;
-  const auto exact = rows.exact;
-
+HeatFaces heat_faces(const mesh::Mesh& local, const mesh::Geometry& g, index_t n_faces,
+                     const ManufacturedHeat& m) {
+  HeatFaces faces;
+  faces.coefficient = Kokkos::View<double*>("heat_face_coefficient", n_faces);
+  faces.distance = Kokkos::View<double*>("heat_face_distance", n_faces);
+  faces.cos_angle = Kokkos::View<double*>("heat_face_cos_angle", n_faces);
+  faces.boundary_value = Kokkos::View<double*>("heat_face_boundary_value", n_faces);
+  const auto left = local.face_left();
+  const auto right = local.face_right();
+  const auto centroid = g.cell_centroid;
+  const auto normal = g.face_normal;
+  const auto area = g.face_area;
+  const auto center = g.face_center;
+  const auto coefficient = faces.coefficient;
+  const auto distance = faces.distance;
+  const auto cos_angle = faces.cos_angle;
+  const auto boundary_value = faces.boundary_value;
   Kokkos::parallel_for(
-      "camber::solvers::assemble_heat", Kokkos::RangePolicy<>(0, n_local),
-      KOKKOS_LAMBDA(const index_t r) {
-        const index_t c = begin + r;
-        const index_t i = c % nx;
-        const index_t j = c / nx;
-        const double x = (static_cast<double>(i) + 0.5) * hx;
-        const double y = (static_cast<double>(j) + 0.5) * hy;
-        double diag = 0.0;
-        double b = m.source(x, y) * area;  // midpoint rule, O(h^2) consistent
-        for (int s = 0; s < 5; ++s) {
-          columns(r, s) = -1;
-          values(r, s) = 0.0;
-        }
-        if (j > 0) {
-          columns(r, 0) = static_cast<PetscInt>(c - nx);
-          values(r, 0) = -wy;
-          diag += wy;
-        } else {
-          diag += 2.0 * wy;
-          b += 2.0 * wy * m.temperature(x, 0.0);
-        }
-        if (i > 0) {
-          columns(r, 1) = static_cast<PetscInt>(c - 1);
-          values(r, 1) = -wx;
-          diag += wx;
-        } else {
-          diag += 2.0 * wx;
-          b += 2.0 * wx * m.temperature(0.0, y);
-        }
-        if (i < nx - 1) {
-          columns(r, 3) = static_cast<PetscInt>(c + 1);
-          values(r, 3) = -wx;
-          diag += wx;
-        } else {
-          diag += 2.0 * wx;
-          b += 2.0 * wx * m.temperature(lx, y);
-        }
-        if (j < ny - 1) {
-          columns(r, 4) = static_cast<PetscInt>(c + nx);
-          values(r, 4) = -wy;
-          diag += wy;
-        } else {
-          diag += 2.0 * wy;
-          b += 2.0 * wy * m.temperature(x, ly);
-        }
-        columns(r, 2) = static_cast<PetscInt>(c);
-        values(r, 2) = diag;
-        rhs(r) = b;
-        exact(r) = m.temperature(x, y);
+      "camber::solvers::heat_faces", Kokkos::RangePolicy<>(0, n_faces),
+      KOKKOS_LAMBDA(const index_t f) {
+        const index_t l = left(f);
+        const index_t r = right(f);
+        // Unit normal, left -> right (outward at the boundary).
+        const double s = area(f);
+        const double nx = normal(f, 0) / s;
+        const double ny = normal(f, 1) / s;
+        // To the neighbour's centroid, or to the face centre.
+        const double ex = (r >= 0 ? centroid(r, 0) : center(f, 0)) - centroid(l, 0);
+        const double ey = (r >= 0 ? centroid(r, 1) : center(f, 1)) - centroid(l, 1);
+        const double d = ex * nx + ey * ny;
+        distance(f) = d;
+        coefficient(f) = m.k * s / d;
+        cos_angle(f) = d / kmath::sqrt(ex * ex + ey * ey);
+        boundary_value(f) = r >= 0 ? 0.0 : m.temperature(center(f, 0), center(f, 1));
       });
   Kokkos::fence();
-  return rows;
+  return faces;
+}
+
+// Source f(x_c) |cell| (midpoint rule, O(h^2) consistent) of the owned cells
+// and the manufactured T at every local centroid, ghosts included.
+void heat_cells(const mesh::Geometry& g, index_t n_owned, const ManufacturedHeat& m,
+                const Kokkos::View<double*>& source, const Kokkos::View<double*>& exact) {
+  const auto centroid = g.cell_centroid;
+  const auto volume = g.cell_volume;
+  Kokkos::parallel_for(
+      "camber::solvers::heat_cells", Kokkos::RangePolicy<>(0, static_cast<index_t>(exact.extent(0))),
+      KOKKOS_LAMBDA(const index_t c) {
+        const double x = centroid(c, 0);
+        const double y = centroid(c, 1);
+        exact(c) = m.temperature(x, y);
+        if (c < n_owned) source(c) = m.source(x, y) * volume(c);
+      });
+  Kokkos::fence();
 }
 
 }  // namespace detail
 
-std::vector<std::string> heat_manufactured_solutions() { return {"sin_exp", "linear"}; }
+namespace {
 
-CellRange block_cell_range(index_t n_cells, int n_parts, int part) {
-  CAMBER_REQUIRE(n_parts > 0 && part >= 0 && part < n_parts,
-                 "block_cell_range: part " << part << " of " << n_parts);
-  CAMBER_REQUIRE(n_cells >= 0, "block_cell_range: negative cell count " << n_cells);
-  const index_t base = n_cells / n_parts;
-  const index_t extra = n_cells % n_parts;
-  CellRange range;
-  range.begin = part * base + std::min<index_t>(part, extra);
-  range.end = range.begin + base + (part < extra ? 1 : 0);
-  return range;
+// PETSc row of every local cell: rank r's owned cells are rows offset_r ..
+// offset_r + n_owned_r - 1 in local order (offset_r: exclusive scan of the
+// owned counts); a ghost gets its owner's number through the halo exchange.
+std::vector<PetscInt> global_rows(const mesh::DistributedMesh& dm) {
+  const index_t n_owned = dm.n_owned_cells();
+  long long mine = n_owned;
+  long long offset = 0;
+  CAMBER_CHECK_MPI(MPI_Exscan(&mine, &offset, 1, MPI_LONG_LONG, MPI_SUM, dm.comm()));
+  if (dm.rank() == 0) offset = 0;  // MPI_Exscan leaves rank 0's result undefined
+  std::vector<double> ids(static_cast<size_t>(dm.n_local_cells()), -1.0);
+  for (index_t c = 0; c < n_owned; ++c)
+    ids[static_cast<size_t>(c)] = static_cast<double>(offset + c);  // exact below 2^53
+  Tensor field = Tensor::from_host({dm.n_local_cells()}, ids);
+  par::HaloExchange halo(dm.distribution());
+  halo.forward(field);
+  const std::vector<double> filled = field.to_vector();
+  std::vector<PetscInt> rows(filled.size());
+  for (size_t i = 0; i < filled.size(); ++i) rows[i] = static_cast<PetscInt>(filled[i]);
+  return rows;
 }
 
-void validate_heat_problem(const HeatProblem& p, int n_ranks) {
-  CAMBER_INPUT_REQUIRE(p.nx >= 2, "heat problem: nx (cells along x) must be >= 2, got " << p.nx);
-  CAMBER_INPUT_REQUIRE(p.ny >= 2, "heat problem: ny (cells along y) must be >= 2, got " << p.ny);
+// The mesh checks of solve_heat, agreed by all ranks (the message of the
+// lowest failing rank is raised on every rank).
+void check_mesh(const mesh::DistributedMesh& dm, const mesh::Geometry& g,
+                const detail::HeatFaces& faces) {
+  const MPI_Comm comm = dm.comm();
+  // Every rank computes the same global count: no disagreement possible.
+  constexpr std::int64_t max_rows = std::numeric_limits<PetscInt>::max();
+  CAMBER_INPUT_REQUIRE(dm.n_global_cells() <= max_rows,
+                       "heat: " << dm.n_global_cells() << " cells exceed PETSc's index range ("
+                                << max_rows << "; this PETSc uses 32-bit indices)");
+  const mesh::Mesh& local = dm.local();
+  const index_t n_faces = dm.n_owned_faces();
+  const auto right = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_right());
+  const auto marker =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_marker());
+  const auto center = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.face_center);
+  const auto distance =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), faces.distance);
+  collective_guard(comm, [&] {
+    for (index_t f = 0; f < n_faces; ++f) {
+      CAMBER_INPUT_REQUIRE(right(f) >= 0 || marker(f) >= 0,
+                           "heat: the boundary face centred at ("
+                               << center(f, 0) << ", " << center(f, 1)
+                               << ") has no marker; every boundary face needs one (each gets "
+                                  "the Dirichlet condition T = g)");
+      CAMBER_INPUT_REQUIRE(distance(f) > 0.0,
+                           "heat: at the face centred at ("
+                               << center(f, 0) << ", " << center(f, 1)
+                               << ") the cell centroid"
+                               << (right(f) >= 0 ? "s do not lie on opposite sides of the face"
+                                                 : " lies on the outer side of the face")
+                               << " (orthogonal distance " << distance(f)
+                               << "); the mesh is too distorted for the two-point flux");
+    }
+  });
+}
+
+}  // namespace
+
+std::vector<std::string> heat_manufactured_solutions() { return {"sin_exp", "linear"}; }
+
+void validate_heat_problem(const HeatProblem& p) {
   CAMBER_INPUT_REQUIRE(std::isfinite(p.length_x_m) && p.length_x_m > 0.0,
                        "heat problem: length_x_m must be a positive length, got "
                            << p.length_x_m);
@@ -181,56 +214,52 @@ void validate_heat_problem(const HeatProblem& p, int n_ranks) {
   CAMBER_INPUT_REQUIRE(std::find(known.begin(), known.end(), p.manufactured) != known.end(),
                        "heat problem: unknown manufactured solution '"
                            << p.manufactured << "'; use sin_exp or linear");
-  constexpr index_t max_cells = std::numeric_limits<PetscInt>::max();
-  CAMBER_INPUT_REQUIRE(p.nx <= max_cells / p.ny,
-                       "heat problem: nx * ny = " << p.nx << " * " << p.ny
-                           << " cells exceeds PETSc's index range (" << max_cells
-                           << "; this PETSc uses 32-bit indices)");
-  CAMBER_INPUT_REQUIRE(n_ranks >= 1, "heat problem: no ranks");
-  CAMBER_INPUT_REQUIRE(p.nx * p.ny >= n_ranks,
-                       "heat problem: " << p.nx * p.ny << " cells (nx * ny = " << p.nx
-                           << " * " << p.ny << ") on " << n_ranks
-                           << " ranks; every rank needs at least one cell: refine "
-                              "the mesh or run on fewer ranks");
 }
 
-HeatResult solve_heat(const HeatProblem& problem, MPI_Comm comm) {
-  const int n_ranks = comm_size(comm);
-  const int rank = comm_rank(comm);
-  validate_heat_problem(problem, n_ranks);
+HeatResult solve_heat(const mesh::DistributedMesh& dm, const HeatProblem& problem) {
+  validate_heat_problem(problem);
+  const MPI_Comm comm = dm.comm();
+  const mesh::Mesh& local = dm.local();
+  const index_t n_owned = dm.n_owned_cells();
+  const index_t n_local = dm.n_local_cells();
+  const index_t n_faces = dm.n_owned_faces();
+  const detail::ManufacturedHeat m = detail::manufactured_for(problem);
 
-  const index_t n_cells = problem.nx * problem.ny;
-  const CellRange range = block_cell_range(n_cells, n_ranks, rank);
-  const index_t n_local = range.end - range.begin;
+  const mesh::Geometry g = mesh::compute_geometry(local);
+  const detail::HeatFaces faces = detail::heat_faces(local, g, n_faces, m);
+  check_mesh(dm, g, faces);
+  Kokkos::View<double*> source("heat_source", n_owned);
+  Kokkos::View<double*> exact("heat_exact", n_local);
+  detail::heat_cells(g, n_owned, m, source, exact);
 
   MatHandle A;
   VecHandle b;
   VecHandle x;
-  detail::HeatRows rows;
   {
     ScopedTimer timer("assemble");
-    rows = detail::assemble_heat_rows(problem, range.begin, range.end);
-    const auto columns = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows.columns);
-    const auto values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows.values);
-    const auto rhs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rows.rhs);
+    const std::vector<PetscInt> row = global_rows(dm);
+    const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_left());
+    const auto right =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_right());
+    const auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), faces.coefficient);
+    const auto gf =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), faces.boundary_value);
+    const auto f_vol = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), source);
 
-    // Exact preallocation: entries in our own column block (diagonal part)
-    // and outside it (off-diagonal part), at most 5 per row in all.
-    std::vector<PetscInt> d_nnz(static_cast<size_t>(n_local), 0);
-    std::vector<PetscInt> o_nnz(static_cast<size_t>(n_local), 0);
-    for (index_t r = 0; r < n_local; ++r) {
-      for (int s = 0; s < 5; ++s) {
-        const PetscInt col = columns(r, s);
-        if (col < 0) continue;
-        if (col >= range.begin && col < range.end) {
-          ++d_nnz[static_cast<size_t>(r)];
-        } else {
-          ++o_nnz[static_cast<size_t>(r)];
-        }
-      }
+    // Preallocation from the face graph: the diagonal, and one entry per
+    // interior face of a row's cell, in this rank's column block (an owned
+    // neighbour) or outside it (a ghost).
+    std::vector<PetscInt> d_nnz(static_cast<size_t>(n_owned), 1);
+    std::vector<PetscInt> o_nnz(static_cast<size_t>(n_owned), 0);
+    for (index_t f = 0; f < n_faces; ++f) {
+      const index_t l = left(f);
+      const index_t r = right(f);
+      if (r < 0) continue;
+      for (const auto& [cell, other] : {std::pair<index_t, index_t>{l, r}, {r, l}})
+        if (cell < n_owned) ++(other < n_owned ? d_nnz : o_nnz)[static_cast<size_t>(cell)];
     }
-    const auto local_size = static_cast<PetscInt>(n_local);
-    const auto global_size = static_cast<PetscInt>(n_cells);
+    const auto local_size = static_cast<PetscInt>(n_owned);
+    const auto global_size = static_cast<PetscInt>(dm.n_global_cells());
     CAMBER_CHECK_PETSC(MatCreate(comm, A.out()));
     CAMBER_CHECK_PETSC(MatSetSizes(A.get(), local_size, local_size, global_size, global_size));
     // AIJ is MPIAIJ on more than one rank and SeqAIJ on one; both
@@ -239,21 +268,44 @@ HeatResult solve_heat(const HeatProblem& problem, MPI_Comm comm) {
     CAMBER_CHECK_PETSC(MatSeqAIJSetPreallocation(A.get(), 0, d_nnz.data()));
     CAMBER_CHECK_PETSC(MatMPIAIJSetPreallocation(A.get(), 0, d_nnz.data(), 0, o_nnz.data()));
     CAMBER_CHECK_PETSC(MatSetOption(A.get(), MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
-    for (index_t r = 0; r < n_local; ++r) {
-      const PetscInt row = static_cast<PetscInt>(range.begin + r);
-      CAMBER_CHECK_PETSC(
-          MatSetValues(A.get(), 1, &row, 5, &columns(r, 0), &values(r, 0), INSERT_VALUES));
+
+    std::vector<double> rhs(f_vol.data(), f_vol.data() + n_owned);
+    // Each face adds its flux to the rows of its owned cells only: a face
+    // between ranks is seen by both and adds once to each side's row, so
+    // nothing is sent through PETSc's stash.
+    for (index_t f = 0; f < n_faces; ++f) {
+      const index_t l = left(f);
+      const index_t r = right(f);
+      const PetscInt rl = row[static_cast<size_t>(l)];
+      if (r < 0) {  // Dirichlet: k |S| (T_L - g) / d
+        CAMBER_CHECK_PETSC(MatSetValue(A.get(), rl, rl, w(f), ADD_VALUES));
+        rhs[static_cast<size_t>(l)] += w(f) * gf(f);
+        continue;
+      }
+      const PetscInt rr = row[static_cast<size_t>(r)];
+      if (l < n_owned) {
+        const PetscInt cols[2] = {rl, rr};
+        const PetscScalar vals[2] = {w(f), -w(f)};
+        CAMBER_CHECK_PETSC(MatSetValues(A.get(), 1, &rl, 2, cols, vals, ADD_VALUES));
+      }
+      if (r < n_owned) {
+        const PetscInt cols[2] = {rl, rr};
+        const PetscScalar vals[2] = {-w(f), w(f)};
+        CAMBER_CHECK_PETSC(MatSetValues(A.get(), 1, &rr, 2, cols, vals, ADD_VALUES));
+      }
     }
     CAMBER_CHECK_PETSC(MatAssemblyBegin(A.get(), MAT_FINAL_ASSEMBLY));
     CAMBER_CHECK_PETSC(MatAssemblyEnd(A.get(), MAT_FINAL_ASSEMBLY));
-    // The two-point operator is symmetric; preconditioners may use it.
+    // The two-point operator is symmetric: the entry of a face between ranks
+    // is computed from the same centroids on both (ghost geometry equals the
+    // owner's), so A_LR and A_RL are equal bit for bit.
     CAMBER_CHECK_PETSC(MatSetOption(A.get(), MAT_SYMMETRIC, PETSC_TRUE));
     CAMBER_CHECK_PETSC(MatSetOption(A.get(), MAT_SYMMETRY_ETERNAL, PETSC_TRUE));
 
     CAMBER_CHECK_PETSC(MatCreateVecs(A.get(), x.out(), b.out()));
     PetscScalar* b_array = nullptr;
     CAMBER_CHECK_PETSC(VecGetArray(b.get(), &b_array));
-    for (index_t r = 0; r < n_local; ++r) b_array[r] = rhs(r);
+    std::copy(rhs.begin(), rhs.end(), b_array);
     CAMBER_CHECK_PETSC(VecRestoreArray(b.get(), &b_array));
   }
 
@@ -264,81 +316,41 @@ HeatResult solve_heat(const HeatProblem& problem, MPI_Comm comm) {
   }
 
   HeatResult result;
-  result.cell_begin = range.begin;
-  result.cell_end = range.end;
   result.iterations = report.iterations;
   result.residual_norm = report.residual_norm;
   {
     const PetscScalar* x_array = nullptr;
     CAMBER_CHECK_PETSC(VecGetArrayRead(x.get(), &x_array));
-    std::vector<double> local(x_array, x_array + n_local);
+    std::vector<double> values(x_array, x_array + n_owned);
     CAMBER_CHECK_PETSC(VecRestoreArrayRead(x.get(), &x_array));
-    result.temperature = Tensor({n_local}, "heat_temperature");
-    result.temperature.assign(local);
+    values.resize(static_cast<size_t>(n_local), 0.0);
+    result.temperature = Tensor::from_host({n_local}, values);
+    par::HaloExchange halo(dm.distribution());
+    halo.forward(result.temperature);
   }
   result.exact = Tensor({n_local}, "heat_exact");
-  Kokkos::deep_copy(result.exact.view(), rows.exact);
+  Kokkos::deep_copy(result.exact.view(), exact);
 
-  const double area = (problem.length_x_m / static_cast<double>(problem.nx)) *
-                      (problem.length_y_m / static_cast<double>(problem.ny));
-  const Tensor error = sub(result.temperature, result.exact);
-  const double local_norm = error.norm2();
-  double sums[1] = {local_norm * local_norm * area};
-  double global_sums[1] = {0.0};
-  CAMBER_CHECK_MPI(MPI_Allreduce(sums, global_sums, 1, MPI_DOUBLE, MPI_SUM, comm));
-  double local_max = error.max_abs();
-  CAMBER_CHECK_MPI(
-      MPI_Allreduce(&local_max, &result.max_error, 1, MPI_DOUBLE, MPI_MAX, comm));
-  result.l2_error = std::sqrt(global_sums[0]);
-  return result;
-}
-
-LocalQuadMesh local_mesh(const HeatProblem& problem, index_t cell_begin, index_t cell_end) {
-  validate_heat_problem(problem, 1);
-  const index_t nx = problem.nx;
-  const index_t n_cells = nx * problem.ny;
-  CAMBER_REQUIRE(0 <= cell_begin && cell_begin <= cell_end && cell_end <= n_cells,
-                 "local_mesh: cell range [" << cell_begin << ", " << cell_end
-                                            << ") is not inside [0, " << n_cells << ")");
-  const double hx = problem.length_x_m / static_cast<double>(nx);
-  const double hy = problem.length_y_m / static_cast<double>(problem.ny);
-
-  LocalQuadMesh mesh;
-  mesh.cell_begin = cell_begin;
-  mesh.cell_end = cell_end;
-  const index_t n_local = cell_end - cell_begin;
-  mesh.connectivity.reserve(static_cast<size_t>(4 * n_local));
-  mesh.centroids_xyz.reserve(static_cast<size_t>(3 * n_local));
-  if (n_local == 0) return mesh;
-
-  // The block spans cell rows j_first..j_last, hence node rows
-  // j_first..j_last + 1; number the nodes used in order of first use.
-  const index_t j_first = cell_begin / nx;
-  const index_t j_last = (cell_end - 1) / nx;
-  const index_t row_nodes = nx + 1;
-  std::vector<index_t> local_id(static_cast<size_t>((j_last - j_first + 2) * row_nodes), -1);
-  auto point = [&](index_t i, index_t j) {
-    index_t& id = local_id[static_cast<size_t>((j - j_first) * row_nodes + i)];
-    if (id < 0) {
-      id = mesh.n_points++;
-      mesh.points_xyz.push_back(static_cast<double>(i) * hx);
-      mesh.points_xyz.push_back(static_cast<double>(j) * hy);
-      mesh.points_xyz.push_back(0.0);
-    }
-    return id;
-  };
-  for (index_t c = cell_begin; c < cell_end; ++c) {
-    const index_t i = c % nx;
-    const index_t j = c / nx;
-    mesh.connectivity.push_back(point(i, j));
-    mesh.connectivity.push_back(point(i + 1, j));
-    mesh.connectivity.push_back(point(i + 1, j + 1));
-    mesh.connectivity.push_back(point(i, j + 1));
-    mesh.centroids_xyz.push_back((static_cast<double>(i) + 0.5) * hx);
-    mesh.centroids_xyz.push_back((static_cast<double>(j) + 0.5) * hy);
-    mesh.centroids_xyz.push_back(0.0);
+  // Errors over owned cells, volume-weighted; each cell counted once.
+  const auto t = result.temperature.host();
+  const auto e = result.exact.host();
+  const auto volume = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.cell_volume);
+  double sum = 0.0;
+  double worst = 0.0;
+  for (index_t c = 0; c < n_owned; ++c) {
+    const double err = t(c) - e(c);
+    sum += err * err * volume(c);
+    worst = std::max(worst, std::abs(err));
   }
-  return mesh;
+  result.l2_error = std::sqrt(par::allreduce_sum(sum, comm));
+  result.max_error = par::allreduce_max(worst, comm);
+
+  const auto cos_angle = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), faces.cos_angle);
+  double min_cos = 1.0;
+  for (index_t f = 0; f < n_faces; ++f) min_cos = std::min(min_cos, cos_angle(f));
+  const double degrees = std::acos(std::clamp(min_cos, -1.0, 1.0)) * 180.0 / std::acos(-1.0);
+  result.max_non_orthogonality_deg = par::allreduce_max(degrees, comm);
+  return result;
 }
 
 }  // namespace camber::solvers

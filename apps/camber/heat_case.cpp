@@ -1,38 +1,57 @@
 #include "heat_case.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <iomanip>
 #include <sstream>
+#include <string>
+#include <vector>
 
-#include <camber/solvers/heat_conduction.hpp>
-#include <camber/solvers/petsc_session.hpp>
 #include <camber/error.hpp>
 #include <camber/io/hdf5_file.hpp>
 #include <camber/io/pvd_series.hpp>
-#include <camber/io/vtk_session.hpp>
 #include <camber/io/vtk_writer.hpp>
 #include <camber/log.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
+#include <camber/mesh/generators.hpp>
+#include <camber/mesh/read_mesh.hpp>
+#include <camber/solvers/heat_conduction.hpp>
+#include <camber/solvers/petsc_session.hpp>
 #include <camber/timer.hpp>
 
 namespace camber::app {
 
+namespace fs = std::filesystem;
+
 namespace {
 
 void declare_heat_schema(deck::Schema& s) {
-  s.section("mesh", "The computational mesh.")
-      .choice("generate", "rectangle", {"rectangle"},
-              "Mesh generator. rectangle: [0, length_x_m] x [0, length_y_m] in uniform "
-              "quadrilaterals, split into contiguous blocks of cells across MPI ranks.")
-      .integer("cells_x", 64, deck::IntRange(2, 1 << 20), "Cells along x.")
-      .integer("cells_y", 64, deck::IntRange(2, 1 << 20), "Cells along y.")
-      .real("length_x_m", 1.0, deck::Range::positive(), "Domain length along x, in metres.")
-      .real("length_y_m", 1.0, deck::Range::positive(), "Domain length along y, in metres.");
+  s.section("mesh", "The computational mesh: a rectangle generated here, or a file.")
+      .choice("generate", "rectangle", {"rectangle", "file"},
+              "rectangle: [0, length_x_m] x [0, length_y_m] in cells_x x cells_y uniform "
+              "quadrilaterals (markers left, right, bottom, top). file: read mesh.file. Every "
+              "boundary marker gets the Dirichlet condition T = g; the cells are partitioned "
+              "over the MPI ranks.")
+      .string("file", "",
+              "Mesh file (.su2 or .msh, by extension) when generate is file; a relative path "
+              "is relative to the deck's folder. Every boundary face needs a marker. The "
+              "two-point flux is exact only on orthogonal meshes (a warning says when a mesh "
+              "is not).")
+      .integer("cells_x", 64, deck::IntRange(2, 1 << 20), "Cells along x (rectangle).")
+      .integer("cells_y", 64, deck::IntRange(2, 1 << 20), "Cells along y (rectangle).")
+      .real("length_x_m", 1.0, deck::Range::positive(),
+            "Domain length along x, in metres (rectangle); also the length Lx of the "
+            "manufactured solution, for a mesh file too.")
+      .real("length_y_m", 1.0, deck::Range::positive(),
+            "Domain length along y, in metres (rectangle); also the length Ly of the "
+            "manufactured solution, for a mesh file too.");
   s.section("heat", "Steady heat conduction -div(k grad T) = f with Dirichlet T = g.")
       .real("conductivity_W_per_mK", 1.0, deck::Range::positive(),
             "Thermal conductivity k, in W/(m K).")
       .choice("manufactured_solution", "sin_exp", solvers::heat_manufactured_solutions(),
               "Exact solution that defines f and g. sin_exp: T = sin(pi x/Lx) exp(y/Ly) + x y/(Lx "
-              "Ly). linear: T = 1 + 2 x/Lx - 3 y/Ly (reproduced to round-off).");
+              "Ly). linear: T = 1 + 2 x/Lx - 3 y/Ly (reproduced to round-off on orthogonal "
+              "meshes).");
   s.section("solver", "The linear solver (PETSc KSP); -heat_ksp_* options override it.")
       .choice("method", "cg", {"cg", "gmres", "bcgs", "preonly"},
               "Krylov method (PETSc KSPType). preonly with preconditioner lu is a direct solve.")
@@ -44,10 +63,13 @@ void declare_heat_schema(deck::Schema& s) {
                "Fail when not converged after this many iterations.");
 }
 
+void validate_heat(const deck::Deck& d) {
+  if (d.string("mesh.generate") == "file" && d.string("mesh.file").empty())
+    d.reject("mesh.file", "mesh.generate is file, so mesh.file must name a .su2 or .msh file");
+}
+
 solvers::HeatProblem heat_problem_of(const deck::Deck& d) {
   solvers::HeatProblem p;
-  p.nx = d.integer("mesh.cells_x");
-  p.ny = d.integer("mesh.cells_y");
   p.length_x_m = d.real("mesh.length_x_m");
   p.length_y_m = d.real("mesh.length_y_m");
   p.conductivity = d.real("heat.conductivity_W_per_mK");
@@ -59,44 +81,89 @@ solvers::HeatProblem heat_problem_of(const deck::Deck& d) {
   return p;
 }
 
-void write_paraview(const std::string& dir, const std::string& name,
-                    const solvers::HeatProblem& problem, const solvers::HeatResult& r,
-                    MPI_Comm comm) {
-  ScopedTimer timer("write_vtk");
-  const solvers::LocalQuadMesh m = solvers::local_mesh(problem, r.cell_begin, r.cell_end);
-  const index_t n_cells = r.cell_end - r.cell_begin;
-  io::UnstructuredPiece piece;
-  piece.points_xyz = m.points_xyz;
-  piece.connectivity.assign(m.connectivity.begin(), m.connectivity.end());
-  for (index_t c = 0; c < n_cells; ++c) {
-    piece.offsets.push_back(4 * (c + 1));
-    piece.cell_types.push_back(io::vtk_cell::quad);
+bool from_file(const deck::Deck& d) { return d.string("mesh.generate") == "file"; }
+
+// The mesh file as the deck names it: relative to the deck's folder.
+std::string mesh_path(const deck::Deck& d) {
+  const fs::path p(d.string("mesh.file"));
+  if (p.is_absolute()) return p.string();
+  return (fs::path(d.source()).parent_path() / p).lexically_normal().string();
+}
+
+// The global mesh, the same on every rank; bad input names the deck key.
+mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm) {
+  mesh::Mesh m;
+  if (from_file(d)) {
+    // read_mesh reports a bad file itself (file:line); a missing one is the
+    // deck's fault, at mesh.file's line.
+    collective_guard(comm, [&] {
+      if (!fs::exists(mesh_path(d)))
+        d.reject("mesh.file", "cannot find '" + mesh_path(d) +
+                                  "' (relative paths start at the deck's folder)");
+    });
+    m = mesh::read_mesh(mesh_path(d), comm);
+  } else {
+    collective_guard(comm, [&] {
+      m = mesh::rectangle(d.integer("mesh.cells_x"), d.integer("mesh.cells_y"),
+                          d.real("mesh.length_x_m"), d.real("mesh.length_y_m"));
+    });
   }
+  const int n_ranks = comm_size(comm);
+  collective_guard(comm, [&] {
+    if (m.n_cells() < n_ranks)
+      d.reject(from_file(d) ? "mesh.file" : "mesh.cells_x",
+               CAMBER_MSG("the mesh has " << m.n_cells() << " cells for " << n_ranks
+                                          << " ranks; every rank needs at least one cell: "
+                                             "refine the mesh or run on fewer ranks"));
+  });
+  return m;
+}
+
+void write_paraview(const std::string& dir, const std::string& name,
+                    const mesh::DistributedMesh& dm, const solvers::HeatResult& r) {
+  ScopedTimer timer("write_vtk");
   const auto t = r.temperature.to_vector();
   const auto e = r.exact.to_vector();
   std::vector<double> err(t.size());
   for (size_t i = 0; i < t.size(); ++i) err[i] = t[i] - e[i];
-  piece.cell_data.push_back({"Temperature [K]", 1, t});
-  piece.cell_data.push_back({"Exact temperature [K]", 1, e});
-  piece.cell_data.push_back({"Error [K]", 1, err});
+  const io::UnstructuredPiece piece = dm.owned_piece(
+      {{"Temperature [K]", 1, t}, {"Exact temperature [K]", 1, e}, {"Error [K]", 1, err}});
   const std::string pvtu =
-      io::write_pvtu(dir + "/" + io::series_file_name(name, 0), piece, comm);
-  io::PvdSeries series(dir + "/" + name + ".pvd", comm);
-  series.add(0.0, std::filesystem::path(pvtu).filename().string());
+      io::write_pvtu(dir + "/" + io::series_file_name(name, 0), piece, dm.comm());
+  io::PvdSeries series(dir + "/" + name + ".pvd", dm.comm());
+  series.add(0.0, fs::path(pvtu).filename().string());
   logging::info("wrote " + dir + "/" + name + ".pvd (ParaView)");
 }
 
+// The owned rows of a cell field of shape {n_local_cells}.
+Tensor owned_rows(const Tensor& field, index_t n_owned) {
+  std::vector<double> values = field.to_vector();
+  values.resize(static_cast<size_t>(n_owned));
+  return Tensor::from_host({n_owned}, values);
+}
+
 void write_hdf5(const std::string& dir, const std::string& name, const deck::Deck& d,
-                const solvers::HeatResult& r, MPI_Comm comm) {
+                const mesh::DistributedMesh& dm, const solvers::HeatResult& r) {
   ScopedTimer timer("write_hdf5");
   const std::string path = dir + "/" + name + ".h5";
-  io::H5File file(path, io::Mode::create, comm);
-  file.write("fields/temperature_K", r.temperature);
-  file.write("fields/exact_temperature_K", r.exact);
+  const index_t n_owned = dm.n_owned_cells();
+  io::H5File file(path, io::Mode::create, dm.comm());
+  // Rows are the owned cells of rank 0, then rank 1, ...; cell_id gives
+  // each row's cell in the mesh's own numbering.
+  file.write("fields/temperature_K", owned_rows(r.temperature, n_owned));
+  file.write("fields/exact_temperature_K", owned_rows(r.exact, n_owned));
+  std::vector<double> ids(dm.cell_global_ids().begin(),
+                          dm.cell_global_ids().begin() + n_owned);
+  file.write("fields/cell_id", Tensor::from_host({n_owned}, ids));
   file.set_attribute("", "case", name);
   file.set_attribute("", "deck", d.source());
-  file.set_attribute("", "cells_x", static_cast<std::int64_t>(d.integer("mesh.cells_x")));
-  file.set_attribute("", "cells_y", static_cast<std::int64_t>(d.integer("mesh.cells_y")));
+  file.set_attribute("", "cells", static_cast<std::int64_t>(dm.n_global_cells()));
+  if (from_file(d)) {
+    file.set_attribute("", "mesh_file", mesh_path(d));
+  } else {
+    file.set_attribute("", "cells_x", static_cast<std::int64_t>(d.integer("mesh.cells_x")));
+    file.set_attribute("", "cells_y", static_cast<std::int64_t>(d.integer("mesh.cells_y")));
+  }
   file.set_attribute("", "l2_error_K", r.l2_error);
   file.set_attribute("", "max_error_K", r.max_error);
   file.close();
@@ -104,27 +171,30 @@ void write_hdf5(const std::string& dir, const std::string& name, const deck::Dec
 }
 
 int run_heat(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
+  const MPI_Comm comm = runtime.comm();
   const solvers::HeatProblem problem = heat_problem_of(d);
-  collective_guard(runtime.comm(), [&] {
-    try {
-      solvers::validate_heat_problem(problem, runtime.size());
-    } catch (const Error& e) {
-      // Point at the deck line of the mesh size, the usual culprit.
-      d.reject("mesh.cells_x", e.message());
-    }
-  });
+  collective_guard(comm, [&] { solvers::validate_heat_problem(problem); });
   solvers::PetscSession petsc(options.petsc_options);
 
   const std::string name = d.string("case");
   const std::string dir = d.string("output.dir");
-  logging::info(CAMBER_MSG("heat: " << problem.nx << " x " << problem.ny << " cells on "
-                                << runtime.size() << (runtime.size() == 1 ? " rank" : " ranks")
+  mesh::DistributedMesh dm;
+  {
+    ScopedTimer timer("mesh");
+    dm = mesh::DistributedMesh(build_mesh(d, comm), comm);
+  }
+  const std::string cells =
+      from_file(d) ? CAMBER_MSG(mesh_path(d) << ": " << dm.n_global_cells() << " cells")
+                   : CAMBER_MSG(d.integer("mesh.cells_x") << " x " << d.integer("mesh.cells_y")
+                                                          << " cells");
+  logging::info(CAMBER_MSG("heat: " << cells << " on " << runtime.size()
+                                << (runtime.size() == 1 ? " rank" : " ranks")
                                 << ", k = " << problem.conductivity
                                 << " W/(m K), manufactured solution " << problem.manufactured));
   solvers::HeatResult r;
   {
     ScopedTimer timer("heat");
-    r = solvers::solve_heat(problem, runtime.comm());
+    r = solvers::solve_heat(dm, problem);
   }
   logging::info(CAMBER_MSG("linear solve: " << problem.solver.method << " + "
                                         << problem.solver.preconditioner << ", " << r.iterations
@@ -134,8 +204,17 @@ int run_heat(const deck::Deck& d, const Runtime& runtime, const RunOptions& opti
                                                                       << std::setprecision(6)
                                                                       << r.l2_error << " K, max "
                                                                       << r.max_error << " K"));
-  if (d.boolean("output.paraview")) write_paraview(dir, name, problem, r, runtime.comm());
-  if (d.boolean("output.hdf5")) write_hdf5(dir, name, d, r, runtime.comm());
+  // 1 degree: far above the round-off of an orthogonal mesh's centroids,
+  // far below any mesh that was not built to be orthogonal.
+  if (r.max_non_orthogonality_deg > 1.0)
+    logging::warn(CAMBER_MSG(
+        "the mesh is not orthogonal (up to "
+        << std::fixed << std::setprecision(1) << r.max_non_orthogonality_deg
+        << " degrees between a face normal and the line from a cell centroid to the next "
+           "centroid or to the face): the two-point flux is inconsistent there, so the error "
+           "need not vanish under refinement"));
+  if (d.boolean("output.paraview")) write_paraview(dir, name, dm, r);
+  if (d.boolean("output.hdf5")) write_hdf5(dir, name, d, dm, r);
   return 0;
 }
 
@@ -145,9 +224,10 @@ Problem heat_problem() {
   Problem p;
   p.name = "heat";
   p.summary =
-      "steady heat conduction on a rectangle with a manufactured solution (sections mesh, "
-      "heat, solver).";
+      "steady heat conduction with a manufactured solution, on a generated rectangle or a mesh "
+      "file (sections mesh, heat, solver).";
   p.declare = declare_heat_schema;
+  p.validate = validate_heat;
   p.run = run_heat;
   return p;
 }

@@ -2,7 +2,8 @@
 # usage: check_paraview.sh PARAVIEW_READ MPIEXEC CAMBER DECK
 # Runs the deck on 2 ranks, then opens the .pvd with ParaView itself and
 # checks the cell count, the field names and the largest temperature.
-# DECK is tests/apps/decks/small.yaml: 16 x 12 cells on [0, 2] x [0, 1] with
+# DECK is tests/apps/decks/small.yaml: 16 x 12 quads (mesh.generate:
+# rectangle), partitioned over the ranks, on [0, 2] x [0, 1] with
 # T = 1 + 2 x/Lx - 3 y/Ly, reproduced to round-off; its largest cell-centre
 # value is at x = 2 * 15.5/16, y = 1/24: T = 1 + 1.9375 - 0.125 = 2.8125.
 set -euo pipefail

@@ -1,22 +1,31 @@
 // Tests of the PETSc plumbing (session, error macro, handles, linear solve)
-// and of the steady heat-conduction solver, at 1, 2 and 4 ranks.
+// and of the steady heat-conduction solver on distributed meshes, at 1, 2
+// and 4 ranks.
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <petscksp.h>
+
+#include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include <camber/error.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
+#include <camber/mesh/generators.hpp>
+#include <camber/mesh/geometry.hpp>
+#include <camber/mesh/mesh.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/runtime.hpp>
 #include <camber/solvers/heat_conduction.hpp>
 #include <camber/solvers/linear_solver.hpp>
 #include <camber/solvers/petsc_error.hpp>
 #include <camber/solvers/petsc_handle.hpp>
 #include <camber/solvers/petsc_session.hpp>
-#include <camber/error.hpp>
-#include <camber/runtime.hpp>
 #include "tests/solvers/petsc_environment.hpp"
 
 namespace camber::solvers {
@@ -90,27 +99,44 @@ TEST(PetscHandle, MoveTransfersOwnershipAndResetDestroys) {
   EXPECT_FALSE(b);
 }
 
-TEST(BlockCellRange, CoversAllCellsWithNearlyEqualBlocks) {
-  const index_t n_cells = 103;
-  for (int parts : {1, 2, 3, 4, 7}) {
-    index_t expected_begin = 0;
-    for (int p = 0; p < parts; ++p) {
-      const CellRange r = block_cell_range(n_cells, parts, p);
-      EXPECT_EQ(r.begin, expected_begin);
-      const index_t size = r.end - r.begin;
-      EXPECT_TRUE(size == n_cells / parts || size == n_cells / parts + 1);
-      expected_begin = r.end;
-    }
-    EXPECT_EQ(expected_begin, n_cells);
+// Cell centroids of dm.local() on the host, {n_local_cells, 2}.
+Kokkos::View<double**, Kokkos::HostSpace> centroids(const mesh::DistributedMesh& dm) {
+  const mesh::Geometry g = mesh::compute_geometry(dm.local());
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.cell_centroid);
+}
+
+// Quadrilaterals on the tensor grid xs x ys (node coordinates, increasing),
+// with marker "walls" on the bottom and top sides and, if `mark_ends`,
+// marker "ends" on the left and right ones (else those faces are unmarked).
+mesh::Mesh tensor_grid(const std::vector<double>& xs, const std::vector<double>& ys,
+                       bool mark_ends = true) {
+  mesh::MeshData d;
+  const auto nx = static_cast<index_t>(xs.size()) - 1;
+  const auto ny = static_cast<index_t>(ys.size()) - 1;
+  for (double y : ys)
+    for (double x : xs) d.add_node(x, y);
+  auto node = [nx](index_t i, index_t j) { return j * (nx + 1) + i; };
+  for (index_t j = 0; j < ny; ++j)
+    for (index_t i = 0; i < nx; ++i)
+      d.add_cell(mesh::CellType::quad,
+                 {node(i, j), node(i + 1, j), node(i + 1, j + 1), node(i, j + 1)});
+  auto& walls = d.add_marker("walls");
+  for (index_t i = 0; i < nx; ++i) {
+    walls.add_element({node(i, 0), node(i + 1, 0)});
+    walls.add_element({node(i + 1, ny), node(i, ny)});
   }
+  if (mark_ends) {
+    auto& ends = d.add_marker("ends");
+    for (index_t j = 0; j < ny; ++j) {
+      ends.add_element({node(0, j + 1), node(0, j)});
+      ends.add_element({node(nx, j), node(nx, j + 1)});
+    }
+  }
+  return mesh::Mesh::from_cells(std::move(d), mesh::Orientation::require);
 }
 
 HeatProblem linear_problem() {
   HeatProblem p;
-  // Odd, unequal counts and a non-square domain with non-square cells, so
-  // blocks split rows unevenly and x and y are not interchangeable.
-  p.nx = 13;
-  p.ny = 7;
   p.length_x_m = 2.0;
   p.length_y_m = 0.5;
   p.conductivity = 3.5;
@@ -118,48 +144,81 @@ HeatProblem linear_problem() {
   return p;
 }
 
-// T = a + b x + c y is reproduced at the cell centres (the two-point flux is
-// exact for linear T, also at the half-cell boundary distance), so only the
-// linear solver's error remains. Tolerance: CG stops at a preconditioned
-// residual ||B r|| <= 1e-12 ||B b||; with BoomerAMG B ~ A^-1 and
-// kappa(B A) = O(1) (a few), so ||error||_2 <~ kappa(B A) 1e-12 ||T||_2.
-// Here |T| <= 3 on 91 cells, ||T||_2 <= 3 sqrt(91) ~ 29, so every cell is
-// within ~1e-10 (measured: ~1e-12). We check the computed T against the formula
-// directly, not against the solver's own "exact" field.
-TEST(SolveHeat, ReproducesLinearSolution) {
-  const HeatProblem p = linear_problem();
-  const HeatResult r = solve_heat(p, MPI_COMM_WORLD);
-  const LocalQuadMesh mesh = local_mesh(p, r.cell_begin, r.cell_end);
-  const auto t = r.temperature.to_vector();
-  ASSERT_EQ(static_cast<index_t>(t.size()), r.cell_end - r.cell_begin);
+// The largest |T_c - (1 + 2 x/Lx - 3 y/Ly)| over the local cells, owned and
+// ghost, and over all ranks: the computed T against the formula directly,
+// not against the solver's own "exact" field.
+double linear_field_error(const mesh::DistributedMesh& dm, const HeatProblem& p,
+                          const HeatResult& r) {
+  const auto xc = centroids(dm);
+  const auto t = r.temperature.host();
+  EXPECT_EQ(r.temperature.dim(0), dm.n_local_cells());
   double worst = 0.0;
-  for (size_t c = 0; c < t.size(); ++c) {
-    const double x = mesh.centroids_xyz[3 * c];
-    const double y = mesh.centroids_xyz[3 * c + 1];
-    const double expected = 1.0 + 2.0 * x / p.length_x_m - 3.0 * y / p.length_y_m;
-    worst = std::max(worst, std::abs(t[c] - expected));
+  for (index_t c = 0; c < dm.n_local_cells(); ++c) {
+    const double expected = 1.0 + 2.0 * xc(c, 0) / p.length_x_m - 3.0 * xc(c, 1) / p.length_y_m;
+    worst = std::max(worst, std::abs(t(c) - expected));
   }
-  EXPECT_LE(worst, 1e-10);
+  return par::allreduce_max(worst, MPI_COMM_WORLD);
+}
+
+// T = a + b x + c y is reproduced at the centroids of the rectangle's quads
+// (odd, unequal counts on a non-square domain: non-square cells, uneven
+// partitions): on an orthogonal mesh the two-point flux is exact for linear
+// T, also at the half-cell boundary distance, so only the linear solver's
+// error remains. Tolerance: CG stops at a preconditioned residual
+// ||B r|| <= 1e-12 ||B b||; with BoomerAMG B ~ A^-1 and kappa(B A) = O(1)
+// (a few), so ||error||_2 <~ kappa(B A) 1e-12 ||T||_2. Here |T| <= 3 on 91
+// cells, ||T||_2 <= 3 sqrt(91) ~ 29, so every cell is within ~1e-10
+// (measured: ~1e-12). Ghost rows hold their owners' values, so they match
+// the formula too.
+TEST(SolveHeat, ReproducesLinearSolutionOnQuads) {
+  const HeatProblem p = linear_problem();
+  const mesh::DistributedMesh dm(mesh::rectangle(13, 7, 2.0, 0.5), MPI_COMM_WORLD);
+  const HeatResult r = solve_heat(dm, p);
+  EXPECT_LE(linear_field_error(dm, p, r), 1e-10);
   EXPECT_LE(r.max_error, 1e-10);
   EXPECT_LE(r.l2_error, 1e-10);
   EXPECT_GT(r.iterations, 0);
+  // Centroids and face centres of exact rectangles: orthogonal up to
+  // round-off (~1e-14 rad).
+  EXPECT_LT(r.max_non_orthogonality_deg, 1e-6);
+  EXPECT_EQ(r.exact.dim(0), dm.n_local_cells());
+  // The owned cells of all ranks cover the mesh exactly once.
+  EXPECT_EQ(static_cast<index_t>(par::allreduce_sum(static_cast<double>(dm.n_owned_cells()),
+                                                    MPI_COMM_WORLD)),
+            13 * 7);
+}
 
-  // The blocks of all ranks cover the grid exactly once.
-  index_t local = r.cell_end - r.cell_begin;
-  index_t total = 0;
-  CAMBER_CHECK_MPI(MPI_Allreduce(&local, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
-  EXPECT_EQ(total, p.nx * p.ny);
+// Any mesh, not only the generator's: a graded tensor grid built from
+// MeshData (cell widths growing by 1.5 along x, shrinking along y), with its
+// own marker names ("walls", "ends"), each of which gets T = g. Rectangles
+// in any spacing are still orthogonal (the line between two neighbours'
+// centroids, and from a centroid to a boundary face's centre, is normal to
+// the face), so the linear T is again reproduced to the solver's tolerance
+// (|T| <= 3 on 60 cells: within ~1e-10, as above).
+TEST(SolveHeat, ReproducesLinearSolutionOnAGradedGridWithOtherMarkers) {
+  const HeatProblem p = linear_problem();
+  std::vector<double> xs{0.0}, ys{0.0};
+  double width = 0.1;
+  while (xs.size() < 11) xs.push_back(xs.back() + (width *= 1.5));
+  double height = 0.2;
+  while (ys.size() < 7) ys.push_back(ys.back() + (height *= 0.7));
+  const mesh::DistributedMesh dm(tensor_grid(xs, ys), MPI_COMM_WORLD);
+  const HeatResult r = solve_heat(dm, p);
+  EXPECT_LE(linear_field_error(dm, p, r), 1e-10);
+  EXPECT_LE(r.max_error, 1e-10);
+  EXPECT_LT(r.max_non_orthogonality_deg, 1e-6);
 }
 
 // GAMG as an alternative preconditioner converges to the same solution.
 TEST(SolveHeat, GamgPreconditionerAlsoConverges) {
   HeatProblem p = linear_problem();
   p.solver.preconditioner = "gamg";
-  const HeatResult r = solve_heat(p, MPI_COMM_WORLD);
+  const mesh::DistributedMesh dm(mesh::rectangle(13, 7, 2.0, 0.5), MPI_COMM_WORLD);
+  const HeatResult r = solve_heat(dm, p);
   EXPECT_LE(r.max_error, 1e-10);
 }
 
-// The smooth manufactured solution on a 32 x 32 grid of the unit square.
+// The smooth manufactured solution on 32 x 32 quads of the unit square.
 // This test checks that the right problem is solved and that the reported
 // norms are what they claim; the order of accuracy is checked in
 // tests/regression/. A wrong f or g gives errors of O(1) (|T| reaches
@@ -167,136 +226,135 @@ TEST(SolveHeat, GamgPreconditionerAlsoConverges) {
 // h = 1/32, so the bounds 2e-3 (L2) and 4e-3 (max) separate the two.
 TEST(SolveHeat, SmoothSolutionIsCloseAndNormsAreConsistent) {
   HeatProblem p;
-  p.nx = 32;
-  p.ny = 32;
-  const HeatResult r = solve_heat(p, MPI_COMM_WORLD);
+  const mesh::DistributedMesh dm(mesh::rectangle(32, 32, 1.0, 1.0), MPI_COMM_WORLD);
+  const HeatResult r = solve_heat(dm, p);
   EXPECT_LT(r.l2_error, 2e-3);
   EXPECT_LT(r.max_error, 4e-3);
   EXPECT_GT(r.l2_error, 0.0);
 
-  // exact holds the manufactured T at the local cell centres.
-  const LocalQuadMesh mesh = local_mesh(p, r.cell_begin, r.cell_end);
-  const auto t = r.temperature.to_vector();
-  const auto e = r.exact.to_vector();
-  ASSERT_EQ(t.size(), e.size());
+  // exact holds the manufactured T at the local centroids; the norms are
+  // volume-weighted sums over owned cells (area 1/32^2 each).
+  const auto xc = centroids(dm);
+  const auto t = r.temperature.host();
+  const auto e = r.exact.host();
+  ASSERT_EQ(r.exact.dim(0), dm.n_local_cells());
   const double pi = std::acos(-1.0);
-  double sums[1] = {0.0};
+  double sum = 0.0;
   double local_max = 0.0;
-  for (size_t c = 0; c < e.size(); ++c) {
-    const double x = mesh.centroids_xyz[3 * c];
-    const double y = mesh.centroids_xyz[3 * c + 1];
-    EXPECT_NEAR(e[c], std::sin(pi * x) * std::exp(y) + x * y, 1e-14);
-    sums[0] += (t[c] - e[c]) * (t[c] - e[c]) / (32.0 * 32.0);  // cell area
-    local_max = std::max(local_max, std::abs(t[c] - e[c]));
+  for (index_t c = 0; c < dm.n_local_cells(); ++c) {
+    const double x = xc(c, 0);
+    const double y = xc(c, 1);
+    EXPECT_NEAR(e(c), std::sin(pi * x) * std::exp(y) + x * y, 1e-14);
+    if (c >= dm.n_owned_cells()) continue;
+    sum += (t(c) - e(c)) * (t(c) - e(c)) / (32.0 * 32.0);
+    local_max = std::max(local_max, std::abs(t(c) - e(c)));
   }
-  double total[1] = {0.0};
-  double global_max = 0.0;
-  CAMBER_CHECK_MPI(MPI_Allreduce(sums, total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
-  CAMBER_CHECK_MPI(
-      MPI_Allreduce(&local_max, &global_max, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
   // Sums in a different order: agreement to a few ulps of the result.
-  EXPECT_NEAR(r.l2_error, std::sqrt(total[0]), 1e-14 * r.l2_error);
-  EXPECT_EQ(r.max_error, global_max);
+  EXPECT_NEAR(r.l2_error, std::sqrt(par::allreduce_sum(sum, MPI_COMM_WORLD)),
+              1e-14 * r.l2_error);
+  EXPECT_EQ(r.max_error, par::allreduce_max(local_max, MPI_COMM_WORLD));
+
+  // Ghost rows hold exactly their owners' values.
+  const std::vector<double> whole =
+      par::gather_owned(r.temperature, dm.distribution()).to_vector();
+  const auto& ids = dm.cell_global_ids();
+  for (index_t c = dm.n_owned_cells(); c < dm.n_local_cells(); ++c)
+    EXPECT_EQ(t(c), whole[static_cast<size_t>(ids[static_cast<size_t>(c)])]) << "ghost " << c;
 }
 
-TEST(LocalMesh, QuadsAreCounterClockwiseWithCellArea) {
-  HeatProblem p;
-  p.nx = 5;
-  p.ny = 3;
-  p.length_x_m = 2.5;
-  p.length_y_m = 0.6;
-  const LocalQuadMesh whole = local_mesh(p, 0, 15);
-  EXPECT_EQ(whole.n_points, 6 * 4);
-  ASSERT_EQ(whole.connectivity.size(), 4u * 15u);
-  ASSERT_EQ(whole.centroids_xyz.size(), 3u * 15u);
-  for (size_t c = 0; c < 15; ++c) {
-    double area = 0.0;  // shoelace: positive for counter-clockwise
-    double cx = 0.0;
-    double cy = 0.0;
-    for (size_t v = 0; v < 4; ++v) {
-      const auto a = static_cast<size_t>(whole.connectivity[4 * c + v]);
-      const auto b = static_cast<size_t>(whole.connectivity[4 * c + (v + 1) % 4]);
-      area += whole.points_xyz[3 * a] * whole.points_xyz[3 * b + 1] -
-              whole.points_xyz[3 * b] * whole.points_xyz[3 * a + 1];
-      cx += whole.points_xyz[3 * a] / 4.0;
-      cy += whole.points_xyz[3 * a + 1] / 4.0;
-    }
-    EXPECT_NEAR(0.5 * area, 0.5 * 0.2, 1e-14);
-    EXPECT_NEAR(cx, whole.centroids_xyz[3 * c], 1e-14);
-    EXPECT_NEAR(cy, whole.centroids_xyz[3 * c + 1], 1e-14);
-  }
-  // A block starting mid-row uses only the corners of its cells.
-  const LocalQuadMesh piece = local_mesh(p, 3, 7);  // cells (3,0) (4,0) (0,1) (1,1)
-  EXPECT_EQ(piece.n_points, 6 + 6);
-  EXPECT_EQ(piece.connectivity.size(), 16u);
+// The non-orthogonality report: 0 on the quads (above), and atan(1/2) =
+// 26.565 degrees on the right-isosceles triangles of mesh::rectangle (from
+// the lower triangle's centroid (2/3, 1/3) h to the upper one's below,
+// (1/3, -1/3) h, against the side's normal (0, -1); tests/regression/ has
+// the consequences).
+TEST(SolveHeat, ReportsTheNonOrthogonalityOfTriangles) {
+  const mesh::DistributedMesh dm(
+      mesh::rectangle(8, 8, 1.0, 1.0, mesh::CellShape::triangles), MPI_COMM_WORLD);
+  const HeatResult r = solve_heat(dm, linear_problem());
+  EXPECT_NEAR(r.max_non_orthogonality_deg, std::atan(0.5) * 180.0 / std::acos(-1.0), 1e-9);
+  // Not reproduced: the error is h (G_x - G_y) / 24 in every cell with
+  // G = (2/2, -3/0.5) (tests/regression/), 7/24/8 = 0.036.
+  EXPECT_NEAR(r.max_error, (1.0 + 6.0) / 24.0 / 8.0, 1e-10);
 }
 
 TEST(SolveHeat, BadInputIsReportedAsBadInput) {
+  const mesh::DistributedMesh dm(mesh::rectangle(4, 4, 1.0, 1.0), MPI_COMM_WORLD);
   auto with = [](auto change) {
     HeatProblem p;
     change(p);
     return p;
   };
-  expect_error([&] { solve_heat(with([](HeatProblem& p) { p.nx = 1; }), MPI_COMM_WORLD); },
-               ErrorKind::bad_input, {"nx"});
-  expect_error([&] { solve_heat(with([](HeatProblem& p) { p.ny = 0; }), MPI_COMM_WORLD); },
-               ErrorKind::bad_input, {"ny"});
+  expect_error([&] { solve_heat(dm, with([](HeatProblem& p) { p.length_x_m = 0.0; })); },
+               ErrorKind::bad_input, {"length_x_m"});
+  expect_error([&] { solve_heat(dm, with([](HeatProblem& p) { p.length_y_m = -1.0; })); },
+               ErrorKind::bad_input, {"length_y_m"});
+  expect_error([&] { solve_heat(dm, with([](HeatProblem& p) { p.conductivity = 0.0; })); },
+               ErrorKind::bad_input, {"conductivity"});
   expect_error(
-      [&] { solve_heat(with([](HeatProblem& p) { p.length_y_m = -1.0; }), MPI_COMM_WORLD); },
-      ErrorKind::bad_input, {"length_y_m"});
-  expect_error(
-      [&] { solve_heat(with([](HeatProblem& p) { p.conductivity = 0.0; }), MPI_COMM_WORLD); },
-      ErrorKind::bad_input, {"conductivity"});
-  expect_error(
-      [&] { solve_heat(with([](HeatProblem& p) { p.manufactured = "cosine"; }), MPI_COMM_WORLD); },
+      [&] { solve_heat(dm, with([](HeatProblem& p) { p.manufactured = "cosine"; })); },
       ErrorKind::bad_input, {"cosine", "sin_exp"});
   expect_error(
-      [&] {
-        solve_heat(with([](HeatProblem& p) { p.solver.method = "no_such_method"; }),
-                   MPI_COMM_WORLD);
-      },
+      [&] { solve_heat(dm, with([](HeatProblem& p) { p.solver.method = "no_such_method"; })); },
       ErrorKind::bad_input, {"method", "no_such_method"});
   expect_error(
       [&] {
-        solve_heat(with([](HeatProblem& p) { p.solver.preconditioner = "no_such_pc"; }),
-                   MPI_COMM_WORLD);
+        solve_heat(dm, with([](HeatProblem& p) { p.solver.preconditioner = "no_such_pc"; }));
       },
       ErrorKind::bad_input, {"preconditioner", "no_such_pc"});
-  // 2 x 2 = 4 cells cannot be shared by 5 ranks.
-  HeatProblem tiny;
-  tiny.nx = 2;
-  tiny.ny = 2;
-  expect_error([&] { validate_heat_problem(tiny, 5); }, ErrorKind::bad_input,
-               {"4 cells", "5 ranks"});
-  EXPECT_NO_THROW(validate_heat_problem(tiny, 4));
-  if (world_size() > 4) {
-    expect_error([&] { solve_heat(tiny, MPI_COMM_WORLD); }, ErrorKind::bad_input, {"ranks"});
+
+  // Left and right sides without a marker: no boundary condition there.
+  const std::vector<double> xs{0.0, 0.25, 0.5, 0.75, 1.0};
+  const mesh::DistributedMesh unmarked(tensor_grid(xs, xs, /*mark_ends=*/false),
+                                       MPI_COMM_WORLD);
+  expect_error([&] { solve_heat(unmarked, HeatProblem{}); }, ErrorKind::bad_input,
+               {"has no marker", "every boundary face needs one"});
+
+  // A dart (arrowhead) cell per rank, so every rank owns one: (0,0) (4,0)
+  // (0.5,0.5) (0,4), counter-clockwise with area 2 and a reflex corner at
+  // (0.5,0.5). Its centroid (5/6, 5/6) lies outside it, beyond the edges
+  // at the reflex corner: from the centroid to the centre (2.25, 0.25) of
+  // edge (4,0)-(0.5,0.5), against that edge's outward normal (0.5, 3.5)/|.|,
+  // d = (1.417 * 0.5 - 0.583 * 3.5) / 3.54 < 0.
+  mesh::MeshData darts;
+  auto& wall = darts.add_marker("wall");
+  for (int k = 0; k < world_size(); ++k) {
+    const double x0 = 10.0 * k;
+    const index_t a = darts.add_node(x0, 0.0);
+    const index_t b = darts.add_node(x0 + 4.0, 0.0);
+    const index_t c = darts.add_node(x0 + 0.5, 0.5);
+    const index_t e = darts.add_node(x0, 4.0);
+    darts.add_cell(mesh::CellType::quad, {a, b, c, e});
+    wall.add_element({a, b});
+    wall.add_element({b, c});
+    wall.add_element({c, e});
+    wall.add_element({e, a});
   }
+  const mesh::DistributedMesh distorted(mesh::Mesh::from_cells(std::move(darts)),
+                                        MPI_COMM_WORLD);
+  expect_error([&] { solve_heat(distorted, HeatProblem{}); }, ErrorKind::bad_input,
+               {"outer side of the face", "too distorted"});
 }
 
 // An unconverged solve is a failure naming PETSc's reason; the options
 // prefix "heat_" lets PETSc options override the struct.
 TEST(SolveHeat, DivergenceIsAFailureAndHeatOptionsOverride) {
+  const mesh::DistributedMesh dm(mesh::rectangle(32, 32, 1.0, 1.0), MPI_COMM_WORLD);
   HeatProblem p;
-  p.nx = 32;
-  p.ny = 32;
   p.solver.max_iterations = 1;
-  expect_error([&] { solve_heat(p, MPI_COMM_WORLD); }, ErrorKind::failure,
+  expect_error([&] { solve_heat(dm, p); }, ErrorKind::failure,
                {"DIVERGED_ITS", "1 iterations"});
 
   HeatProblem q;
-  q.nx = 32;
-  q.ny = 32;
   ASSERT_EQ(PetscOptionsSetValue(nullptr, "-heat_ksp_max_it", "2"), 0);
   std::string message;
   try {
-    solve_heat(q, MPI_COMM_WORLD);
+    solve_heat(dm, q);
   } catch (const Error& e) {
     message = e.message();
   }
   ASSERT_EQ(PetscOptionsClearValue(nullptr, "-heat_ksp_max_it"), 0);
   EXPECT_NE(message.find("DIVERGED_ITS after 2 iterations"), std::string::npos) << message;
-  EXPECT_NO_THROW(solve_heat(q, MPI_COMM_WORLD));
+  EXPECT_NO_THROW(solve_heat(dm, q));
 }
 
 }  // namespace
