@@ -67,6 +67,12 @@ DistributedMesh::DistributedMesh(const Mesh& global, MPI_Comm comm,
   // The same mesh on every rank, so every rank fails alike: agree, so the
   // message is printed once.
   collective_guard(comm, [&] {
+    CAMBER_INPUT_REQUIRE(global.n_cells() >= comm_size(comm),
+                         "DistributedMesh: "
+                             << (global.source().empty() ? std::string("the mesh")
+                                                         : global.source())
+                             << " has " << global.n_cells() << " cells, fewer than the "
+                             << comm_size(comm) << " ranks; every rank needs a cell");
     CAMBER_INPUT_REQUIRE(global.dim() == 2,
                          "DistributedMesh: only 2-D meshes are supported yet; "
                              << (global.source().empty() ? std::string("this mesh")

@@ -10,7 +10,7 @@
 ///   int main(int argc, char** argv) {
 ///     camber::Runtime runtime(argc, argv);                 // MPI, Kokkos
 ///     camber::solvers::PetscSession petsc(argc, argv);     // PETSc
-///     ... solve_heat(problem, runtime.comm()) ...
+///     ... solve_heat(distributed_mesh, problem) ...
 ///   }                        // PETSc finalized, then Kokkos and MPI
 /// @endcode
 ///

@@ -192,6 +192,23 @@ TEST(DistributedMeshRead, QuickStartMeshIsReadOnceAndDistributed) {
 
 // A bad path is one bad_input error on every rank (collective), naming the
 // file: no rank aborts, none hangs.
+// Fewer cells than ranks: one bad_input error on every rank (no rank is left
+// waiting for the ones that would have no cells).
+TEST(DistributedMeshRead, FewerCellsThanRanksIsABadInputErrorOnEveryRank) {
+  const mesh::Mesh one_cell = mesh::rectangle(1, 1, 1.0, 1.0);
+  if (size() == 1) {
+    EXPECT_EQ(mesh::DistributedMesh(one_cell, world()).n_owned_cells(), 1);
+    return;
+  }
+  try {
+    (void)mesh::DistributedMesh(one_cell, world());
+    ADD_FAILURE() << "expected an error";
+  } catch (const camber::Error& e) {
+    EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input) << e.what();
+    EXPECT_NE(std::string(e.what()).find("fewer than"), std::string::npos) << e.what();
+  }
+}
+
 TEST(DistributedMeshRead, BadPathIsABadInputErrorOnEveryRank) {
   for (const std::string path : {"no/such/mesh.su2", "mesh.without_extension"}) {
     try {
