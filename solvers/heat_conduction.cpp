@@ -1,4 +1,5 @@
 #include <camber/solvers/heat_conduction.hpp>
+#include <camber/solvers/petsc_numbering.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <petscksp.h>
@@ -138,26 +139,6 @@ void heat_cells(const mesh::Geometry& g, index_t n_owned, const ManufacturedHeat
 
 namespace {
 
-// PETSc row of every local cell: rank r's owned cells are rows offset_r ..
-// offset_r + n_owned_r - 1 in local order (offset_r: exclusive scan of the
-// owned counts); a ghost gets its owner's number through the halo exchange.
-std::vector<PetscInt> global_rows(const mesh::DistributedMesh& dm) {
-  const index_t n_owned = dm.n_owned_cells();
-  long long mine = n_owned;
-  long long offset = 0;
-  CAMBER_CHECK_MPI(MPI_Exscan(&mine, &offset, 1, MPI_LONG_LONG, MPI_SUM, dm.comm()));
-  if (dm.rank() == 0) offset = 0;  // MPI_Exscan leaves rank 0's result undefined
-  std::vector<double> ids(static_cast<size_t>(dm.n_local_cells()), -1.0);
-  for (index_t c = 0; c < n_owned; ++c)
-    ids[static_cast<size_t>(c)] = static_cast<double>(offset + c);  // exact below 2^53
-  Tensor field = Tensor::from_host({dm.n_local_cells()}, ids);
-  par::HaloExchange halo(dm.distribution());
-  halo.forward(field);
-  const std::vector<double> filled = field.to_vector();
-  std::vector<PetscInt> rows(filled.size());
-  for (size_t i = 0; i < filled.size(); ++i) rows[i] = static_cast<PetscInt>(filled[i]);
-  return rows;
-}
 
 // The mesh checks of solve_heat, agreed by all ranks (the message of the
 // lowest failing rank is raised on every rank).
@@ -237,7 +218,7 @@ HeatResult solve_heat(const mesh::DistributedMesh& dm, const HeatProblem& proble
   VecHandle x;
   {
     ScopedTimer timer("assemble");
-    const std::vector<PetscInt> row = global_rows(dm);
+    const std::vector<PetscInt> row = petsc_cell_numbers(dm);
     const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_left());
     const auto right =
         Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_right());

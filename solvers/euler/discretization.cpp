@@ -3,6 +3,8 @@
 #include <cmath>
 #include <map>
 #include <sstream>
+#include <type_traits>
+#include <utility>
 
 #include <camber/autodiff/dual.hpp>
 #include <camber/autodiff/jacobian.hpp>
@@ -104,12 +106,32 @@ Field<double> field_of(const Tensor& t) {
   return Field<double>(t.data(), static_cast<size_t>(t.dim(0)), static_cast<size_t>(t.dim(1)));
 }
 
+// A Field<T>'s storage as a Tensor of doubles, {rows, cols * doubles per T}
+// (shared): a Dual is its value and derivatives side by side, so a halo
+// exchange of this Tensor moves whole Duals.
+template <class T>
+Tensor raw_tensor(const Field<T>& f) {
+  static_assert(std::is_trivially_copyable<T>::value && sizeof(T) % sizeof(double) == 0,
+                "raw_tensor: T must be a trivially copyable bundle of doubles");
+  const index_t per = static_cast<index_t>(sizeof(T) / sizeof(double));
+  return Tensor::wrap(reinterpret_cast<double*>(f.data()),
+                      {static_cast<index_t>(f.extent(0)), static_cast<index_t>(f.extent(1)) * per});
+}
+
 }  // namespace
 
 Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& flow,
                                const std::vector<BoundaryCondition>& conditions,
-                               FluxScheme scheme)
-    : dm_(&dm), flow_(flow), gas_{flow.gamma}, scheme_(scheme) {
+                               FluxScheme scheme, const SpatialOptions& spatial)
+    : dm_(&dm), flow_(flow), gas_{flow.gamma}, scheme_(scheme), spatial_(spatial) {
+  collective_guard(dm.comm(), [&] {
+    CAMBER_INPUT_REQUIRE(spatial.order == 1 || spatial.order == 2,
+                         "spatial order " << spatial.order << " is not supported; use 1 or 2");
+    CAMBER_INPUT_REQUIRE(std::isfinite(spatial.venkatakrishnan_k) &&
+                             spatial.venkatakrishnan_k >= 0.0,
+                         "venkatakrishnan_k = " << spatial.venkatakrishnan_k
+                                                << " must be a finite number >= 0 (5 is usual)");
+  });
   const mesh::Mesh& local = dm.local();
   n_owned_ = dm.n_owned_cells();
   n_local_ = dm.n_local_cells();
@@ -210,6 +232,32 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
   auto wh = Kokkos::create_mirror_view(wall_faces_);
   for (size_t i = 0; i < walls.size(); ++i) wh(i) = walls[i];
   Kokkos::deep_copy(wall_faces_, wh);
+
+  face_to_center_ = Kokkos::View<double**>("euler::face_to_center", n_faces_, 4);
+  {
+    const auto to_center = face_to_center_;
+    const auto left = face_left_, right = face_right_;
+    const auto centroid = geometry_.cell_centroid;
+    const auto center = geometry_.face_center;
+    Kokkos::parallel_for(
+        "euler::face_to_center", Kokkos::RangePolicy<>(0, n_faces_),
+        KOKKOS_LAMBDA(const index_t f) {
+          const index_t l = left(f), r = right(f);
+          to_center(f, 0) = center(f, 0) - centroid(l, 0);
+          to_center(f, 1) = center(f, 1) - centroid(l, 1);
+          to_center(f, 2) = r >= 0 ? center(f, 0) - centroid(r, 0) : 0.0;
+          to_center(f, 3) = r >= 0 ? center(f, 1) - centroid(r, 1) : 0.0;
+        });
+  }
+  reconstruction_ = Reconstruction(geometry_, n_owned_, face_left_, face_right_, cell_face_offset_,
+                                   cell_face_, cell_face_sign_, spatial_);
+  Kokkos::fence();
+}
+
+Discretization Discretization::first_order() const {
+  Discretization copy(*this);
+  copy.spatial_.order = 1;
+  return copy;
 }
 
 Tensor Discretization::free_stream_field() const {
@@ -254,6 +302,102 @@ void Discretization::face_fluxes(const Field<T>& U, const Field<T>& F) const {
 }
 
 template <class T>
+void Discretization::primitive_field(const Field<T>& U, const Field<T>& W) const {
+  const IdealGas gas = gas_;
+  Kokkos::parallel_for(
+      "euler::primitive", Kokkos::RangePolicy<>(0, n_local_), KOKKOS_LAMBDA(const index_t c) {
+        Conserved<T, 2> s;
+        for (int k = 0; k < 4; ++k) s[k] = U(c, k);
+        const Primitive<T, 2> w = to_primitive(gas, s);
+        W(c, 0) = w.rho;
+        W(c, 1) = w.vel[0];
+        W(c, 2) = w.vel[1];
+        W(c, 3) = w.p;
+      });
+}
+
+template <class T>
+void Discretization::limited_gradients(const Field<T>& U, const Field<T>& W,
+                                       const Field<T>& L) const {
+  primitive_field<T>(U, W);
+  Field<T> G("euler::G", static_cast<size_t>(n_owned_), 8);
+  reconstruction_.gradients<T>(W, G);
+  if (spatial_.freeze_limiter) {
+    // Every rank holds a frozen limiter or none (they are stored
+    // collectively), so every rank throws alike: no collective check.
+    CAMBER_REQUIRE(!frozen_phi_.empty(),
+                   "the Euler limiter is frozen (SpatialOptions::freeze_limiter) but no limiter "
+                   "was stored: call Discretization::freeze_limiter(U) or set_limiter(phi) first");
+    const Field<double> phi = field_of(frozen_phi_);
+    Kokkos::parallel_for(
+        "euler::limit_frozen", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+          for (int k = 0; k < 4; ++k)
+            for (int d = 0; d < 2; ++d) L(c, 2 * k + d) = phi(c, k) * G(c, 2 * k + d);
+        });
+  } else {
+    Field<T> phi("euler::phi", static_cast<size_t>(n_owned_), 4);
+    reconstruction_.limiters<T>(W, G, phi);
+    Kokkos::parallel_for(
+        "euler::limit", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+          for (int k = 0; k < 4; ++k)
+            for (int d = 0; d < 2; ++d) L(c, 2 * k + d) = phi(c, k) * G(c, 2 * k + d);
+        });
+  }
+  Kokkos::fence();
+  Tensor raw = raw_tensor(L);
+  dm_->halo().forward(raw);
+}
+
+template <class T>
+void Discretization::reconstructed_fluxes(const Field<T>& W, const Field<T>& L,
+                                          const Field<T>& F) const {
+  const auto left = face_left_, right = face_right_;
+  const auto kind = face_kind_;
+  const auto normal = geometry_.face_normal;
+  const auto to_center = face_to_center_;
+  const IdealGas gas = gas_;
+  const int scheme = static_cast<int>(scheme_);
+  const Conserved<double, 2> fs = flow_.free_stream();
+  Kokkos::parallel_for(
+      "euler::reconstructed_fluxes", Kokkos::RangePolicy<>(0, n_faces_),
+      KOKKOS_LAMBDA(const index_t f) {
+        const index_t l = left(f), r = right(f);
+        const Conserved<T, 2> ul =
+            to_conserved(gas, reconstructed_state(W, L, l, to_center(f, 0), to_center(f, 1)));
+        T y[4];
+        if (r >= 0) {
+          const Conserved<T, 2> ur =
+              to_conserved(gas, reconstructed_state(W, L, r, to_center(f, 2), to_center(f, 3)));
+          const InteriorFlux flux{gas, {normal(f, 0), normal(f, 1)}, scheme};
+          T x[8];
+          for (int k = 0; k < 4; ++k) {
+            x[k] = ul[k];
+            x[4 + k] = ur[k];
+          }
+          flux(x, y);
+        } else {
+          const BoundaryFlux flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), fs};
+          T x[4];
+          for (int k = 0; k < 4; ++k) x[k] = ul[k];
+          flux(x, y);
+        }
+        for (int k = 0; k < 4; ++k) F(f, k) = y[k];
+      });
+}
+
+template <class T>
+void Discretization::fluxes(const Field<T>& U, const Field<T>& F) const {
+  if (spatial_.order == 1) {
+    face_fluxes<T>(U, F);
+    return;
+  }
+  Field<T> W("euler::W", static_cast<size_t>(n_local_), 4);
+  Field<T> L("euler::L", static_cast<size_t>(n_local_), 8);
+  limited_gradients<T>(U, W, L);
+  reconstructed_fluxes<T>(W, L, F);
+}
+
+template <class T>
 void Discretization::gather_residual(const Field<T>& F, const Field<T>& R) const {
   const auto offset = cell_face_offset_;
   const auto faces = cell_face_;
@@ -273,7 +417,7 @@ Tensor Discretization::residual(Tensor& U) const {
                                                 << shape_string({n_local_, n_vars}));
   dm_->halo().forward(U);
   Field<double> F("euler::F", static_cast<size_t>(n_faces_), 4);
-  face_fluxes<double>(field_of(U), F);
+  fluxes<double>(field_of(U), F);
   Tensor R({n_local_, n_vars});
   gather_residual<double>(F, field_of(R));
   Kokkos::fence();
@@ -298,7 +442,7 @@ void Discretization::residual_and_tangent(Tensor& U, Tensor& V, Tensor& R, Tenso
       });
   Field<D> fd("euler::F_dual", static_cast<size_t>(n_faces_), 4);
   Field<D> rd("euler::R_dual", static_cast<size_t>(n_local_), 4);
-  face_fluxes<D>(ud, fd);
+  fluxes<D>(ud, fd);
   gather_residual<D>(fd, rd);
   R = Tensor({n_local_, n_vars});
   dR = Tensor({n_local_, n_vars});
@@ -311,6 +455,63 @@ void Discretization::residual_and_tangent(Tensor& U, Tensor& V, Tensor& R, Tenso
         }
       });
   Kokkos::fence();
+}
+
+Tensor Discretization::primitive_gradients(Tensor& U) const {
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}),
+                 "euler primitive_gradients: U has shape " << shape_string(U.shape())
+                                                           << ", expected "
+                                                           << shape_string({n_local_, n_vars}));
+  dm_->halo().forward(U);
+  Field<double> W("euler::W", static_cast<size_t>(n_local_), 4);
+  primitive_field<double>(field_of(U), W);
+  Tensor G({n_local_, n_vars, 2});
+  reconstruction_.gradients<double>(W, Field<double>(G.data(), static_cast<size_t>(n_local_), 8));
+  Kokkos::fence();
+  dm_->halo().forward(G);
+  return G;
+}
+
+Tensor Discretization::limiter(Tensor& U) const {
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}),
+                 "euler limiter: U has shape " << shape_string(U.shape()) << ", expected "
+                                               << shape_string({n_local_, n_vars}));
+  dm_->halo().forward(U);
+  if (spatial_.freeze_limiter && !frozen_phi_.empty()) return frozen_phi_.clone();
+  Field<double> W("euler::W", static_cast<size_t>(n_local_), 4);
+  primitive_field<double>(field_of(U), W);
+  Field<double> G("euler::G", static_cast<size_t>(n_owned_), 8);
+  reconstruction_.gradients<double>(W, G);
+  Tensor phi({n_local_, n_vars});
+  reconstruction_.limiters<double>(W, G, field_of(phi));
+  Kokkos::fence();
+  dm_->halo().forward(phi);
+  return phi;
+}
+
+void Discretization::freeze_limiter(Tensor& U) {
+  spatial_.freeze_limiter = false;
+  frozen_phi_ = limiter(U);
+  spatial_.freeze_limiter = true;
+}
+
+void Discretization::set_limiter(const Tensor& phi) {
+  CAMBER_REQUIRE(phi.rank() == 2 && phi.dim(1) == n_vars &&
+                     (phi.dim(0) == n_owned_ || phi.dim(0) == n_local_),
+                 "euler set_limiter: phi has shape " << shape_string(phi.shape()) << ", expected "
+                                                     << shape_string({n_owned_, n_vars}) << " or "
+                                                     << shape_string({n_local_, n_vars}));
+  Tensor stored({n_local_, n_vars});
+  Kokkos::deep_copy(Kokkos::subview(stored.view(), std::make_pair(index_t{0}, n_owned_ * n_vars)),
+                    Kokkos::subview(phi.view(), std::make_pair(index_t{0}, n_owned_ * n_vars)));
+  dm_->halo().forward(stored);
+  frozen_phi_ = stored;
+  spatial_.freeze_limiter = true;
+}
+
+void Discretization::unfreeze_limiter() {
+  spatial_.freeze_limiter = false;
+  frozen_phi_ = Tensor();
 }
 
 Tensor Discretization::face_jacobians(const Tensor& U) const {
@@ -379,6 +580,18 @@ Tensor Discretization::spectral_radius(const Tensor& U) const {
 
 Forces Discretization::forces(const Tensor& U) const {
   const Field<double> u = field_of(U);
+  // Second order: the wall pressure is the reconstructed face pressure, from
+  // a halo-filled copy of U.
+  const bool reconstruct = spatial_.order == 2;
+  Field<double> W, L;
+  if (reconstruct) {
+    Tensor filled = U.clone();
+    dm_->halo().forward(filled);
+    W = Field<double>("euler::W", static_cast<size_t>(n_local_), 4);
+    L = Field<double>("euler::L", static_cast<size_t>(n_local_), 8);
+    limited_gradients<double>(field_of(filled), W, L);
+  }
+  const auto to_center = face_to_center_;
   const auto walls = wall_faces_;
   const auto left = face_left_;
   const auto normal = geometry_.face_normal;
@@ -396,9 +609,15 @@ Forces Discretization::forces(const Tensor& U) const {
         "euler::forces", Kokkos::RangePolicy<>(0, static_cast<index_t>(walls.extent(0))),
         KOKKOS_LAMBDA(const index_t w, double& sum) {
           const index_t f = walls(w);
-          Conserved<double, 2> s;
-          for (int k = 0; k < 4; ++k) s[k] = u(left(f), k);
-          const double dp = pressure(gas, s) - p_inf;
+          double p;
+          if (reconstruct) {
+            p = reconstructed_state(W, L, left(f), to_center(f, 0), to_center(f, 1)).p;
+          } else {
+            Conserved<double, 2> s;
+            for (int k = 0; k < 4; ++k) s[k] = u(left(f), k);
+            p = pressure(gas, s);
+          }
+          const double dp = p - p_inf;
           const double gx = dp * normal(f, 0), gy = dp * normal(f, 1);
           sum += component == 0   ? gx
                  : component == 1 ? gy

@@ -1,15 +1,24 @@
 // camber::solvers::euler::Discretization — the steady compressible Euler
 // residual on an unstructured 2-D mesh split over MPI ranks.
 //
-// Cell-centred finite volumes, first order: the state of a cell is constant
-// in it, and the residual of cell i is the net flux out of it,
+// Cell-centred finite volumes: the residual of cell i is the net flux out
+// of it,
 //
 //   R_i(U) = sum over faces f of i of  s_if F(U_L(f), U_R(f), n_f),
 //
 // with n_f the area-weighted normal from the left cell to the right one and
-// s_if = +1 when i is the left cell, -1 when it is the right one. Interior
-// faces use the numerical flux (Roe or HLLC, solvers/euler/flux.hpp);
-// boundary faces use the condition of their marker:
+// s_if = +1 when i is the left cell, -1 when it is the right one. First
+// order (SpatialOptions::order = 1, the default): U_L, U_R are the two
+// cells' states. Second order (order = 2): they are reconstructed at the
+// face midpoint x_f from the primitive variables W = (rho, u, v, p),
+//
+//   W_L = W_i + phi_i grad W_i . (x_f - x_i),
+//
+// with least-squares gradients and Venkatakrishnan's limiter phi (per cell
+// and variable; solvers/euler/reconstruction.hpp says how, and how boundary
+// faces and non-positive face states are treated). Interior faces use the
+// numerical flux (Roe or HLLC, solvers/euler/flux.hpp); boundary faces use
+// the condition of their marker with the (reconstructed) interior state:
 //
 //   slip_wall, symmetry   pressure only, (0, p n, 0)
 //   far_field             numerical flux against the characteristic state
@@ -29,20 +38,30 @@
 //   Tensor R = disc.residual(U);                  // halo exchange inside
 //   euler::Forces f = disc.forces(U);             // CL, CD, CM (all ranks)
 //
-// Derivatives: the face kernels are templates on the scalar, so
-// residual_and_tangent() gives R and the exact directional derivative
-// (dR/dU) V with one Dual<double, 1> evaluation, and face_jacobians() the
-// exact 4x4 blocks dF/dU_L, dF/dU_R from Dual<double, 8>: assembled, they
-// are the exact Jacobian of this first-order residual (what the Newton
-// solver of solvers/euler/steady_solver.hpp uses). At the kinks of |.|, min
-// and max in the fluxes the conventions of autodiff/dual.hpp apply.
+// Derivatives: the face kernels, gradients, limiter and reconstruction are
+// templates on the scalar, so residual_and_tangent() gives R and the exact
+// directional derivative (dR/dU) V with one Dual<double, 1> evaluation, at
+// either order (with a frozen limiter: the derivative with phi fixed).
+// face_jacobians() gives the exact 4x4 blocks dF/dU_L, dF/dU_R of the
+// first-order fluxes from Dual<double, 8>: assembled, they are the exact
+// Jacobian of the first-order residual (the Newton matrix of
+// solvers/euler/steady_solver.hpp at order 1, its preconditioner at order
+// 2). At the kinks of |.|, min and max in the fluxes and the limiter the
+// conventions of autodiff/dual.hpp apply.
+//
+//   euler::SpatialOptions second;  second.order = 2;   // Venkatakrishnan, K = 5
+//   euler::Discretization disc2(dm, flow, conditions, euler::FluxScheme::roe, second);
+//   disc2.residual_and_tangent(U, V, R, dR);           // dR = (dR/dU) V, exact
+//   disc2.freeze_limiter(U);                           // phi(U) kept from now on
 //
 // Ownership and limits: holds copies of the local mesh's Views, its
 // geometry and a face/cell layout; the DistributedMesh must outlive it (its
 // halo exchange is used). Geometry is fixed (double): derivatives with
-// respect to node coordinates come with the shape-optimization work. 2-D
-// only; every boundary face of an owned cell must carry a marker with a
-// condition (a bad_input error names the marker otherwise).
+// respect to node coordinates come with the shape-optimization work. The
+// frozen limiter is state of this object (freeze_limiter, set_limiter); the
+// rest is fixed at construction. 2-D only; every boundary face of an owned
+// cell must carry a marker with a condition (a bad_input error names the
+// marker otherwise).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -54,6 +73,7 @@
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/geometry.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
+#include <camber/solvers/euler/reconstruction.hpp>
 #include <camber/tensor.hpp>
 
 namespace camber::solvers::euler {
@@ -69,11 +89,6 @@ enum class BoundaryKind : int {
 const char* boundary_kind_name(BoundaryKind kind);
 
 enum class FluxScheme : int { roe = 0, hllc = 1 };
-
-// A cell or face field of n_vars values per row, row-major: the layout of
-// a Tensor of shape {rows, n_vars}, so the two share storage.
-template <class T>
-using Field = Kokkos::View<T**, Kokkos::LayoutRight>;
 
 struct BoundaryCondition {
   std::string marker;
@@ -109,9 +124,11 @@ class Discretization {
  public:
   static constexpr int n_vars = 4;
 
+  // spatial.order == 2 makes the residual second order (see the header
+  // comment); the default is the first-order scheme.
   Discretization(mesh::DistributedMesh& dm, const FlowConditions& flow,
                  const std::vector<BoundaryCondition>& conditions,
-                 FluxScheme scheme = FluxScheme::roe);
+                 FluxScheme scheme = FluxScheme::roe, const SpatialOptions& spatial = {});
 
   const FlowConditions& flow() const noexcept { return flow_; }
   const IdealGas& gas() const noexcept { return gas_; }
@@ -119,6 +136,11 @@ class Discretization {
   const mesh::Geometry& geometry() const noexcept { return geometry_; }
   index_t n_owned() const noexcept { return n_owned_; }
   index_t n_local() const noexcept { return n_local_; }
+  const SpatialOptions& spatial() const noexcept { return spatial_; }
+  // This discretization at first order: a copy sharing the mesh, geometry
+  // and layout (Views), for first-order start-up steps and preconditioners.
+  Discretization first_order() const;
+  FluxScheme scheme() const noexcept { return scheme_; }
 
   // The free stream in every local cell, shape {n_local, 4}.
   Tensor free_stream_field() const;
@@ -129,6 +151,27 @@ class Discretization {
   // R(U) and (dR/dU) V in one Dual evaluation; fills the ghost rows of U
   // and V (collective).
   void residual_and_tangent(Tensor& U, Tensor& V, Tensor& R, Tensor& dR) const;
+
+  // Least-squares gradients of the primitive variables (rho, u, v, p),
+  // unlimited, shape {n_local, 4, 2}: [c, k, d] = dW_k/dx_d, ghost rows from
+  // their owners. Fills U's ghost rows (collective). Any order.
+  Tensor primitive_gradients(Tensor& U) const;
+
+  // The limiter phi in use at U, shape {n_local, 4} (per cell and primitive
+  // variable, ghost rows from their owners): the frozen one if the limiter
+  // is frozen, else Venkatakrishnan's phi(U) (1 for LimiterKind::none).
+  // Fills U's ghost rows (collective). Any order.
+  Tensor limiter(Tensor& U) const;
+  // Freezes the limiter at phi(U): from now on the residual, its tangent and
+  // the forces use this phi (spatial().freeze_limiter becomes true). Fills
+  // U's ghost rows (collective).
+  void freeze_limiter(Tensor& U);
+  // Freezes the limiter at a given phi, shape {n_owned, 4} or {n_local, 4}
+  // (ghost rows are refilled from their owners; collective).
+  void set_limiter(const Tensor& phi);
+  // Back to phi(U) in every evaluation.
+  void unfreeze_limiter();
+  bool limiter_frozen() const noexcept { return spatial_.freeze_limiter; }
 
   // dF/dU_L and dF/dU_R of every face flux (face f of the local mesh in
   // [0, n_owned_faces)), shape {n_faces, 4, 8}: [.., 0:4] for U_L and
@@ -141,8 +184,11 @@ class Discretization {
   // Shape {n_owned}. U's ghost rows must be current.
   Tensor spectral_radius(const Tensor& U) const;
 
-  // CL, CD, CM from the wall pressure (first order: the wall cell's
-  // pressure), summed over ranks.
+  // CL, CD, CM from the wall pressure, summed over ranks (collective). First
+  // order: the wall cell's pressure; second order: the reconstructed
+  // pressure at the wall face's midpoint (same limiter and positivity
+  // fallback as the residual; U's ghost rows are read from a halo-filled
+  // copy, U itself is not touched).
   Forces forces(const Tensor& U) const;
 
   // Faces [0, n_owned_faces) of the local mesh: left/right cell (right -1
@@ -153,8 +199,23 @@ class Discretization {
   index_t n_faces() const noexcept { return n_faces_; }
 
  private:
+  // Face fluxes of the first-order scheme (U: conserved, ghost rows current).
   template <class T>
   void face_fluxes(const Field<T>& U, const Field<T>& F) const;
+  // W = (rho, u, v, p) of U in every local cell.
+  template <class T>
+  void primitive_field(const Field<T>& U, const Field<T>& W) const;
+  // W = primitive(U) in every local cell, and the limited gradients L
+  // ({n_local, 8}, L(c, 2 k + d) = phi_k dW_k/dx_d; ghost rows by a halo
+  // exchange of T's storage).
+  template <class T>
+  void limited_gradients(const Field<T>& U, const Field<T>& W, const Field<T>& L) const;
+  // Face fluxes of the second-order scheme from W and L.
+  template <class T>
+  void reconstructed_fluxes(const Field<T>& W, const Field<T>& L, const Field<T>& F) const;
+  // The order's face fluxes from U (ghost rows current).
+  template <class T>
+  void fluxes(const Field<T>& U, const Field<T>& F) const;
   template <class T>
   void gather_residual(const Field<T>& F, const Field<T>& R) const;
 
@@ -162,6 +223,7 @@ class Discretization {
   FlowConditions flow_;
   IdealGas gas_;
   FluxScheme scheme_;
+  SpatialOptions spatial_;
   index_t n_owned_ = 0, n_local_ = 0, n_faces_ = 0;
   mesh::Geometry geometry_;
   Kokkos::View<index_t*> face_left_, face_right_;
@@ -172,6 +234,12 @@ class Discretization {
   Kokkos::View<double*> cell_face_sign_;
   // Wall faces (slip_wall markers) among [0, n_faces): for forces.
   Kokkos::View<index_t*> wall_faces_;
+  // Order 2: x_f - x_left, x_f - x_right of every face ({n_faces, 4}; the
+  // right pair 0 on the boundary), the gradient/limiter stencil, and the
+  // frozen limiter ({n_local, 4}, empty until frozen).
+  Kokkos::View<double**> face_to_center_;
+  Reconstruction reconstruction_;
+  Tensor frozen_phi_;
 };
 
 }  // namespace camber::solvers::euler

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <memory>
+#include <utility>
 #include <vector>
 
 #include <camber/error.hpp>
@@ -50,6 +53,54 @@ bool admissible(const IdealGas& gas, const double* u) {
   return std::isfinite(p) && std::isfinite(u[0]) && u[0] > 0.0 && p > 0.0;
 }
 
+// The exact Newton operator of a second-order residual, matrix-free:
+// y = diag(lambda_i / CFL) x + (dR/dU) x, with (dR/dU) x from one Dual
+// evaluation of the residual at *state (Discretization::residual_and_tangent).
+// PETSc's vectors hold the owned rows only; the tangent needs ghost rows, so
+// x is copied into a {n_local, 4} Tensor whose ghost rows the tangent fills
+// by a halo exchange.
+struct NewtonShell {
+  const Discretization* disc = nullptr;
+  Tensor* state = nullptr;
+  std::vector<double> diagonal;  // lambda_i / CFL, per owned cell
+  Tensor direction, residual, tangent;
+  std::exception_ptr error;  // a C++ exception cannot cross PETSc's C frames
+};
+
+PetscErrorCode newton_shell_mult(Mat M, Vec x, Vec y) {
+  NewtonShell* shell = nullptr;
+  PetscCall(MatShellGetContext(M, &shell));
+  const index_t n_owned = shell->disc->n_owned();
+  const auto owned = std::make_pair(index_t{0}, n_owned * nv);
+  const PetscScalar* xa = nullptr;
+  PetscCall(VecGetArrayRead(x, &xa));
+  try {
+    const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
+        xh(xa, static_cast<size_t>(n_owned * nv));
+    Kokkos::deep_copy(Kokkos::subview(shell->direction.view(), owned), xh);
+    shell->disc->residual_and_tangent(*shell->state, shell->direction, shell->residual,
+                                      shell->tangent);
+  } catch (...) {
+    shell->error = std::current_exception();
+  }
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  if (shell->error)
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "the Euler tangent threw (rethrown after KSPSolve)");
+  PetscScalar* ya = nullptr;
+  PetscCall(VecGetArray(y, &ya));
+  {
+    const Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> yh(
+        ya, static_cast<size_t>(n_owned * nv));
+    Kokkos::deep_copy(yh, Kokkos::subview(shell->tangent.view(), owned));
+    const auto xh = shell->direction.host();
+    for (index_t c = 0; c < n_owned; ++c)
+      for (int k = 0; k < nv; ++k)
+        ya[c * nv + k] += shell->diagonal[static_cast<size_t>(c)] * xh(c * nv + k);
+  }
+  PetscCall(VecRestoreArray(y, &ya));
+  return 0;
+}
+
 struct Norms {
   double density = 0.0, all = 0.0;
   index_t worst_cell = -1;  // a NaN cell (owned, local id), or -1
@@ -71,11 +122,20 @@ Norms residual_norms(const Tensor& R, index_t n_owned, MPI_Comm comm) {
   return {std::sqrt(g[0]), std::sqrt(g[1]), bad};
 }
 
-}  // namespace
+// Where a Newton phase sits in the whole solve: its first step's number,
+// the clock, and the reference residual of the convergence test (0: the
+// phase's own initial residual).
+struct Phase {
+  int first_iteration = 0;
+  std::chrono::steady_clock::time_point start;
+  double r0 = 0.0;
+};
 
-SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOptions& options,
-                          const SteadyMonitor& monitor) {
-  const auto start = std::chrono::steady_clock::now();
+// Pseudo-transient Newton on disc's residual from U (the header comment's
+// algorithm, one spatial order).
+SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptions& options,
+                        const SteadyMonitor& monitor, const Phase& phase) {
+  const auto start = phase.start;
   mesh::DistributedMesh& dm = disc.mesh();
   const MPI_Comm comm = dm.comm();
   const index_t n_owned = disc.n_owned(), n_faces = disc.n_faces();
@@ -111,11 +171,33 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
   CAMBER_CHECK_PETSC(
       VecCreateMPIWithArray(comm, nv, nv * n_owned, PETSC_DETERMINE, dU.data(), x.out()));
 
+  // Order 2: the operator is the exact Newton matrix, matrix-free (or, with
+  // defect_correction, the first-order matrix A itself); A preconditions.
+  const bool matrix_free = disc.spatial().order == 2 && !options.defect_correction;
+  NewtonShell shell;
+  MatHandle exact;
+  if (matrix_free) {
+    shell.disc = &disc;
+    shell.state = &U;
+    shell.diagonal.assign(static_cast<size_t>(n_owned), 0.0);
+    shell.direction = Tensor({disc.n_local(), nv});
+    CAMBER_CHECK_PETSC(MatCreate(comm, exact.out()));
+    CAMBER_CHECK_PETSC(MatSetSizes(exact.get(), nv * n_owned, nv * n_owned, PETSC_DETERMINE,
+                                   PETSC_DETERMINE));
+    CAMBER_CHECK_PETSC(MatSetBlockSize(exact.get(), nv));
+    CAMBER_CHECK_PETSC(MatSetType(exact.get(), MATSHELL));
+    CAMBER_CHECK_PETSC(MatShellSetContext(exact.get(), &shell));
+    CAMBER_CHECK_PETSC(MatShellSetOperation(
+        exact.get(), MATOP_MULT, reinterpret_cast<void (*)(void)>(newton_shell_mult)));
+    CAMBER_CHECK_PETSC(MatSetUp(exact.get()));
+  }
+
   KspHandle ksp;
   CAMBER_CHECK_PETSC(KSPCreate(comm, ksp.out()));
   CAMBER_CHECK_PETSC(KSPSetOptionsPrefix(ksp.get(), options.options_prefix.c_str()));
   CAMBER_CHECK_PETSC(KSPSetType(ksp.get(), KSPGMRES));
-  CAMBER_CHECK_PETSC(KSPGMRESSetRestart(ksp.get(), 60));
+  CAMBER_CHECK_PETSC(KSPGMRESSetRestart(
+      ksp.get(), options.krylov_restart > 0 ? options.krylov_restart : matrix_free ? 200 : 60));
   PC pc;
   CAMBER_CHECK_PETSC(KSPGetPC(ksp.get(), &pc));
   CAMBER_CHECK_PETSC(PCSetType(pc, PCBJACOBI));  // ILU(0) in each block (the default)
@@ -123,10 +205,18 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
                                       PETSC_DEFAULT, options.linear_max_iterations));
   CAMBER_CHECK_PETSC(KSPSetFromOptions(ksp.get()));
 
+  // The residual being solved: disc, or a copy of it with the limiter
+  // frozen once the residual has fallen by options.freeze_limiter_drop.
+  const Discretization* active = &disc;
+  std::unique_ptr<Discretization> frozen;
+  const bool may_freeze = disc.spatial().order == 2 && options.freeze_limiter_drop > 0.0 &&
+                          disc.spatial().limiter == LimiterKind::venkatakrishnan &&
+                          !disc.limiter_frozen();
+
   SteadyResult result;
   Tensor R = disc.residual(U);
   Norms norms = residual_norms(R, n_owned, comm);
-  const double r0 = norms.density;
+  const double r0 = phase.r0 > 0.0 ? phase.r0 : norms.density;
   double cfl = options.cfl_start;
   const IdealGas gas = disc.gas();
   const auto seconds = [&] {
@@ -134,13 +224,14 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
   };
   auto report_step = [&](int it, double step, int lin) {
     IterationReport rep;
-    rep.iteration = it;
+    rep.iteration = phase.first_iteration + it;
+    rep.order = disc.spatial().order;
     rep.residual_density = norms.density;
     rep.residual_all = norms.all;
     rep.cfl = cfl;
     rep.step = step;
     rep.linear_iterations = lin;
-    rep.forces = disc.forces(U);
+    rep.forces = active->forces(U);
     rep.seconds = seconds();
     result.history.push_back(rep);
     if (monitor) monitor(rep);
@@ -173,6 +264,18 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
 
   Tensor U_good = U.clone();
   double previous_all = norms.all;
+  // Order 2: the last step's alpha (a damped step cuts the CFL number
+  // instead of letting it grow), and the largest relative change of density
+  // and pressure a step may make.
+  const bool second_order = disc.spatial().order == 2;
+  double last_alpha = 1.0;
+  bool last_linear_converged = true;
+  const double max_change = second_order ? options.max_update : 0.0;
+  // Defect correction converges only while the PTC diagonal dominates the
+  // gap between the first- and second-order Jacobians: a CFL ceiling.
+  const double cfl_max = second_order && options.defect_correction
+                             ? std::min(options.cfl_max, options.defect_correction_cfl_max)
+                             : options.cfl_max;
   for (int it = 1; it <= options.max_iterations; ++it) {
     if (norms.density <= std::max(options.rel_tolerance * r0, options.abs_tolerance)) {
       result.converged = true;
@@ -183,16 +286,33 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
     // residual rose.
     if (it > 1) {
       const double ratio = previous_all / std::max(norms.all, 1e-300);
-      if (ratio >= 1.0)
-        cfl *= std::min(options.cfl_growth, std::max(1.2, ratio));
+      if (second_order && last_alpha < 1.0)
+        cfl *= std::max(last_alpha, 0.1);
+      else if (second_order && !last_linear_converged)
+        cfl *= options.cfl_cut;
+      else if (ratio >= 1.0)
+        cfl *= std::min(second_order ? std::min(options.cfl_growth, options.second_order_cfl_growth)
+                                     : options.cfl_growth,
+                        std::max(1.2, ratio));
       else if (ratio < 0.5)
         cfl *= options.cfl_cut;
-      cfl = std::min(options.cfl_max, std::max(cfl, options.cfl_start * 1e-2));
+      cfl = std::min(cfl_max, std::max(cfl, options.cfl_start * 1e-2));
     }
     previous_all = norms.all;
 
-    const Tensor J = disc.face_jacobians(U);
-    const Tensor lambda = disc.spectral_radius(U);
+    if (may_freeze && !frozen && norms.density <= options.freeze_limiter_drop * r0) {
+      // phi(U) at this U: the residual at U is unchanged, its Jacobian from
+      // now on the one with phi fixed.
+      frozen = std::make_unique<Discretization>(disc);
+      frozen->freeze_limiter(U);
+      active = frozen.get();
+      result.limiter_frozen_at = it - 1;
+    }
+
+    if (matrix_free) shell.disc = active;
+
+    const Tensor J = active->face_jacobians(U);
+    const Tensor lambda = active->spectral_radius(U);
     const auto jh = J.host();
     const auto lh = lambda.host();
     for (int attempt = 0;; ++attempt) {
@@ -225,6 +345,7 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
       for (index_t c = 0; c < n_owned; ++c) {
         PetscScalar d[nv * nv] = {};
         for (int i = 0; i < nv; ++i) d[i * nv + i] = lh(c) / cfl;
+        if (matrix_free) shell.diagonal[static_cast<size_t>(c)] = lh(c) / cfl;
         const PetscInt bc = block[static_cast<size_t>(c)];
         CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &bc, 1, &bc, d, ADD_VALUES));
       }
@@ -234,20 +355,42 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
       // b = -R over R's storage; x = dU.
       R *= -1.0;
       CAMBER_CHECK_PETSC(VecPlaceArray(b.get(), R.data()));
-      CAMBER_CHECK_PETSC(KSPSetOperators(ksp.get(), A.get(), A.get()));
+      CAMBER_CHECK_PETSC(
+          KSPSetOperators(ksp.get(), matrix_free ? exact.get() : A.get(), A.get()));
       dU.fill(0.0);
       const PetscErrorCode solved = KSPSolve(ksp.get(), b.get(), x.get());
       CAMBER_CHECK_PETSC(VecResetArray(b.get()));
       R *= -1.0;
+      if (shell.error) std::rethrow_exception(std::exchange(shell.error, nullptr));
       CAMBER_CHECK_PETSC(solved);
       PetscInt lin = 0;
       CAMBER_CHECK_PETSC(KSPGetIterationNumber(ksp.get(), &lin));
+      KSPConvergedReason reason;
+      CAMBER_CHECK_PETSC(KSPGetConvergedReason(ksp.get(), &reason));
+      last_linear_converged = reason > 0;
 
       // Largest alpha in 1, 1/2, ..., 1/64 that keeps every owned cell
       // admissible, agreed over ranks.
       const auto uh = U_good.host();
       const auto dh = dU.host();
       double alpha = 1.0;
+      if (max_change > 0.0) {
+        // Order 2: at most max_update relative change of rho and p in any
+        // cell (p's change taken at the full step).
+        double worst = 0.0;
+        for (index_t c = 0; c < n_owned; ++c) {
+          Conserved<double, 2> u0, u1;
+          for (int k = 0; k < nv; ++k) {
+            u0[k] = uh(c * nv + k);
+            u1[k] = u0[k] + dh(c * nv + k);
+          }
+          const double p0 = pressure(gas, u0), p1 = pressure(gas, u1);
+          worst = std::max(worst, std::fabs(u1[0] - u0[0]) / u0[0]);
+          worst = std::max(worst, std::fabs(p1 - p0) / p0);
+        }
+        worst = par::allreduce_max(worst, comm);
+        if (worst > max_change) alpha = max_change / worst;
+      }
       for (;;) {
         int ok = 1;
         for (index_t c = 0; c < n_owned && ok; ++c) {
@@ -264,13 +407,15 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
         alpha *= 0.5;
       }
       if (alpha > 0.0) {
+        last_alpha = alpha;
         U = U_good.clone();
         U.axpy(alpha, dU);
-        R = disc.residual(U);
+        R = active->residual(U);
         norms = residual_norms(R, n_owned, comm);
         check_finite();
         U_good = U.clone();
         result.iterations = it;
+        result.linear_iterations += static_cast<int>(lin);
         report_step(it, alpha, static_cast<int>(lin));
         break;
       }
@@ -280,7 +425,8 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
         U = U_good.clone();
         const std::string message = CAMBER_MSG(
             "no admissible Newton step at iteration "
-            << it << ": density or pressure would turn negative even at CFL " << cfl
+            << phase.first_iteration + it
+            << ": density or pressure would turn negative even at CFL " << cfl
             << "; the last good state is kept (try a smaller solver.cfl_start)");
         collective_guard(comm, [&] { CAMBER_REQUIRE(false, message); });
       }
@@ -289,7 +435,46 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
   if (!result.converged)
     result.converged =
         norms.density <= std::max(options.rel_tolerance * r0, options.abs_tolerance);
-  result.forces = disc.forces(U);
+  result.forces = active->forces(U);
+  if (frozen) result.limiter = frozen->limiter(U);
+  return result;
+}
+
+}  // namespace
+
+SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOptions& options,
+                          const SteadyMonitor& monitor) {
+  Phase phase;
+  phase.start = std::chrono::steady_clock::now();
+  if (disc.spatial().order == 1 || options.first_order_drop <= 0.0)
+    return newton_ptc(disc, U, options, monitor, phase);
+
+  // Order 2: first-order Newton until its residual has fallen by
+  // first_order_drop, then second order from there. The convergence test
+  // stays relative to the second-order residual at the initial state.
+  {
+    Tensor R = disc.residual(U);
+    phase.r0 = residual_norms(R, disc.n_owned(), disc.mesh().comm()).density;
+  }
+  SteadyOptions first_options = options;
+  first_options.rel_tolerance = options.first_order_drop;
+  first_options.abs_tolerance = 0.0;
+  const Discretization first = disc.first_order();
+  SteadyResult result = newton_ptc(first, U, first_options, monitor, Phase{0, phase.start, 0.0});
+
+  SteadyOptions second_options = options;
+  second_options.max_iterations = options.max_iterations - result.iterations;
+  phase.first_iteration = result.iterations;
+  SteadyResult second = newton_ptc(disc, U, second_options, monitor, phase);
+  result.converged = second.converged;
+  result.iterations += second.iterations;
+  result.linear_iterations += second.linear_iterations;
+  result.history.insert(result.history.end(), second.history.begin(), second.history.end());
+  result.forces = second.forces;
+  result.limiter_frozen_at = second.limiter_frozen_at < 0
+                                 ? -1
+                                 : second.limiter_frozen_at + phase.first_iteration;
+  result.limiter = second.limiter;
   return result;
 }
 

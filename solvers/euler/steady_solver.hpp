@@ -6,8 +6,8 @@
 //   (diag(lambda_i / CFL) + dR/dU) dU = -R(U),      U <- U + alpha dU,
 //
 // where lambda_i is cell i's convective spectral radius (so lambda_i / CFL =
-// V_i / dt_i, a local time step) and dR/dU is the exact Jacobian of the
-// first-order residual, assembled from the Dual face blocks of
+// V_i / dt_i, a local time step) and dR/dU is, at first order, the exact
+// Jacobian of the residual, assembled from the Dual face blocks of
 // Discretization::face_jacobians into a PETSc block (BAIJ, 4x4) matrix. As
 // the residual falls the CFL number grows by the same factor (switched
 // evolution relaxation, at most cfl_growth per step; a step that raised the
@@ -16,6 +16,37 @@
 // step would make a density or pressure negative (halved until it does
 // not); a step that needs alpha below 1/64 is rejected, the CFL number cut
 // by 10 and the step retried.
+//
+// Second order (Discretization::spatial().order == 2): the assembled
+// matrix stays the first-order Jacobian plus the PTC diagonal, and becomes
+// the preconditioner; the Krylov operator is the exact Newton matrix
+// diag(lambda_i / CFL) + dR/dU of the second-order residual, applied
+// matrix-free through Discretization::residual_and_tangent (a PETSc
+// MatShell; exact, no finite-difference step, one Dual residual evaluation
+// per product). SteadyOptions::defect_correction = true uses the first-
+// order matrix as the operator too: cheaper steps, linear convergence, and
+// only at moderate CFL numbers (defect_correction_cfl_max). The limited
+// scheme needs more care than the first-order one, so at order 2 (and
+// only there):
+//  - the solve starts with first-order steps until that residual has fallen
+//    by first_order_drop (1e-8; cheap, and it puts the shock near its
+//    place), then switches to second order;
+//  - the CFL number grows by at most second_order_cfl_growth (2) per step;
+//    a step whose linear solve did not converge multiplies it by cfl_cut,
+//    and one damped to alpha < 1 by max(alpha, 0.1);
+//  - alpha also keeps the change of density and pressure in every cell
+//    within max_update (20 %);
+//  - GMRES restarts after 200 iterations, not 60 (the first-order
+//    preconditioner is weaker on the second-order operator);
+//  - optionally (freeze_limiter_drop) the limiter is frozen once the
+//    residual is small, which stops limiter cycling at the cost of solving
+//    the frozen-limiter residual.
+// Limits: Venkatakrishnan's limiter is not smooth (min over faces, max/min
+// over neighbours), and a transonic limited solution need not be unique:
+// different paths (first_order_drop, the rank count through the block-
+// Jacobi preconditioner) may converge, to 1e-10, to solutions whose CL
+// differs by ~1e-4 (the QuickStart NACA 0012 at M = 0.8). Such a case also
+// needs more steps than the default max_iterations (~120).
 //
 // The linear solver is GMRES with block-Jacobi/ILU(0) (ILU(0) on one rank),
 // to a relative tolerance; -<prefix>ksp_* and -<prefix>pc_* options
@@ -28,6 +59,11 @@
 //   Tensor U = disc.free_stream_field();
 //   euler::SteadyResult r = euler::solve_steady(disc, U, {});
 //   // r.converged, r.iterations, r.history (residuals, CFL, forces per step)
+//
+//   euler::SpatialOptions second;  second.order = 2;
+//   euler::Discretization disc2(dm, flow, conditions, euler::FluxScheme::roe, second);
+//   euler::SteadyOptions o;  o.max_iterations = 200;
+//   euler::SteadyResult r2 = euler::solve_steady(disc2, U, o);  // first-order start inside
 //
 // Errors: a NaN residual, or a step rejected at the CFL floor, is a
 // camber::Error (failure) naming the cell and its coordinates; U keeps the
@@ -53,6 +89,58 @@ struct SteadyOptions {
   double cfl_cut = 0.5;      // factor when the residual rose
   double linear_rel_tolerance = 1e-3;
   int linear_max_iterations = 200;
+  // Second order only (Discretization::spatial().order == 2). false: the
+  // Krylov operator is the exact Newton matrix, applied matrix-free (one Dual
+  // residual evaluation per product), preconditioned by the first-order
+  // matrix; quadratic convergence near the solution. true: defect correction,
+  // the first-order matrix is the operator too; cheaper steps (no Dual
+  // evaluations), linear convergence.
+  bool defect_correction = false;
+  // The CFL ceiling of defect correction (the smaller of this and cfl_max):
+  // at large CFL numbers the first-order operator no longer converges the
+  // second-order residual, at small ones it converges slowly. NACA 0012 at
+  // M = 0.5, steps to 1e-10: 64x32 ceiling 100: 283, 300: 97, 1000: stalls;
+  // 128x64 ceiling 50: 1e-8 after 400, 100: 324, 300: stalls. (Matrix-free:
+  // 33 and 40.) Transonic cases with a live limiter may not converge at all.
+  double defect_correction_cfl_max = 100.0;
+  // Second order only. > 0: start with first-order Newton steps (the same
+  // iteration on disc.first_order()) until that residual has fallen by this
+  // factor, then continue at second order from there; the steps count
+  // towards max_iterations, rel_tolerance stays relative to the second-
+  // order residual of the initial state. A transonic case started from the
+  // free stream needs it: the limited second-order Newton iteration wanders
+  // while the shock forms. 0: second order from the first step (also the
+  // choice when U is already a second-order solution, e.g. a restart: the
+  // first-order steps would move it away).
+  double first_order_drop = 1e-8;
+  // Second order: the largest CFL factor per step (the smaller of this and
+  // cfl_growth). A slower ramp keeps the limited scheme's transient, while
+  // the shock settles, closer to a time march. At second order, too, a step
+  // damped to alpha < 1 multiplies the CFL number by max(alpha, 0.1), and
+  // one whose linear solve did not converge by cfl_cut, instead of letting
+  // it grow.
+  double second_order_cfl_growth = 2.0;
+  // Second order only. > 0: a step changes density and pressure by at most
+  // this fraction in any cell (alpha scaled down to fit). 0: only
+  // admissibility limits alpha, as at first order.
+  double max_update = 0.2;
+  // GMRES restart length; 0: 60 with an assembled operator, 200 with the
+  // matrix-free one (whose first-order preconditioner is weaker: GMRES(60)
+  // stagnates on it at large CFL numbers).
+  int krylov_restart = 0;
+  // Second order with Venkatakrishnan's limiter, when disc's limiter is not
+  // frozen already. > 0: once the density residual has fallen by this
+  // factor, the limiter is frozen at the current state for the rest of the
+  // solve (the residual at that state is unchanged; from then on it is
+  // smooth in U, so Newton converges without limiter cycling). The solution
+  // is then a root of the frozen-limiter residual, and SteadyResult::limiter
+  // holds that phi: disc.set_limiter(result.limiter) makes disc that
+  // residual (what an adjoint needs). It differs from the live-limiter
+  // solution by what phi would still have changed after the freeze (on the
+  // QuickStart NACA 0012 at M = 0.8, frozen at 1e-5: 1e-8 to 1e-6 in CL), so
+  // depends on the path (and the rank count) at that level. 0: the limiter
+  // stays live.
+  double freeze_limiter_drop = 0.0;
   std::string options_prefix = "flow_";  // PETSc options: -flow_ksp_type ...
 };
 
@@ -65,13 +153,23 @@ struct IterationReport {
   int linear_iterations = 0;
   Forces forces;
   double seconds = 0.0;  // since the solve started
+  int order = 1;         // spatial order of this step's residual
 };
 
 struct SteadyResult {
   bool converged = false;
   int iterations = 0;
-  std::vector<IterationReport> history;  // entry k: state after k steps
+  // Entry k: the state after k steps. With a first-order start the switch
+  // to second order adds one entry with the same step number and the
+  // second-order residual (IterationReport::order tells them apart).
+  std::vector<IterationReport> history;
   Forces forces;
+  int linear_iterations = 0;  // Krylov iterations, summed over the steps
+  // SteadyOptions::freeze_limiter_drop: the step after which the limiter was
+  // frozen (-1: never) and the frozen phi, shape {n_local, 4} (empty if
+  // never).
+  int limiter_frozen_at = -1;
+  Tensor limiter;
 };
 
 // Called after every step (on every rank) with the step's report.

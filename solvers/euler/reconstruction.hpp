@@ -1,0 +1,163 @@
+// Second-order face states for the finite-volume Euler residual: least-
+// squares gradients of the primitive variables W = (rho, u, v, p) and
+// Venkatakrishnan's limiter, on the owned cells of a DistributedMesh.
+//
+//   grad W_i = argmin_g sum_j w_ij (W_j - W_i - g . d_ij)^2,
+//              d_ij = x_j - x_i,  w_ij = 1 / |d_ij|^2   (j: face neighbours)
+//   W_f     = W_i + phi_i grad W_i . (x_f - x_i)         (x_f: face midpoint)
+//   phi_i   = min(1, min over faces f of i of phi(D1, D2)),  per variable,
+//   phi(D1, D2) = (D1^2 + eps^2 + 2 D1 D2) / (D1^2 + 2 D2^2 + D1 D2 + eps^2),
+//   D2 = grad W_i . (x_f - x_i),  D1 = max_j W_j - W_i if D2 > 0,
+//   min_j W_j - W_i if D2 < 0 (phi = 1 if D2 = 0),  eps^2 = (K h_i)^3,
+//   h_i = sqrt(V_i).
+//
+// Venkatakrishnan, "Convergence to steady state solutions of the Euler
+// equations on unstructured grids with limiters", J. Comput. Phys. 118
+// (1995); the weights are SU2's weighted least squares. Most users want
+// Discretization (solvers/euler/discretization.hpp), which takes a
+// SpatialOptions and does all of this inside its residual:
+//
+//   euler::SpatialOptions second;  second.order = 2;  second.venkatakrishnan_k = 5.0;
+//   euler::Discretization disc(dm, flow, conditions, euler::FluxScheme::roe, second);
+//   Tensor R = disc.residual(U);             // second order, limited
+//   disc.freeze_limiter(U);                  // phi fixed at this U from now on
+//   Tensor phi = disc.limiter(U);            // {n_local, 4}
+//
+// Choices, and why:
+//  - Inverse-distance-squared weights: on the stretched, curved cells of an
+//    O-grid the unweighted fit lets far neighbours dominate; weighted, the
+//    gradient is still exact for linear W (any weights are).
+//  - Boundary faces are left out of the fit and of the limiter's min/max
+//    (but not of its min over faces, so wall and far-field face states are
+//    limited too): a slip wall or far-field face has no state of its own,
+//    only a function of the interior one, and putting the interior state at
+//    the face midpoint would force a zero normal gradient (wrong for the
+//    wall pressure of a curved body). A cell keeps at least two face
+//    neighbours on any reasonable mesh; one whose neighbours do not span
+//    the plane (det of the 2x2 normal matrix below 1e-12 of its trace
+//    squared, e.g. a triangle in a corner) gets a zero gradient: first
+//    order there.
+//  - The limiter is differentiable except where a min/max changes its
+//    argument or D2 changes sign (a kink; a Dual takes the selected side,
+//    conventions of autodiff/dual.hpp); phi is continuous everywhere (phi
+//    -> 1 as D2 -> 0). eps^2 = (K h)^3 lets variations below about eps
+//    through unlimited (phi -> 1 where D1, D2 << eps), so smooth extrema
+//    are clipped less as the mesh is refined; K = 0 limits everywhere.
+//  - Positivity: a face state whose reconstructed density or pressure is
+//    not positive falls back to the cell's own state (first order on that
+//    side of that face only). With the limiter on this practically never
+//    happens (W_f stays within the neighbours' range up to O(eps)); with
+//    limiter none, or a frozen phi far from the state it was computed at,
+//    it may.
+//
+// Ownership: a Reconstruction holds its own Views (per owned cell and face
+// entry: neighbour, fit coefficients, x_f - x_i; per owned cell eps^2),
+// built once from the geometry; fields passed to it are the caller's.
+// Kernels are templates on the scalar, explicitly instantiated for double
+// and ad::Dual<double, 1> (forward mode: the tangent of gradient, limiter
+// and face state is exact away from the kinks above).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <camber/autodiff/dual.hpp>
+#include <camber/mesh/geometry.hpp>
+#include <camber/solvers/euler/ideal_gas.hpp>
+#include <camber/tensor.hpp>
+
+namespace camber::solvers::euler {
+
+// A cell or face field of n_vars values per row, row-major: the layout of
+// a Tensor of shape {rows, n_vars}, so the two share storage.
+template <class T>
+using Field = Kokkos::View<T**, Kokkos::LayoutRight>;
+
+enum class LimiterKind : int {
+  venkatakrishnan = 0,
+  none = 1,  // unlimited: for smooth flows and accuracy studies only
+};
+// "venkatakrishnan", "none"
+const char* limiter_kind_name(LimiterKind kind);
+
+// The spatial discretization's order and limiter. The defaults give the
+// first-order scheme.
+struct SpatialOptions {
+  int order = 1;  // 1: cell states at the faces; 2: reconstructed face states
+  LimiterKind limiter = LimiterKind::venkatakrishnan;
+  double venkatakrishnan_k = 5.0;  // eps^2 = (K h)^3; larger K limits less
+  // Order 2: the residual uses a fixed phi, computed by
+  // Discretization::freeze_limiter(U) or given by set_limiter(phi), instead
+  // of phi(U); its Jacobian is then the exact one for that fixed phi (what
+  // the adjoint uses). A residual evaluated before a limiter was stored is
+  // an error.
+  bool freeze_limiter = false;
+};
+
+// Venkatakrishnan's limiter value of one face: d1 the neighbours' range
+// (max_j W_j - W_i if d2 > 0, min_j W_j - W_i if d2 < 0), d2 the
+// unlimited increment to the face. 1 at d2 = 0. May exceed 1 where d1 >
+// 2 d2; callers take the min with 1.
+template <class T>
+KOKKOS_INLINE_FUNCTION T venkatakrishnan_phi(const T& d1, const T& d2, double eps2) {
+  const T d1_2 = d1 * d1;
+  return (d1_2 + eps2 + 2.0 * d1 * d2) / (d1_2 + 2.0 * d2 * d2 + d1 * d2 + eps2);
+}
+
+// W + L . dx for the cell row c of W (primitive, {rows, 4}) and of the
+// limited gradients L ({rows, 8}: L(c, 2 k + d) = phi_k dW_k/dx_d), or W
+// itself where the result's density or pressure is not positive.
+template <class T>
+KOKKOS_INLINE_FUNCTION Primitive<T, 2> reconstructed_state(const Field<T>& W, const Field<T>& L,
+                                                           index_t c, double dx, double dy) {
+  Primitive<T, 2> w;
+  w.rho = W(c, 0) + L(c, 0) * dx + L(c, 1) * dy;
+  w.vel[0] = W(c, 1) + L(c, 2) * dx + L(c, 3) * dy;
+  w.vel[1] = W(c, 2) + L(c, 4) * dx + L(c, 5) * dy;
+  w.p = W(c, 3) + L(c, 6) * dx + L(c, 7) * dy;
+  if (!(w.rho > 0.0) || !(w.p > 0.0)) {
+    w.rho = W(c, 0);
+    w.vel[0] = W(c, 1);
+    w.vel[1] = W(c, 2);
+    w.p = W(c, 3);
+  }
+  return w;
+}
+
+class Reconstruction {
+ public:
+  Reconstruction() = default;
+  // Owned cell i's faces are cell_face(cell_face_offset(i) ..), with sign +1
+  // where i is the face's left cell (Discretization's layout); face_right
+  // is -1 on the boundary.
+  Reconstruction(const mesh::Geometry& geometry, index_t n_owned,
+                 const Kokkos::View<index_t*>& face_left, const Kokkos::View<index_t*>& face_right,
+                 const Kokkos::View<index_t*>& cell_face_offset,
+                 const Kokkos::View<index_t*>& cell_face,
+                 const Kokkos::View<double*>& cell_face_sign, const SpatialOptions& options);
+
+  // Owned rows of G ({rows >= n_owned, 8}, G(c, 2 k + d) = dW_k/dx_d) from
+  // W ({n_local, 4}, ghost rows current).
+  template <class T>
+  void gradients(const Field<T>& W, const Field<T>& G) const;
+
+  // Owned rows of phi ({rows >= n_owned, 4}) from W and G as above (1
+  // everywhere for LimiterKind::none).
+  template <class T>
+  void limiters(const Field<T>& W, const Field<T>& G, const Field<T>& phi) const;
+
+  // Owned cells whose neighbours do not span the plane (zero gradient).
+  index_t n_degenerate() const noexcept { return n_degenerate_; }
+
+ private:
+  index_t n_owned_ = 0;
+  SpatialOptions options_;
+  // Entry j of owned cell i (the layout of cell_face_offset): the
+  // neighbour across the face (-1 on the boundary), the fit coefficients
+  // c_j with grad W_i = sum_j c_j (W_j - W_i), and x_f - x_i.
+  Kokkos::View<index_t*> offset_, neighbor_;
+  Kokkos::View<double**> coefficient_, to_face_;
+  Kokkos::View<double*> eps2_;  // per owned cell
+  index_t n_degenerate_ = 0;
+};
+
+}  // namespace camber::solvers::euler
