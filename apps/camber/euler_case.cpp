@@ -75,6 +75,13 @@ void declare_euler_schema(deck::Schema& s) {
       .choice("flux", "roe", {"roe", "hllc"},
               "Numerical flux. roe: Roe with the Harten-Hyman entropy fix. hllc: HLLC with "
               "Einfeldt's wave speeds.")
+      .integer("order", 1, deck::IntRange(1, 2),
+               "Spatial order: 1 (cell states at the faces) or 2 (least-squares gradients of "
+               "the primitive variables, limited, reconstructed at the faces).")
+      .choice("limiter", "venkatakrishnan", {"venkatakrishnan", "none"},
+              "Order 2: venkatakrishnan (differentiable) or none (smooth flows only).")
+      .real("venkatakrishnan_k", 5.0, deck::Range::positive(),
+            "Venkatakrishnan's K: eps^2 = (K h)^3; larger K limits less.")
       .real("reference_length_m", 1.0, deck::Range::positive(),
             "Reference length (chord) of the coefficients, in mesh units.")
       .reals("moment_point_m", {0.25, 0.0}, deck::Length::exactly(2), deck::Range::all(),
@@ -317,7 +324,7 @@ bool plot(const std::string& dir, const std::string& name) {
 // of every cell with its global cell id, rows in rank order, and the run's
 // settings as attributes. Collective; written atomically by H5File.
 void write_state(const std::string& path, const deck::Deck& d, const eu::Discretization& disc,
-                 const Tensor& U, const eu::SteadyResult& result) {
+                 const Tensor& U, const eu::SteadyResult& result, double reference_residual) {
   ScopedTimer t("write_hdf5");
   mesh::DistributedMesh& dm = disc.mesh();
   const index_t n = disc.n_owned();
@@ -342,6 +349,8 @@ void write_state(const std::string& path, const deck::Deck& d, const eu::Discret
   file.set_attribute("", "mach", disc.flow().mach);
   file.set_attribute("", "alpha_deg", disc.flow().alpha_deg);
   file.set_attribute("", "newton_steps", static_cast<std::int64_t>(result.iterations));
+  // The residual convergence is measured against (for --restart).
+  file.set_attribute("", "reference_residual", reference_residual);
   file.set_attribute("", "CL", result.forces.cl);
   file.set_attribute("", "CD", result.forces.cd);
   file.set_attribute("", "CM", result.forces.cm);
@@ -351,7 +360,8 @@ void write_state(const std::string& path, const deck::Deck& d, const eu::Discret
 // Fills the owned rows of U from a state file written by write_state for
 // the same mesh (any rank count). bad_input when the file is missing or
 // belongs to another mesh.
-void read_state(const std::string& path, const eu::Discretization& disc, Tensor& U) {
+// Returns the reference residual the state was converged against.
+double read_state(const std::string& path, const eu::Discretization& disc, Tensor& U) {
   mesh::DistributedMesh& dm = disc.mesh();
   collective_guard(dm.comm(), [&] {
     CAMBER_INPUT_REQUIRE(fs::exists(path), "--restart: no state file '"
@@ -359,12 +369,14 @@ void read_state(const std::string& path, const eu::Discretization& disc, Tensor&
                                                << "(with output.hdf5: true) to write it");
   });
   Tensor state, ids;
+  double reference = 0.0;
   collective_guard(dm.comm(), [&] {
     io::H5File file(path, io::Mode::read, dm.comm());
     const auto n = file.attribute<std::int64_t>("", "n_cells");
     CAMBER_INPUT_REQUIRE(n == dm.n_global_cells(),
                          "--restart: '" << path << "' holds " << n << " cells, the mesh has "
                                         << dm.n_global_cells());
+    reference = file.attribute<double>("", "reference_residual");
     state = file.read_all("fields/conserved_nondimensional");
     ids = file.read_all("fields/cell_global_id");
   });
@@ -379,6 +391,7 @@ void read_state(const std::string& path, const eu::Discretization& disc, Tensor&
     for (int k = 0; k < 4; ++k) u(c * 4 + k) = s(r * 4 + k);
   }
   Kokkos::deep_copy(U.view(), u);
+  return reference;
 }
 
 int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
@@ -402,12 +415,19 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   const eu::FlowConditions flow = flow_conditions(d);
   const eu::FluxScheme scheme =
       d.string("flow.flux") == "roe" ? eu::FluxScheme::roe : eu::FluxScheme::hllc;
-  const eu::Discretization disc(dm, flow, conditions, scheme);
+  eu::SpatialOptions spatial;
+  spatial.order = static_cast<int>(d.integer("flow.order"));
+  spatial.limiter = d.string("flow.limiter") == "none" ? eu::LimiterKind::none
+                                                        : eu::LimiterKind::venkatakrishnan;
+  spatial.venkatakrishnan_k = d.real("flow.venkatakrishnan_k");
+  eu::Discretization disc(dm, flow, conditions, scheme, spatial);
   logging::info(CAMBER_MSG("euler: " << dm.n_global_cells() << " cells on " << dm.size()
                                      << (dm.size() == 1 ? " rank" : " ranks") << ", M = "
                                      << flow.mach << ", alpha = " << flow.alpha_deg
-                                     << " deg, flux " << d.string("flow.flux")
-                                     << ", first order"));
+                                     << " deg, flux " << d.string("flow.flux") << ", order "
+                                     << spatial.order
+                                     << (spatial.order == 2 ? ", limiter " + d.string("flow.limiter")
+                                                            : std::string())));
 
   eu::SteadyOptions so;
   so.max_iterations = static_cast<int>(d.integer("solver.max_iterations"));
@@ -420,9 +440,15 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   const std::string state_path = dir + "/" + name + ".h5";
   Tensor U = disc.free_stream_field();
   if (options.restart) {
-    read_state(state_path, disc, U);
+    so.reference_residual = read_state(state_path, disc, U);
     logging::info("restart from " + state_path);
+    so.first_order_drop = 0.0;  // the state is already a solution of this order's iteration
   }
+  // The residual this run's convergence is measured against: the state
+  // file keeps it, so a restart stops where one uninterrupted run would.
+  const auto reference_of = [&](const eu::SteadyResult& r) {
+    return so.reference_residual > 0.0 ? so.reference_residual : r.reference_residual;
+  };
   Progress progress("newton", so.max_iterations);
   eu::SteadyResult result;
   try {
@@ -438,10 +464,10 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
     });
   } catch (const Error&) {
     // The solver keeps the last good state in U: save it for --restart.
-    if (d.boolean("output.hdf5")) write_state(state_path, d, disc, U, result);
+    if (d.boolean("output.hdf5")) write_state(state_path, d, disc, U, result, reference_of(result));
     throw;
   }
-  const double r0 = result.history.front().residual_density;
+  const double r0 = reference_of(result);
   const double rn = result.history.back().residual_density;
   const double orders = rn > 0.0 && r0 > 0.0 ? std::log10(r0 / rn) : 0.0;
   progress.finish(result.converged ? "converged" : "not converged");
@@ -482,7 +508,7 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
       logging::info("wrote " + dir + "/" + name + ".pvd and the wall surfaces (ParaView)");
     }
     if (d.boolean("output.hdf5")) {
-      write_state(state_path, d, disc, U, result);
+      write_state(state_path, d, disc, U, result, reference_of(result));
       logging::info("wrote " + state_path + " (state for --restart)");
     }
   }

@@ -446,13 +446,19 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
                           const SteadyMonitor& monitor) {
   Phase phase;
   phase.start = std::chrono::steady_clock::now();
-  if (disc.spatial().order == 1 || options.first_order_drop <= 0.0)
-    return newton_ptc(disc, U, options, monitor, phase);
+  phase.r0 = options.reference_residual;
+  if (disc.spatial().order == 1 || options.first_order_drop <= 0.0) {
+    SteadyResult r = newton_ptc(disc, U, options, monitor, phase);
+    r.reference_residual = phase.r0 > 0.0 ? phase.r0
+                           : r.history.empty() ? 0.0
+                                               : r.history.front().residual_density;
+    return r;
+  }
 
   // Order 2: first-order Newton until its residual has fallen by
   // first_order_drop, then second order from there. The convergence test
   // stays relative to the second-order residual at the initial state.
-  {
+  if (phase.r0 <= 0.0) {
     Tensor R = disc.residual(U);
     phase.r0 = residual_norms(R, disc.n_owned(), disc.mesh().comm()).density;
   }
@@ -466,6 +472,7 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
   second_options.max_iterations = options.max_iterations - result.iterations;
   phase.first_iteration = result.iterations;
   SteadyResult second = newton_ptc(disc, U, second_options, monitor, phase);
+  result.reference_residual = phase.r0;
   result.converged = second.converged;
   result.iterations += second.iterations;
   result.linear_iterations += second.linear_iterations;

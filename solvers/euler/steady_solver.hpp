@@ -82,6 +82,10 @@ namespace camber::solvers::euler {
 struct SteadyOptions {
   int max_iterations = 100;
   double rel_tolerance = 1e-10;  // on the L2 norm of the density residual
+  // > 0: the density residual rel_tolerance is relative to, instead of the
+  // initial state's (a restart passes the first run's initial residual, so
+  // that the two runs stop where one run would).
+  double reference_residual = 0.0;
   double abs_tolerance = 1e-14;
   double cfl_start = 10.0;
   double cfl_max = 1e10;
@@ -170,6 +174,9 @@ struct SteadyResult {
   // never).
   int limiter_frozen_at = -1;
   Tensor limiter;
+  // The density residual rel_tolerance was relative to (what a restart
+  // passes back as SteadyOptions::reference_residual).
+  double reference_residual = 0.0;
 };
 
 // Called after every step (on every rank) with the step's report.
