@@ -18,6 +18,7 @@ build=${1:-$root/build-bench-euler}
 reps=${REPS:-5}
 jobs=${JOBS:-2}
 march=${MARCH:-x86-64-v3}
+order=${ORDER:-1}
 mesh=$root/../shared/data/meshes/naca0012_inviscid_su2_quickstart.su2
 [[ -f $mesh ]] || { echo "run-euler.sh: $mesh not found" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -37,7 +38,7 @@ cat >"$deck" <<DECK
 case: quickstart
 problem: euler
 mesh: {generate: file, file: $mesh}
-flow: {mach: 0.8, alpha_deg: 1.25}
+flow: {mach: 0.8, alpha_deg: 1.25, order: $order}
 boundaries: {slip_wall: airfoil, far_field: farfield}
 solver: {max_iterations: 200, rel_tolerance: 1.0e-10}
 output: {dir: $out/quickstart, paraview: false, hdf5: false}
