@@ -105,7 +105,12 @@ void declare_euler_schema(deck::Schema& s) {
       .real("linear_rel_tolerance", 1e-3, deck::Range::positive().and_less_than(1.0),
             "Relative tolerance of each linear solve.")
       .integer("linear_max_iterations", 200, deck::IntRange(1, 100000),
-               "Most GMRES iterations per Newton step.");
+               "Most GMRES iterations per Newton step.")
+      .real("freeze_limiter_drop", 0.0, deck::Range(0.0, 1.0),
+            "Order 2 with a limiter: once the density residual has fallen by this factor, "
+            "freeze the limiter at the current state (the Newton iteration then converges "
+            "without limiter switching; the solution is a root of the frozen-limiter "
+            "residual). 0: never.");
 }
 
 std::vector<std::string> split_names(const std::string& text) {
@@ -436,6 +441,7 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   so.cfl_max = d.real("solver.cfl_max");
   so.linear_rel_tolerance = d.real("solver.linear_rel_tolerance");
   so.linear_max_iterations = static_cast<int>(d.integer("solver.linear_max_iterations"));
+  so.freeze_limiter_drop = d.real("solver.freeze_limiter_drop");
 
   const std::string state_path = dir + "/" + name + ".h5";
   Tensor U = disc.free_stream_field();
