@@ -16,34 +16,13 @@
 #include <camber/runtime.hpp>
 #include <camber/solvers/petsc_error.hpp>
 #include <camber/solvers/petsc_handle.hpp>
+#include <camber/solvers/petsc_numbering.hpp>
 
 namespace camber::solvers::euler {
 
 namespace {
 
 constexpr int nv = Discretization::n_vars;
-
-// PETSc block numbering: rank r's owned cells are blocks offset_r .. offset_r
-// + n_owned_r - 1 in local order; a ghost gets its owner's number through
-// the halo exchange.
-std::vector<PetscInt> block_numbers(const Discretization& disc, PetscInt& first) {
-  mesh::DistributedMesh& dm = disc.mesh();
-  long long mine = disc.n_owned(), offset = 0;
-  CAMBER_CHECK_MPI(MPI_Exscan(&mine, &offset, 1, MPI_LONG_LONG, MPI_SUM, dm.comm()));
-  if (dm.rank() == 0) offset = 0;
-  first = static_cast<PetscInt>(offset);
-  Tensor ids({disc.n_local(), 1});
-  {
-    auto h = ids.host();
-    for (index_t c = 0; c < disc.n_owned(); ++c) h(c) = static_cast<double>(offset + c);
-    Kokkos::deep_copy(ids.view(), h);
-  }
-  dm.halo().forward(ids);
-  const std::vector<double> v = ids.to_vector();
-  std::vector<PetscInt> blocks(v.size());
-  for (size_t i = 0; i < v.size(); ++i) blocks[i] = static_cast<PetscInt>(v[i]);
-  return blocks;
-}
 
 // Density and pressure of owned cell c are positive and finite.
 bool admissible(const IdealGas& gas, const double* u) {
@@ -139,8 +118,8 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   mesh::DistributedMesh& dm = disc.mesh();
   const MPI_Comm comm = dm.comm();
   const index_t n_owned = disc.n_owned(), n_faces = disc.n_faces();
-  PetscInt first = 0;
-  const std::vector<PetscInt> block = block_numbers(disc, first);
+  // PETSc block of every local cell (owned, then ghosts).
+  const std::vector<PetscInt> block = petsc_cell_numbers(disc.mesh());
 
   // Sparsity: a block row per owned cell, a block per face neighbour.
   const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_left());
