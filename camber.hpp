@@ -13,6 +13,7 @@
 
 #include <camber/config.hpp>
 #include <camber/error.hpp>
+#include <camber/kokkos_math.hpp>
 #include <camber/log.hpp>
 #include <camber/progress.hpp>
 #include <camber/runtime.hpp>
@@ -28,8 +29,12 @@
 
 #include <camber/autodiff/distributed_ops.hpp>
 #include <camber/autodiff/dual.hpp>
+#include <camber/autodiff/functional.hpp>
+#include <camber/autodiff/gradcheck.hpp>
 #include <camber/autodiff/graph.hpp>
 #include <camber/autodiff/jacobian.hpp>
+#include <camber/autodiff/ops.hpp>
+#include <camber/autodiff/variable.hpp>
 
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
@@ -37,6 +42,7 @@
 #include <camber/mesh/gmsh_reader.hpp>
 #include <camber/mesh/mesh.hpp>
 #include <camber/mesh/quality.hpp>
+#include <camber/mesh/read_mesh.hpp>
 #include <camber/mesh/su2_reader.hpp>
 
 #if CAMBER_WITH_DECK
@@ -55,5 +61,14 @@
 #include <camber/solvers/heat_conduction.hpp>
 #include <camber/solvers/linear_solver.hpp>
 #include <camber/solvers/petsc_error.hpp>
+#include <camber/solvers/petsc_handle.hpp>
+#include <camber/solvers/petsc_numbering.hpp>
 #include <camber/solvers/petsc_session.hpp>
+#include <camber/solvers/euler/boundary.hpp>
+#include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/flux.hpp>
+#include <camber/solvers/euler/ideal_gas.hpp>
+#include <camber/solvers/euler/reconstruction.hpp>
+#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/unsteady.hpp>
 #endif
