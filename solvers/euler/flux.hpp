@@ -182,6 +182,35 @@ KOKKOS_INLINE_FUNCTION Conserved<common_scalar_t<T, TN>, Dim> physical_flux(
   return f;
 }
 
+namespace detail {
+
+// What Roe's and HLLC's fluxes both start from: the unit normal and the
+// face length, both sides' primitive states and sound speeds, Roe's
+// average, and the normal velocities of the three.
+template <class T, class TN, int Dim>
+struct FaceWaves {
+  using R = common_scalar_t<T, TN>;
+  TN n_hat[Dim];
+  TN area;
+  Primitive<T, Dim> wl, wr;
+  RoeAverage<T, Dim> a;
+  T cl, cr;
+  R ql, qr, qa;
+  KOKKOS_INLINE_FUNCTION FaceWaves(const IdealGas& gas, const Conserved<T, Dim>& ul,
+                                   const Conserved<T, Dim>& ur, const TN (&n)[Dim])
+      : area(unit_normal(n, n_hat)),
+        wl(to_primitive(gas, ul)),
+        wr(to_primitive(gas, ur)),
+        a(roe_average(gas, wl, wr)),
+        cl(sound_speed(gas, wl)),
+        cr(sound_speed(gas, wr)),
+        ql(dot(wl.vel, n_hat)),
+        qr(dot(wr.vel, n_hat)),
+        qa(dot(a.vel, n_hat)) {}
+};
+
+}  // namespace detail
+
 // ------------------------------------------------------------ Roe
 
 // Roe's flux with the Harten-Hyman entropy fix on the acoustic waves.
@@ -191,13 +220,13 @@ KOKKOS_INLINE_FUNCTION Conserved<common_scalar_t<T, TN>, Dim> roe_flux(const Ide
                                                                        const Conserved<T, Dim>& ur,
                                                                        const TN (&n)[Dim]) {
   using R = common_scalar_t<T, TN>;
-  TN n_hat[Dim];
-  const TN area = detail::unit_normal(n, n_hat);
-  const Primitive<T, Dim> wl = to_primitive(gas, ul), wr = to_primitive(gas, ur);
-  const detail::RoeAverage<T, Dim> a = detail::roe_average(gas, wl, wr);
-  const T cl = sound_speed(gas, wl), cr = sound_speed(gas, wr);
-  const R ql = detail::dot(wl.vel, n_hat), qr = detail::dot(wr.vel, n_hat);
-  const R qa = detail::dot(a.vel, n_hat);
+  const detail::FaceWaves<T, TN, Dim> fw(gas, ul, ur, n);
+  const auto& n_hat = fw.n_hat;
+  const TN area = fw.area;
+  const Primitive<T, Dim>&wl = fw.wl, &wr = fw.wr;
+  const detail::RoeAverage<T, Dim>& a = fw.a;
+  const T cl = fw.cl, cr = fw.cr;
+  const R ql = fw.ql, qr = fw.qr, qa = fw.qa;
 
   // Wave strengths of the jump U_R - U_L in U~'s eigenvectors.
   const T d_rho = wr.rho - wl.rho, d_p = wr.p - wl.p;
@@ -241,13 +270,13 @@ KOKKOS_INLINE_FUNCTION Conserved<common_scalar_t<T, TN>, Dim> hllc_flux(const Id
                                                                         const Conserved<T, Dim>& ur,
                                                                         const TN (&n)[Dim]) {
   using R = common_scalar_t<T, TN>;
-  TN n_hat[Dim];
-  const TN area = detail::unit_normal(n, n_hat);
-  const Primitive<T, Dim> wl = to_primitive(gas, ul), wr = to_primitive(gas, ur);
-  const detail::RoeAverage<T, Dim> a = detail::roe_average(gas, wl, wr);
-  const T cl = sound_speed(gas, wl), cr = sound_speed(gas, wr);
-  const R ql = detail::dot(wl.vel, n_hat), qr = detail::dot(wr.vel, n_hat);
-  const R qa = detail::dot(a.vel, n_hat);
+  const detail::FaceWaves<T, TN, Dim> fw(gas, ul, ur, n);
+  const auto& n_hat = fw.n_hat;
+  const TN area = fw.area;
+  const Primitive<T, Dim>&wl = fw.wl, &wr = fw.wr;
+  const detail::RoeAverage<T, Dim>& a = fw.a;
+  const T cl = fw.cl, cr = fw.cr;
+  const R ql = fw.ql, qr = fw.qr, qa = fw.qa;
 
   const R s_l = ad::min(R(ql - cl), R(qa - a.c));
   const R s_r = ad::max(R(qr + cr), R(qa + a.c));
