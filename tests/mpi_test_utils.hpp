@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -28,6 +29,14 @@ inline std::filesystem::path scratch_dir(const std::string& root, const std::str
   }
   MPI_Barrier(world());
   return dir;
+}
+
+// printf from rank 0 only (figures a test reports beside its assertions).
+template <class... Args>
+void say(const char* format, Args... args) {
+  if (rank() != 0) return;
+  std::printf(format, args...);
+  std::fflush(stdout);
 }
 
 inline std::string read_text(const std::filesystem::path& path) {

@@ -61,14 +61,7 @@ constexpr int nv = Discretization::n_vars;
 
 MPI_Comm world() { return test::world(); }
 int rank() { return test::rank(); }
-
-// Prints once, from rank 0.
-template <class... Args>
-void say(const char* format, Args... args) {
-  if (rank() != 0) return;
-  std::printf(format, args...);
-  std::fflush(stdout);
-}
+using test::say;
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
