@@ -66,6 +66,7 @@
 #include <camber/solvers/petsc_session.hpp>
 #include <camber/solvers/euler/boundary.hpp>
 #include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/exact_jacobian.hpp>
 #include <camber/solvers/euler/flux.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
 #include <camber/solvers/euler/reconstruction.hpp>

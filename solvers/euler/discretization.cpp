@@ -118,6 +118,39 @@ Tensor raw_tensor(const Field<T>& f) {
                       {static_cast<index_t>(f.extent(0)), static_cast<index_t>(f.extent(1)) * per});
 }
 
+// The local cells' states as Dual<double, 4> whose derivative part is the
+// identity in the cells where seeded(c) != 0 and zero elsewhere: the seed
+// matrix of one colour of a column colouring.
+Field<ad::Dual<double, 4>> seed_block_columns(const Field<double>& u,
+                                              const Kokkos::View<const int*>& seeded,
+                                              index_t n_local) {
+  using D = ad::Dual<double, 4>;
+  Field<D> ud("euler::U_seeded", static_cast<size_t>(n_local), 4);
+  Kokkos::parallel_for(
+      "euler::seed_columns", Kokkos::RangePolicy<>(0, n_local), KOKKOS_LAMBDA(const index_t c) {
+        const bool on = seeded(c) != 0;
+        for (int k = 0; k < 4; ++k) {
+          ud(c, k) = D(u(c, k));
+          if (on) ud(c, k).der(k) = 1.0;
+        }
+      });
+  return ud;
+}
+
+// Force (x, y) and moment about (xm, ym) of the fluid on the body through a
+// wall face with pressure p, area-weighted normal n (out of the fluid) and
+// midpoint x_f; the free-stream pressure integrates to zero over a closed
+// wall and is subtracted for accuracy.
+template <class T>
+KOKKOS_INLINE_FUNCTION void wall_face_force(const T& p, double p_inf, double nx, double ny,
+                                            double fx, double fy, double xm, double ym,
+                                            T (&g)[3]) {
+  const T dp = p - p_inf;
+  g[0] = dp * nx;
+  g[1] = dp * ny;
+  g[2] = (fx - xm) * g[1] - (fy - ym) * g[0];
+}
+
 }  // namespace
 
 Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& flow,
@@ -599,10 +632,7 @@ Forces Discretization::forces(const Tensor& U) const {
   const IdealGas gas = gas_;
   const double p_inf = 1.0 / flow_.gamma;
   const double xm = flow_.moment_point[0], ym = flow_.moment_point[1];
-  // The force of the fluid on the body through face f is p n_f (n_f points
-  // out of the fluid, into the body); the free-stream pressure integrates to
-  // zero over the closed wall and is subtracted for accuracy. Component
-  // 0: x force, 1: y force, 2: moment about the moment point.
+  // Component 0: x force, 1: y force, 2: moment about the moment point.
   double sums[3] = {0.0, 0.0, 0.0};
   for (int component = 0; component < 3; ++component)
     Kokkos::parallel_reduce(
@@ -617,26 +647,123 @@ Forces Discretization::forces(const Tensor& U) const {
             for (int k = 0; k < 4; ++k) s[k] = u(left(f), k);
             p = pressure(gas, s);
           }
-          const double dp = p - p_inf;
-          const double gx = dp * normal(f, 0), gy = dp * normal(f, 1);
-          sum += component == 0   ? gx
-                 : component == 1 ? gy
-                                  : (center(f, 0) - xm) * gy - (center(f, 1) - ym) * gx;
+          double g[3];
+          wall_face_force(p, p_inf, normal(f, 0), normal(f, 1), center(f, 0), center(f, 1), xm,
+                          ym, g);
+          sum += g[component];
         },
         sums[component]);
-  const double fx = sums[0], fy = sums[1];
-  double mz = sums[2];
+  const double fx = par::allreduce_sum(sums[0], dm_->comm());
+  const double fy = par::allreduce_sum(sums[1], dm_->comm());
+  const double mz = par::allreduce_sum(sums[2], dm_->comm());
+  const auto w = force_coefficient_weights();
   Forces r;
-  r.fx = par::allreduce_sum(fx, dm_->comm());
-  r.fy = par::allreduce_sum(fy, dm_->comm());
-  mz = par::allreduce_sum(mz, dm_->comm());
+  r.fx = fx;
+  r.fy = fy;
+  r.cl = w[0][0] * fx + w[0][1] * fy + w[0][2] * mz;
+  r.cd = w[1][0] * fx + w[1][1] * fy + w[1][2] * mz;
+  r.cm = w[2][0] * fx + w[2][1] * fy + w[2][2] * mz;
+  return r;
+}
+
+std::array<std::array<double, 3>, 3> Discretization::force_coefficient_weights() const {
   const double a = flow_.alpha_deg * M_PI / 180.0;
   const double q = 0.5 * flow_.mach * flow_.mach;  // rho = 1
   const double c = flow_.reference_length;
-  r.cd = (r.fx * std::cos(a) + r.fy * std::sin(a)) / (q * c);
-  r.cl = (r.fy * std::cos(a) - r.fx * std::sin(a)) / (q * c);
-  r.cm = -mz / (q * c * c);  // counterclockwise moment is nose down
-  return r;
+  // Lift is normal to the free stream, drag along it; a counterclockwise
+  // moment is nose down.
+  return {{{-std::sin(a) / (q * c), std::cos(a) / (q * c), 0.0},
+           {std::cos(a) / (q * c), std::sin(a) / (q * c), 0.0},
+           {0.0, 0.0, -1.0 / (q * c * c)}}};
+}
+
+void Discretization::residual_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded,
+                                            Tensor& R, Tensor& D) const {
+  using D4 = ad::Dual<double, 4>;
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}) &&
+                     static_cast<index_t>(seeded.extent(0)) == n_local_,
+                 "euler residual_block_columns: U must have shape "
+                     << shape_string({n_local_, n_vars}) << " and seeded " << n_local_
+                     << " entries");
+  dm_->halo().forward(U);
+  const Field<D4> ud = seed_block_columns(field_of(U), seeded, n_local_);
+  Field<D4> fd("euler::F_seeded", static_cast<size_t>(n_faces_), 4);
+  Field<D4> rd("euler::R_seeded", static_cast<size_t>(n_local_), 4);
+  fluxes<D4>(ud, fd);
+  gather_residual<D4>(fd, rd);
+  R = Tensor({n_local_, n_vars});
+  D = Tensor({n_local_, n_vars, n_vars});
+  const Field<double> r = field_of(R);
+  double* dp = D.data();
+  Kokkos::parallel_for(
+      "euler::unseed_columns", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+        for (int i = 0; i < 4; ++i) {
+          r(c, i) = rd(c, i).val();
+          for (int j = 0; j < 4; ++j) dp[(c * 4 + i) * 4 + j] = rd(c, i).der(j);
+        }
+      });
+  Kokkos::fence();
+}
+
+Tensor Discretization::force_block_columns(const Tensor& U,
+                                           const Kokkos::View<const int*>& seeded) const {
+  using D4 = ad::Dual<double, 4>;
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}) &&
+                     static_cast<index_t>(seeded.extent(0)) == n_local_,
+                 "euler force_block_columns: U must have shape "
+                     << shape_string({n_local_, n_vars}) << " and seeded " << n_local_
+                     << " entries");
+  Tensor filled = U.clone();
+  dm_->halo().forward(filled);
+  const Field<D4> ud = seed_block_columns(field_of(filled), seeded, n_local_);
+  const bool reconstruct = spatial_.order == 2;
+  Field<D4> W, L;
+  if (reconstruct) {
+    W = Field<D4>("euler::W_seeded", static_cast<size_t>(n_local_), 4);
+    L = Field<D4>("euler::L_seeded", static_cast<size_t>(n_local_), 8);
+    limited_gradients<D4>(ud, W, L);
+  }
+  const auto to_center = face_to_center_;
+  const auto walls = wall_faces_;
+  const auto left = face_left_;
+  const auto normal = geometry_.face_normal;
+  const auto center = geometry_.face_center;
+  const IdealGas gas = gas_;
+  const double p_inf = 1.0 / flow_.gamma;
+  const double xm = flow_.moment_point[0], ym = flow_.moment_point[1];
+  const index_t n_walls = static_cast<index_t>(walls.extent(0));
+  Kokkos::View<double***> per_face("euler::wall_force_columns", static_cast<size_t>(n_walls), 3,
+                                   4);
+  Kokkos::parallel_for(
+      "euler::force_columns", Kokkos::RangePolicy<>(0, n_walls), KOKKOS_LAMBDA(const index_t w) {
+        const index_t f = walls(w);
+        D4 p;
+        if (reconstruct) {
+          p = reconstructed_state(W, L, left(f), to_center(f, 0), to_center(f, 1)).p;
+        } else {
+          Conserved<D4, 2> s;
+          for (int k = 0; k < 4; ++k) s[k] = ud(left(f), k);
+          p = pressure(gas, s);
+        }
+        D4 g[3];
+        wall_face_force(p, p_inf, normal(f, 0), normal(f, 1), center(f, 0), center(f, 1), xm, ym,
+                        g);
+        for (int m = 0; m < 3; ++m)
+          for (int j = 0; j < 4; ++j) per_face(w, m, j) = g[m].der(j);
+      });
+  Kokkos::fence();
+  // Wall faces are owned faces of their (owned) left cell; a cell may have
+  // several.
+  const auto ph = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), per_face);
+  const auto wh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), walls);
+  const auto lh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), left);
+  std::vector<double> out(static_cast<size_t>(n_owned_) * 12, 0.0);
+  for (index_t w = 0; w < n_walls; ++w) {
+    const index_t c = lh(wh(w));
+    for (int m = 0; m < 3; ++m)
+      for (int j = 0; j < 4; ++j) out[static_cast<size_t>((c * 3 + m) * 4 + j)] += ph(w, m, j);
+  }
+  return Tensor::from_host({n_owned_, 3, n_vars}, out);
 }
 
 }  // namespace camber::solvers::euler

@@ -152,6 +152,31 @@ class Discretization {
   // and V (collective).
   void residual_and_tangent(Tensor& U, Tensor& V, Tensor& R, Tensor& dR) const;
 
+  // Compressed block columns of dR/dU, the product of the exact Jacobian
+  // with the seed matrix of a column colouring (what ExactJacobian
+  // assembles from): with S the local cells where seeded(c) != 0,
+  //
+  //   D[c, i, j] = sum over s in S of dR_{c,i} / dU_{s,j},   c owned,
+  //
+  // from one Dual<double, 4> evaluation of the residual (either order; with
+  // a frozen limiter, phi fixed). R is the residual at U. Shapes {n_local,
+  // 4} and {n_local, 4, 4}, ghost rows 0. Fills U's ghost rows; `seeded`
+  // must mark a ghost cell exactly when its owner marks it (a colouring of
+  // global cells), because derivatives arrive through halo exchanges
+  // (collective).
+  void residual_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded, Tensor& R,
+                              Tensor& D) const;
+  // The same compression for the wall force of each owned cell: F[c, m, j]
+  // = sum over s in S of dG_{c,m} / dU_{s,j}, with G_c = (f_x, f_y, m_z) the
+  // nondimensional force and moment (about moment_point) of cell c's wall
+  // faces, the terms forces() sums; shape {n_owned, 3, 4}. The objective
+  // gradient of the adjoint is a weighted sum of these (collective: fills
+  // ghost rows of a copy of U).
+  Tensor force_block_columns(const Tensor& U, const Kokkos::View<const int*>& seeded) const;
+  // Weights w such that (CL, CD, CM) = w . (f_x, f_y, m_z) summed over the
+  // wall: row 0 CL, row 1 CD, row 2 CM.
+  std::array<std::array<double, 3>, 3> force_coefficient_weights() const;
+
   // Least-squares gradients of the primitive variables (rho, u, v, p),
   // unlimited, shape {n_local, 4, 2}: [c, k, d] = dW_k/dx_d, ghost rows from
   // their owners. Fills U's ghost rows (collective). Any order.

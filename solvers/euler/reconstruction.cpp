@@ -147,4 +147,10 @@ template void Reconstruction::limiters<ad::Dual<double, 1>>(
     const Field<ad::Dual<double, 1>>&, const Field<ad::Dual<double, 1>>&,
     const Field<ad::Dual<double, 1>>&) const;
 
+template void Reconstruction::gradients<ad::Dual<double, 4>>(
+    const Field<ad::Dual<double, 4>>&, const Field<ad::Dual<double, 4>>&) const;
+template void Reconstruction::limiters<ad::Dual<double, 4>>(
+    const Field<ad::Dual<double, 4>>&, const Field<ad::Dual<double, 4>>&,
+    const Field<ad::Dual<double, 4>>&) const;
+
 }  // namespace camber::solvers::euler

@@ -54,8 +54,10 @@
 // entry: neighbour, fit coefficients, x_f - x_i; per owned cell eps^2),
 // built once from the geometry; fields passed to it are the caller's.
 // Kernels are templates on the scalar, explicitly instantiated for double
-// and ad::Dual<double, 1> (forward mode: the tangent of gradient, limiter
-// and face state is exact away from the kinks above).
+// and ad::Dual<double, 1> and <double, 4> (forward mode: the tangent of
+// gradient, limiter and face state is exact away from the kinks above;
+// Dual<double, 4> carries the four columns of one cell block of the
+// Jacobian, solvers/euler/exact_jacobian.hpp).
 #pragma once
 
 #include <Kokkos_Core.hpp>

@@ -1,0 +1,245 @@
+#include <camber/solvers/euler/exact_jacobian.hpp>
+
+#include <algorithm>
+#include <cstdint>
+
+#include <camber/error.hpp>
+#include <camber/solvers/petsc_error.hpp>
+#include <camber/solvers/petsc_numbering.hpp>
+
+namespace camber::solvers::euler {
+
+namespace {
+
+constexpr int nv = Discretization::n_vars;
+
+// The global cell adjacency (face neighbours), gathered from every rank's
+// owned cells, with each global cell's PETSc block.
+struct GlobalGraph {
+  std::vector<std::int64_t> offset, neighbor;  // CSR by global id
+  std::vector<PetscInt> block;                 // PETSc block by global id
+};
+
+GlobalGraph gather_graph(const Discretization& disc) {
+  const mesh::DistributedMesh& dm = disc.mesh();
+  const MPI_Comm comm = dm.comm();
+  const index_t n_owned = disc.n_owned();
+  const auto& gid = dm.cell_global_ids();
+  const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_left());
+  const auto right = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_right());
+  std::vector<std::vector<std::int64_t>> nbr(static_cast<size_t>(n_owned));
+  for (index_t f = 0; f < disc.n_faces(); ++f) {
+    const index_t l = left(f), r = right(f);
+    if (r < 0) continue;
+    if (l < n_owned) nbr[static_cast<size_t>(l)].push_back(gid[static_cast<size_t>(r)]);
+    if (r < n_owned) nbr[static_cast<size_t>(r)].push_back(gid[static_cast<size_t>(l)]);
+  }
+  // Per owned cell: global id, PETSc block, count, neighbours.
+  const std::vector<PetscInt> blocks = petsc_cell_numbers(dm);
+  std::vector<std::int64_t> mine;
+  for (index_t c = 0; c < n_owned; ++c) {
+    const auto& n = nbr[static_cast<size_t>(c)];
+    mine.push_back(gid[static_cast<size_t>(c)]);
+    mine.push_back(blocks[static_cast<size_t>(c)]);
+    mine.push_back(static_cast<std::int64_t>(n.size()));
+    mine.insert(mine.end(), n.begin(), n.end());
+  }
+  int size = 1;
+  CAMBER_CHECK_MPI(MPI_Comm_size(comm, &size));
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<size_t>(size)), displs(static_cast<size_t>(size), 0);
+  CAMBER_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm));
+  for (int r = 1; r < size; ++r) displs[static_cast<size_t>(r)] = displs[r - 1] + counts[r - 1];
+  std::vector<std::int64_t> all(static_cast<size_t>(displs.back() + counts.back()));
+  CAMBER_CHECK_MPI(MPI_Allgatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(),
+                                  displs.data(), MPI_INT64_T, comm));
+
+  const std::int64_t n_global = dm.n_global_cells();
+  GlobalGraph g;
+  g.offset.assign(static_cast<size_t>(n_global) + 1, 0);
+  g.block.assign(static_cast<size_t>(n_global), -1);
+  std::vector<std::pair<size_t, std::int64_t>> where(static_cast<size_t>(n_global), {0, 0});
+  for (size_t i = 0; i < all.size();) {
+    const std::int64_t id = all[i], deg = all[i + 2];
+    g.block[static_cast<size_t>(id)] = static_cast<PetscInt>(all[i + 1]);
+    g.offset[static_cast<size_t>(id) + 1] = deg;
+    where[static_cast<size_t>(id)] = {i + 3, deg};
+    i += 3 + static_cast<size_t>(deg);
+  }
+  for (std::int64_t c = 0; c < n_global; ++c) g.offset[c + 1] += g.offset[c];
+  g.neighbor.resize(static_cast<size_t>(g.offset.back()));
+  for (std::int64_t c = 0; c < n_global; ++c) {
+    const auto [at, deg] = where[static_cast<size_t>(c)];
+    std::copy(all.begin() + static_cast<std::ptrdiff_t>(at),
+              all.begin() + static_cast<std::ptrdiff_t>(at + static_cast<size_t>(deg)),
+              g.neighbor.begin() + g.offset[c]);
+  }
+  return g;
+}
+
+// S(c): c, its face neighbours and theirs, sorted, for every global cell.
+void distance_two_stencils(const GlobalGraph& g, std::vector<std::int64_t>& offset,
+                           std::vector<std::int64_t>& stencil) {
+  const std::int64_t n = static_cast<std::int64_t>(g.block.size());
+  offset.assign(static_cast<size_t>(n) + 1, 0);
+  stencil.clear();
+  std::vector<std::int64_t> s;
+  for (std::int64_t c = 0; c < n; ++c) {
+    s.assign(1, c);
+    for (std::int64_t a = g.offset[c]; a < g.offset[c + 1]; ++a) {
+      const std::int64_t nb = g.neighbor[static_cast<size_t>(a)];
+      s.push_back(nb);
+      for (std::int64_t b = g.offset[nb]; b < g.offset[nb + 1]; ++b)
+        s.push_back(g.neighbor[static_cast<size_t>(b)]);
+    }
+    std::sort(s.begin(), s.end());
+    s.erase(std::unique(s.begin(), s.end()), s.end());
+    stencil.insert(stencil.end(), s.begin(), s.end());
+    offset[static_cast<size_t>(c) + 1] = static_cast<std::int64_t>(stencil.size());
+  }
+}
+
+}  // namespace
+
+ExactJacobian::ExactJacobian(const Discretization& disc)
+    : comm_(disc.mesh().comm()), n_owned_(disc.n_owned()), n_local_(disc.n_local()) {
+  const GlobalGraph g = gather_graph(disc);
+  std::vector<std::int64_t> s_off, s;
+  distance_two_stencils(g, s_off, s);
+  const std::int64_t n_global = static_cast<std::int64_t>(g.block.size());
+
+  // Greedy colouring in global id order: j takes the smallest colour not
+  // used by any k with j, k in a common stencil (k in S(c) for c in S(j);
+  // S is symmetric).
+  std::vector<int> color(static_cast<size_t>(n_global), -1);
+  std::vector<std::int64_t> stamp;
+  for (std::int64_t j = 0; j < n_global; ++j) {
+    for (std::int64_t a = s_off[j]; a < s_off[j + 1]; ++a) {
+      const std::int64_t c = s[static_cast<size_t>(a)];
+      for (std::int64_t b = s_off[c]; b < s_off[c + 1]; ++b) {
+        const int k = color[static_cast<size_t>(s[static_cast<size_t>(b)])];
+        if (k < 0) continue;
+        if (static_cast<size_t>(k) >= stamp.size()) stamp.resize(static_cast<size_t>(k) + 1, -1);
+        stamp[static_cast<size_t>(k)] = j;
+      }
+    }
+    int k = 0;
+    while (static_cast<size_t>(k) < stamp.size() && stamp[static_cast<size_t>(k)] == j) ++k;
+    color[static_cast<size_t>(j)] = k;
+    n_colors_ = std::max(n_colors_, k + 1);
+  }
+
+  const auto& gid = disc.mesh().cell_global_ids();
+  color_ = Kokkos::View<int*>("euler::jacobian_color", static_cast<size_t>(n_local_));
+  auto ch = Kokkos::create_mirror_view(color_);
+  block_.resize(static_cast<size_t>(n_local_));
+  for (index_t c = 0; c < n_local_; ++c) {
+    ch(c) = color[static_cast<size_t>(gid[static_cast<size_t>(c)])];
+    block_[static_cast<size_t>(c)] = g.block[static_cast<size_t>(gid[static_cast<size_t>(c)])];
+  }
+  Kokkos::deep_copy(color_, ch);
+
+  // Blocks of the owned rows, by colour, and the preallocation.
+  entries_.assign(static_cast<size_t>(n_colors_), {});
+  const PetscInt first = n_owned_ > 0 ? block_[0] : 0;
+  std::vector<PetscInt> d_nnz(static_cast<size_t>(n_owned_), 0), o_nnz(d_nnz);
+  long long blocks = 0;
+  for (index_t c = 0; c < n_owned_; ++c) {
+    const std::int64_t id = gid[static_cast<size_t>(c)];
+    for (std::int64_t a = s_off[id]; a < s_off[id + 1]; ++a) {
+      const std::int64_t j = s[static_cast<size_t>(a)];
+      const PetscInt col = g.block[static_cast<size_t>(j)];
+      entries_[static_cast<size_t>(color[static_cast<size_t>(j)])].push_back({c, col});
+      ++(col >= first && col < first + n_owned_ ? d_nnz : o_nnz)[static_cast<size_t>(c)];
+      ++blocks;
+    }
+  }
+  CAMBER_CHECK_MPI(MPI_Allreduce(&blocks, &n_blocks_, 1, MPI_LONG_LONG, MPI_SUM, comm_));
+
+  CAMBER_CHECK_PETSC(MatCreate(comm_, matrix_.out()));
+  CAMBER_CHECK_PETSC(MatSetSizes(matrix_.get(), nv * n_owned_, nv * n_owned_, PETSC_DETERMINE,
+                                 PETSC_DETERMINE));
+  CAMBER_CHECK_PETSC(MatSetType(matrix_.get(), MATBAIJ));
+  CAMBER_CHECK_PETSC(MatSetBlockSize(matrix_.get(), nv));
+  CAMBER_CHECK_PETSC(MatXAIJSetPreallocation(matrix_.get(), nv, d_nnz.data(), o_nnz.data(),
+                                             nullptr, nullptr));
+  CAMBER_CHECK_PETSC(MatSetOption(matrix_.get(), MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+}
+
+void ExactJacobian::assemble(const Discretization& disc, Tensor& U,
+                             const std::vector<double>* shift) {
+  CAMBER_REQUIRE(disc.n_owned() == n_owned_ && disc.n_local() == n_local_,
+                 "ExactJacobian::assemble: the discretization has "
+                     << disc.n_owned() << " owned cells, the Jacobian was built for " << n_owned_);
+  CAMBER_REQUIRE(shift == nullptr || static_cast<index_t>(shift->size()) == n_owned_,
+                 "ExactJacobian::assemble: shift has " << shift->size() << " values, expected "
+                                                       << n_owned_);
+  Mat A = matrix_.get();
+  CAMBER_CHECK_PETSC(MatZeroEntries(A));
+  Kokkos::View<int*> seeded("euler::jacobian_seeded", static_cast<size_t>(n_local_));
+  const auto color = color_;
+  Tensor R, D;
+  for (int k = 0; k < n_colors_; ++k) {
+    Kokkos::parallel_for(
+        "euler::jacobian_seed", Kokkos::RangePolicy<>(0, n_local_),
+        KOKKOS_LAMBDA(const index_t c) { seeded(c) = color(c) == k ? 1 : 0; });
+    disc.residual_block_columns(U, seeded, R, D);
+    const auto dh = D.host();
+    for (const auto& [c, col] : entries_[static_cast<size_t>(k)]) {
+      const PetscInt row = block_[static_cast<size_t>(c)];
+      PetscScalar b[nv * nv];
+      std::copy(&dh(c * nv * nv), &dh(c * nv * nv) + nv * nv, b);
+      // Every block is inserted once (PETSc does not mix insert and add
+      // between assemblies): the shift goes into the diagonal block here.
+      if (shift && col == row)
+        for (int i = 0; i < nv; ++i) b[i * nv + i] += (*shift)[static_cast<size_t>(c)];
+      CAMBER_CHECK_PETSC(MatSetValuesBlocked(A, 1, &row, 1, &col, b, INSERT_VALUES));
+    }
+  }
+  CAMBER_CHECK_PETSC(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  CAMBER_CHECK_PETSC(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+}
+
+Tensor ExactJacobian::objective_gradient(const Discretization& disc, const Tensor& U,
+                                         const std::array<double, 3>& weights) const {
+  CAMBER_REQUIRE(disc.n_owned() == n_owned_ && disc.n_local() == n_local_,
+                 "ExactJacobian::objective_gradient: the discretization has "
+                     << disc.n_owned() << " owned cells, the Jacobian was built for " << n_owned_);
+  // The wall force of cell c depends on the states of c and its neighbours
+  // (within S(c)); a colour's column of it belongs to the one cell of that
+  // colour in S(c), which may be a ghost: the gradient is summed into a
+  // PETSc vector, which moves such entries to their owners.
+  VecHandle g;
+  CAMBER_CHECK_PETSC(VecCreateMPI(comm_, nv * n_owned_, PETSC_DETERMINE, g.out()));
+  CAMBER_CHECK_PETSC(VecSetBlockSize(g.get(), nv));
+  CAMBER_CHECK_PETSC(VecZeroEntries(g.get()));
+  Kokkos::View<int*> seeded("euler::gradient_seeded", static_cast<size_t>(n_local_));
+  const auto color = color_;
+  for (int k = 0; k < n_colors_; ++k) {
+    Kokkos::parallel_for(
+        "euler::gradient_seed", Kokkos::RangePolicy<>(0, n_local_),
+        KOKKOS_LAMBDA(const index_t c) { seeded(c) = color(c) == k ? 1 : 0; });
+    const Tensor F = disc.force_block_columns(U, seeded);
+    const auto fh = F.host();
+    for (const auto& [c, col] : entries_[static_cast<size_t>(k)]) {
+      PetscScalar v[nv];
+      bool any = false;
+      for (int j = 0; j < nv; ++j) {
+        v[j] = 0.0;
+        for (int m = 0; m < 3; ++m) v[j] += weights[static_cast<size_t>(m)] * fh((c * 3 + m) * nv + j);
+        any = any || v[j] != 0.0;
+      }
+      if (any) CAMBER_CHECK_PETSC(VecSetValuesBlocked(g.get(), 1, &col, v, ADD_VALUES));
+    }
+  }
+  CAMBER_CHECK_PETSC(VecAssemblyBegin(g.get()));
+  CAMBER_CHECK_PETSC(VecAssemblyEnd(g.get()));
+  std::vector<double> out(static_cast<size_t>(n_local_ * nv), 0.0);
+  const PetscScalar* a = nullptr;
+  CAMBER_CHECK_PETSC(VecGetArrayRead(g.get(), &a));
+  std::copy(a, a + n_owned_ * nv, out.begin());
+  CAMBER_CHECK_PETSC(VecRestoreArrayRead(g.get(), &a));
+  return Tensor::from_host({n_local_, nv}, out);
+}
+
+}  // namespace camber::solvers::euler
