@@ -64,6 +64,7 @@
 #include <camber/solvers/petsc_handle.hpp>
 #include <camber/solvers/petsc_numbering.hpp>
 #include <camber/solvers/petsc_session.hpp>
+#include <camber/solvers/euler/adjoint.hpp>
 #include <camber/solvers/euler/boundary.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/exact_jacobian.hpp>

@@ -106,6 +106,10 @@ void declare_euler_schema(deck::Schema& s) {
             "Relative tolerance of each linear solve.")
       .integer("linear_max_iterations", 200, deck::IntRange(1, 100000),
                "Most GMRES iterations per Newton step.")
+      .choice("newton_operator", "matrix_free", {"matrix_free", "assembled"},
+              "Order 2: the exact Newton matrix applied matrix-free (one Dual residual per "
+              "Krylov iteration, the first-order matrix preconditions) or assembled by "
+              "column colouring (its ILU(0) preconditions).")
       .real("freeze_limiter_drop", 0.0, deck::Range(0.0, 1.0),
             "Order 2 with a limiter: once the density residual has fallen by this factor, "
             "freeze the limiter at the current state (the Newton iteration then converges "
@@ -442,6 +446,9 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   so.linear_rel_tolerance = d.real("solver.linear_rel_tolerance");
   so.linear_max_iterations = static_cast<int>(d.integer("solver.linear_max_iterations"));
   so.freeze_limiter_drop = d.real("solver.freeze_limiter_drop");
+  so.newton_operator = d.string("solver.newton_operator") == "matrix_free"
+                           ? solvers::euler::SteadyOptions::NewtonOperator::matrix_free
+                           : solvers::euler::SteadyOptions::NewtonOperator::assembled;
 
   const std::string state_path = dir + "/" + name + ".h5";
   Tensor U = disc.free_stream_field();

@@ -293,6 +293,13 @@ Discretization Discretization::first_order() const {
   return copy;
 }
 
+Discretization Discretization::with_flow(const FlowConditions& flow) const {
+  Discretization copy(*this);
+  copy.flow_ = flow;
+  copy.gas_ = IdealGas{flow.gamma};
+  return copy;
+}
+
 Tensor Discretization::free_stream_field() const {
   const Conserved<double, 2> fs = flow_.free_stream();
   Tensor U({n_local_, n_vars});

@@ -140,6 +140,10 @@ class Discretization {
   // This discretization at first order: a copy sharing the mesh, geometry
   // and layout (Views), for first-order start-up steps and preconditioners.
   Discretization first_order() const;
+  // This discretization at other free-stream conditions (Mach number, angle
+  // of attack, gas, reference quantities): a copy sharing the mesh,
+  // geometry, layout and frozen limiter. For sensitivities to them.
+  Discretization with_flow(const FlowConditions& flow) const;
   FluxScheme scheme() const noexcept { return scheme_; }
 
   // The free stream in every local cell, shape {n_local, 4}.

@@ -1,5 +1,7 @@
 #include <camber/solvers/euler/steady_solver.hpp>
 
+#include <camber/solvers/euler/exact_jacobian.hpp>
+
 #include <petscksp.h>
 
 #include <algorithm>
@@ -152,7 +154,12 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
 
   // Order 2: the operator is the exact Newton matrix, matrix-free (or, with
   // defect_correction, the first-order matrix A itself); A preconditions.
-  const bool matrix_free = disc.spatial().order == 2 && !options.defect_correction;
+  const bool exact_operator = disc.spatial().order == 2 && !options.defect_correction;
+  const bool matrix_free =
+      exact_operator && options.newton_operator == SteadyOptions::NewtonOperator::matrix_free;
+  std::unique_ptr<ExactJacobian> exact_jacobian;
+  if (exact_operator && !matrix_free) exact_jacobian = std::make_unique<ExactJacobian>(disc);
+  std::vector<double> shift(exact_jacobian ? static_cast<size_t>(n_owned) : 0);
   NewtonShell shell;
   MatHandle exact;
   if (matrix_free) {
@@ -325,6 +332,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
         PetscScalar d[nv * nv] = {};
         for (int i = 0; i < nv; ++i) d[i * nv + i] = lh(c) / cfl;
         if (matrix_free) shell.diagonal[static_cast<size_t>(c)] = lh(c) / cfl;
+        if (exact_jacobian) shift[static_cast<size_t>(c)] = lh(c) / cfl;
         const PetscInt bc = block[static_cast<size_t>(c)];
         CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &bc, 1, &bc, d, ADD_VALUES));
       }
@@ -334,8 +342,14 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
       // b = -R over R's storage; x = dU.
       R *= -1.0;
       CAMBER_CHECK_PETSC(VecPlaceArray(b.get(), R.data()));
-      CAMBER_CHECK_PETSC(
-          KSPSetOperators(ksp.get(), matrix_free ? exact.get() : A.get(), A.get()));
+      if (exact_jacobian) {
+        exact_jacobian->assemble(*active, U, &shift);
+        CAMBER_CHECK_PETSC(
+            KSPSetOperators(ksp.get(), exact_jacobian->matrix(), exact_jacobian->matrix()));
+      } else {
+        CAMBER_CHECK_PETSC(
+            KSPSetOperators(ksp.get(), matrix_free ? exact.get() : A.get(), A.get()));
+      }
       dU.fill(0.0);
       const PetscErrorCode solved = KSPSolve(ksp.get(), b.get(), x.get());
       CAMBER_CHECK_PETSC(VecResetArray(b.get()));
