@@ -45,6 +45,13 @@
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/mesh/su2_reader.hpp>
 
+#include <camber/design/airfoil_wall.hpp>
+#include <camber/design/cst.hpp>
+#include <camber/design/ffd.hpp>
+#include <camber/design/hicks_henne.hpp>
+#include <camber/design/linear_map.hpp>
+#include <camber/design/mesh_deformation.hpp>
+
 #if CAMBER_WITH_DECK
 #include <camber/deck/deck.hpp>
 #include <camber/deck/reference.hpp>

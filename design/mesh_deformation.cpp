@@ -1,0 +1,397 @@
+#include <camber/design/mesh_deformation.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <utility>
+
+#include <camber/error.hpp>
+#include <camber/kokkos_math.hpp>
+#include <camber/mesh/geometry.hpp>
+
+namespace camber::design {
+
+namespace {
+
+constexpr index_t interior_node = -1;
+constexpr index_t anchor_node = -2;
+
+/// w = 1 / r^p from r^2. Integer exponents (the usual 2..6) multiply
+/// sqrt(r^2) instead of calling pow, which dominates the cost otherwise.
+KOKKOS_INLINE_FUNCTION double idw_weight(double r2, double p, int integer_p) {
+  if (integer_p > 0) {
+    double rp = 1.0;
+    if (integer_p % 2 == 0) {
+      for (int k = 0; k < integer_p / 2; ++k) rp *= r2;
+    } else {
+      const double r = kmath::sqrt(r2);
+      rp = r;
+      for (int k = 0; k < integer_p / 2; ++k) rp *= r2;
+    }
+    return 1.0 / rp;
+  }
+  return kmath::pow(r2, -0.5 * p);
+}
+
+}  // namespace
+
+// Kernels live in functions with external linkage, outside constructors:
+// CUDA's extended lambdas need such an enclosing function.
+namespace detail {
+
+struct IdwData {
+  Kokkos::View<double*> x0;          // node coordinates, flat (n_nodes * 2)
+  Kokkos::View<index_t*> kind;       // wall index, interior_node or anchor_node
+  Kokkos::View<index_t*> interior;   // the interior nodes
+  Kokkos::View<double*> sources;     // wall nodes, then anchors, flat
+  Kokkos::View<index_t*> wall_node;  // mesh node of wall node j
+  Kokkos::View<double*> inv_den;     // 1 / sum_s w_is, interior nodes
+  index_t n_sources = 0;
+  double p = 3.0;
+  int integer_p = 0;
+};
+
+void idw_denominators(const IdwData& d) {
+  const auto x0v = d.x0, src = d.sources, inv = d.inv_den;
+  const auto in = d.interior;
+  const index_t ns = d.n_sources;
+  const double pp = d.p;
+  const int ip = d.integer_p;
+  Kokkos::parallel_for(
+      "camber::design::idw_denominator",
+      Kokkos::RangePolicy<>(0, static_cast<index_t>(in.extent(0))),
+      KOKKOS_LAMBDA(const index_t q) {
+        const index_t i = in(q);
+        const double xi = x0v(2 * i), yi = x0v(2 * i + 1);
+        double den = 0.0;
+        for (index_t s = 0; s < ns; ++s) {
+          const double dx = xi - src(2 * s), dy = yi - src(2 * s + 1);
+          den += idw_weight(dx * dx + dy * dy, pp, ip);
+        }
+        inv(i) = 1.0 / den;
+      });
+}
+
+// First interior node whose denominator is infinite or NaN (it sits on a
+// source), or a value >= n_nodes if none.
+index_t idw_first_singular_node(const IdwData& d) {
+  const auto inv = d.inv_den;
+  const auto in = d.interior;
+  index_t bad = 0;
+  Kokkos::parallel_reduce(
+      "camber::design::idw_check", Kokkos::RangePolicy<>(0, static_cast<index_t>(in.extent(0))),
+      KOKKOS_LAMBDA(const index_t q, index_t& first) {
+        const index_t i = in(q);
+        const double v = inv(i);
+        if (!(v > 0.0 && v < 1e300) && i < first) first = i;  // 1/den is 0 or NaN
+      },
+      Kokkos::Min<index_t>(bad));
+  return bad;  // Kokkos::Min starts from the largest index_t
+}
+
+void idw_apply(const IdwData& d, const Tensor& wall_displacement, const Tensor& out) {
+  const auto dv = wall_displacement.view(), ov = out.view();
+  const auto x0v = d.x0, src = d.sources, inv = d.inv_den;
+  const auto kind = d.kind;
+  const index_t nw = static_cast<index_t>(d.wall_node.extent(0));
+  const double pp = d.p;
+  const int ip = d.integer_p;
+  Kokkos::parallel_for(
+      "camber::design::idw_apply", Kokkos::RangePolicy<>(0, static_cast<index_t>(kind.extent(0))),
+      KOKKOS_LAMBDA(const index_t i) {
+        const index_t k = kind(i);
+        if (k >= 0) {
+          ov(2 * i) = dv(2 * k);
+          ov(2 * i + 1) = dv(2 * k + 1);
+          return;
+        }
+        if (k == anchor_node) {
+          ov(2 * i) = 0.0;
+          ov(2 * i + 1) = 0.0;
+          return;
+        }
+        const double xi = x0v(2 * i), yi = x0v(2 * i + 1);
+        double sx = 0.0, sy = 0.0;
+        for (index_t j = 0; j < nw; ++j) {
+          const double dx = xi - src(2 * j), dy = yi - src(2 * j + 1);
+          const double w = idw_weight(dx * dx + dy * dy, pp, ip);
+          sx += w * dv(2 * j);
+          sy += w * dv(2 * j + 1);
+        }
+        ov(2 * i) = inv(i) * sx;
+        ov(2 * i + 1) = inv(i) * sy;
+      });
+}
+
+void idw_apply_transpose(const IdwData& d, const Tensor& node_cotangent, const Tensor& out) {
+  const auto gv = node_cotangent.view(), ov = out.view();
+  const auto x0v = d.x0, src = d.sources, inv = d.inv_den;
+  const auto in = d.interior, wall = d.wall_node;
+  const index_t n_in = static_cast<index_t>(in.extent(0));
+  const double pp = d.p;
+  const int ip = d.integer_p;
+  // One wall node per thread, a loop over interior nodes: no atomics.
+  Kokkos::parallel_for(
+      "camber::design::idw_apply_transpose",
+      Kokkos::RangePolicy<>(0, static_cast<index_t>(wall.extent(0))),
+      KOKKOS_LAMBDA(const index_t j) {
+        const index_t node = wall(j);
+        const double sxj = src(2 * j), syj = src(2 * j + 1);
+        double gx = gv(2 * node), gy = gv(2 * node + 1);
+        for (index_t q = 0; q < n_in; ++q) {
+          const index_t i = in(q);
+          const double dx = x0v(2 * i) - sxj, dy = x0v(2 * i + 1) - syj;
+          const double w = idw_weight(dx * dx + dy * dy, pp, ip) * inv(i);
+          gx += w * gv(2 * i);
+          gy += w * gv(2 * i + 1);
+        }
+        ov(2 * j) = gx;
+        ov(2 * j + 1) = gy;
+      });
+}
+
+/// Signed area of cell c at flat node coordinates (x0, y0, x1, y1, ...).
+struct CellArea {
+  static constexpr int max_nodes = 8;
+  Kokkos::View<index_t*> offsets, nodes;
+  Tensor::View xy;
+  KOKKOS_INLINE_FUNCTION double operator()(const index_t c) const {
+    double x[max_nodes], y[max_nodes];
+    const int n = static_cast<int>(offsets(c + 1) - offsets(c));
+    if (n > max_nodes) return -1.0;  // not a 2-D cell: reported as inverted
+    for (int k = 0; k < n; ++k) {
+      const index_t node = nodes(offsets(c) + k);
+      x[k] = xy(2 * node);
+      y[k] = xy(2 * node + 1);
+    }
+    return mesh::polygon_area(x, y, n);
+  }
+};
+
+}  // namespace detail
+
+namespace {
+
+/// The IDW map L: wall displacement (n_wall, 2) -> node displacement
+/// (n_nodes, 2), applied by the kernels above.
+class IdwMap final : public LinearMap {
+ public:
+  explicit IdwMap(detail::IdwData data) : d_(std::move(data)) {
+    n_nodes_ = static_cast<index_t>(d_.kind.extent(0));
+    n_wall_ = static_cast<index_t>(d_.wall_node.extent(0));
+  }
+  Shape input_shape() const override { return {n_wall_, 2}; }
+  Shape output_shape() const override { return {n_nodes_, 2}; }
+  std::string name() const override { return "idw"; }
+
+  Tensor apply(const Tensor& d) const override {
+    CAMBER_REQUIRE(d.shape() == input_shape(), "idw: the wall displacement has shape "
+                                                   << shape_string(d.shape()) << ", expected "
+                                                   << shape_string(input_shape()));
+    Tensor out = Tensor::uninitialized(output_shape());
+    detail::idw_apply(d_, d, out);
+    return out;
+  }
+
+  Tensor apply_transpose(const Tensor& g) const override {
+    CAMBER_REQUIRE(g.shape() == output_shape(), "idw_transpose: the cotangent has shape "
+                                                    << shape_string(g.shape()) << ", expected "
+                                                    << shape_string(output_shape()));
+    Tensor out = Tensor::uninitialized(input_shape());
+    detail::idw_apply_transpose(d_, g, out);
+    return out;
+  }
+
+ private:
+  detail::IdwData d_;
+  index_t n_nodes_ = 0, n_wall_ = 0;
+};
+
+template <class T>
+Kokkos::View<T*> to_device(const std::vector<T>& v, const char* label) {
+  Kokkos::View<T*> d(std::string(label), v.size());
+  auto h = Kokkos::create_mirror_view(d);
+  for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
+  Kokkos::deep_copy(d, h);
+  return d;
+}
+
+}  // namespace
+
+MeshDeformation::MeshDeformation(const mesh::Mesh& mesh,
+                                 const std::vector<std::string>& wall_markers,
+                                 const IdwOptions& options)
+    : options_(options), n_nodes_(mesh.n_nodes()) {
+  CAMBER_INPUT_REQUIRE(mesh.dim() == 2, "MeshDeformation: needs a 2-D mesh, got dim " << mesh.dim());
+  CAMBER_INPUT_REQUIRE(options_.exponent > 0.0 && std::isfinite(options_.exponent),
+                       "MeshDeformation: the IDW exponent must be > 0, got " << options_.exponent);
+  CAMBER_INPUT_REQUIRE(!wall_markers.empty(), "MeshDeformation: no wall markers given");
+
+  const auto fo = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.face_offsets());
+  const auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.face_nodes());
+  const auto fr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.face_right());
+  const auto xy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.coords());
+
+  std::set<index_t> wall;
+  for (const std::string& name : wall_markers) {
+    const int m = mesh.marker_index(name);
+    if (m < 0) {
+      std::string known;
+      for (const mesh::Marker& mk : mesh.markers())
+        known += (known.empty() ? "'" : ", '") + mk.name + "'";
+      throw_bad_input("MeshDeformation: the mesh has no marker '" + name + "'; its markers are " +
+                      (known.empty() ? std::string("none") : known));
+    }
+    const auto faces =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.markers()[m].faces);
+    for (std::size_t i = 0; i < faces.extent(0); ++i)
+      for (index_t q = fo(faces(i)); q < fo(faces(i) + 1); ++q) wall.insert(fn(q));
+  }
+  CAMBER_INPUT_REQUIRE(!wall.empty(), "MeshDeformation: the wall markers have no faces");
+  wall_nodes_.assign(wall.begin(), wall.end());
+
+  std::vector<index_t> kind(static_cast<size_t>(n_nodes_), interior_node);
+  for (std::size_t k = 0; k < wall_nodes_.size(); ++k)
+    kind[static_cast<size_t>(wall_nodes_[k])] = static_cast<index_t>(k);
+  std::vector<index_t> anchors;
+  for (index_t f = 0; f < mesh.n_faces(); ++f) {
+    if (fr(f) >= 0) continue;
+    for (index_t q = fo(f); q < fo(f + 1); ++q) {
+      const index_t node = fn(q);
+      if (kind[static_cast<size_t>(node)] == interior_node) {
+        kind[static_cast<size_t>(node)] = anchor_node;
+        anchors.push_back(node);
+      }
+    }
+  }
+  n_anchors_ = static_cast<index_t>(anchors.size());
+
+  std::vector<double> x0(static_cast<size_t>(2 * n_nodes_)), sources;
+  for (index_t i = 0; i < n_nodes_; ++i) {
+    x0[static_cast<size_t>(2 * i)] = xy(i, 0);
+    x0[static_cast<size_t>(2 * i + 1)] = xy(i, 1);
+  }
+  for (index_t node : wall_nodes_) {
+    sources.push_back(xy(node, 0));
+    sources.push_back(xy(node, 1));
+  }
+  for (index_t node : anchors) {
+    sources.push_back(xy(node, 0));
+    sources.push_back(xy(node, 1));
+  }
+  std::vector<index_t> interior;
+  for (index_t i = 0; i < n_nodes_; ++i)
+    if (kind[static_cast<size_t>(i)] == interior_node) interior.push_back(i);
+
+  x0_ = Tensor::from_host({n_nodes_, 2}, x0);
+  detail::IdwData data;
+  data.x0 = x0_.view();
+  data.kind = to_device(kind, "camber::design::idw_kind");
+  data.interior = to_device(interior, "camber::design::idw_interior");
+  data.sources = to_device(sources, "camber::design::idw_sources");
+  data.wall_node = to_device(wall_nodes_, "camber::design::idw_wall_nodes");
+  data.inv_den = Kokkos::View<double*>("camber::design::idw_inv_den", n_nodes_);
+  data.n_sources = static_cast<index_t>(sources.size() / 2);
+  data.p = options_.exponent;
+  const double r = std::round(data.p);
+  data.integer_p = (r == data.p && r >= 1.0 && r <= 16.0) ? static_cast<int>(r) : 0;
+  detail::idw_denominators(data);
+
+  // A node on top of a source has an infinite weight: report it.
+  const index_t bad = detail::idw_first_singular_node(data);
+  CAMBER_INPUT_REQUIRE(bad >= n_nodes_, "MeshDeformation: node "
+                                            << bad << " at (" << xy(bad, 0) << ", " << xy(bad, 1)
+                                            << ") coincides with a boundary node; IDW needs "
+                                               "distinct node positions");
+  map_ = std::make_shared<const IdwMap>(std::move(data));
+}
+
+Tensor MeshDeformation::displacement(const Tensor& wall_displacement) const {
+  return map_->apply(wall_displacement);
+}
+
+Tensor MeshDeformation::coordinates(const Tensor& wall_displacement) const {
+  Tensor x = map_->apply(wall_displacement);
+  x += x0_;
+  return x;
+}
+
+ad::Var MeshDeformation::coordinates(const ad::Var& wall_displacement) const {
+  return apply_linear(map_, wall_displacement, x0_);
+}
+
+namespace {
+
+void require_same_wall(const ShapeParametrization& shape, const MeshDeformation& deformation) {
+  CAMBER_REQUIRE(shape.wall().n_mesh_nodes() == deformation.n_nodes() &&
+                     shape.wall().nodes() == deformation.wall_nodes(),
+                 "deformed_coordinates: the parametrization's wall ("
+                     << shape.wall().n_nodes() << " nodes of a mesh of "
+                     << shape.wall().n_mesh_nodes() << ") is not the deformation's wall ("
+                     << deformation.n_wall() << " nodes of a mesh of " << deformation.n_nodes()
+                     << "); build both on the same mesh and wall markers");
+}
+}  // namespace
+
+ad::Var deformed_coordinates(const ShapeParametrization& shape, const MeshDeformation& deformation,
+                             const ad::Var& design) {
+  require_same_wall(shape, deformation);
+  return deformation.coordinates(shape.displacement(design));
+}
+
+Tensor deformed_coordinates(const ShapeParametrization& shape, const MeshDeformation& deformation,
+                            const Tensor& design) {
+  require_same_wall(shape, deformation);
+  return deformation.coordinates(shape.displacement(design));
+}
+
+void check_cell_volumes(const mesh::Mesh& mesh, const Tensor& coords) {
+  CAMBER_INPUT_REQUIRE(mesh.dim() == 2, "check_cell_volumes: needs a 2-D mesh, got dim "
+                                            << mesh.dim());
+  CAMBER_REQUIRE(coords.shape() == (Shape{mesh.n_nodes(), 2}),
+                 "check_cell_volumes: coords has shape " << shape_string(coords.shape())
+                                                         << ", expected {" << mesh.n_nodes()
+                                                         << ", 2}");
+  const detail::CellArea cell_area{mesh.cell_offsets(), mesh.cell_nodes(), coords.view()};
+  const index_t n_cells = mesh.n_cells();
+  index_t n_bad = 0;
+  Kokkos::parallel_reduce(
+      "camber::design::count_inverted_cells", Kokkos::RangePolicy<>(0, n_cells),
+      KOKKOS_LAMBDA(const index_t c, index_t& count) {
+        if (!(cell_area(c) > 0.0)) ++count;
+      },
+      n_bad);
+  if (n_bad == 0) return;
+  index_t first = n_cells;
+  Kokkos::parallel_reduce(
+      "camber::design::first_inverted_cell", Kokkos::RangePolicy<>(0, n_cells),
+      KOKKOS_LAMBDA(const index_t c, index_t& f) {
+        if (!(cell_area(c) > 0.0) && c < f) f = c;
+      },
+      Kokkos::Min<index_t>(first));
+
+  // The offending cell on the host: centroid, area, type.
+  const auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_offsets());
+  const auto hn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_nodes());
+  const auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_types());
+  const std::vector<double> h = coords.to_vector();
+  const int n = static_cast<int>(ho(first + 1) - ho(first));
+  std::vector<double> x(static_cast<size_t>(n)), y(static_cast<size_t>(n));
+  double cx = 0, cy = 0;
+  for (int k = 0; k < n; ++k) {
+    const index_t node = hn(ho(first) + k);
+    x[static_cast<size_t>(k)] = h[static_cast<size_t>(2 * node)];
+    y[static_cast<size_t>(k)] = h[static_cast<size_t>(2 * node + 1)];
+    cx += x[static_cast<size_t>(k)] / n;
+    cy += y[static_cast<size_t>(k)] / n;
+  }
+  const double area = mesh::polygon_area(x.data(), y.data(), n);
+  throw_bad_input(CAMBER_MSG("check_cell_volumes: cell "
+                             << first << " (" << mesh::cell_type_name(ht(first))
+                             << ") with vertex centroid (" << cx << ", " << cy << ") has signed area "
+                             << area << " <= 0; " << n_bad << " of " << n_cells
+                             << " cells are inverted. The shape change is too large for this "
+                                "mesh: reduce the design step, or use a larger IDW exponent"));
+}
+
+}  // namespace camber::design

@@ -1,0 +1,105 @@
+/// @file
+/// camber::design::MeshDeformation — volume mesh deformation by inverse-
+/// distance weighting (IDW): wall displacement -> node coordinates, a linear
+/// map usable on Tensors and in the AD graph; and check_cell_volumes, which
+/// names the first cell a deformation turned inside out.
+///
+/// Sources are the wall nodes j (displacement d_j, prescribed) and every
+/// other boundary node a (the far field, any other marker, unmarked
+/// boundary faces), which are anchors with displacement zero. A node i that
+/// is neither moves by
+/// @code
+///   u_i = sum_j w_ij d_j / (sum_j w_ij + sum_a w_ia),   w = 1 / |x_i - s|^p
+/// @endcode
+/// (distances in the undeformed mesh; p = exponent, default 3). Wall nodes
+/// move exactly by d_j, anchors not at all, and near the wall u_i tends to
+/// the displacement of the nearest wall nodes, so a rigid wall motion moves
+/// the near-wall cells almost rigidly while the far field stays put. The map
+/// d -> x = x0 + L d is linear and L is never stored: applying L or L^T costs
+/// O(n_nodes (n_wall + n_anchors)) (one pass over node-source pairs; the
+/// denominators are computed once, in the constructor).
+///
+/// @code
+///   namespace design = camber::design;  namespace ad = camber::ad;
+///   design::HicksHenne hh(mesh, {"airfoil"}, design::evenly_spaced_bumps(5));
+///   design::MeshDeformation idw(mesh, {"airfoil"});               // p = 3
+///   ad::Var a = ad::variable(a0);                                 // (10)
+///   ad::Var x = design::deformed_coordinates(hh, idw, a);         // (n_nodes, 2)
+///   design::check_cell_volumes(mesh, x.value());                  // throws if folded
+///   ad::Var g = ad::grad(objective(x), {a})[0];                   // through L^T, basis^T
+/// @endcode
+///
+/// Derivatives: coordinates(Var) is one graph node whose VJP applies L^T
+/// and whose JVP applies L (any order). Limits: 2-D meshes; node positions
+/// must be distinct from the source positions (a duplicated node is a
+/// bad_input error); boundary nodes other than the wall never slide.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <camber/autodiff/variable.hpp>
+#include <camber/design/airfoil_wall.hpp>
+#include <camber/design/linear_map.hpp>
+#include <camber/mesh/mesh.hpp>
+#include <camber/tensor.hpp>
+
+namespace camber::design {
+
+struct IdwOptions {
+  double exponent = 3.0;  ///< p in w = 1 / r^p; larger p keeps the motion closer to the wall
+};
+
+class MeshDeformation {
+ public:
+  /// Wall = the nodes of the faces of `wall_markers`, numbered as in
+  /// AirfoilWall (increasing mesh node index). Throws camber::Error
+  /// (bad_input) for a 3-D mesh, an unknown marker, no wall faces, p <= 0,
+  /// or a node that coincides with a wall or anchor node.
+  MeshDeformation(const mesh::Mesh& mesh, const std::vector<std::string>& wall_markers,
+                  const IdwOptions& options = {});
+
+  index_t n_nodes() const noexcept { return n_nodes_; }
+  index_t n_wall() const noexcept { return static_cast<index_t>(wall_nodes_.size()); }
+  index_t n_anchors() const noexcept { return n_anchors_; }
+  /// Mesh node index of wall node k.
+  const std::vector<index_t>& wall_nodes() const noexcept { return wall_nodes_; }
+  /// Undeformed node coordinates, (n_nodes, 2).
+  const Tensor& initial_coordinates() const noexcept { return x0_; }
+  const IdwOptions& options() const noexcept { return options_; }
+  /// L as a LinearMap: (n_wall, 2) -> node displacement (n_nodes, 2).
+  std::shared_ptr<const LinearMap> map() const { return map_; }
+
+  /// Node displacement L d, (n_nodes, 2), for the wall displacement d
+  /// (n_wall, 2).
+  Tensor displacement(const Tensor& wall_displacement) const;
+  /// Deformed node coordinates x0 + L d, (n_nodes, 2).
+  Tensor coordinates(const Tensor& wall_displacement) const;
+  /// The same as one graph node: vjp = L^T, jvp = L.
+  ad::Var coordinates(const ad::Var& wall_displacement) const;
+
+ private:
+  IdwOptions options_;
+  index_t n_nodes_ = 0, n_anchors_ = 0;
+  std::vector<index_t> wall_nodes_;
+  Tensor x0_;
+  std::shared_ptr<const LinearMap> map_;
+};
+
+/// Design vector -> deformed node coordinates: the parametrization's wall
+/// displacement, then the IDW deformation (two graph nodes). Throws
+/// camber::Error when the two were built on different walls or meshes.
+ad::Var deformed_coordinates(const ShapeParametrization& shape, const MeshDeformation& deformation,
+                             const ad::Var& design);
+Tensor deformed_coordinates(const ShapeParametrization& shape, const MeshDeformation& deformation,
+                            const Tensor& design);
+
+/// Throws camber::Error(bad_input) when a cell of `mesh` has signed area
+/// <= 0 (or NaN) at node coordinates `coords` (n_nodes, 2). The message
+/// names the first such cell (lowest index): its index, type, vertex
+/// centroid (mean of its nodes) and area, and how many cells are inverted.
+/// 2-D meshes only.
+void check_cell_volumes(const mesh::Mesh& mesh, const Tensor& coords);
+
+}  // namespace camber::design
