@@ -62,8 +62,9 @@ Solved solve(mesh::DistributedMesh& dm, const FlowConditions& flow, Tensor& phi,
     o.freeze_limiter_drop = 1e-4;
   }
   const SteadyResult r = solve_steady(disc, U, o);
-  say("[adjoint] solve at alpha %.4f: %d steps, residual %.2e of %.2e\n", flow.alpha_deg,
-      r.iterations, r.history.back().residual_density, r.reference_residual);
+  say("[adjoint] solve at alpha %.4f: %d steps, %.2f s, residual %.2e of %.2e\n",
+      flow.alpha_deg, r.iterations, r.history.back().seconds, r.history.back().residual_density,
+      r.reference_residual);
   EXPECT_TRUE(r.converged) << "alpha " << flow.alpha_deg;
   if (phi.empty()) phi = r.limiter;
   return {U, r.forces};
