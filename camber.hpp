@@ -36,6 +36,9 @@
 #include <camber/autodiff/ops.hpp>
 #include <camber/autodiff/variable.hpp>
 
+#include <camber/optimization/history.hpp>
+#include <camber/optimization/optimizer.hpp>
+
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/geometry.hpp>
