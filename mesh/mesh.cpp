@@ -339,6 +339,18 @@ Mesh Mesh::from_cells(MeshData d, Orientation orientation) {
   return m;
 }
 
+Mesh Mesh::with_coordinates(const Kokkos::View<const double**>& coords) const {
+  CAMBER_REQUIRE(coords.extent(0) == coords_.extent(0) && coords.extent(1) == coords_.extent(1),
+                 "Mesh::with_coordinates: coords is " << coords.extent(0) << " x "
+                                                      << coords.extent(1) << ", the mesh has "
+                                                      << coords_.extent(0) << " x "
+                                                      << coords_.extent(1));
+  Mesh moved(*this);
+  moved.coords_ = Kokkos::View<double**>("mesh::coords", coords.extent(0), coords.extent(1));
+  Kokkos::deep_copy(moved.coords_, coords);
+  return moved;
+}
+
 int Mesh::marker_index(const std::string& name) const {
   for (std::size_t i = 0; i < markers_.size(); ++i)
     if (markers_[i].name == name) return static_cast<int>(i);

@@ -159,6 +159,10 @@ class Mesh {
   index_t n_reoriented_cells() const noexcept { return n_reoriented_; }
 
   const Kokkos::View<double**>& coords() const noexcept { return coords_; }
+  /// The same mesh (cells, faces, markers: shared, they are immutable) with
+  /// other node coordinates, n_nodes x dim (copied): a deformed mesh. Cells
+  /// are not re-oriented or checked (see design::check_cell_volumes).
+  Mesh with_coordinates(const Kokkos::View<const double**>& coords) const;
   const IndexView& cell_offsets() const noexcept { return cell_offsets_; }
   const IndexView& cell_nodes() const noexcept { return cell_nodes_; }
   const Kokkos::View<CellType*>& cell_types() const noexcept { return cell_types_; }

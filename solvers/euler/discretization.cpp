@@ -49,9 +49,12 @@ using FaceNormals = Kokkos::View<double**>;
 // The numerical flux of an interior face as a function of (U_L, U_R): what
 // both the residual (T = double, Dual<double, 1>) and the Jacobian blocks
 // (ad::jacobian with Dual<double, 8>) evaluate.
+// TN: the normal's scalar (a Dual for derivatives with respect to node
+// coordinates).
+template <class TN = double>
 struct InteriorFlux {
   IdealGas gas;
-  double n[2];
+  TN n[2];
   int scheme;
   template <class T>
   KOKKOS_INLINE_FUNCTION void operator()(const T (&x)[8], T (&y)[4]) const {
@@ -68,9 +71,10 @@ struct InteriorFlux {
 };
 
 // The flux through a boundary face as a function of the interior state.
+template <class TN = double>
 struct BoundaryFlux {
   IdealGas gas;
-  double n[2];
+  TN n[2];
   int scheme;
   int kind;
   Conserved<double, 2> free_stream;
@@ -141,9 +145,9 @@ Field<ad::Dual<double, 4>> seed_block_columns(const Field<double>& u,
 // wall face with pressure p, area-weighted normal n (out of the fluid) and
 // midpoint x_f; the free-stream pressure integrates to zero over a closed
 // wall and is subtracted for accuracy.
-template <class T>
-KOKKOS_INLINE_FUNCTION void wall_face_force(const T& p, double p_inf, double nx, double ny,
-                                            double fx, double fy, double xm, double ym,
+template <class T, class G>
+KOKKOS_INLINE_FUNCTION void wall_face_force(const T& p, double p_inf, const G& nx, const G& ny,
+                                            const G& fx, const G& fy, double xm, double ym,
                                             T (&g)[3]) {
   const T dp = p - p_inf;
   g[0] = dp * nx;
@@ -311,11 +315,11 @@ Tensor Discretization::free_stream_field() const {
   return U;
 }
 
-template <class T>
-void Discretization::face_fluxes(const Field<T>& U, const Field<T>& F) const {
+template <class T, class G>
+void Discretization::face_fluxes(const Kokkos::View<G**>& normal, const Field<T>& U,
+                                 const Field<T>& F) const {
   const auto left = face_left_, right = face_right_;
   const auto kind = face_kind_;
-  const auto normal = geometry_.face_normal;
   const IdealGas gas = gas_;
   const int scheme = static_cast<int>(scheme_);
   const Conserved<double, 2> fs = flow_.free_stream();
@@ -324,7 +328,7 @@ void Discretization::face_fluxes(const Field<T>& U, const Field<T>& F) const {
         const index_t l = left(f), r = right(f);
         T y[4];
         if (r >= 0) {
-          const InteriorFlux flux{gas, {normal(f, 0), normal(f, 1)}, scheme};
+          const InteriorFlux<G> flux{gas, {normal(f, 0), normal(f, 1)}, scheme};
           T x[8];
           for (int k = 0; k < 4; ++k) {
             x[k] = U(l, k);
@@ -332,7 +336,7 @@ void Discretization::face_fluxes(const Field<T>& U, const Field<T>& F) const {
           }
           flux(x, y);
         } else {
-          const BoundaryFlux flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), fs};
+          const BoundaryFlux<G> flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), fs};
           T x[4];
           for (int k = 0; k < 4; ++k) x[k] = U(l, k);
           flux(x, y);
@@ -356,12 +360,12 @@ void Discretization::primitive_field(const Field<T>& U, const Field<T>& W) const
       });
 }
 
-template <class T>
-void Discretization::limited_gradients(const Field<T>& U, const Field<T>& W,
-                                       const Field<T>& L) const {
+template <class T, class Gs>
+void Discretization::limited_gradients(const StencilGeometry<Gs>& stencil, const Field<T>& U,
+                                       const Field<T>& W, const Field<T>& L) const {
   primitive_field<T>(U, W);
   Field<T> G("euler::G", static_cast<size_t>(n_owned_), 8);
-  reconstruction_.gradients<T>(W, G);
+  reconstruction_.gradients_with<T, Gs>(stencil, W, G);
   if (spatial_.freeze_limiter) {
     // Every rank holds a frozen limiter or none (they are stored
     // collectively), so every rank throws alike: no collective check.
@@ -376,7 +380,7 @@ void Discretization::limited_gradients(const Field<T>& U, const Field<T>& W,
         });
   } else {
     Field<T> phi("euler::phi", static_cast<size_t>(n_owned_), 4);
-    reconstruction_.limiters<T>(W, G, phi);
+    reconstruction_.limiters_with<T, Gs>(stencil, W, G, phi);
     Kokkos::parallel_for(
         "euler::limit", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
           for (int k = 0; k < 4; ++k)
@@ -388,13 +392,12 @@ void Discretization::limited_gradients(const Field<T>& U, const Field<T>& W,
   dm_->halo().forward(raw);
 }
 
-template <class T>
-void Discretization::reconstructed_fluxes(const Field<T>& W, const Field<T>& L,
-                                          const Field<T>& F) const {
+template <class T, class G>
+void Discretization::reconstructed_fluxes(const Kokkos::View<G**>& normal,
+                                          const Kokkos::View<G**>& to_center, const Field<T>& W,
+                                          const Field<T>& L, const Field<T>& F) const {
   const auto left = face_left_, right = face_right_;
   const auto kind = face_kind_;
-  const auto normal = geometry_.face_normal;
-  const auto to_center = face_to_center_;
   const IdealGas gas = gas_;
   const int scheme = static_cast<int>(scheme_);
   const Conserved<double, 2> fs = flow_.free_stream();
@@ -408,7 +411,7 @@ void Discretization::reconstructed_fluxes(const Field<T>& W, const Field<T>& L,
         if (r >= 0) {
           const Conserved<T, 2> ur =
               to_conserved(gas, reconstructed_state(W, L, r, to_center(f, 2), to_center(f, 3)));
-          const InteriorFlux flux{gas, {normal(f, 0), normal(f, 1)}, scheme};
+          const InteriorFlux<G> flux{gas, {normal(f, 0), normal(f, 1)}, scheme};
           T x[8];
           for (int k = 0; k < 4; ++k) {
             x[k] = ul[k];
@@ -416,7 +419,7 @@ void Discretization::reconstructed_fluxes(const Field<T>& W, const Field<T>& L,
           }
           flux(x, y);
         } else {
-          const BoundaryFlux flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), fs};
+          const BoundaryFlux<G> flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), fs};
           T x[4];
           for (int k = 0; k < 4; ++k) x[k] = ul[k];
           flux(x, y);
@@ -425,16 +428,23 @@ void Discretization::reconstructed_fluxes(const Field<T>& W, const Field<T>& L,
       });
 }
 
-template <class T>
-void Discretization::fluxes(const Field<T>& U, const Field<T>& F) const {
+template <class T, class G>
+void Discretization::fluxes(const Kokkos::View<G**>& normal, const Kokkos::View<G**>& to_center,
+                            const StencilGeometry<G>& stencil, const Field<T>& U,
+                            const Field<T>& F) const {
   if (spatial_.order == 1) {
-    face_fluxes<T>(U, F);
+    face_fluxes<T, G>(normal, U, F);
     return;
   }
   Field<T> W("euler::W", static_cast<size_t>(n_local_), 4);
   Field<T> L("euler::L", static_cast<size_t>(n_local_), 8);
-  limited_gradients<T>(U, W, L);
-  reconstructed_fluxes<T>(W, L, F);
+  limited_gradients<T, G>(stencil, U, W, L);
+  reconstructed_fluxes<T, G>(normal, to_center, W, L, F);
+}
+
+template <class T>
+void Discretization::fluxes(const Field<T>& U, const Field<T>& F) const {
+  fluxes<T, double>(geometry_.face_normal, face_to_center_, reconstruction_.geometry(), U, F);
 }
 
 template <class T>
@@ -570,7 +580,7 @@ Tensor Discretization::face_jacobians(const Tensor& U) const {
         double* jf = jp + f * 32;
         double y[4];
         if (r >= 0) {
-          const InteriorFlux flux{gas, {normal(f, 0), normal(f, 1)}, scheme};
+          const InteriorFlux<> flux{gas, {normal(f, 0), normal(f, 1)}, scheme};
           double x[8], jac[4][8];
           for (int k = 0; k < 4; ++k) {
             x[k] = u(l, k);
@@ -580,7 +590,7 @@ Tensor Discretization::face_jacobians(const Tensor& U) const {
           for (int i = 0; i < 4; ++i)
             for (int k = 0; k < 8; ++k) jf[i * 8 + k] = jac[i][k];
         } else {
-          const BoundaryFlux flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), fs};
+          const BoundaryFlux<> flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), fs};
           double x[4], jac[4][4];
           for (int k = 0; k < 4; ++k) x[k] = u(l, k);
           ad::jacobian(flux, x, y, jac);
@@ -629,7 +639,7 @@ Forces Discretization::forces(const Tensor& U) const {
     dm_->halo().forward(filled);
     W = Field<double>("euler::W", static_cast<size_t>(n_local_), 4);
     L = Field<double>("euler::L", static_cast<size_t>(n_local_), 8);
-    limited_gradients<double>(field_of(filled), W, L);
+    limited_gradients<double, double>(reconstruction_.geometry(), field_of(filled), W, L);
   }
   const auto to_center = face_to_center_;
   const auto walls = wall_faces_;
@@ -728,7 +738,7 @@ Tensor Discretization::force_block_columns(const Tensor& U,
   if (reconstruct) {
     W = Field<D4>("euler::W_seeded", static_cast<size_t>(n_local_), 4);
     L = Field<D4>("euler::L_seeded", static_cast<size_t>(n_local_), 8);
-    limited_gradients<D4>(ud, W, L);
+    limited_gradients<D4, double>(reconstruction_.geometry(), ud, W, L);
   }
   const auto to_center = face_to_center_;
   const auto walls = wall_faces_;
@@ -771,6 +781,112 @@ Tensor Discretization::force_block_columns(const Tensor& U,
       for (int j = 0; j < 4; ++j) out[static_cast<size_t>((c * 3 + m) * 4 + j)] += ph(w, m, j);
   }
   return Tensor::from_host({n_owned_, 3, n_vars}, out);
+}
+
+void Discretization::shape_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded_nodes,
+                                         Tensor& DR, Tensor& DF) const {
+  using D2 = ad::Dual<double, 2>;
+  const mesh::Mesh& local = dm_->local();
+  const index_t n_nodes = local.n_nodes();
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}) &&
+                     static_cast<index_t>(seeded_nodes.extent(0)) == n_nodes,
+                 "euler shape_block_columns: U must have shape "
+                     << shape_string({n_local_, n_vars}) << " and seeded_nodes " << n_nodes
+                     << " entries");
+  dm_->halo().forward(U);
+  // Coordinates seeded in (x, y) at the marked nodes; the geometry, the
+  // reconstruction stencil and x_f - x_c follow in Dual numbers.
+  const auto coords = local.coords();
+  Kokkos::View<D2**> x("euler::coords_seeded", static_cast<size_t>(n_nodes), 2);
+  Kokkos::parallel_for(
+      "euler::seed_nodes", Kokkos::RangePolicy<>(0, n_nodes), KOKKOS_LAMBDA(const index_t n) {
+        for (int d = 0; d < 2; ++d) {
+          x(n, d) = D2(coords(n, d));
+          if (seeded_nodes(n) != 0) x(n, d).der(d) = 1.0;
+        }
+      });
+  const mesh::GeometryFields<D2> g = mesh::compute_geometry(local, x);
+  Kokkos::View<D2**> to_center("euler::face_to_center_seeded", static_cast<size_t>(n_faces_), 4);
+  {
+    const auto left = face_left_, right = face_right_;
+    const auto centroid = g.cell_centroid;
+    const auto center = g.face_center;
+    Kokkos::parallel_for(
+        "euler::face_to_center_seeded", Kokkos::RangePolicy<>(0, n_faces_),
+        KOKKOS_LAMBDA(const index_t f) {
+          const index_t l = left(f), r = right(f);
+          to_center(f, 0) = center(f, 0) - centroid(l, 0);
+          to_center(f, 1) = center(f, 1) - centroid(l, 1);
+          to_center(f, 2) = r >= 0 ? center(f, 0) - centroid(r, 0) : D2(0.0);
+          to_center(f, 3) = r >= 0 ? center(f, 1) - centroid(r, 1) : D2(0.0);
+        });
+  }
+  const StencilGeometry<D2> stencil = reconstruction_.stencil_geometry(g);
+
+  const Field<double> u = field_of(U);
+  Field<D2> ud("euler::U_shape", static_cast<size_t>(n_local_), 4);
+  Kokkos::parallel_for(
+      "euler::promote", Kokkos::RangePolicy<>(0, n_local_), KOKKOS_LAMBDA(const index_t c) {
+        for (int k = 0; k < 4; ++k) ud(c, k) = D2(u(c, k));
+      });
+  Field<D2> fd("euler::F_shape", static_cast<size_t>(n_faces_), 4);
+  Field<D2> rd("euler::R_shape", static_cast<size_t>(n_local_), 4);
+  fluxes<D2, D2>(g.face_normal, to_center, stencil, ud, fd);
+  gather_residual<D2>(fd, rd);
+  DR = Tensor({n_local_, n_vars, 2});
+  double* dr = DR.data();
+  Kokkos::parallel_for(
+      "euler::unseed_shape", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+        for (int i = 0; i < 4; ++i)
+          for (int d = 0; d < 2; ++d) dr[(c * 4 + i) * 2 + d] = rd(c, i).der(d);
+      });
+
+  // Wall forces: the face pressure (reconstructed at second order with the
+  // seeded stencil), the seeded normal and midpoint.
+  const bool reconstruct = spatial_.order == 2;
+  Field<D2> W, L;
+  if (reconstruct) {
+    W = Field<D2>("euler::W_shape", static_cast<size_t>(n_local_), 4);
+    L = Field<D2>("euler::L_shape", static_cast<size_t>(n_local_), 8);
+    limited_gradients<D2, D2>(stencil, ud, W, L);
+  }
+  const auto walls = wall_faces_;
+  const auto left = face_left_;
+  const auto normal = g.face_normal;
+  const auto center = g.face_center;
+  const IdealGas gas = gas_;
+  const double p_inf = 1.0 / flow_.gamma;
+  const double xm = flow_.moment_point[0], ym = flow_.moment_point[1];
+  const index_t n_walls = static_cast<index_t>(walls.extent(0));
+  Kokkos::View<double***> per_face("euler::wall_force_shape", static_cast<size_t>(n_walls), 3, 2);
+  Kokkos::parallel_for(
+      "euler::force_shape", Kokkos::RangePolicy<>(0, n_walls), KOKKOS_LAMBDA(const index_t w) {
+        const index_t f = walls(w);
+        D2 p;
+        if (reconstruct) {
+          p = reconstructed_state(W, L, left(f), to_center(f, 0), to_center(f, 1)).p;
+        } else {
+          Conserved<D2, 2> s;
+          for (int k = 0; k < 4; ++k) s[k] = ud(left(f), k);
+          p = pressure(gas, s);
+        }
+        D2 gf[3];
+        wall_face_force(p, p_inf, normal(f, 0), normal(f, 1), center(f, 0), center(f, 1), xm, ym,
+                        gf);
+        for (int m = 0; m < 3; ++m)
+          for (int d = 0; d < 2; ++d) per_face(w, m, d) = gf[m].der(d);
+      });
+  Kokkos::fence();
+  const auto ph = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), per_face);
+  const auto wh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), walls);
+  const auto lh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), left);
+  std::vector<double> out(static_cast<size_t>(n_owned_) * 6, 0.0);
+  for (index_t w = 0; w < n_walls; ++w) {
+    const index_t c = lh(wh(w));
+    for (int m = 0; m < 3; ++m)
+      for (int d = 0; d < 2; ++d) out[static_cast<size_t>((c * 3 + m) * 2 + d)] += ph(w, m, d);
+  }
+  DF = Tensor::from_host({n_owned_, 3, 2}, out);
 }
 
 }  // namespace camber::solvers::euler

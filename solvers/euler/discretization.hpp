@@ -177,6 +177,20 @@ class Discretization {
   // gradient of the adjoint is a weighted sum of these (collective: fills
   // ghost rows of a copy of U).
   Tensor force_block_columns(const Tensor& U, const Kokkos::View<const int*>& seeded) const;
+  // Compressed columns of the derivatives with respect to node
+  // coordinates (the shape derivative's building block): with S the local
+  // nodes where seeded_nodes(n) != 0 (a colouring of global nodes: a ghost
+  // node marked as its other copies are),
+  //
+  //   DR[c, i, d] = sum over s in S of dR_{c,i} / dx_{s,d}   ({n_local, 4, 2})
+  //   DF[c, m, d] = sum over s in S of dG_{c,m} / dx_{s,d}   ({n_owned, 3, 2})
+  //
+  // at fixed U, G_c the wall force and moment of owned cell c as in
+  // force_block_columns; from one Dual<double, 2> evaluation of the
+  // geometry, the stencil, the residual and the wall forces. Fills U's
+  // ghost rows (collective).
+  void shape_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded_nodes, Tensor& DR,
+                           Tensor& DF) const;
   // Weights w such that (CL, CD, CM) = w . (f_x, f_y, m_z) summed over the
   // wall: row 0 CL, row 1 CD, row 2 CM.
   std::array<std::array<double, 3>, 3> force_coefficient_weights() const;
@@ -228,21 +242,29 @@ class Discretization {
   index_t n_faces() const noexcept { return n_faces_; }
 
  private:
-  // Face fluxes of the first-order scheme (U: conserved, ghost rows current).
-  template <class T>
-  void face_fluxes(const Field<T>& U, const Field<T>& F) const;
+  // Face fluxes of the first-order scheme (U: conserved, ghost rows
+  // current), with face normals in G (double, or Dual for node-coordinate
+  // derivatives).
+  template <class T, class G>
+  void face_fluxes(const Kokkos::View<G**>& normal, const Field<T>& U, const Field<T>& F) const;
   // W = (rho, u, v, p) of U in every local cell.
   template <class T>
   void primitive_field(const Field<T>& U, const Field<T>& W) const;
   // W = primitive(U) in every local cell, and the limited gradients L
   // ({n_local, 8}, L(c, 2 k + d) = phi_k dW_k/dx_d; ghost rows by a halo
-  // exchange of T's storage).
-  template <class T>
-  void limited_gradients(const Field<T>& U, const Field<T>& W, const Field<T>& L) const;
+  // exchange of T's storage), with the stencil geometry given.
+  template <class T, class Gs>
+  void limited_gradients(const StencilGeometry<Gs>& stencil, const Field<T>& U,
+                         const Field<T>& W, const Field<T>& L) const;
   // Face fluxes of the second-order scheme from W and L.
-  template <class T>
-  void reconstructed_fluxes(const Field<T>& W, const Field<T>& L, const Field<T>& F) const;
-  // The order's face fluxes from U (ghost rows current).
+  template <class T, class G>
+  void reconstructed_fluxes(const Kokkos::View<G**>& normal, const Kokkos::View<G**>& to_center,
+                            const Field<T>& W, const Field<T>& L, const Field<T>& F) const;
+  // The order's face fluxes from U (ghost rows current), with the geometry
+  // given, and with this discretization's own.
+  template <class T, class G>
+  void fluxes(const Kokkos::View<G**>& normal, const Kokkos::View<G**>& to_center,
+              const StencilGeometry<G>& stencil, const Field<T>& U, const Field<T>& F) const;
   template <class T>
   void fluxes(const Field<T>& U, const Field<T>& F) const;
   template <class T>

@@ -7,105 +7,21 @@
 #include <camber/solvers/petsc_error.hpp>
 #include <camber/solvers/petsc_numbering.hpp>
 
+#include "detail/global_cells.hpp"
+
 namespace camber::solvers::euler {
 
 namespace {
 
 constexpr int nv = Discretization::n_vars;
 
-// The global cell adjacency (face neighbours), gathered from every rank's
-// owned cells, with each global cell's PETSc block.
-struct GlobalGraph {
-  std::vector<std::int64_t> offset, neighbor;  // CSR by global id
-  std::vector<PetscInt> block;                 // PETSc block by global id
-};
-
-GlobalGraph gather_graph(const Discretization& disc) {
-  const mesh::DistributedMesh& dm = disc.mesh();
-  const MPI_Comm comm = dm.comm();
-  const index_t n_owned = disc.n_owned();
-  const auto& gid = dm.cell_global_ids();
-  const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_left());
-  const auto right = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_right());
-  std::vector<std::vector<std::int64_t>> nbr(static_cast<size_t>(n_owned));
-  for (index_t f = 0; f < disc.n_faces(); ++f) {
-    const index_t l = left(f), r = right(f);
-    if (r < 0) continue;
-    if (l < n_owned) nbr[static_cast<size_t>(l)].push_back(gid[static_cast<size_t>(r)]);
-    if (r < n_owned) nbr[static_cast<size_t>(r)].push_back(gid[static_cast<size_t>(l)]);
-  }
-  // Per owned cell: global id, PETSc block, count, neighbours.
-  const std::vector<PetscInt> blocks = petsc_cell_numbers(dm);
-  std::vector<std::int64_t> mine;
-  for (index_t c = 0; c < n_owned; ++c) {
-    const auto& n = nbr[static_cast<size_t>(c)];
-    mine.push_back(gid[static_cast<size_t>(c)]);
-    mine.push_back(blocks[static_cast<size_t>(c)]);
-    mine.push_back(static_cast<std::int64_t>(n.size()));
-    mine.insert(mine.end(), n.begin(), n.end());
-  }
-  int size = 1;
-  CAMBER_CHECK_MPI(MPI_Comm_size(comm, &size));
-  const int count = static_cast<int>(mine.size());
-  std::vector<int> counts(static_cast<size_t>(size)), displs(static_cast<size_t>(size), 0);
-  CAMBER_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm));
-  for (int r = 1; r < size; ++r) displs[static_cast<size_t>(r)] = displs[r - 1] + counts[r - 1];
-  std::vector<std::int64_t> all(static_cast<size_t>(displs.back() + counts.back()));
-  CAMBER_CHECK_MPI(MPI_Allgatherv(mine.data(), count, MPI_INT64_T, all.data(), counts.data(),
-                                  displs.data(), MPI_INT64_T, comm));
-
-  const std::int64_t n_global = dm.n_global_cells();
-  GlobalGraph g;
-  g.offset.assign(static_cast<size_t>(n_global) + 1, 0);
-  g.block.assign(static_cast<size_t>(n_global), -1);
-  std::vector<std::pair<size_t, std::int64_t>> where(static_cast<size_t>(n_global), {0, 0});
-  for (size_t i = 0; i < all.size();) {
-    const std::int64_t id = all[i], deg = all[i + 2];
-    g.block[static_cast<size_t>(id)] = static_cast<PetscInt>(all[i + 1]);
-    g.offset[static_cast<size_t>(id) + 1] = deg;
-    where[static_cast<size_t>(id)] = {i + 3, deg};
-    i += 3 + static_cast<size_t>(deg);
-  }
-  for (std::int64_t c = 0; c < n_global; ++c) g.offset[c + 1] += g.offset[c];
-  g.neighbor.resize(static_cast<size_t>(g.offset.back()));
-  for (std::int64_t c = 0; c < n_global; ++c) {
-    const auto [at, deg] = where[static_cast<size_t>(c)];
-    std::copy(all.begin() + static_cast<std::ptrdiff_t>(at),
-              all.begin() + static_cast<std::ptrdiff_t>(at + static_cast<size_t>(deg)),
-              g.neighbor.begin() + g.offset[c]);
-  }
-  return g;
-}
-
-// S(c): c, its face neighbours and theirs, sorted, for every global cell.
-void distance_two_stencils(const GlobalGraph& g, std::vector<std::int64_t>& offset,
-                           std::vector<std::int64_t>& stencil) {
-  const std::int64_t n = static_cast<std::int64_t>(g.block.size());
-  offset.assign(static_cast<size_t>(n) + 1, 0);
-  stencil.clear();
-  std::vector<std::int64_t> s;
-  for (std::int64_t c = 0; c < n; ++c) {
-    s.assign(1, c);
-    for (std::int64_t a = g.offset[c]; a < g.offset[c + 1]; ++a) {
-      const std::int64_t nb = g.neighbor[static_cast<size_t>(a)];
-      s.push_back(nb);
-      for (std::int64_t b = g.offset[nb]; b < g.offset[nb + 1]; ++b)
-        s.push_back(g.neighbor[static_cast<size_t>(b)]);
-    }
-    std::sort(s.begin(), s.end());
-    s.erase(std::unique(s.begin(), s.end()), s.end());
-    stencil.insert(stencil.end(), s.begin(), s.end());
-    offset[static_cast<size_t>(c) + 1] = static_cast<std::int64_t>(stencil.size());
-  }
-}
-
 }  // namespace
 
 ExactJacobian::ExactJacobian(const Discretization& disc)
     : comm_(disc.mesh().comm()), n_owned_(disc.n_owned()), n_local_(disc.n_local()) {
-  const GlobalGraph g = gather_graph(disc);
+  const detail::GlobalCells g = detail::gather_global_cells(disc);
   std::vector<std::int64_t> s_off, s;
-  distance_two_stencils(g, s_off, s);
+  detail::distance_two_stencils(g, s_off, s);
   const std::int64_t n_global = static_cast<std::int64_t>(g.block.size());
 
   // Greedy colouring in global id order: j takes the smallest colour not

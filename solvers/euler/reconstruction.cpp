@@ -12,54 +12,44 @@ const char* limiter_kind_name(LimiterKind kind) {
   return "unknown";
 }
 
-Reconstruction::Reconstruction(const mesh::Geometry& geometry, index_t n_owned,
-                               const Kokkos::View<index_t*>& face_left,
-                               const Kokkos::View<index_t*>& face_right,
-                               const Kokkos::View<index_t*>& cell_face_offset,
-                               const Kokkos::View<index_t*>& cell_face,
-                               const Kokkos::View<double*>& cell_face_sign,
-                               const SpatialOptions& options)
-    : n_owned_(n_owned), options_(options), offset_(cell_face_offset) {
-  const index_t n_entries = static_cast<index_t>(cell_face.extent(0));
-  neighbor_ = Kokkos::View<index_t*>("euler::recon_neighbor", n_entries);
-  coefficient_ = Kokkos::View<double**>("euler::recon_coefficient", n_entries, 2);
-  to_face_ = Kokkos::View<double**>("euler::recon_to_face", n_entries, 2);
-  eps2_ = Kokkos::View<double*>("euler::recon_eps2", n_owned);
+namespace detail {
 
-  const auto offset = cell_face_offset;
-  const auto faces = cell_face;
-  const auto sign = cell_face_sign;
-  const auto left = face_left, right = face_right;
+// The weighted least-squares fit of every owned cell from its face
+// neighbours' centroids (weights 1 / |d|^2), x_f - x_i, and eps^2, in the
+// geometry's scalar. Returns the number of cells whose neighbours do not
+// span the plane (their coefficients are zero: a zero gradient).
+template <class Gs>
+index_t build_stencil(const mesh::GeometryFields<Gs>& geometry, index_t n_owned,
+                      const Kokkos::View<index_t*>& offset, const Kokkos::View<index_t*>& faces,
+                      const Kokkos::View<index_t*>& neighbor, double k,
+                      const StencilGeometry<Gs>& out) {
   const auto centroid = geometry.cell_centroid;
   const auto center = geometry.face_center;
   const auto volume = geometry.cell_volume;
-  const auto neighbor = neighbor_;
-  const auto coefficient = coefficient_;
-  const auto to_face = to_face_;
-  const auto eps2 = eps2_;
-  const double k = options.venkatakrishnan_k;
+  const auto coefficient = out.coefficient;
+  const auto to_face = out.to_face;
+  const auto eps2 = out.eps2;
   index_t degenerate = 0;
   Kokkos::parallel_reduce(
       "euler::recon_stencil", Kokkos::RangePolicy<>(0, n_owned),
       KOKKOS_LAMBDA(const index_t c, index_t& n_bad) {
-        const double xc = centroid(c, 0), yc = centroid(c, 1);
+        const Gs xc = centroid(c, 0), yc = centroid(c, 1);
         // Normal matrix M = sum_j w_j d_j d_j^T of the weighted fit.
-        double m00 = 0.0, m01 = 0.0, m11 = 0.0;
+        Gs m00 = 0.0, m01 = 0.0, m11 = 0.0;
         for (index_t j = offset(c); j < offset(c + 1); ++j) {
           const index_t f = faces(j);
-          const index_t nb = sign(j) > 0.0 ? right(f) : left(f);
-          neighbor(j) = nb;
+          const index_t nb = neighbor(j);
           to_face(j, 0) = center(f, 0) - xc;
           to_face(j, 1) = center(f, 1) - yc;
           if (nb < 0) continue;
-          const double dx = centroid(nb, 0) - xc, dy = centroid(nb, 1) - yc;
-          const double w = 1.0 / (dx * dx + dy * dy);
+          const Gs dx = centroid(nb, 0) - xc, dy = centroid(nb, 1) - yc;
+          const Gs w = 1.0 / (dx * dx + dy * dy);
           m00 += w * dx * dx;
           m01 += w * dx * dy;
           m11 += w * dy * dy;
         }
-        const double det = m00 * m11 - m01 * m01;
-        const double trace = m00 + m11;
+        const Gs det = m00 * m11 - m01 * m01;
+        const Gs trace = m00 + m11;
         const bool singular = !(det > 1e-12 * trace * trace);
         if (singular) ++n_bad;
         for (index_t j = offset(c); j < offset(c + 1); ++j) {
@@ -67,31 +57,75 @@ Reconstruction::Reconstruction(const mesh::Geometry& geometry, index_t n_owned,
           coefficient(j, 0) = 0.0;
           coefficient(j, 1) = 0.0;
           if (nb < 0 || singular) continue;
-          const double dx = centroid(nb, 0) - xc, dy = centroid(nb, 1) - yc;
-          const double w = 1.0 / (dx * dx + dy * dy);
+          const Gs dx = centroid(nb, 0) - xc, dy = centroid(nb, 1) - yc;
+          const Gs w = 1.0 / (dx * dx + dy * dy);
           // M^-1 w d
           coefficient(j, 0) = w * (m11 * dx - m01 * dy) / det;
           coefficient(j, 1) = w * (m00 * dy - m01 * dx) / det;
         }
-        const double kh = k * kmath::sqrt(kmath::fabs(volume(c)));
+        const Gs kh = k * ad::sqrt(ad::fabs(volume(c)));
         eps2(c) = kh * kh * kh;
       },
       degenerate);
-  n_degenerate_ = degenerate;
+  return degenerate;
 }
 
-template <class T>
-void Reconstruction::gradients(const Field<T>& W, const Field<T>& G) const {
+template <class Gs>
+StencilGeometry<Gs> allocate_stencil(index_t n_entries, index_t n_owned) {
+  StencilGeometry<Gs> s;
+  s.coefficient = Kokkos::View<Gs**>("euler::recon_coefficient", n_entries, 2);
+  s.to_face = Kokkos::View<Gs**>("euler::recon_to_face", n_entries, 2);
+  s.eps2 = Kokkos::View<Gs*>("euler::recon_eps2", n_owned);
+  return s;
+}
+
+}  // namespace detail
+
+Reconstruction::Reconstruction(const mesh::Geometry& geometry, index_t n_owned,
+                               const Kokkos::View<index_t*>& face_left,
+                               const Kokkos::View<index_t*>& face_right,
+                               const Kokkos::View<index_t*>& cell_face_offset,
+                               const Kokkos::View<index_t*>& cell_face,
+                               const Kokkos::View<double*>& cell_face_sign,
+                               const SpatialOptions& options)
+    : n_owned_(n_owned), options_(options), offset_(cell_face_offset), face_(cell_face) {
+  const index_t n_entries = static_cast<index_t>(cell_face.extent(0));
+  neighbor_ = Kokkos::View<index_t*>("euler::recon_neighbor", n_entries);
+  const auto neighbor = neighbor_;
+  const auto faces = cell_face;
+  const auto sign = cell_face_sign;
+  const auto left = face_left, right = face_right;
+  Kokkos::parallel_for(
+      "euler::recon_neighbors", Kokkos::RangePolicy<>(0, n_entries), KOKKOS_LAMBDA(const index_t j) {
+        const index_t f = faces(j);
+        neighbor(j) = sign(j) > 0.0 ? right(f) : left(f);
+      });
+  geometry_ = detail::allocate_stencil<double>(n_entries, n_owned);
+  n_degenerate_ = detail::build_stencil<double>(geometry, n_owned, offset_, face_, neighbor_,
+                                        options.venkatakrishnan_k, geometry_);
+}
+
+template <class Gs>
+StencilGeometry<Gs> Reconstruction::stencil_geometry(
+    const mesh::GeometryFields<Gs>& geometry) const {
+  StencilGeometry<Gs> s = detail::allocate_stencil<Gs>(static_cast<index_t>(face_.extent(0)), n_owned_);
+  detail::build_stencil<Gs>(geometry, n_owned_, offset_, face_, neighbor_, options_.venkatakrishnan_k, s);
+  return s;
+}
+
+template <class T, class Gs>
+void Reconstruction::gradients_with(const StencilGeometry<Gs>& geometry, const Field<T>& W,
+                                    const Field<T>& G) const {
   const auto offset = offset_;
   const auto neighbor = neighbor_;
-  const auto coefficient = coefficient_;
+  const auto coefficient = geometry.coefficient;
   Kokkos::parallel_for(
       "euler::lsq_gradients", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
         T g[8] = {};
         for (index_t j = offset(c); j < offset(c + 1); ++j) {
           const index_t nb = neighbor(j);
           if (nb < 0) continue;
-          const double cx = coefficient(j, 0), cy = coefficient(j, 1);
+          const Gs cx = coefficient(j, 0), cy = coefficient(j, 1);
           for (int k = 0; k < 4; ++k) {
             const T dw = W(nb, k) - W(c, k);
             g[2 * k] += cx * dw;
@@ -102,12 +136,13 @@ void Reconstruction::gradients(const Field<T>& W, const Field<T>& G) const {
       });
 }
 
-template <class T>
-void Reconstruction::limiters(const Field<T>& W, const Field<T>& G, const Field<T>& phi) const {
+template <class T, class Gs>
+void Reconstruction::limiters_with(const StencilGeometry<Gs>& geometry, const Field<T>& W,
+                                   const Field<T>& G, const Field<T>& phi) const {
   const auto offset = offset_;
   const auto neighbor = neighbor_;
-  const auto to_face = to_face_;
-  const auto eps2 = eps2_;
+  const auto to_face = geometry.to_face;
+  const auto eps2 = geometry.eps2;
   const bool unlimited = options_.limiter == LimiterKind::none;
   Kokkos::parallel_for(
       "euler::venkatakrishnan", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
@@ -138,19 +173,33 @@ void Reconstruction::limiters(const Field<T>& W, const Field<T>& G, const Field<
       });
 }
 
-template void Reconstruction::gradients<double>(const Field<double>&, const Field<double>&) const;
-template void Reconstruction::limiters<double>(const Field<double>&, const Field<double>&,
-                                               const Field<double>&) const;
-template void Reconstruction::gradients<ad::Dual<double, 1>>(
-    const Field<ad::Dual<double, 1>>&, const Field<ad::Dual<double, 1>>&) const;
-template void Reconstruction::limiters<ad::Dual<double, 1>>(
-    const Field<ad::Dual<double, 1>>&, const Field<ad::Dual<double, 1>>&,
+template void Reconstruction::gradients_with<double, double>(const StencilGeometry<double>&,
+                                                             const Field<double>&,
+                                                             const Field<double>&) const;
+template void Reconstruction::limiters_with<double, double>(const StencilGeometry<double>&,
+                                                            const Field<double>&,
+                                                            const Field<double>&,
+                                                            const Field<double>&) const;
+template void Reconstruction::gradients_with<ad::Dual<double, 1>, double>(
+    const StencilGeometry<double>&, const Field<ad::Dual<double, 1>>&,
     const Field<ad::Dual<double, 1>>&) const;
-
-template void Reconstruction::gradients<ad::Dual<double, 4>>(
-    const Field<ad::Dual<double, 4>>&, const Field<ad::Dual<double, 4>>&) const;
-template void Reconstruction::limiters<ad::Dual<double, 4>>(
-    const Field<ad::Dual<double, 4>>&, const Field<ad::Dual<double, 4>>&,
+template void Reconstruction::limiters_with<ad::Dual<double, 1>, double>(
+    const StencilGeometry<double>&, const Field<ad::Dual<double, 1>>&,
+    const Field<ad::Dual<double, 1>>&, const Field<ad::Dual<double, 1>>&) const;
+template void Reconstruction::gradients_with<ad::Dual<double, 4>, double>(
+    const StencilGeometry<double>&, const Field<ad::Dual<double, 4>>&,
     const Field<ad::Dual<double, 4>>&) const;
+template void Reconstruction::limiters_with<ad::Dual<double, 4>, double>(
+    const StencilGeometry<double>&, const Field<ad::Dual<double, 4>>&,
+    const Field<ad::Dual<double, 4>>&, const Field<ad::Dual<double, 4>>&) const;
+// Node-coordinate derivatives: state and geometry in Dual<double, 2>.
+template StencilGeometry<ad::Dual<double, 2>> Reconstruction::stencil_geometry(
+    const mesh::GeometryFields<ad::Dual<double, 2>>&) const;
+template void Reconstruction::gradients_with<ad::Dual<double, 2>, ad::Dual<double, 2>>(
+    const StencilGeometry<ad::Dual<double, 2>>&, const Field<ad::Dual<double, 2>>&,
+    const Field<ad::Dual<double, 2>>&) const;
+template void Reconstruction::limiters_with<ad::Dual<double, 2>, ad::Dual<double, 2>>(
+    const StencilGeometry<ad::Dual<double, 2>>&, const Field<ad::Dual<double, 2>>&,
+    const Field<ad::Dual<double, 2>>&, const Field<ad::Dual<double, 2>>&) const;
 
 }  // namespace camber::solvers::euler

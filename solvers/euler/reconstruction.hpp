@@ -99,8 +99,8 @@ struct SpatialOptions {
 // (max_j W_j - W_i if d2 > 0, min_j W_j - W_i if d2 < 0), d2 the
 // unlimited increment to the face. 1 at d2 = 0. May exceed 1 where d1 >
 // 2 d2; callers take the min with 1.
-template <class T>
-KOKKOS_INLINE_FUNCTION T venkatakrishnan_phi(const T& d1, const T& d2, double eps2) {
+template <class T, class E>
+KOKKOS_INLINE_FUNCTION T venkatakrishnan_phi(const T& d1, const T& d2, const E& eps2) {
   const T d1_2 = d1 * d1;
   return (d1_2 + eps2 + 2.0 * d1 * d2) / (d1_2 + 2.0 * d2 * d2 + d1 * d2 + eps2);
 }
@@ -108,9 +108,9 @@ KOKKOS_INLINE_FUNCTION T venkatakrishnan_phi(const T& d1, const T& d2, double ep
 // W + L . dx for the cell row c of W (primitive, {rows, 4}) and of the
 // limited gradients L ({rows, 8}: L(c, 2 k + d) = phi_k dW_k/dx_d), or W
 // itself where the result's density or pressure is not positive.
-template <class T>
+template <class T, class G = double>
 KOKKOS_INLINE_FUNCTION Primitive<T, 2> reconstructed_state(const Field<T>& W, const Field<T>& L,
-                                                           index_t c, double dx, double dy) {
+                                                           index_t c, const G& dx, const G& dy) {
   Primitive<T, 2> w;
   w.rho = W(c, 0) + L(c, 0) * dx + L(c, 1) * dy;
   w.vel[0] = W(c, 1) + L(c, 2) * dx + L(c, 3) * dy;
@@ -124,6 +124,17 @@ KOKKOS_INLINE_FUNCTION Primitive<T, 2> reconstructed_state(const Field<T>& W, co
   }
   return w;
 }
+
+// The geometric data of the least-squares gradients and the limiter, in
+// the geometry's scalar G (double; a Dual for derivatives with respect to
+// node coordinates). Entry j of owned cell i (the cell-face layout): the
+// fit coefficients c_j with grad W_i = sum_j c_j (W_j - W_i), and x_f - x_i;
+// per owned cell the limiter's eps^2 = (K sqrt(V_i))^3.
+template <class G>
+struct StencilGeometry {
+  Kokkos::View<G**> coefficient, to_face;
+  Kokkos::View<G*> eps2;
+};
 
 class Reconstruction {
  public:
@@ -140,12 +151,34 @@ class Reconstruction {
   // Owned rows of G ({rows >= n_owned, 8}, G(c, 2 k + d) = dW_k/dx_d) from
   // W ({n_local, 4}, ghost rows current).
   template <class T>
-  void gradients(const Field<T>& W, const Field<T>& G) const;
+  void gradients(const Field<T>& W, const Field<T>& G) const {
+    gradients_with<T, double>(geometry_, W, G);
+  }
 
   // Owned rows of phi ({rows >= n_owned, 4}) from W and G as above (1
   // everywhere for LimiterKind::none).
   template <class T>
-  void limiters(const Field<T>& W, const Field<T>& G, const Field<T>& phi) const;
+  void limiters(const Field<T>& W, const Field<T>& G, const Field<T>& phi) const {
+    limiters_with<T, double>(geometry_, W, G, phi);
+  }
+
+  // The same two with the stencil's geometry given (e.g. in Dual numbers of
+  // the node coordinates, from stencil_geometry); T must hold products of
+  // G and T.
+  template <class T, class Gs>
+  void gradients_with(const StencilGeometry<Gs>& geometry, const Field<T>& W,
+                      const Field<T>& G) const;
+  template <class T, class Gs>
+  void limiters_with(const StencilGeometry<Gs>& geometry, const Field<T>& W, const Field<T>& G,
+                     const Field<T>& phi) const;
+
+  // The stencil geometry of other cell geometry (same mesh and layout):
+  // centroids, face centres and volumes in G.
+  template <class Gs>
+  StencilGeometry<Gs> stencil_geometry(const mesh::GeometryFields<Gs>& geometry) const;
+
+  // The stencil geometry of the mesh this was built on.
+  const StencilGeometry<double>& geometry() const noexcept { return geometry_; }
 
   // Owned cells whose neighbours do not span the plane (zero gradient).
   index_t n_degenerate() const noexcept { return n_degenerate_; }
@@ -153,12 +186,10 @@ class Reconstruction {
  private:
   index_t n_owned_ = 0;
   SpatialOptions options_;
-  // Entry j of owned cell i (the layout of cell_face_offset): the
-  // neighbour across the face (-1 on the boundary), the fit coefficients
-  // c_j with grad W_i = sum_j c_j (W_j - W_i), and x_f - x_i.
-  Kokkos::View<index_t*> offset_, neighbor_;
-  Kokkos::View<double**> coefficient_, to_face_;
-  Kokkos::View<double*> eps2_;  // per owned cell
+  // Entry j of owned cell i (the layout of cell_face_offset): the face and
+  // the neighbour across it (-1 on the boundary).
+  Kokkos::View<index_t*> offset_, face_, neighbor_;
+  StencilGeometry<double> geometry_;
   index_t n_degenerate_ = 0;
 };
 

@@ -4,6 +4,7 @@
 // measures over owned rows and ranks.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <camber/parallel/collectives.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
+#include <camber/solvers/euler/steady_solver.hpp>
 #include <camber/tensor.hpp>
 #include "tests/mpi_test_utils.hpp"
 
@@ -243,6 +245,48 @@ inline Tensor central_difference(const Discretization& disc, const Tensor& U, co
   r -= disc.residual(um);
   r *= 1.0 / (2.0 * h);
   return r;
+}
+
+// ------------------------------------------------------------------ airfoil solves
+
+inline const std::vector<BoundaryCondition> airfoil_conditions = {{"airfoil", BoundaryKind::slip_wall},
+                                                           {"farfield", BoundaryKind::far_field}};
+
+// A converged solution at `flow` (second order, limiter frozen at phi if
+// given, else frozen once the residual fell 1e-4 and returned in phi), the
+// density residual at ~1e-14 (round-off) either way.
+struct Solved {
+  Tensor U;
+  Forces forces;
+};
+
+inline Solved solve_frozen(mesh::DistributedMesh& dm, const FlowConditions& flow, Tensor& phi,
+             const Tensor* start) {
+  SpatialOptions spatial;
+  spatial.order = 2;
+  Discretization disc(dm, flow, airfoil_conditions, FluxScheme::roe, spatial);
+  SteadyOptions o;
+  o.max_iterations = 200;
+  o.rel_tolerance = 1e-12;
+  Tensor U = start ? start->clone() : disc.free_stream_field();
+  if (!phi.empty()) {
+    // From the baseline solution: its residual at a nearby alpha or mesh is
+    // small (1e-3 .. 1e-6), and 1e-10 of that below round-off (~2e-14): stop
+    // at 1e-13 then.
+    disc.set_limiter(phi);
+    o.first_order_drop = 0.0;
+    o.rel_tolerance = 1e-10;
+    o.abs_tolerance = 1e-13;
+  } else {
+    o.freeze_limiter_drop = 1e-4;
+  }
+  const SteadyResult r = solve_steady(disc, U, o);
+  say("[adjoint] solve at alpha %.4f: %d steps, %.2f s, residual %.2e of %.2e\n",
+      flow.alpha_deg, r.iterations, r.history.back().seconds, r.history.back().residual_density,
+      r.reference_residual);
+  EXPECT_TRUE(r.converged) << "alpha " << flow.alpha_deg;
+  if (phi.empty()) phi = r.limiter;
+  return {U, r.forces};
 }
 
 }  // namespace camber::solvers::euler::test_utils

@@ -21,7 +21,6 @@
 #include <camber/mesh/generators.hpp>
 #include <camber/solvers/euler/adjoint.hpp>
 #include <camber/solvers/euler/discretization.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
 #include <camber/tensor.hpp>
 #include "tests/mpi_test_utils.hpp"
 #include "tests/solvers/euler_test_utils.hpp"
@@ -32,44 +31,6 @@ namespace {
 
 using namespace test_utils;
 
-const std::vector<BoundaryCondition> airfoil_conditions = {{"airfoil", BoundaryKind::slip_wall},
-                                                           {"farfield", BoundaryKind::far_field}};
-
-// A converged solution at `flow` (second order, limiter frozen at phi if
-// given, else frozen once the residual fell 1e-4 and returned in phi), the
-// density residual at ~1e-14 (round-off) either way.
-struct Solved {
-  Tensor U;
-  Forces forces;
-};
-
-Solved solve(mesh::DistributedMesh& dm, const FlowConditions& flow, Tensor& phi,
-             const Tensor* start) {
-  SpatialOptions spatial;
-  spatial.order = 2;
-  Discretization disc(dm, flow, airfoil_conditions, FluxScheme::roe, spatial);
-  SteadyOptions o;
-  o.max_iterations = 200;
-  o.rel_tolerance = 1e-12;
-  Tensor U = start ? start->clone() : disc.free_stream_field();
-  if (!phi.empty()) {
-    // From the baseline solution: its residual at alpha +- h is ~1e-3,
-    // 1e-10 of that is at round-off (~1e-14).
-    disc.set_limiter(phi);
-    o.first_order_drop = 0.0;
-    o.rel_tolerance = 1e-10;
-  } else {
-    o.freeze_limiter_drop = 1e-4;
-  }
-  const SteadyResult r = solve_steady(disc, U, o);
-  say("[adjoint] solve at alpha %.4f: %d steps, %.2f s, residual %.2e of %.2e\n",
-      flow.alpha_deg, r.iterations, r.history.back().seconds, r.history.back().residual_density,
-      r.reference_residual);
-  EXPECT_TRUE(r.converged) << "alpha " << flow.alpha_deg;
-  if (phi.empty()) phi = r.limiter;
-  return {U, r.forces};
-}
-
 TEST(EulerAdjoint, AlphaSensitivityMatchesFiniteDifferencesAndTheTangent) {
   mesh::DistributedMesh dm(
       mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 50.0),
@@ -78,13 +39,13 @@ TEST(EulerAdjoint, AlphaSensitivityMatchesFiniteDifferencesAndTheTangent) {
   flow.mach = 0.5;
   flow.alpha_deg = 1.25;
   Tensor phi;
-  Solved base = solve(dm, flow, phi, nullptr);
+  Solved base = solve_frozen(dm, flow, phi, nullptr);
   const double h = 0.01;  // degrees
   FlowConditions plus = flow, minus = flow;
   plus.alpha_deg += h;
   minus.alpha_deg -= h;
-  const Solved sp = solve(dm, plus, phi, &base.U);
-  const Solved sm = solve(dm, minus, phi, &base.U);
+  const Solved sp = solve_frozen(dm, plus, phi, &base.U);
+  const Solved sm = solve_frozen(dm, minus, phi, &base.U);
 
   SpatialOptions spatial;
   spatial.order = 2;
