@@ -82,6 +82,7 @@
 #include <camber/solvers/euler/ideal_gas.hpp>
 #include <camber/solvers/euler/reconstruction.hpp>
 #include <camber/solvers/euler/shape_derivative.hpp>
+#include <camber/solvers/euler/steady_flow.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
 #include <camber/solvers/euler/unsteady.hpp>
 #endif

@@ -72,7 +72,8 @@ std::array<double, 3> weights_alpha_derivative(const Discretization& disc, Force
   switch (j) {
     case ForceCoefficient::cl: return {-w[1][0], -w[1][1], 0.0};  // dCL/da = -CD terms
     case ForceCoefficient::cd: return {w[0][0], w[0][1], 0.0};    // dCD/da = CL terms
-    case ForceCoefficient::cm: return {0.0, 0.0, 0.0};
+    case ForceCoefficient::cm:
+    case ForceCoefficient::weighted: return {0.0, 0.0, 0.0};
   }
   return {0.0, 0.0, 0.0};
 }
@@ -93,13 +94,22 @@ Adjoint::Adjoint(const Discretization& disc, const AdjointOptions& options)
     : disc_(&disc), options_(options), jacobian_(disc) {}
 
 AdjointSolution Adjoint::solve(Tensor& U, ForceCoefficient objective) {
+  CAMBER_REQUIRE(objective != ForceCoefficient::weighted,
+                 "Adjoint::solve: give the weights of a weighted objective");
+  AdjointSolution a =
+      solve(U, disc_->force_coefficient_weights()[static_cast<size_t>(objective)]);
+  a.objective = objective;
+  return a;
+}
+
+AdjointSolution Adjoint::solve(Tensor& U, const std::array<double, 3>& weights) {
   const auto start = std::chrono::steady_clock::now();
   const Discretization& disc = *disc_;
   AdjointSolution a;
-  a.objective = objective;
+  a.objective = ForceCoefficient::weighted;
+  a.weights = weights;
   jacobian_.assemble(disc, U);
-  a.objective_gradient = jacobian_.objective_gradient(
-      disc, U, disc.force_coefficient_weights()[static_cast<size_t>(objective)]);
+  a.objective_gradient = jacobian_.objective_gradient(disc, U, weights);
   a.psi = Tensor({disc.n_local(), nv});
   const LinearSolve s = solve_with(jacobian_.matrix(), a.objective_gradient, a.psi, true,
                                    disc.n_owned(), disc.mesh().comm(), options_);
@@ -122,20 +132,30 @@ Tensor Adjoint::residual_alpha_derivative(Tensor& U) const {
 }
 
 double Adjoint::alpha_derivative(Tensor& U, const AdjointSolution& adjoint) const {
+  CAMBER_REQUIRE(adjoint.objective != ForceCoefficient::weighted,
+                 "Adjoint::alpha_derivative: the adjoint must be of CL, CD or CM");
   const Tensor dr = residual_alpha_derivative(U);
   const double partial = objective_alpha_partial(*disc_, U, adjoint.objective) * degree;
   return partial - dot_owned(adjoint.psi, dr, disc_->n_owned(), disc_->mesh().comm());
 }
 
-double Adjoint::alpha_derivative_tangent(Tensor& U, ForceCoefficient objective, int* iterations) {
+Tensor Adjoint::solve_tangent(Tensor& U, const Tensor& rhs, int* iterations) {
   const Discretization& disc = *disc_;
   jacobian_.assemble(disc, U);
-  Tensor rhs = residual_alpha_derivative(U);
-  rhs *= -1.0;
-  Tensor dU({disc.n_local(), nv});
-  const LinearSolve s = solve_with(jacobian_.matrix(), rhs, dU, false, disc.n_owned(),
+  Tensor x({disc.n_local(), nv});
+  const LinearSolve s = solve_with(jacobian_.matrix(), rhs, x, false, disc.n_owned(),
                                    disc.mesh().comm(), options_);
   if (iterations) *iterations = s.iterations;
+  return x;
+}
+
+double Adjoint::alpha_derivative_tangent(Tensor& U, ForceCoefficient objective, int* iterations) {
+  const Discretization& disc = *disc_;
+  Tensor rhs = residual_alpha_derivative(U);
+  rhs *= -1.0;
+  const Tensor dU = solve_tangent(U, rhs, iterations);
+  CAMBER_REQUIRE(objective != ForceCoefficient::weighted,
+                 "Adjoint::alpha_derivative_tangent: the objective must be CL, CD or CM");
   const Tensor g = jacobian_.objective_gradient(
       disc, U, disc.force_coefficient_weights()[static_cast<size_t>(objective)]);
   return objective_alpha_partial(disc, U, objective) * degree +

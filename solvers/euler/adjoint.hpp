@@ -35,6 +35,7 @@
 /// geometry's reverse mode.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 
@@ -45,7 +46,8 @@
 namespace camber::solvers::euler {
 
 /// Which force coefficient an adjoint is for.
-enum class ForceCoefficient : int { cl = 0, cd = 1, cm = 2 };
+/// `weighted`: a given weighted sum of the force and moment.
+enum class ForceCoefficient : int { cl = 0, cd = 1, cm = 2, weighted = 3 };
 
 /// Linear solver settings of the adjoint (and tangent) solves.
 struct AdjointOptions {
@@ -58,6 +60,8 @@ struct AdjointOptions {
 /// An adjoint (or tangent) solution and its solve's statistics.
 struct AdjointSolution {
   ForceCoefficient objective = ForceCoefficient::cd;
+  /// J = weights . (f_x, f_y, m_z) (Discretization::force_coefficient_weights)
+  std::array<double, 3> weights = {0.0, 0.0, 0.0};
   Tensor psi;             ///< {n_local, 4}, owned rows
   Tensor objective_gradient;  ///< dJ/dU, {n_local, 4}, owned rows
   int iterations = 0;
@@ -74,8 +78,12 @@ class Adjoint {
 
   /// Assembles dR/dU at U and solves (dR/dU)^T psi = (dJ/dU)^T. Collective.
   AdjointSolution solve(Tensor& U, ForceCoefficient objective);
+  /// The same for J = weights . (f_x, f_y, m_z), e.g. a combination of
+  /// CL, CD and CM (objective() is then `weighted`).
+  AdjointSolution solve(Tensor& U, const std::array<double, 3>& weights);
 
-  /// dJ/dalpha (per degree) from an adjoint solution at U.
+  /// dJ/dalpha (per degree) from an adjoint solution at U (of CL, CD or
+  /// CM, not `weighted`).
   double alpha_derivative(Tensor& U, const AdjointSolution& adjoint) const;
 
   /// dJ/dalpha (per degree) from the tangent: (dR/dU) dU = -dR/dalpha, then
@@ -84,6 +92,10 @@ class Adjoint {
   /// of the whole chain).
   double alpha_derivative_tangent(Tensor& U, ForceCoefficient objective,
                                   int* iterations = nullptr);
+
+  /// Assembles dR/dU at U and solves (dR/dU) x = rhs (rhs, x: {n_local, 4},
+  /// owned rows): the tangent of any parameter. Collective.
+  Tensor solve_tangent(Tensor& U, const Tensor& rhs, int* iterations = nullptr);
 
   /// dR/dalpha|_U per degree (central difference, see the file comment);
   /// {n_local, 4}, owned rows.

@@ -91,9 +91,7 @@ ShapeDerivative::ShapeDerivative(const Discretization& disc) : disc_(&disc) {
 }
 
 Tensor ShapeDerivative::total_derivative(Tensor& U, const AdjointSolution& adjoint) const {
-  return total_derivative(
-      U, adjoint.psi,
-      disc_->force_coefficient_weights()[static_cast<size_t>(adjoint.objective)]);
+  return total_derivative(U, adjoint.psi, adjoint.weights);
 }
 
 Tensor ShapeDerivative::total_derivative(Tensor& U, const Tensor& psi,
@@ -130,12 +128,18 @@ Tensor ShapeDerivative::total_derivative(Tensor& U, const Tensor& psi,
 }
 
 Tensor ShapeDerivative::residual_directional(Tensor& U, const Tensor& V) const {
+  std::array<double, 3> dG;
+  return directional(U, V, dG);
+}
+
+Tensor ShapeDerivative::directional(Tensor& U, const Tensor& V, std::array<double, 3>& dG) const {
   const Discretization& disc = *disc_;
   CAMBER_REQUIRE(V.shape() == (Shape{static_cast<index_t>(n_global_nodes_), 2}),
                  "ShapeDerivative::residual_directional: V has shape "
                      << shape_string(V.shape()) << ", expected {" << n_global_nodes_ << ", 2}");
   const auto vh = V.host();
   std::vector<double> out(static_cast<size_t>(disc.n_local() * nv), 0.0);
+  double g[3] = {0.0, 0.0, 0.0};
   Kokkos::View<int*> seeded("euler::shape_seeded", color_.extent(0));
   const auto color = color_;
   Tensor DR, DF;
@@ -145,11 +149,15 @@ Tensor ShapeDerivative::residual_directional(Tensor& U, const Tensor& V) const {
         KOKKOS_LAMBDA(const index_t n) { seeded(n) = color(n) == k ? 1 : 0; });
     disc.shape_block_columns(U, seeded, DR, DF);
     const auto rh = DR.host();
+    const auto fh = DF.host();
     for (const auto& [c, a] : entries_[static_cast<size_t>(k)])
-      for (int i = 0; i < nv; ++i)
-        for (int d = 0; d < 2; ++d)
+      for (int d = 0; d < 2; ++d) {
+        for (int i = 0; i < nv; ++i)
           out[static_cast<size_t>(c * nv + i)] += rh((c * nv + i) * 2 + d) * vh(a * 2 + d);
+        for (int m = 0; m < 3; ++m) g[m] += fh((c * 3 + m) * 2 + d) * vh(a * 2 + d);
+      }
   }
+  CAMBER_CHECK_MPI(MPI_Allreduce(g, dG.data(), 3, MPI_DOUBLE, MPI_SUM, disc.mesh().comm()));
   return Tensor::from_host({disc.n_local(), nv}, out);
 }
 

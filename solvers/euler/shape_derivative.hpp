@@ -57,6 +57,9 @@ class ShapeDerivative {
   /// (dR/dX|_U) V for a node displacement V {n_global_nodes, 2} (the same
   /// on every rank): {n_local, 4}, owned rows. For tests and tangents.
   Tensor residual_directional(Tensor& U, const Tensor& V) const;
+  /// The same and (dG/dX|_U) V, the change of the wall force and moment
+  /// (f_x, f_y, m_z) summed over ranks. Collective.
+  Tensor directional(Tensor& U, const Tensor& V, std::array<double, 3>& dG) const;
 
   int n_colors() const noexcept { return n_colors_; }
 

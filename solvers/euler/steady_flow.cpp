@@ -1,0 +1,172 @@
+#include <camber/solvers/euler/steady_flow.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <utility>
+
+#include <camber/autodiff/functional.hpp>
+#include <camber/error.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/runtime.hpp>
+#include <camber/solvers/euler/shape_derivative.hpp>
+
+namespace camber::solvers::euler {
+
+struct SteadyFlow::Linearization {
+  std::unique_ptr<mesh::DistributedMesh> dm;  // outlives disc (declared first)
+  std::unique_ptr<Discretization> disc;
+  Tensor U;
+  Forces forces;
+  // Built on first use (a forward-only evaluation needs neither).
+  std::unique_ptr<Adjoint> adjoint;
+  std::unique_ptr<ShapeDerivative> shape;
+
+  void prepare_derivatives(const AdjointOptions& options) {
+    if (!adjoint) adjoint = std::make_unique<Adjoint>(*disc, options);
+    if (!shape) shape = std::make_unique<ShapeDerivative>(*disc);
+  }
+};
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+Tensor coefficient_vector(const Forces& f) { return Tensor::from_host({3}, {f.cl, f.cd, f.cm}); }
+
+}  // namespace
+
+SteadyFlow::SteadyFlow(const mesh::Mesh& global, MPI_Comm comm, SteadyFlowSettings settings)
+    : global_(global), comm_(comm), settings_(std::move(settings)) {
+  CAMBER_REQUIRE(global_.dim() == 2, "SteadyFlow: 2-D meshes only");
+  if (settings_.spatial.order == 2 && settings_.spatial.limiter == LimiterKind::venkatakrishnan &&
+      settings_.steady.freeze_limiter_drop <= 0.0)
+    settings_.steady.freeze_limiter_drop = 1e-3;
+}
+
+SteadyFlow::~SteadyFlow() = default;
+
+std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& X) {
+  CAMBER_REQUIRE(X.shape() == (Shape{global_.n_nodes(), 2}),
+                 "SteadyFlow: X has shape " << shape_string(X.shape()) << ", expected {"
+                                            << global_.n_nodes() << ", 2}");
+  const auto start = std::chrono::steady_clock::now();
+  auto lin = std::make_shared<Linearization>();
+  Kokkos::View<double**> coords("euler::design_coords", static_cast<size_t>(global_.n_nodes()), 2);
+  {
+    const auto xh = X.host();
+    auto ch = Kokkos::create_mirror_view(coords);
+    for (index_t n = 0; n < global_.n_nodes(); ++n)
+      for (int d = 0; d < 2; ++d) ch(n, d) = xh(n * 2 + d);
+    Kokkos::deep_copy(coords, ch);
+  }
+  lin->dm = std::make_unique<mesh::DistributedMesh>(global_.with_coordinates(coords), comm_);
+  SpatialOptions spatial = settings_.spatial;
+  spatial.freeze_limiter = false;
+  lin->disc = std::make_unique<Discretization>(*lin->dm, settings_.flow, settings_.conditions,
+                                               settings_.scheme, spatial);
+  SteadyOptions options = settings_.steady;
+  const bool warm = !warm_start_.empty();
+  lin->U = warm ? warm_start_.clone() : lin->disc->free_stream_field();
+  // From a converged neighbouring design the first-order start would move
+  // the state away.
+  if (warm) options.first_order_drop = 0.0;
+  const SteadyResult r = solve_steady(*lin->disc, lin->U, options, settings_.monitor);
+  report_.converged = r.converged;
+  report_.newton_iterations = r.iterations;
+  report_.linear_iterations = r.linear_iterations;
+  report_.residual_drop =
+      r.history.empty() || r.reference_residual <= 0.0
+          ? 0.0
+          : r.history.back().residual_density / r.reference_residual;
+  report_.solve_seconds = seconds_since(start);
+  report_.forces = r.forces;
+  collective_guard(comm_, [&] {
+    CAMBER_REQUIRE(r.converged, "the flow solve did not converge: the density residual fell by "
+                                    << report_.residual_drop << " in " << r.iterations
+                                    << " Newton steps (raise solver.max_iterations)");
+  });
+  if (!r.limiter.empty()) lin->disc->set_limiter(r.limiter);
+  lin->forces = r.forces;
+  warm_start_ = lin->U.clone();
+  last_ = lin;
+  return lin;
+}
+
+Tensor SteadyFlow::coefficients(const Tensor& X) { return coefficient_vector(solve(X)->forces); }
+
+ad::Var SteadyFlow::coefficients(const ad::Var& X) {
+  // The forward pass runs now (eager); the rules keep its linearization.
+  auto lin = std::make_shared<std::shared_ptr<Linearization>>();
+  SteadyFlow* self = this;
+  return ad::custom_op(
+      "euler_steady_flow", {X},
+      [self, lin](const std::vector<Tensor>& inputs) {
+        *lin = self->solve(inputs[0]);
+        return coefficient_vector((*lin)->forces);
+      },
+      [self, lin](const ad::Vars&, const ad::Var&, const ad::Var& grad_out) -> ad::Vars {
+        const auto start = std::chrono::steady_clock::now();
+        Linearization& l = **lin;
+        l.prepare_derivatives(self->settings_.adjoint);
+        const auto w = l.disc->force_coefficient_weights();
+        const auto g = grad_out.value().host();
+        std::array<double, 3> weights = {0.0, 0.0, 0.0};
+        for (int m = 0; m < 3; ++m)
+          for (int k = 0; k < 3; ++k)
+            weights[static_cast<size_t>(k)] += g(m) * w[static_cast<size_t>(m)][static_cast<size_t>(k)];
+        const AdjointSolution a = l.adjoint->solve(l.U, weights);
+        collective_guard(self->comm_, [&] {
+          CAMBER_REQUIRE(a.converged, "the adjoint solve did not converge in "
+                                          << a.iterations << " GMRES iterations");
+        });
+        Tensor dX = l.shape->total_derivative(l.U, a);
+        self->report_.adjoint_iterations = a.iterations;
+        self->report_.adjoint_seconds = seconds_since(start);
+        return {ad::constant(dX)};
+      },
+      [self, lin](const ad::Vars&, const ad::Var&, const ad::Vars& tangents) -> ad::Var {
+        const auto start = std::chrono::steady_clock::now();
+        Linearization& l = **lin;
+        l.prepare_derivatives(self->settings_.adjoint);
+        // (dR/dU) dU = -(dR/dX) V;  dJ_m = w_m . (dG/dX V) + dJ_m/dU . dU.
+        std::array<double, 3> dG;
+        Tensor rhs = l.shape->directional(l.U, tangents[0].value(), dG);
+        rhs *= -1.0;
+        int its = 0;
+        const Tensor dU = l.adjoint->solve_tangent(l.U, rhs, &its);
+        const auto w = l.disc->force_coefficient_weights();
+        const ExactJacobian& jac = l.adjoint->jacobian();
+        std::vector<double> out(3, 0.0);
+        for (int m = 0; m < 3; ++m) {
+          const auto& wm = w[static_cast<size_t>(m)];
+          const Tensor gm = jac.objective_gradient(*l.disc, l.U, wm);
+          const auto gh = gm.host();
+          const auto dh = dU.host();
+          double s = 0.0;
+          for (index_t i = 0; i < l.disc->n_owned() * Discretization::n_vars; ++i)
+            s += gh(i) * dh(i);
+          out[static_cast<size_t>(m)] = par::allreduce_sum(s, self->comm_) + wm[0] * dG[0] +
+                                        wm[1] * dG[1] + wm[2] * dG[2];
+        }
+        self->report_.adjoint_iterations = its;
+        self->report_.adjoint_seconds = seconds_since(start);
+        return ad::constant(Tensor::from_host({3}, out));
+      });
+}
+
+const Tensor& SteadyFlow::state() const {
+  CAMBER_REQUIRE(last_, "SteadyFlow::state: no flow has been solved yet");
+  return last_->U;
+}
+
+const Discretization& SteadyFlow::discretization() const {
+  CAMBER_REQUIRE(last_, "SteadyFlow::discretization: no flow has been solved yet");
+  return *last_->disc;
+}
+
+void SteadyFlow::set_state(const Tensor& U) { warm_start_ = U.clone(); }
+
+}  // namespace camber::solvers::euler

@@ -1,0 +1,113 @@
+/// @file
+/// The converged steady Euler flow as one differentiable op of the mesh's
+/// node coordinates: X -> (CL, CD, CM).
+///
+/// Forward: the mesh with node coordinates X is distributed (the partition
+/// is that of the undeformed mesh: the cell graph does not change), the
+/// flow is solved to convergence (solve_steady; warm-started from the last
+/// converged state; the limiter frozen on the way, so the solution is a
+/// root of the frozen-limiter residual), and the force coefficients are
+/// returned. Reverse (VJP): one adjoint solve for the cotangent's weighted
+/// sum of CL, CD, CM, then the shape derivative (Adjoint, ShapeDerivative):
+/// no tape through the Newton iterations. Forward mode (JVP): one tangent
+/// solve per direction. So, composed with a parametrization and a mesh
+/// deformation (design/),
+///
+/// @code
+///   euler::SteadyFlow flow(global_mesh, comm, settings);
+///   auto f = [&](const ad::Var& a) {
+///     ad::Var X = design::deformed_coordinates(bumps, idw, a);   // {n_nodes, 2}
+///     return ad::index(flow.coefficients(X), 1);                  // CD
+///   };
+///   auto [cd, dcd_da] = ad::value_and_grad(f, ad::variable(a0));   // one adjoint solve
+/// @endcode
+///
+/// The derivatives are those of the frozen-limiter discrete residual at the
+/// converged state: exact to the solve tolerances (tests/regression/
+/// test_shape_gradient_mpi.cpp checks them against finite differences of
+/// converged solutions). They are first derivatives (constants in the
+/// graph): differentiating them again throws.
+///
+/// Collective over the communicator: every rank calls coefficients() with
+/// the same X (the global mesh is replicated). A flow solve that does not
+/// converge throws camber::Error naming the residual drop; the previous
+/// converged state is kept as the next warm start.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <vector>
+
+#include <camber/autodiff/variable.hpp>
+#include <camber/mesh/mesh.hpp>
+#include <camber/solvers/euler/adjoint.hpp>
+#include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/tensor.hpp>
+
+namespace camber::solvers::euler {
+
+/// The flow problem solved at every X.
+struct SteadyFlowSettings {
+  FlowConditions flow;
+  std::vector<BoundaryCondition> conditions;
+  FluxScheme scheme = FluxScheme::roe;
+  SpatialOptions spatial;  ///< order 2 for design work
+  SteadyOptions steady;    ///< freeze_limiter_drop > 0 is set if 0 and a limiter is live
+  AdjointOptions adjoint;
+  /// Called after every Newton step of every flow solve (progress output).
+  SteadyMonitor monitor;
+};
+
+/// What the last forward solve and the last derivative cost.
+struct SteadyFlowReport {
+  bool converged = false;
+  int newton_iterations = 0;
+  int linear_iterations = 0;
+  double residual_drop = 0.0;  ///< final / initial density residual
+  double solve_seconds = 0.0;
+  int adjoint_iterations = 0;  ///< of the last VJP (or JVP)
+  double adjoint_seconds = 0.0;
+  Forces forces;
+};
+
+class SteadyFlow {
+ public:
+  /// `global`: the undeformed mesh (the same on every rank); its node
+  /// numbering is X's. Collective.
+  SteadyFlow(const mesh::Mesh& global, MPI_Comm comm, SteadyFlowSettings settings);
+  ~SteadyFlow();
+  SteadyFlow(const SteadyFlow&) = delete;
+  SteadyFlow& operator=(const SteadyFlow&) = delete;
+
+  /// (CL, CD, CM), shape {3}, of the converged flow at node coordinates X
+  /// ({n_nodes, 2}); differentiable with respect to X (VJP: adjoint; JVP:
+  /// tangent). Collective.
+  ad::Var coefficients(const ad::Var& X);
+  /// The same, values only.
+  Tensor coefficients(const Tensor& X);
+
+  const SteadyFlowReport& report() const noexcept { return report_; }
+  /// The last converged state ({n_local, 4}) and the discretization it
+  /// solves (deformed mesh, frozen limiter): for output.
+  const Tensor& state() const;
+  const Discretization& discretization() const;
+  /// Sets the warm start of the next solve (e.g. from a checkpoint), shape
+  /// {n_local, 4} of the undeformed mesh's distribution.
+  void set_state(const Tensor& U);
+
+  struct Linearization;  ///< one converged solve (mesh, discretization, state)
+
+ private:
+  std::shared_ptr<Linearization> solve(const Tensor& X);
+
+  mesh::Mesh global_;
+  MPI_Comm comm_;
+  SteadyFlowSettings settings_;
+  Tensor warm_start_;
+  std::shared_ptr<Linearization> last_;
+  SteadyFlowReport report_;
+};
+
+}  // namespace camber::solvers::euler

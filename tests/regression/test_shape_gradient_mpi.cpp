@@ -1,0 +1,128 @@
+// The gradient of the force coefficients with respect to shape design
+// variables, through the whole chain: Hicks-Henne bumps -> wall
+// displacement -> IDW mesh deformation -> node coordinates -> converged
+// second-order Euler flow (design/, solvers/euler/steady_flow.hpp), at 1, 2
+// and 4 ranks.
+//
+// Expected values are math:
+//   * the reverse-mode gradient (one adjoint solve) against central
+//     differences of converged solutions (each solved to round-off) for
+//     every one of 10 bumps: 1e-5 of the gradient's largest component (the
+//     objective is smooth: subsonic, no limiter);
+//   * the tangent/adjoint dot-product identity of the whole chain,
+//     <w, J v> (forward mode: one tangent solve) = <J^T w, v> (reverse
+//     mode), 1e-8 relative (the linear solves' tolerance is 1e-10).
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include <camber/autodiff/functional.hpp>
+#include <camber/autodiff/ops.hpp>
+#include <camber/design/hicks_henne.hpp>
+#include <camber/design/mesh_deformation.hpp>
+#include <camber/mesh/generators.hpp>
+#include <camber/solvers/euler/steady_flow.hpp>
+#include <camber/tensor.hpp>
+#include "tests/mpi_test_utils.hpp"
+#include "tests/solvers/petsc_environment.hpp"
+
+namespace camber {
+namespace {
+
+namespace ad = camber::ad;
+namespace eu = camber::solvers::euler;
+using test::say;
+
+eu::SteadyFlowSettings subsonic_settings() {
+  eu::SteadyFlowSettings s;
+  s.flow.mach = 0.5;
+  s.flow.alpha_deg = 1.25;
+  s.conditions = {{"airfoil", eu::BoundaryKind::slip_wall}, {"farfield", eu::BoundaryKind::far_field}};
+  s.spatial.order = 2;
+  s.spatial.limiter = eu::LimiterKind::none;
+  s.steady.max_iterations = 200;
+  s.steady.rel_tolerance = 1e-12;
+  // Warm starts from a neighbouring design begin ~1e-6 from the solution:
+  // stop at round-off there.
+  s.steady.abs_tolerance = 1e-13;
+  return s;
+}
+
+TEST(ShapeGradient, HicksHenneThroughIdwAndTheFlowMatchesFiniteDifferences) {
+  const mesh::Mesh global =
+      mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 50.0);
+  const design::HicksHenne bumps(global, {"airfoil"}, design::evenly_spaced_bumps(5));
+  const design::MeshDeformation idw(global, {"airfoil"});
+  eu::SteadyFlow flow(global, test::world(), subsonic_settings());
+  const index_t n = bumps.n_design();
+  ASSERT_EQ(n, 10);
+
+  auto coefficient = [&](int m) {
+    return [&, m](const ad::Var& a) {
+      return ad::slice(flow.coefficients(design::deformed_coordinates(bumps, idw, a)), 0, m, m + 1);
+    };
+  };
+  const Tensor a0 = Tensor::from_host({n}, std::vector<double>(static_cast<size_t>(n), 0.0));
+  const char* names[2] = {"CL", "CD"};
+  for (int m : {0, 1}) {
+    const ad::ValueAndGrad vg = ad::value_and_grad(coefficient(m), ad::variable(a0));
+    const std::vector<double> g = vg.grads[0].value().to_vector();
+    say("[shape gradient] %s = %.10f, adjoint %d GMRES its, %.2f s (flow solve %.2f s)\n",
+        names[m], vg.value.value().to_vector()[0], flow.report().adjoint_iterations,
+        flow.report().adjoint_seconds, flow.report().solve_seconds);
+    double g_max = 0.0;
+    for (double x : g) g_max = std::max(g_max, std::abs(x));
+    const double h = 2.5e-5;  // chord units (see test_euler_shape_mpi.cpp)
+    for (index_t k = 0; k < n; ++k) {
+      std::vector<double> ap(static_cast<size_t>(n), 0.0), am = ap;
+      ap[static_cast<size_t>(k)] = h;
+      am[static_cast<size_t>(k)] = -h;
+      const double jp =
+          flow.coefficients(design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, ap)))
+              .to_vector()[static_cast<size_t>(m)];
+      const double jm =
+          flow.coefficients(design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, am)))
+              .to_vector()[static_cast<size_t>(m)];
+      const double fd = (jp - jm) / (2 * h);
+      say("[shape gradient] d%s/da_%d: adjoint %+.10e, central difference %+.10e\n", names[m],
+          static_cast<int>(k), g[static_cast<size_t>(k)], fd);
+      EXPECT_NEAR(g[static_cast<size_t>(k)], fd, 1e-5 * g_max) << names[m] << " bump " << k;
+    }
+  }
+}
+
+TEST(ShapeGradient, TangentAndAdjointOfTheWholeChainAgree) {
+  const mesh::Mesh global =
+      mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 50.0);
+  const design::HicksHenne bumps(global, {"airfoil"}, design::evenly_spaced_bumps(5));
+  const design::MeshDeformation idw(global, {"airfoil"});
+  eu::SteadyFlow flow(global, test::world(), subsonic_settings());
+  const index_t n = bumps.n_design();
+  auto f = [&](const ad::Var& a) {
+    return flow.coefficients(design::deformed_coordinates(bumps, idw, a));
+  };
+  std::vector<double> v(static_cast<size_t>(n)), w = {0.3, -1.0, 0.7};
+  for (index_t k = 0; k < n; ++k) v[static_cast<size_t>(k)] = std::sin(1.0 + 2.0 * k);
+  const Tensor a0 = Tensor::from_host({n}, std::vector<double>(static_cast<size_t>(n), 0.0));
+  const ad::JvpResult t =
+      ad::jvp(f, ad::variable(a0), ad::constant(Tensor::from_host({n}, v)));
+  const std::vector<double> jv = t.tangents[0].value().to_vector();
+  const ad::Var x = ad::variable(a0);
+  const ad::Var yx = f(x);
+  const std::vector<double> jtw =
+      ad::vjp({yx}, {x}, {ad::constant(Tensor::from_host({3}, w))})[0].value().to_vector();
+  double lhs = 0.0, rhs = 0.0, scale = 0.0;
+  for (int m = 0; m < 3; ++m) lhs += w[static_cast<size_t>(m)] * jv[static_cast<size_t>(m)];
+  for (index_t k = 0; k < n; ++k) {
+    rhs += jtw[static_cast<size_t>(k)] * v[static_cast<size_t>(k)];
+    scale += std::abs(jtw[static_cast<size_t>(k)] * v[static_cast<size_t>(k)]);
+  }
+  say("[shape gradient] dot product: <w, J v> = %.12e, <J^T w, v> = %.12e\n", lhs, rhs);
+  EXPECT_NEAR(lhs, rhs, 1e-8 * scale);
+}
+
+}  // namespace
+}  // namespace camber
