@@ -47,6 +47,7 @@
 #include <camber/mesh/quality.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/mesh/su2_reader.hpp>
+#include <camber/mesh/su2_writer.hpp>
 
 #include <camber/design/airfoil_wall.hpp>
 #include <camber/design/cst.hpp>

@@ -71,6 +71,28 @@ int command_run(const std::string& path, const GlobalFlags& flags, const Runtime
   return rc;
 }
 
+int command_optimize(const std::string& path, const GlobalFlags& flags, const Runtime& runtime) {
+  logging::info(CAMBER_MSG("camber " << CAMBER_VERSION_STRING << " on " << runtime.describe()));
+  int rc = 0;
+  {
+    ScopedTimer total("camber");
+    const deck::Deck d = load_validated(path, runtime);
+    const Problem& problem = *find_problem(d.string("problem"));
+    collective_guard(runtime.comm(), [&] {
+      CAMBER_INPUT_REQUIRE(problem.optimize != nullptr,
+                           "problem '" << problem.name << "' has no design loop; camber "
+                                       << "optimize needs problem: euler");
+    });
+    RunOptions options;
+    options.petsc_options = flags.petsc_options;
+    options.restart = flags.restart;
+    rc = problem.optimize(d, runtime, options);
+  }
+  if (flags.timers && logging::level() != logging::Level::quiet)
+    print_timer_summary(runtime.comm(), std::cout);
+  return rc;
+}
+
 // Reads a mesh file (SU2 or Gmsh, by extension) and prints its counts,
 // markers and quality figures. A malformed file is bad input (exit 2).
 int command_mesh_info(const std::string& path, const Runtime& runtime) {
@@ -119,6 +141,17 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   run->add_flag("--restart", flags.restart,
                 "Continue from the state file the case wrote last (<output.dir>/<case>.h5)");
 
+  std::string optimize_path;
+  CLI::App* optimize = app.add_subcommand(
+      "optimize", "Optimize the shape described by an input deck (sections design, optimizer)");
+  optimize->add_option("deck", optimize_path, "YAML input deck")->required();
+  optimize->add_flag("!--no-timers", flags.timers, "Do not print the timer summary at exit");
+  optimize->add_option("--petsc-options", flags.petsc_options,
+                       "Options passed to PETSc, e.g. \"-flow_ksp_monitor\"");
+  optimize->add_flag("--restart", flags.restart,
+                     "Continue from the checkpoint the optimization wrote last "
+                     "(<output.dir>/<case>_optimizer.history and _optimizer_state.h5)");
+
   std::string check_path;
   CLI::App* check = app.add_subcommand("check", "Validate an input deck and stop");
   check->add_option("deck", check_path, "YAML input deck")->required();
@@ -149,6 +182,7 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   configure_logging(flags);
 
   if (*run) return command_run(deck_path, flags, runtime);
+  if (*optimize) return command_optimize(optimize_path, flags, runtime);
   if (*check) return command_check(check_path, runtime);
   if (*reference) return command_deck_reference(reference_out, runtime);
   if (*mesh_info) return command_mesh_info(mesh_path, runtime);

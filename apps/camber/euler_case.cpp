@@ -1,5 +1,7 @@
 #include "euler_case.hpp"
 
+#include "euler_common.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -27,10 +29,9 @@
 
 namespace camber::app {
 
-namespace eu = solvers::euler;
 namespace fs = std::filesystem;
 
-namespace {
+namespace euler_app {
 
 // Deck key of each boundary kind, in the `boundaries` section.
 const std::vector<std::pair<std::string, eu::BoundaryKind>>& boundary_keys() {
@@ -115,6 +116,36 @@ void declare_euler_schema(deck::Schema& s) {
             "freeze the limiter at the current state (the Newton iteration then converges "
             "without limiter switching; the solution is a root of the frozen-limiter "
             "residual). 0: never.");
+  s.section("design", "camber optimize: the shape parametrization of the wall and the volume "
+                      "mesh deformation (inverse-distance weighting).")
+      .choice("parametrization", "hicks_henne", {"hicks_henne", "cst", "ffd"},
+              "hicks_henne: bumps sin^3(pi x^(ln 0.5 / ln x_k)) normal to the chord; cst: "
+              "Kulfan class-shape perturbation; ffd: a Bernstein free-form deformation box.")
+      .string("wall", "airfoil", "The marker of the wall being designed.")
+      .integer("bumps_per_surface", 19, deck::IntRange(1, 200),
+               "hicks_henne: bumps per surface, peaks at k / (n + 1) of the chord.")
+      .integer("cst_order", 6, deck::IntRange(1, 30), "cst: Bernstein order per surface.")
+      .integer("ffd_degree_x", 6, deck::IntRange(1, 30), "ffd: control points along x minus 1.")
+      .integer("ffd_degree_y", 1, deck::IntRange(1, 10), "ffd: control points along y minus 1.")
+      .real("bound", 0.01, deck::Range::positive(),
+            "Each design variable stays in [-bound, bound] (chord units).")
+      .real("idw_exponent", 3.0, deck::Range(1.0, 10.0),
+            "Exponent p of the deformation weights 1 / distance^p.");
+  s.section("optimizer", "camber optimize: the objective, the constraints and NLopt.")
+      .choice("objective", "cd", {"cd", "cl", "cm"}, "The force coefficient minimized.")
+      .choice("algorithm", "slsqp", {"slsqp", "mma", "ccsaq"}, "NLopt's algorithm.")
+      .integer("max_iterations", 30, deck::IntRange(1, 10000),
+               "Most design evaluations (each a flow and adjoint solve).")
+      .real("ftol_rel", 1e-6, deck::Range::positive().and_less_than(1.0),
+            "Stop when the objective changes by less than this fraction.")
+      .real("thickness_fraction", 1.0, deck::Range(0.0, 2.0),
+            "The thickness at 49 chord stations stays at least this fraction of the "
+            "baseline's. 0: no such constraint.")
+      .real("max_thickness_min", 0.0, deck::Range(0.0, 1.0),
+            "The largest thickness stays at least this (chord units). 0: no such constraint.")
+      .choice("lift", "free", {"free", "at_least_baseline"},
+              "at_least_baseline: CL stays at least the baseline's (a lift-constrained "
+              "design).");
 }
 
 std::vector<std::string> split_names(const std::string& text) {
@@ -198,6 +229,34 @@ std::vector<eu::BoundaryCondition> boundary_conditions(const deck::Deck& d, cons
                                    "symmetry, far_field, supersonic_inflow, supersonic_outflow");
   });
   return conditions;
+}
+
+eu::FluxScheme flux_scheme(const deck::Deck& d) {
+  return d.string("flow.flux") == "roe" ? eu::FluxScheme::roe : eu::FluxScheme::hllc;
+}
+
+eu::SpatialOptions spatial_options(const deck::Deck& d) {
+  eu::SpatialOptions spatial;
+  spatial.order = static_cast<int>(d.integer("flow.order"));
+  spatial.limiter = d.string("flow.limiter") == "none" ? eu::LimiterKind::none
+                                                        : eu::LimiterKind::venkatakrishnan;
+  spatial.venkatakrishnan_k = d.real("flow.venkatakrishnan_k");
+  return spatial;
+}
+
+eu::SteadyOptions steady_options(const deck::Deck& d) {
+  eu::SteadyOptions so;
+  so.max_iterations = static_cast<int>(d.integer("solver.max_iterations"));
+  so.rel_tolerance = d.real("solver.rel_tolerance");
+  so.cfl_start = d.real("solver.cfl_start");
+  so.cfl_max = d.real("solver.cfl_max");
+  so.linear_rel_tolerance = d.real("solver.linear_rel_tolerance");
+  so.linear_max_iterations = static_cast<int>(d.integer("solver.linear_max_iterations"));
+  so.freeze_limiter_drop = d.real("solver.freeze_limiter_drop");
+  so.newton_operator = d.string("solver.newton_operator") == "matrix_free"
+                           ? eu::SteadyOptions::NewtonOperator::matrix_free
+                           : eu::SteadyOptions::NewtonOperator::assembled;
+  return so;
 }
 
 eu::FlowConditions flow_conditions(const deck::Deck& d) {
@@ -422,13 +481,8 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   global = mesh::Mesh();  // the local mesh is all the solver needs
 
   const eu::FlowConditions flow = flow_conditions(d);
-  const eu::FluxScheme scheme =
-      d.string("flow.flux") == "roe" ? eu::FluxScheme::roe : eu::FluxScheme::hllc;
-  eu::SpatialOptions spatial;
-  spatial.order = static_cast<int>(d.integer("flow.order"));
-  spatial.limiter = d.string("flow.limiter") == "none" ? eu::LimiterKind::none
-                                                        : eu::LimiterKind::venkatakrishnan;
-  spatial.venkatakrishnan_k = d.real("flow.venkatakrishnan_k");
+  const eu::FluxScheme scheme = flux_scheme(d);
+  const eu::SpatialOptions spatial = spatial_options(d);
   eu::Discretization disc(dm, flow, conditions, scheme, spatial);
   logging::info(CAMBER_MSG("euler: " << dm.n_global_cells() << " cells on " << dm.size()
                                      << (dm.size() == 1 ? " rank" : " ranks") << ", M = "
@@ -438,17 +492,7 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
                                      << (spatial.order == 2 ? ", limiter " + d.string("flow.limiter")
                                                             : std::string())));
 
-  eu::SteadyOptions so;
-  so.max_iterations = static_cast<int>(d.integer("solver.max_iterations"));
-  so.rel_tolerance = d.real("solver.rel_tolerance");
-  so.cfl_start = d.real("solver.cfl_start");
-  so.cfl_max = d.real("solver.cfl_max");
-  so.linear_rel_tolerance = d.real("solver.linear_rel_tolerance");
-  so.linear_max_iterations = static_cast<int>(d.integer("solver.linear_max_iterations"));
-  so.freeze_limiter_drop = d.real("solver.freeze_limiter_drop");
-  so.newton_operator = d.string("solver.newton_operator") == "matrix_free"
-                           ? solvers::euler::SteadyOptions::NewtonOperator::matrix_free
-                           : solvers::euler::SteadyOptions::NewtonOperator::assembled;
+  eu::SteadyOptions so = steady_options(d);
 
   const std::string state_path = dir + "/" + name + ".h5";
   Tensor U = disc.free_stream_field();
@@ -554,18 +598,23 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   return 0;
 }
 
-}  // namespace
+}  // namespace euler_app
 
 Problem euler_problem() {
+  using namespace euler_app;
   Problem p;
   p.name = "euler";
   p.summary =
       "steady compressible Euler flow around an airfoil, generated O-grid or mesh file "
-      "(sections mesh, flow, boundaries, solver).";
+      "(sections mesh, flow, boundaries, solver); camber optimize minimizes a force "
+      "coefficient over the wall's shape (sections design, optimizer).";
   p.declare = declare_euler_schema;
   p.validate = validate_euler;
   p.run = run_euler;
   p.restarts = true;
+  p.optimize = [](const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
+    return optimize_euler(d, runtime, options.restart, options.petsc_options);
+  };
   return p;
 }
 

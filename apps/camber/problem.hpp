@@ -39,6 +39,10 @@ struct Problem {
   std::function<int(const deck::Deck&, const Runtime&, const RunOptions&)> run;
   // Whether run() can continue from a state file (--restart).
   bool restarts = false;
+  // `camber optimize` (may be empty: the problem has no design loop).
+  // Collective; returns the exit code. RunOptions::restart continues from
+  // the optimization's checkpoint.
+  std::function<int(const deck::Deck&, const Runtime&, const RunOptions&)> optimize;
 };
 
 // Every problem, in the order of the deck reference.

@@ -30,8 +30,11 @@
 ///
 /// Collective over the communicator: every rank calls coefficients() with
 /// the same X (the global mesh is replicated). A flow solve that does not
-/// converge throws camber::Error naming the residual drop; the previous
-/// converged state is kept as the next warm start.
+/// converge throws camber::Error (on every rank alike, nothing printed)
+/// naming the residual drop; the previous converged state is kept as the
+/// next warm start. Convergence is measured against the first (cold)
+/// solve's initial residual, so a warm start near the solution stops at
+/// once.
 #pragma once
 
 #include <mpi.h>
@@ -106,6 +109,7 @@ class SteadyFlow {
   MPI_Comm comm_;
   SteadyFlowSettings settings_;
   Tensor warm_start_;
+  double reference_residual_ = 0.0;  // the cold start's initial density residual
   std::shared_ptr<Linearization> last_;
   SteadyFlowReport report_;
 };

@@ -13,7 +13,9 @@
 #include <camber/mesh/gmsh_reader.hpp>
 #include <camber/mesh/quality.hpp>
 #include <camber/mesh/read_mesh.hpp>
+#include <camber/mesh/generators.hpp>
 #include <camber/mesh/su2_reader.hpp>
+#include <camber/mesh/su2_writer.hpp>
 #include "mesh_test_utils.hpp"
 #include "tests/shared_data.hpp"
 
@@ -187,6 +189,34 @@ TEST_F(Su2Malformed, InconsistentMarker) {
   // A degenerate triangle (three collinear nodes).
   EXPECT_TRUE(throws_bad_input(reading("zero.su2", replace_line(base_, 5, "5\t0\t1\t2\t1")),
                                {"zero.su2:5:", "has zero area"}));
+}
+
+// write_su2 then read_su2 gives the same mesh: coordinates bit for bit
+// (17 digits), cells and their nodes, markers and their face counts.
+TEST(Su2Writer, RoundTripThroughTheReader) {
+  const camber::mesh::Mesh m =
+      camber::mesh::airfoil_ogrid(camber::mesh::naca4("0012", true), 32, 8, 0.01, 50.0);
+  const std::string path = ::testing::TempDir() + "camber_su2_roundtrip.su2";
+  camber::mesh::write_su2(m, path);
+  const camber::mesh::Mesh r = camber::mesh::read_su2(path);
+  ASSERT_EQ(r.n_cells(), m.n_cells());
+  ASSERT_EQ(r.n_nodes(), m.n_nodes());
+  ASSERT_EQ(r.n_faces(), m.n_faces());
+  const auto xm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.coords());
+  const auto xr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.coords());
+  for (camber::index_t n = 0; n < m.n_nodes(); ++n)
+    for (int d = 0; d < 2; ++d) EXPECT_EQ(xr(n, d), xm(n, d));
+  const auto cm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.cell_nodes());
+  const auto cr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.cell_nodes());
+  ASSERT_EQ(cm.extent(0), cr.extent(0));
+  for (size_t a = 0; a < cm.extent(0); ++a) EXPECT_EQ(cr(a), cm(a));
+  ASSERT_EQ(r.markers().size(), m.markers().size());
+  for (const auto& mk : m.markers()) {
+    const int k = r.marker_index(mk.name);
+    ASSERT_GE(k, 0) << mk.name;
+    EXPECT_EQ(r.markers()[static_cast<size_t>(k)].n_faces(), mk.n_faces()) << mk.name;
+  }
+  std::remove(path.c_str());
 }
 
 TEST(Su2Reader, ThreeDimensionalTetrahedra) {

@@ -1,0 +1,53 @@
+// What the euler problem's jobs share (`camber run` and `camber optimize`,
+// euler_case.cpp and euler_optimize.cpp): the deck's sections, the mesh
+// and conditions it describes, and the outputs.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include <camber/deck/deck.hpp>
+#include <camber/deck/schema.hpp>
+#include <camber/io/vtk_writer.hpp>
+#include <camber/mesh/mesh.hpp>
+#include <camber/runtime.hpp>
+#include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/tensor.hpp>
+
+namespace camber::app {
+
+namespace eu = solvers::euler;
+
+namespace euler_app {
+
+// The euler problem's sections (mesh, flow, boundaries, solver, design,
+// optimizer) and their cross-key checks.
+void declare_euler_schema(deck::Schema& s);
+void validate_euler(const deck::Deck& d);
+
+// The mesh the deck describes (generated or read), the same on every rank.
+mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm);
+// Boundary conditions checked against the mesh's markers (bad_input names
+// the deck key and line).
+std::vector<eu::BoundaryCondition> boundary_conditions(const deck::Deck& d, const mesh::Mesh& m,
+                                                       MPI_Comm comm);
+eu::FlowConditions flow_conditions(const deck::Deck& d);
+eu::FluxScheme flux_scheme(const deck::Deck& d);
+eu::SpatialOptions spatial_options(const deck::Deck& d);
+eu::SteadyOptions steady_options(const deck::Deck& d);
+
+// Cell fields in physical units for ParaView (owned rows).
+std::vector<io::Field> flow_fields(const eu::Discretization& disc, const Tensor& U);
+// Writes `text` to `path` atomically (temporary file, then rename).
+void write_text(const std::string& path, const std::string& text);
+
+}  // namespace euler_app
+
+// `camber optimize` for an euler deck (euler_optimize.cpp).
+int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
+                   const std::string& petsc_options);
+
+}  // namespace camber::app

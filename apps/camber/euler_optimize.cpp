@@ -1,0 +1,477 @@
+// `camber optimize DECK` for the euler problem: aerodynamic shape
+// optimization in a gradient loop.
+//
+// Each evaluation: the design vector a -> wall displacement (the deck's
+// parametrization) -> deformed volume mesh (IDW) -> converged flow
+// (SteadyFlow, warm-started) -> CL, CD, CM; their gradients by adjoint
+// solves through the same chain (ad::vjp); thickness constraints are linear
+// in a and exact. NLopt (camber::opt) drives the loop. After every
+// evaluation the optimizer's history and the flow state are checkpointed
+// (atomically), and --restart replays the history (no flow solves) and
+// continues from the saved state, so it reaches the design an uninterrupted
+// run reaches.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <memory>
+#include <numeric>
+#include <sstream>
+
+#include "euler_common.hpp"
+#include <camber/autodiff/functional.hpp>
+#include <camber/autodiff/ops.hpp>
+#include <camber/design/cst.hpp>
+#include <camber/design/ffd.hpp>
+#include <camber/design/hicks_henne.hpp>
+#include <camber/design/mesh_deformation.hpp>
+#include <camber/error.hpp>
+#include <camber/io/hdf5_file.hpp>
+#include <camber/io/pvd_series.hpp>
+#include <camber/log.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
+#include <camber/mesh/su2_writer.hpp>
+#include <camber/optimization/history.hpp>
+#include <camber/optimization/optimizer.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/solvers/euler/steady_flow.hpp>
+#include <camber/solvers/petsc_session.hpp>
+#include <camber/timer.hpp>
+
+namespace camber::app {
+
+using namespace euler_app;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::unique_ptr<design::ShapeParametrization> make_parametrization(const deck::Deck& d,
+                                                                   const mesh::Mesh& m,
+                                                                   MPI_Comm comm) {
+  const std::vector<std::string> wall = {d.string("design.wall")};
+  const std::string kind = d.string("design.parametrization");
+  std::unique_ptr<design::ShapeParametrization> p;
+  collective_guard(comm, [&] {
+    if (m.marker_index(wall[0]) < 0)
+      d.reject("design.wall", "the mesh has no marker '" + wall[0] + "'");
+    if (kind == "hicks_henne") {
+      p = std::make_unique<design::HicksHenne>(
+          m, wall, design::evenly_spaced_bumps(static_cast<int>(d.integer("design.bumps_per_surface"))));
+    } else if (kind == "cst") {
+      design::CstOptions o;
+      o.order = static_cast<int>(d.integer("design.cst_order"));
+      p = std::make_unique<design::Cst>(m, wall, o);
+    } else {
+      design::FfdOptions o;
+      o.degree_x = static_cast<int>(d.integer("design.ffd_degree_x"));
+      o.degree_y = static_cast<int>(d.integer("design.ffd_degree_y"));
+      p = std::make_unique<design::FreeFormDeformation>(m, wall, o);
+    }
+  });
+  return p;
+}
+
+// Thickness normal to the chord at chordwise stations, from the wall
+// coordinates: each surface's normal coordinate interpolated linearly in
+// the baseline chord coordinate (the parametrizations move the wall normal
+// to the chord, so the stations' interpolation weights are fixed and the
+// thickness is linear in the design: its gradient is exact by probing).
+class Thickness {
+ public:
+  explicit Thickness(const design::AirfoilWall& wall) : wall_(&wall) {
+    for (int s = 1; s < 50; ++s)
+      stations_.push_back(0.5 * (1.0 - std::cos(M_PI * s / 50.0)));
+    for (design::Surface side : {design::Surface::upper, design::Surface::lower}) {
+      std::vector<index_t>& order = side == design::Surface::upper ? upper_ : lower_;
+      for (index_t k = 0; k < wall.n_nodes(); ++k)
+        if (wall.surface()[static_cast<size_t>(k)] == side) order.push_back(k);
+      std::sort(order.begin(), order.end(), [&](index_t a, index_t b) {
+        return wall.chord_coordinate()[static_cast<size_t>(a)] <
+               wall.chord_coordinate()[static_cast<size_t>(b)];
+      });
+    }
+  }
+  size_t size() const { return stations_.size(); }
+  const std::vector<double>& stations() const { return stations_; }
+
+  // t at every station from wall coordinates {n_wall, 2}.
+  std::vector<double> operator()(const Tensor& coords) const {
+    const auto c = coords.host();
+    const auto& n = wall_->normal();
+    std::vector<double> t;
+    for (double x : stations_) t.push_back(height(upper_, c, n, x) - height(lower_, c, n, x));
+    return t;
+  }
+
+ private:
+  template <class H>
+  double height(const std::vector<index_t>& order, const H& c, const std::array<double, 2>& n,
+                double x) const {
+    const auto& xc = wall_->chord_coordinate();
+    auto it = std::lower_bound(order.begin(), order.end(), x, [&](index_t k, double v) {
+      return xc[static_cast<size_t>(k)] < v;
+    });
+    if (it == order.begin()) ++it;
+    if (it == order.end()) --it;
+    const index_t b = *it, a = *(it - 1);
+    const double xa = xc[static_cast<size_t>(a)], xb = xc[static_cast<size_t>(b)];
+    const double w = xb > xa ? (x - xa) / (xb - xa) : 0.0;
+    const double ya = n[0] * c(a * 2) + n[1] * c(a * 2 + 1);
+    const double yb = n[0] * c(b * 2) + n[1] * c(b * 2 + 1);
+    return (1.0 - w) * ya + w * yb;
+  }
+
+  const design::AirfoilWall* wall_;
+  std::vector<double> stations_;
+  std::vector<index_t> upper_, lower_;
+};
+
+// The state file of the optimization checkpoint: the last converged flow.
+void write_flow_state(const std::string& path, const eu::SteadyFlow& flow) {
+  const eu::Discretization& disc = flow.discretization();
+  mesh::DistributedMesh& dm = disc.mesh();
+  const index_t n = disc.n_owned();
+  Tensor owned({n, 4}), ids({n, 1});
+  const auto u = flow.state().host();
+  auto o = owned.host();
+  auto g = ids.host();
+  for (index_t c = 0; c < n; ++c) {
+    for (int k = 0; k < 4; ++k) o(c * 4 + k) = u(c * 4 + k);
+    g(c) = static_cast<double>(dm.cell_global_ids()[static_cast<size_t>(c)]);
+  }
+  Kokkos::deep_copy(owned.view(), o);
+  Kokkos::deep_copy(ids.view(), g);
+  io::H5File file(path, io::Mode::create, dm.comm());
+  file.write("fields/conserved_nondimensional", owned);
+  file.write("fields/cell_global_id", ids);
+  file.set_attribute("", "n_cells", static_cast<std::int64_t>(dm.n_global_cells()));
+  file.close();
+}
+
+// The warm start saved by write_flow_state, in the distribution of `dm`.
+Tensor read_flow_state(const std::string& path, const mesh::DistributedMesh& dm) {
+  Tensor state, ids;
+  collective_guard(dm.comm(), [&] {
+    io::H5File file(path, io::Mode::read, dm.comm());
+    const auto n = file.attribute<std::int64_t>("", "n_cells");
+    CAMBER_INPUT_REQUIRE(n == dm.n_global_cells(), "--restart: '" << path << "' holds " << n
+                                                                  << " cells, the mesh has "
+                                                                  << dm.n_global_cells());
+    state = file.read_all("fields/conserved_nondimensional");
+    ids = file.read_all("fields/cell_global_id");
+  });
+  const auto s = state.host();
+  const auto g = ids.host();
+  std::vector<std::int64_t> row(static_cast<size_t>(dm.n_global_cells()), -1);
+  for (index_t r = 0; r < ids.dim(0); ++r) row[static_cast<size_t>(g(r))] = r;
+  std::vector<double> u(static_cast<size_t>(dm.n_local_cells()) * 4, 0.0);
+  for (index_t c = 0; c < dm.n_owned_cells(); ++c) {
+    const std::int64_t r = row[static_cast<size_t>(dm.cell_global_ids()[static_cast<size_t>(c)])];
+    CAMBER_REQUIRE(r >= 0, "--restart: '" << path << "' lacks a cell of this mesh");
+    for (int k = 0; k < 4; ++k) u[static_cast<size_t>(c * 4 + k)] = s(r * 4 + k);
+  }
+  return Tensor::from_host({dm.n_local_cells(), 4}, u);
+}
+
+// The wall as a Selig-ordered .dat file: upper surface from the trailing
+// edge to the leading edge, then the lower surface back.
+std::string selig_text(const std::string& title, const design::AirfoilWall& wall,
+                       const Tensor& coords) {
+  const auto c = coords.host();
+  std::vector<index_t> upper, lower;
+  for (index_t k = 0; k < wall.n_nodes(); ++k)
+    (wall.surface()[static_cast<size_t>(k)] == design::Surface::upper ? upper : lower).push_back(k);
+  const auto& x = wall.chord_coordinate();
+  std::sort(upper.begin(), upper.end(), [&](index_t a, index_t b) {
+    return x[static_cast<size_t>(a)] > x[static_cast<size_t>(b)];
+  });
+  std::sort(lower.begin(), lower.end(), [&](index_t a, index_t b) {
+    return x[static_cast<size_t>(a)] < x[static_cast<size_t>(b)];
+  });
+  std::ostringstream out;
+  out << title << '\n' << std::setprecision(10);
+  for (index_t k : upper) out << c(k * 2) << ' ' << c(k * 2 + 1) << '\n';
+  for (index_t k : lower) out << c(k * 2) << ' ' << c(k * 2 + 1) << '\n';
+  return out.str();
+}
+
+double max_of(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
+
+}  // namespace
+
+int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
+                   const std::string& petsc_options) {
+  const MPI_Comm comm = runtime.comm();
+  solvers::PetscSession petsc(petsc_options);
+  const std::string name = d.string("case"), dir = d.string("output.dir");
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+
+  const mesh::Mesh global = build_mesh(d, comm);
+  eu::SteadyFlowSettings settings;
+  settings.conditions = boundary_conditions(d, global, comm);
+  settings.flow = flow_conditions(d);
+  settings.scheme = flux_scheme(d);
+  settings.spatial = spatial_options(d);
+  settings.steady = steady_options(d);
+  settings.steady.abs_tolerance = 1e-13;  // warm starts begin near round-off
+  std::unique_ptr<design::ShapeParametrization> shape = make_parametrization(d, global, comm);
+  design::IdwOptions idw_options;
+  idw_options.exponent = d.real("design.idw_exponent");
+  const design::MeshDeformation idw(global, {d.string("design.wall")}, idw_options);
+  const Thickness thickness(shape->wall());
+  const index_t n = shape->n_design();
+  eu::SteadyFlow flow(global, comm, settings);
+
+  const std::string objective_name = d.string("optimizer.objective");
+  const int objective = objective_name == "cl" ? 0 : objective_name == "cd" ? 1 : 2;
+  const double fraction = d.real("optimizer.thickness_fraction");
+  const double max_thickness_min = d.real("optimizer.max_thickness_min");
+  const bool lift_constrained = d.string("optimizer.lift") == "at_least_baseline";
+  const double bound = d.real("design.bound");
+
+  // Thickness: t(a) = t0 + T a exactly (see Thickness); T by probing.
+  const Tensor zero = Tensor::from_host({n}, std::vector<double>(static_cast<size_t>(n), 0.0));
+  const std::vector<double> t0 = thickness(shape->wall_coordinates(zero));
+  std::vector<std::vector<double>> T(thickness.size(), std::vector<double>(static_cast<size_t>(n)));
+  for (index_t k = 0; k < n; ++k) {
+    std::vector<double> e(static_cast<size_t>(n), 0.0);
+    e[static_cast<size_t>(k)] = 1.0;
+    const std::vector<double> tk = thickness(shape->wall_coordinates(Tensor::from_host({n}, e)));
+    for (size_t s = 0; s < thickness.size(); ++s) T[s][static_cast<size_t>(k)] = tk[s] - t0[s];
+  }
+  const auto thickness_at = [&](const std::vector<double>& a) {
+    std::vector<double> t = t0;
+    for (size_t s = 0; s < t.size(); ++s)
+      for (index_t k = 0; k < n; ++k) t[s] += T[s][static_cast<size_t>(k)] * a[static_cast<size_t>(k)];
+    return t;
+  };
+  collective_guard(comm, [&] {
+    if (max_thickness_min > 0.0 && max_of(t0) < max_thickness_min)
+      d.reject("optimizer.max_thickness_min",
+               CAMBER_MSG("the baseline's largest thickness is " << max_of(t0)
+                                                                 << ", below the bound"));
+  });
+
+  // The baseline (its CL for the lift constraint, its CD for scaling).
+  logging::info(CAMBER_MSG("optimize: " << global.n_cells() << " cells on " << runtime.size()
+                                        << (runtime.size() == 1 ? " rank" : " ranks") << ", "
+                                        << n << " design variables ("
+                                        << d.string("design.parametrization") << "), objective "
+                                        << objective_name));
+  const std::vector<double> base = flow.coefficients(design::deformed_coordinates(*shape, idw, zero))
+                                       .to_vector();
+  logging::info(CAMBER_MSG(std::setprecision(6) << "baseline: CL " << base[0] << ", CD " << base[1]
+                                                << ", CM " << base[2] << ", max thickness "
+                                                << max_of(t0) << " (" << flow.report().newton_iterations
+                                                << " Newton steps)"));
+
+  // Constraints g <= 0: thickness stations, max thickness, lift.
+  const int n_stations = fraction > 0.0 ? static_cast<int>(thickness.size()) : 0;
+  const int n_ineq = n_stations + (max_thickness_min > 0.0 ? 1 : 0) + (lift_constrained ? 1 : 0);
+
+  struct Extra {
+    double cl = 0, cd = 0, cm = 0, seconds = 0;
+    int newton = 0, adjoint = 0;
+  };
+  std::vector<Extra> extras;  // per live evaluation, in order
+  opt::Problem problem;
+  problem.x0.assign(static_cast<size_t>(n), 0.0);
+  problem.lower.assign(static_cast<size_t>(n), -bound);
+  problem.upper.assign(static_cast<size_t>(n), bound);
+  problem.n_inequality = n_ineq;
+  problem.evaluate = [&](const std::vector<double>& a) {
+    const auto t_start = std::chrono::steady_clock::now();
+    const ad::Var av = ad::variable(Tensor::from_host({n}, a));
+    const ad::Var X = design::deformed_coordinates(*shape, idw, av);
+    try {
+      design::check_cell_volumes(global, X.value());
+    } catch (const Error& e) {
+      throw opt::EvaluationFailed(e.what());
+    }
+    ad::Var c;
+    try {
+      c = flow.coefficients(X);
+    } catch (const Error& e) {
+      throw opt::EvaluationFailed(e.what());
+    }
+    const std::vector<double> cv = c.value().to_vector();
+    Extra ex{cv[0], cv[1], cv[2], 0.0, flow.report().newton_iterations, 0};
+    const auto gradient_of = [&](int m) {
+      std::vector<double> w(3, 0.0);
+      w[static_cast<size_t>(m)] = 1.0;
+      ad::GradOptions go;
+      go.retain_graph = true;
+      const std::vector<double> g =
+          ad::vjp({c}, {av}, {ad::constant(Tensor::from_host({3}, w))}, go)[0].value().to_vector();
+      ex.adjoint += flow.report().adjoint_iterations;
+      return g;
+    };
+    opt::Evaluation e;
+    e.objective = cv[static_cast<size_t>(objective)];
+    e.objective_gradient = gradient_of(objective);
+    const std::vector<double> t = thickness_at(a);
+    for (int s = 0; s < n_stations; ++s) {
+      e.inequality.push_back(fraction * t0[static_cast<size_t>(s)] - t[static_cast<size_t>(s)]);
+      std::vector<double> g(static_cast<size_t>(n));
+      for (index_t k = 0; k < n; ++k) g[static_cast<size_t>(k)] = -T[static_cast<size_t>(s)][static_cast<size_t>(k)];
+      e.inequality_gradients.push_back(g);
+    }
+    if (max_thickness_min > 0.0) {
+      const size_t s = static_cast<size_t>(std::max_element(t.begin(), t.end()) - t.begin());
+      e.inequality.push_back(max_thickness_min - t[s]);
+      std::vector<double> g(static_cast<size_t>(n));
+      for (index_t k = 0; k < n; ++k) g[static_cast<size_t>(k)] = -T[s][static_cast<size_t>(k)];
+      e.inequality_gradients.push_back(g);
+    }
+    if (lift_constrained) {
+      e.inequality.push_back(base[0] - cv[0]);
+      std::vector<double> g = gradient_of(0);
+      for (double& x : g) x = -x;
+      e.inequality_gradients.push_back(g);
+    }
+    ex.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+    extras.push_back(ex);
+    return e;
+  };
+
+  opt::Options options;
+  options.algorithm = d.string("optimizer.algorithm");
+  options.max_evaluations = static_cast<int>(d.integer("optimizer.max_iterations"));
+  options.ftol_rel = d.real("optimizer.ftol_rel");
+  options.xtol_rel = 1e-6;
+  options.x_scale.assign(static_cast<size_t>(n), bound);
+  options.objective_scale = 1.0 / std::max(std::abs(base[static_cast<size_t>(objective)]), 1e-6);
+  options.constraint_scale.assign(static_cast<size_t>(n_ineq), 1.0 / bound);
+  if (lift_constrained) options.constraint_scale.back() = 1.0 / std::max(std::abs(base[0]), 1e-6);
+  options.constraint_tol = 1e-6;
+
+  const std::string history_path = dir + "/" + name + "_optimizer.history";
+  const std::string state_path = dir + "/" + name + "_optimizer_state.h5";
+  if (runtime.rank() == 0) fs::create_directories(dir);
+  CAMBER_CHECK_MPI(MPI_Barrier(comm));
+  opt::Optimizer optimizer(problem, options, comm);
+  if (restart) {
+    opt::History h;
+    collective_guard(comm, [&] {
+      CAMBER_INPUT_REQUIRE(fs::exists(history_path) && fs::exists(state_path),
+                           "--restart: no checkpoint '" << history_path << "' and '" << state_path
+                                                        << "'; run once without --restart");
+      h = opt::load_history(history_path);
+    });
+    mesh::DistributedMesh dm(global, comm);
+    flow.set_state(read_flow_state(state_path, dm));
+    logging::info(CAMBER_MSG("restart: replaying " << h.size() << " evaluations from "
+                                                   << history_path));
+    optimizer.replay(std::move(h));
+  }
+
+  // Per evaluation: progress, history CSV row, checkpoint, fields.
+  std::ostringstream csv;
+  csv << "evaluation,objective,max_violation,gradient_norm,best_objective,CL,CD,CM,"
+         "newton_steps,adjoint_iterations,seconds,replayed\n"
+      << std::setprecision(10);
+  io::PvdSeries series(dir + "/" + name + "_designs.pvd", comm);
+  size_t live = 0;
+  optimizer.on_evaluation([&](const opt::Record& r) {
+    Extra ex;
+    if (!r.replayed && !r.failed && live < extras.size()) ex = extras[live++];
+    std::ostringstream line;
+    line << "design " << r.evaluation << "/" << options.max_evaluations << std::setprecision(6)
+         << (r.failed ? "  FAILED: " + r.failure : "")
+         << "  " << objective_name << " " << r.objective << "  violation " << std::scientific
+         << std::setprecision(2) << r.max_violation << "  |grad| " << r.gradient_norm
+         << std::fixed << std::setprecision(6) << "  best " << r.best_objective;
+    if (r.replayed)
+      line << "  (replayed)";
+    else if (!r.failed)
+      line << "  CL " << ex.cl << "  flow " << ex.newton << " steps, adjoint " << ex.adjoint
+           << " its, " << std::setprecision(2) << ex.seconds << " s";
+    logging::info(line.str());
+    csv << r.evaluation << ',' << r.objective << ',' << r.max_violation << ',' << r.gradient_norm
+        << ',' << r.best_objective << ',' << ex.cl << ',' << ex.cd << ',' << ex.cm << ','
+        << ex.newton << ',' << ex.adjoint << ',' << ex.seconds << ',' << (r.replayed ? 1 : 0)
+        << '\n';
+    const std::string file = io::series_file_name(name + "_design", r.evaluation) + ".pvtu";
+    if (!r.replayed && !r.failed) {
+      // Checkpoint: the history (rank 0) and the flow state, each atomic.
+      if (runtime.rank() == 0) opt::save_history(history_path, optimizer.history());
+      write_flow_state(state_path, flow);
+      if (d.boolean("output.paraview")) {
+        const eu::Discretization& disc = flow.discretization();
+        io::write_pvtu(dir + "/" + io::series_file_name(name + "_design", r.evaluation),
+                       disc.mesh().owned_piece(flow_fields(disc, flow.state())), comm);
+        series.add(r.evaluation, file);
+      }
+    } else if (r.replayed && d.boolean("output.paraview") && fs::exists(dir + "/" + file)) {
+      series.add(r.evaluation, file);
+    }
+  });
+  const opt::Result result = optimizer.minimize();
+
+  // The final design: its flow (warm start: a few steps), shape and mesh.
+  const Tensor a_final = Tensor::from_host({n}, result.x);
+  const Tensor X_final = design::deformed_coordinates(*shape, idw, a_final);
+  const std::vector<double> final_c = flow.coefficients(X_final).to_vector();
+  const std::vector<double> t_final = thickness_at(result.x);
+  if (runtime.rank() == 0) {
+    write_text(dir + "/" + name + "_optimizer_history.csv", csv.str());
+    write_text(dir + "/" + name + "_final.dat",
+               selig_text(name + " (camber optimize, final design)", shape->wall(),
+                          shape->wall_coordinates(a_final)));
+    std::ostringstream design_csv;
+    design_csv << "variable,value\n" << std::setprecision(12);
+    for (index_t k = 0; k < n; ++k) design_csv << k << ',' << result.x[static_cast<size_t>(k)] << '\n';
+    write_text(dir + "/" + name + "_final_design.csv", design_csv.str());
+    Kokkos::View<double**> xf("final_coords", static_cast<size_t>(global.n_nodes()), 2);
+    {
+      auto h = Kokkos::create_mirror_view(xf);
+      const auto xh = X_final.host();
+      for (index_t i = 0; i < global.n_nodes(); ++i)
+        for (int k = 0; k < 2; ++k) h(i, k) = xh(i * 2 + k);
+      Kokkos::deep_copy(xf, h);
+    }
+    mesh::write_su2(global.with_coordinates(xf), dir + "/" + name + "_final.su2");
+    if (std::system("command -v gnuplot > /dev/null 2>&1") == 0) {
+      const std::string script = dir + "/" + name + "_optimizer_plots.gp";
+      std::ostringstream gp;
+      gp << "set terminal pngcairo size 900,900 noenhanced\nset datafile separator ','\n"
+         << "set grid\nset output '" << dir << "/" << name << "_optimizer.png'\n"
+         << "set multiplot layout 3,1 title 'camber optimize: " << name << "'\n"
+         << "set ylabel '" << objective_name << "'\nplot '" << dir << "/" << name
+         << "_optimizer_history.csv' every ::1 using 1:2 with linespoints title 'objective', '' "
+            "every ::1 using 1:5 with lines title 'best'\n"
+         << "set ylabel 'violation'\nplot '' every ::1 using 1:3 with linespoints title "
+            "'max violation'\n"
+         << "set logscale y\nset ylabel '|gradient|'\nset xlabel 'evaluation'\nplot '' every "
+            "::1 using 1:4 with linespoints title 'gradient norm'\nunset multiplot\n";
+      write_text(script, gp.str());
+      const int rc = std::system(("gnuplot '" + script + "' 2> '" + script + ".log'").c_str());
+      if (rc != 0) logging::warn("gnuplot failed on " + script);
+    }
+  }
+  std::ostringstream summary;
+  summary << std::fixed << std::setprecision(6) << "\n                  baseline    final"
+          << "\n  CL              " << base[0] << "    " << final_c[0]
+          << "\n  CD              " << base[1] << "    " << final_c[1]
+          << "\n  CM              " << base[2] << "    " << final_c[2]
+          << "\n  max thickness   " << max_of(t0) << "    " << max_of(t_final)
+          << "\n  evaluations     " << result.n_evaluations << " (" << result.n_live_evaluations
+          << " solved, " << result.n_failures << " failed)"
+          << "\n  max violation   " << std::scientific << std::setprecision(2)
+          << result.max_violation << "\n  stopped         " << opt::to_string(result.status)
+          << ": " << result.message << std::fixed << std::setprecision(1)
+          << "\n  wall time       " << elapsed() << " s"
+          << "\n  outputs         " << dir << "/" << name
+          << "_{optimizer_history.csv,optimizer.png,final.dat,final.su2,final_design.csv,designs.pvd}";
+  logging::info("summary:" + summary.str());
+  return result.status == opt::Status::evaluation_failed ? 1 : 0;
+}
+
+}  // namespace camber::app

@@ -1,0 +1,52 @@
+#include <camber/mesh/su2_writer.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+
+#include <camber/error.hpp>
+
+namespace camber::mesh {
+
+void write_su2(const Mesh& mesh, const std::string& path) {
+  CAMBER_REQUIRE(mesh.dim() == 2, "write_su2: 2-D meshes only, got a " << mesh.dim() << "-D mesh");
+  const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.coords());
+  const auto types = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_types());
+  const auto offsets = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_offsets());
+  const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_nodes());
+  const auto face_offsets =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.face_offsets());
+  const auto face_nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.face_nodes());
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream out(partial);
+    CAMBER_REQUIRE(out.good(), "write_su2: cannot write '" << partial << "'");
+    out << "% written by camber\nNDIME= 2\nNELEM= " << mesh.n_cells() << '\n';
+    for (index_t c = 0; c < mesh.n_cells(); ++c) {
+      out << static_cast<int>(types(c));
+      for (index_t a = offsets(c); a < offsets(c + 1); ++a) out << ' ' << nodes(a);
+      out << ' ' << c << '\n';
+    }
+    out << "NPOIN= " << mesh.n_nodes() << '\n' << std::setprecision(17);
+    for (index_t n = 0; n < mesh.n_nodes(); ++n)
+      out << x(n, 0) << ' ' << x(n, 1) << ' ' << n << '\n';
+    out << "NMARK= " << mesh.markers().size() << '\n';
+    for (const Marker& m : mesh.markers()) {
+      const auto faces = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.faces);
+      out << "MARKER_TAG= " << m.name << "\nMARKER_ELEMS= " << m.n_faces() << '\n';
+      for (index_t i = 0; i < m.n_faces(); ++i) {
+        const index_t f = faces(i);
+        out << static_cast<int>(CellType::line);
+        for (index_t a = face_offsets(f); a < face_offsets(f + 1); ++a) out << ' ' << face_nodes(a);
+        out << '\n';
+      }
+    }
+    CAMBER_REQUIRE(out.good(), "write_su2: writing '" << partial << "' failed");
+  }
+  std::error_code ec;
+  std::filesystem::rename(partial, path, ec);
+  CAMBER_REQUIRE(!ec, "write_su2: cannot rename '" << partial << "' to '" << path
+                                                   << "': " << ec.message());
+}
+
+}  // namespace camber::mesh

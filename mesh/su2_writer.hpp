@@ -1,0 +1,28 @@
+/// @file
+/// Writer for SU2's native mesh format (.su2), the counterpart of
+/// su2_reader.hpp: what `camber optimize` writes its final (deformed) mesh
+/// as, so that SU2 or ParaView-side tools can read it.
+///
+/// @code
+///   camber::mesh::write_su2(mesh, "out/final.su2");   // NDIME, NELEM, NPOIN, NMARK
+///   camber::mesh::Mesh back = camber::mesh::read_su2("out/final.su2");
+/// @endcode
+///
+/// Coordinates are written with 17 significant digits (a round trip through
+/// read_su2 reproduces them exactly); element type ids are VTK's (5
+/// triangle, 9 quad, 3 line for marker elements). 2-D meshes only. The file
+/// is written beside the target and renamed over it (atomic). Not
+/// collective: one rank writes a global mesh.
+#pragma once
+
+#include <string>
+
+#include <camber/mesh/mesh.hpp>
+
+namespace camber::mesh {
+
+/// Writes `mesh` to `path`; throws camber::Error when the file cannot be
+/// written or the mesh is not 2-D.
+void write_su2(const Mesh& mesh, const std::string& path);
+
+}  // namespace camber::mesh
