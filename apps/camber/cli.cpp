@@ -150,7 +150,7 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
                        "Options passed to PETSc, e.g. \"-flow_ksp_monitor\"");
   optimize->add_flag("--restart", flags.restart,
                      "Continue from the checkpoint the optimization wrote last "
-                     "(<output.dir>/<case>_optimizer.history and _optimizer_state.h5)");
+                     "(<output.dir>/<case>_optimizer.history and _optimizer_state_<k>.h5)");
 
   std::string check_path;
   CLI::App* check = app.add_subcommand("check", "Validate an input deck and stop");

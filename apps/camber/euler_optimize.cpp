@@ -270,14 +270,15 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   logging::info(CAMBER_MSG(std::setprecision(6) << "baseline: CL " << base[0] << ", CD " << base[1]
                                                 << ", CM " << base[2] << ", max thickness "
                                                 << max_of(t0) << " (" << flow.report().newton_iterations
-                                                << " Newton steps)"));
+                                                << " Newton steps, " << std::setprecision(3)
+                                                << flow.report().solve_seconds << " s)"));
 
   // Constraints g <= 0: thickness stations, max thickness, lift.
   const int n_stations = fraction > 0.0 ? static_cast<int>(thickness.size()) : 0;
   const int n_ineq = n_stations + (max_thickness_min > 0.0 ? 1 : 0) + (lift_constrained ? 1 : 0);
 
   struct Extra {
-    double cl = 0, cd = 0, cm = 0, seconds = 0;
+    double cl = 0, cd = 0, cm = 0, seconds = 0, flow_seconds = 0, adjoint_seconds = 0;
     int newton = 0, adjoint = 0;
   };
   std::vector<Extra> extras;  // per live evaluation, in order
@@ -302,7 +303,12 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
       throw opt::EvaluationFailed(e.what());
     }
     const std::vector<double> cv = c.value().to_vector();
-    Extra ex{cv[0], cv[1], cv[2], 0.0, flow.report().newton_iterations, 0};
+    Extra ex;
+    ex.cl = cv[0];
+    ex.cd = cv[1];
+    ex.cm = cv[2];
+    ex.newton = flow.report().newton_iterations;
+    ex.flow_seconds = flow.report().solve_seconds;
     const auto gradient_of = [&](int m) {
       std::vector<double> w(3, 0.0);
       w[static_cast<size_t>(m)] = 1.0;
@@ -311,6 +317,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
       const std::vector<double> g =
           ad::vjp({c}, {av}, {ad::constant(Tensor::from_host({3}, w))}, go)[0].value().to_vector();
       ex.adjoint += flow.report().adjoint_iterations;
+      ex.adjoint_seconds += flow.report().adjoint_seconds;
       return g;
     };
     opt::Evaluation e;
@@ -352,21 +359,31 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   if (lift_constrained) options.constraint_scale.back() = 1.0 / std::max(std::abs(base[0]), 1e-6);
   options.constraint_tol = 1e-6;
 
+  // The checkpoint: the history of k evaluations and the flow state after
+  // evaluation k (the next warm start) in <case>_optimizer_state_<k>.h5.
+  // The state is written first and the previous one removed only after the
+  // history, so whenever the job dies the state matching the history's
+  // length exists.
   const std::string history_path = dir + "/" + name + "_optimizer.history";
-  const std::string state_path = dir + "/" + name + "_optimizer_state.h5";
+  const auto state_path = [&](std::size_t k) {
+    return dir + "/" + name + "_optimizer_state_" + std::to_string(k) + ".h5";
+  };
   if (runtime.rank() == 0) fs::create_directories(dir);
   CAMBER_CHECK_MPI(MPI_Barrier(comm));
   opt::Optimizer optimizer(problem, options, comm);
   if (restart) {
     opt::History h;
     collective_guard(comm, [&] {
-      CAMBER_INPUT_REQUIRE(fs::exists(history_path) && fs::exists(state_path),
-                           "--restart: no checkpoint '" << history_path << "' and '" << state_path
-                                                        << "'; run once without --restart");
+      CAMBER_INPUT_REQUIRE(fs::exists(history_path), "--restart: no checkpoint '"
+                                                         << history_path
+                                                         << "'; run once without --restart");
       h = opt::load_history(history_path);
+      CAMBER_INPUT_REQUIRE(fs::exists(state_path(h.size())),
+                           "--restart: the checkpoint's flow state '" << state_path(h.size())
+                                                                      << "' is missing");
     });
     mesh::DistributedMesh dm(global, comm);
-    flow.set_state(read_flow_state(state_path, dm));
+    flow.set_state(read_flow_state(state_path(h.size()), dm));
     logging::info(CAMBER_MSG("restart: replaying " << h.size() << " evaluations from "
                                                    << history_path));
     optimizer.replay(std::move(h));
@@ -375,7 +392,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   // Per evaluation: progress, history CSV row, checkpoint, fields.
   std::ostringstream csv;
   csv << "evaluation,objective,max_violation,gradient_norm,best_objective,CL,CD,CM,"
-         "newton_steps,adjoint_iterations,seconds,replayed\n"
+         "newton_steps,adjoint_iterations,flow_seconds,adjoint_seconds,seconds,replayed\n"
       << std::setprecision(10);
   io::PvdSeries series(dir + "/" + name + "_designs.pvd", comm);
   size_t live = 0;
@@ -391,18 +408,37 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
     if (r.replayed)
       line << "  (replayed)";
     else if (!r.failed)
-      line << "  CL " << ex.cl << "  flow " << ex.newton << " steps, adjoint " << ex.adjoint
-           << " its, " << std::setprecision(2) << ex.seconds << " s";
+      line << "  CL " << ex.cl << std::setprecision(2) << "  flow " << ex.newton << " steps "
+           << ex.flow_seconds << " s, adjoint " << ex.adjoint << " its " << ex.adjoint_seconds
+           << " s, total " << ex.seconds << " s";
     logging::info(line.str());
     csv << r.evaluation << ',' << r.objective << ',' << r.max_violation << ',' << r.gradient_norm
         << ',' << r.best_objective << ',' << ex.cl << ',' << ex.cd << ',' << ex.cm << ','
-        << ex.newton << ',' << ex.adjoint << ',' << ex.seconds << ',' << (r.replayed ? 1 : 0)
+        << ex.newton << ',' << ex.adjoint << ',' << ex.flow_seconds << ',' << ex.adjoint_seconds
+        << ',' << ex.seconds << ',' << (r.replayed ? 1 : 0)
         << '\n';
     const std::string file = io::series_file_name(name + "_design", r.evaluation) + ".pvtu";
+    if (!r.replayed && !r.failed && r.evaluation == 1 && runtime.rank() == 0) {
+      // The baseline gradient, e.g. hicks_henne_38.csv: d(objective)/da_k.
+      std::ostringstream g;
+      g << "variable,d" << objective_name << "_d_a\n" << std::setprecision(12);
+      const opt::Evaluation& e = optimizer.history().front().values;
+      for (size_t k = 0; k < e.objective_gradient.size(); ++k)
+        g << k << ',' << e.objective_gradient[k] << '\n';
+      write_text(dir + "/" + d.string("design.parametrization") + "_" + std::to_string(n) + ".csv",
+                 g.str());
+    }
+    if (!r.replayed) {
+      // Checkpoint (see state_path): state, history, then the old state.
+      const std::size_t k = optimizer.history().size();
+      write_flow_state(state_path(k), flow);
+      if (runtime.rank() == 0) {
+        opt::save_history(history_path, optimizer.history());
+        std::error_code ec;
+        fs::remove(state_path(k - 1), ec);
+      }
+    }
     if (!r.replayed && !r.failed) {
-      // Checkpoint: the history (rank 0) and the flow state, each atomic.
-      if (runtime.rank() == 0) opt::save_history(history_path, optimizer.history());
-      write_flow_state(state_path, flow);
       if (d.boolean("output.paraview")) {
         const eu::Discretization& disc = flow.discretization();
         io::write_pvtu(dir + "/" + io::series_file_name(name + "_design", r.evaluation),
@@ -469,7 +505,9 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
           << ": " << result.message << std::fixed << std::setprecision(1)
           << "\n  wall time       " << elapsed() << " s"
           << "\n  outputs         " << dir << "/" << name
-          << "_{optimizer_history.csv,optimizer.png,final.dat,final.su2,final_design.csv,designs.pvd}";
+          << "_{optimizer_history.csv,optimizer.png,final.dat,final.su2,final_design.csv,designs.pvd}"
+          << "\n                  " << dir << "/" << d.string("design.parametrization") << "_" << n
+          << ".csv (the baseline gradient)";
   logging::info("summary:" + summary.str());
   return result.status == opt::Status::evaluation_failed ? 1 : 0;
 }
