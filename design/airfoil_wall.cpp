@@ -31,14 +31,7 @@ AirfoilWall::AirfoilWall(const mesh::Mesh& mesh, const std::vector<std::string>&
   const auto xy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.coords());
   std::map<index_t, std::vector<index_t>> adjacent;
   for (const std::string& name : wall_markers) {
-    const int m = mesh.marker_index(name);
-    if (m < 0) {
-      std::string known;
-      for (const mesh::Marker& mk : mesh.markers())
-        known += (known.empty() ? "'" : ", '") + mk.name + "'";
-      throw_bad_input("AirfoilWall: the mesh has no marker '" + name + "'; its markers are " +
-                      (known.empty() ? std::string("none") : known));
-    }
+    const int m = detail::require_marker(mesh, name, "AirfoilWall");
     const auto faces =
         Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.markers()[m].faces);
     for (std::size_t i = 0; i < faces.extent(0); ++i) {
@@ -190,5 +183,19 @@ Tensor ShapeParametrization::wall_coordinates(const Tensor& a) const {
 ad::Var ShapeParametrization::wall_coordinates(const ad::Var& a) const {
   return apply_linear(map_, a, wall_->coordinates());
 }
+
+namespace detail {
+int require_marker(const mesh::Mesh& mesh, const std::string& name, const char* who) {
+  const int m = mesh.marker_index(name);
+  if (m < 0) {
+    std::string known;
+    for (const mesh::Marker& mk : mesh.markers())
+      known += (known.empty() ? "'" : ", '") + mk.name + "'";
+    throw_bad_input(std::string(who) + ": the mesh has no marker '" + name +
+                    "'; its markers are " + (known.empty() ? std::string("none") : known));
+  }
+  return m;
+}
+}  // namespace detail
 
 }  // namespace camber::design

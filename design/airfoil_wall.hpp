@@ -131,4 +131,10 @@ class ShapeParametrization {
   index_t n_design_ = 0;
 };
 
+namespace detail {
+/// The index of marker `name` of `mesh`; a bad_input error naming `who`
+/// and listing the mesh's markers when it has none of that name.
+int require_marker(const mesh::Mesh& mesh, const std::string& name, const char* who);
+}  // namespace detail
+
 }  // namespace camber::design

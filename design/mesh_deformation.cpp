@@ -234,14 +234,7 @@ MeshDeformation::MeshDeformation(const mesh::Mesh& mesh,
 
   std::set<index_t> wall;
   for (const std::string& name : wall_markers) {
-    const int m = mesh.marker_index(name);
-    if (m < 0) {
-      std::string known;
-      for (const mesh::Marker& mk : mesh.markers())
-        known += (known.empty() ? "'" : ", '") + mk.name + "'";
-      throw_bad_input("MeshDeformation: the mesh has no marker '" + name + "'; its markers are " +
-                      (known.empty() ? std::string("none") : known));
-    }
+    const int m = detail::require_marker(mesh, name, "MeshDeformation");
     const auto faces =
         Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.markers()[m].faces);
     for (std::size_t i = 0; i < faces.extent(0); ++i)

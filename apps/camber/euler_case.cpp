@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iomanip>
 #include <set>
@@ -388,14 +389,8 @@ bool plot(const std::string& dir, const std::string& name) {
   return true;
 }
 
-// The state file <dir>/<case>.h5: the conserved variables (nondimensional)
-// of every cell with its global cell id, rows in rank order, and the run's
-// settings as attributes. Collective; written atomically by H5File.
-void write_state(const std::string& path, const deck::Deck& d, const eu::Discretization& disc,
-                 const Tensor& U, const eu::SteadyResult& result, double reference_residual) {
-  ScopedTimer t("write_hdf5");
-  mesh::DistributedMesh& dm = disc.mesh();
-  const index_t n = disc.n_owned();
+void write_conserved(io::H5File& file, const mesh::DistributedMesh& dm, const Tensor& U) {
+  const index_t n = dm.n_owned_cells();
   Tensor owned({n, 4}), ids({n, 1});
   {
     const auto u = U.host();
@@ -408,12 +403,51 @@ void write_state(const std::string& path, const deck::Deck& d, const eu::Discret
     Kokkos::deep_copy(owned.view(), o);
     Kokkos::deep_copy(ids.view(), g);
   }
-  io::H5File file(path, io::Mode::create, dm.comm());
   file.write("fields/conserved_nondimensional", owned);
   file.write("fields/cell_global_id", ids);
+  file.set_attribute("", "n_cells", static_cast<std::int64_t>(dm.n_global_cells()));
+}
+
+Tensor read_conserved(const std::string& path, const mesh::DistributedMesh& dm,
+                      const std::function<void(io::H5File&)>& attributes) {
+  collective_guard(dm.comm(), [&] {
+    CAMBER_INPUT_REQUIRE(fs::exists(path), "--restart: no state file '" << path << "'");
+  });
+  Tensor state, ids;
+  collective_guard(dm.comm(), [&] {
+    io::H5File file(path, io::Mode::read, dm.comm());
+    const auto n = file.attribute<std::int64_t>("", "n_cells");
+    CAMBER_INPUT_REQUIRE(n == dm.n_global_cells(),
+                         "--restart: '" << path << "' holds " << n << " cells, the mesh has "
+                                        << dm.n_global_cells());
+    if (attributes) attributes(file);
+    state = file.read_all("fields/conserved_nondimensional");
+    ids = file.read_all("fields/cell_global_id");
+  });
+  const auto s = state.host();
+  const auto g = ids.host();
+  std::vector<std::int64_t> row(static_cast<size_t>(dm.n_global_cells()), -1);
+  for (index_t r = 0; r < ids.dim(0); ++r) row[static_cast<size_t>(g(r))] = r;
+  std::vector<double> u(static_cast<size_t>(dm.n_local_cells()) * 4, 0.0);
+  for (index_t c = 0; c < dm.n_owned_cells(); ++c) {
+    const std::int64_t r = row[static_cast<size_t>(dm.cell_global_ids()[static_cast<size_t>(c)])];
+    CAMBER_REQUIRE(r >= 0, "--restart: '" << path << "' lacks a cell of this mesh");
+    for (int k = 0; k < 4; ++k) u[static_cast<size_t>(c * 4 + k)] = s(r * 4 + k);
+  }
+  return Tensor::from_host({dm.n_local_cells(), 4}, u);
+}
+
+// The state file <dir>/<case>.h5: the conserved variables (nondimensional)
+// of every cell with its global cell id, rows in rank order, and the run's
+// settings as attributes. Collective; written atomically by H5File.
+void write_state(const std::string& path, const deck::Deck& d, const eu::Discretization& disc,
+                 const Tensor& U, const eu::SteadyResult& result, double reference_residual) {
+  ScopedTimer t("write_hdf5");
+  mesh::DistributedMesh& dm = disc.mesh();
+  io::H5File file(path, io::Mode::create, dm.comm());
+  write_conserved(file, dm, U);
   file.set_attribute("", "case", d.string("case"));
   file.set_attribute("", "deck", d.source());
-  file.set_attribute("", "n_cells", static_cast<std::int64_t>(dm.n_global_cells()));
   file.set_attribute("", "mach", disc.flow().mach);
   file.set_attribute("", "alpha_deg", disc.flow().alpha_deg);
   file.set_attribute("", "newton_steps", static_cast<std::int64_t>(result.iterations));
@@ -427,38 +461,19 @@ void write_state(const std::string& path, const deck::Deck& d, const eu::Discret
 
 // Fills the owned rows of U from a state file written by write_state for
 // the same mesh (any rank count). bad_input when the file is missing or
-// belongs to another mesh.
-// Returns the reference residual the state was converged against.
+// belongs to another mesh. Returns the reference residual the state was
+// converged against.
 double read_state(const std::string& path, const eu::Discretization& disc, Tensor& U) {
-  mesh::DistributedMesh& dm = disc.mesh();
-  collective_guard(dm.comm(), [&] {
+  collective_guard(disc.mesh().comm(), [&] {
     CAMBER_INPUT_REQUIRE(fs::exists(path), "--restart: no state file '"
                                                << path << "'; run once without --restart "
                                                << "(with output.hdf5: true) to write it");
   });
-  Tensor state, ids;
   double reference = 0.0;
-  collective_guard(dm.comm(), [&] {
-    io::H5File file(path, io::Mode::read, dm.comm());
-    const auto n = file.attribute<std::int64_t>("", "n_cells");
-    CAMBER_INPUT_REQUIRE(n == dm.n_global_cells(),
-                         "--restart: '" << path << "' holds " << n << " cells, the mesh has "
-                                        << dm.n_global_cells());
+  const Tensor state = read_conserved(path, disc.mesh(), [&](io::H5File& file) {
     reference = file.attribute<double>("", "reference_residual");
-    state = file.read_all("fields/conserved_nondimensional");
-    ids = file.read_all("fields/cell_global_id");
   });
-  const auto s = state.host();
-  const auto g = ids.host();
-  std::vector<std::int64_t> row(static_cast<size_t>(dm.n_global_cells()), -1);
-  for (index_t r = 0; r < ids.dim(0); ++r) row[static_cast<size_t>(g(r))] = r;
-  auto u = U.host();
-  for (index_t c = 0; c < disc.n_owned(); ++c) {
-    const std::int64_t r = row[static_cast<size_t>(dm.cell_global_ids()[static_cast<size_t>(c)])];
-    CAMBER_REQUIRE(r >= 0, "--restart: '" << path << "' lacks a cell of this mesh");
-    for (int k = 0; k < 4; ++k) u(c * 4 + k) = s(r * 4 + k);
-  }
-  Kokkos::deep_copy(U.view(), u);
+  Kokkos::deep_copy(U.view(), state.view());
   return reference;
 }
 

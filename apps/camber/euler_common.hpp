@@ -5,12 +5,15 @@
 
 #include <mpi.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include <camber/deck/deck.hpp>
 #include <camber/deck/schema.hpp>
+#include <camber/io/hdf5_file.hpp>
 #include <camber/io/vtk_writer.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/mesh.hpp>
 #include <camber/runtime.hpp>
 #include <camber/solvers/euler/discretization.hpp>
@@ -41,6 +44,14 @@ eu::SteadyOptions steady_options(const deck::Deck& d);
 
 // Cell fields in physical units for ParaView (owned rows).
 std::vector<io::Field> flow_fields(const eu::Discretization& disc, const Tensor& U);
+// The conserved state's owned rows and their global cell ids into an open
+// HDF5 file (collective), with the attribute n_cells; and back, into the
+// {n_local, 4} layout of `dm` (any rank count; ghost rows 0), calling
+// `attributes` on the open file (bad_input for a missing file or another
+// mesh).
+void write_conserved(io::H5File& file, const mesh::DistributedMesh& dm, const Tensor& U);
+Tensor read_conserved(const std::string& path, const mesh::DistributedMesh& dm,
+                      const std::function<void(io::H5File&)>& attributes = {});
 // Writes `text` to `path` atomically (temporary file, then rename).
 void write_text(const std::string& path, const std::string& text);
 

@@ -132,49 +132,9 @@ class Thickness {
 
 // The state file of the optimization checkpoint: the last converged flow.
 void write_flow_state(const std::string& path, const eu::SteadyFlow& flow) {
-  const eu::Discretization& disc = flow.discretization();
-  mesh::DistributedMesh& dm = disc.mesh();
-  const index_t n = disc.n_owned();
-  Tensor owned({n, 4}), ids({n, 1});
-  const auto u = flow.state().host();
-  auto o = owned.host();
-  auto g = ids.host();
-  for (index_t c = 0; c < n; ++c) {
-    for (int k = 0; k < 4; ++k) o(c * 4 + k) = u(c * 4 + k);
-    g(c) = static_cast<double>(dm.cell_global_ids()[static_cast<size_t>(c)]);
-  }
-  Kokkos::deep_copy(owned.view(), o);
-  Kokkos::deep_copy(ids.view(), g);
-  io::H5File file(path, io::Mode::create, dm.comm());
-  file.write("fields/conserved_nondimensional", owned);
-  file.write("fields/cell_global_id", ids);
-  file.set_attribute("", "n_cells", static_cast<std::int64_t>(dm.n_global_cells()));
+  io::H5File file(path, io::Mode::create, flow.discretization().mesh().comm());
+  write_conserved(file, flow.discretization().mesh(), flow.state());
   file.close();
-}
-
-// The warm start saved by write_flow_state, in the distribution of `dm`.
-Tensor read_flow_state(const std::string& path, const mesh::DistributedMesh& dm) {
-  Tensor state, ids;
-  collective_guard(dm.comm(), [&] {
-    io::H5File file(path, io::Mode::read, dm.comm());
-    const auto n = file.attribute<std::int64_t>("", "n_cells");
-    CAMBER_INPUT_REQUIRE(n == dm.n_global_cells(), "--restart: '" << path << "' holds " << n
-                                                                  << " cells, the mesh has "
-                                                                  << dm.n_global_cells());
-    state = file.read_all("fields/conserved_nondimensional");
-    ids = file.read_all("fields/cell_global_id");
-  });
-  const auto s = state.host();
-  const auto g = ids.host();
-  std::vector<std::int64_t> row(static_cast<size_t>(dm.n_global_cells()), -1);
-  for (index_t r = 0; r < ids.dim(0); ++r) row[static_cast<size_t>(g(r))] = r;
-  std::vector<double> u(static_cast<size_t>(dm.n_local_cells()) * 4, 0.0);
-  for (index_t c = 0; c < dm.n_owned_cells(); ++c) {
-    const std::int64_t r = row[static_cast<size_t>(dm.cell_global_ids()[static_cast<size_t>(c)])];
-    CAMBER_REQUIRE(r >= 0, "--restart: '" << path << "' lacks a cell of this mesh");
-    for (int k = 0; k < 4; ++k) u[static_cast<size_t>(c * 4 + k)] = s(r * 4 + k);
-  }
-  return Tensor::from_host({dm.n_local_cells(), 4}, u);
 }
 
 // The wall as a Selig-ordered .dat file: upper surface from the trailing
@@ -383,7 +343,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
                                                                       << "' is missing");
     });
     mesh::DistributedMesh dm(global, comm);
-    flow.set_state(read_flow_state(state_path(h.size()), dm));
+    flow.set_state(read_conserved(state_path(h.size()), dm));
     logging::info(CAMBER_MSG("restart: replaying " << h.size() << " evaluations from "
                                                    << history_path));
     optimizer.replay(std::move(h));

@@ -155,6 +155,18 @@ KOKKOS_INLINE_FUNCTION void wall_face_force(const T& p, double p_inf, const G& n
   g[2] = (fx - xm) * g[1] - (fy - ym) * g[0];
 }
 
+// The pressure on wall face f of cell l: reconstructed at the face
+// midpoint (second order: W, L, x_f - x_l) or the cell's (first order: U).
+template <class T, class G>
+KOKKOS_INLINE_FUNCTION T wall_pressure(bool reconstruct, const IdealGas& gas, const Field<T>& U,
+                                       const Field<T>& W, const Field<T>& L, index_t l,
+                                       const G& dx, const G& dy) {
+  if (reconstruct) return reconstructed_state(W, L, l, dx, dy).p;
+  Conserved<T, 2> s;
+  for (int k = 0; k < 4; ++k) s[k] = U(l, k);
+  return pressure(gas, s);
+}
+
 }  // namespace
 
 Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& flow,
@@ -656,14 +668,8 @@ Forces Discretization::forces(const Tensor& U) const {
         "euler::forces", Kokkos::RangePolicy<>(0, static_cast<index_t>(walls.extent(0))),
         KOKKOS_LAMBDA(const index_t w, double& sum) {
           const index_t f = walls(w);
-          double p;
-          if (reconstruct) {
-            p = reconstructed_state(W, L, left(f), to_center(f, 0), to_center(f, 1)).p;
-          } else {
-            Conserved<double, 2> s;
-            for (int k = 0; k < 4; ++k) s[k] = u(left(f), k);
-            p = pressure(gas, s);
-          }
+          const double p =
+              wall_pressure(reconstruct, gas, u, W, L, left(f), to_center(f, 0), to_center(f, 1));
           double g[3];
           wall_face_force(p, p_inf, normal(f, 0), normal(f, 1), center(f, 0), center(f, 1), xm,
                           ym, g);
@@ -740,47 +746,8 @@ Tensor Discretization::force_block_columns(const Tensor& U,
     L = Field<D4>("euler::L_seeded", static_cast<size_t>(n_local_), 8);
     limited_gradients<D4, double>(reconstruction_.geometry(), ud, W, L);
   }
-  const auto to_center = face_to_center_;
-  const auto walls = wall_faces_;
-  const auto left = face_left_;
-  const auto normal = geometry_.face_normal;
-  const auto center = geometry_.face_center;
-  const IdealGas gas = gas_;
-  const double p_inf = 1.0 / flow_.gamma;
-  const double xm = flow_.moment_point[0], ym = flow_.moment_point[1];
-  const index_t n_walls = static_cast<index_t>(walls.extent(0));
-  Kokkos::View<double***> per_face("euler::wall_force_columns", static_cast<size_t>(n_walls), 3,
-                                   4);
-  Kokkos::parallel_for(
-      "euler::force_columns", Kokkos::RangePolicy<>(0, n_walls), KOKKOS_LAMBDA(const index_t w) {
-        const index_t f = walls(w);
-        D4 p;
-        if (reconstruct) {
-          p = reconstructed_state(W, L, left(f), to_center(f, 0), to_center(f, 1)).p;
-        } else {
-          Conserved<D4, 2> s;
-          for (int k = 0; k < 4; ++k) s[k] = ud(left(f), k);
-          p = pressure(gas, s);
-        }
-        D4 g[3];
-        wall_face_force(p, p_inf, normal(f, 0), normal(f, 1), center(f, 0), center(f, 1), xm, ym,
-                        g);
-        for (int m = 0; m < 3; ++m)
-          for (int j = 0; j < 4; ++j) per_face(w, m, j) = g[m].der(j);
-      });
-  Kokkos::fence();
-  // Wall faces are owned faces of their (owned) left cell; a cell may have
-  // several.
-  const auto ph = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), per_face);
-  const auto wh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), walls);
-  const auto lh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), left);
-  std::vector<double> out(static_cast<size_t>(n_owned_) * 12, 0.0);
-  for (index_t w = 0; w < n_walls; ++w) {
-    const index_t c = lh(wh(w));
-    for (int m = 0; m < 3; ++m)
-      for (int j = 0; j < 4; ++j) out[static_cast<size_t>((c * 3 + m) * 4 + j)] += ph(w, m, j);
-  }
-  return Tensor::from_host({n_owned_, 3, n_vars}, out);
+  return wall_force_derivatives<4, double>(ud, W, L, geometry_.face_normal, geometry_.face_center,
+                                           face_to_center_);
 }
 
 void Discretization::shape_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded_nodes,
@@ -843,50 +810,57 @@ void Discretization::shape_block_columns(Tensor& U, const Kokkos::View<const int
 
   // Wall forces: the face pressure (reconstructed at second order with the
   // seeded stencil), the seeded normal and midpoint.
-  const bool reconstruct = spatial_.order == 2;
   Field<D2> W, L;
-  if (reconstruct) {
+  if (spatial_.order == 2) {
     W = Field<D2>("euler::W_shape", static_cast<size_t>(n_local_), 4);
     L = Field<D2>("euler::L_shape", static_cast<size_t>(n_local_), 8);
     limited_gradients<D2, D2>(stencil, ud, W, L);
   }
+  DF = wall_force_derivatives<2, D2>(ud, W, L, g.face_normal, g.face_center, to_center);
+}
+
+template <int N, class G>
+Tensor Discretization::wall_force_derivatives(const Field<ad::Dual<double, N>>& ud,
+                                              const Field<ad::Dual<double, N>>& W,
+                                              const Field<ad::Dual<double, N>>& L,
+                                              const Kokkos::View<G**>& normal,
+                                              const Kokkos::View<G**>& center,
+                                              const Kokkos::View<G**>& to_center) const {
+  using D = ad::Dual<double, N>;
+  const bool reconstruct = spatial_.order == 2;
   const auto walls = wall_faces_;
   const auto left = face_left_;
-  const auto normal = g.face_normal;
-  const auto center = g.face_center;
   const IdealGas gas = gas_;
   const double p_inf = 1.0 / flow_.gamma;
   const double xm = flow_.moment_point[0], ym = flow_.moment_point[1];
   const index_t n_walls = static_cast<index_t>(walls.extent(0));
-  Kokkos::View<double***> per_face("euler::wall_force_shape", static_cast<size_t>(n_walls), 3, 2);
+  Kokkos::View<double***> per_face("euler::wall_force_derivatives", static_cast<size_t>(n_walls),
+                                   3, N);
   Kokkos::parallel_for(
-      "euler::force_shape", Kokkos::RangePolicy<>(0, n_walls), KOKKOS_LAMBDA(const index_t w) {
+      "euler::wall_force_derivatives", Kokkos::RangePolicy<>(0, n_walls),
+      KOKKOS_LAMBDA(const index_t w) {
         const index_t f = walls(w);
-        D2 p;
-        if (reconstruct) {
-          p = reconstructed_state(W, L, left(f), to_center(f, 0), to_center(f, 1)).p;
-        } else {
-          Conserved<D2, 2> s;
-          for (int k = 0; k < 4; ++k) s[k] = ud(left(f), k);
-          p = pressure(gas, s);
-        }
-        D2 gf[3];
+        const D p =
+            wall_pressure(reconstruct, gas, ud, W, L, left(f), to_center(f, 0), to_center(f, 1));
+        D gf[3];
         wall_face_force(p, p_inf, normal(f, 0), normal(f, 1), center(f, 0), center(f, 1), xm, ym,
                         gf);
         for (int m = 0; m < 3; ++m)
-          for (int d = 0; d < 2; ++d) per_face(w, m, d) = gf[m].der(d);
+          for (int j = 0; j < N; ++j) per_face(w, m, j) = gf[m].der(j);
       });
   Kokkos::fence();
+  // Wall faces are owned faces of their (owned) left cell; a cell may have
+  // several.
   const auto ph = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), per_face);
   const auto wh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), walls);
   const auto lh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), left);
-  std::vector<double> out(static_cast<size_t>(n_owned_) * 6, 0.0);
+  std::vector<double> out(static_cast<size_t>(n_owned_) * 3 * N, 0.0);
   for (index_t w = 0; w < n_walls; ++w) {
     const index_t c = lh(wh(w));
     for (int m = 0; m < 3; ++m)
-      for (int d = 0; d < 2; ++d) out[static_cast<size_t>((c * 3 + m) * 2 + d)] += ph(w, m, d);
+      for (int j = 0; j < N; ++j) out[static_cast<size_t>((c * 3 + m) * N + j)] += ph(w, m, j);
   }
-  DF = Tensor::from_host({n_owned_, 3, 2}, out);
+  return Tensor::from_host({n_owned_, 3, N}, out);
 }
 
 }  // namespace camber::solvers::euler

@@ -267,6 +267,15 @@ class Discretization {
               const StencilGeometry<G>& stencil, const Field<T>& U, const Field<T>& F) const;
   template <class T>
   void fluxes(const Field<T>& U, const Field<T>& F) const;
+  // The derivative parts of the wall force and moment of every owned cell
+  // ({n_owned, 3, N}) from Dual states (conserved U; W, L at second order)
+  // and the wall faces' geometry in G.
+  template <int N, class G>
+  Tensor wall_force_derivatives(const Field<ad::Dual<double, N>>& U,
+                                const Field<ad::Dual<double, N>>& W,
+                                const Field<ad::Dual<double, N>>& L, const Kokkos::View<G**>& normal,
+                                const Kokkos::View<G**>& center,
+                                const Kokkos::View<G**>& to_center) const;
   template <class T>
   void gather_residual(const Field<T>& F, const Field<T>& R) const;
 

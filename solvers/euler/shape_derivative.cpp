@@ -90,6 +90,20 @@ ShapeDerivative::ShapeDerivative(const Discretization& disc) : disc_(&disc) {
   }
 }
 
+void ShapeDerivative::sweep(
+    Tensor& U, const std::function<void(int, const Tensor&, const Tensor&)>& body) const {
+  Kokkos::View<int*> seeded("euler::shape_seeded", color_.extent(0));
+  const auto color = color_;
+  Tensor DR, DF;
+  for (int k = 0; k < n_colors_; ++k) {
+    Kokkos::parallel_for(
+        "euler::shape_seed", Kokkos::RangePolicy<>(0, static_cast<index_t>(color.extent(0))),
+        KOKKOS_LAMBDA(const index_t n) { seeded(n) = color(n) == k ? 1 : 0; });
+    disc_->shape_block_columns(U, seeded, DR, DF);
+    body(k, DR, DF);
+  }
+}
+
 Tensor ShapeDerivative::total_derivative(Tensor& U, const AdjointSolution& adjoint) const {
   return total_derivative(U, adjoint.psi, adjoint.weights);
 }
@@ -103,14 +117,7 @@ Tensor ShapeDerivative::total_derivative(Tensor& U, const Tensor& psi,
                      << shape_string({disc.n_local(), nv}));
   std::vector<double> out(static_cast<size_t>(n_global_nodes_) * 2, 0.0);
   const auto ph = psi.host();
-  Kokkos::View<int*> seeded("euler::shape_seeded", color_.extent(0));
-  const auto color = color_;
-  Tensor DR, DF;
-  for (int k = 0; k < n_colors_; ++k) {
-    Kokkos::parallel_for(
-        "euler::shape_seed", Kokkos::RangePolicy<>(0, static_cast<index_t>(color.extent(0))),
-        KOKKOS_LAMBDA(const index_t n) { seeded(n) = color(n) == k ? 1 : 0; });
-    disc.shape_block_columns(U, seeded, DR, DF);
+  sweep(U, [&](int k, const Tensor& DR, const Tensor& DF) {
     const auto rh = DR.host();
     const auto fh = DF.host();
     for (const auto& [c, a] : entries_[static_cast<size_t>(k)])
@@ -120,7 +127,7 @@ Tensor ShapeDerivative::total_derivative(Tensor& U, const Tensor& psi,
         for (int i = 0; i < nv; ++i) v -= ph(c * nv + i) * rh((c * nv + i) * 2 + d);
         out[static_cast<size_t>(a * 2 + d)] += v;
       }
-  }
+  });
   std::vector<double> sum(out.size());
   CAMBER_CHECK_MPI(MPI_Allreduce(out.data(), sum.data(), static_cast<int>(out.size()), MPI_DOUBLE,
                                  MPI_SUM, disc.mesh().comm()));
@@ -140,14 +147,7 @@ Tensor ShapeDerivative::directional(Tensor& U, const Tensor& V, std::array<doubl
   const auto vh = V.host();
   std::vector<double> out(static_cast<size_t>(disc.n_local() * nv), 0.0);
   double g[3] = {0.0, 0.0, 0.0};
-  Kokkos::View<int*> seeded("euler::shape_seeded", color_.extent(0));
-  const auto color = color_;
-  Tensor DR, DF;
-  for (int k = 0; k < n_colors_; ++k) {
-    Kokkos::parallel_for(
-        "euler::shape_seed", Kokkos::RangePolicy<>(0, static_cast<index_t>(color.extent(0))),
-        KOKKOS_LAMBDA(const index_t n) { seeded(n) = color(n) == k ? 1 : 0; });
-    disc.shape_block_columns(U, seeded, DR, DF);
+  sweep(U, [&](int k, const Tensor& DR, const Tensor& DF) {
     const auto rh = DR.host();
     const auto fh = DF.host();
     for (const auto& [c, a] : entries_[static_cast<size_t>(k)])
@@ -156,7 +156,7 @@ Tensor ShapeDerivative::directional(Tensor& U, const Tensor& V, std::array<doubl
           out[static_cast<size_t>(c * nv + i)] += rh((c * nv + i) * 2 + d) * vh(a * 2 + d);
         for (int m = 0; m < 3; ++m) g[m] += fh((c * 3 + m) * 2 + d) * vh(a * 2 + d);
       }
-  }
+  });
   CAMBER_CHECK_MPI(MPI_Allreduce(g, dG.data(), 3, MPI_DOUBLE, MPI_SUM, disc.mesh().comm()));
   return Tensor::from_host({disc.n_local(), nv}, out);
 }

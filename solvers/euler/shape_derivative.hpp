@@ -32,6 +32,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -64,6 +65,10 @@ class ShapeDerivative {
   int n_colors() const noexcept { return n_colors_; }
 
  private:
+  // For each colour k: the compressed columns DR, DF of its nodes
+  // (Discretization::shape_block_columns), handed to body(k, DR, DF).
+  void sweep(Tensor& U, const std::function<void(int, const Tensor&, const Tensor&)>& body) const;
+
   const Discretization* disc_;
   std::int64_t n_global_nodes_ = 0;
   int n_colors_ = 0;
