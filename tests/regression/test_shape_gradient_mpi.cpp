@@ -9,6 +9,7 @@
 //     differences of converged solutions (each solved to round-off) for
 //     every one of 10 bumps: 1e-5 of the gradient's largest component (the
 //     objective is smooth: subsonic, no limiter);
+//   * the gradient on all ranks equals the serial one (1e-8);
 //   * the tangent/adjoint dot-product identity of the whole chain,
 //     <w, J v> (forward mode: one tangent solve) = <J^T w, v> (reverse
 //     mode), 1e-8 relative (the linear solves' tolerance is 1e-10).
@@ -122,6 +123,38 @@ TEST(ShapeGradient, TangentAndAdjointOfTheWholeChainAgree) {
   }
   say("[shape gradient] dot product: <w, J v> = %.12e, <J^T w, v> = %.12e\n", lhs, rhs);
   EXPECT_NEAR(lhs, rhs, 1e-8 * scale);
+}
+
+// The gradient of CD with respect to the bumps computed on all ranks equals
+// the one computed on one rank (every rank also solves the whole problem on
+// MPI_COMM_SELF): the discrete solution and its adjoint do not depend on
+// the partition (no limiter here), so the two differ by the solve
+// tolerances only (flow 1e-12, adjoint 1e-10 relative): 1e-8 of the
+// largest component.
+TEST(ShapeGradient, DistributedGradientEqualsTheSerialOne) {
+  const mesh::Mesh global =
+      mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 50.0);
+  const design::HicksHenne bumps(global, {"airfoil"}, design::evenly_spaced_bumps(5));
+  const design::MeshDeformation idw(global, {"airfoil"});
+  const index_t n = bumps.n_design();
+  const Tensor a0 = Tensor::from_host({n}, std::vector<double>(static_cast<size_t>(n), 0.0));
+  auto gradient = [&](MPI_Comm comm) {
+    eu::SteadyFlow flow(global, comm, subsonic_settings());
+    auto cd = [&](const ad::Var& a) {
+      return ad::slice(flow.coefficients(design::deformed_coordinates(bumps, idw, a)), 0, 1, 2);
+    };
+    return ad::value_and_grad(cd, ad::variable(a0)).grads[0].value().to_vector();
+  };
+  const std::vector<double> distributed = gradient(test::world());
+  const std::vector<double> serial = gradient(MPI_COMM_SELF);
+  double g_max = 0.0, diff = 0.0;
+  for (index_t k = 0; k < n; ++k) {
+    g_max = std::max(g_max, std::abs(serial[static_cast<size_t>(k)]));
+    diff = std::max(diff, std::abs(serial[static_cast<size_t>(k)] - distributed[static_cast<size_t>(k)]));
+  }
+  say("[shape gradient] distributed vs serial dCD/da: max difference %.2e of max |g| %.3e\n", diff,
+      g_max);
+  EXPECT_LE(diff, 1e-8 * g_max);
 }
 
 }  // namespace
