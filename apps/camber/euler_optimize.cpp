@@ -274,8 +274,12 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
       w[static_cast<size_t>(m)] = 1.0;
       ad::GradOptions go;
       go.retain_graph = true;
-      const std::vector<double> g =
-          ad::vjp({c}, {av}, {ad::constant(Tensor::from_host({3}, w))}, go)[0].value().to_vector();
+      std::vector<double> g;
+      try {
+        g = ad::vjp({c}, {av}, {ad::constant(Tensor::from_host({3}, w))}, go)[0].value().to_vector();
+      } catch (const Error& e) {
+        throw opt::EvaluationFailed(e.what());  // an adjoint that did not converge
+      }
       ex.adjoint += flow.report().adjoint_iterations;
       ex.adjoint_seconds += flow.report().adjoint_seconds;
       return g;

@@ -26,42 +26,30 @@ double dot_owned(const Tensor& a, const Tensor& b, index_t n_owned, MPI_Comm com
   return par::allreduce_sum(s, comm);
 }
 
-// Solves A x = b (or A^T x = b) over the owned rows of {n_local, 4}
-// Tensors with GMRES and block-Jacobi/ILU(0) of A.
 struct LinearSolve {
   int iterations = 0;
   bool converged = false;
 };
 
-LinearSolve solve_with(Mat A, const Tensor& b, Tensor& x, bool transpose, index_t n_owned,
-                       MPI_Comm comm, const AdjointOptions& options) {
+// Solves A x = b (or A^T x = b) over the owned rows of {n_local, 4} Tensors
+// with the KSP that holds A (its factorization or ILU is reused).
+LinearSolve solve_with(KSP ksp, const Tensor& b, Tensor& x, bool transpose, index_t n_owned,
+                       MPI_Comm comm) {
   Tensor rhs = b.clone();
   VecHandle bv, xv;
   CAMBER_CHECK_PETSC(
       VecCreateMPIWithArray(comm, nv, nv * n_owned, PETSC_DETERMINE, rhs.data(), bv.out()));
   CAMBER_CHECK_PETSC(
       VecCreateMPIWithArray(comm, nv, nv * n_owned, PETSC_DETERMINE, x.data(), xv.out()));
-  KspHandle ksp;
-  CAMBER_CHECK_PETSC(KSPCreate(comm, ksp.out()));
-  CAMBER_CHECK_PETSC(KSPSetOptionsPrefix(ksp.get(), options.options_prefix.c_str()));
-  CAMBER_CHECK_PETSC(KSPSetType(ksp.get(), KSPGMRES));
-  CAMBER_CHECK_PETSC(KSPGMRESSetRestart(ksp.get(), options.restart));
-  PC pc;
-  CAMBER_CHECK_PETSC(KSPGetPC(ksp.get(), &pc));
-  CAMBER_CHECK_PETSC(PCSetType(pc, PCBJACOBI));
-  CAMBER_CHECK_PETSC(KSPSetTolerances(ksp.get(), options.rel_tolerance, 1e-50, PETSC_DEFAULT,
-                                      options.max_iterations));
-  CAMBER_CHECK_PETSC(KSPSetOperators(ksp.get(), A, A));
-  CAMBER_CHECK_PETSC(KSPSetFromOptions(ksp.get()));
   x.fill(0.0);
   if (transpose)
-    CAMBER_CHECK_PETSC(KSPSolveTranspose(ksp.get(), bv.get(), xv.get()));
+    CAMBER_CHECK_PETSC(KSPSolveTranspose(ksp, bv.get(), xv.get()));
   else
-    CAMBER_CHECK_PETSC(KSPSolve(ksp.get(), bv.get(), xv.get()));
+    CAMBER_CHECK_PETSC(KSPSolve(ksp, bv.get(), xv.get()));
   PetscInt its = 0;
-  CAMBER_CHECK_PETSC(KSPGetIterationNumber(ksp.get(), &its));
+  CAMBER_CHECK_PETSC(KSPGetIterationNumber(ksp, &its));
   KSPConvergedReason reason;
-  CAMBER_CHECK_PETSC(KSPGetConvergedReason(ksp.get(), &reason));
+  CAMBER_CHECK_PETSC(KSPGetConvergedReason(ksp, &reason));
   return {static_cast<int>(its), reason > 0};
 }
 
@@ -93,6 +81,34 @@ double objective_alpha_partial(const Discretization& disc, const Tensor& U, Forc
 Adjoint::Adjoint(const Discretization& disc, const AdjointOptions& options)
     : disc_(&disc), options_(options), jacobian_(disc) {}
 
+Adjoint::~Adjoint() = default;
+
+void Adjoint::linearize(Tensor& U) {
+  const Discretization& disc = *disc_;
+  const MPI_Comm comm = disc.mesh().comm();
+  jacobian_.assemble(disc, U);
+  ksp_ = KspHandle();
+  CAMBER_CHECK_PETSC(KSPCreate(comm, ksp_.out()));
+  CAMBER_CHECK_PETSC(KSPSetOptionsPrefix(ksp_.get(), options_.options_prefix.c_str()));
+  CAMBER_CHECK_PETSC(KSPSetType(ksp_.get(), KSPGMRES));
+  CAMBER_CHECK_PETSC(KSPGMRESSetRestart(ksp_.get(), options_.restart));
+  PC pc;
+  CAMBER_CHECK_PETSC(KSPGetPC(ksp_.get(), &pc));
+  if (options_.direct) {
+    // LU by MUMPS (parallel), the same on every rank count up to pivoting
+    // round-off; GMRES around it mops up that round-off.
+    CAMBER_CHECK_PETSC(PCSetType(pc, PCLU));
+    CAMBER_CHECK_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+  } else {
+    CAMBER_CHECK_PETSC(PCSetType(pc, PCBJACOBI));
+  }
+  CAMBER_CHECK_PETSC(KSPSetTolerances(ksp_.get(), options_.rel_tolerance, 1e-50, PETSC_DEFAULT,
+                                      options_.max_iterations));
+  CAMBER_CHECK_PETSC(KSPSetOperators(ksp_.get(), jacobian_.matrix(), jacobian_.matrix()));
+  CAMBER_CHECK_PETSC(KSPSetFromOptions(ksp_.get()));
+  linearized_ = true;
+}
+
 AdjointSolution Adjoint::solve(Tensor& U, ForceCoefficient objective) {
   CAMBER_REQUIRE(objective != ForceCoefficient::weighted,
                  "Adjoint::solve: give the weights of a weighted objective");
@@ -108,11 +124,11 @@ AdjointSolution Adjoint::solve(Tensor& U, const std::array<double, 3>& weights) 
   AdjointSolution a;
   a.objective = ForceCoefficient::weighted;
   a.weights = weights;
-  jacobian_.assemble(disc, U);
+  if (!linearized_) linearize(U);
   a.objective_gradient = jacobian_.objective_gradient(disc, U, weights);
   a.psi = Tensor({disc.n_local(), nv});
-  const LinearSolve s = solve_with(jacobian_.matrix(), a.objective_gradient, a.psi, true,
-                                   disc.n_owned(), disc.mesh().comm(), options_);
+  const LinearSolve s =
+      solve_with(ksp_.get(), a.objective_gradient, a.psi, true, disc.n_owned(), disc.mesh().comm());
   a.iterations = s.iterations;
   a.converged = s.converged;
   a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -141,10 +157,9 @@ double Adjoint::alpha_derivative(Tensor& U, const AdjointSolution& adjoint) cons
 
 Tensor Adjoint::solve_tangent(Tensor& U, const Tensor& rhs, int* iterations) {
   const Discretization& disc = *disc_;
-  jacobian_.assemble(disc, U);
+  if (!linearized_) linearize(U);
   Tensor x({disc.n_local(), nv});
-  const LinearSolve s = solve_with(jacobian_.matrix(), rhs, x, false, disc.n_owned(),
-                                   disc.mesh().comm(), options_);
+  const LinearSolve s = solve_with(ksp_.get(), rhs, x, false, disc.n_owned(), disc.mesh().comm());
   if (iterations) *iterations = s.iterations;
   return x;
 }

@@ -13,9 +13,11 @@
 /// @endcode
 ///
 /// dR/dU is the exact Jacobian (ExactJacobian, column colouring) and the
-/// transposed system is solved by PETSc (KSPSolveTranspose: GMRES, block-
-/// Jacobi/ILU(0) of the same matrix; -adjoint_ksp_* and -adjoint_pc_*
-/// options override it). With Venkatakrishnan's limiter the residual must
+/// transposed system is solved by PETSc (KSPSolveTranspose: GMRES around a
+/// MUMPS LU of the same matrix, or block-Jacobi/ILU(0); -adjoint_ksp_* and
+/// -adjoint_pc_* options override it). One Adjoint holds one linearization:
+/// the Jacobian and its factorization serve every adjoint and tangent solve
+/// at that state. With Venkatakrishnan's limiter the residual must
 /// be the frozen-limiter one (Discretization::freeze_limiter or
 /// set_limiter(SteadyResult::limiter)): then dR/dU is the exact Jacobian of
 /// the residual whose root U is, and the sensitivities are exact to the
@@ -41,6 +43,7 @@
 
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/exact_jacobian.hpp>
+#include <camber/solvers/petsc_handle.hpp>
 #include <camber/tensor.hpp>
 
 namespace camber::solvers::euler {
@@ -51,6 +54,12 @@ enum class ForceCoefficient : int { cl = 0, cd = 1, cm = 2, weighted = 3 };
 
 /// Linear solver settings of the adjoint (and tangent) solves.
 struct AdjointOptions {
+  /// true: GMRES around a sparse LU (MUMPS) of the Jacobian, which
+  /// converges in one or two iterations whatever the conditioning (the
+  /// exact steady Jacobian of a transonic case defeats GMRES with ILU(0) or
+  /// ILU(1) on SU2's QuickStart mesh); false: GMRES with block-Jacobi/
+  /// ILU(0), less memory for large meshes.
+  bool direct = true;
   double rel_tolerance = 1e-10;  ///< of the preconditioned residual norm
   int max_iterations = 2000;
   int restart = 200;  ///< GMRES restart length
@@ -75,6 +84,15 @@ class Adjoint {
   /// Builds the exact Jacobian's colouring for disc (collective). disc must
   /// outlive this object.
   explicit Adjoint(const Discretization& disc, const AdjointOptions& options = {});
+  ~Adjoint();
+  Adjoint(const Adjoint&) = delete;
+  Adjoint& operator=(const Adjoint&) = delete;
+
+  /// Assembles dR/dU at U and sets up its solver (the LU is factored at the
+  /// first solve). solve() and solve_tangent() do this at their first call
+  /// and reuse it after: call linearize again when U has changed.
+  /// Collective.
+  void linearize(Tensor& U);
 
   /// Assembles dR/dU at U and solves (dR/dU)^T psi = (dJ/dU)^T. Collective.
   AdjointSolution solve(Tensor& U, ForceCoefficient objective);
@@ -107,6 +125,8 @@ class Adjoint {
   const Discretization* disc_;
   AdjointOptions options_;
   ExactJacobian jacobian_;
+  KspHandle ksp_;
+  bool linearized_ = false;
 };
 
 }  // namespace camber::solvers::euler
