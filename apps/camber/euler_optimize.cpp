@@ -212,12 +212,13 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
       for (index_t k = 0; k < n; ++k) t[s] += T[s][static_cast<size_t>(k)] * a[static_cast<size_t>(k)];
     return t;
   };
-  collective_guard(comm, [&] {
-    if (max_thickness_min > 0.0 && max_of(t0) < max_thickness_min)
-      d.reject("optimizer.max_thickness_min",
-               CAMBER_MSG("the baseline's largest thickness is " << max_of(t0)
-                                                                 << ", below the bound"));
-  });
+  if (max_thickness_min > 0.0 && max_of(t0) < max_thickness_min)
+    logging::warn(CAMBER_MSG("the baseline's largest thickness " << max_of(t0)
+                                                                 << " is below "
+                                                                    "optimizer.max_thickness_min = "
+                                                                 << max_thickness_min
+                                                                 << ": the optimizer starts from "
+                                                                    "an infeasible design"));
 
   // The baseline (its CL for the lift constraint, its CD for scaling).
   logging::info(CAMBER_MSG("optimize: " << global.n_cells() << " cells on " << runtime.size()
