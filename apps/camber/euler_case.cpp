@@ -112,6 +112,10 @@ void declare_euler_schema(deck::Schema& s) {
               "Order 2: the exact Newton matrix applied matrix-free (one Dual residual per "
               "Krylov iteration, the first-order matrix preconditions) or assembled by "
               "column colouring (its ILU(0) preconditions).")
+      .real("warm_cfl_start", 1000.0, deck::Range::positive(),
+            "camber optimize: the first CFL number of a design's flow solve started from the "
+            "previous design's converged flow (the small transonic example: 7-49 Newton steps "
+            "per design at 1000, 15-60 at the cold start's 10).")
       .real("freeze_limiter_drop", 0.0, deck::Range(0.0, 1.0),
             "Order 2 with a limiter: once the density residual has fallen by this factor, "
             "freeze the limiter at the current state (the Newton iteration then converges "

@@ -181,6 +181,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   settings.spatial = spatial_options(d);
   settings.steady = steady_options(d);
   settings.steady.abs_tolerance = 1e-13;  // warm starts begin near round-off
+  settings.warm_cfl_start = d.real("solver.warm_cfl_start");
   std::unique_ptr<design::ShapeParametrization> shape = make_parametrization(d, global, comm);
   design::IdwOptions idw_options;
   idw_options.exponent = d.real("design.idw_exponent");

@@ -1,5 +1,6 @@
 #include <camber/solvers/euler/steady_flow.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <utility>
@@ -73,6 +74,8 @@ std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& X) {
   // From a converged neighbouring design the first-order start would move
   // the state away.
   if (warm) options.first_order_drop = 0.0;
+  if (warm && settings_.warm_cfl_start > 0.0)
+    options.cfl_start = std::max(options.cfl_start, settings_.warm_cfl_start);
   // Converged means the residual fell rel_tolerance below the cold start's
   // (the first solve's) initial residual, not below the warm start's, which
   // may already be converged.

@@ -59,6 +59,10 @@ struct SteadyFlowSettings {
   SpatialOptions spatial;  ///< order 2 for design work
   SteadyOptions steady;    ///< freeze_limiter_drop > 0 is set if 0 and a limiter is live
   AdjointOptions adjoint;
+  /// > 0: the first CFL number of a warm-started solve (a neighbouring
+  /// design's converged flow is a good start; the cold start's cfl_start
+  /// would spend steps ramping up). 0: steady.cfl_start.
+  double warm_cfl_start = 0.0;
   /// Called after every Newton step of every flow solve (progress output).
   SteadyMonitor monitor;
 };
