@@ -161,6 +161,44 @@ std::string selig_text(const std::string& title, const design::AirfoilWall& wall
 
 double max_of(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
 
+// ParaView fields of the objective's adjoint: psi per cell, and the surface
+// sensitivity dJ/dn (the shape gradient at the wall nodes along the wall's
+// unit normal, averaged over each wall face's two nodes) in the wall cells.
+std::vector<io::Field> adjoint_fields(const eu::SteadyFlow& flow, const std::string& wall,
+                                      const std::string& objective) {
+  if (flow.sensitivities().empty()) return {};
+  const eu::SteadyFlow::Sensitivity& s = flow.sensitivities().front();
+  const eu::Discretization& disc = flow.discretization();
+  mesh::DistributedMesh& dm = disc.mesh();
+  const index_t n = disc.n_owned();
+  io::Field psi{"Adjoint of " + objective + " (mass, x-momentum, y-momentum, energy)", 4, {}};
+  io::Field dn{"Surface sensitivity d" + objective + "/dn [1/m]", 1,
+               std::vector<double>(static_cast<size_t>(n), 0.0)};
+  const auto ph = s.psi.host();
+  for (index_t c = 0; c < n; ++c)
+    for (int k = 0; k < 4; ++k) psi.values.push_back(ph(c * 4 + k));
+  const auto gx = s.dX.host();
+  const auto normal =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.geometry().face_normal);
+  const auto area =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.geometry().face_area);
+  const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_left());
+  const auto fo = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dm.local().face_offsets());
+  const auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dm.local().face_nodes());
+  const auto& node_gid = dm.node_global_ids();
+  for (index_t f : dm.owned_marker_faces(wall)) {
+    double v = 0.0;
+    for (index_t q = fo(f); q < fo(f + 1); ++q) {
+      const std::int64_t a = node_gid[static_cast<size_t>(fn(q))];
+      // n_f points out of the fluid, into the body: the outward wall normal
+      // (into the fluid) is -n_f.
+      v -= (gx(a * 2) * normal(f, 0) + gx(a * 2 + 1) * normal(f, 1)) / area(f);
+    }
+    dn.values[static_cast<size_t>(left(f))] = v / static_cast<double>(fo(f + 1) - fo(f));
+  }
+  return {psi, dn};
+}
+
 }  // namespace
 
 int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
@@ -407,8 +445,13 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
     if (!r.replayed && !r.failed) {
       if (d.boolean("output.paraview")) {
         const eu::Discretization& disc = flow.discretization();
+        std::vector<io::Field> fields = flow_fields(disc, flow.state());
+        for (io::Field& f : adjoint_fields(flow, d.string("design.wall"), objective_name))
+          fields.push_back(std::move(f));
         io::write_pvtu(dir + "/" + io::series_file_name(name + "_design", r.evaluation),
-                       disc.mesh().owned_piece(flow_fields(disc, flow.state())), comm);
+                       disc.mesh().owned_piece(fields), comm);
+        io::write_pvtp(dir + "/" + io::series_file_name(name + "_wall", r.evaluation),
+                       disc.mesh().marker_surface(d.string("design.wall"), fields), comm);
         series.add(r.evaluation, file);
       }
     } else if (r.replayed && d.boolean("output.paraview") && fs::exists(dir + "/" + file)) {

@@ -22,6 +22,7 @@ struct SteadyFlow::Linearization {
   // Built on first use (a forward-only evaluation needs neither).
   std::unique_ptr<Adjoint> adjoint;
   std::unique_ptr<ShapeDerivative> shape;
+  std::vector<SteadyFlow::Sensitivity> sensitivities;
 
   void prepare_derivatives(const AdjointOptions& options) {
     if (!adjoint) adjoint = std::make_unique<Adjoint>(*disc, options);
@@ -130,6 +131,7 @@ ad::Var SteadyFlow::coefficients(const ad::Var& X) {
         CAMBER_REQUIRE(a.converged, "the adjoint solve did not converge in "
                                         << a.iterations << " GMRES iterations");
         Tensor dX = l.shape->total_derivative(l.U, a);
+        l.sensitivities.push_back({weights, a.psi, dX});
         self->report_.adjoint_iterations = a.iterations;
         self->report_.adjoint_seconds = seconds_since(start);
         return {ad::constant(dX)};
@@ -175,5 +177,10 @@ const Discretization& SteadyFlow::discretization() const {
 }
 
 void SteadyFlow::set_state(const Tensor& U) { warm_start_ = U.clone(); }
+
+const std::vector<SteadyFlow::Sensitivity>& SteadyFlow::sensitivities() const {
+  CAMBER_REQUIRE(last_, "SteadyFlow::sensitivities: no flow has been solved yet");
+  return last_->sensitivities;
+}
 
 }  // namespace camber::solvers::euler

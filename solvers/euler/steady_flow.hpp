@@ -39,6 +39,7 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -103,6 +104,16 @@ class SteadyFlow {
   /// Sets the warm start of the next solve (e.g. from a checkpoint), shape
   /// {n_local, 4} of the undeformed mesh's distribution.
   void set_state(const Tensor& U);
+
+  /// The adjoint solutions and shape gradients computed (by VJPs) at the
+  /// last converged state, in order: J = weights . (f_x, f_y, m_z), psi
+  /// ({n_local, 4}), dJ/dX ({n_nodes, 2}). For output (ParaView).
+  struct Sensitivity {
+    std::array<double, 3> weights;
+    Tensor psi;
+    Tensor dX;
+  };
+  const std::vector<Sensitivity>& sensitivities() const;
 
   struct Linearization;  ///< one converged solve (mesh, discretization, state)
 
