@@ -9,17 +9,21 @@
 #      process; REPS repetitions, alternated;
 #   2. the gradient's cost for 10, 40 and 160 Hicks-Henne design variables
 #      (the same evaluation);
-#   3. the README example (examples/naca0012/optimize.yaml) end to end.
+#   3. the README example (examples/naca0012/optimize.yaml) end to end;
+#   4. the QuickStart drag minimization (examples/naca0012/quickstart_drag.yaml)
+#      and its lift-constrained variant, end to end (about 10 minutes).
 #
 #   benchmarks/run-optimize.sh [build-dir]     (default: build-bench-eu)
 #
-# Environment: REPS (default 3), JOBS (default 2), MARCH (default x86-64-v3).
+# Environment: REPS (default 3), JOBS (default 2), MARCH (default x86-64-v3),
+# SECTIONS (default "1 2 3 4").
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build-bench-eu}
 reps=${REPS:-3}
 jobs=${JOBS:-2}
 march=${MARCH:-x86-64-v3}
+sections=" ${SECTIONS:-1 2 3 4} "
 mesh=$root/../shared/data/meshes/naca0012_inviscid_su2_quickstart.su2
 [[ -f $mesh ]] || { echo "run-optimize.sh: $mesh not found" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -48,6 +52,7 @@ DECK
 deck primal 19 1 > primal.yaml
 for n in 5 19 20 80; do deck grad$n "$n" 1 > grad$n.yaml; done
 
+if [[ $sections == *" 1 "* ]]; then
 echo "== 1. primal vs one design evaluation (38 bumps), QuickStart mesh, 1 rank, $reps reps"
 printf "%-4s %-12s %-10s %-12s %-12s %-10s %-10s %-12s\n" rep primal_s primal_MiB flow_warm_s adjoint_s adj_its eval_MiB adjoint/primal
 for r in $(seq 1 "$reps"); do
@@ -64,6 +69,8 @@ for r in $(seq 1 "$reps"); do
   printf "%-4s %-12s %-10s %-12s %-12s %-10s %-10s %-12s\n" "$r" "$p" "$pm" "$fw" "$ad" "$ai" "$em" "$ratio"
 done
 
+fi
+if [[ $sections == *" 2 "* ]]; then
 echo "== 2. gradient cost (adjoint + shape derivative + chain) vs design variables, 1 rank"
 printf "%-10s %-12s %-10s\n" variables adjoint_s adj_its
 for n in 5 20 80; do
@@ -75,8 +82,23 @@ for n in 5 20 80; do
   done
 done
 
-echo "== 3. the README example, 1 rank"
-mkdir -p example && (cd example && /usr/bin/time -f "%e s, %M KiB" "$camber" optimize \
-  "$root/examples/naca0012/optimize.yaml" --no-timers > run.log 2> time.log)
-grep -E "^ +(CL|CD|CM|max thickness|evaluations|wall time) " example/run.log
-cat example/time.log
+fi
+summary() { grep -E "^ +(CL|CD|CM|max thickness|evaluations|max violation|stopped|wall time) " "$1"; }
+if [[ $sections == *" 3 "* ]]; then
+echo "== 3. the README example, 1 rank, $reps reps"
+for r in $(seq 1 "$reps"); do
+  mkdir -p example$r && (cd example$r && /usr/bin/time -f "%e s, %M KiB" "$camber" optimize \
+    "$root/examples/naca0012/optimize.yaml" --no-timers > run.log 2> time.log)
+  summary example$r/run.log
+  cat example$r/time.log
+done
+fi
+if [[ $sections == *" 4 "* ]]; then
+for c in quickstart_drag quickstart_drag_lift; do
+  echo "== 4. examples/naca0012/$c.yaml, 1 rank"
+  mkdir -p $c && (cd $c && /usr/bin/time -f "%e s, %M KiB" "$camber" optimize \
+    "$root/examples/naca0012/$c.yaml" --no-timers > run.log 2> time.log)
+  summary $c/run.log
+  cat $c/time.log
+done
+fi
