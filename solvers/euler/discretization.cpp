@@ -155,6 +155,26 @@ KOKKOS_INLINE_FUNCTION void wall_face_force(const T& p, double p_inf, const G& n
   g[2] = (fx - xm) * g[1] - (fy - ym) * g[0];
 }
 
+// x_f - x_left, x_f - x_right of every face ({n_faces, 4}; the right pair 0
+// on the boundary), in the geometry's scalar.
+template <class G>
+Kokkos::View<G**> face_to_centers(const mesh::GeometryFields<G>& geometry,
+                                  const Kokkos::View<index_t*>& left,
+                                  const Kokkos::View<index_t*>& right, index_t n_faces) {
+  Kokkos::View<G**> to_center("euler::face_to_center", static_cast<size_t>(n_faces), 4);
+  const auto centroid = geometry.cell_centroid;
+  const auto center = geometry.face_center;
+  Kokkos::parallel_for(
+      "euler::face_to_center", Kokkos::RangePolicy<>(0, n_faces), KOKKOS_LAMBDA(const index_t f) {
+        const index_t l = left(f), r = right(f);
+        to_center(f, 0) = center(f, 0) - centroid(l, 0);
+        to_center(f, 1) = center(f, 1) - centroid(l, 1);
+        to_center(f, 2) = r >= 0 ? G(center(f, 0) - centroid(r, 0)) : G(0.0);
+        to_center(f, 3) = r >= 0 ? G(center(f, 1) - centroid(r, 1)) : G(0.0);
+      });
+  return to_center;
+}
+
 // The pressure on wall face f of cell l: reconstructed at the face
 // midpoint (second order: W, L, x_f - x_l) or the cell's (first order: U).
 template <class T, class G>
@@ -282,22 +302,7 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
   for (size_t i = 0; i < walls.size(); ++i) wh(i) = walls[i];
   Kokkos::deep_copy(wall_faces_, wh);
 
-  face_to_center_ = Kokkos::View<double**>("euler::face_to_center", n_faces_, 4);
-  {
-    const auto to_center = face_to_center_;
-    const auto left = face_left_, right = face_right_;
-    const auto centroid = geometry_.cell_centroid;
-    const auto center = geometry_.face_center;
-    Kokkos::parallel_for(
-        "euler::face_to_center", Kokkos::RangePolicy<>(0, n_faces_),
-        KOKKOS_LAMBDA(const index_t f) {
-          const index_t l = left(f), r = right(f);
-          to_center(f, 0) = center(f, 0) - centroid(l, 0);
-          to_center(f, 1) = center(f, 1) - centroid(l, 1);
-          to_center(f, 2) = r >= 0 ? center(f, 0) - centroid(r, 0) : 0.0;
-          to_center(f, 3) = r >= 0 ? center(f, 1) - centroid(r, 1) : 0.0;
-        });
-  }
+  face_to_center_ = face_to_centers(geometry_, face_left_, face_right_, n_faces_);
   reconstruction_ = Reconstruction(geometry_, n_owned_, face_left_, face_right_, cell_face_offset_,
                                    cell_face_, cell_face_sign_, spatial_);
   Kokkos::fence();
@@ -773,21 +778,7 @@ void Discretization::shape_block_columns(Tensor& U, const Kokkos::View<const int
         }
       });
   const mesh::GeometryFields<D2> g = mesh::compute_geometry(local, x);
-  Kokkos::View<D2**> to_center("euler::face_to_center_seeded", static_cast<size_t>(n_faces_), 4);
-  {
-    const auto left = face_left_, right = face_right_;
-    const auto centroid = g.cell_centroid;
-    const auto center = g.face_center;
-    Kokkos::parallel_for(
-        "euler::face_to_center_seeded", Kokkos::RangePolicy<>(0, n_faces_),
-        KOKKOS_LAMBDA(const index_t f) {
-          const index_t l = left(f), r = right(f);
-          to_center(f, 0) = center(f, 0) - centroid(l, 0);
-          to_center(f, 1) = center(f, 1) - centroid(l, 1);
-          to_center(f, 2) = r >= 0 ? center(f, 0) - centroid(r, 0) : D2(0.0);
-          to_center(f, 3) = r >= 0 ? center(f, 1) - centroid(r, 1) : D2(0.0);
-        });
-  }
+  const Kokkos::View<D2**> to_center = face_to_centers(g, face_left_, face_right_, n_faces_);
   const StencilGeometry<D2> stencil = reconstruction_.stencil_geometry(g);
 
   const Field<double> u = field_of(U);
