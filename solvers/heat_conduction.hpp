@@ -41,8 +41,8 @@
 /// scheme converges to the solution with conductivity
 /// k [[9/8, 3/8], [3/8, 9/8]] instead (derived and measured in
 /// tests/regression/test_heat_convergence_mpi.cpp). Non-orthogonal meshes
-/// need a correction (e.g.\ a reconstructed gradient's tangential part)
-/// that is not implemented; HeatResult::max_non_orthogonality_deg reports
+/// need a correction (e.g.\ a reconstructed gradient's tangential part),
+/// which this solver does not apply; HeatResult::max_non_orthogonality_deg reports
 /// how far a mesh is from orthogonal, and `camber run` warns above 1 degree.
 ///
 /// Parallel layout: the mesh's partition (METIS); PETSc rows are numbered

@@ -118,17 +118,25 @@ void ExactJacobian::assemble(const Discretization& disc, Tensor& U,
 
 Tensor ExactJacobian::objective_gradient(const Discretization& disc, const Tensor& U,
                                          const std::array<double, 3>& weights) const {
+  return objective_gradients(disc, U, {weights}).front();
+}
+
+std::vector<Tensor> ExactJacobian::objective_gradients(
+    const Discretization& disc, const Tensor& U,
+    const std::vector<std::array<double, 3>>& weights) const {
   CAMBER_REQUIRE(disc.n_owned() == n_owned_ && disc.n_local() == n_local_,
-                 "ExactJacobian::objective_gradient: the discretization has "
+                 "ExactJacobian::objective_gradients: the discretization has "
                      << disc.n_owned() << " owned cells, the Jacobian was built for " << n_owned_);
   // The wall force of cell c depends on the states of c and its neighbours
   // (within S(c)); a colour's column of it belongs to the one cell of that
-  // colour in S(c), which may be a ghost: the gradient is summed into a
+  // colour in S(c), which may be a ghost: each gradient is summed into a
   // PETSc vector, which moves such entries to their owners.
-  VecHandle g;
-  CAMBER_CHECK_PETSC(VecCreateMPI(comm_, nv * n_owned_, PETSC_DETERMINE, g.out()));
-  CAMBER_CHECK_PETSC(VecSetBlockSize(g.get(), nv));
-  CAMBER_CHECK_PETSC(VecZeroEntries(g.get()));
+  std::vector<VecHandle> g(weights.size());
+  for (VecHandle& v : g) {
+    CAMBER_CHECK_PETSC(VecCreateMPI(comm_, nv * n_owned_, PETSC_DETERMINE, v.out()));
+    CAMBER_CHECK_PETSC(VecSetBlockSize(v.get(), nv));
+    CAMBER_CHECK_PETSC(VecZeroEntries(v.get()));
+  }
   Kokkos::View<int*> seeded("euler::gradient_seeded", static_cast<size_t>(n_local_));
   const auto color = color_;
   for (int k = 0; k < n_colors_; ++k) {
@@ -137,25 +145,31 @@ Tensor ExactJacobian::objective_gradient(const Discretization& disc, const Tenso
         KOKKOS_LAMBDA(const index_t c) { seeded(c) = color(c) == k ? 1 : 0; });
     const Tensor F = disc.force_block_columns(U, seeded);
     const auto fh = F.host();
-    for (const auto& [c, col] : entries_[static_cast<size_t>(k)]) {
-      PetscScalar v[nv];
-      bool any = false;
-      for (int j = 0; j < nv; ++j) {
-        v[j] = 0.0;
-        for (int m = 0; m < 3; ++m) v[j] += weights[static_cast<size_t>(m)] * fh((c * 3 + m) * nv + j);
-        any = any || v[j] != 0.0;
+    for (const auto& [c, col] : entries_[static_cast<size_t>(k)])
+      for (size_t o = 0; o < weights.size(); ++o) {
+        PetscScalar v[nv];
+        bool any = false;
+        for (int j = 0; j < nv; ++j) {
+          v[j] = 0.0;
+          for (int m = 0; m < 3; ++m)
+            v[j] += weights[o][static_cast<size_t>(m)] * fh((c * 3 + m) * nv + j);
+          any = any || v[j] != 0.0;
+        }
+        if (any) CAMBER_CHECK_PETSC(VecSetValuesBlocked(g[o].get(), 1, &col, v, ADD_VALUES));
       }
-      if (any) CAMBER_CHECK_PETSC(VecSetValuesBlocked(g.get(), 1, &col, v, ADD_VALUES));
-    }
   }
-  CAMBER_CHECK_PETSC(VecAssemblyBegin(g.get()));
-  CAMBER_CHECK_PETSC(VecAssemblyEnd(g.get()));
-  std::vector<double> out(static_cast<size_t>(n_local_ * nv), 0.0);
-  const PetscScalar* a = nullptr;
-  CAMBER_CHECK_PETSC(VecGetArrayRead(g.get(), &a));
-  std::copy(a, a + n_owned_ * nv, out.begin());
-  CAMBER_CHECK_PETSC(VecRestoreArrayRead(g.get(), &a));
-  return Tensor::from_host({n_local_, nv}, out);
+  std::vector<Tensor> out;
+  for (VecHandle& v : g) {
+    CAMBER_CHECK_PETSC(VecAssemblyBegin(v.get()));
+    CAMBER_CHECK_PETSC(VecAssemblyEnd(v.get()));
+    std::vector<double> values(static_cast<size_t>(n_local_ * nv), 0.0);
+    const PetscScalar* a = nullptr;
+    CAMBER_CHECK_PETSC(VecGetArrayRead(v.get(), &a));
+    std::copy(a, a + n_owned_ * nv, values.begin());
+    CAMBER_CHECK_PETSC(VecRestoreArrayRead(v.get(), &a));
+    out.push_back(Tensor::from_host({n_local_, nv}, values));
+  }
+  return out;
 }
 
 }  // namespace camber::solvers::euler

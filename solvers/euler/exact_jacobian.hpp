@@ -77,6 +77,10 @@ class ExactJacobian {
   Tensor objective_gradient(const Discretization& disc, const Tensor& U,
                             const std::array<double, 3>& weights) const;
 
+  /// The same for several weight vectors at once (one colour sweep).
+  std::vector<Tensor> objective_gradients(const Discretization& disc, const Tensor& U,
+                                          const std::vector<std::array<double, 3>>& weights) const;
+
   int n_colors() const noexcept { return n_colors_; }
   /// Blocks in the owned rows (all ranks).
   long long n_blocks() const noexcept { return n_blocks_; }

@@ -147,13 +147,14 @@ ad::Var SteadyFlow::coefficients(const ad::Var& X) {
         int its = 0;
         const Tensor dU = l.adjoint->solve_tangent(l.U, rhs, &its);
         const auto w = l.disc->force_coefficient_weights();
-        const ExactJacobian& jac = l.adjoint->jacobian();
+        // dJ_m/dU . dU for CL, CD and CM from one colour sweep.
+        const std::vector<Tensor> g = l.adjoint->jacobian().objective_gradients(
+            *l.disc, l.U, {w[0], w[1], w[2]});
+        const auto dh = dU.host();
         std::vector<double> out(3, 0.0);
         for (int m = 0; m < 3; ++m) {
           const auto& wm = w[static_cast<size_t>(m)];
-          const Tensor gm = jac.objective_gradient(*l.disc, l.U, wm);
-          const auto gh = gm.host();
-          const auto dh = dU.host();
+          const auto gh = g[static_cast<size_t>(m)].host();
           double s = 0.0;
           for (index_t i = 0; i < l.disc->n_owned() * Discretization::n_vars; ++i)
             s += gh(i) * dh(i);
