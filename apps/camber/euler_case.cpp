@@ -1,6 +1,7 @@
 #include "euler_case.hpp"
 
 #include "euler_common.hpp"
+#include "mesh_source.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -165,8 +166,8 @@ std::vector<std::string> split_names(const std::string& text) {
 }
 
 void validate_euler(const deck::Deck& d) {
-  if (d.string("mesh.generate") == "file" && d.string("mesh.file").empty())
-    d.reject("mesh.file", "mesh.generate is file, so mesh.file must name a .su2 or .msh file");
+  validate_mesh_source(d, {"naca", "sharp_trailing_edge", "cells_around", "cells_normal",
+                          "first_cell_height", "farfield_chords"});
   const std::string& naca = d.string("mesh.naca");
   if (naca.size() != 4 || !std::all_of(naca.begin(), naca.end(), ::isdigit) ||
       naca.substr(2) == "00")
@@ -180,25 +181,8 @@ void validate_euler(const deck::Deck& d) {
     d.reject("solver.cfl_max", "must be at least solver.cfl_start");
 }
 
-// The mesh file as the deck names it: relative to the deck's folder.
-std::string mesh_path(const deck::Deck& d) {
-  const fs::path p(d.string("mesh.file"));
-  if (p.is_absolute()) return p.string();
-  return (fs::path(d.source()).parent_path() / p).lexically_normal().string();
-}
-
 mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm) {
-  if (d.string("mesh.generate") == "file") {
-    mesh::Mesh m;
-    // read_mesh reports a bad file itself (file:line); a missing one is the
-    // deck's fault, at mesh.file's line.
-    collective_guard(comm, [&] {
-      if (!fs::exists(mesh_path(d)))
-        d.reject("mesh.file", "cannot find '" + mesh_path(d) + "' (relative paths start at "
-                                  "the deck's folder)");
-    });
-    return mesh::read_mesh(mesh_path(d), comm);
-  }
+  if (mesh_from_file(d)) return read_mesh_file(d, comm);
   mesh::Mesh m;
   collective_guard(comm, [&] {
     m = mesh::airfoil_ogrid(mesh::naca4(d.string("mesh.naca"), d.boolean("mesh.sharp_trailing_edge")),

@@ -1,5 +1,7 @@
 #include "heat_case.hpp"
 
+#include "mesh_source.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <iomanip>
@@ -64,8 +66,8 @@ void declare_heat_schema(deck::Schema& s) {
 }
 
 void validate_heat(const deck::Deck& d) {
-  if (d.string("mesh.generate") == "file" && d.string("mesh.file").empty())
-    d.reject("mesh.file", "mesh.generate is file, so mesh.file must name a .su2 or .msh file");
+  // length_x_m and length_y_m also size the manufactured solution of a file.
+  validate_mesh_source(d, {"cells_x", "cells_y"});
 }
 
 solvers::HeatProblem heat_problem_of(const deck::Deck& d) {
@@ -81,27 +83,11 @@ solvers::HeatProblem heat_problem_of(const deck::Deck& d) {
   return p;
 }
 
-bool from_file(const deck::Deck& d) { return d.string("mesh.generate") == "file"; }
-
-// The mesh file as the deck names it: relative to the deck's folder.
-std::string mesh_path(const deck::Deck& d) {
-  const fs::path p(d.string("mesh.file"));
-  if (p.is_absolute()) return p.string();
-  return (fs::path(d.source()).parent_path() / p).lexically_normal().string();
-}
-
 // The global mesh, the same on every rank; bad input names the deck key.
 mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm) {
   mesh::Mesh m;
-  if (from_file(d)) {
-    // read_mesh reports a bad file itself (file:line); a missing one is the
-    // deck's fault, at mesh.file's line.
-    collective_guard(comm, [&] {
-      if (!fs::exists(mesh_path(d)))
-        d.reject("mesh.file", "cannot find '" + mesh_path(d) +
-                                  "' (relative paths start at the deck's folder)");
-    });
-    m = mesh::read_mesh(mesh_path(d), comm);
+  if (mesh_from_file(d)) {
+    m = read_mesh_file(d, comm);
   } else {
     collective_guard(comm, [&] {
       m = mesh::rectangle(d.integer("mesh.cells_x"), d.integer("mesh.cells_y"),
@@ -111,7 +97,7 @@ mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm) {
   const int n_ranks = comm_size(comm);
   collective_guard(comm, [&] {
     if (m.n_cells() < n_ranks)
-      d.reject(from_file(d) ? "mesh.file" : "mesh.cells_x",
+      d.reject(mesh_from_file(d) ? "mesh.file" : "mesh.cells_x",
                CAMBER_MSG("the mesh has " << m.n_cells() << " cells for " << n_ranks
                                           << " ranks; every rank needs at least one cell: "
                                              "refine the mesh or run on fewer ranks"));
@@ -158,8 +144,8 @@ void write_hdf5(const std::string& dir, const std::string& name, const deck::Dec
   file.set_attribute("", "case", name);
   file.set_attribute("", "deck", d.source());
   file.set_attribute("", "cells", static_cast<std::int64_t>(dm.n_global_cells()));
-  if (from_file(d)) {
-    file.set_attribute("", "mesh_file", mesh_path(d));
+  if (mesh_from_file(d)) {
+    file.set_attribute("", "mesh_file", mesh_file_path(d));
   } else {
     file.set_attribute("", "cells_x", static_cast<std::int64_t>(d.integer("mesh.cells_x")));
     file.set_attribute("", "cells_y", static_cast<std::int64_t>(d.integer("mesh.cells_y")));
@@ -184,7 +170,7 @@ int run_heat(const deck::Deck& d, const Runtime& runtime, const RunOptions& opti
     dm = mesh::DistributedMesh(build_mesh(d, comm), comm);
   }
   const std::string cells =
-      from_file(d) ? CAMBER_MSG(mesh_path(d) << ": " << dm.n_global_cells() << " cells")
+      mesh_from_file(d) ? CAMBER_MSG(mesh_file_path(d) << ": " << dm.n_global_cells() << " cells")
                    : CAMBER_MSG(d.integer("mesh.cells_x") << " x " << d.integer("mesh.cells_y")
                                                           << " cells");
   logging::info(CAMBER_MSG("heat: " << cells << " on " << runtime.size()
