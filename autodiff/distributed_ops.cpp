@@ -11,7 +11,8 @@ Var halo_exchange(const Var& field, par::HaloExchange& halo) {
   return record_op(
       "halo_exchange", value, {field},
       [h](const Vars&, const Var&, const Var& g) -> Vars { return {halo_reverse_add(g, *h)}; },
-      [h](const Vars&, const Var&, const Vars& t) { return halo_exchange(t[0], *h); });
+      [h](const Vars&, const Var&, const Vars& t) { return halo_exchange(t[0], *h); },
+      Reads::nothing());
 }
 
 Var halo_reverse_add(const Var& field, par::HaloExchange& halo) {
@@ -21,7 +22,8 @@ Var halo_reverse_add(const Var& field, par::HaloExchange& halo) {
   return record_op(
       "halo_reverse_add", value, {field},
       [h](const Vars&, const Var&, const Var& g) -> Vars { return {halo_exchange(g, *h)}; },
-      [h](const Vars&, const Var&, const Vars& t) { return halo_reverse_add(t[0], *h); });
+      [h](const Vars&, const Var&, const Vars& t) { return halo_reverse_add(t[0], *h); },
+      Reads::nothing());
 }
 
 Var allreduce_sum(const Var& x, MPI_Comm comm) {
@@ -30,7 +32,8 @@ Var allreduce_sum(const Var& x, MPI_Comm comm) {
   return record_op(
       "allreduce_sum", value, {x},
       [](const Vars&, const Var&, const Var& g) -> Vars { return {g}; },
-      [comm](const Vars&, const Var&, const Vars& t) { return allreduce_sum(t[0], comm); });
+      [comm](const Vars&, const Var&, const Vars& t) { return allreduce_sum(t[0], comm); },
+      Reads::nothing());
 }
 
 }  // namespace camber::ad

@@ -106,6 +106,7 @@ Vars backward(const Vars& outputs, const Vars& inputs, const Vars& cotangents,
       CAMBER_REQUIRE(!node->released, "vjp: op '" << node->name
                                                   << "' was released by an earlier backward "
                                                      "pass; pass retain_graph = true");
+      node->check_unmodified(v);
       const Vars g = node->vjp(node->inputs, v, cot[i]);
       CAMBER_REQUIRE(g.size() == node->inputs.size(), "op '" << node->name << "': VJP returned "
                                                              << g.size() << " cotangents for "

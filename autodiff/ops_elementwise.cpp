@@ -50,7 +50,8 @@ Var add(const Var& a0, const Var& b0) {
       [](const Vars& in, const Var&, const Var& g) -> Vars {
         return {need(in[0]) ? g : Var(), need(in[1]) ? g : Var()};
       },
-      [](const Vars&, const Var&, const Vars& t) { return add(t[0], t[1]); });
+      [](const Vars&, const Var&, const Vars& t) { return add(t[0], t[1]); },
+      Reads::nothing());
 }
 
 Var sub(const Var& a0, const Var& b0) {
@@ -60,7 +61,8 @@ Var sub(const Var& a0, const Var& b0) {
       [](const Vars& in, const Var&, const Var& g) -> Vars {
         return {need(in[0]) ? g : Var(), need(in[1]) ? neg(g) : Var()};
       },
-      [](const Vars&, const Var&, const Vars& t) { return sub(t[0], t[1]); });
+      [](const Vars&, const Var&, const Vars& t) { return sub(t[0], t[1]); },
+      Reads::nothing());
 }
 
 Var mul(const Var& a0, const Var& b0) {
@@ -127,21 +129,24 @@ Var neg(const Var& a) {
   return record_op(
       "neg", camber::neg(a.value()), {a},
       [](const Vars&, const Var&, const Var& g) -> Vars { return {neg(g)}; },
-      [](const Vars&, const Var&, const Vars& t) { return neg(t[0]); });
+      [](const Vars&, const Var&, const Vars& t) { return neg(t[0]); },
+      Reads::nothing());
 }
 
 Var add_scalar(const Var& a, double c) {
   return record_op(
       "add_scalar", camber::add_scalar(a.value(), c), {a},
       [](const Vars&, const Var&, const Var& g) -> Vars { return {g}; },
-      [](const Vars&, const Var&, const Vars& t) { return t[0]; });
+      [](const Vars&, const Var&, const Vars& t) { return t[0]; },
+      Reads::nothing());
 }
 
 Var mul_scalar(const Var& a, double c) {
   return record_op(
       "mul_scalar", camber::scale(a.value(), c), {a},
       [c](const Vars&, const Var&, const Var& g) -> Vars { return {mul_scalar(g, c)}; },
-      [c](const Vars&, const Var&, const Vars& t) { return mul_scalar(t[0], c); });
+      [c](const Vars&, const Var&, const Vars& t) { return mul_scalar(t[0], c); },
+      Reads::nothing());
 }
 
 Var pow(const Var& a, double p) {

@@ -28,7 +28,8 @@ Var pad(const Var& g, const Shape& shape, int axis, index_t start) {
       },
       [shape, axis, start](const Vars&, const Var&, const Vars& t) {
         return pad(t[0], shape, axis, start);
-      });
+      },
+      Reads::nothing());
 }
 
 Shape keep_shape(const Shape& s, int axis) {
@@ -46,7 +47,8 @@ Var broadcast_to(const Var& a, const Shape& shape) {
       [](const Vars& in, const Var&, const Var& g) -> Vars {
         return {sum_to_shape(g, in[0].shape())};
       },
-      [shape](const Vars&, const Var&, const Vars& t) { return broadcast_to(t[0], shape); });
+      [shape](const Vars&, const Var&, const Vars& t) { return broadcast_to(t[0], shape); },
+      Reads::nothing());
 }
 
 Var sum_to_shape(const Var& a, const Shape& shape) {
@@ -56,7 +58,8 @@ Var sum_to_shape(const Var& a, const Shape& shape) {
       [](const Vars& in, const Var&, const Var& g) -> Vars {
         return {broadcast_to(g, in[0].shape())};
       },
-      [shape](const Vars&, const Var&, const Vars& t) { return sum_to_shape(t[0], shape); });
+      [shape](const Vars&, const Var&, const Vars& t) { return sum_to_shape(t[0], shape); },
+      Reads::nothing());
 }
 
 Var reshape(const Var& a, const Shape& shape) {
@@ -66,14 +69,16 @@ Var reshape(const Var& a, const Shape& shape) {
   return record_op(
       "reshape", std::move(v), {a},
       [](const Vars& in, const Var&, const Var& g) -> Vars { return {reshape(g, in[0].shape())}; },
-      [out_shape](const Vars&, const Var&, const Vars& t) { return reshape(t[0], out_shape); });
+      [out_shape](const Vars&, const Var&, const Vars& t) { return reshape(t[0], out_shape); },
+      Reads::nothing());
 }
 
 Var transpose(const Var& a) {
   return record_op(
       "transpose", detail::transpose(a.value()), {a},
       [](const Vars&, const Var&, const Var& g) -> Vars { return {transpose(g)}; },
-      [](const Vars&, const Var&, const Vars& t) { return transpose(t[0]); });
+      [](const Vars&, const Var&, const Vars& t) { return transpose(t[0]); },
+      Reads::nothing());
 }
 
 Var slice(const Var& a, int axis0, index_t start, index_t stop) {
@@ -85,7 +90,8 @@ Var slice(const Var& a, int axis0, index_t start, index_t stop) {
       },
       [axis, start, stop](const Vars&, const Var&, const Vars& t) {
         return slice(t[0], axis, start, stop);
-      });
+      },
+      Reads::nothing());
 }
 
 Var concat(const Vars& parts, int axis0) {
@@ -105,7 +111,8 @@ Var concat(const Vars& parts, int axis0) {
         }
         return out;
       },
-      [axis](const Vars&, const Var&, const Vars& t) { return concat(t, axis); });
+      [axis](const Vars&, const Var&, const Vars& t) { return concat(t, axis); },
+      Reads::nothing());
 }
 
 Var index_select(const Var& a, int axis0, const Index& index) {
@@ -122,7 +129,8 @@ Var index_select(const Var& a, int axis0, const Index& index) {
       },
       [axis, index](const Vars&, const Var&, const Vars& t) {
         return index_select(t[0], axis, index);
-      });
+      },
+      Reads::nothing());
 }
 
 Var gather(const Var& a, const Index& index, const Shape& index_shape) {
@@ -153,7 +161,8 @@ Var scatter_add(const Var& base, int axis0, const Index& index, const Var& src) 
       },
       [axis, index](const Vars&, const Var&, const Vars& t) {
         return scatter_add(t[0], axis, index, t[1]);
-      });
+      },
+      Reads::nothing());
 }
 
 Var sum(const Var& a) { return sum(reshape(a, {a.size()}), 0, false); }
@@ -169,7 +178,8 @@ Var sum(const Var& a, int axis0, bool keepdims) {
       },
       [axis, keepdims](const Vars&, const Var&, const Vars& t) {
         return sum(t[0], axis, keepdims);
-      });
+      },
+      Reads::nothing());
 }
 
 Var mean(const Var& a) { return mul_scalar(sum(a), 1.0 / static_cast<double>(a.size())); }
@@ -199,7 +209,8 @@ Var max(const Var& a, int axis0, bool keepdims) {
       },
       [axis, keepdims, weights](const Vars&, const Var&, const Vars& t) {
         return sum(mul(t[0], constant(weights)), axis, keepdims);
-      });
+      },
+      Reads::nothing());
 }
 
 Var max(const Var& a) {

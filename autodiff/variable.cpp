@@ -112,9 +112,27 @@ void Node::release() {
   released = true;
 }
 
+void Node::check_unmodified(const Var& output) const {
+  auto fail = [this](const std::string& what, const Tensor& t, std::uint64_t then) {
+    CAMBER_REQUIRE(false, "op '" << name << "' needs " << what << " (shape " << shape_string(t.shape())
+                        << ") for its gradient, but that tensor was changed in place after the "
+                           "op ran (version "
+                        << then << ", now " << t.version()
+                        << "); the gradient would be wrong. clone() the tensor before changing "
+                           "it, or differentiate before the change");
+  };
+  if (reads.inputs)
+    for (size_t k = 0; k < input_versions.size() && k < inputs.size(); ++k)
+      if (inputs[k].value().version() != input_versions[k])
+        fail("the value of its input " + std::to_string(k), inputs[k].value(), input_versions[k]);
+  if (reads.output && !input_versions.empty() && output.value().version() != output_version)
+    fail("its output's value", output.value(), output_version);
+}
+
 }  // namespace detail
 
-Var record_op(const std::string& name, Tensor value, Vars inputs, VjpRule vjp, JvpRule jvp) {
+Var record_op(const std::string& name, Tensor value, Vars inputs, VjpRule vjp, JvpRule jvp,
+              Reads reads) {
   bool any_grad = false;
   bool any_tangent = false;
   for (const Var& in : inputs) {
@@ -130,6 +148,10 @@ Var record_op(const std::string& name, Tensor value, Vars inputs, VjpRule vjp, J
     impl->requires_grad = true;
     auto node = std::make_shared<detail::Node>();
     node->name = name;
+    node->reads = reads;
+    node->input_versions.reserve(inputs.size());
+    for (const Var& in : inputs) node->input_versions.push_back(in.value().version());
+    node->output_version = impl->value.version();
     node->inputs = forward ? inputs : std::move(inputs);
     node->vjp = std::move(vjp);
     impl->node = std::move(node);

@@ -39,8 +39,13 @@
 ///
 /// Values are immutable by convention: a Var shares its Tensor's storage
 /// (variable() does not copy, reshape shares too), and the graph reads saved
-/// values in the backward pass. Do not modify a Tensor in place while a graph
-/// that used it may still be differentiated; clone() it first.
+/// values in the backward pass. Changing such a Tensor in place (fill,
+/// assign, +=, axpy, a halo exchange) before the backward pass is detected:
+/// each node records the Tensor::version() of the values its VJP reads, and
+/// the backward pass raises a camber::Error naming the op when one changed
+/// (as PyTorch's version counters do). Ops whose VJP reads no values (add,
+/// sub, sums, reshapes; Reads::nothing()) do not object. clone() a Tensor
+/// before changing it if its graph is still to be differentiated.
 ///
 /// Threads: grad mode and forward mode are thread_local flags; a graph must not
 /// be built or differentiated from two threads at once.
@@ -153,12 +158,25 @@ class EnableGradGuard {
   bool previous_;
 };
 
+/// Which values an op's VJP rule reads: its inputs' and its output's (the
+/// default), or none (add, sub, neg, scalar shifts and scales, reshapes:
+/// their cotangents need shapes only). A backward pass checks that what a
+/// rule reads was not changed in place since the op ran (Tensor::version())
+/// and otherwise raises a camber::Error naming the op, instead of
+/// computing a wrong gradient from the new values.
+struct Reads {
+  bool inputs = true;
+  bool output = true;
+  static Reads nothing() { return {false, false}; }
+};
+
 /// Records one op: wraps `value` in a Var whose node has `inputs` and the
 /// rules. The node is recorded only if grad mode is on and some input
 /// requires a gradient; the tangent is computed only if some input carries
 /// one (jvp may be empty: then forward mode through this op is an error).
 /// This is how every op in ops.hpp, and custom_op, is built.
-Var record_op(const std::string& name, Tensor value, Vars inputs, VjpRule vjp, JvpRule jvp);
+Var record_op(const std::string& name, Tensor value, Vars inputs, VjpRule vjp, JvpRule jvp,
+              Reads reads = {});
 
 namespace detail {
 
@@ -167,6 +185,13 @@ struct Node {
   Vars inputs;
   VjpRule vjp;
   bool released = false;
+  Reads reads;
+  // Tensor::version() of each input's value and of the output's when the op
+  // ran (empty for nodes not made by record_op).
+  std::vector<std::uint64_t> input_versions;
+  std::uint64_t output_version = 0;
+  // Throws if a value the VJP reads changed in place since the op ran.
+  void check_unmodified(const Var& output) const;
   // Drops inputs and rule (what release after backward does).
   void release();
   // Frees the graph behind this node iteratively, so dropping a graph of

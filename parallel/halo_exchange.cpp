@@ -118,6 +118,7 @@ void HaloExchange::exchange(index_t nc, bool reverse) {
 
 void HaloExchange::forward(Tensor& field) {
   const index_t nc = components(field, "forward");
+  field.mark_modified();
   reserve(nc);
   auto data = field.view();
   auto cells = send_cells_;
@@ -145,6 +146,7 @@ void HaloExchange::forward(Tensor& field) {
 
 void HaloExchange::reverse_add(Tensor& field) {
   const index_t nc = components(field, "reverse_add");
+  field.mark_modified();
   reserve(nc);
   auto data = field.view();
   auto send = send_buf_;

@@ -53,7 +53,9 @@ class HaloExchange {
   HaloExchange() = default;
   explicit HaloExchange(const CellDistribution& dist);
 
-  /// Overwrites the ghost rows of `field` with the owners' values.
+  /// Overwrites the ghost rows of `field` with the owners' values. Both
+  /// change `field` in place (its version advances: a graph that saved it
+  /// refuses to differentiate through the old values).
   void forward(Tensor& field);
   /// Adds the ghost rows of `field` into their owners' rows (on the owning
   /// ranks), then sets the ghost rows to zero.

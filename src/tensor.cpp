@@ -161,7 +161,9 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
 }
 
 Tensor::Tensor(Shape shape, const std::string& label)
-    : shape_(std::move(shape)), data_(label, static_cast<size_t>(shape_size(shape_))) {
+    : shape_(std::move(shape)),
+      data_(label, static_cast<size_t>(shape_size(shape_))),
+      version_(std::make_shared<std::uint64_t>(0)) {
   CAMBER_REQUIRE(shape_.size() <= static_cast<size_t>(max_tensor_rank),
                  "tensor rank " << shape_.size() << " exceeds " << max_tensor_rank);
 }
@@ -173,6 +175,7 @@ Tensor Tensor::uninitialized(const Shape& shape, const std::string& label) {
   t.shape_ = shape;
   t.data_ = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
                  static_cast<size_t>(shape_size(shape)));
+  t.version_ = std::make_shared<std::uint64_t>(0);
   return t;
 }
 
@@ -187,6 +190,7 @@ Tensor Tensor::wrap(double* data, Shape shape, std::shared_ptr<const void> owner
   // A View made from a pointer is unmanaged: the owner keeps the memory.
   t.data_ = View(data, static_cast<size_t>(n));
   t.owner_ = std::move(owner);
+  t.version_ = std::make_shared<std::uint64_t>(0);
   return t;
 }
 
@@ -252,6 +256,7 @@ void Tensor::assign(const std::vector<double>& values) {
   Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> u(
       values.data(), values.size());
   Kokkos::deep_copy(data_, u);
+  mark_modified();
 }
 
 double Tensor::item() const {
@@ -291,7 +296,10 @@ Tensor Tensor::reshape(Shape shape) const {
   return t;
 }
 
-void Tensor::fill(double value) { Kokkos::deep_copy(data_, value); }
+void Tensor::fill(double value) {
+  Kokkos::deep_copy(data_, value);
+  mark_modified();
+}
 
 Tensor& Tensor::operator+=(const Tensor& other) {
   axpy(1.0, other);
@@ -308,6 +316,7 @@ Tensor& Tensor::operator*=(double alpha) {
   Kokkos::parallel_for(
       "camber::Tensor::scale", Kokkos::RangePolicy<>(0, size()),
       KOKKOS_LAMBDA(index_t i) { v(i) *= alpha; });
+  mark_modified();
   return *this;
 }
 
@@ -318,6 +327,7 @@ void Tensor::axpy(double alpha, const Tensor& x) {
   Kokkos::parallel_for(
       "camber::Tensor::axpy", Kokkos::RangePolicy<>(0, size()),
       KOKKOS_LAMBDA(index_t i) { y(i) += alpha * vx(i); });
+  mark_modified();
 }
 
 double Tensor::sum() const {

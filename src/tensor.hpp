@@ -110,12 +110,26 @@ class Tensor {
   /// Same storage, new shape of equal size; one axis may be -1 (inferred).
   Tensor reshape(Shape shape) const;
 
+  /// In-place changes. Each one (and assign()) advances the storage's
+  /// version, which the autodiff graph checks before it reads a value it
+  /// saved (see version()).
   void fill(double value);
   Tensor& operator+=(const Tensor& other);  ///< same shape
   Tensor& operator-=(const Tensor& other);  ///< same shape
   Tensor& operator*=(double alpha);
   /// this += alpha * x (same shape).
   void axpy(double alpha, const Tensor& x);
+
+  /// A counter shared by every Tensor on this storage (copies, reshapes),
+  /// advanced by each in-place change: fill, assign, +=, -=, *=, axpy and a
+  /// halo exchange's forward(). Code that writes through data() or view()
+  /// into a Tensor that already has readers calls mark_modified() itself.
+  /// Tensors made by from_view() or wrap() over the same memory twice have
+  /// separate counters. 0 for an empty Tensor.
+  std::uint64_t version() const noexcept { return version_ ? *version_ : 0; }
+  void mark_modified() noexcept {
+    if (version_) ++*version_;
+  }
 
   /// Reductions over all elements.
   double sum() const;
@@ -130,6 +144,8 @@ class Tensor {
   /// Keeps the allocation of a from_view()/wrap() Tensor alive (data_ is then
   /// an unmanaged View); null for Tensors that own their View.
   std::shared_ptr<const void> owner_;
+  /// Shared by all Tensors on this storage; null only for Tensor().
+  std::shared_ptr<std::uint64_t> version_;
 };
 
 index_t shape_size(const Shape& shape);

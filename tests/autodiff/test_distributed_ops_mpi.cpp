@@ -6,6 +6,9 @@
 
 #include <cmath>
 #include <random>
+#include <string>
+
+#include <camber/error.hpp>
 
 #include <camber/autodiff/distributed_ops.hpp>
 #include <camber/autodiff/graph.hpp>
@@ -158,4 +161,25 @@ TEST(DistributedOps, HessianVectorProductMatchesDifferencesOfGradients) {
     worst = std::max(worst, std::fabs(a[static_cast<size_t>(i)] - b[static_cast<size_t>(i)]));
   worst = camber::par::allreduce_max(worst, MPI_COMM_WORLD);
   EXPECT_LT(worst, 1e-7);
+}
+
+TEST(DistributedOps, AHaloForwardOnASavedTensorIsCaughtOnEveryRank) {
+  // The graph saved t (sin reads its input); filling t's ghost rows in place
+  // afterwards would make the gradient use the new values. Every rank's
+  // backward pass refuses, so no rank goes on alone (it is a local check:
+  // nothing collective follows).
+  Partitioned s;
+  Tensor t = random_local(s.dist.n_local(), 5);
+  ad::Var x = ad::variable(t);
+  ad::Var y = ad::sum(ad::sin(x));
+  s.halo.forward(t);
+  std::string msg;
+  try {
+    ad::grad(y, {x});
+  } catch (const camber::Error& e) {
+    msg = e.what();
+  }
+  EXPECT_NE(msg.find("op 'sin' needs the value of its input 0"), std::string::npos) << msg;
+  const double caught = sum_over_ranks(msg.empty() ? 0.0 : 1.0);
+  EXPECT_EQ(caught, static_cast<double>(camber::comm_size(MPI_COMM_WORLD)));
 }
