@@ -51,7 +51,8 @@
 ///  - pow(x, 0) for a plain-number exponent is the constant 1 (derivative 0,
 ///    also at x = 0). pow(0, y) for a plain-number base 0 has derivative 0.
 ///    pow(x, y) with both Dual drops the d/dy term where x == 0 (where
-///    x^y = 0 for y > 0) instead of forming 0 * log(0).
+///    x^y = 0 for y > 0) instead of forming 0 * log(0), and its d/dx is 0
+///    where x == 0 and y == 0 (as pow(x, 0)), not 0 * 0^-1 = NaN.
 ///  - atan2(0, 0) and hypot(0, 0): derivatives are NaN (undefined there).
 ///  - Comparisons (==, <, ...) look at the values only, derivatives ignored.
 #pragma once
@@ -481,12 +482,13 @@ KOKKOS_INLINE_FUNCTION Dual<T, N> pow(const S& s, const Dual<T, N>& a) {
   }
   return detail::chain(a, v, T(v * log(s)));
 }
-/// x^y: d = y x^(y-1) dx + x^y log(x) dy, the second term dropped at x = 0.
+/// x^y: d = y x^(y-1) dx + x^y log(x) dy, the second term dropped at x = 0,
+/// the first at x = 0 with y = 0 (x^0 is the constant 1).
 template <class T, int N>
 KOKKOS_INLINE_FUNCTION Dual<T, N> pow(const Dual<T, N>& a, const Dual<T, N>& b) {
   Dual<T, N> r;
   r.val_ = pow(a.val_, b.val_);
-  const T dx = b.val_ * pow(a.val_, b.val_ - 1);
+  const T dx = value(a) == 0 && value(b) == 0 ? T(0) : T(b.val_ * pow(a.val_, b.val_ - 1));
   const T dy = value(a) == 0 ? T(0) : T(r.val_ * log(a.val_));
   for (int i = 0; i < N; ++i) r.der_[i] = dx * a.der_[i] + dy * b.der_[i];
   return r;

@@ -29,7 +29,10 @@
 ///    cotangent is split evenly between the tied entries.
 ///  - sqrt, log, pow(x, p < 1) at 0, and norm at 0, give inf/NaN derivatives:
 ///    keep the argument away from 0 (e.g. sqrt(x*x + eps*eps)).
-///  - pow(a, b) with a differentiable exponent needs a > 0 (it uses log a).
+///  - pow(a, b) at a = 0: d/db is 0 (0^b = 0 for b > 0; no 0 * log 0), and
+///    d/da is b 0^(b-1) except 0 where b = 0 too (0^0 = 1, as pow(a, 0.0)):
+///    b = 1 gives 1, b > 1 gives 0, 0 < b < 1 gives inf. A differentiable
+///    exponent needs a >= 0 (d/db uses log a).
 ///
 /// Masks (relu, abs, where, maximum, max) are constants: their own
 /// derivative is 0 almost everywhere, so higher derivatives are exact off the
@@ -52,7 +55,7 @@ Var add(const Var& a, const Var& b);
 Var sub(const Var& a, const Var& b);
 Var mul(const Var& a, const Var& b);
 Var div(const Var& a, const Var& b);
-Var pow(const Var& a, const Var& b);      ///< a^b, a > 0 where b needs a gradient
+Var pow(const Var& a, const Var& b);      ///< a^b, a >= 0 where b needs a gradient
 Var maximum(const Var& a, const Var& b);  ///< tie -> a
 Var minimum(const Var& a, const Var& b);  ///< tie -> a
 /// cond != 0 ? a : b, all three broadcast. cond is a constant mask.

@@ -38,6 +38,26 @@ Var select(const Tensor& mask, const Var& a, const Var& b) {
       [mask](const Vars&, const Var&, const Vars& t) { return select(mask, t[0], t[1]); });
 }
 
+// The partial derivatives of a^b, with autodiff/dual.hpp's conventions at a
+// base of 0 (same-shape operands):
+//   d/da = b a^(b-1), but 0 where a = 0 and b = 0 (a^0 is the constant 1, as
+//          pow(a, 0.0) and Dual's pow; b a^(b-1) would be 0 * inf);
+//   d/db = a^b log a, but 0 where a = 0 (0^b = 0 for b > 0; not 0 * log 0).
+// The masked entries are also fed a base of 1, so no derivative of these
+// rules (reverse over reverse, hvp) multiplies a zero cotangent by inf.
+Var pow_dbase(const Var& a, const Var& b) {
+  const Tensor zero(a.shape());
+  const Tensor both_zero =
+      camber::mul(detail::eq_mask(a.value(), zero), detail::eq_mask(b.value(), zero));
+  const Var safe_a = select(both_zero, ones_like(a), a);
+  return select(both_zero, zeros_like(a), mul(b, pow(safe_a, add_scalar(b, -1.0))));
+}
+Var pow_dexponent(const Var& a, const Var& out) {
+  const Tensor a_zero = detail::eq_mask(a.value(), Tensor(a.shape()));
+  const Var safe_a = select(a_zero, ones_like(a), a);
+  return select(a_zero, zeros_like(a), mul(out, log(safe_a)));
+}
+
 }  // namespace
 
 Var zeros_like(const Var& a) { return constant(Tensor(a.shape())); }
@@ -96,15 +116,15 @@ Var pow(const Var& a0, const Var& b0) {
       "pow", camber::pow(a.value(), b.value()), {a, b},
       [](const Vars& in, const Var& out, const Var& g) -> Vars {
         Var ga, gb;
-        if (need(in[0])) ga = mul(g, mul(in[1], pow(in[0], add_scalar(in[1], -1.0))));
-        if (need(in[1])) gb = mul(g, mul(out, log(in[0])));
+        if (need(in[0])) ga = mul(g, pow_dbase(in[0], in[1]));
+        if (need(in[1])) gb = mul(g, pow_dexponent(in[0], out));
         return {ga, gb};
       },
       [](const Vars& in, const Var& out, const Vars& t) {
-        // Skip the term of an operand without a tangent: log(a) may be NaN.
+        // Skip the term of an operand without a tangent: log(a) is NaN for a < 0.
         Var r = zeros_like(out);
-        if (in[0].has_tangent()) r = mul(t[0], mul(in[1], pow(in[0], add_scalar(in[1], -1.0))));
-        if (in[1].has_tangent()) r = add(r, mul(t[1], mul(out, log(in[0]))));
+        if (in[0].has_tangent()) r = mul(t[0], pow_dbase(in[0], in[1]));
+        if (in[1].has_tangent()) r = add(r, mul(t[1], pow_dexponent(in[0], out)));
         return r;
       });
 }

@@ -1,7 +1,9 @@
 #include <camber/parallel/halo_exchange.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -11,10 +13,25 @@ namespace camber::par {
 
 namespace {
 
-// One tag suffices: the communicator is private to Camber's parallel module
-// and every exchange completes before the call returns, so messages between
-// two ranks cannot overtake one another.
+// One tag for the data and one for the headers suffice: the communicator is
+// private to Camber's parallel module and every exchange completes before
+// the call returns, so messages between two ranks cannot overtake one
+// another.
 constexpr int halo_tag = 7301;
+constexpr int header_tag = 7302;
+
+// The header each rank sends every neighbour before an exchange.
+enum Header : size_t { h_op, h_components, h_send_cells, h_ghost_cells, header_size };
+constexpr std::int64_t op_forward = 0, op_reverse_add = 1;
+constexpr std::int64_t refused_field = -1;  // in place of components
+
+const char* op_name(std::int64_t op) { return op == op_forward ? "forward" : "reverse_add"; }
+
+// "48 values (12 cells x 4 components)"
+std::string values_text(std::int64_t cells, std::int64_t nc) {
+  return std::to_string(cells * nc) + " values (" + std::to_string(cells) + " cells x " +
+         std::to_string(nc) + " components)";
+}
 
 Kokkos::View<index_t*> to_view(const std::vector<index_t>& values, const char* label) {
   Kokkos::View<index_t*> v(std::string(label), values.size());
@@ -67,14 +84,96 @@ HaloExchange::HaloExchange(const CellDistribution& dist)
   acc_slot_ = to_view(acc_slot, "camber::par::HaloExchange::acc_slot");
 }
 
-index_t HaloExchange::components(const Tensor& field, const char* who) const {
-  CAMBER_REQUIRE(field.rank() >= 1 && field.dim(0) == n_local_,
-                 "HaloExchange::" << who << ": field of shape " << shape_string(field.shape())
-                                  << " must have n_local = " << n_local_
-                                  << " rows (owned cells, then ghosts)");
+index_t HaloExchange::components(const Tensor& field) const {
+  if (field.rank() < 1 || field.dim(0) != n_local_) return refused_field;
   index_t nc = 1;
   for (int d = 1; d < field.rank(); ++d) nc *= field.dim(d);
   return nc;
+}
+
+index_t HaloExchange::agree(const Tensor& field, bool reverse) {
+  const char* who = reverse ? "reverse_add" : "forward";
+  const index_t nc = components(field);
+  const std::int64_t my_op = reverse ? op_reverse_add : op_forward;
+  const size_t n_nb = ranks_.size();
+  header_out_.assign(n_nb * header_size, 0);
+  header_in_.assign(n_nb * header_size, 0);
+  skip_.assign(n_nb, 0);
+  if (n_nb > 0) {
+    const MPI_Comm c = comm_.get();
+    std::vector<MPI_Request> requests(2 * n_nb);
+    for (size_t i = 0; i < n_nb; ++i) {
+      std::int64_t* h = header_out_.data() + i * header_size;
+      h[h_op] = my_op;
+      h[h_components] = nc;
+      h[h_send_cells] = send_offset_[i + 1] - send_offset_[i];
+      h[h_ghost_cells] = ghost_count_[i];
+      CAMBER_CHECK_MPI(MPI_Irecv(header_in_.data() + i * header_size, static_cast<int>(header_size),
+                                 MPI_INT64_T, ranks_[i], header_tag, c, &requests[i]));
+    }
+    for (size_t i = 0; i < n_nb; ++i)
+      CAMBER_CHECK_MPI(MPI_Isend(header_out_.data() + i * header_size, static_cast<int>(header_size),
+                                 MPI_INT64_T, ranks_[i], header_tag, c, &requests[n_nb + i]));
+    CAMBER_CHECK_MPI(MPI_Waitall(static_cast<int>(requests.size()), requests.data(),
+                                 MPI_STATUSES_IGNORE));
+  }
+  // Both sides of a pair see the same two headers and so make the same
+  // decision: exchange, or skip the pair's messages and raise.
+  const int me = comm_.rank();
+  std::ostringstream why;
+  for (size_t i = 0; i < n_nb; ++i) {
+    const std::int64_t* mine = header_out_.data() + i * header_size;
+    const std::int64_t* theirs = header_in_.data() + i * header_size;
+    const int r = ranks_[i];
+    if (nc == refused_field) {
+      skip_[i] = 1;
+      continue;  // this rank's own error below says why
+    }
+    if (theirs[h_components] == refused_field) {
+      skip_[i] = 1;
+      why << "\n  rank " << r << " refused its field (wrong number of rows; see the error there)";
+      continue;
+    }
+    // Cells each side sends and expects in its own operation: forward sends
+    // the send list and fills the ghosts, reverse_add the other way round.
+    auto out_cells = [](const std::int64_t* h) {
+      return h[h_op] == op_forward ? h[h_send_cells] : h[h_ghost_cells];
+    };
+    auto in_cells = [](const std::int64_t* h) {
+      return h[h_op] == op_forward ? h[h_ghost_cells] : h[h_send_cells];
+    };
+    const bool same = theirs[h_op] == mine[h_op] && theirs[h_components] == mine[h_components] &&
+                      out_cells(theirs) == in_cells(mine) && out_cells(mine) == in_cells(theirs);
+    if (same) continue;
+    skip_[i] = 1;
+    why << "\n  with rank " << r << ": ";
+    if (theirs[h_op] != mine[h_op])
+      why << "rank " << r << " called " << op_name(theirs[h_op]) << ", rank " << me << " called "
+          << op_name(mine[h_op]) << "; ";
+    why << "rank " << r << " sends " << values_text(out_cells(theirs), theirs[h_components])
+        << " where rank " << me << " expects " << values_text(in_cells(mine), mine[h_components])
+        << ", and rank " << me << " sends " << values_text(out_cells(mine), mine[h_components])
+        << " where rank " << r << " expects " << values_text(in_cells(theirs), theirs[h_components]);
+  }
+  error_ = why.str();
+  if (nc == refused_field) {
+    // The exchanges with the other neighbours are skipped too (they skip
+    // this rank), so nothing is left waiting.
+    CAMBER_REQUIRE(false, "HaloExchange::" << who << ": field of shape "
+                                           << shape_string(field.shape()) << " must have n_local = "
+                                           << n_local_ << " rows (owned cells, then ghosts)");
+  }
+  return nc;
+}
+
+void HaloExchange::raise_if_skipped(const char* who) const {
+  CAMBER_REQUIRE(error_.empty(),
+                 "HaloExchange::" << who << " on rank " << comm_.rank()
+                                  << ": the two sides of an exchange disagree (every rank must call "
+                                     "the same operation, in the same order, with fields of the "
+                                     "same number of components per cell); no data was exchanged "
+                                     "with these ranks and the field is unchanged here:"
+                                  << error_);
 }
 
 void HaloExchange::reserve(index_t nc) {
@@ -97,7 +196,7 @@ void HaloExchange::exchange(index_t nc, bool reverse) {
     double* ghost_side = recv_host_.data() + ghost_offset_[i] * nc;
     const index_t n_send = send_offset_[i + 1] - send_offset_[i];
     const index_t n_in = reverse ? n_send : ghost_count_[i];
-    if (n_in == 0) continue;
+    if (n_in == 0 || skip_[i]) continue;
     requests.emplace_back();
     CAMBER_CHECK_MPI(MPI_Irecv(reverse ? owner_side : ghost_side, mpi_count(n_in * nc), MPI_DOUBLE,
                                ranks_[i], halo_tag, c, &requests.back()));
@@ -107,7 +206,7 @@ void HaloExchange::exchange(index_t nc, bool reverse) {
     double* ghost_side = recv_host_.data() + ghost_offset_[i] * nc;
     const index_t n_send = send_offset_[i + 1] - send_offset_[i];
     const index_t n_out = reverse ? ghost_count_[i] : n_send;
-    if (n_out == 0) continue;
+    if (n_out == 0 || skip_[i]) continue;
     requests.emplace_back();
     CAMBER_CHECK_MPI(MPI_Isend(reverse ? ghost_side : owner_side, mpi_count(n_out * nc),
                                MPI_DOUBLE, ranks_[i], halo_tag, c, &requests.back()));
@@ -117,7 +216,7 @@ void HaloExchange::exchange(index_t nc, bool reverse) {
 }
 
 void HaloExchange::forward(Tensor& field) {
-  const index_t nc = components(field, "forward");
+  const index_t nc = agree(field, false);
   field.mark_modified();
   reserve(nc);
   auto data = field.view();
@@ -137,6 +236,7 @@ void HaloExchange::forward(Tensor& field) {
   const auto in_range = std::make_pair(index_t{0}, n_in);
   Kokkos::deep_copy(Kokkos::subview(send_host_, out_range), Kokkos::subview(send, out_range));
   exchange(nc, false);
+  raise_if_skipped("forward");  // before the ghost rows are touched
   Kokkos::deep_copy(Kokkos::subview(recv, in_range), Kokkos::subview(recv_host_, in_range));
   Kokkos::parallel_for(
       "camber::par::HaloExchange::unpack", Kokkos::RangePolicy<>(0, n_in),
@@ -145,9 +245,12 @@ void HaloExchange::forward(Tensor& field) {
 }
 
 void HaloExchange::reverse_add(Tensor& field) {
-  const index_t nc = components(field, "reverse_add");
+  const index_t nc = agree(field, true);
   field.mark_modified();
   reserve(nc);
+  // On disagreement the ghost rows still go to the agreeing neighbours, but
+  // are kept here: the field is left unchanged on a rank that raises.
+  const bool zero_ghosts = error_.empty();
   auto data = field.view();
   auto send = send_buf_;
   auto recv = recv_buf_;
@@ -161,13 +264,14 @@ void HaloExchange::reverse_add(Tensor& field) {
       "camber::par::HaloExchange::pack_ghosts", Kokkos::RangePolicy<>(0, n_out),
       KOKKOS_LAMBDA(index_t i) {
         recv(i) = data(ghost_start + i);
-        data(ghost_start + i) = 0.0;
+        if (zero_ghosts) data(ghost_start + i) = 0.0;
       });
   Kokkos::fence();
   const auto out_range = std::make_pair(index_t{0}, n_out);
   const auto in_range = std::make_pair(index_t{0}, n_in);
   Kokkos::deep_copy(Kokkos::subview(recv_host_, out_range), Kokkos::subview(recv, out_range));
   exchange(nc, true);
+  raise_if_skipped("reverse_add");
   Kokkos::deep_copy(Kokkos::subview(send, in_range), Kokkos::subview(send_host_, in_range));
   const index_t n_boundary = static_cast<index_t>(acc_cell.extent(0));
   Kokkos::parallel_for(

@@ -30,6 +30,16 @@
 ///
 /// Both calls are collective over the distribution's communicator (every
 /// rank calls them, in the same order, with the same number of components).
+/// Each call first swaps a four-number header (operation, components per
+/// cell, cells each way) with every neighbour rank, one small message each
+/// way. Where the two sides of an exchange disagree (one rank called forward
+/// and its neighbour reverse_add, or their fields have different numbers of
+/// components), neither sends the data: both raise a camber::Error naming
+/// the two ranks and the message sizes each side sends and expects, after
+/// finishing the exchanges with their other neighbours (so that no rank is
+/// left waiting), and the field is left unchanged on a rank that raises. A
+/// rank whose field has the wrong number of rows raises its own error; its
+/// neighbours raise one naming it. No buffer is ever sized by the other side.
 /// Packing and unpacking run as Kokkos kernels on the tensor's view; MPI
 /// moves host buffers (non-blocking send/receive per neighbour, then wait),
 /// so device memory is copied through a host mirror. The reverse
@@ -41,6 +51,8 @@
 /// buffers between calls; one object must not be used by two threads at once.
 #pragma once
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include <camber/parallel/cell_distribution.hpp>
@@ -68,8 +80,14 @@ class HaloExchange {
   using IndexView = Kokkos::View<index_t*>;
   using Buffer = Kokkos::View<double*>;
 
-  /// Values per cell of `field`, after checking its first axis.
-  index_t components(const Tensor& field, const char* who) const;
+  /// Values per cell of `field`, or -1 if its first axis is not n_local.
+  index_t components(const Tensor& field) const;
+  /// Swaps headers with every neighbour and marks in skip_ the pairs whose
+  /// two sides disagree (error_ says how); raises at once if this rank's
+  /// field has the wrong rows. Returns the components per cell.
+  index_t agree(const Tensor& field, bool reverse);
+  /// Raises the disagreement agree() found, if any (after exchange()).
+  void raise_if_skipped(const char* who) const;
   void reserve(index_t n_components);
   /// Sends send_host_ segments and receives recv_host_ segments, or the
   /// other way round for the reverse direction.
@@ -95,6 +113,10 @@ class HaloExchange {
   Buffer recv_buf_;       ///< n_ghosts_ * components: ghosts' side
   Buffer::HostMirror send_host_;
   Buffer::HostMirror recv_host_;
+  std::vector<std::int64_t> header_out_;  ///< per neighbour: op, components, cells
+  std::vector<std::int64_t> header_in_;
+  std::vector<char> skip_;                ///< per neighbour: no data this call
+  std::string error_;                     ///< the disagreements of this call
 };
 
 }  // namespace camber::par

@@ -9,7 +9,8 @@
 //       is independent). Sacado SFad<double,1> runs at n = 1e6: the Jacobian
 //       of the chain is diagonal, so one forward sweep gives the gradient.
 //   (c) extended Rosenbrock, n = 1e6, same inputs as bench_graph:
-//       ADOL-C trace + gradient(), trace + hess_vec(); Sacado Rad (reverse);
+//       ADOL-C trace (keeping the Taylors) + fos_reverse(), trace +
+//       hess_vec(); Sacado Rad (reverse);
 //       Sacado SFad per pair (the function is a sum of terms in 2 variables,
 //       so 2-direction forward mode per pair gives the exact gradient) and
 //       SFad<SFad<double,1>,2> per pair for H v.
@@ -19,7 +20,10 @@
 // Timed cases re-record the tape every iteration (as the ad::Var graph is
 // rebuilt every iteration), except *_adolc_reuse: gradient() on a stored
 // tape; the primal of each case is plain double code
-// (the same template instantiated with double).
+// (the same template instantiated with double). A re-recorded gradient
+// tapes with trace_on(tag, 1), which keeps the values the reverse sweep
+// needs, then runs fos_reverse() alone: gradient() would replay the tape
+// forward once more (zos_forward) before its reverse sweep.
 #include <adolc/adolc.h>
 #include <benchmark/benchmark.h>
 
@@ -101,8 +105,9 @@ double chain_primal(long n) {
   return f;
 }
 
+// Tape and reverse sweep, no forward replay (see the top of the file).
 void chain_adolc_tape(long n, std::vector<double>& g) {
-  trace_on(1, 0, adolc_buffer, adolc_buffer, adolc_buffer, adolc_buffer);
+  trace_on(1, 1, adolc_buffer, adolc_buffer, adolc_buffer, adolc_buffer);
   adouble f = 0.0;
   for (long i = 0; i < n; ++i) {
     adouble x;
@@ -113,7 +118,8 @@ void chain_adolc_tape(long n, std::vector<double>& g) {
   f >>= fv;
   trace_off();
   g.resize(static_cast<size_t>(n));
-  gradient(1, static_cast<int>(n), g_in->chain_x.data(), g.data());
+  double weight = 1.0;
+  if (fos_reverse(1, 1, static_cast<int>(n), &weight, g.data()) < 0) fail("chain ADOL-C fos_reverse");
 }
 
 void chain_rad(long n, std::vector<double>& g) {
@@ -141,9 +147,11 @@ double rosen_primal() {
   return f;
 }
 
-void rosen_adolc_tape() {
+// keep = 1 keeps the Taylors for a following fos_reverse(); hess_vec() runs
+// its own forward sweep and needs none (keep = 0).
+void rosen_adolc_tape(int keep) {
   const std::vector<double>& x = g_in->rosen_x;
-  trace_on(2, 0, adolc_buffer, adolc_buffer, adolc_buffer, adolc_buffer);
+  trace_on(2, keep, adolc_buffer, adolc_buffer, adolc_buffer, adolc_buffer);
   std::vector<adouble> xa(x.size());
   for (size_t i = 0; i < x.size(); ++i) xa[i] <<= x[i];
   adouble f = 0.0;
@@ -154,13 +162,15 @@ void rosen_adolc_tape() {
 }
 
 void rosen_adolc_grad(std::vector<double>& g) {
-  rosen_adolc_tape();
+  rosen_adolc_tape(1);
   g.resize(g_in->rosen_x.size());
-  gradient(2, static_cast<int>(rosen_n), g_in->rosen_x.data(), g.data());
+  double weight = 1.0;
+  if (fos_reverse(2, 1, static_cast<int>(rosen_n), &weight, g.data()) < 0)
+    fail("Rosenbrock ADOL-C fos_reverse");
 }
 
 void rosen_adolc_hvp(std::vector<double>& hv) {
-  rosen_adolc_tape();
+  rosen_adolc_tape(0);
   hv.resize(g_in->rosen_x.size());
   std::vector<double> x = g_in->rosen_x, v = g_in->rosen_v;  // hess_vec takes non-const
   hess_vec(2, static_cast<int>(rosen_n), x.data(), v.data(), hv.data());

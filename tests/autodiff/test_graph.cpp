@@ -8,9 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 
+#include <camber/autodiff/dual.hpp>
 #include <camber/autodiff/graph.hpp>
 #include <camber/error.hpp>
 
@@ -394,6 +396,84 @@ TEST(Graph, ConventionsAtKinksAndTies) {
   expect_close(values(mx), {5.0, 2.0}, 0.0, "max values");
   expect_close(values(ad::grad(ad::sum(mx), {t})[0]), {0.5, 0.0, 0.5, 1.0 / 3, 1.0 / 3, 1.0 / 3},
                1e-16, "max at ties");
+}
+
+TEST(Graph, PowAtAZeroBaseFollowsTheDualConvention) {
+  // f(a, b) = a^b at a = 0, for b = 0, 1, 2, 3, 2.5, 0.5. The math:
+  //   d/da: a^0 = 1 for every a, so 0 at b = 0; b 0^(b-1) otherwise: 1 at
+  //         b = 1, 0 for b > 1, +inf (from the right) for 0 < b < 1.
+  //   d/db: 0^b = 0 for all b > 0, so 0; at b = 0 it does not exist and the
+  //         convention (ops.hpp, dual.hpp) is 0.
+  // Reverse mode, forward mode and Dual must all give these, without NaN.
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> bs = {0.0, 1.0, 2.0, 3.0, 2.5, 0.5};
+  const std::vector<double> value = {1.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  const std::vector<double> d_da = {0.0, 1.0, 0.0, 0.0, 0.0, inf};
+  const size_t n = bs.size();
+  const Var a = ad::variable(Tensor(Shape{static_cast<camber::index_t>(n)}));
+  const Var b = ad::variable(Tensor::from_host({static_cast<camber::index_t>(n)}, bs));
+  const Var y = ad::pow(a, b);
+  const Vars g = ad::grad(ad::sum(y), {a, b});
+  const ad::JvpResult ta = ad::jvp([&b](const Var& z) { return ad::pow(z, b); }, a,
+                                   ad::constant(Tensor::full({static_cast<camber::index_t>(n)}, 1.0)));
+  const ad::JvpResult tb = ad::jvp([&a](const Var& z) { return ad::pow(a, z); }, b,
+                                   ad::constant(Tensor::full({static_cast<camber::index_t>(n)}, 1.0)));
+  // A constant zero base: the exponent's derivative alone.
+  const Var gb0 = ad::grad(ad::sum(ad::pow(ad::constant(Tensor({static_cast<camber::index_t>(n)})), b)),
+                           {b})[0];
+  const auto yv = values(y), ga = values(g[0]), gb = values(g[1]);
+  const auto ja = values(ta.tangents[0]), jb = values(tb.tangents[0]), gbc = values(gb0);
+  for (size_t i = 0; i < n; ++i) {
+    const double bi = bs[i];
+    SCOPED_TRACE("b = " + std::to_string(bi));
+    EXPECT_EQ(yv[i], value[i]);
+    EXPECT_EQ(ga[i], d_da[i]) << "reverse d/da";
+    EXPECT_EQ(gb[i], 0.0) << "reverse d/db";
+    EXPECT_EQ(ja[i], d_da[i]) << "forward d/da";
+    EXPECT_EQ(jb[i], 0.0) << "forward d/db";
+    EXPECT_EQ(gbc[i], 0.0) << "d/db with a constant base";
+    // Dual with a Dual exponent, a plain-number exponent, a plain base.
+    using D2 = ad::Dual<double, 2>;
+    const D2 r = ad::pow(ad::make_variable<2>(0.0, 0), ad::make_variable<2>(bi, 1));
+    EXPECT_EQ(r.val(), value[i]);
+    EXPECT_EQ(r.der(0), ga[i]) << "Dual d/da";
+    if (std::isfinite(d_da[i])) {
+      EXPECT_EQ(r.der(1), gb[i]) << "Dual d/db";
+    } else {
+      // Dual mixes the partials: inf * 0 in the direction a is not seeded
+      // in gives NaN, as for sqrt at 0 (dual.hpp); ad::pow keeps them apart.
+      EXPECT_TRUE(std::isnan(r.der(1))) << "Dual d/db";
+    }
+    EXPECT_EQ(ad::pow(ad::make_variable<1>(0.0, 0), bi).der(0), d_da[i]) << "Dual, plain b";
+    EXPECT_EQ(ad::pow(0.0, ad::make_variable<1>(bi, 0)).der(0), 0.0) << "Dual, plain a";
+    // The Var op with a plain-number exponent.
+    const Var ap = ad::variable(Tensor::scalar(0.0));
+    EXPECT_EQ(ad::grad(ad::sum(ad::pow(ap, bi)), {ap})[0].value().item(), d_da[i])
+        << "Var, plain b";
+  }
+}
+
+TEST(Graph, PowSecondDerivativesAtAZeroBase) {
+  // f(a, b) = a^b at (0, 2): f_aa = b (b-1) a^(b-2) = 2; f_ab = a^(b-1)
+  // (1 + b log a) -> 0 as a -> 0 (a log a -> 0); f_bb = a^b log^2 a -> 0.
+  // Reverse over reverse, forward over reverse (hessian) and nested Dual.
+  const std::vector<double> H = {2.0, 0.0, 0.0, 0.0};
+  const ad::VarFunction f = [](const Var& x) {
+    return ad::sum(ad::pow(ad::slice(x, 0, 0, 1), ad::slice(x, 0, 1, 2)));
+  };
+  const Var x = ad::variable(Tensor::from_host({2}, {0.0, 2.0}));
+  const Var g = ad::grad(f(x), {x}, /*create_graph=*/true)[0];
+  expect_close(values(g), {0.0, 0.0}, 0.0, "gradient at (0, 2)");
+  const Var h0 = ad::grad(ad::sum(ad::slice(g, 0, 0, 1)), {x}, false, true)[0];
+  const Var h1 = ad::grad(ad::sum(ad::slice(g, 0, 1, 2)), {x})[0];
+  expect_close(values(h0), {H[0], H[1]}, 1e-15, "reverse over reverse, row a");
+  expect_close(values(h1), {H[2], H[3]}, 1e-15, "reverse over reverse, row b");
+  expect_close(ad::hessian(f, Tensor::from_host({2}, {0.0, 2.0})).to_vector(), H, 1e-15,
+               "forward over reverse");
+  using DD2 = ad::Dual<ad::Dual<double, 2>, 2>;
+  const DD2 r = ad::pow(ad::make_nested_variable<DD2>(0.0, 0), ad::make_nested_variable<DD2>(2.0, 1));
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) EXPECT_EQ(r.der(i).der(j), H[static_cast<size_t>(2 * i + j)]);
 }
 
 TEST(Graph, ErrorsTellTheUserWhatToChange) {
