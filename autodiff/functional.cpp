@@ -357,4 +357,112 @@ Var custom_op(const std::string& name, const Vars& inputs, const CustomForward& 
   return record_op(name, forward(values), inputs, std::move(vjp_rule), std::move(jvp_rule));
 }
 
+namespace {
+
+// The outputs of a multi-output op packed into one Var: flattened and
+// concatenated. Offsets of each output in the packing, and the inverse.
+struct Packing {
+  std::vector<Shape> shapes;
+  std::vector<index_t> offsets;  // size n + 1
+
+  explicit Packing(const std::vector<Shape>& s) : shapes(s), offsets(s.size() + 1, 0) {
+    for (size_t k = 0; k < s.size(); ++k) offsets[k + 1] = offsets[k] + shape_size(s[k]);
+  }
+  Tensor pack(const std::vector<Tensor>& values) const {
+    Tensor packed = Tensor::uninitialized({offsets.back()});
+    for (size_t k = 0; k < values.size(); ++k) {
+      auto dst = Kokkos::subview(packed.view(), std::make_pair(offsets[k], offsets[k + 1]));
+      Kokkos::deep_copy(dst, values[k].view());
+    }
+    return packed;
+  }
+  Var pack(const Vars& parts) const {
+    Vars flat;
+    for (size_t k = 0; k < parts.size(); ++k)
+      flat.push_back(parts[k].defined() ? reshape(parts[k], {shape_size(shapes[k])})
+                                        : constant(Tensor({shape_size(shapes[k])})));
+    return flat.size() == 1 ? flat[0] : concat(flat, 0);
+  }
+  Vars unpack(const Var& packed) const {
+    Vars out;
+    for (size_t k = 0; k < shapes.size(); ++k)
+      out.push_back(reshape(slice(packed, 0, offsets[k], offsets[k + 1]), shapes[k]));
+    return out;
+  }
+};
+
+std::vector<Shape> shapes_of(const std::vector<Tensor>& values) {
+  std::vector<Shape> shapes;
+  for (const Tensor& v : values) shapes.push_back(v.shape());
+  return shapes;
+}
+
+}  // namespace
+
+Vars custom_op_multi(const std::string& name, const Vars& inputs,
+                     const CustomForwardMulti& forward, MultiVjpRule vjp_rule,
+                     MultiJvpRule jvp_rule) {
+  CAMBER_REQUIRE(forward && vjp_rule,
+                 "custom_op_multi '" << name << "': forward and vjp are required");
+  std::vector<Tensor> values;
+  for (const Var& x : inputs) values.push_back(x.value());
+  const std::vector<Tensor> outs = forward(values);
+  CAMBER_REQUIRE(!outs.empty(), "custom_op_multi '" << name << "': forward returned no outputs");
+  const auto packing = std::make_shared<const Packing>(shapes_of(outs));
+  VjpRule vjp = [packing, vjp_rule, name](const Vars& in, const Var& out, const Var& g) -> Vars {
+    const Vars gs = vjp_rule(in, packing->unpack(out), packing->unpack(g));
+    CAMBER_REQUIRE(gs.size() == in.size(), "custom_op_multi '" << name << "': VJP returned "
+                                                                 << gs.size() << " cotangents for "
+                                                                 << in.size() << " inputs");
+    return gs;
+  };
+  JvpRule jvp;
+  if (jvp_rule)
+    jvp = [packing, jvp_rule, name](const Vars& in, const Var& out, const Vars& t) -> Var {
+      const Vars ts = jvp_rule(in, packing->unpack(out), t);
+      CAMBER_REQUIRE(ts.size() == packing->shapes.size(),
+                     "custom_op_multi '" << name << "': JVP returned " << ts.size()
+                                         << " tangents for " << packing->shapes.size()
+                                         << " outputs");
+      return packing->pack(ts);
+    };
+  const Var packed = record_op(name, packing->pack(outs), inputs, std::move(vjp), std::move(jvp));
+  return packing->unpack(packed);
+}
+
+Vars checkpoint_multi(const MultiFunction& f, const Vars& inputs) {
+  std::vector<Tensor> values;
+  {
+    NoGradGuard no_grad;
+    detail::ForwardModeGuard no_forward(false);
+    Vars detached;
+    for (const Var& x : inputs) detached.push_back(x.detach());
+    for (const Var& y : f(detached)) values.push_back(y.value());
+  }
+  CAMBER_REQUIRE(!values.empty(), "checkpoint_multi: f returned no outputs");
+  const auto packing = std::make_shared<const Packing>(shapes_of(values));
+  const Var packed = record_op(
+      "checkpoint", packing->pack(values), inputs,
+      [f, packing](const Vars& in, const Var&, const Var& g) -> Vars {
+        const bool create_graph = grad_enabled();
+        Vars xs, ys;
+        {
+          EnableGradGuard recompute;
+          for (const Var& x : in) xs.push_back(x.requires_grad() ? identity(x) : x);
+          ys = f(xs);
+        }
+        BackwardOptions b;
+        b.grad.create_graph = create_graph;
+        b.stop_at_inputs = true;
+        Vars gx = backward(ys, xs, packing->unpack(g), b);
+        for (size_t i = 0; i < in.size(); ++i)
+          if (!in[i].requires_grad()) gx[i] = Var();
+        return gx;
+      },
+      [f, packing](const Vars& in, const Var&, const Vars& t) {
+        return packing->pack(jvp_same_level(f, in, t).tangents);
+      });
+  return packing->unpack(packed);
+}
+
 }  // namespace camber::ad

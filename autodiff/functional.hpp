@@ -141,4 +141,37 @@ using CustomForward = std::function<Tensor(const std::vector<Tensor>& inputs)>;
 Var custom_op(const std::string& name, const Vars& inputs, const CustomForward& forward,
               VjpRule vjp, JvpRule jvp = nullptr);
 
+/// Ops with several outputs. `forward` returns one Tensor per output (any
+/// shapes); `vjp` receives the op's inputs, its outputs and one cotangent
+/// per output (zeros for an output nothing downstream used) and returns one
+/// cotangent per input; `jvp` (optional) returns one tangent per output.
+/// Rules are written with ad:: ops, as for custom_op, so they differentiate
+/// again:
+///
+/// @code
+///   ad::Vars sc = ad::custom_op_multi("sincos", {x},
+///       [](const std::vector<camber::Tensor>& v) {
+///         return std::vector<camber::Tensor>{camber::sin(v[0]), camber::cos(v[0])};
+///       },
+///       [](const ad::Vars&, const ad::Vars& out, const ad::Vars& g) -> ad::Vars {
+///         return {g[0] * out[1] - g[1] * out[0]};      // d sin = cos, d cos = -sin
+///       });
+/// @endcode
+///
+/// One node records the op; its value is the outputs flattened and
+/// concatenated, and each output is a slice of it (one extra copy of the
+/// outputs in the forward pass, and of the cotangents in the backward pass).
+using CustomForwardMulti = std::function<std::vector<Tensor>(const std::vector<Tensor>& inputs)>;
+using MultiVjpRule =
+    std::function<Vars(const Vars& inputs, const Vars& outputs, const Vars& grad_outputs)>;
+using MultiJvpRule =
+    std::function<Vars(const Vars& inputs, const Vars& outputs, const Vars& tangents)>;
+Vars custom_op_multi(const std::string& name, const Vars& inputs,
+                     const CustomForwardMulti& forward, MultiVjpRule vjp,
+                     MultiJvpRule jvp = nullptr);
+
+/// checkpoint() for an f with several outputs: f(inputs), recording only
+/// the inputs; the backward pass recomputes f once for all outputs.
+Vars checkpoint_multi(const MultiFunction& f, const Vars& inputs);
+
 }  // namespace camber::ad

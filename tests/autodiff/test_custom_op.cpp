@@ -121,4 +121,108 @@ TEST(CustomOp, MissingJvpIsAClearError) {
   EXPECT_THROW(ad::jvp(no_jvp, x, ad::constant(Tensor::full({2}, 1.0))), camber::Error);
 }
 
+// An op with three outputs of different shapes, from x and y (shape {3}):
+//   o0 = sin(x) y          {3}
+//   o1 = sum(x y)          {}
+//   o2 = cos(x) as {3, 1}
+// Its VJP and JVP are the hand derivatives, in ad:: ops.
+Vars three_outputs(const Var& x, const Var& y) {
+  return ad::custom_op_multi(
+      "three_outputs", {x, y},
+      [](const std::vector<Tensor>& v) {
+        return std::vector<Tensor>{camber::mul(camber::sin(v[0]), v[1]),
+                                   Tensor::scalar(camber::dot(v[0], v[1])),
+                                   camber::cos(v[0]).reshape({3, 1})};
+      },
+      [](const Vars& in, const Vars&, const Vars& g) -> Vars {
+        const Var g2 = ad::reshape(g[2], {3});
+        const Var gx = g[0] * ad::cos(in[0]) * in[1] + g[1] * in[1] - g2 * ad::sin(in[0]);
+        const Var gy = g[0] * ad::sin(in[0]) + g[1] * in[0];
+        return {gx, gy};
+      },
+      [](const Vars& in, const Vars&, const Vars& t) -> Vars {
+        return {ad::cos(in[0]) * in[1] * t[0] + ad::sin(in[0]) * t[1],
+                ad::sum(t[0] * in[1] + in[0] * t[1]),
+                ad::reshape(-(ad::sin(in[0]) * t[0]), {3, 1})};
+      });
+}
+
+// A nonlinear function of all three outputs, shape {7}.
+Var mix(const Vars& o) {
+  return ad::concat({ad::tanh(o[0]), ad::reshape(o[1] * o[1], {1}), ad::reshape(o[2], {3}) * o[0]},
+                    0);
+}
+
+TEST(CustomOpMulti, ValuesShapesAndAnUnusedOutputsZeroCotangent) {
+  const Var x = ad::variable(Tensor::from_host({3}, {0.3, -1.2, 2.0}));
+  const Var y = ad::variable(Tensor::from_host({3}, {1.5, 0.25, -0.5}));
+  const Vars o = three_outputs(x, y);
+  ASSERT_EQ(o.size(), 3u);
+  EXPECT_EQ(o[1].shape(), camber::Shape{});
+  EXPECT_EQ(o[2].shape(), (camber::Shape{3, 1}));
+  EXPECT_DOUBLE_EQ(o[1].item(), 0.3 * 1.5 - 1.2 * 0.25 - 2.0 * 0.5);
+  // Only o1 used: d/dx sum(x y) = y and d/dy = x, exactly (the other
+  // outputs' cotangents are zeros).
+  const Vars g = ad::grad(o[1], {x, y});
+  EXPECT_EQ(g[0].value().to_vector(), y.value().to_vector());
+  EXPECT_EQ(g[1].value().to_vector(), x.value().to_vector());
+}
+
+TEST(CustomOpMulti, PassesAllGradientChecks) {
+  // Central differences (first and second order) and the dot-product test
+  // of a nonlinear function of all three outputs.
+  const ad::CheckFunction f = [](const Vars& in) { return mix(three_outputs(in[0], in[1])); };
+  const std::vector<Tensor> at{Tensor::from_host({3}, {0.3, -1.2, 2.0}),
+                               Tensor::from_host({3}, {1.5, 0.25, -0.5})};
+  const ad::GradCheckResult res = ad::check_all(f, at);
+  EXPECT_TRUE(res.ok) << res.report();
+}
+
+TEST(CustomOpMulti, JvpMatchesTheVjpByTheDotProductIdentity) {
+  const Tensor x0 = Tensor::from_host({3}, {0.7, 0.1, -0.4});
+  const Tensor y0 = Tensor::from_host({3}, {-1.0, 2.0, 0.5});
+  const Tensor tx = Tensor::from_host({3}, {0.2, -0.3, 1.1});
+  const Tensor ty = Tensor::from_host({3}, {1.0, 0.4, -0.6});
+  const ad::MultiFunction f = [](const Vars& in) { return Vars{mix(three_outputs(in[0], in[1]))}; };
+  const ad::JvpResult j = ad::jvp(f, {ad::variable(x0), ad::variable(y0)},
+                                  {ad::constant(tx), ad::constant(ty)});
+  const Tensor w = Tensor::from_host({7}, {0.5, -1.0, 2.0, 0.3, -0.7, 1.2, 0.9});
+  const Var x = ad::variable(x0), y = ad::variable(y0);
+  const Vars g = ad::vjp(f({x, y}), {x, y}, {ad::constant(w)});
+  const double lhs = camber::dot(j.tangents[0].value(), w);
+  const double rhs = camber::dot(g[0].value(), tx) + camber::dot(g[1].value(), ty);
+  EXPECT_NEAR(lhs, rhs, 1e-14 * (std::abs(lhs) + 1.0));
+}
+
+TEST(CheckpointMulti, SameDerivativesAsWithoutCheckpointing) {
+  const ad::MultiFunction f = [](const Vars& in) {
+    const Var p = in[0] * in[1];
+    return Vars{ad::exp(p), ad::sum(ad::sin(in[0]) + p * in[1])};
+  };
+  const auto combine = [](const Vars& o) { return ad::sum(ad::tanh(o[0])) * o[1]; };
+  const Tensor x0 = Tensor::from_host({4}, {0.1, -0.5, 0.8, 0.3});
+  const Tensor y0 = Tensor::from_host({4}, {1.2, 0.4, -0.9, 0.6});
+  const Var x = ad::variable(x0), y = ad::variable(y0);
+  const Vars plain = ad::grad(combine(f({x, y})), {x, y});
+  const Vars ck = ad::grad(combine(ad::checkpoint_multi(f, {x, y})), {x, y});
+  for (int k = 0; k < 2; ++k) {
+    const auto a = plain[k].value().to_vector(), b = ck[k].value().to_vector();
+    for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-15 * (std::abs(a[i]) + 1.0));
+  }
+  // Second order and forward mode through the recomputation.
+  const ad::CheckFunction g = [&](const Vars& in) {
+    return ad::reshape(combine(ad::checkpoint_multi(f, in)), {1});
+  };
+  const ad::GradCheckResult res = ad::check_all(g, {x0, y0});
+  EXPECT_TRUE(res.ok) << res.report();
+  const ad::JvpResult jp = ad::jvp([&](const Vars& in) { return Vars{combine(f(in))}; },
+                                   {ad::variable(x0), ad::variable(y0)},
+                                   {ad::constant(y0), ad::constant(x0)});
+  const ad::JvpResult jc =
+      ad::jvp([&](const Vars& in) { return Vars{combine(ad::checkpoint_multi(f, in))}; },
+              {ad::variable(x0), ad::variable(y0)}, {ad::constant(y0), ad::constant(x0)});
+  EXPECT_NEAR(jp.tangents[0].item(), jc.tangents[0].item(),
+              1e-14 * (std::abs(jp.tangents[0].item()) + 1.0));
+}
+
 }  // namespace camber_test_custom_op
