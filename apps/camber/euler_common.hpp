@@ -1,22 +1,28 @@
 // What the euler problem's jobs share (`camber run` and `camber optimize`,
 // euler_case.cpp and euler_optimize.cpp): the deck's sections, the mesh
-// and conditions it describes, and the outputs.
+// and conditions it describes, the design chain, and the outputs. Also
+// read by benchmarks/solvers/check_quickstart_gradient.cpp, which checks
+// the optimizer's gradient on the deck's own chain (target camber_app).
 #pragma once
 
 #include <mpi.h>
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <camber/deck/deck.hpp>
 #include <camber/deck/schema.hpp>
+#include <camber/design/airfoil_wall.hpp>
+#include <camber/design/mesh_deformation.hpp>
 #include <camber/io/hdf5_file.hpp>
 #include <camber/io/vtk_writer.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/mesh.hpp>
 #include <camber/runtime.hpp>
 #include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/steady_flow.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
 #include <camber/tensor.hpp>
 
@@ -41,6 +47,17 @@ eu::FlowConditions flow_conditions(const deck::Deck& d);
 eu::FluxScheme flux_scheme(const deck::Deck& d);
 eu::SpatialOptions spatial_options(const deck::Deck& d);
 eu::SteadyOptions steady_options(const deck::Deck& d);
+
+// `camber optimize`'s chain (euler_optimize.cpp): the flow solved at every
+// design (the sections above, warm starts to the absolute tolerance 1e-13,
+// solver.warm_cfl_start), the design section's parametrization of the wall
+// (bad_input for a wall the mesh lacks) and its mesh deformation's options.
+eu::SteadyFlowSettings design_flow_settings(const deck::Deck& d, const mesh::Mesh& m,
+                                            MPI_Comm comm);
+std::unique_ptr<design::ShapeParametrization> shape_parametrization(const deck::Deck& d,
+                                                                    const mesh::Mesh& m,
+                                                                    MPI_Comm comm);
+design::IdwOptions idw_options(const deck::Deck& d);
 
 // Cell fields in physical units for ParaView (owned rows).
 std::vector<io::Field> flow_fields(const eu::Discretization& disc, const Tensor& U);

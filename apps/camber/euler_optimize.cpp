@@ -44,14 +44,32 @@
 
 namespace camber::app {
 
-using namespace euler_app;
 namespace fs = std::filesystem;
 
-namespace {
+namespace euler_app {
 
-std::unique_ptr<design::ShapeParametrization> make_parametrization(const deck::Deck& d,
-                                                                   const mesh::Mesh& m,
-                                                                   MPI_Comm comm) {
+eu::SteadyFlowSettings design_flow_settings(const deck::Deck& d, const mesh::Mesh& m,
+                                            MPI_Comm comm) {
+  eu::SteadyFlowSettings settings;
+  settings.conditions = boundary_conditions(d, m, comm);
+  settings.flow = flow_conditions(d);
+  settings.scheme = flux_scheme(d);
+  settings.spatial = spatial_options(d);
+  settings.steady = steady_options(d);
+  settings.steady.abs_tolerance = 1e-13;  // warm starts begin near round-off
+  settings.warm_cfl_start = d.real("solver.warm_cfl_start");
+  return settings;
+}
+
+design::IdwOptions idw_options(const deck::Deck& d) {
+  design::IdwOptions o;
+  o.exponent = d.real("design.idw_exponent");
+  return o;
+}
+
+std::unique_ptr<design::ShapeParametrization> shape_parametrization(const deck::Deck& d,
+                                                                    const mesh::Mesh& m,
+                                                                    MPI_Comm comm) {
   const std::vector<std::string> wall = {d.string("design.wall")};
   const std::string kind = d.string("design.parametrization");
   std::unique_ptr<design::ShapeParametrization> p;
@@ -74,6 +92,12 @@ std::unique_ptr<design::ShapeParametrization> make_parametrization(const deck::D
   });
   return p;
 }
+
+}  // namespace euler_app
+
+using namespace euler_app;
+
+namespace {
 
 // Thickness normal to the chord at chordwise stations, from the wall
 // coordinates: each surface's normal coordinate interpolated linearly in
@@ -212,18 +236,9 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   };
 
   const mesh::Mesh global = build_mesh(d, comm);
-  eu::SteadyFlowSettings settings;
-  settings.conditions = boundary_conditions(d, global, comm);
-  settings.flow = flow_conditions(d);
-  settings.scheme = flux_scheme(d);
-  settings.spatial = spatial_options(d);
-  settings.steady = steady_options(d);
-  settings.steady.abs_tolerance = 1e-13;  // warm starts begin near round-off
-  settings.warm_cfl_start = d.real("solver.warm_cfl_start");
-  std::unique_ptr<design::ShapeParametrization> shape = make_parametrization(d, global, comm);
-  design::IdwOptions idw_options;
-  idw_options.exponent = d.real("design.idw_exponent");
-  const design::MeshDeformation idw(global, {d.string("design.wall")}, idw_options);
+  const eu::SteadyFlowSettings settings = design_flow_settings(d, global, comm);
+  std::unique_ptr<design::ShapeParametrization> shape = shape_parametrization(d, global, comm);
+  const design::MeshDeformation idw(global, {d.string("design.wall")}, idw_options(d));
   const Thickness thickness(shape->wall());
   const index_t n = shape->n_design();
   eu::SteadyFlow flow(global, comm, settings);
