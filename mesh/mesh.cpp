@@ -351,6 +351,21 @@ Mesh Mesh::with_coordinates(const Kokkos::View<const double**>& coords) const {
   return moved;
 }
 
+Mesh Mesh::with_coordinates(const Tensor& coords) const {
+  const auto n = static_cast<index_t>(coords_.extent(0)), dim = static_cast<index_t>(coords_.extent(1));
+  CAMBER_REQUIRE(coords.shape() == (Shape{n, dim}),
+                 "Mesh::with_coordinates: coords has shape " << shape_string(coords.shape())
+                                                             << ", the mesh has " << n << " x "
+                                                             << dim);
+  Kokkos::View<double**> c("mesh::coords", static_cast<size_t>(n), static_cast<size_t>(dim));
+  const auto xh = coords.host();
+  auto ch = Kokkos::create_mirror_view(c);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t d = 0; d < dim; ++d) ch(i, d) = xh(i * dim + d);
+  Kokkos::deep_copy(c, ch);
+  return with_coordinates(Kokkos::View<const double**>(c));
+}
+
 int Mesh::marker_index(const std::string& name) const {
   for (std::size_t i = 0; i < markers_.size(); ++i)
     if (markers_[i].name == name) return static_cast<int>(i);

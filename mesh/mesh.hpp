@@ -163,6 +163,9 @@ class Mesh {
   /// other node coordinates, n_nodes x dim (copied): a deformed mesh. Cells
   /// are not re-oriented or checked (see design::check_cell_volumes).
   Mesh with_coordinates(const Kokkos::View<const double**>& coords) const;
+  /// The same from a Tensor of shape {n_nodes, dim} (row-major), as the
+  /// design chain's coordinates come.
+  Mesh with_coordinates(const Tensor& coords) const;
   const IndexView& cell_offsets() const noexcept { return cell_offsets_; }
   const IndexView& cell_nodes() const noexcept { return cell_nodes_; }
   const Kokkos::View<CellType*>& cell_types() const noexcept { return cell_types_; }

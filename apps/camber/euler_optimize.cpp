@@ -489,15 +489,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
     design_csv << "variable,value\n" << std::setprecision(12);
     for (index_t k = 0; k < n; ++k) design_csv << k << ',' << result.x[static_cast<size_t>(k)] << '\n';
     write_text(dir + "/" + name + "_final_design.csv", design_csv.str());
-    Kokkos::View<double**> xf("final_coords", static_cast<size_t>(global.n_nodes()), 2);
-    {
-      auto h = Kokkos::create_mirror_view(xf);
-      const auto xh = X_final.host();
-      for (index_t i = 0; i < global.n_nodes(); ++i)
-        for (int k = 0; k < 2; ++k) h(i, k) = xh(i * 2 + k);
-      Kokkos::deep_copy(xf, h);
-    }
-    mesh::write_su2(global.with_coordinates(xf), dir + "/" + name + "_final.su2");
+    mesh::write_su2(global.with_coordinates(X_final), dir + "/" + name + "_final.su2");
     if (std::system("command -v gnuplot > /dev/null 2>&1") == 0) {
       const std::string script = dir + "/" + name + "_optimizer_plots.gp";
       std::ostringstream gp;

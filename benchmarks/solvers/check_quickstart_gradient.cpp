@@ -84,15 +84,7 @@ FrozenSolve solve_frozen(const mesh::Mesh& global, MPI_Comm comm,
                          const Tensor& phi, const Tensor& start, double reference,
                          double rel_tolerance, int max_iterations) {
   const auto t0 = std::chrono::steady_clock::now();
-  Kokkos::View<double**> coords("check::coords", static_cast<size_t>(global.n_nodes()), 2);
-  {
-    const auto xh = X.host();
-    auto ch = Kokkos::create_mirror_view(coords);
-    for (index_t n = 0; n < global.n_nodes(); ++n)
-      for (int d = 0; d < 2; ++d) ch(n, d) = xh(n * 2 + d);
-    Kokkos::deep_copy(coords, ch);
-  }
-  mesh::DistributedMesh dm(global.with_coordinates(coords), comm);
+  mesh::DistributedMesh dm(global.with_coordinates(X), comm);
   eu::SpatialOptions spatial = settings.spatial;
   spatial.freeze_limiter = false;
   eu::Discretization disc(dm, settings.flow, settings.conditions, settings.scheme, spatial);

@@ -56,15 +56,7 @@ std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& X) {
                                             << global_.n_nodes() << ", 2}");
   const auto start = std::chrono::steady_clock::now();
   auto lin = std::make_shared<Linearization>();
-  Kokkos::View<double**> coords("euler::design_coords", static_cast<size_t>(global_.n_nodes()), 2);
-  {
-    const auto xh = X.host();
-    auto ch = Kokkos::create_mirror_view(coords);
-    for (index_t n = 0; n < global_.n_nodes(); ++n)
-      for (int d = 0; d < 2; ++d) ch(n, d) = xh(n * 2 + d);
-    Kokkos::deep_copy(coords, ch);
-  }
-  lin->dm = std::make_unique<mesh::DistributedMesh>(global_.with_coordinates(coords), comm_);
+  lin->dm = std::make_unique<mesh::DistributedMesh>(global_.with_coordinates(X), comm_);
   SpatialOptions spatial = settings_.spatial;
   spatial.freeze_limiter = false;
   lin->disc = std::make_unique<Discretization>(*lin->dm, settings_.flow, settings_.conditions,

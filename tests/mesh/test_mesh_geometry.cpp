@@ -265,6 +265,22 @@ TEST(MeshGeometry, ClosureOfFaceNormalsAndOfTheirDerivatives) {
   }
 }
 
+TEST(MeshGeometry, WithCoordinatesFromATensorScalesTheAreas) {
+  // Every node coordinate doubled: every cell area exactly 4x (a scaling
+  // by a power of two is exact in floating point).
+  const Mesh m = rectangle(3, 2, 1.5, 1.0);
+  const auto c = camber::Tensor::from_view(m.coords()).clone();
+  camber::Tensor doubled = c.clone();
+  doubled *= 2.0;
+  const Mesh moved = m.with_coordinates(doubled);
+  const Geometry g0 = compute_geometry(m), g1 = compute_geometry(moved);
+  const auto v0 = camber::Tensor::from_view(g0.cell_volume).to_vector();
+  const auto v1 = camber::Tensor::from_view(g1.cell_volume).to_vector();
+  ASSERT_EQ(v0.size(), v1.size());
+  for (size_t i = 0; i < v0.size(); ++i) EXPECT_EQ(v1[i], 4.0 * v0[i]);
+  EXPECT_THROW(m.with_coordinates(camber::Tensor({m.n_nodes(), 3})), camber::Error);
+}
+
 TEST(MeshGeometry, WallDistanceOnARectangle) {
   // Distance from cell centroids of a quad mesh to the bottom wall is the
   // centroid's y, exactly the row's mid-height.

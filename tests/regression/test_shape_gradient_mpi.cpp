@@ -107,15 +107,7 @@ TEST(ShapeGradient, HicksHenneThroughIdwAndTheFlowMatchesFiniteDifferences) {
 // U to round-off.
 double frozen_limiter_cd(const mesh::Mesh& global, const eu::SteadyFlowSettings& s,
                          const Tensor& X, const Tensor& phi, const Tensor& U) {
-  Kokkos::View<double**> coords("coords", static_cast<size_t>(global.n_nodes()), 2);
-  {
-    const auto xh = X.host();
-    auto ch = Kokkos::create_mirror_view(coords);
-    for (index_t n = 0; n < global.n_nodes(); ++n)
-      for (int d = 0; d < 2; ++d) ch(n, d) = xh(n * 2 + d);
-    Kokkos::deep_copy(coords, ch);
-  }
-  mesh::DistributedMesh dm(global.with_coordinates(coords), test::world());
+  mesh::DistributedMesh dm(global.with_coordinates(X), test::world());
   eu::SpatialOptions spatial = s.spatial;
   spatial.freeze_limiter = false;
   eu::Discretization disc(dm, s.flow, s.conditions, s.scheme, spatial);
