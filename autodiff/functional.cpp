@@ -236,34 +236,41 @@ Var hessian(const VarFunction& f, const Var& x, bool create_graph) {
 
 namespace {
 
-// jvp without the nesting check: checkpoint's JVP rule re-runs f on inputs
-// that carry the (outer, same-level) tangents it replaces.
-JvpResult jvp_same_level(const MultiFunction& f, const Vars& primals, const Vars& tangents) {
+// f at primals with tangents attached at `level`; outputs' tangents at that
+// level. Levels up to `level` propagate inside f, whatever the caller's
+// limit (checkpoint's JVP rule runs with the limit at its own level and
+// re-runs f with that level's tangents).
+JvpResult jvp_at_level(const MultiFunction& f, const Vars& primals, const Vars& tangents,
+                       int level) {
   CAMBER_REQUIRE(primals.size() == tangents.size(),
                  "jvp: " << tangents.size() << " tangents for " << primals.size() << " primals");
-  detail::ForwardModeGuard forward(true);
+  detail::ForwardLimitGuard forward(std::max(detail::forward_limit(), level + 1));
+  detail::RuleLevelGuard outside_rules(-1);
   Vars xs;
   for (size_t i = 0; i < primals.size(); ++i) {
     CAMBER_REQUIRE(tangents[i].shape() == primals[i].shape(),
                    "jvp: tangent " << i << " has shape " << shape_string(tangents[i].shape())
                                    << ", primal has " << shape_string(primals[i].shape()));
-    xs.push_back(with_tangent(primals[i], tangents[i]));
+    xs.push_back(with_tangent(primals[i], tangents[i], level));
   }
   JvpResult r;
   r.outputs = f(xs);
   for (const Var& y : r.outputs)
-    r.tangents.push_back(y.has_tangent() ? y.tangent() : zeros_like(y));
+    r.tangents.push_back(y.has_tangent(level) ? y.tangent(level) : zeros_like(y));
   return r;
+}
+
+// What checkpoint's JVP rule calls: the level the rule is computing.
+JvpResult jvp_same_level(const MultiFunction& f, const Vars& primals, const Vars& tangents) {
+  return jvp_at_level(f, primals, tangents, detail::rule_level());
 }
 
 }  // namespace
 
 JvpResult jvp(const MultiFunction& f, const Vars& primals, const Vars& tangents) {
-  for (const Var& x : primals)
-    CAMBER_REQUIRE(!x.has_tangent(),
-                   "jvp: a primal already carries a tangent (jvp inside jvp); forward-over-"
-                   "forward is not supported, use hvp (forward over reverse) or nested grad");
-  return jvp_same_level(f, primals, tangents);
+  const int level = detail::jvp_depth();
+  detail::JvpDepthGuard deeper;
+  return jvp_at_level(f, primals, tangents, level);
 }
 
 JvpResult jvp(const VarFunction& f, const Var& primal, const Var& tangent) {
@@ -274,11 +281,13 @@ Tensor hvp(const VarFunction& f, const Tensor& x, const Tensor& v) {
   CAMBER_REQUIRE(x.shape() == v.shape(), "hvp: v has shape " << shape_string(v.shape())
                                                              << ", x has "
                                                              << shape_string(x.shape()));
-  detail::ForwardModeGuard forward(true);
-  const Var xt = with_tangent(variable(x), constant(v));
+  const int level = detail::jvp_depth();
+  detail::JvpDepthGuard deeper;
+  detail::ForwardLimitGuard forward(std::max(detail::forward_limit(), level + 1));
+  const Var xt = with_tangent(variable(x), constant(v), level);
   const Var y = f(xt);
   const Var g = grad(y, {xt})[0];
-  return g.has_tangent() ? g.tangent().value() : Tensor(x.shape());
+  return g.has_tangent(level) ? g.tangent(level).value() : Tensor(x.shape());
 }
 
 Tensor jacobian(const VarFunction& f, const Tensor& x) {
@@ -318,7 +327,7 @@ Var checkpoint(const MultiFunction& f, const Vars& inputs) {
   Tensor value;
   {
     NoGradGuard no_grad;
-    detail::ForwardModeGuard no_forward(false);
+    detail::ForwardLimitGuard no_forward(0);
     Vars detached;
     for (const Var& x : inputs) detached.push_back(x.detach());
     const Vars out = f(detached);
@@ -434,7 +443,7 @@ Vars checkpoint_multi(const MultiFunction& f, const Vars& inputs) {
   std::vector<Tensor> values;
   {
     NoGradGuard no_grad;
-    detail::ForwardModeGuard no_forward(false);
+    detail::ForwardLimitGuard no_forward(0);
     Vars detached;
     for (const Var& x : inputs) detached.push_back(x.detach());
     for (const Var& y : f(detached)) values.push_back(y.value());

@@ -34,9 +34,11 @@
 /// intermediates; differentiating the same graph again then throws. Pass
 /// retain_graph = true to call vjp several times on one graph.
 ///
-/// Limits: one forward level at a time (tangents are not tagged by level, so
-/// jvp inside jvp throws; use forward-over-reverse or reverse-over-reverse).
-/// Reverse over forward works: jvp's tangents are Vars with a graph.
+/// Nesting: a jvp inside a jvp attaches its tangents at the next level
+/// (variable.hpp), so forward over forward gives D^2 f[u, v] and deeper
+/// nests higher directional derivatives; each level costs the JVP rules
+/// once more on top of the levels below. Reverse over forward works too:
+/// jvp's tangents are Vars with a graph.
 /// jacobian and hessian cost one vjp / one hvp per output / input element:
 /// meant for small problems and tests. Ops record only on the calling thread.
 #pragma once

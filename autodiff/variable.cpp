@@ -1,12 +1,17 @@
 #include <camber/autodiff/variable.hpp>
 
+#include <algorithm>
+#include <limits>
+
 #include <camber/error.hpp>
 
 namespace camber::ad {
 
 namespace {
 thread_local bool tl_grad_enabled = true;
-thread_local bool tl_forward_enabled = true;
+thread_local int tl_forward_limit = std::numeric_limits<int>::max();
+thread_local int tl_rule_level = -1;
+thread_local int tl_jvp_depth = 0;
 }  // namespace
 
 using detail::VarAccess;
@@ -26,11 +31,26 @@ bool Var::requires_grad() const { return impl_ && impl_->requires_grad; }
 bool Var::has_node() const { return impl_ && impl_->node != nullptr; }
 std::string Var::op_name() const { return has_node() ? impl_->node->name : "leaf"; }
 
-const Var& Var::tangent() const {
+const Var& Var::tangent(int level) const {
   static const Var none;
-  return impl_ ? impl_->tangent : none;
+  if (!impl_ || level < 0 || static_cast<size_t>(level) >= impl_->tangents.size()) return none;
+  return impl_->tangents[static_cast<size_t>(level)];
 }
-bool Var::has_tangent() const { return impl_ && impl_->tangent.defined(); }
+bool Var::has_tangent(int level) const { return tangent(level).defined(); }
+
+namespace {
+// The level tangent() and has_tangent() report without one.
+int default_level(const VarImpl* impl) {
+  if (tl_rule_level >= 0) return tl_rule_level;
+  if (!impl) return -1;
+  for (size_t l = impl->tangents.size(); l-- > 0;)
+    if (impl->tangents[l].defined()) return static_cast<int>(l);
+  return -1;
+}
+}  // namespace
+
+const Var& Var::tangent() const { return tangent(default_level(impl_.get())); }
+bool Var::has_tangent() const { return has_tangent(default_level(impl_.get())); }
 
 Var Var::detach() const { return constant(value()); }
 
@@ -44,13 +64,18 @@ Var variable(const Tensor& value, bool requires_grad) {
 Var constant(const Tensor& value) { return variable(value, false); }
 Var scalar(double value) { return constant(Tensor::scalar(value)); }
 
-Var with_tangent(const Var& x, const Var& tangent) {
+Var with_tangent(const Var& x, const Var& tangent, int level) {
   CAMBER_REQUIRE(!tangent.defined() || tangent.shape() == x.shape(),
                  "tangent of shape " << shape_string(tangent.shape()) << " for a Var of shape "
                                      << shape_string(x.shape()));
+  if (level < 0) level = tl_jvp_depth;
   auto impl = std::make_shared<VarImpl>();
   impl->value = x.value();
-  impl->tangent = tangent;
+  const auto& below = VarAccess::impl(x)->tangents;
+  impl->tangents.assign(below.begin(),
+                        below.begin() + std::min(below.size(), static_cast<size_t>(level)));
+  impl->tangents.resize(static_cast<size_t>(level) + 1);
+  impl->tangents[static_cast<size_t>(level)] = tangent;
   if (x.requires_grad() && grad_enabled()) {
     // An identity node keeps the new Var connected to x, so reverse mode
     // through a jvp (reverse-over-forward) reaches x.
@@ -73,11 +98,17 @@ EnableGradGuard::~EnableGradGuard() { tl_grad_enabled = previous_; }
 
 namespace detail {
 
-bool forward_enabled() noexcept { return tl_forward_enabled; }
-ForwardModeGuard::ForwardModeGuard(bool enabled) : previous_(tl_forward_enabled) {
-  tl_forward_enabled = enabled;
+int forward_limit() noexcept { return tl_forward_limit; }
+int rule_level() noexcept { return tl_rule_level; }
+int jvp_depth() noexcept { return tl_jvp_depth; }
+ForwardLimitGuard::ForwardLimitGuard(int limit) : previous_(tl_forward_limit) {
+  tl_forward_limit = limit;
 }
-ForwardModeGuard::~ForwardModeGuard() { tl_forward_enabled = previous_; }
+ForwardLimitGuard::~ForwardLimitGuard() { tl_forward_limit = previous_; }
+RuleLevelGuard::RuleLevelGuard(int level) : previous_(tl_rule_level) { tl_rule_level = level; }
+RuleLevelGuard::~RuleLevelGuard() { tl_rule_level = previous_; }
+JvpDepthGuard::JvpDepthGuard() { ++tl_jvp_depth; }
+JvpDepthGuard::~JvpDepthGuard() { --tl_jvp_depth; }
 
 namespace {
 // Takes the Vars' references; every node or tangent graph only they kept
@@ -97,7 +128,7 @@ void free_iteratively(Vars& roots) {
       for (Var& v : p->node->inputs) take(v);
       p->node->inputs.clear();
     }
-    take(p->tangent);
+    for (Var& t : p->tangents) take(t);
     // p (and its node, now without inputs) is destroyed here.
   }
 }
@@ -134,16 +165,17 @@ void Node::check_unmodified(const Var& output) const {
 Var record_op(const std::string& name, Tensor value, Vars inputs, VjpRule vjp, JvpRule jvp,
               Reads reads) {
   bool any_grad = false;
-  bool any_tangent = false;
+  size_t levels = 0;  // forward levels some input carries, below the limit
   for (const Var& in : inputs) {
     CAMBER_REQUIRE(in.defined(), name << ": an input is an undefined ad::Var");
     any_grad = any_grad || in.requires_grad();
-    any_tangent = any_tangent || in.has_tangent();
+    levels = std::max(levels, VarAccess::impl(in)->tangents.size());
   }
+  levels = std::min(levels, static_cast<size_t>(std::max(detail::forward_limit(), 0)));
   auto impl = std::make_shared<VarImpl>();
   impl->value = std::move(value);
   const bool record = grad_enabled() && any_grad;
-  const bool forward = detail::forward_enabled() && any_tangent;
+  const bool forward = levels > 0;
   if (record) {
     impl->requires_grad = true;
     auto node = std::make_shared<detail::Node>();
@@ -156,31 +188,40 @@ Var record_op(const std::string& name, Tensor value, Vars inputs, VjpRule vjp, J
     node->vjp = std::move(vjp);
     impl->node = std::move(node);
   }
-  if (forward) {
+  for (size_t l = 0; l < levels; ++l) {
+    const int level = static_cast<int>(l);
+    bool any = false;
+    for (const Var& in : inputs) any = any || in.has_tangent(level);
+    if (!any) continue;
     CAMBER_REQUIRE(jvp, name << ": this op has no JVP rule, so forward mode (jvp, hvp) cannot "
                                 "pass through it; register one with custom_op");
     Vars tangents;
     tangents.reserve(inputs.size());
     for (const Var& in : inputs)
-      tangents.push_back(in.has_tangent() ? in.tangent() : constant(Tensor(in.shape())));
+      tangents.push_back(in.has_tangent(level) ? in.tangent(level)
+                                               : constant(Tensor(in.shape())));
     // The rule sees a twin of the output: same value, same node (so the
-    // tangent stays differentiable through the output), but not the output
-    // itself, which will own the tangent: the tangent's graph referring to
+    // tangent stays differentiable through the output), the tangents of the
+    // levels below (so they propagate through the rule), but not the output
+    // itself, which will own this tangent: the tangent's graph referring to
     // its owner would be a reference cycle. Backward passes identify Vars by
     // node, so the twin and the output are one Var there.
     auto twin = std::make_shared<VarImpl>();
     twin->value = impl->value;
     twin->requires_grad = impl->requires_grad;
     twin->node = impl->node;
+    twin->tangents = impl->tangents;
     Var t;
     {
-      detail::ForwardModeGuard suspend(false);
+      detail::ForwardLimitGuard below(level);
+      detail::RuleLevelGuard rule(level);
       t = jvp(inputs, VarAccess::make(std::move(twin)), tangents);
     }
     CAMBER_REQUIRE(t.shape() == impl->value.shape(),
                    name << ": JVP rule returned shape " << shape_string(t.shape())
                         << " for an output of shape " << shape_string(impl->value.shape()));
-    impl->tangent = std::move(t);
+    impl->tangents.resize(l + 1);
+    impl->tangents[l] = std::move(t);
   }
   return VarAccess::make(std::move(impl));
 }

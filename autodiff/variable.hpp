@@ -8,11 +8,15 @@
 /// written with differentiable ad:: ops, so with create_graph the gradient is
 /// itself a Var with a graph and can be differentiated again (any order).
 ///
-/// Forward mode: a Var may also carry a tangent (another Var of the same
-/// shape). Every op whose inputs carry tangents computes its output's tangent
-/// with its JVP rule, dy = J dx, also written with ad:: ops. jvp() and hvp()
-/// (forward-over-reverse) in functional.hpp set this up; users rarely touch
-/// tangents directly.
+/// Forward mode: a Var may also carry tangents (other Vars of the same
+/// shape), one per nesting level of jvp(): level 0 for the outermost jvp,
+/// 1 for a jvp inside it, and so on. Every op whose inputs carry tangents
+/// computes its output's tangent at each level with its JVP rule, dy = J dx,
+/// also written with ad:: ops. The rule for level l runs with the levels
+/// below l active, so the level-l tangent carries the lower levels' tangents
+/// itself: a jvp inside a jvp gives second directional derivatives (forward
+/// over forward), to any depth. jvp() and hvp() (forward-over-reverse) in
+/// functional.hpp set this up; users rarely touch tangents directly.
 ///
 /// @code
 ///   namespace ad = camber::ad;
@@ -100,9 +104,14 @@ class Var {
   /// Name of the producing op ("leaf" for leaves and constants).
   std::string op_name() const;
 
-  /// Forward mode. The tangent has this Var's shape; undefined when none.
+  /// Forward mode. The tangent at `level` has this Var's shape; undefined
+  /// when none. Without a level: the level a JVP rule is computing while it
+  /// runs (so a rule asks about the tangents it is given), otherwise the
+  /// innermost level this Var carries.
   const Var& tangent() const;
+  const Var& tangent(int level) const;
   bool has_tangent() const;
+  bool has_tangent(int level) const;
 
   /// A new constant sharing this value: no graph, no tangent.
   Var detach() const;
@@ -123,10 +132,11 @@ Var variable(const Tensor& value, bool requires_grad = true);
 /// A leaf that never requires a gradient.
 Var constant(const Tensor& value);
 Var scalar(double value);
-/// A new Var with x's value (shared storage) and `tangent` attached. When x
-/// requires a gradient, the new Var is an identity op on x, so gradients flow
-/// back to x. Used by jvp().
-Var with_tangent(const Var& x, const Var& tangent);
+/// A new Var with x's value (shared storage), x's tangents below `level`,
+/// and `tangent` attached at `level` (by default the level of a jvp() called
+/// now). When x requires a gradient, the new Var is an identity op on x, so
+/// gradients flow back to x. Used by jvp().
+Var with_tangent(const Var& x, const Var& tangent, int level = -1);
 
 /// Grad mode: while off, ops record no graph (their results are constants).
 bool grad_enabled() noexcept;
@@ -203,7 +213,7 @@ struct VarImpl {
   Tensor value;
   bool requires_grad = false;
   std::shared_ptr<Node> node;
-  Var tangent;
+  std::vector<Var> tangents;  ///< by forward level; undefined where none
 };
 
 struct VarAccess {
@@ -216,19 +226,42 @@ struct VarAccess {
   }
 };
 
-// Forward mode is suspended while a JVP rule runs (so the rule's own ops do
-// not compute tangents of tangents) and resumed where a rule must re-run user
-// code with tangents (checkpoint).
-bool forward_enabled() noexcept;
-class ForwardModeGuard {
+// Forward-mode levels. Ops propagate tangents at levels below
+// forward_limit(): while the rule for level l runs the limit is l (the
+// rule's own ops carry the lower levels, not level l itself); 0 turns
+// forward mode off (checkpoint's forward pass). rule_level() is the level a
+// JVP rule is computing (-1 outside rules); jvp_depth() the number of jvp()
+// calls active, which is the level the next one attaches.
+int forward_limit() noexcept;
+int rule_level() noexcept;
+int jvp_depth() noexcept;
+class ForwardLimitGuard {
  public:
-  explicit ForwardModeGuard(bool enabled);
-  ~ForwardModeGuard();
-  ForwardModeGuard(const ForwardModeGuard&) = delete;
-  ForwardModeGuard& operator=(const ForwardModeGuard&) = delete;
+  explicit ForwardLimitGuard(int limit);
+  ~ForwardLimitGuard();
+  ForwardLimitGuard(const ForwardLimitGuard&) = delete;
+  ForwardLimitGuard& operator=(const ForwardLimitGuard&) = delete;
 
  private:
-  bool previous_;
+  int previous_;
+};
+class RuleLevelGuard {
+ public:
+  explicit RuleLevelGuard(int level);
+  ~RuleLevelGuard();
+  RuleLevelGuard(const RuleLevelGuard&) = delete;
+  RuleLevelGuard& operator=(const RuleLevelGuard&) = delete;
+
+ private:
+  int previous_;
+};
+// One more active jvp() while it lives.
+class JvpDepthGuard {
+ public:
+  JvpDepthGuard();
+  ~JvpDepthGuard();
+  JvpDepthGuard(const JvpDepthGuard&) = delete;
+  JvpDepthGuard& operator=(const JvpDepthGuard&) = delete;
 };
 
 }  // namespace detail

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <cmath>
 #include <random>
 
 #include <camber/autodiff/graph.hpp>
@@ -223,6 +224,50 @@ TEST(CheckpointMulti, SameDerivativesAsWithoutCheckpointing) {
               {ad::variable(x0), ad::variable(y0)}, {ad::constant(y0), ad::constant(x0)});
   EXPECT_NEAR(jp.tangents[0].item(), jc.tangents[0].item(),
               1e-14 * (std::abs(jp.tangents[0].item()) + 1.0));
+}
+
+TEST(CustomOp, ForwardOverForwardThroughTheSolve) {
+  // x(A) = A^{-1} b. Its second derivative in directions E, F:
+  //   D^2 x[E, F] = A^{-1} (E A^{-1} F x + F A^{-1} E x),
+  // from two nested jvps through the solve's JVP rule (itself a solve),
+  // against solves of the formula.
+  const std::vector<Tensor> sys = random_system(4, 11);
+  const std::vector<Tensor> dirs = random_system(4, 12);
+  const Tensor E = dirs[0], F = camber::scale(random_system(4, 13)[0], 0.5);
+  const Var b = ad::constant(sys[1]);
+  const ad::VarFunction dx_f = [&](const Var& A) {
+    return ad::jvp([&](const Var& M) { return solve(M, b); }, A, ad::constant(F)).tangents[0];
+  };
+  const std::vector<double> d2 =
+      ad::jvp(dx_f, ad::variable(sys[0]), ad::constant(E)).tangents[0].value().to_vector();
+  const Var A = ad::constant(sys[0]);
+  const Var x = solve(A, b);
+  const Var Ev = ad::constant(E), Fv = ad::constant(F);
+  const Var term = ad::batched_matvec(Ev, solve(A, ad::batched_matvec(Fv, x))) +
+                   ad::batched_matvec(Fv, solve(A, ad::batched_matvec(Ev, x)));
+  const std::vector<double> expected = solve(A, term).value().to_vector();
+  for (size_t i = 0; i < expected.size(); ++i)
+    EXPECT_NEAR(d2[i], expected[i], 1e-13 * (std::abs(expected[i]) + 1.0));
+}
+
+TEST(CheckpointMulti, ForwardOverForwardThroughARecomputation) {
+  // d^2/dt^2 of f(x + t u) at t = 0 with f = sum(exp(x) * y), y = sin(x):
+  // sum(u^2 (exp(x) sin x)'') with (e^x sin x)'' = 2 e^x cos x.
+  const Tensor x0 = Tensor::from_host({3}, {0.2, -0.7, 1.3});
+  const Tensor u = Tensor::from_host({3}, {1.0, -2.0, 0.5});
+  const ad::MultiFunction f = [](const Vars& in) { return Vars{ad::exp(in[0]), ad::sin(in[0])}; };
+  const ad::VarFunction g = [&](const Var& a) {
+    const Vars o = ad::checkpoint_multi(f, {a});
+    return ad::sum(o[0] * o[1]);
+  };
+  const ad::VarFunction dg = [&](const Var& a) {
+    return ad::jvp(g, a, ad::constant(u)).tangents[0];
+  };
+  const double d2 = ad::jvp(dg, ad::variable(x0), ad::constant(u)).tangents[0].item();
+  double expected = 0;
+  const auto xv = x0.to_vector(), uv = u.to_vector();
+  for (size_t i = 0; i < xv.size(); ++i) expected += uv[i] * uv[i] * 2 * std::exp(xv[i]) * std::cos(xv[i]);
+  EXPECT_NEAR(d2, expected, 1e-14 * (std::abs(expected) + 1.0));
 }
 
 }  // namespace camber_test_custom_op

@@ -482,12 +482,50 @@ TEST(Graph, ErrorsTellTheUserWhatToChange) {
   EXPECT_THROW(ad::add(x, ad::constant(Tensor({3}))), camber::Error);  // shapes
   EXPECT_THROW(ad::index_select(x, 0, {2}), camber::Error);            // index out of range
   EXPECT_THROW(ad::max(ad::constant(Tensor({0}))), camber::Error);     // empty max
-  // Forward over forward is not supported: a clear error, not a wrong value.
-  const Var v = ad::constant(Tensor::full({2}, 1.0));
-  const ad::VarFunction inner = [&v](const Var& a) {
-    return ad::jvp([](const Var& b) { return b * b; }, a, v).tangents[0];
+}
+
+// Forward over forward (a jvp inside a jvp), against the math.
+//   f(x) = sin(x) x^2 (element-wise):
+//   f''  = (2 - x^2) sin x + 4 x cos x,   D^2 f[u, v] = f'' u v,
+//   f''' = (6 - x^2) cos x - 6 x sin x,   D^3 f[u, u, u] = f''' u^3.
+TEST(Graph, ForwardOverForwardGivesSecondAndThirdDerivatives) {
+  const std::vector<double> xs = {0.3, -1.1, 2.0};
+  const Var x = ad::variable(Tensor::from_host({3}, xs));
+  const Var u = ad::constant(Tensor::from_host({3}, {1.0, 0.5, -2.0}));
+  const Var w = ad::constant(Tensor::from_host({3}, {0.25, -1.0, 3.0}));
+  const ad::VarFunction f = [](const Var& a) { return ad::sin(a) * a * a; };
+  const ad::VarFunction df_w = [&](const Var& a) { return ad::jvp(f, a, w).tangents[0]; };
+  const std::vector<double> d2 = values(ad::jvp(df_w, x, u).tangents[0]);
+  const ad::VarFunction df_u = [&](const Var& a) { return ad::jvp(f, a, u).tangents[0]; };
+  const ad::VarFunction d2f_uu = [&](const Var& a) { return ad::jvp(df_u, a, u).tangents[0]; };
+  const std::vector<double> d3 = values(ad::jvp(d2f_uu, x, u).tangents[0]);
+  const std::vector<double> uv = u.value().to_vector(), wv = w.value().to_vector();
+  std::vector<double> e2, e3;
+  for (size_t i = 0; i < xs.size(); ++i) {
+    const double a = xs[i];
+    e2.push_back(((2 - a * a) * std::sin(a) + 4 * a * std::cos(a)) * uv[i] * wv[i]);
+    e3.push_back(((6 - a * a) * std::cos(a) - 6 * a * std::sin(a)) * uv[i] * uv[i] * uv[i]);
+  }
+  expect_close(d2, e2, 1e-14, "D^2 f[u, w]");
+  expect_close(d3, e3, 1e-13, "D^3 f[u, u, u]");
+}
+
+TEST(Graph, ForwardOverForwardMatchesForwardOverReverse) {
+  // u^T H v of f(x) = sum(exp(x0 x) / (1 + x^2)) with x0 = x[0] coupling the
+  // entries: two nested jvps against hvp (forward over reverse).
+  const Tensor x0 = Tensor::from_host({4}, {0.4, -0.3, 0.9, 0.1});
+  const Tensor u = Tensor::from_host({4}, {1.0, -0.5, 0.25, 2.0});
+  const Tensor v = Tensor::from_host({4}, {-0.3, 0.7, 1.5, 0.2});
+  const ad::VarFunction f = [](const Var& a) {
+    const Var first = ad::reshape(ad::slice(a, 0, 0, 1), {});
+    return ad::sum(ad::exp(a * first) / (ad::square(a) + 1.0));
   };
-  EXPECT_THROW(ad::jvp(inner, x, v), camber::Error);
+  const ad::VarFunction df_v = [&](const Var& a) {
+    return ad::jvp(f, a, ad::constant(v)).tangents[0];
+  };
+  const double ff = ad::jvp(df_v, ad::variable(x0), ad::constant(u)).tangents[0].item();
+  const double fr = camber::dot(ad::hvp(f, x0, v), u);
+  EXPECT_NEAR(ff, fr, 1e-14 * (std::abs(fr) + 1.0));
 }
 
 TEST(Graph, ForwardModeUnderNoGrad) {
