@@ -19,6 +19,10 @@
 // Each derivative is checked once at set-up against a closed form ((b), (c))
 // or central differences ((a)); a wrong derivative aborts the program.
 //
+// `bench_graph --check` runs only the set-up checks, on the MLP with a batch
+// of 64 (the chain and Rosenbrock checks are small already): CTest runs it,
+// so the benchmark's derivatives cannot rot unnoticed.
+//
 // `bench_graph --memory` prints the memory report instead of timing: the
 // bytes of Kokkos allocations (every Tensor) held by the graph after the
 // forward pass, and the peak during ad::grad, per element per recorded op.
@@ -144,10 +148,10 @@ struct Mlp {
   std::vector<Tensor> params;  // W0, b0, W1, b1, ..., W4, b4
 };
 
-Mlp make_mlp() {
+Mlp make_mlp(index_t batch = mlp_batch) {
   Mlp m;
-  m.x = random_tensor({mlp_batch, mlp_in}, -1.0, 1.0, 1);
-  m.target = random_tensor({mlp_batch, 1}, -1.0, 1.0, 2);
+  m.x = random_tensor({batch, mlp_in}, -1.0, 1.0, 1);
+  m.target = random_tensor({batch, 1}, -1.0, 1.0, 2);
   index_t in = mlp_in;
   for (int l = 0; l <= mlp_layers; ++l) {
     const index_t out = l < mlp_layers ? mlp_hidden : 1;
@@ -463,17 +467,26 @@ BENCHMARK(BM_rosenbrock_hvp)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 int main(int argc, char** argv) {
   Kokkos::ScopeGuard kokkos(argc, argv);
-  bool memory = false;
+  bool memory = false, check_only = false;
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     if (std::strcmp(argv[i], "--memory") == 0)
       memory = true;
+    else if (std::strcmp(argv[i], "--check") == 0)
+      check_only = true;
     else
       args.push_back(argv[i]);
   }
   int n_args = static_cast<int>(args.size());
   int rc = 0;
   try {
+    if (check_only) {
+      check_chain();
+      check_rosenbrock();
+      check_mlp(make_mlp(64));
+      std::printf("bench_graph: set-up checks passed\n");
+      return 0;
+    }
     const Inputs inputs;
     g_inputs = &inputs;
     check_chain();
