@@ -30,6 +30,7 @@
 #include <camber/autodiff/distributed_ops.hpp>
 #include <camber/autodiff/dual.hpp>
 #include <camber/autodiff/functional.hpp>
+#include <camber/autodiff/fusion.hpp>
 #include <camber/autodiff/gradcheck.hpp>
 #include <camber/autodiff/graph.hpp>
 #include <camber/autodiff/jacobian.hpp>

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include <camber/autodiff/fusion.hpp>
 #include <camber/error.hpp>
 
 namespace camber::ad {
@@ -32,6 +33,13 @@ Vars backward(const Vars& outputs, const Vars& inputs, const Vars& cotangents,
   std::unordered_map<const void*, size_t> target;    // id -> index in inputs
   for (size_t k = 0; k < inputs.size(); ++k) {
     CAMBER_REQUIRE(inputs[k].defined(), "vjp: input " << k << " is an undefined Var");
+    const auto& impl = VarAccess::impl(inputs[k]);
+    CAMBER_REQUIRE(!(impl->inlined && impl->node),
+                   "vjp: input " << k << " (op '" << impl->node->name
+                                 << "') was fused into a later element-wise expression, so the "
+                                    "graph of the outputs does not pass through it; call "
+                                    "ad::materialize() on it before using it, or turn fusion "
+                                    "off (ad::FusionGuard, CAMBER_FUSION=0)");
     target.emplace(inputs[k].id(), k);
   }
 
@@ -141,6 +149,9 @@ Vars backward(const Vars& outputs, const Vars& inputs, const Vars& cotangents,
       result[k] = zeros_like(inputs[k]);
     }
   }
+  // Gradients are results: compute pending ones now, sharing kernels. With
+  // create_graph they may be differentiated further, and stay pending.
+  if (!create_graph) materialize(result);
   return result;
 }
 

@@ -4,6 +4,7 @@
 /// Var (autodiff/variable.hpp) is a camber::Tensor with a recorded graph;
 /// ops.hpp has the differentiable ops; functional.hpp the transformations
 /// (grad, vjp, jvp, hvp, jacobian, hessian, checkpoint, custom_op);
+/// fusion.hpp the fusion of element-wise chains into one kernel;
 /// gradcheck.hpp the finite-difference and dot-product checks.
 ///
 /// @code
@@ -19,6 +20,7 @@
 #pragma once
 
 #include <camber/autodiff/functional.hpp>
+#include <camber/autodiff/fusion.hpp>
 #include <camber/autodiff/gradcheck.hpp>
 #include <camber/autodiff/ops.hpp>
 #include <camber/autodiff/variable.hpp>

@@ -1,7 +1,9 @@
 // Shape, indexing, reduction and linear-algebra ops.
 #include <algorithm>
 
+#include <camber/autodiff/detail/fusion.hpp>
 #include <camber/autodiff/detail/kernels.hpp>
+#include <camber/autodiff/fusion.hpp>
 #include <camber/autodiff/ops.hpp>
 #include <camber/error.hpp>
 
@@ -38,10 +40,31 @@ Shape keep_shape(const Shape& s, int axis) {
   return k;
 }
 
+// The axes of `to` that broadcasting `from` stretched (sorted).
+std::vector<int> stretched_axes(const Shape& from, const Shape& to) {
+  std::vector<int> axes;
+  const size_t shift = to.size() - from.size();
+  for (size_t d = 0; d < to.size(); ++d)
+    if (d < shift || (from[d - shift] == 1 && to[d] != 1)) axes.push_back(static_cast<int>(d));
+  return axes;
+}
+
 }  // namespace
+
+namespace detail {
+Var pad_var(const Var& g, const Shape& shape, int axis, index_t start) {
+  return camber::ad::pad(g, shape, axis, start);
+}
+}  // namespace detail
 
 Var broadcast_to(const Var& a, const Shape& shape) {
   if (a.shape() == shape) return a;
+  if (fusion_enabled()) {
+    CAMBER_REQUIRE(detail::broadcastable_to(a.shape(), shape),
+                   "broadcast_to: shape " << shape_string(a.shape()) << " does not broadcast to "
+                                          << shape_string(shape));
+    return detail::fused_broadcast(a, shape);
+  }
   return record_op(
       "broadcast_to", detail::broadcast_to(a.value(), shape), {a},
       [](const Vars& in, const Var&, const Var& g) -> Vars {
@@ -53,8 +76,11 @@ Var broadcast_to(const Var& a, const Shape& shape) {
 
 Var sum_to_shape(const Var& a, const Shape& shape) {
   if (a.shape() == shape) return a;
+  Tensor value = is_pending(a) ? detail::fused_sum_value(a, stretched_axes(shape, a.shape()))
+                                     .reshape(shape)
+                               : detail::sum_to_shape(a.value(), shape);
   return record_op(
-      "sum_to_shape", detail::sum_to_shape(a.value(), shape), {a},
+      "sum_to_shape", std::move(value), {a},
       [](const Vars& in, const Var&, const Var& g) -> Vars {
         return {broadcast_to(g, in[0].shape())};
       },
@@ -83,6 +109,13 @@ Var transpose(const Var& a) {
 
 Var slice(const Var& a, int axis0, index_t start, index_t stop) {
   const int axis = normalize_axis(axis0, a.rank(), "slice");
+  if (fusion_enabled()) {
+    const index_t n = a.shape()[static_cast<size_t>(axis)];
+    CAMBER_REQUIRE(0 <= start && start <= stop && stop <= n,
+                   "slice: [" << start << ", " << stop << ") out of range for axis " << axis
+                              << " of shape " << shape_string(a.shape()));
+    return detail::fused_slice(a, axis, start, stop);
+  }
   return record_op(
       "slice", detail::slice(a.value(), axis, start, stop), {a},
       [axis, start](const Vars& in, const Var&, const Var& g) -> Vars {
@@ -165,12 +198,27 @@ Var scatter_add(const Var& base, int axis0, const Index& index, const Var& src) 
       Reads::nothing());
 }
 
-Var sum(const Var& a) { return sum(reshape(a, {a.size()}), 0, false); }
+Var sum(const Var& a) {
+  if (!is_pending(a)) return sum(reshape(a, {a.size()}), 0, false);
+  std::vector<int> all(static_cast<size_t>(a.rank()));
+  for (int d = 0; d < a.rank(); ++d) all[static_cast<size_t>(d)] = d;
+  return record_op(
+      "sum", detail::fused_sum_value(a, all).reshape({}), {a},
+      [](const Vars& in, const Var&, const Var& g) -> Vars {
+        return {broadcast_to(g, in[0].shape())};
+      },
+      [](const Vars&, const Var&, const Vars& t) { return sum(t[0]); }, Reads::nothing());
+}
 
 Var sum(const Var& a, int axis0, bool keepdims) {
   const int axis = normalize_axis(axis0, a.rank(), "sum");
-  Tensor v = camber::sum(a.value(), axis);
-  if (keepdims) v = v.reshape(keep_shape(a.shape(), axis));
+  Tensor v = is_pending(a) ? detail::fused_sum_value(a, {axis}).reshape(keep_shape(a.shape(), axis))
+                           : camber::sum(a.value(), axis).reshape(keep_shape(a.shape(), axis));
+  if (!keepdims) {
+    Shape s = a.shape();
+    s.erase(s.begin() + axis);
+    v = v.reshape(s);
+  }
   return record_op(
       "sum", std::move(v), {a},
       [axis](const Vars& in, const Var&, const Var& g) -> Vars {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include <camber/autodiff/detail/fusion.hpp>
+#include <camber/autodiff/ops.hpp>
 #include <camber/error.hpp>
 
 namespace camber::ad {
@@ -19,7 +21,17 @@ using detail::VarImpl;
 
 const Tensor& Var::value() const {
   CAMBER_REQUIRE(impl_, "use of an undefined ad::Var (a gradient that was not computed?)");
+  if (impl_->expr) {
+    impl_->value = detail::evaluate({impl_->expr})[0];
+    impl_->expr = nullptr;
+    impl_->leaves = nullptr;
+  }
   return impl_->value;
+}
+
+const Shape& Var::shape() const {
+  CAMBER_REQUIRE(impl_, "use of an undefined ad::Var (a gradient that was not computed?)");
+  return impl_->expr ? impl_->expr->shape : impl_->value.shape();
 }
 
 const void* Var::id() const noexcept {
@@ -129,6 +141,10 @@ void free_iteratively(Vars& roots) {
       p->node->inputs.clear();
     }
     for (Var& t : p->tangents) take(t);
+    if (p->leaves && p->leaves.use_count() == 1) {
+      for (Var& v : p->leaves->vars) take(v);
+      p->leaves->vars.clear();
+    }
     // p (and its node, now without inputs) is destroyed here.
   }
 }
@@ -152,10 +168,13 @@ void Node::check_unmodified(const Var& output) const {
                         << "); the gradient would be wrong. clone() the tensor before changing "
                            "it, or differentiate before the change");
   };
-  if (reads.inputs)
+  if (reads.inputs) {
+    const std::vector<char> mask = input_reads ? input_reads() : std::vector<char>();
     for (size_t k = 0; k < input_versions.size() && k < inputs.size(); ++k)
-      if (inputs[k].value().version() != input_versions[k])
+      if (input_versions[k] != pending_version && (mask.empty() || mask[k]) &&
+          inputs[k].value().version() != input_versions[k])
         fail("the value of its input " + std::to_string(k), inputs[k].value(), input_versions[k]);
+  }
   if (reads.output && !input_versions.empty() && output.value().version() != output_version)
     fail("its output's value", output.value(), output_version);
 }
@@ -182,12 +201,25 @@ Var record_op(const std::string& name, Tensor value, Vars inputs, VjpRule vjp, J
     node->name = name;
     node->reads = reads;
     node->input_versions.reserve(inputs.size());
-    for (const Var& in : inputs) node->input_versions.push_back(in.value().version());
+    for (const Var& in : inputs)
+      node->input_versions.push_back(VarAccess::impl(in)->expr ? detail::pending_version
+                                                               : in.value().version());
     node->output_version = impl->value.version();
     node->inputs = forward ? inputs : std::move(inputs);
     node->vjp = std::move(vjp);
     impl->node = std::move(node);
   }
+  if (forward) detail::attach_tangents(name, impl, inputs, jvp);
+  return VarAccess::make(std::move(impl));
+}
+
+namespace detail {
+
+void attach_tangents(const std::string& name, const std::shared_ptr<VarImpl>& impl,
+                     const Vars& inputs, const JvpRule& jvp) {
+  size_t levels = 0;  // forward levels some input carries, below the limit
+  for (const Var& in : inputs) levels = std::max(levels, VarAccess::impl(in)->tangents.size());
+  levels = std::min(levels, static_cast<size_t>(std::max(detail::forward_limit(), 0)));
   for (size_t l = 0; l < levels; ++l) {
     const int level = static_cast<int>(l);
     bool any = false;
@@ -198,8 +230,7 @@ Var record_op(const std::string& name, Tensor value, Vars inputs, VjpRule vjp, J
     Vars tangents;
     tangents.reserve(inputs.size());
     for (const Var& in : inputs)
-      tangents.push_back(in.has_tangent(level) ? in.tangent(level)
-                                               : constant(Tensor(in.shape())));
+      tangents.push_back(in.has_tangent(level) ? in.tangent(level) : zeros_like(in));
     // The rule sees a twin of the output: same value, same node (so the
     // tangent stays differentiable through the output), the tangents of the
     // levels below (so they propagate through the rule), but not the output
@@ -211,19 +242,23 @@ Var record_op(const std::string& name, Tensor value, Vars inputs, VjpRule vjp, J
     twin->requires_grad = impl->requires_grad;
     twin->node = impl->node;
     twin->tangents = impl->tangents;
+    twin->expr = impl->expr;
+    twin->leaves = impl->leaves;
     Var t;
     {
       detail::ForwardLimitGuard below(level);
       detail::RuleLevelGuard rule(level);
       t = jvp(inputs, VarAccess::make(std::move(twin)), tangents);
     }
-    CAMBER_REQUIRE(t.shape() == impl->value.shape(),
-                   name << ": JVP rule returned shape " << shape_string(t.shape())
-                        << " for an output of shape " << shape_string(impl->value.shape()));
+    const Shape& shape = impl->expr ? impl->expr->shape : impl->value.shape();
+    CAMBER_REQUIRE(t.shape() == shape, name << ": JVP rule returned shape "
+                                            << shape_string(t.shape()) << " for an output of shape "
+                                            << shape_string(shape));
     impl->tangents.resize(l + 1);
     impl->tangents[l] = std::move(t);
   }
-  return VarAccess::make(std::move(impl));
 }
+
+}  // namespace detail
 
 }  // namespace camber::ad

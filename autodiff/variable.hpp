@@ -55,6 +55,7 @@
 /// be built or differentiated from two threads at once.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -80,6 +81,8 @@ namespace detail {
 struct Node;
 struct VarImpl;
 struct VarAccess;
+struct Expr;
+struct ExprLeaves;
 }  // namespace detail
 
 class Var {
@@ -90,9 +93,10 @@ class Var {
 
   bool defined() const noexcept { return impl_ != nullptr; }
   const Tensor& value() const;
-  const Shape& shape() const { return value().shape(); }
-  int rank() const { return value().rank(); }
-  index_t size() const { return value().size(); }
+  /// Shape, rank and size do not compute a pending value (autodiff/fusion.hpp).
+  const Shape& shape() const;
+  int rank() const { return static_cast<int>(shape().size()); }
+  index_t size() const { return shape_size(shape()); }
   /// The single value of a size-1 Var.
   double item() const { return value().item(); }
 
@@ -200,6 +204,9 @@ struct Node {
   // ran (empty for nodes not made by record_op).
   std::vector<std::uint64_t> input_versions;
   std::uint64_t output_version = 0;
+  // For a node whose VJP reads only some inputs' values (a fused
+  // expression): 1 for each input it reads. Computed when first checked.
+  std::function<std::vector<char>()> input_reads;
   // Throws if a value the VJP reads changed in place since the op ran.
   void check_unmodified(const Var& output) const;
   // Drops inputs and rule (what release after backward does).
@@ -210,11 +217,27 @@ struct Node {
 };
 
 struct VarImpl {
-  Tensor value;
+  Tensor value;  ///< empty while the value is pending
   bool requires_grad = false;
   std::shared_ptr<Node> node;
   std::vector<Var> tangents;  ///< by forward level; undefined where none
+  // A pending value (autodiff/fusion.hpp): the expression and the leaves it
+  // reads; both null once computed.
+  std::shared_ptr<const Expr> expr;
+  std::shared_ptr<ExprLeaves> leaves;
+  // The expression was folded into a later one (so that one's node does not
+  // pass through this Var's node).
+  bool inlined = false;
 };
+
+// Node::input_versions entry of an input whose value was pending when the
+// op ran (its version is not checked).
+inline constexpr std::uint64_t pending_version = ~std::uint64_t{0};
+
+// Forward mode for a new Var `impl` computed from `inputs`: its tangent at
+// every level some input carries, by `jvp` (see record_op).
+void attach_tangents(const std::string& name, const std::shared_ptr<VarImpl>& impl,
+                     const Vars& inputs, const JvpRule& jvp);
 
 struct VarAccess {
   static const std::shared_ptr<VarImpl>& impl(const Var& v) { return v.impl_; }

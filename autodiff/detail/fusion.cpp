@@ -1,0 +1,774 @@
+#include <camber/autodiff/detail/fusion.hpp>
+
+#include <algorithm>
+#include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <camber/autodiff/ops.hpp>
+#include <camber/error.hpp>
+#include <camber/kokkos_math.hpp>
+
+namespace camber::ad::detail {
+
+// Defined with the shape ops: the adjoint of a slice as a differentiable op.
+Var pad_var(const Var& g, const Shape& shape, int axis, index_t start);
+
+const char* expr_op_name(ExprOp op) {
+  switch (op) {
+    case ExprOp::Leaf: return "leaf";
+    case ExprOp::Const: return "const";
+    case ExprOp::Add: return "add";
+    case ExprOp::Sub: return "sub";
+    case ExprOp::Mul: return "mul";
+    case ExprOp::Div: return "div";
+    case ExprOp::Pow: return "pow";
+    case ExprOp::Ge: return "ge";
+    case ExprOp::Select: return "where";
+    case ExprOp::Neg: return "neg";
+    case ExprOp::AddC: return "add_scalar";
+    case ExprOp::MulC: return "mul_scalar";
+    case ExprOp::PowC: return "pow_scalar";
+    case ExprOp::Exp: return "exp";
+    case ExprOp::Log: return "log";
+    case ExprOp::Sqrt: return "sqrt";
+    case ExprOp::Sin: return "sin";
+    case ExprOp::Cos: return "cos";
+    case ExprOp::Tanh: return "tanh";
+    case ExprOp::Sigmoid: return "sigmoid";
+    case ExprOp::Softplus: return "softplus";
+    case ExprOp::Relu: return "relu";
+    case ExprOp::Abs: return "abs";
+    case ExprOp::Step: return "heaviside";
+    case ExprOp::Sign: return "sign";
+    case ExprOp::IsZero: return "is_zero";
+  }
+  return "?";
+}
+
+int expr_arity(ExprOp op) {
+  switch (op) {
+    case ExprOp::Leaf:
+    case ExprOp::Const: return 0;
+    case ExprOp::Add:
+    case ExprOp::Sub:
+    case ExprOp::Mul:
+    case ExprOp::Div:
+    case ExprOp::Pow:
+    case ExprOp::Ge: return 2;
+    case ExprOp::Select: return 3;
+    default: return 1;
+  }
+}
+
+bool expr_is_mask(ExprOp op) {
+  return op == ExprOp::Ge || op == ExprOp::Step || op == ExprOp::Sign || op == ExprOp::IsZero;
+}
+
+namespace {
+
+Shape row_major(const Shape& shape) {
+  Shape s(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
+  return s;
+}
+
+// Distinct nodes of the DAG under `args` plus one (iterative, no recursion).
+std::int64_t count_nodes(const std::vector<ExprPtr>& args) {
+  std::unordered_set<const Expr*> seen;
+  std::vector<const Expr*> work;
+  for (const ExprPtr& a : args)
+    if (a) work.push_back(a.get());
+  while (!work.empty()) {
+    const Expr* e = work.back();
+    work.pop_back();
+    if (!seen.insert(e).second) continue;
+    for (const ExprPtr& a : e->args)
+      if (a) work.push_back(a.get());
+  }
+  return static_cast<std::int64_t>(seen.size()) + 1;
+}
+
+}  // namespace
+
+std::vector<const Expr*> expr_topological(const std::vector<ExprPtr>& roots) {
+  std::vector<const Expr*> order;
+  std::unordered_set<const Expr*> done;
+  struct Frame {
+    const Expr* e;
+    int next;
+  };
+  std::vector<Frame> stack;
+  for (const ExprPtr& r : roots) {
+    if (done.count(r.get())) continue;
+    stack.push_back({r.get(), 0});
+    while (!stack.empty()) {
+      Frame& f = stack.back();
+      if (f.next < 3) {
+        const Expr* a = f.e->args[f.next++].get();
+        if (a && !done.count(a)) stack.push_back({a, 0});
+        continue;
+      }
+      if (done.insert(f.e).second) order.push_back(f.e);
+      stack.pop_back();
+    }
+  }
+  return order;
+}
+
+namespace {
+std::vector<const Expr*> topological(const std::vector<ExprPtr>& roots) {
+  return expr_topological(roots);
+}
+}  // namespace
+
+ExprPtr leaf_expr(const Var& v) {
+  auto e = std::make_shared<Expr>();
+  e->op = ExprOp::Leaf;
+  e->value = v.value();
+  e->shape = e->value.shape();
+  e->strides = row_major(e->shape);
+  e->version = e->value.version();
+  return e;
+}
+
+ExprPtr const_expr(const Shape& shape, double c) {
+  auto e = std::make_shared<Expr>();
+  e->op = ExprOp::Const;
+  e->c = c;
+  e->shape = shape;
+  return e;
+}
+
+ExprPtr op_expr(ExprOp op, const std::vector<ExprPtr>& args, double c) {
+  CAMBER_REQUIRE(static_cast<int>(args.size()) == expr_arity(op),
+                 "fused op " << expr_op_name(op) << ": " << args.size() << " arguments");
+  auto e = std::make_shared<Expr>();
+  e->op = op;
+  e->c = c;
+  e->shape = args.at(0)->shape;
+  for (size_t k = 0; k < args.size(); ++k) {
+    CAMBER_REQUIRE(args[k]->shape == e->shape, "fused op " << expr_op_name(op) << ": shapes "
+                                                           << shape_string(args[k]->shape)
+                                                           << " and "
+                                                           << shape_string(e->shape));
+    e->args[k] = args[k];
+  }
+  std::int64_t size = 1;
+  for (size_t k = 0; k < args.size(); ++k) {
+    bool repeat = false;
+    for (size_t j = 0; j < k; ++j) repeat = repeat || args[j] == args[k];
+    if (!repeat) size += args[k]->size;
+  }
+  e->size = size > max_expr_size ? count_nodes(args) : size;
+  return e;
+}
+
+namespace {
+
+// Rebuilds the DAG with every node's shape replaced and each leaf's view
+// changed by `leaf_view` (new offset/strides/adjoint in place).
+template <class LeafView>
+ExprPtr transform(const ExprPtr& root, const Shape& shape, const ExprLeaves& leaves,
+                  ExprLeaves& out_leaves, LeafView leaf_view) {
+  std::unordered_map<const Expr*, ExprPtr> done;
+  std::unordered_map<const Expr*, size_t> leaf_index;
+  for (size_t k = 0; k < leaves.exprs.size(); ++k) leaf_index.emplace(leaves.exprs[k].get(), k);
+  out_leaves = {};
+  for (const Expr* e : topological({root})) {
+    auto n = std::make_shared<Expr>(*e);
+    n->shape = shape;
+    for (ExprPtr& a : n->args)
+      if (a) a = done.at(a.get());
+    if (e->op == ExprOp::Leaf) {
+      leaf_view(*n);
+      auto it = leaf_index.find(e);
+      CAMBER_REQUIRE(it != leaf_index.end(), "fused expression: a leaf without its Var");
+      out_leaves.exprs.push_back(n);
+      out_leaves.vars.push_back(leaves.vars[it->second]);
+    }
+    done.emplace(e, std::move(n));
+  }
+  return done.at(root.get());
+}
+
+}  // namespace
+
+ExprPtr broadcast_expr(const ExprPtr& e, const Shape& shape, const ExprLeaves& leaves,
+                       ExprLeaves& out_leaves) {
+  const Shape from = e->shape;
+  const size_t shift = shape.size() - from.size();
+  return transform(e, shape, leaves, out_leaves, [&](Expr& leaf) {
+    Shape strides(shape.size(), 0);
+    for (size_t d = 0; d < from.size(); ++d)
+      strides[d + shift] = from[d] == 1 && shape[d + shift] != 1 ? 0 : leaf.strides[d];
+    leaf.strides = std::move(strides);
+    auto inner_view = leaf.view;
+    leaf.view = [shape, inner_view](const Var& v) {
+      return broadcast_to(inner_view ? inner_view(v) : v, shape);
+    };
+    auto inner = leaf.adjoint;
+    leaf.adjoint = [from, inner](const Var& g) {
+      Var r = sum_to_shape(g, from);
+      return inner ? inner(r) : r;
+    };
+  });
+}
+
+ExprPtr slice_expr(const ExprPtr& e, int axis, index_t start, index_t stop,
+                   const ExprLeaves& leaves, ExprLeaves& out_leaves) {
+  const Shape from = e->shape;
+  Shape shape = from;
+  shape[static_cast<size_t>(axis)] = stop - start;
+  return transform(e, shape, leaves, out_leaves, [&](Expr& leaf) {
+    leaf.offset += start * leaf.strides[static_cast<size_t>(axis)];
+    auto inner_view = leaf.view;
+    leaf.view = [axis, start, stop, inner_view](const Var& v) {
+      return slice(inner_view ? inner_view(v) : v, axis, start, stop);
+    };
+    auto inner = leaf.adjoint;
+    leaf.adjoint = [from, axis, start, inner](const Var& g) {
+      Var r = pad_var(g, from, axis, start);
+      return inner ? inner(r) : r;
+    };
+  });
+}
+
+// ---- the register program -----------------------------------------------------
+
+namespace {
+
+struct Instr {
+  std::uint8_t op;
+  std::int32_t dst, a, b, c;  // registers; for Leaf, a is the leaf's index
+  double imm;
+};
+
+struct LeafDesc {
+  const double* data;
+  index_t offset;
+  index_t step;  // element i at offset + i * step, when affine
+  int affine;
+  index_t strides[max_tensor_rank];
+};
+
+struct ShapeInfo {
+  int rank = 0;
+  index_t extent[max_tensor_rank] = {};
+  index_t stride[max_tensor_rank] = {};  // row-major strides of the DAG's shape
+};
+
+using InstrView = Kokkos::View<Instr*>;
+using LeafView = Kokkos::View<LeafDesc*>;
+
+struct Program {
+  std::vector<Instr> code;
+  std::vector<LeafDesc> leaves;
+  std::vector<int> outputs;  // register of each root
+  int n_regs = 0;
+  ShapeInfo shape;
+  index_t n = 0;
+  std::vector<Tensor> keep;  // leaf storage, alive while the kernel runs
+};
+
+Program compile(const std::vector<ExprPtr>& roots) {
+  Program p;
+  const Shape& shape = roots.at(0)->shape;
+  CAMBER_REQUIRE(shape.size() <= static_cast<size_t>(max_tensor_rank),
+                 "fused expression of rank " << shape.size());
+  p.shape.rank = static_cast<int>(shape.size());
+  const Shape os = row_major(shape);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    p.shape.extent[d] = shape[d];
+    p.shape.stride[d] = os[d];
+  }
+  p.n = shape_size(shape);
+
+  const std::vector<const Expr*> order = topological(roots);
+  std::unordered_map<const Expr*, int> position;
+  for (size_t k = 0; k < order.size(); ++k) position.emplace(order[k], static_cast<int>(k));
+  std::vector<int> last_use(order.size(), -1);
+  for (size_t k = 0; k < order.size(); ++k)
+    for (const ExprPtr& a : order[k]->args)
+      if (a) last_use[static_cast<size_t>(position.at(a.get()))] = static_cast<int>(k);
+  for (const ExprPtr& r : roots) last_use[static_cast<size_t>(position.at(r.get()))] = INT32_MAX;
+
+  std::vector<int> reg(order.size(), -1);
+  std::vector<int> free_regs;
+  std::unordered_map<const Expr*, int> leaf_slot;
+  for (size_t k = 0; k < order.size(); ++k) {
+    const Expr* e = order[k];
+    Instr in{static_cast<std::uint8_t>(e->op), -1, -1, -1, -1, e->c};
+    int* operand[3] = {&in.a, &in.b, &in.c};
+    for (int j = 0; j < 3; ++j)
+      if (e->args[j]) *operand[j] = reg[static_cast<size_t>(position.at(e->args[j].get()))];
+    // Registers whose value this instruction reads for the last time are
+    // free for its own result (each element is read before it is written).
+    for (int j = 0; j < 3; ++j) {
+      if (!e->args[j]) continue;
+      const size_t q = static_cast<size_t>(position.at(e->args[j].get()));
+      if (last_use[q] == static_cast<int>(k) && reg[q] >= 0) {
+        if (std::find(free_regs.begin(), free_regs.end(), reg[q]) == free_regs.end())
+          free_regs.push_back(reg[q]);
+      }
+    }
+    if (e->op == ExprOp::Leaf) {
+      CAMBER_REQUIRE(e->value.version() == e->version,
+                     "a fused expression reads a tensor of shape "
+                         << shape_string(e->value.shape())
+                         << " that was changed in place after the expression was built (version "
+                         << e->version << ", now " << e->value.version()
+                         << "); ad::materialize() the result before changing its inputs, or "
+                            "clone() them");
+      auto it = leaf_slot.find(e);
+      if (it == leaf_slot.end()) {
+        LeafDesc L{};
+        L.data = e->value.data();
+        L.offset = e->offset;
+        // Affine when every axis of extent > 1 has stride step * row-major
+        // stride for one step.
+        index_t step = 0;
+        bool affine = true, have = false;
+        for (size_t d = 0; d < shape.size(); ++d) {
+          L.strides[d] = e->strides[d];
+          if (shape[d] == 1) continue;
+          if (os[d] == 0) {  // an empty shape: nothing is read
+            affine = false;
+            break;
+          }
+          if (!have) {
+            if (e->strides[d] % os[d] != 0) affine = false;
+            step = e->strides[d] / os[d];
+            have = true;
+          }
+          if (e->strides[d] != step * os[d]) affine = false;
+        }
+        L.affine = affine ? 1 : 0;
+        L.step = step;
+        it = leaf_slot.emplace(e, static_cast<int>(p.leaves.size())).first;
+        p.leaves.push_back(L);
+        p.keep.push_back(e->value);
+      }
+      in.a = it->second;
+      in.b = in.c = -1;
+    }
+    if (free_regs.empty()) {
+      in.dst = p.n_regs++;
+    } else {
+      in.dst = free_regs.back();
+      free_regs.pop_back();
+    }
+    reg[k] = in.dst;
+    p.code.push_back(in);
+    // A value nobody reads (possible only for a root) keeps its register.
+    if (last_use[k] < 0 && reg[k] >= 0) free_regs.push_back(reg[k]);
+  }
+  for (const ExprPtr& r : roots) p.outputs.push_back(reg[static_cast<size_t>(position.at(r.get()))]);
+  return p;
+}
+
+KOKKOS_INLINE_FUNCTION double sigmoid_of(double x) {
+  if (x >= 0.0) return 1.0 / (1.0 + kmath::exp(-x));
+  const double e = kmath::exp(x);
+  return e / (1.0 + e);
+}
+
+// Runs the program for `cnt` elements: element j has flat index
+// flat ? flat[j] : i0 + j; register r of element j is regs[r * rs + j].
+KOKKOS_INLINE_FUNCTION void run(const Instr* code, int n_code, const LeafDesc* leaves,
+                                const ShapeInfo& shape, double* regs, index_t rs, index_t i0,
+                                const index_t* flat, int cnt) {
+  for (int k = 0; k < n_code; ++k) {
+    const Instr in = code[k];
+    double* d = regs + in.dst * rs;
+    const double* a = regs + in.a * rs;
+    const double* b = regs + in.b * rs;
+    const double* c = regs + in.c * rs;
+    const double s = in.imm;
+    switch (static_cast<ExprOp>(in.op)) {
+      case ExprOp::Leaf: {
+        const LeafDesc& L = leaves[in.a];
+        const double* p = L.data + L.offset;
+        if (L.affine) {
+          const index_t st = L.step;
+          if (flat) {
+            for (int j = 0; j < cnt; ++j) d[j] = p[flat[j] * st];
+          } else if (st == 1) {
+            for (int j = 0; j < cnt; ++j) d[j] = p[i0 + j];
+          } else {
+            for (int j = 0; j < cnt; ++j) d[j] = p[(i0 + j) * st];
+          }
+        } else {
+          for (int j = 0; j < cnt; ++j) {
+            index_t rem = flat ? flat[j] : i0 + j, off = 0;
+            for (int q = 0; q < shape.rank; ++q) {
+              const index_t i = rem / shape.stride[q];
+              rem -= i * shape.stride[q];
+              off += i * L.strides[q];
+            }
+            d[j] = p[off];
+          }
+        }
+        break;
+      }
+      case ExprOp::Const:
+        for (int j = 0; j < cnt; ++j) d[j] = s;
+        break;
+      case ExprOp::Add:
+        for (int j = 0; j < cnt; ++j) d[j] = a[j] + b[j];
+        break;
+      case ExprOp::Sub:
+        for (int j = 0; j < cnt; ++j) d[j] = a[j] - b[j];
+        break;
+      case ExprOp::Mul:
+        for (int j = 0; j < cnt; ++j) d[j] = a[j] * b[j];
+        break;
+      case ExprOp::Div:
+        for (int j = 0; j < cnt; ++j) d[j] = a[j] / b[j];
+        break;
+      case ExprOp::Pow:
+        for (int j = 0; j < cnt; ++j) d[j] = kmath::pow(a[j], b[j]);
+        break;
+      case ExprOp::Ge:
+        for (int j = 0; j < cnt; ++j) d[j] = a[j] >= b[j] ? 1.0 : 0.0;
+        break;
+      case ExprOp::Select:
+        for (int j = 0; j < cnt; ++j) d[j] = a[j] != 0.0 ? b[j] : c[j];
+        break;
+      case ExprOp::Neg:
+        for (int j = 0; j < cnt; ++j) d[j] = -a[j];
+        break;
+      case ExprOp::AddC:
+        for (int j = 0; j < cnt; ++j) d[j] = a[j] + s;
+        break;
+      case ExprOp::MulC:
+        for (int j = 0; j < cnt; ++j) d[j] = a[j] * s;
+        break;
+      case ExprOp::PowC:
+        if (s == 2.0) {
+          for (int j = 0; j < cnt; ++j) d[j] = a[j] * a[j];
+        } else if (s == -1.0) {
+          for (int j = 0; j < cnt; ++j) d[j] = 1.0 / a[j];
+        } else {
+          for (int j = 0; j < cnt; ++j) d[j] = kmath::pow(a[j], s);
+        }
+        break;
+      case ExprOp::Exp:
+        for (int j = 0; j < cnt; ++j) d[j] = kmath::exp(a[j]);
+        break;
+      case ExprOp::Log:
+        for (int j = 0; j < cnt; ++j) d[j] = kmath::log(a[j]);
+        break;
+      case ExprOp::Sqrt:
+        for (int j = 0; j < cnt; ++j) d[j] = kmath::sqrt(a[j]);
+        break;
+      case ExprOp::Sin:
+        for (int j = 0; j < cnt; ++j) d[j] = kmath::sin(a[j]);
+        break;
+      case ExprOp::Cos:
+        for (int j = 0; j < cnt; ++j) d[j] = kmath::cos(a[j]);
+        break;
+      case ExprOp::Tanh:
+        for (int j = 0; j < cnt; ++j) d[j] = kmath::tanh(a[j]);
+        break;
+      case ExprOp::Sigmoid:
+        for (int j = 0; j < cnt; ++j) d[j] = sigmoid_of(a[j]);
+        break;
+      case ExprOp::Softplus:
+        for (int j = 0; j < cnt; ++j) {
+          const double x = a[j];
+          d[j] = (x > 0.0 ? x : 0.0) + kmath::log(1.0 + kmath::exp(-kmath::fabs(x)));
+        }
+        break;
+      case ExprOp::Relu:
+        for (int j = 0; j < cnt; ++j) d[j] = a[j] > 0.0 ? a[j] : 0.0;
+        break;
+      case ExprOp::Abs:
+        for (int j = 0; j < cnt; ++j) d[j] = kmath::fabs(a[j]);
+        break;
+      case ExprOp::Step:
+        for (int j = 0; j < cnt; ++j) d[j] = a[j] > 0.0 ? 1.0 : 0.0;
+        break;
+      case ExprOp::Sign:
+        for (int j = 0; j < cnt; ++j) d[j] = a[j] > 0.0 ? 1.0 : (a[j] < 0.0 ? -1.0 : 0.0);
+        break;
+      case ExprOp::IsZero:
+        for (int j = 0; j < cnt; ++j) d[j] = a[j] == 0.0 ? 1.0 : 0.0;
+        break;
+    }
+  }
+}
+
+constexpr bool host_backend =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                               Kokkos::DefaultExecutionSpace::memory_space>::accessible;
+// Registers a GPU thread keeps in local memory; larger programs keep them in
+// a global scratch array.
+constexpr int device_regs = 64;
+constexpr int max_outputs = 8;
+
+using Token = Kokkos::Experimental::UniqueToken<Kokkos::DefaultExecutionSpace,
+                                                Kokkos::Experimental::UniqueTokenScope::Global>;
+
+// Elements per tile on the host: registers of one tile stay within 256 KiB.
+int host_tile(int n_regs) {
+  const int t = 32768 / std::max(n_regs, 1);
+  return std::max(8, std::min(256, t / 8 * 8));
+}
+
+struct DeviceProgram {
+  InstrView code;
+  LeafView leaves;
+  int n_code = 0;
+  int n_regs = 0;
+  ShapeInfo shape;
+  int outputs[max_outputs] = {};
+  int n_outputs = 0;
+
+  explicit DeviceProgram(const Program& p) {
+    n_code = static_cast<int>(p.code.size());
+    n_regs = p.n_regs;
+    shape = p.shape;
+    CAMBER_REQUIRE(p.outputs.size() <= static_cast<size_t>(max_outputs),
+                   "fused evaluation of " << p.outputs.size() << " outputs");
+    n_outputs = static_cast<int>(p.outputs.size());
+    for (int k = 0; k < n_outputs; ++k) outputs[k] = p.outputs[static_cast<size_t>(k)];
+    code = InstrView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "camber::fused::code"),
+                     p.code.size());
+    leaves = LeafView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "camber::fused::leaves"),
+                      std::max<size_t>(p.leaves.size(), 1));
+    auto hc = Kokkos::create_mirror_view(code);
+    auto hl = Kokkos::create_mirror_view(leaves);
+    for (size_t k = 0; k < p.code.size(); ++k) hc(k) = p.code[k];
+    for (size_t k = 0; k < p.leaves.size(); ++k) hl(k) = p.leaves[k];
+    Kokkos::deep_copy(code, hc);
+    Kokkos::deep_copy(leaves, hl);
+  }
+};
+
+struct OutPtrs {
+  double* p[max_outputs] = {};
+};
+
+// Host: tiles of `tile` elements, registers in per-thread scratch.
+struct TiledEval {
+  DeviceProgram prog;
+  OutPtrs out;
+  Kokkos::View<double*> scratch;
+  Token token;
+  int tile;
+  index_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(index_t t) const {
+    const int id = token.acquire();
+    double* regs = scratch.data() + static_cast<index_t>(id) * prog.n_regs * tile;
+    const index_t i0 = t * tile;
+    const int cnt = static_cast<int>(n - i0 < tile ? n - i0 : tile);
+    run(prog.code.data(), prog.n_code, prog.leaves.data(), prog.shape, regs, tile, i0, nullptr,
+        cnt);
+    for (int k = 0; k < prog.n_outputs; ++k) {
+      const double* r = regs + prog.outputs[k] * tile;
+      double* o = out.p[k] + i0;
+      for (int j = 0; j < cnt; ++j) o[j] = r[j];
+    }
+    token.release(id);
+  }
+};
+
+// GPU: one element per thread, registers local (or in global scratch, with
+// stride n, when the program needs more than device_regs).
+struct ElementEval {
+  DeviceProgram prog;
+  OutPtrs out;
+  Kokkos::View<double*> scratch;  // empty unless n_regs > device_regs
+  index_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(index_t i) const {
+    double local[device_regs];
+    double* regs = scratch.extent(0) > 0 ? scratch.data() + i : local;
+    const index_t rs = scratch.extent(0) > 0 ? n : 1;
+    run(prog.code.data(), prog.n_code, prog.leaves.data(), prog.shape, regs, rs, i, nullptr, 1);
+    for (int k = 0; k < prog.n_outputs; ++k) out.p[k][i] = regs[prog.outputs[k] * rs];
+  }
+};
+
+struct TiledSum {
+  DeviceProgram prog;
+  Kokkos::View<double*> scratch;
+  Token token;
+  int tile;
+  index_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(index_t t, double& acc) const {
+    const int id = token.acquire();
+    double* regs = scratch.data() + static_cast<index_t>(id) * prog.n_regs * tile;
+    const index_t i0 = t * tile;
+    const int cnt = static_cast<int>(n - i0 < tile ? n - i0 : tile);
+    run(prog.code.data(), prog.n_code, prog.leaves.data(), prog.shape, regs, tile, i0, nullptr,
+        cnt);
+    const double* r = regs + prog.outputs[0] * tile;
+    double s = 0.0;
+    for (int j = 0; j < cnt; ++j) s += r[j];
+    acc += s;
+    token.release(id);
+  }
+};
+
+struct ElementSum {
+  DeviceProgram prog;
+  Kokkos::View<double*> scratch;
+  index_t n;
+  KOKKOS_INLINE_FUNCTION void operator()(index_t i, double& acc) const {
+    double local[device_regs];
+    double* regs = scratch.extent(0) > 0 ? scratch.data() + i : local;
+    const index_t rs = scratch.extent(0) > 0 ? n : 1;
+    run(prog.code.data(), prog.n_code, prog.leaves.data(), prog.shape, regs, rs, i, nullptr, 1);
+    acc += regs[prog.outputs[0] * rs];
+  }
+};
+
+// Sum over some axes: one output element per work item, its reduced
+// elements in chunks of `chunk`, their flat indices listed.
+constexpr int reduce_chunk_max = 64;
+struct AxisSum {
+  DeviceProgram prog;
+  double* out;
+  Kokkos::View<double*> scratch;
+  Token token;
+  int chunk;
+  // Kept axes (of the output) and reduced axes: extents and the DAG's
+  // row-major strides.
+  int n_kept = 0, n_red = 0;
+  index_t kept_extent[max_tensor_rank] = {}, kept_stride[max_tensor_rank] = {};
+  index_t red_extent[max_tensor_rank] = {}, red_stride[max_tensor_rank] = {};
+  index_t red_count = 1;
+  KOKKOS_INLINE_FUNCTION void operator()(index_t o) const {
+    const int id = token.acquire();
+    double* regs = scratch.data() + static_cast<index_t>(id) * prog.n_regs * chunk;
+    index_t base = 0, rem = o;
+    for (int q = n_kept; q-- > 0;) {
+      const index_t i = rem % kept_extent[q];
+      rem /= kept_extent[q];
+      base += i * kept_stride[q];
+    }
+    index_t flat[reduce_chunk_max];
+    double s = 0.0;
+    for (index_t r0 = 0; r0 < red_count; r0 += chunk) {
+      const int cnt = static_cast<int>(red_count - r0 < chunk ? red_count - r0 : chunk);
+      for (int j = 0; j < cnt; ++j) {
+        index_t f = base, rr = r0 + j;
+        for (int q = n_red; q-- > 0;) {
+          const index_t i = rr % red_extent[q];
+          rr /= red_extent[q];
+          f += i * red_stride[q];
+        }
+        flat[j] = f;
+      }
+      run(prog.code.data(), prog.n_code, prog.leaves.data(), prog.shape, regs, chunk, 0, flat,
+          cnt);
+      const double* r = regs + prog.outputs[0] * chunk;
+      for (int j = 0; j < cnt; ++j) s += r[j];
+    }
+    out[o] = s;
+    token.release(id);
+  }
+};
+
+}  // namespace
+
+std::vector<Tensor> evaluate(const std::vector<ExprPtr>& roots) {
+  CAMBER_REQUIRE(!roots.empty(), "fused evaluation without roots");
+  for (const ExprPtr& r : roots)
+    CAMBER_REQUIRE(r->shape == roots[0]->shape, "fused evaluation: roots of different shapes");
+  const Program p = compile(roots);
+  std::vector<Tensor> out;
+  OutPtrs ptrs;
+  for (size_t k = 0; k < roots.size(); ++k) {
+    out.push_back(Tensor::uninitialized(roots[0]->shape));
+    ptrs.p[k] = out.back().data();
+  }
+  if (p.n == 0) return out;
+  DeviceProgram prog(p);
+  if constexpr (host_backend) {
+    Token token;
+    const int tile = host_tile(p.n_regs);
+    Kokkos::View<double*> scratch(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "camber::fused::registers"),
+        static_cast<size_t>(token.size()) * static_cast<size_t>(p.n_regs) *
+            static_cast<size_t>(tile));
+    const index_t tiles = (p.n + tile - 1) / tile;
+    Kokkos::parallel_for("camber::fused", Kokkos::RangePolicy<>(0, tiles),
+                         TiledEval{prog, ptrs, scratch, token, tile, p.n});
+  } else {
+    Kokkos::View<double*> scratch;
+    if (p.n_regs > device_regs)
+      scratch = Kokkos::View<double*>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "camber::fused::registers"),
+          static_cast<size_t>(p.n_regs) * static_cast<size_t>(p.n));
+    Kokkos::parallel_for("camber::fused", Kokkos::RangePolicy<>(0, p.n),
+                         ElementEval{prog, ptrs, scratch, p.n});
+  }
+  return out;
+}
+
+Tensor reduce_sum(const ExprPtr& root, const std::vector<int>& axes) {
+  const Shape& shape = root->shape;
+  Shape out_shape = shape;
+  std::vector<char> reduced(shape.size(), 0);
+  for (int a : axes) {
+    CAMBER_REQUIRE(a >= 0 && a < static_cast<int>(shape.size()),
+                   "fused sum: axis " << a << " of shape " << shape_string(shape));
+    reduced[static_cast<size_t>(a)] = 1;
+    out_shape[static_cast<size_t>(a)] = 1;
+  }
+  const Program p = compile({root});
+  const index_t n_out = shape_size(out_shape);
+  if (p.n == 0) return Tensor(out_shape);
+  DeviceProgram prog(p);
+  if (n_out == 1) {
+    double total = 0.0;
+    if constexpr (host_backend) {
+      Token token;
+      const int tile = host_tile(p.n_regs);
+      Kokkos::View<double*> scratch(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "camber::fused::registers"),
+          static_cast<size_t>(token.size()) * static_cast<size_t>(p.n_regs) *
+              static_cast<size_t>(tile));
+      const index_t tiles = (p.n + tile - 1) / tile;
+      Kokkos::parallel_reduce("camber::fused_sum", Kokkos::RangePolicy<>(0, tiles),
+                              TiledSum{prog, scratch, token, tile, p.n}, total);
+    } else {
+      Kokkos::View<double*> scratch;
+      if (p.n_regs > device_regs)
+        scratch = Kokkos::View<double*>(
+            Kokkos::view_alloc(Kokkos::WithoutInitializing, "camber::fused::registers"),
+            static_cast<size_t>(p.n_regs) * static_cast<size_t>(p.n));
+      Kokkos::parallel_reduce("camber::fused_sum", Kokkos::RangePolicy<>(0, p.n),
+                              ElementSum{prog, scratch, p.n}, total);
+    }
+    return Tensor::full(out_shape, total);
+  }
+  Tensor out = Tensor::uninitialized(out_shape);
+  Token token;
+  AxisSum f{prog, out.data(), {}, token, 1};
+  const Shape os = row_major(shape);
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (reduced[d]) {
+      f.red_extent[f.n_red] = shape[d];
+      f.red_stride[f.n_red++] = os[d];
+      f.red_count *= shape[d];
+    } else {
+      f.kept_extent[f.n_kept] = shape[d];
+      f.kept_stride[f.n_kept++] = os[d];
+    }
+  }
+  f.chunk = host_backend ? static_cast<int>(std::min<index_t>(
+                               std::min(host_tile(p.n_regs), reduce_chunk_max),
+                               std::max<index_t>(f.red_count, 1)))
+                         : 1;
+  f.scratch = Kokkos::View<double*>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "camber::fused::registers"),
+      static_cast<size_t>(token.size()) * static_cast<size_t>(p.n_regs) *
+          static_cast<size_t>(f.chunk));
+  Kokkos::parallel_for("camber::fused_axis_sum", Kokkos::RangePolicy<>(0, n_out), f);
+  return out;
+}
+
+}  // namespace camber::ad::detail
