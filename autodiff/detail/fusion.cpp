@@ -9,6 +9,13 @@
 #include <camber/error.hpp>
 #include <camber/kokkos_math.hpp>
 
+// No two of an instruction's registers overlap (see compile()).
+#if defined(__GNUC__) || defined(__clang__) || defined(__CUDACC__)
+#define CAMBER_RESTRICT __restrict__
+#else
+#define CAMBER_RESTRICT
+#endif
+
 namespace camber::ad::detail {
 
 // Defined with the shape ops: the adjoint of a slice as a differentiable op.
@@ -302,16 +309,6 @@ Program compile(const std::vector<ExprPtr>& roots) {
     int* operand[3] = {&in.a, &in.b, &in.c};
     for (int j = 0; j < 3; ++j)
       if (e->args[j]) *operand[j] = reg[static_cast<size_t>(position.at(e->args[j].get()))];
-    // Registers whose value this instruction reads for the last time are
-    // free for its own result (each element is read before it is written).
-    for (int j = 0; j < 3; ++j) {
-      if (!e->args[j]) continue;
-      const size_t q = static_cast<size_t>(position.at(e->args[j].get()));
-      if (last_use[q] == static_cast<int>(k) && reg[q] >= 0) {
-        if (std::find(free_regs.begin(), free_regs.end(), reg[q]) == free_regs.end())
-          free_regs.push_back(reg[q]);
-      }
-    }
     if (e->op == ExprOp::Leaf) {
       CAMBER_REQUIRE(e->value.version() == e->version,
                      "a fused expression reads a tensor of shape "
@@ -352,6 +349,8 @@ Program compile(const std::vector<ExprPtr>& roots) {
       in.a = it->second;
       in.b = in.c = -1;
     }
+    // The result never shares a register with an argument, so the kernel's
+    // loops see no aliasing and vectorize.
     if (free_regs.empty()) {
       in.dst = p.n_regs++;
     } else {
@@ -360,8 +359,15 @@ Program compile(const std::vector<ExprPtr>& roots) {
     }
     reg[k] = in.dst;
     p.code.push_back(in);
-    // A value nobody reads (possible only for a root) keeps its register.
-    if (last_use[k] < 0 && reg[k] >= 0) free_regs.push_back(reg[k]);
+    // Registers whose value this instruction read for the last time are free
+    // for later results.
+    for (int j = 0; j < 3; ++j) {
+      if (!e->args[j]) continue;
+      const size_t q = static_cast<size_t>(position.at(e->args[j].get()));
+      if (last_use[q] == static_cast<int>(k) &&
+          std::find(free_regs.begin(), free_regs.end(), reg[q]) == free_regs.end())
+        free_regs.push_back(reg[q]);
+    }
   }
   for (const ExprPtr& r : roots) p.outputs.push_back(reg[static_cast<size_t>(position.at(r.get()))]);
   return p;
@@ -380,10 +386,11 @@ KOKKOS_INLINE_FUNCTION void run(const Instr* code, int n_code, const LeafDesc* l
                                 const index_t* flat, int cnt) {
   for (int k = 0; k < n_code; ++k) {
     const Instr in = code[k];
-    double* d = regs + in.dst * rs;
-    const double* a = regs + in.a * rs;
-    const double* b = regs + in.b * rs;
-    const double* c = regs + in.c * rs;
+    double* CAMBER_RESTRICT d = regs + in.dst * rs;
+    const bool leaf = static_cast<ExprOp>(in.op) == ExprOp::Leaf;
+    const double* CAMBER_RESTRICT a = regs + (leaf || in.a < 0 ? 0 : in.a) * rs;
+    const double* CAMBER_RESTRICT b = regs + (in.b < 0 ? 0 : in.b) * rs;
+    const double* CAMBER_RESTRICT c = regs + (in.c < 0 ? 0 : in.c) * rs;
     const double s = in.imm;
     switch (static_cast<ExprOp>(in.op)) {
       case ExprOp::Leaf: {
@@ -743,7 +750,7 @@ Tensor reduce_sum(const ExprPtr& root, const std::vector<int>& axes) {
       Kokkos::parallel_reduce("camber::fused_sum", Kokkos::RangePolicy<>(0, p.n),
                               ElementSum{prog, scratch, p.n}, total);
     }
-    return Tensor::full(out_shape, total);
+    return Tensor::from_host(out_shape, {total});
   }
   Tensor out = Tensor::uninitialized(out_shape);
   Token token;
