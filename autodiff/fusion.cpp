@@ -280,6 +280,14 @@ Var local_jvp(ExprOp op, double c, const Vars& a, const Var& y, const Vars& t) {
   }
 }
 
+// A leaf reading distinct elements (no broadcast axis): a slice or all of
+// its input.
+bool injective(const Expr& leaf) {
+  for (size_t d = 0; d < leaf.shape.size(); ++d)
+    if (leaf.shape[d] > 1 && leaf.strides[d] == 0) return false;
+  return true;
+}
+
 Vars fused_vjp(const ExprPtr& root, const std::vector<ExprPtr>& leaf_exprs, const Vars& in,
                const Var& g) {
   const std::vector<const Expr*> order = expr_topological({root});
@@ -332,11 +340,34 @@ Vars fused_vjp(const ExprPtr& root, const std::vector<ExprPtr>& leaf_exprs, cons
       c = c.defined() ? add(c, ga[j]) : ga[j];
     }
   }
+  // Leaf cotangents to input cotangents. Injective views of one input
+  // (slices, the whole input) are written into it together by one
+  // scatter_views; broadcast leaves sum over their broadcast axes.
   Vars result(in.size());
-  for (size_t k = 0; k < leaf_exprs.size(); ++k) {
+  std::vector<char> done(in.size(), 0);
+  auto cot_of = [&](size_t k) -> const Var* {
     auto it = cot.find(leaf_exprs[k].get());
-    if (it == cot.end() || !in[k].requires_grad()) continue;
-    result[k] = leaf_exprs[k]->adjoint ? leaf_exprs[k]->adjoint(it->second) : it->second;
+    return it == cot.end() || !in[k].requires_grad() ? nullptr : &it->second;
+  };
+  for (size_t k = 0; k < leaf_exprs.size(); ++k) {
+    const Var* ck = cot_of(k);
+    if (done[k] || !ck) continue;
+    done[k] = 1;
+    const Expr& leaf = *leaf_exprs[k];
+    if (!injective(leaf)) {
+      result[k] = leaf.adjoint ? leaf.adjoint(*ck) : *ck;
+      continue;
+    }
+    Vars parts = {*ck};
+    std::vector<StridedView> views = {{leaf.shape, leaf.offset, leaf.strides}};
+    for (size_t j = k + 1; j < leaf_exprs.size(); ++j) {
+      const Var* cj = cot_of(j);
+      if (done[j] || !cj || in[j].id() != in[k].id() || !injective(*leaf_exprs[j])) continue;
+      done[j] = 1;
+      parts.push_back(*cj);
+      views.push_back({leaf_exprs[j]->shape, leaf_exprs[j]->offset, leaf_exprs[j]->strides});
+    }
+    result[k] = parts.size() == 1 && !leaf.view ? *ck : scatter_views(parts, views, in[k].shape());
   }
   return result;
 }
@@ -404,6 +435,81 @@ Var fused_slice(const Var& a, int axis, index_t start, index_t stop) {
                       [axis, start, stop](const Vars&, const Var&, const Vars& t) {
                         return slice(t[0], axis, start, stop);
                       });
+}
+
+Var view_of(const Var& src, const StridedView& view) {
+  auto e = std::make_shared<Expr>(*leaf_expr(src));
+  e->shape = view.shape;
+  e->offset = view.offset;
+  e->strides = view.strides;
+  e->view = [view](const Var& t) { return view_of(t, view); };
+  const Shape src_shape = src.shape();
+  e->adjoint = [view, src_shape](const Var& g) { return scatter_views({g}, {view}, src_shape); };
+  ExprLeaves leaves;
+  leaves.exprs = {e};
+  leaves.vars = {src};
+  return make_pending("view", std::move(e), std::move(leaves), {src},
+                      [view](const Vars&, const Var&, const Vars& t) { return view_of(t[0], view); });
+}
+
+namespace {
+// Views of one shape at offsets o_k + i * step (i < n): disjoint when no
+// two offsets differ by a multiple of the step smaller than n steps.
+bool disjoint(const std::vector<StridedView>& views) {
+  std::vector<index_t> steps(views.size());
+  for (size_t k = 0; k < views.size(); ++k) {
+    if (views[k].shape != views[0].shape || !affine_step(views[k].shape, views[k].strides, steps[k]) ||
+        steps[k] != steps[0] || steps[k] <= 0)
+      return false;
+  }
+  const index_t n = shape_size(views[0].shape), s = steps[0];
+  for (size_t k = 0; k < views.size(); ++k)
+    for (size_t l = k + 1; l < views.size(); ++l) {
+      const index_t d = views[k].offset - views[l].offset;
+      if (d % s == 0 && (d / s < n && -d / s < n)) return false;
+    }
+  return true;
+}
+}  // namespace
+
+Var scatter_views(const Vars& parts, const std::vector<StridedView>& views, const Shape& shape) {
+  CAMBER_REQUIRE(!parts.empty() && parts.size() == views.size(), "scatter_views: one view per part");
+  std::vector<ExprPtr> roots;
+  std::vector<ScatterTarget> targets;
+  index_t covered = 0;
+  bool same_shape = true;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    CAMBER_REQUIRE(parts[k].shape() == views[k].shape,
+                   "scatter_views: part of shape " << shape_string(parts[k].shape())
+                                                   << " for a view of shape "
+                                                   << shape_string(views[k].shape));
+    const auto& impl = VarAccess::impl(parts[k]);
+    roots.push_back(impl->expr ? impl->expr : leaf_expr(parts[k]));
+    targets.push_back({views[k].offset, views[k].strides});
+    covered += shape_size(views[k].shape);
+    same_shape = same_shape && views[k].shape == views[0].shape;
+  }
+  const bool one_kernel =
+      same_shape && parts.size() <= 8 && (parts.size() == 1 || disjoint(views));
+  const bool full = one_kernel && covered == shape_size(shape);
+  Tensor out = full ? Tensor::uninitialized(shape) : Tensor(shape);
+  if (one_kernel) {
+    scatter(roots, targets, out, false);
+  } else {
+    for (size_t k = 0; k < roots.size(); ++k) scatter({roots[k]}, {targets[k]}, out, true);
+  }
+  return record_op(
+      "scatter_views", std::move(out), parts,
+      [views](const Vars& in, const Var&, const Var& g) -> Vars {
+        Vars r;
+        for (size_t k = 0; k < in.size(); ++k)
+          r.push_back(in[k].requires_grad() ? view_of(g, views[k]) : Var());
+        return r;
+      },
+      [views, shape](const Vars&, const Var&, const Vars& t) {
+        return scatter_views(t, views, shape);
+      },
+      Reads::nothing());
 }
 
 Tensor fused_sum_value(const Var& pending, const std::vector<int>& axes) {

@@ -123,6 +123,26 @@ std::vector<const Expr*> expr_topological(const std::vector<ExprPtr>& roots) {
   return order;
 }
 
+// True when strides (one per axis of `shape`) address element i (row-major
+// flat index) at i * step for one step: every axis of extent > 1 has stride
+// step times its row-major stride.
+bool affine_step(const Shape& shape, const Shape& strides, index_t& step) {
+  const Shape os = row_major(shape);
+  bool have = false;
+  step = 0;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    if (os[d] == 0) return false;  // an empty shape: nothing is addressed
+    if (!have) {
+      if (strides[d] % os[d] != 0) return false;
+      step = strides[d] / os[d];
+      have = true;
+    }
+    if (strides[d] != step * os[d]) return false;
+  }
+  return true;
+}
+
 namespace {
 std::vector<const Expr*> topological(const std::vector<ExprPtr>& roots) {
   return expr_topological(roots);
@@ -322,26 +342,8 @@ Program compile(const std::vector<ExprPtr>& roots) {
         LeafDesc L{};
         L.data = e->value.data();
         L.offset = e->offset;
-        // Affine when every axis of extent > 1 has stride step * row-major
-        // stride for one step.
-        index_t step = 0;
-        bool affine = true, have = false;
-        for (size_t d = 0; d < shape.size(); ++d) {
-          L.strides[d] = e->strides[d];
-          if (shape[d] == 1) continue;
-          if (os[d] == 0) {  // an empty shape: nothing is read
-            affine = false;
-            break;
-          }
-          if (!have) {
-            if (e->strides[d] % os[d] != 0) affine = false;
-            step = e->strides[d] / os[d];
-            have = true;
-          }
-          if (e->strides[d] != step * os[d]) affine = false;
-        }
-        L.affine = affine ? 1 : 0;
-        L.step = step;
+        for (size_t d = 0; d < shape.size(); ++d) L.strides[d] = e->strides[d];
+        L.affine = affine_step(shape, e->strides, L.step) ? 1 : 0;
         it = leaf_slot.emplace(e, static_cast<int>(p.leaves.size())).first;
         p.leaves.push_back(L);
         p.keep.push_back(e->value);
@@ -553,9 +555,44 @@ struct DeviceProgram {
   }
 };
 
-struct OutPtrs {
-  double* p[max_outputs] = {};
+// Where a kernel writes root k's element i: data[offset + i * step] when
+// affine, else data[offset + sum i_d strides[d]]; added to what is there
+// when accumulate is set.
+struct OutDesc {
+  double* data = nullptr;
+  index_t offset = 0;
+  index_t step = 1;
+  int affine = 1;
+  int accumulate = 0;
+  index_t strides[max_tensor_rank] = {};
 };
+
+struct OutPtrs {
+  OutDesc p[max_outputs];
+};
+
+KOKKOS_INLINE_FUNCTION index_t out_position(const OutDesc& o, const ShapeInfo& shape, index_t i) {
+  if (o.affine) return o.offset + i * o.step;
+  index_t rem = i, off = o.offset;
+  for (int q = 0; q < shape.rank; ++q) {
+    const index_t c = rem / shape.stride[q];
+    rem -= c * shape.stride[q];
+    off += c * o.strides[q];
+  }
+  return off;
+}
+
+KOKKOS_INLINE_FUNCTION void store(const OutDesc& o, const ShapeInfo& shape, index_t i0,
+                                  const double* r, int cnt) {
+  if (o.affine && o.step == 1 && !o.accumulate) {
+    double* d = o.data + o.offset + i0;
+    for (int j = 0; j < cnt; ++j) d[j] = r[j];
+  } else if (o.accumulate) {
+    for (int j = 0; j < cnt; ++j) o.data[out_position(o, shape, i0 + j)] += r[j];
+  } else {
+    for (int j = 0; j < cnt; ++j) o.data[out_position(o, shape, i0 + j)] = r[j];
+  }
+}
 
 // Host: tiles of `tile` elements, registers in per-thread scratch.
 struct TiledEval {
@@ -572,11 +609,8 @@ struct TiledEval {
     const int cnt = static_cast<int>(n - i0 < tile ? n - i0 : tile);
     run(prog.code.data(), prog.n_code, prog.leaves.data(), prog.shape, regs, tile, i0, nullptr,
         cnt);
-    for (int k = 0; k < prog.n_outputs; ++k) {
-      const double* r = regs + prog.outputs[k] * tile;
-      double* o = out.p[k] + i0;
-      for (int j = 0; j < cnt; ++j) o[j] = r[j];
-    }
+    for (int k = 0; k < prog.n_outputs; ++k)
+      store(out.p[k], prog.shape, i0, regs + prog.outputs[k] * tile, cnt);
     token.release(id);
   }
 };
@@ -593,7 +627,8 @@ struct ElementEval {
     double* regs = scratch.extent(0) > 0 ? scratch.data() + i : local;
     const index_t rs = scratch.extent(0) > 0 ? n : 1;
     run(prog.code.data(), prog.n_code, prog.leaves.data(), prog.shape, regs, rs, i, nullptr, 1);
-    for (int k = 0; k < prog.n_outputs; ++k) out.p[k][i] = regs[prog.outputs[k] * rs];
+    for (int k = 0; k < prog.n_outputs; ++k)
+      store(out.p[k], prog.shape, i, regs + prog.outputs[k] * rs, 1);
   }
 };
 
@@ -680,18 +715,11 @@ struct AxisSum {
 
 }  // namespace
 
-std::vector<Tensor> evaluate(const std::vector<ExprPtr>& roots) {
-  CAMBER_REQUIRE(!roots.empty(), "fused evaluation without roots");
-  for (const ExprPtr& r : roots)
-    CAMBER_REQUIRE(r->shape == roots[0]->shape, "fused evaluation: roots of different shapes");
+namespace {
+
+void launch(const std::vector<ExprPtr>& roots, const OutPtrs& ptrs) {
   const Program p = compile(roots);
-  std::vector<Tensor> out;
-  OutPtrs ptrs;
-  for (size_t k = 0; k < roots.size(); ++k) {
-    out.push_back(Tensor::uninitialized(roots[0]->shape));
-    ptrs.p[k] = out.back().data();
-  }
-  if (p.n == 0) return out;
+  if (p.n == 0) return;
   DeviceProgram prog(p);
   if constexpr (host_backend) {
     Token token;
@@ -712,7 +740,45 @@ std::vector<Tensor> evaluate(const std::vector<ExprPtr>& roots) {
     Kokkos::parallel_for("camber::fused", Kokkos::RangePolicy<>(0, p.n),
                          ElementEval{prog, ptrs, scratch, p.n});
   }
+}
+
+void check_roots(const std::vector<ExprPtr>& roots) {
+  CAMBER_REQUIRE(!roots.empty() && roots.size() <= static_cast<size_t>(max_outputs),
+                 "fused evaluation of " << roots.size() << " roots (1 to " << max_outputs << ")");
+  for (const ExprPtr& r : roots)
+    CAMBER_REQUIRE(r->shape == roots[0]->shape, "fused evaluation: roots of different shapes");
+}
+
+}  // namespace
+
+std::vector<Tensor> evaluate(const std::vector<ExprPtr>& roots) {
+  check_roots(roots);
+  std::vector<Tensor> out;
+  OutPtrs ptrs;
+  for (size_t k = 0; k < roots.size(); ++k) {
+    out.push_back(Tensor::uninitialized(roots[0]->shape));
+    ptrs.p[k].data = out.back().data();
+  }
+  launch(roots, ptrs);
   return out;
+}
+
+void scatter(const std::vector<ExprPtr>& roots, const std::vector<ScatterTarget>& targets,
+             Tensor& out, bool accumulate) {
+  check_roots(roots);
+  CAMBER_REQUIRE(targets.size() == roots.size(), "fused scatter: one target per root");
+  const Shape& shape = roots[0]->shape;
+  OutPtrs ptrs;
+  for (size_t k = 0; k < roots.size(); ++k) {
+    OutDesc& o = ptrs.p[k];
+    o.data = out.data();
+    o.offset = targets[k].offset;
+    o.accumulate = accumulate ? 1 : 0;
+    for (size_t d = 0; d < shape.size(); ++d) o.strides[d] = targets[k].strides[d];
+    o.affine = affine_step(shape, targets[k].strides, o.step) ? 1 : 0;
+  }
+  launch(roots, ptrs);
+  out.mark_modified();
 }
 
 Tensor reduce_sum(const ExprPtr& root, const std::vector<int>& axes) {

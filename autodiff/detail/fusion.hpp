@@ -122,8 +122,24 @@ ExprPtr slice_expr(const ExprPtr& e, int axis, index_t start, index_t stop,
 // Post-order (arguments before their users) of the DAG under `roots`.
 std::vector<const Expr*> expr_topological(const std::vector<ExprPtr>& roots);
 
+// True when strides (one per axis of `shape`) address element i (row-major
+// flat index) at i * step for one step, which is then set.
+bool affine_step(const Shape& shape, const Shape& strides, index_t& step);
+
 // Evaluates roots that share one shape in one kernel (one output each).
 std::vector<Tensor> evaluate(const std::vector<ExprPtr>& roots);
+// Where element i (row-major over the roots' shape) of a root goes in a
+// tensor: offset + sum i_d strides[d]. Must be injective.
+struct ScatterTarget {
+  index_t offset = 0;
+  Shape strides;
+};
+// out[target_k(i)] = root_k(i) (or += with accumulate) for every root k, in
+// one kernel. Targets of different roots must not overlap (two roots
+// writing one element would race).
+void scatter(const std::vector<ExprPtr>& roots, const std::vector<ScatterTarget>& targets,
+             Tensor& out, bool accumulate);
+
 // Sum of the root's elements over `axes` (sorted, distinct), kept as
 // extent-1 axes in the result: one kernel, the expression never stored.
 Tensor reduce_sum(const ExprPtr& root, const std::vector<int>& axes);
@@ -141,6 +157,22 @@ Var fused_broadcast(const Var& a, const Shape& shape);
 Var fused_slice(const Var& a, int axis, index_t start, index_t stop);
 // The sum of a pending Var over `axes` (sorted, distinct), extent-1 axes kept.
 Tensor fused_sum_value(const Var& pending, const std::vector<int>& axes);
+
+// A strided view into a row-major tensor: element i (of `shape`) is at
+// offset + sum i_d strides[d]. Views made by slicing are injective.
+struct StridedView {
+  Shape shape;
+  index_t offset = 0;
+  Shape strides;
+};
+// The view of src's value as a pending leaf (its adjoint: scatter_views).
+Var view_of(const Var& src, const StridedView& view);
+// A tensor of `shape` that is zero except where the injective views are:
+// the sum over k of parts[k] written at views[k]. The adjoint of several
+// slices of one tensor: one kernel when the views are disjoint and the parts
+// share a shape (the parts' pending expressions computed in it), with no
+// zero fill when they also cover the tensor.
+Var scatter_views(const Vars& parts, const std::vector<StridedView>& views, const Shape& shape);
 
 // Largest size (distinct nodes) a pending expression may reach; past it the
 // operands are materialized first.
