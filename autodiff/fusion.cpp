@@ -472,10 +472,59 @@ bool disjoint(const std::vector<StridedView>& views) {
 }
 }  // namespace
 
+ExprPtr expr_of(const Var& v) {
+  const auto& impl = VarAccess::impl(v);
+  return impl->expr ? impl->expr : leaf_expr(v);
+}
+
+namespace {
+
+// The tangent of v when v carries exactly one forward level (0), active,
+// and that tangent carries none: the case one kernel can compute along with
+// v's own values. Null otherwise.
+const Var* single_tangent(const Var& v) {
+  const auto& t = VarAccess::impl(v)->tangents;
+  if (forward_limit() < 1 || t.size() != 1 || !t[0].defined()) return nullptr;
+  if (!VarAccess::impl(t[0])->tangents.empty()) return nullptr;
+  return &t[0];
+}
+
+// Records y = op(inputs) with its value given and, when given, the level-0
+// tangent computed alongside it (record_op would compute it again).
+Var record_with_tangent(const std::string& name, Tensor value, const Vars& inputs,
+                        const VjpRule& vjp, const JvpRule& jvp, const Var& tangent) {
+  Var y;
+  {
+    ForwardLimitGuard none(0);
+    y = record_op(name, std::move(value), inputs, vjp, jvp, Reads::nothing());
+  }
+  if (tangent.defined()) VarAccess::impl(y)->tangents = {tangent};
+  return y;
+}
+
+}  // namespace
+
+Var fused_reduction(const std::string& name, const Var& a, const std::vector<int>& axes,
+                    const Shape& out_shape, const VjpRule& vjp, const JvpRule& jvp) {
+  const Var* t = single_tangent(a);
+  std::vector<ExprPtr> roots = {expr_of(a)};
+  if (t) roots.push_back(expr_of(*t));
+  else if (!VarAccess::impl(a)->tangents.empty()) {
+    // Several forward levels: the general path.
+    return record_op(name, reduce_sum(roots[0], axes).reshape(out_shape), {a}, vjp, jvp,
+                     Reads::nothing());
+  }
+  std::vector<Tensor> values = reduce_sums(roots, axes);
+  Var tangent;
+  if (t) {
+    ForwardLimitGuard none(0);
+    tangent = record_op(name, values[1].reshape(out_shape), {*t}, vjp, jvp, Reads::nothing());
+  }
+  return record_with_tangent(name, values[0].reshape(out_shape), {a}, vjp, jvp, tangent);
+}
+
 Var scatter_views(const Vars& parts, const std::vector<StridedView>& views, const Shape& shape) {
   CAMBER_REQUIRE(!parts.empty() && parts.size() == views.size(), "scatter_views: one view per part");
-  std::vector<ExprPtr> roots;
-  std::vector<ScatterTarget> targets;
   index_t covered = 0;
   bool same_shape = true;
   for (size_t k = 0; k < parts.size(); ++k) {
@@ -483,40 +532,61 @@ Var scatter_views(const Vars& parts, const std::vector<StridedView>& views, cons
                    "scatter_views: part of shape " << shape_string(parts[k].shape())
                                                    << " for a view of shape "
                                                    << shape_string(views[k].shape));
-    const auto& impl = VarAccess::impl(parts[k]);
-    roots.push_back(impl->expr ? impl->expr : leaf_expr(parts[k]));
-    targets.push_back({views[k].offset, views[k].strides});
     covered += shape_size(views[k].shape);
     same_shape = same_shape && views[k].shape == views[0].shape;
   }
-  const bool one_kernel =
-      same_shape && parts.size() <= 8 && (parts.size() == 1 || disjoint(views));
+  const bool one_kernel = same_shape && parts.size() <= 4 && (parts.size() == 1 || disjoint(views));
   const bool full = one_kernel && covered == shape_size(shape);
-  Tensor out = full ? Tensor::uninitialized(shape) : Tensor(shape);
-  if (one_kernel) {
-    scatter(roots, targets, out, false);
-  } else {
-    for (size_t k = 0; k < roots.size(); ++k) scatter({roots[k]}, {targets[k]}, out, true);
+  // The tangents, when every part has at most the one level a kernel can
+  // compute alongside (zeros where a part has none).
+  Vars tangents;
+  bool with_tangents = one_kernel;
+  for (const Var& p : parts) {
+    const Var* t = single_tangent(p);
+    with_tangents = with_tangents && (t || VarAccess::impl(p)->tangents.empty());
+    tangents.push_back(t ? *t : Var());
   }
-  return record_op(
-      "scatter_views", std::move(out), parts,
-      [views](const Vars& in, const Var&, const Var& g) -> Vars {
-        Vars r;
-        for (size_t k = 0; k < in.size(); ++k)
-          r.push_back(in[k].requires_grad() ? view_of(g, views[k]) : Var());
-        return r;
-      },
-      [views, shape](const Vars&, const Var&, const Vars& t) {
-        return scatter_views(t, views, shape);
-      },
-      Reads::nothing());
+  bool any_tangent = false;
+  for (const Var& t : tangents) any_tangent = any_tangent || t.defined();
+  with_tangents = with_tangents && any_tangent;
+
+  Tensor out = full ? Tensor::uninitialized(shape) : Tensor(shape);
+  Tensor out_t = with_tangents ? (full ? Tensor::uninitialized(shape) : Tensor(shape)) : Tensor();
+  std::vector<ExprPtr> roots;
+  std::vector<ScatterTarget> targets;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    roots.push_back(expr_of(parts[k]));
+    targets.push_back({out, views[k].offset, views[k].strides});
+  }
+  if (with_tangents)
+    for (size_t k = 0; k < parts.size(); ++k) {
+      if (!tangents[k].defined()) tangents[k] = fused_const(parts[k].shape(), 0.0);
+      roots.push_back(expr_of(tangents[k]));
+      targets.push_back({out_t, views[k].offset, views[k].strides});
+    }
+  if (one_kernel) {
+    scatter(roots, targets, false);
+  } else {
+    for (size_t k = 0; k < roots.size(); ++k) scatter({roots[k]}, {targets[k]}, true);
+  }
+  const VjpRule vjp = [views](const Vars& in, const Var&, const Var& g) -> Vars {
+    Vars r;
+    for (size_t k = 0; k < in.size(); ++k)
+      r.push_back(in[k].requires_grad() ? view_of(g, views[k]) : Var());
+    return r;
+  };
+  const JvpRule jvp = [views, shape](const Vars&, const Var&, const Vars& t) {
+    return scatter_views(t, views, shape);
+  };
+  if (!with_tangents) return record_op("scatter_views", std::move(out), parts, vjp, jvp, Reads::nothing());
+  Var tangent;
+  {
+    ForwardLimitGuard none(0);
+    tangent = record_op("scatter_views", std::move(out_t), tangents, vjp, jvp, Reads::nothing());
+  }
+  return record_with_tangent("scatter_views", std::move(out), parts, vjp, jvp, tangent);
 }
 
-Tensor fused_sum_value(const Var& pending, const std::vector<int>& axes) {
-  const auto& impl = VarAccess::impl(pending);
-  CAMBER_REQUIRE(impl && impl->expr, "fused sum of a Var that is not pending");
-  return reduce_sum(impl->expr, axes);
-}
 
 }  // namespace detail
 }  // namespace camber::ad

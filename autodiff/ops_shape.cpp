@@ -76,16 +76,17 @@ Var broadcast_to(const Var& a, const Shape& shape) {
 
 Var sum_to_shape(const Var& a, const Shape& shape) {
   if (a.shape() == shape) return a;
-  Tensor value = is_pending(a) ? detail::fused_sum_value(a, stretched_axes(shape, a.shape()))
-                                     .reshape(shape)
-                               : detail::sum_to_shape(a.value(), shape);
-  return record_op(
-      "sum_to_shape", std::move(value), {a},
-      [](const Vars& in, const Var&, const Var& g) -> Vars {
-        return {broadcast_to(g, in[0].shape())};
-      },
-      [shape](const Vars&, const Var&, const Vars& t) { return sum_to_shape(t[0], shape); },
-      Reads::nothing());
+  const VjpRule vjp = [](const Vars& in, const Var&, const Var& g) -> Vars {
+    return {broadcast_to(g, in[0].shape())};
+  };
+  const JvpRule jvp = [shape](const Vars&, const Var&, const Vars& t) {
+    return sum_to_shape(t[0], shape);
+  };
+  if (is_pending(a))
+    return detail::fused_reduction("sum_to_shape", a, stretched_axes(shape, a.shape()), shape, vjp,
+                                   jvp);
+  return record_op("sum_to_shape", detail::sum_to_shape(a.value(), shape), {a}, vjp, jvp,
+                   Reads::nothing());
 }
 
 Var reshape(const Var& a, const Shape& shape) {
@@ -202,32 +203,31 @@ Var sum(const Var& a) {
   if (!is_pending(a)) return sum(reshape(a, {a.size()}), 0, false);
   std::vector<int> all(static_cast<size_t>(a.rank()));
   for (int d = 0; d < a.rank(); ++d) all[static_cast<size_t>(d)] = d;
-  return record_op(
-      "sum", detail::fused_sum_value(a, all).reshape({}), {a},
+  return detail::fused_reduction(
+      "sum", a, all, {},
       [](const Vars& in, const Var&, const Var& g) -> Vars {
         return {broadcast_to(g, in[0].shape())};
       },
-      [](const Vars&, const Var&, const Vars& t) { return sum(t[0]); }, Reads::nothing());
+      [](const Vars&, const Var&, const Vars& t) { return sum(t[0]); });
 }
 
 Var sum(const Var& a, int axis0, bool keepdims) {
   const int axis = normalize_axis(axis0, a.rank(), "sum");
-  Tensor v = is_pending(a) ? detail::fused_sum_value(a, {axis}).reshape(keep_shape(a.shape(), axis))
-                           : camber::sum(a.value(), axis).reshape(keep_shape(a.shape(), axis));
-  if (!keepdims) {
-    Shape s = a.shape();
-    s.erase(s.begin() + axis);
-    v = v.reshape(s);
+  Shape out_shape = a.shape();
+  if (keepdims) {
+    out_shape[static_cast<size_t>(axis)] = 1;
+  } else {
+    out_shape.erase(out_shape.begin() + axis);
   }
-  return record_op(
-      "sum", std::move(v), {a},
-      [axis](const Vars& in, const Var&, const Var& g) -> Vars {
-        return {broadcast_to(reshape(g, keep_shape(in[0].shape(), axis)), in[0].shape())};
-      },
-      [axis, keepdims](const Vars&, const Var&, const Vars& t) {
-        return sum(t[0], axis, keepdims);
-      },
-      Reads::nothing());
+  const VjpRule vjp = [axis](const Vars& in, const Var&, const Var& g) -> Vars {
+    return {broadcast_to(reshape(g, keep_shape(in[0].shape(), axis)), in[0].shape())};
+  };
+  const JvpRule jvp = [axis, keepdims](const Vars&, const Var&, const Vars& t) {
+    return sum(t[0], axis, keepdims);
+  };
+  if (is_pending(a)) return detail::fused_reduction("sum", a, {axis}, out_shape, vjp, jvp);
+  return record_op("sum", camber::sum(a.value(), axis).reshape(out_shape), {a}, vjp, jvp,
+                   Reads::nothing());
 }
 
 Var mean(const Var& a) { return mul_scalar(sum(a), 1.0 / static_cast<double>(a.size())); }

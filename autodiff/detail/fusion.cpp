@@ -1,6 +1,7 @@
 #include <camber/autodiff/detail/fusion.hpp>
 
 #include <algorithm>
+#include <string>
 #include <type_traits>
 #include <unordered_map>
 #include <unordered_set>
@@ -311,14 +312,44 @@ Program compile(const std::vector<ExprPtr>& roots) {
   }
   p.n = shape_size(shape);
 
-  const std::vector<const Expr*> order = topological(roots);
+  // Common subexpressions become one instruction: nodes with the same op,
+  // constant and (representatives of) arguments, and leaves reading the same
+  // elements. A derivative rebuilds its forward values as new nodes, and
+  // tangent and cotangent rules repeat products, so a backward program has
+  // many.
+  std::vector<const Expr*> order;
+  std::unordered_map<const Expr*, const Expr*> rep;
+  {
+    std::unordered_map<std::string, const Expr*> seen;
+    for (const Expr* e : topological(roots)) {
+      std::string key(1, static_cast<char>(e->op));
+      auto put = [&key](const void* p, size_t n) { key.append(static_cast<const char*>(p), n); };
+      put(&e->c, sizeof(double));
+      const Expr* a[3] = {nullptr, nullptr, nullptr};
+      for (int j = 0; j < 3; ++j)
+        if (e->args[j]) a[j] = rep.at(e->args[j].get());
+      if ((e->op == ExprOp::Add || e->op == ExprOp::Mul) && std::less<const Expr*>()(a[1], a[0]))
+        std::swap(a[0], a[1]);
+      put(a, sizeof(a));
+      if (e->op == ExprOp::Leaf) {
+        const double* data = e->value.data();
+        put(&data, sizeof(data));
+        put(&e->offset, sizeof(index_t));
+        put(e->strides.data(), e->strides.size() * sizeof(index_t));
+      }
+      auto it = seen.emplace(std::move(key), e).first;
+      rep.emplace(e, it->second);
+      if (it->second == e) order.push_back(e);
+    }
+  }
+  auto arg = [&rep](const ExprPtr& a) { return rep.at(a.get()); };
   std::unordered_map<const Expr*, int> position;
   for (size_t k = 0; k < order.size(); ++k) position.emplace(order[k], static_cast<int>(k));
   std::vector<int> last_use(order.size(), -1);
   for (size_t k = 0; k < order.size(); ++k)
     for (const ExprPtr& a : order[k]->args)
-      if (a) last_use[static_cast<size_t>(position.at(a.get()))] = static_cast<int>(k);
-  for (const ExprPtr& r : roots) last_use[static_cast<size_t>(position.at(r.get()))] = INT32_MAX;
+      if (a) last_use[static_cast<size_t>(position.at(arg(a)))] = static_cast<int>(k);
+  for (const ExprPtr& r : roots) last_use[static_cast<size_t>(position.at(arg(r)))] = INT32_MAX;
 
   std::vector<int> reg(order.size(), -1);
   std::vector<int> free_regs;
@@ -328,7 +359,7 @@ Program compile(const std::vector<ExprPtr>& roots) {
     Instr in{static_cast<std::uint8_t>(e->op), -1, -1, -1, -1, e->c};
     int* operand[3] = {&in.a, &in.b, &in.c};
     for (int j = 0; j < 3; ++j)
-      if (e->args[j]) *operand[j] = reg[static_cast<size_t>(position.at(e->args[j].get()))];
+      if (e->args[j]) *operand[j] = reg[static_cast<size_t>(position.at(arg(e->args[j])))];
     if (e->op == ExprOp::Leaf) {
       CAMBER_REQUIRE(e->value.version() == e->version,
                      "a fused expression reads a tensor of shape "
@@ -365,13 +396,13 @@ Program compile(const std::vector<ExprPtr>& roots) {
     // for later results.
     for (int j = 0; j < 3; ++j) {
       if (!e->args[j]) continue;
-      const size_t q = static_cast<size_t>(position.at(e->args[j].get()));
+      const size_t q = static_cast<size_t>(position.at(arg(e->args[j])));
       if (last_use[q] == static_cast<int>(k) &&
           std::find(free_regs.begin(), free_regs.end(), reg[q]) == free_regs.end())
         free_regs.push_back(reg[q]);
     }
   }
-  for (const ExprPtr& r : roots) p.outputs.push_back(reg[static_cast<size_t>(position.at(r.get()))]);
+  for (const ExprPtr& r : roots) p.outputs.push_back(reg[static_cast<size_t>(position.at(arg(r)))]);
   return p;
 }
 
@@ -404,6 +435,12 @@ KOKKOS_INLINE_FUNCTION void run(const Instr* code, int n_code, const LeafDesc* l
             for (int j = 0; j < cnt; ++j) d[j] = p[flat[j] * st];
           } else if (st == 1) {
             for (int j = 0; j < cnt; ++j) d[j] = p[i0 + j];
+          } else if (st == 0) {
+            const double v = p[0];
+            for (int j = 0; j < cnt; ++j) d[j] = v;
+          } else if (st == 2) {  // one component of pairs: a constant stride vectorizes
+            const double* q = p + 2 * i0;
+            for (int j = 0; j < cnt; ++j) d[j] = q[2 * j];
           } else {
             for (int j = 0; j < cnt; ++j) d[j] = p[(i0 + j) * st];
           }
@@ -632,37 +669,66 @@ struct ElementEval {
   }
 };
 
+// Sum of r[0, cnt) with eight partial sums: one running sum is a chain of
+// dependent additions, four cycles each, that would dominate the kernel.
+KOKKOS_INLINE_FUNCTION double tile_sum(const double* r, int cnt) {
+  double p[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  int j = 0;
+  for (; j + 8 <= cnt; j += 8)
+    for (int q = 0; q < 8; ++q) p[q] += r[j + q];
+  double s = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+  for (; j < cnt; ++j) s += r[j];
+  return s;
+}
+
+constexpr int max_sums = 4;
+struct Sums {
+  double v[max_sums];
+};
+
 struct TiledSum {
+  using value_type = Sums;
   DeviceProgram prog;
   Kokkos::View<double*> scratch;
   Token token;
   int tile;
   index_t n;
-  KOKKOS_INLINE_FUNCTION void operator()(index_t t, double& acc) const {
+  KOKKOS_INLINE_FUNCTION void init(Sums& a) const {
+    for (int k = 0; k < max_sums; ++k) a.v[k] = 0.0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(volatile Sums& a, const volatile Sums& b) const {
+    for (int k = 0; k < max_sums; ++k) a.v[k] += b.v[k];
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(index_t t, Sums& acc) const {
     const int id = token.acquire();
     double* regs = scratch.data() + static_cast<index_t>(id) * prog.n_regs * tile;
     const index_t i0 = t * tile;
     const int cnt = static_cast<int>(n - i0 < tile ? n - i0 : tile);
     run(prog.code.data(), prog.n_code, prog.leaves.data(), prog.shape, regs, tile, i0, nullptr,
         cnt);
-    const double* r = regs + prog.outputs[0] * tile;
-    double s = 0.0;
-    for (int j = 0; j < cnt; ++j) s += r[j];
-    acc += s;
+    for (int k = 0; k < prog.n_outputs; ++k)
+      acc.v[k] += tile_sum(regs + prog.outputs[k] * tile, cnt);
     token.release(id);
   }
 };
 
 struct ElementSum {
+  using value_type = Sums;
   DeviceProgram prog;
   Kokkos::View<double*> scratch;
   index_t n;
-  KOKKOS_INLINE_FUNCTION void operator()(index_t i, double& acc) const {
+  KOKKOS_INLINE_FUNCTION void init(Sums& a) const {
+    for (int k = 0; k < max_sums; ++k) a.v[k] = 0.0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(volatile Sums& a, const volatile Sums& b) const {
+    for (int k = 0; k < max_sums; ++k) a.v[k] += b.v[k];
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(index_t i, Sums& acc) const {
     double local[device_regs];
     double* regs = scratch.extent(0) > 0 ? scratch.data() + i : local;
     const index_t rs = scratch.extent(0) > 0 ? n : 1;
     run(prog.code.data(), prog.n_code, prog.leaves.data(), prog.shape, regs, rs, i, nullptr, 1);
-    acc += regs[prog.outputs[0] * rs];
+    for (int k = 0; k < prog.n_outputs; ++k) acc.v[k] += regs[prog.outputs[k] * rs];
   }
 };
 
@@ -671,7 +737,7 @@ struct ElementSum {
 constexpr int reduce_chunk_max = 64;
 struct AxisSum {
   DeviceProgram prog;
-  double* out;
+  double* out[max_sums] = {};
   Kokkos::View<double*> scratch;
   Token token;
   int chunk;
@@ -691,7 +757,7 @@ struct AxisSum {
       base += i * kept_stride[q];
     }
     index_t flat[reduce_chunk_max];
-    double s = 0.0;
+    double s[max_sums] = {};
     for (index_t r0 = 0; r0 < red_count; r0 += chunk) {
       const int cnt = static_cast<int>(red_count - r0 < chunk ? red_count - r0 : chunk);
       for (int j = 0; j < cnt; ++j) {
@@ -705,10 +771,9 @@ struct AxisSum {
       }
       run(prog.code.data(), prog.n_code, prog.leaves.data(), prog.shape, regs, chunk, 0, flat,
           cnt);
-      const double* r = regs + prog.outputs[0] * chunk;
-      for (int j = 0; j < cnt; ++j) s += r[j];
+      for (int k = 0; k < prog.n_outputs; ++k) s[k] += tile_sum(regs + prog.outputs[k] * chunk, cnt);
     }
-    out[o] = s;
+    for (int k = 0; k < prog.n_outputs; ++k) out[k][o] = s[k];
     token.release(id);
   }
 };
@@ -764,25 +829,32 @@ std::vector<Tensor> evaluate(const std::vector<ExprPtr>& roots) {
 }
 
 void scatter(const std::vector<ExprPtr>& roots, const std::vector<ScatterTarget>& targets,
-             Tensor& out, bool accumulate) {
+             bool accumulate) {
   check_roots(roots);
   CAMBER_REQUIRE(targets.size() == roots.size(), "fused scatter: one target per root");
   const Shape& shape = roots[0]->shape;
   OutPtrs ptrs;
   for (size_t k = 0; k < roots.size(); ++k) {
     OutDesc& o = ptrs.p[k];
-    o.data = out.data();
+    o.data = targets[k].out.data();
     o.offset = targets[k].offset;
     o.accumulate = accumulate ? 1 : 0;
     for (size_t d = 0; d < shape.size(); ++d) o.strides[d] = targets[k].strides[d];
     o.affine = affine_step(shape, targets[k].strides, o.step) ? 1 : 0;
   }
   launch(roots, ptrs);
-  out.mark_modified();
+  for (const ScatterTarget& t : targets) {
+    Tensor written = t.out;
+    written.mark_modified();
+  }
 }
 
-Tensor reduce_sum(const ExprPtr& root, const std::vector<int>& axes) {
-  const Shape& shape = root->shape;
+std::vector<Tensor> reduce_sums(const std::vector<ExprPtr>& roots, const std::vector<int>& axes) {
+  CAMBER_REQUIRE(!roots.empty() && roots.size() <= static_cast<size_t>(max_sums),
+                 "fused sum of " << roots.size() << " roots (1 to " << max_sums << ")");
+  const Shape& shape = roots[0]->shape;
+  for (const ExprPtr& r : roots)
+    CAMBER_REQUIRE(r->shape == shape, "fused sum: roots of different shapes");
   Shape out_shape = shape;
   std::vector<char> reduced(shape.size(), 0);
   for (int a : axes) {
@@ -791,12 +863,16 @@ Tensor reduce_sum(const ExprPtr& root, const std::vector<int>& axes) {
     reduced[static_cast<size_t>(a)] = 1;
     out_shape[static_cast<size_t>(a)] = 1;
   }
-  const Program p = compile({root});
+  const Program p = compile(roots);
   const index_t n_out = shape_size(out_shape);
-  if (p.n == 0) return Tensor(out_shape);
+  std::vector<Tensor> out;
+  if (p.n == 0) {
+    for (size_t k = 0; k < roots.size(); ++k) out.push_back(Tensor(out_shape));
+    return out;
+  }
   DeviceProgram prog(p);
   if (n_out == 1) {
-    double total = 0.0;
+    Sums total{};
     if constexpr (host_backend) {
       Token token;
       const int tile = host_tile(p.n_regs);
@@ -816,11 +892,15 @@ Tensor reduce_sum(const ExprPtr& root, const std::vector<int>& axes) {
       Kokkos::parallel_reduce("camber::fused_sum", Kokkos::RangePolicy<>(0, p.n),
                               ElementSum{prog, scratch, p.n}, total);
     }
-    return Tensor::from_host(out_shape, {total});
+    for (size_t k = 0; k < roots.size(); ++k) out.push_back(Tensor::from_host(out_shape, {total.v[k]}));
+    return out;
   }
-  Tensor out = Tensor::uninitialized(out_shape);
   Token token;
-  AxisSum f{prog, out.data(), {}, token, 1};
+  AxisSum f{prog, {}, {}, token, 1};
+  for (size_t k = 0; k < roots.size(); ++k) {
+    out.push_back(Tensor::uninitialized(out_shape));
+    f.out[k] = out.back().data();
+  }
   const Shape os = row_major(shape);
   for (size_t d = 0; d < shape.size(); ++d) {
     if (reduced[d]) {
@@ -842,6 +922,10 @@ Tensor reduce_sum(const ExprPtr& root, const std::vector<int>& axes) {
           static_cast<size_t>(f.chunk));
   Kokkos::parallel_for("camber::fused_axis_sum", Kokkos::RangePolicy<>(0, n_out), f);
   return out;
+}
+
+Tensor reduce_sum(const ExprPtr& root, const std::vector<int>& axes) {
+  return reduce_sums({root}, axes)[0];
 }
 
 }  // namespace camber::ad::detail

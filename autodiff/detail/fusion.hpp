@@ -131,18 +131,21 @@ std::vector<Tensor> evaluate(const std::vector<ExprPtr>& roots);
 // Where element i (row-major over the roots' shape) of a root goes in a
 // tensor: offset + sum i_d strides[d]. Must be injective.
 struct ScatterTarget {
+  Tensor out;
   index_t offset = 0;
   Shape strides;
 };
-// out[target_k(i)] = root_k(i) (or += with accumulate) for every root k, in
-// one kernel. Targets of different roots must not overlap (two roots
-// writing one element would race).
+// target_k.out[target_k(i)] = root_k(i) (or += with accumulate) for every
+// root k, in one kernel. Targets of different roots must not overlap (two
+// roots writing one element would race).
 void scatter(const std::vector<ExprPtr>& roots, const std::vector<ScatterTarget>& targets,
-             Tensor& out, bool accumulate);
+             bool accumulate);
 
 // Sum of the root's elements over `axes` (sorted, distinct), kept as
 // extent-1 axes in the result: one kernel, the expression never stored.
 Tensor reduce_sum(const ExprPtr& root, const std::vector<int>& axes);
+// The same for up to 4 roots of one shape in one kernel.
+std::vector<Tensor> reduce_sums(const std::vector<ExprPtr>& roots, const std::vector<int>& axes);
 
 // ---- pending Vars (autodiff/fusion.cpp) ----------------------------------------
 
@@ -155,8 +158,6 @@ Var fused_const(const Shape& shape, double c);
 // broadcast_to and slice as pending views (fusion on only).
 Var fused_broadcast(const Var& a, const Shape& shape);
 Var fused_slice(const Var& a, int axis, index_t start, index_t stop);
-// The sum of a pending Var over `axes` (sorted, distinct), extent-1 axes kept.
-Tensor fused_sum_value(const Var& pending, const std::vector<int>& axes);
 
 // A strided view into a row-major tensor: element i (of `shape`) is at
 // offset + sum i_d strides[d]. Views made by slicing are injective.
@@ -173,6 +174,14 @@ Var view_of(const Var& src, const StridedView& view);
 // share a shape (the parts' pending expressions computed in it), with no
 // zero fill when they also cover the tensor.
 Var scatter_views(const Vars& parts, const std::vector<StridedView>& views, const Shape& shape);
+
+// The expression of v: its pending one, or a leaf reading its value.
+ExprPtr expr_of(const Var& v);
+// A reduction of `a` over `axes` (sorted; extent-1 axes kept, then reshaped
+// to out_shape) recorded with the rules given. When a carries one forward
+// level, its tangent's reduction is computed by the same kernel.
+Var fused_reduction(const std::string& name, const Var& a, const std::vector<int>& axes,
+                    const Shape& out_shape, const VjpRule& vjp, const JvpRule& jvp);
 
 // Largest size (distinct nodes) a pending expression may reach; past it the
 // operands are materialized first.
