@@ -23,7 +23,10 @@ void check(bool ok, const char* what) {
 
 int main(int argc, char** argv) {
   auto& engine = camber::memory::engine_allocator();
-  engine.set_enabled(true);  // whatever CAMBER_ALLOCATOR says
+  // Caching on, with the default limit, whatever CAMBER_ALLOCATOR and
+  // CAMBER_ALLOCATOR_CACHE_MB say.
+  engine.set_enabled(true);
+  engine.set_cache_limit(camber::memory::CachingAllocator::Options().cache_limit);
   camber::Tensor survivor;
   Kokkos::initialize(argc, argv);
   {

@@ -29,19 +29,27 @@ CachingAllocator::Options limit(std::size_t cache_limit) {
   return o;
 }
 
-// Turns the engine's caching on for one test and restores the setting (the
-// suite may run with CAMBER_ALLOCATOR=0).
+// Turns the engine's caching on, with the default cache limit, for one test
+// and restores the settings (the suite may run with CAMBER_ALLOCATOR=0 or a
+// small CAMBER_ALLOCATOR_CACHE_MB).
 class EngineCaching {
  public:
-  EngineCaching() : was_(camber::memory::engine_allocator().enabled()) {
+  EngineCaching()
+      : was_enabled_(camber::memory::engine_allocator().enabled()),
+        was_limit_(camber::memory::engine_allocator().cache_limit()) {
     camber::memory::engine_allocator().set_enabled(true);
+    camber::memory::engine_allocator().set_cache_limit(CachingAllocator::Options().cache_limit);
   }
-  ~EngineCaching() { camber::memory::engine_allocator().set_enabled(was_); }
+  ~EngineCaching() {
+    camber::memory::engine_allocator().set_enabled(was_enabled_);
+    camber::memory::engine_allocator().set_cache_limit(was_limit_);
+  }
   EngineCaching(const EngineCaching&) = delete;
   EngineCaching& operator=(const EngineCaching&) = delete;
 
  private:
-  bool was_;
+  bool was_enabled_;
+  std::size_t was_limit_;
 };
 
 }  // namespace
