@@ -11,6 +11,7 @@
 /// <camber/mesh/mesh.hpp>, ...).
 #pragma once
 
+#include <camber/allocator.hpp>
 #include <camber/config.hpp>
 #include <camber/error.hpp>
 #include <camber/kokkos_math.hpp>

@@ -40,6 +40,7 @@ KOKKOS_INLINE_FUNCTION double idw_weight(double r2, double p, int integer_p) {
 namespace detail {
 
 struct IdwData {
+  Tensor x0_storage;                 // keeps x0's memory (a Tensor's View does not)
   Kokkos::View<double*> x0;          // node coordinates, flat (n_nodes * 2)
   Kokkos::View<index_t*> kind;       // wall index, interior_node or anchor_node
   Kokkos::View<index_t*> interior;   // the interior nodes
@@ -278,6 +279,8 @@ MeshDeformation::MeshDeformation(const mesh::Mesh& mesh,
 
   x0_ = Tensor::from_host({n_nodes_, 2}, x0);
   detail::IdwData data;
+  // The map may outlive this object (map(), and the graph ops that hold it).
+  data.x0_storage = x0_;
   data.x0 = x0_.view();
   data.kind = to_device(kind, "camber::design::idw_kind");
   data.interior = to_device(interior, "camber::design::idw_interior");

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include <camber/allocator.hpp>
 #include <camber/error.hpp>
 #include <camber/log.hpp>
 
@@ -16,17 +17,24 @@ namespace camber {
 
 namespace {
 
-// Tensor-graph intermediates and solver work vectors are arrays of megabytes
-// that are freed and allocated again every iteration. By default glibc
-// serves such blocks with mmap and unmaps them on free, so every new array
-// page-faults and the kernel zero-fills it again (about 0.3 s per GB here,
-// up to a third of a gradient's time). Keeping freed blocks up to 32 MiB
-// (glibc's largest mmap threshold) in the heap, and trimming the heap only
-// above 512 MiB of free space, reuses them instead. CAMBER_MALLOC_CACHE=0
-// keeps glibc's defaults.
-void tune_malloc() {
-  const char* setting = std::getenv("CAMBER_MALLOC_CACHE");
-  if (setting != nullptr && std::string(setting) == "0") return;
+// Opt-in only (CAMBER_MALLOC_CACHE=1): a library must not change its host
+// application's malloc policy unless asked. Tensor storage needs none of it
+// (the engine allocator caches it, allocator.hpp); arrays allocated with
+// malloc outside Tensor (PETSc vectors, solver work arrays) of up to 32 MiB
+// (glibc's largest mmap threshold) are then kept in the heap when freed,
+// instead of being unmapped and page-faulted in again, and the heap is
+// trimmed only above 512 MiB of free space. Throws for a value other than 0
+// or 1.
+void tune_malloc_if_asked() {
+  const char* s = std::getenv("CAMBER_MALLOC_CACHE");
+  if (s == nullptr) return;
+  const std::string setting(s);
+  CAMBER_INPUT_REQUIRE(setting == "0" || setting == "1",
+                       "CAMBER_MALLOC_CACHE='" << setting
+                                               << "': use 1 (keep freed blocks up to 32 MiB in "
+                                                  "malloc's heap) or 0 (glibc's defaults, the "
+                                                  "default)");
+  if (setting == "0") return;
   mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
   mallopt(M_TRIM_THRESHOLD, 512 * 1024 * 1024);
 }
@@ -34,7 +42,17 @@ void tune_malloc() {
 }  // namespace
 
 Runtime::Runtime(int& argc, char**& argv) {
-  tune_malloc();
+  // Settings from the environment, read before anything allocates; a bad
+  // value is reported once MPI can say which rank prints.
+  int setting_exit_code = 0;
+  std::string setting_error;
+  try {
+    tune_malloc_if_asked();
+    memory::engine_allocator();
+  } catch (const Error& e) {
+    setting_exit_code = e.exit_code();
+    setting_error = e.message();
+  }
   int mpi_up = 0;
   MPI_Initialized(&mpi_up);
   if (!mpi_up) {
@@ -51,6 +69,12 @@ Runtime::Runtime(int& argc, char**& argv) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  if (setting_exit_code != 0) {
+    // Every rank reads the same environment: all leave, rank 0 prints.
+    if (rank_ == 0) std::fprintf(stderr, "camber: error: %s\n", setting_error.c_str());
+    if (owns_mpi_) MPI_Finalize();
+    std::exit(setting_exit_code);
+  }
   if (!Kokkos::is_initialized()) {
     Kokkos::initialize(argc, argv);
     owns_kokkos_ = true;
@@ -59,7 +83,12 @@ Runtime::Runtime(int& argc, char**& argv) {
 }
 
 Runtime::~Runtime() {
-  if (owns_kokkos_) Kokkos::finalize();
+  if (owns_kokkos_) {
+    // Cached Tensor blocks go back before the memory space closes (the
+    // allocator's finalize hook would do it too, inside finalize).
+    memory::engine_allocator().empty_cache();
+    Kokkos::finalize();
+  }
   if (owns_mpi_) {
     int finalized = 0;
     MPI_Finalized(&finalized);

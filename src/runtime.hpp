@@ -14,8 +14,14 @@
 ///   }                                            // Kokkos, then MPI finalized
 /// @endcode
 ///
-/// Runtime also keeps freed multi-megabyte blocks in malloc's heap for reuse
-/// (see tune_malloc in runtime.cpp; CAMBER_MALLOC_CACHE=0 turns it off).
+/// Memory: Runtime reads the engine allocator's settings at start
+/// (CAMBER_ALLOCATOR, CAMBER_ALLOCATOR_CACHE_MB: allocator.hpp; a bad value
+/// ends every rank with exit code 2) and empties its cache of Tensor blocks
+/// before it finalizes Kokkos. It leaves malloc's settings alone unless
+/// asked: CAMBER_MALLOC_CACHE=1 keeps freed blocks up to 32 MiB in malloc's
+/// heap for the whole process (mallopt M_MMAP_THRESHOLD 32 MiB,
+/// M_TRIM_THRESHOLD 512 MiB), for arrays allocated outside Tensor such as
+/// PETSc vectors.
 ///
 /// If MPI or Kokkos was already initialized by the caller (a host application
 /// embedding Camber), Runtime leaves them alone and does not finalize them.

@@ -4,6 +4,7 @@
 #include <limits>
 #include <sstream>
 
+#include <camber/allocator.hpp>
 #include <camber/error.hpp>
 #include <camber/kokkos_math.hpp>
 
@@ -160,21 +161,24 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
   return out;
 }
 
-Tensor::Tensor(Shape shape, const std::string& label)
-    : shape_(std::move(shape)),
-      data_(label, static_cast<size_t>(shape_size(shape_))),
-      version_(std::make_shared<std::uint64_t>(0)) {
-  CAMBER_REQUIRE(shape_.size() <= static_cast<size_t>(max_tensor_rank),
-                 "tensor rank " << shape_.size() << " exceeds " << max_tensor_rank);
+Tensor::Tensor(Shape shape, const std::string& label) : Tensor(uninitialized(shape, label)) {
+  // A block from the cache holds its previous owner's values.
+  Kokkos::deep_copy(data_, 0.0);
 }
 
 Tensor Tensor::uninitialized(const Shape& shape, const std::string& label) {
   CAMBER_REQUIRE(shape.size() <= static_cast<size_t>(max_tensor_rank),
                  "tensor rank " << shape.size() << " exceeds " << max_tensor_rank);
+  const index_t n = shape_size(shape);
   Tensor t;
   t.shape_ = shape;
-  t.data_ = View(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
-                 static_cast<size_t>(shape_size(shape)));
+  if (n > 0) {
+    std::shared_ptr<void> block = memory::engine_allocator().allocate(
+        static_cast<size_t>(n) * sizeof(double), label);
+    // Unmanaged: the block, held as owner_, keeps the memory.
+    t.data_ = View(static_cast<double*>(block.get()), static_cast<size_t>(n));
+    t.owner_ = std::move(block);
+  }
   t.version_ = std::make_shared<std::uint64_t>(0);
   return t;
 }

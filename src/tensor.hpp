@@ -8,7 +8,12 @@
 /// CUDA).
 ///
 /// Ownership: copies of a Tensor share storage (as Kokkos::View does);
-/// clone() makes a deep copy. reshape() shares storage too.
+/// clone() makes a deep copy. reshape() shares storage too. The storage of
+/// Tensor(shape) and Tensor::uninitialized() comes from the engine's caching
+/// allocator (allocator.hpp) and goes back to it when the last Tensor on it
+/// goes; view() is then an unmanaged View over it, as for wrap(), so a View
+/// or pointer taken from a Tensor is valid only while a Tensor on the same
+/// storage lives: keep the Tensor, not the View.
 ///
 /// @code
 ///   camber::Tensor a = camber::Tensor::full({3, 4}, 1.0);
@@ -57,12 +62,15 @@ class Tensor {
   using HostView = View::HostMirror;
 
   Tensor() = default;
-  /// Zero-initialized tensor of the given shape.
+  /// Zero-initialized tensor of the given shape. The label names the Kokkos
+  /// allocation only when the engine allocator's caching is off
+  /// (CAMBER_ALLOCATOR=0); cached blocks are shared by many Tensors.
   explicit Tensor(Shape shape, const std::string& label = "camber::Tensor");
 
   static Tensor zeros(const Shape& shape) { return Tensor(shape); }
   /// Storage without the zero fill, for kernels that overwrite every element
-  /// (a fresh View's zero fill is a full memory pass of its own).
+  /// (a zero fill is a full memory pass of its own). The values are
+  /// arbitrary: a reused block holds what its previous owner left.
   static Tensor uninitialized(const Shape& shape, const std::string& label = "camber::Tensor");
   static Tensor full(const Shape& shape, double value);
   static Tensor scalar(double value) { return full({}, value); }
@@ -131,6 +139,11 @@ class Tensor {
     if (version_) ++*version_;
   }
 
+  /// How many Tensors share this storage (copies and reshapes, including
+  /// those an autodiff graph holds); 0 for Tensor(). Views and pointers taken
+  /// from them are not counted: they do not keep the storage alive.
+  long use_count() const noexcept { return version_ ? version_.use_count() : 0; }
+
   /// Reductions over all elements.
   double sum() const;
   double min() const;  ///< of a non-empty tensor
@@ -141,8 +154,9 @@ class Tensor {
  private:
   Shape shape_;
   View data_;
-  /// Keeps the allocation of a from_view()/wrap() Tensor alive (data_ is then
-  /// an unmanaged View); null for Tensors that own their View.
+  /// Keeps the storage alive (data_ is an unmanaged View): a block of the
+  /// engine allocator, or the owner given to from_view()/wrap(). Null for
+  /// empty Tensors and wrap() without an owner.
   std::shared_ptr<const void> owner_;
   /// Shared by all Tensors on this storage; null only for Tensor().
   std::shared_ptr<std::uint64_t> version_;

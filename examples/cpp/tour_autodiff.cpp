@@ -1,8 +1,9 @@
 // C++ API tour 1: the tensor graph and Dual numbers (component: autodiff).
 //
 // Shows: ad::value_and_grad and a Hessian-vector product ad::hvp of the
-// Rosenbrock function with the tensor graph; a Dual-number kernel inside a
-// Kokkos parallel_for that gives each cell's local Jacobian. Every number is
+// Rosenbrock function with the tensor graph; the engine's caching allocator
+// that Tensor storage comes from; a Dual-number kernel inside a Kokkos
+// parallel_for that gives each cell's local Jacobian. Every number is
 // checked against its closed form; the program exits 1 if one is off.
 //
 //   cmake -S examples/cpp -B build-tour -DCMAKE_PREFIX_PATH=<camber prefix>
@@ -11,8 +12,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <vector>
 
+#include <camber/allocator.hpp>
 #include <camber/autodiff/dual.hpp>
 #include <camber/autodiff/graph.hpp>
 #include <camber/autodiff/jacobian.hpp>
@@ -97,6 +100,18 @@ int main(int argc, char** argv) {
     failures += check(ef < 1e-14, "Rosenbrock value (relative)", ef);
     failures += check(eg < 1e-13, "gradient (value_and_grad)", eg);
     failures += check(eh < 1e-13, "Hessian-vector product (hvp)", eh);
+
+    // -- memory: Tensors take their storage from the engine allocator -----
+    // A freed block serves the next request of its size bucket
+    // (CAMBER_ALLOCATOR=0 turns the cache off).
+    auto& pool = camber::memory::engine_allocator();
+    std::shared_ptr<void> a = pool.allocate(1000);  // a block of 1024 bytes
+    void* p = a.get();
+    a.reset();                                      // back to the cache
+    auto b = pool.allocate(1000);                   // b.get() == p: a hit
+    pool.empty_cache();                             // free blocks to Kokkos
+    const bool reused = b.get() == p || !pool.enabled();
+    failures += check(reused, "freed block reused (engine allocator)", reused ? 0.0 : 1.0);
 
     // -- Dual numbers in a kernel: the flux Jacobian of every cell --------
     // dF/du = [[v, u], [u, 1]] at each cell's state (u, v) = (c, 2c).
