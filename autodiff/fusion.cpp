@@ -113,7 +113,7 @@ void merge(ExprLeaves& into, const ExprLeaves& from) {
 }
 
 Vars fused_vjp(const ExprPtr& root, const std::vector<ExprPtr>& leaf_exprs, const Vars& in,
-               const Var& g);
+               const Var& out, const Var& g);
 
 // Which leaves' values the VJP of `root` reads (1 per leaf): those below an
 // argument a derivative rule needs (the other factor of a product, the
@@ -162,11 +162,13 @@ Var make_pending(const std::string& name, ExprPtr e, ExprLeaves leaves, const Va
     impl->requires_grad = true;
     auto node = std::make_shared<Node>();
     node->name = name;
-    node->reads = {true, false};  // the leaves; the output is recomputed
+    // The leaves, and the output when it was computed (then read instead of
+    // recomputed); output_version is that of a value computed later (0).
+    node->reads = {true, true};
     for (const Var& v : leaves.vars) node->input_versions.push_back(v.value().version());
     node->inputs = leaves.vars;
-    node->vjp = [e, lex = leaves.exprs](const Vars& inputs, const Var&, const Var& g) {
-      return fused_vjp(e, lex, inputs, g);
+    node->vjp = [e, lex = leaves.exprs](const Vars& inputs, const Var& out, const Var& g) {
+      return fused_vjp(e, lex, inputs, out, g);
     };
     node->input_reads = [e, lex = leaves.exprs]() { return leaves_read(e, lex); };
     impl->node = std::move(node);
@@ -289,8 +291,13 @@ bool injective(const Expr& leaf) {
 }
 
 Vars fused_vjp(const ExprPtr& root, const std::vector<ExprPtr>& leaf_exprs, const Vars& in,
-               const Var& g) {
+               const Var& out, const Var& g) {
   const std::vector<const Expr*> order = expr_topological({root});
+  // An output already computed (stored for a matmul, or asked for) is read,
+  // not recomputed: tanh's derivative uses tanh's stored value, as an
+  // unfused graph does.
+  const bool stored = out.defined() && !is_pending(out) && root->op != ExprOp::Leaf &&
+                      root->op != ExprOp::Const;
   std::unordered_map<const Expr*, size_t> leaf_of;
   for (size_t k = 0; k < leaf_exprs.size(); ++k) leaf_of.emplace(leaf_exprs[k].get(), k);
   // Which nodes a needed cotangent flows through, and each node as a Var
@@ -314,7 +321,7 @@ Vars fused_vjp(const ExprPtr& root, const std::vector<ExprPtr>& leaf_exprs, cons
         args.push_back(val.at(a));
         if (!expr_is_mask(e->op) && !(e->op == ExprOp::Select && j == 0)) n = n || need.at(a);
       }
-      val.emplace(e, fused_op(e->op, args, e->c));
+      val.emplace(e, stored && e == root.get() ? out : fused_op(e->op, args, e->c));
     }
     need.emplace(e, n);
   }

@@ -621,9 +621,16 @@ KOKKOS_INLINE_FUNCTION index_t out_position(const OutDesc& o, const ShapeInfo& s
 
 KOKKOS_INLINE_FUNCTION void store(const OutDesc& o, const ShapeInfo& shape, index_t i0,
                                   const double* r, int cnt) {
-  if (o.affine && o.step == 1 && !o.accumulate) {
-    double* d = o.data + o.offset + i0;
-    for (int j = 0; j < cnt; ++j) d[j] = r[j];
+  if (o.affine && !o.accumulate) {
+    double* d = o.data + o.offset + i0 * o.step;
+    if (o.step == 1) {
+      for (int j = 0; j < cnt; ++j) d[j] = r[j];
+    } else if (o.step == 2) {  // one component of pairs: a constant stride vectorizes
+      for (int j = 0; j < cnt; ++j) d[2 * j] = r[j];
+    } else {
+      const index_t st = o.step;
+      for (int j = 0; j < cnt; ++j) d[j * st] = r[j];
+    }
   } else if (o.accumulate) {
     for (int j = 0; j < cnt; ++j) o.data[out_position(o, shape, i0 + j)] += r[j];
   } else {
