@@ -386,8 +386,17 @@ Var fused_op(ExprOp op, const Vars& args, double c) {
   CAMBER_REQUIRE(static_cast<int>(args.size()) == expr_arity(op),
                  name << ": " << args.size() << " arguments");
   Shape shape;
+  for (const Var& a : args) {
+    CAMBER_REQUIRE(a.defined(), name << ": an input is an undefined ad::Var");
+    if (is_pending(a) || a.value().dtype() == DType::float64) continue;
+    std::string dtypes;
+    for (const Var& b : args)
+      dtypes += std::string(dtypes.empty() ? "" : ", ") +
+                dtype_name(is_pending(b) ? DType::float64 : b.value().dtype());
+    CAMBER_REQUIRE(false, "ad::" << name << ": takes float64 Vars, got " << dtypes
+                                 << "; convert explicitly with Tensor::to()");
+  }
   for (size_t k = 0; k < args.size(); ++k) {
-    CAMBER_REQUIRE(args[k].defined(), name << ": an input is an undefined ad::Var");
     shape = k == 0 ? args[k].shape()
                    : broadcast_shapes(shape, args[k].shape(), ("ad::" + std::string(name)).c_str());
   }

@@ -102,14 +102,24 @@ Var reshape(const Var& a, const Shape& shape);                   ///< one axis m
 Var transpose(const Var& a);                                     ///< swaps the last two axes
 Var slice(const Var& a, int axis, index_t start, index_t stop);  ///< [start, stop)
 Var concat(const Vars& parts, int axis);
-/// out[.., j, ..] = a[.., index[j], ..] along `axis`.
+/// Index arguments are int64 tensors on the device (Tensor::from_host_int64):
+/// the graph keeps that tensor, not a host copy, and the range check runs on
+/// the device. The Index (std::vector) overloads copy their indices to such
+/// a tensor once. Another dtype is an error naming the op.
+///
+/// out[.., j, ..] = a[.., index[j], ..] along `axis` (1-D index).
+Var index_select(const Var& a, int axis, const Tensor& index);
 Var index_select(const Var& a, int axis, const Index& index);
+/// Rows of a (axis 0) picked by an index tensor of any shape: the result has
+/// shape index.shape() + a.shape()[1:] (a[index] in NumPy).
+Var gather(const Var& a, const Tensor& index);
 /// Rows of a (axis 0) picked by an index array of shape index_shape: the
 /// result has shape index_shape + a.shape()[1:] (a[index] in NumPy).
 Var gather(const Var& a, const Index& index, const Shape& index_shape);
 Var gather(const Var& a, const Index& index);
 /// base with src[.., j, ..] added to base[.., index[j], ..] along `axis`;
 /// repeated indices accumulate (atomic adds). Mesh use: cell -> node sums.
+Var scatter_add(const Var& base, int axis, const Tensor& index, const Var& src);
 Var scatter_add(const Var& base, int axis, const Index& index, const Var& src);
 
 // ---- reductions ----------------------------------------------------------------

@@ -149,13 +149,45 @@ Var concat(const Vars& parts, int axis0) {
       Reads::nothing());
 }
 
-Var index_select(const Var& a, int axis0, const Index& index) {
+namespace {
+
+// An int64 index tensor of rank 1 as a device view, its entries checked to
+// lie in [0, n) by one reduction on the device.
+detail::IndexView checked_index(const Tensor& index, index_t n, int axis, const char* op) {
+  CAMBER_REQUIRE(index.dtype() == DType::int64,
+                 op << ": indices must be an int64 tensor, got " << dtype_name(index.dtype())
+                    << " (Tensor::from_host_int64, or Tensor::to(DType::int64))");
+  CAMBER_REQUIRE(index.rank() == 1,
+                 op << ": a 1-D index tensor, got shape " << shape_string(index.shape()));
+  const auto v = index.typed_view<std::int64_t>();
+  if (index.size() > 0) {
+    index_t lo = 0, hi = 0;
+    Kokkos::parallel_reduce(
+        "camber::ad::check_index", Kokkos::RangePolicy<>(0, index.size()),
+        KOKKOS_LAMBDA(index_t q, index_t& mn, index_t& mx) {
+          if (v(q) < mn) mn = v(q);
+          if (v(q) > mx) mx = v(q);
+        },
+        Kokkos::Min<index_t>(lo), Kokkos::Max<index_t>(hi));
+    const index_t bad = lo < 0 ? lo : hi;
+    CAMBER_REQUIRE(lo >= 0 && hi < n, op << ": index " << bad << " out of range [0, " << n
+                                         << ") on axis " << axis);
+  }
+  return detail::IndexView(v.data(), static_cast<size_t>(index.size()));
+}
+
+Tensor index_tensor(const Index& index) {
+  return Tensor::from_host_int64({static_cast<index_t>(index.size())},
+                                 std::vector<std::int64_t>(index.begin(), index.end()));
+}
+
+}  // namespace
+
+Var index_select(const Var& a, int axis0, const Tensor& index) {
   const int axis = normalize_axis(axis0, a.rank(), "index_select");
-  const index_t n = a.shape()[static_cast<size_t>(axis)];
-  for (index_t i : index)
-    CAMBER_REQUIRE(i >= 0 && i < n, "index_select: index " << i << " out of range [0, " << n
-                                                           << ") on axis " << axis);
-  const detail::IndexView idx = detail::make_index(index);
+  const detail::IndexView idx =
+      checked_index(index, a.shape()[static_cast<size_t>(axis)], axis, "index_select");
+  // The rules keep the index tensor (device storage), not a host copy.
   return record_op(
       "index_select", detail::index_select(a.value(), axis, idx), {a},
       [axis, index](const Vars& in, const Var&, const Var& g) -> Vars {
@@ -167,27 +199,32 @@ Var index_select(const Var& a, int axis0, const Index& index) {
       Reads::nothing());
 }
 
-Var gather(const Var& a, const Index& index, const Shape& index_shape) {
+Var index_select(const Var& a, int axis, const Index& index) {
+  return index_select(a, axis, index_tensor(index));
+}
+
+Var gather(const Var& a, const Tensor& index) {
   CAMBER_REQUIRE(a.rank() >= 1, "gather: needs rank >= 1");
+  Shape out_shape = index.shape();
+  out_shape.insert(out_shape.end(), a.shape().begin() + 1, a.shape().end());
+  return reshape(index_select(a, 0, index.reshape({index.size()})), out_shape);
+}
+
+Var gather(const Var& a, const Index& index, const Shape& index_shape) {
   CAMBER_REQUIRE(
       shape_size(index_shape) == static_cast<index_t>(index.size()),
       "gather: " << index.size() << " indices for index shape " << shape_string(index_shape));
-  Shape out_shape = index_shape;
-  out_shape.insert(out_shape.end(), a.shape().begin() + 1, a.shape().end());
-  return reshape(index_select(a, 0, index), out_shape);
+  return gather(a, index_tensor(index).reshape(index_shape));
 }
 
 Var gather(const Var& a, const Index& index) {
   return gather(a, index, Shape{static_cast<index_t>(index.size())});
 }
 
-Var scatter_add(const Var& base, int axis0, const Index& index, const Var& src) {
+Var scatter_add(const Var& base, int axis0, const Tensor& index, const Var& src) {
   const int axis = normalize_axis(axis0, base.rank(), "scatter_add");
-  const index_t n = base.shape()[static_cast<size_t>(axis)];
-  for (index_t i : index)
-    CAMBER_REQUIRE(i >= 0 && i < n,
-                   "scatter_add: index " << i << " out of range [0, " << n << ") on axis " << axis);
-  const detail::IndexView idx = detail::make_index(index);
+  const detail::IndexView idx =
+      checked_index(index, base.shape()[static_cast<size_t>(axis)], axis, "scatter_add");
   return record_op(
       "scatter_add", detail::scatter_add(base.value(), axis, idx, src.value()), {base, src},
       [axis, index](const Vars& in, const Var&, const Var& g) -> Vars {
@@ -197,6 +234,10 @@ Var scatter_add(const Var& base, int axis0, const Index& index, const Var& src) 
         return scatter_add(t[0], axis, index, t[1]);
       },
       Reads::nothing());
+}
+
+Var scatter_add(const Var& base, int axis, const Index& index, const Var& src) {
+  return scatter_add(base, axis, index_tensor(index), src);
 }
 
 Var sum(const Var& a) {

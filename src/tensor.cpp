@@ -54,6 +54,9 @@ void broadcast_strides(const Shape& in, const Shape& out, index_t* strides) {
 
 template <class Op>
 Tensor binary(const char* name, const Tensor& a, const Tensor& b, Op op) {
+  CAMBER_REQUIRE(a.dtype() == DType::float64 && b.dtype() == DType::float64,
+                 name << ": takes float64 tensors, got " << dtype_name(a.dtype()) << " and "
+                      << dtype_name(b.dtype()) << "; convert explicitly with Tensor::to()");
   const Shape out_shape = broadcast_shapes(a.shape(), b.shape(), name);
   Tensor out = Tensor::uninitialized(out_shape);
   const index_t n = out.size();
@@ -161,26 +164,83 @@ Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
   return out;
 }
 
+const char* dtype_name(DType dtype) {
+  switch (dtype) {
+    case DType::float64: return "float64";
+    case DType::float32: return "float32";
+    case DType::int64: return "int64";
+  }
+  return "?";
+}
+
+std::size_t dtype_size(DType dtype) {
+  switch (dtype) {
+    case DType::float64: return sizeof(double);
+    case DType::float32: return sizeof(float);
+    case DType::int64: return sizeof(std::int64_t);
+  }
+  return 0;
+}
+
+void detail::require_dtype(const Tensor& t, DType dtype, const char* op) {
+  CAMBER_REQUIRE(t.dtype() == dtype, op << ": needs a " << dtype_name(dtype) << " tensor, got "
+                                        << dtype_name(t.dtype()) << " (shape "
+                                        << shape_string(t.shape())
+                                        << "); convert explicitly with Tensor::to()");
+}
+
+namespace {
+using Bytes = Kokkos::View<unsigned char*, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+Bytes bytes_of(const Tensor& t) {
+  return Bytes(static_cast<unsigned char*>(t.raw_data()),
+               static_cast<size_t>(t.size()) * dtype_size(t.dtype()));
+}
+}  // namespace
+
 Tensor::Tensor(Shape shape, const std::string& label) : Tensor(uninitialized(shape, label)) {
   // A block from the cache holds its previous owner's values.
   Kokkos::deep_copy(data_, 0.0);
 }
 
+Tensor Tensor::zeros(const Shape& shape, DType dtype) {
+  Tensor t = uninitialized(shape, dtype);
+  // All-zero bytes are 0.0 and 0 in every dtype.
+  Kokkos::deep_copy(bytes_of(t), static_cast<unsigned char>(0));
+  return t;
+}
+
 Tensor Tensor::uninitialized(const Shape& shape, const std::string& label) {
+  return uninitialized(shape, DType::float64, label);
+}
+
+Tensor Tensor::uninitialized(const Shape& shape, DType dtype, const std::string& label) {
   CAMBER_REQUIRE(shape.size() <= static_cast<size_t>(max_tensor_rank),
                  "tensor rank " << shape.size() << " exceeds " << max_tensor_rank);
   const index_t n = shape_size(shape);
   Tensor t;
   t.shape_ = shape;
+  t.size_ = n;
+  t.dtype_ = dtype;
   if (n > 0) {
     std::shared_ptr<void> block = memory::engine_allocator().allocate(
-        static_cast<size_t>(n) * sizeof(double), label);
+        static_cast<size_t>(n) * dtype_size(dtype), label);
     // Unmanaged: the block, held as owner_, keeps the memory.
-    t.data_ = View(static_cast<double*>(block.get()), static_cast<size_t>(n));
+    t.raw_ = block.get();
+    if (dtype == DType::float64) t.data_ = View(static_cast<double*>(t.raw_), static_cast<size_t>(n));
     t.owner_ = std::move(block);
   }
   t.version_ = std::make_shared<std::uint64_t>(0);
   return t;
+}
+
+const Tensor::View& Tensor::view() const {
+  if (dtype_ != DType::float64) detail::require_dtype(*this, DType::float64, "Tensor::view");
+  return data_;
+}
+
+double* Tensor::data() const {
+  if (dtype_ != DType::float64) detail::require_dtype(*this, DType::float64, "Tensor::data");
+  return data_.data();
 }
 
 Tensor Tensor::wrap(double* data, Shape shape, std::shared_ptr<const void> owner) {
@@ -191,6 +251,8 @@ Tensor Tensor::wrap(double* data, Shape shape, std::shared_ptr<const void> owner
                                                 << shape_string(shape));
   Tensor t;
   t.shape_ = std::move(shape);
+  t.size_ = n;
+  t.raw_ = data;
   // A View made from a pointer is unmanaged: the owner keeps the memory.
   t.data_ = View(data, static_cast<size_t>(n));
   t.owner_ = std::move(owner);
@@ -222,6 +284,71 @@ Tensor Tensor::from_host(const Shape& shape, const std::vector<double>& values) 
   return t;
 }
 
+namespace {
+template <class T>
+Tensor from_host_typed(const Shape& shape, const std::vector<T>& values, const char* what) {
+  Tensor t = Tensor::uninitialized(shape, dtype_of<T>());
+  CAMBER_REQUIRE(static_cast<index_t>(values.size()) == t.size(),
+                 what << ": " << values.size() << " values for shape " << shape_string(shape));
+  Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> u(
+      values.data(), values.size());
+  Kokkos::deep_copy(t.typed_view<T>(), u);
+  return t;
+}
+
+template <class T>
+std::vector<T> to_vector_typed(const Tensor& t) {
+  std::vector<T> out(static_cast<size_t>(t.size()));
+  Kokkos::View<T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> u(out.data(),
+                                                                                  out.size());
+  Kokkos::deep_copy(u, t.typed_view<T>());
+  return out;
+}
+
+template <class To, class From>
+void convert(const Tensor& from, const Tensor& to) {
+  auto src = from.typed_view<From>();
+  auto dst = to.typed_view<To>();
+  Kokkos::parallel_for(
+      "camber::Tensor::to", Kokkos::RangePolicy<>(0, from.size()),
+      KOKKOS_LAMBDA(index_t i) { dst(i) = static_cast<To>(src(i)); });
+}
+
+template <class To>
+void convert_to(const Tensor& from, const Tensor& to) {
+  switch (from.dtype()) {
+    case DType::float64: convert<To, double>(from, to); break;
+    case DType::float32: convert<To, float>(from, to); break;
+    case DType::int64: convert<To, std::int64_t>(from, to); break;
+  }
+}
+}  // namespace
+
+Tensor Tensor::from_host_float32(const Shape& shape, const std::vector<float>& values) {
+  return from_host_typed(shape, values, "Tensor::from_host_float32");
+}
+
+Tensor Tensor::from_host_int64(const Shape& shape, const std::vector<std::int64_t>& values) {
+  return from_host_typed(shape, values, "Tensor::from_host_int64");
+}
+
+std::vector<float> Tensor::to_vector_float32() const { return to_vector_typed<float>(*this); }
+
+std::vector<std::int64_t> Tensor::to_vector_int64() const {
+  return to_vector_typed<std::int64_t>(*this);
+}
+
+Tensor Tensor::to(DType dtype) const {
+  if (dtype == dtype_) return *this;
+  Tensor t = uninitialized(shape_, dtype);
+  switch (dtype) {
+    case DType::float64: convert_to<double>(*this, t); break;
+    case DType::float32: convert_to<float>(*this, t); break;
+    case DType::int64: convert_to<std::int64_t>(*this, t); break;
+  }
+  return t;
+}
+
 Tensor Tensor::arange(index_t n) {
   Tensor t = uninitialized({n});
   auto v = t.view();
@@ -240,12 +367,14 @@ index_t Tensor::dim(int axis) const {
 Shape Tensor::strides() const { return row_major_strides(shape_); }
 
 Tensor::HostView Tensor::host() const {
+  detail::require_dtype(*this, DType::float64, "Tensor::host");
   auto h = Kokkos::create_mirror_view(data_);
   Kokkos::deep_copy(h, data_);
   return h;
 }
 
 std::vector<double> Tensor::to_vector() const {
+  detail::require_dtype(*this, DType::float64, "Tensor::to_vector");
   std::vector<double> out(static_cast<size_t>(size()));
   Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> u(
       out.data(), out.size());
@@ -254,6 +383,7 @@ std::vector<double> Tensor::to_vector() const {
 }
 
 void Tensor::assign(const std::vector<double>& values) {
+  detail::require_dtype(*this, DType::float64, "Tensor::assign");
   CAMBER_REQUIRE(static_cast<index_t>(values.size()) == size(),
                  "assign: " << values.size() << " values for a tensor of shape "
                             << shape_string(shape_));
@@ -270,8 +400,8 @@ double Tensor::item() const {
 }
 
 Tensor Tensor::clone() const {
-  Tensor t = uninitialized(shape_);
-  Kokkos::deep_copy(t.data_, data_);
+  Tensor t = uninitialized(shape_, dtype_);
+  if (size_ > 0) Kokkos::deep_copy(bytes_of(t), bytes_of(*this));
   return t;
 }
 
@@ -301,6 +431,7 @@ Tensor Tensor::reshape(Shape shape) const {
 }
 
 void Tensor::fill(double value) {
+  detail::require_dtype(*this, DType::float64, "Tensor::fill");
   Kokkos::deep_copy(data_, value);
   mark_modified();
 }
@@ -316,7 +447,7 @@ Tensor& Tensor::operator-=(const Tensor& other) {
 }
 
 Tensor& Tensor::operator*=(double alpha) {
-  auto v = data_;
+  auto v = view();
   Kokkos::parallel_for(
       "camber::Tensor::scale", Kokkos::RangePolicy<>(0, size()),
       KOKKOS_LAMBDA(index_t i) { v(i) *= alpha; });
@@ -326,8 +457,8 @@ Tensor& Tensor::operator*=(double alpha) {
 
 void Tensor::axpy(double alpha, const Tensor& x) {
   require_same_shape(*this, x, "axpy");
-  auto y = data_;
-  auto vx = x.data_;
+  auto y = view();
+  auto vx = x.view();
   Kokkos::parallel_for(
       "camber::Tensor::axpy", Kokkos::RangePolicy<>(0, size()),
       KOKKOS_LAMBDA(index_t i) { y(i) += alpha * vx(i); });
@@ -336,7 +467,7 @@ void Tensor::axpy(double alpha, const Tensor& x) {
 
 double Tensor::sum() const {
   double s = 0.0;
-  auto v = data_;
+  auto v = view();
   Kokkos::parallel_reduce(
       "camber::Tensor::sum", Kokkos::RangePolicy<>(0, size()),
       KOKKOS_LAMBDA(index_t i, double& acc) { acc += v(i); }, s);
@@ -346,7 +477,7 @@ double Tensor::sum() const {
 double Tensor::min() const {
   CAMBER_REQUIRE(size() > 0, "min() of an empty tensor");
   double m = 0.0;
-  auto v = data_;
+  auto v = view();
   Kokkos::parallel_reduce(
       "camber::Tensor::min", Kokkos::RangePolicy<>(0, size()),
       KOKKOS_LAMBDA(index_t i, double& acc) {
@@ -359,7 +490,7 @@ double Tensor::min() const {
 double Tensor::max() const {
   CAMBER_REQUIRE(size() > 0, "max() of an empty tensor");
   double m = 0.0;
-  auto v = data_;
+  auto v = view();
   Kokkos::parallel_reduce(
       "camber::Tensor::max", Kokkos::RangePolicy<>(0, size()),
       KOKKOS_LAMBDA(index_t i, double& acc) {
@@ -373,7 +504,7 @@ double Tensor::norm2() const { return std::sqrt(dot(*this, *this)); }
 
 double Tensor::max_abs() const {
   double m = 0.0;
-  auto v = data_;
+  auto v = view();
   Kokkos::parallel_reduce(
       "camber::Tensor::max_abs", Kokkos::RangePolicy<>(0, size()),
       KOKKOS_LAMBDA(index_t i, double& acc) {

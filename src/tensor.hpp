@@ -1,5 +1,6 @@
 /// @file
-/// camber::Tensor — an n-dimensional array of doubles on a Kokkos::View.
+/// camber::Tensor — an n-dimensional array on a Kokkos::View: float64 (the
+/// default), float32 or int64 (DType).
 ///
 /// The storage of every numerical field in Camber: mesh coordinates, solution
 /// vectors, network weights. A Tensor is a shape (row-major, up to 8 axes)
@@ -42,6 +43,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -56,6 +58,29 @@ using Shape = std::vector<index_t>;
 
 inline constexpr int max_tensor_rank = 8;
 
+/// Element types. float64 is the default and what every numerical op takes
+/// unless its documentation says otherwise; int64 holds indices, labels and
+/// masks; float32 halves memory and traffic where its precision suffices.
+/// Ops do not mix dtypes silently: a mismatch is a camber::Error naming the
+/// op and the dtypes, and Tensor::to() converts explicitly.
+enum class DType : std::uint8_t { float64, float32, int64 };
+const char* dtype_name(DType dtype);
+std::size_t dtype_size(DType dtype);
+template <class T>
+constexpr DType dtype_of();
+template <>
+constexpr DType dtype_of<double>() {
+  return DType::float64;
+}
+template <>
+constexpr DType dtype_of<float>() {
+  return DType::float32;
+}
+template <>
+constexpr DType dtype_of<std::int64_t>() {
+  return DType::int64;
+}
+
 class Tensor {
  public:
   using View = Kokkos::View<double*>;
@@ -68,14 +93,21 @@ class Tensor {
   explicit Tensor(Shape shape, const std::string& label = "camber::Tensor");
 
   static Tensor zeros(const Shape& shape) { return Tensor(shape); }
+  /// Zeros of another dtype.
+  static Tensor zeros(const Shape& shape, DType dtype);
   /// Storage without the zero fill, for kernels that overwrite every element
   /// (a zero fill is a full memory pass of its own). The values are
   /// arbitrary: a reused block holds what its previous owner left.
   static Tensor uninitialized(const Shape& shape, const std::string& label = "camber::Tensor");
+  static Tensor uninitialized(const Shape& shape, DType dtype,
+                              const std::string& label = "camber::Tensor");
   static Tensor full(const Shape& shape, double value);
   static Tensor scalar(double value) { return full({}, value); }
   /// Values in row-major order; values.size() must equal the shape's size.
   static Tensor from_host(const Shape& shape, const std::vector<double>& values);
+  /// Values of the other dtypes, row-major.
+  static Tensor from_host_float32(const Shape& shape, const std::vector<float>& values);
+  static Tensor from_host_int64(const Shape& shape, const std::vector<std::int64_t>& values);
   /// 0, 1, ..., n-1 as a 1-D tensor.
   static Tensor arange(index_t n);
 
@@ -96,26 +128,41 @@ class Tensor {
   int rank() const noexcept { return static_cast<int>(shape_.size()); }
   const Shape& shape() const noexcept { return shape_; }
   index_t dim(int axis) const;
-  index_t size() const noexcept { return static_cast<index_t>(data_.extent(0)); }
+  index_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size() == 0; }
+  DType dtype() const noexcept { return dtype_; }
 
-  /// The storage, for kernels: element (i0, ..., ik) is at the row-major
-  /// flat index sum(i_a * stride_a).
-  const View& view() const noexcept { return data_; }
-  /// First element of the storage (device memory on a GPU backend).
-  double* data() const noexcept { return data_.data(); }
+  /// The storage of a float64 tensor, for kernels: element (i0, ..., ik) is
+  /// at the row-major flat index sum(i_a * stride_a). A camber::Error for
+  /// another dtype (use typed_view()).
+  const View& view() const;
+  /// First element of a float64 tensor's storage (device memory on a GPU
+  /// backend).
+  double* data() const;
+  /// The storage as T (double, float or std::int64_t), which must be the
+  /// tensor's dtype.
+  template <class T>
+  Kokkos::View<T*, Kokkos::MemoryTraits<Kokkos::Unmanaged>> typed_view() const;
+  /// First byte of the storage, whatever the dtype.
+  void* raw_data() const noexcept { return raw_; }
   Shape strides() const;
 
   /// A host copy of the values (a mirror view, deep-copied now).
   HostView host() const;
   std::vector<double> to_vector() const;
+  std::vector<float> to_vector_float32() const;        ///< float32 tensors
+  std::vector<std::int64_t> to_vector_int64() const;  ///< int64 tensors
+  /// A copy converted to `dtype` (float to int64 truncates toward zero);
+  /// the same storage when the dtype is already `dtype`.
+  Tensor to(DType dtype) const;
   /// Copies values from the host; size must match.
   void assign(const std::vector<double>& values);
   /// The single value of a tensor of size 1.
   double item() const;
 
-  Tensor clone() const;
+  Tensor clone() const;  ///< any dtype
   /// Same storage, new shape of equal size; one axis may be -1 (inferred).
+  /// Any dtype.
   Tensor reshape(Shape shape) const;
 
   /// In-place changes. Each one (and assign()) advances the storage's
@@ -153,7 +200,10 @@ class Tensor {
 
  private:
   Shape shape_;
-  View data_;
+  index_t size_ = 0;
+  DType dtype_ = DType::float64;
+  void* raw_ = nullptr;  // first byte of the storage, any dtype
+  View data_;            // the storage as doubles: float64 tensors only
   /// Keeps the storage alive (data_ is an unmanaged View): a block of the
   /// engine allocator, or the owner given to from_view()/wrap(). Null for
   /// empty Tensors and wrap() without an owner.
@@ -199,10 +249,19 @@ double dot(const Tensor& a, const Tensor& b);  ///< same size
 double max_abs_diff(const Tensor& a, const Tensor& b);
 
 namespace detail {
+// Throws unless t's dtype is `dtype`, naming `op`.
+void require_dtype(const Tensor& t, DType dtype, const char* op);
 // Throws unless `strides` (in elements) are the row-major strides of
 // `shape` (axes of extent 1 may have any stride).
 void require_row_major(const Shape& shape, const Shape& strides, const char* what);
 }  // namespace detail
+
+template <class T>
+Kokkos::View<T*, Kokkos::MemoryTraits<Kokkos::Unmanaged>> Tensor::typed_view() const {
+  detail::require_dtype(*this, dtype_of<T>(), "Tensor::typed_view");
+  return Kokkos::View<T*, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(static_cast<T*>(raw_),
+                                                                   static_cast<size_t>(size_));
+}
 
 template <class ViewType>
 Tensor Tensor::from_view(const ViewType& view) {

@@ -284,14 +284,6 @@ Tensor concat(const std::vector<Tensor>& parts, int axis) {
   return out;
 }
 
-IndexView make_index(const std::vector<index_t>& index) {
-  IndexView v("camber::ad::index", index.size());
-  Kokkos::View<const index_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> u(
-      index.data(), index.size());
-  Kokkos::deep_copy(v, u);
-  return v;
-}
-
 Tensor index_select(const Tensor& a, int axis, const IndexView& index) {
   const AxisSplit s = split(a.shape(), axis);
   Shape out_shape = a.shape();

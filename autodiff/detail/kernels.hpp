@@ -45,7 +45,6 @@ Tensor slice(const Tensor& a, int axis, index_t start, index_t stop);
 Tensor pad(const Tensor& g, const Shape& shape, int axis, index_t start);
 Tensor concat(const std::vector<Tensor>& parts, int axis);
 
-IndexView make_index(const std::vector<index_t>& index);
 // out[o, j, i] = a[o, index[j], i]
 Tensor index_select(const Tensor& a, int axis, const IndexView& index);
 // out = base; out[o, index[j], i] += src[o, j, i] (atomic: repeated indices add).

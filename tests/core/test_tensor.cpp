@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -245,4 +247,67 @@ TEST(Tensor, BroadcastErrorsNameTheOperationAndShapes) {
     EXPECT_NE(m.find("{3}"), std::string::npos) << m;
     EXPECT_NE(m.find("{4}"), std::string::npos) << m;
   }
+}
+
+// ---- dtypes ---------------------------------------------------------------------
+
+namespace {
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const camber::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(TensorDType, ZerosAndRoundTripsOfEachDtype) {
+  using camber::DType;
+  EXPECT_EQ(Tensor({2}).dtype(), DType::float64);
+  const Tensor z32 = Tensor::zeros({2, 3}, DType::float32);
+  EXPECT_EQ(z32.dtype(), DType::float32);
+  EXPECT_EQ(z32.size(), 6);
+  EXPECT_EQ(z32.to_vector_float32(), std::vector<float>(6, 0.0f));
+  EXPECT_EQ(Tensor::zeros({4}, DType::int64).to_vector_int64(), std::vector<std::int64_t>(4, 0));
+  const std::vector<std::int64_t> idx = {5, -3, 0, 1LL << 40};
+  const Tensor i = Tensor::from_host_int64({2, 2}, idx);
+  EXPECT_EQ(i.to_vector_int64(), idx);
+  // clone and reshape keep the dtype; clone copies.
+  Tensor c = i.clone().reshape({4});
+  EXPECT_EQ(c.dtype(), DType::int64);
+  EXPECT_EQ(c.to_vector_int64(), idx);
+  EXPECT_NE(c.raw_data(), i.raw_data());
+  EXPECT_EQ(camber::dtype_size(DType::float32), 4u);
+  EXPECT_STREQ(camber::dtype_name(DType::int64), "int64");
+}
+
+TEST(TensorDType, ConversionsAreExplicitAndExact) {
+  using camber::DType;
+  const Tensor x = Tensor::from_host({4}, {1.5, -1.7, 0.1, 3e9});
+  // float64 -> float32 rounds to nearest, as static_cast<float>.
+  const std::vector<float> f = x.to(DType::float32).to_vector_float32();
+  for (size_t k = 0; k < f.size(); ++k)
+    EXPECT_EQ(f[k], static_cast<float>(x.to_vector()[k])) << k;
+  // float -> int64 truncates toward zero; int64 -> float64 is exact here.
+  EXPECT_EQ(x.to(DType::int64).to_vector_int64(),
+            (std::vector<std::int64_t>{1, -1, 0, 3000000000LL}));
+  EXPECT_EQ(Tensor::from_host_int64({2}, {7, -9}).to(DType::float64).to_vector(),
+            (std::vector<double>{7.0, -9.0}));
+  // The same dtype shares the storage.
+  EXPECT_EQ(x.to(DType::float64).raw_data(), x.raw_data());
+}
+
+TEST(TensorDType, Float64OpsRejectOtherDtypesNamingTheOp) {
+  using camber::DType;
+  const Tensor a = Tensor::zeros({3}, DType::float32);
+  const std::string m = error_of([&] { (void)camber::add(a, Tensor({3})); });
+  EXPECT_NE(m.find("camber::add"), std::string::npos) << m;
+  EXPECT_NE(m.find("float32"), std::string::npos) << m;
+  EXPECT_NE(m.find("float64"), std::string::npos) << m;
+  EXPECT_NE(error_of([&] { (void)a.view(); }).find("float32"), std::string::npos);
+  EXPECT_NE(error_of([&] { (void)a.to_vector(); }).find("Tensor::to_vector"), std::string::npos);
+  EXPECT_NE(error_of([&] { (void)a.typed_view<double>(); }).find("float64"), std::string::npos);
+  Tensor i = Tensor::zeros({2}, DType::int64);
+  EXPECT_NE(error_of([&] { i.fill(1.0); }).find("Tensor::fill"), std::string::npos);
 }
