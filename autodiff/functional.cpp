@@ -298,7 +298,7 @@ Tensor hvp(const VarFunction& f, const Tensor& x, const Tensor& v) {
   const Var xt = with_tangent(variable(x), constant(v), level);
   const Var y = f(xt);
   const Var g = grad(y, {xt})[0];
-  return g.has_tangent(level) ? g.tangent(level).value() : Tensor(x.shape());
+  return g.has_tangent(level) ? g.tangent(level).value() : Tensor::zeros(x.shape(), x.dtype());
 }
 
 Tensor jacobian(const VarFunction& f, const Tensor& x) {

@@ -193,7 +193,7 @@ Var leaf_var(const ExprPtr& leaf, const Var& src) {
                       });
 }
 
-Var konst(const Var& like, double c) { return fused_const(like.shape(), c); }
+Var konst(const Var& like, double c) { return fused_const(like.shape(), c, like.dtype()); }
 
 // The partial derivatives of a^b, with autodiff/dual.hpp's conventions at a
 // base of 0 (see ops.hpp):
@@ -313,7 +313,7 @@ Vars fused_vjp(const ExprPtr& root, const std::vector<ExprPtr>& leaf_exprs, cons
       // A leaf that reads its whole input unchanged is that input.
       val.emplace(e, e->view ? leaf_var(leaf_exprs[k], in[k]) : in[k]);
     } else if (e->op == ExprOp::Const) {
-      val.emplace(e, fused_const(e->shape, e->c));
+      val.emplace(e, fused_const(e->shape, e->c, e->dtype));
     } else {
       Vars args;
       for (int j = 0; j < expr_arity(e->op); ++j) {
@@ -388,13 +388,12 @@ Var fused_op(ExprOp op, const Vars& args, double c) {
   Shape shape;
   for (const Var& a : args) {
     CAMBER_REQUIRE(a.defined(), name << ": an input is an undefined ad::Var");
-    if (is_pending(a) || a.value().dtype() == DType::float64) continue;
+    const DType d = a.dtype();
+    if (d != DType::int64 && d == args[0].dtype()) continue;
     std::string dtypes;
-    for (const Var& b : args)
-      dtypes += std::string(dtypes.empty() ? "" : ", ") +
-                dtype_name(is_pending(b) ? DType::float64 : b.value().dtype());
-    CAMBER_REQUIRE(false, "ad::" << name << ": takes float64 Vars, got " << dtypes
-                                 << "; convert explicitly with Tensor::to()");
+    for (const Var& b : args) dtypes += std::string(dtypes.empty() ? "" : ", ") + dtype_name(b.dtype());
+    CAMBER_REQUIRE(false, "ad::" << name << ": takes float64 or float32 Vars of one dtype, got "
+                                 << dtypes << "; convert explicitly with Tensor::to()");
   }
   for (size_t k = 0; k < args.size(); ++k) {
     shape = k == 0 ? args[k].shape()
@@ -425,10 +424,10 @@ Var fused_op(ExprOp op, const Vars& args, double c) {
                       });
 }
 
-Var fused_const(const Shape& shape, double c) {
-  if (!fusion_enabled()) return constant(Tensor::full(shape, c));
+Var fused_const(const Shape& shape, double c, DType dtype) {
+  if (!fusion_enabled()) return constant(Tensor::full(shape, c).to(dtype));
   auto impl = std::make_shared<VarImpl>();
-  impl->expr = const_expr(shape, c);
+  impl->expr = const_expr(shape, c, dtype);
   impl->leaves = std::make_shared<ExprLeaves>();
   return VarAccess::make(std::move(impl));
 }
@@ -566,8 +565,10 @@ Var scatter_views(const Vars& parts, const std::vector<StridedView>& views, cons
   for (const Var& t : tangents) any_tangent = any_tangent || t.defined();
   with_tangents = with_tangents && any_tangent;
 
-  Tensor out = full ? Tensor::uninitialized(shape) : Tensor(shape);
-  Tensor out_t = with_tangents ? (full ? Tensor::uninitialized(shape) : Tensor(shape)) : Tensor();
+  const DType dtype = parts[0].dtype();
+  auto make = [&]() { return full ? Tensor::uninitialized(shape, dtype) : Tensor::zeros(shape, dtype); };
+  Tensor out = make();
+  Tensor out_t = with_tangents ? make() : Tensor();
   std::vector<ExprPtr> roots;
   std::vector<ScatterTarget> targets;
   for (size_t k = 0; k < parts.size(); ++k) {
@@ -576,7 +577,7 @@ Var scatter_views(const Vars& parts, const std::vector<StridedView>& views, cons
   }
   if (with_tangents)
     for (size_t k = 0; k < parts.size(); ++k) {
-      if (!tangents[k].defined()) tangents[k] = fused_const(parts[k].shape(), 0.0);
+      if (!tangents[k].defined()) tangents[k] = fused_const(parts[k].shape(), 0.0, dtype);
       roots.push_back(expr_of(tangents[k]));
       targets.push_back({out_t, views[k].offset, views[k].strides});
     }

@@ -39,6 +39,7 @@
 /// kinks.
 #pragma once
 
+#include <initializer_list>
 #include <vector>
 
 #include <camber/autodiff/variable.hpp>
@@ -110,9 +111,11 @@ Var concat(const Vars& parts, int axis);
 /// out[.., j, ..] = a[.., index[j], ..] along `axis` (1-D index).
 Var index_select(const Var& a, int axis, const Tensor& index);
 Var index_select(const Var& a, int axis, const Index& index);
+Var index_select(const Var& a, int axis, std::initializer_list<index_t> index);
 /// Rows of a (axis 0) picked by an index tensor of any shape: the result has
 /// shape index.shape() + a.shape()[1:] (a[index] in NumPy).
 Var gather(const Var& a, const Tensor& index);
+Var gather(const Var& a, std::initializer_list<index_t> index);
 /// Rows of a (axis 0) picked by an index array of shape index_shape: the
 /// result has shape index_shape + a.shape()[1:] (a[index] in NumPy).
 Var gather(const Var& a, const Index& index, const Shape& index_shape);
@@ -121,6 +124,7 @@ Var gather(const Var& a, const Index& index);
 /// repeated indices accumulate (atomic adds). Mesh use: cell -> node sums.
 Var scatter_add(const Var& base, int axis, const Tensor& index, const Var& src);
 Var scatter_add(const Var& base, int axis, const Index& index, const Var& src);
+Var scatter_add(const Var& base, int axis, std::initializer_list<index_t> index, const Var& src);
 
 // ---- reductions ----------------------------------------------------------------
 Var sum(const Var& a);  ///< all elements, shape {}

@@ -9,8 +9,8 @@ namespace camber::ad {
 using detail::ExprOp;
 using detail::fused_op;
 
-Var zeros_like(const Var& a) { return detail::fused_const(a.shape(), 0.0); }
-Var ones_like(const Var& a) { return detail::fused_const(a.shape(), 1.0); }
+Var zeros_like(const Var& a) { return detail::fused_const(a.shape(), 0.0, a.dtype()); }
+Var ones_like(const Var& a) { return detail::fused_const(a.shape(), 1.0, a.dtype()); }
 
 Var add(const Var& a, const Var& b) { return fused_op(ExprOp::Add, {a, b}); }
 Var sub(const Var& a, const Var& b) { return fused_op(ExprOp::Sub, {a, b}); }

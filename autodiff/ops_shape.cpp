@@ -221,6 +221,16 @@ Var gather(const Var& a, const Index& index) {
   return gather(a, index, Shape{static_cast<index_t>(index.size())});
 }
 
+Var gather(const Var& a, std::initializer_list<index_t> index) { return gather(a, Index(index)); }
+
+Var index_select(const Var& a, int axis, std::initializer_list<index_t> index) {
+  return index_select(a, axis, Index(index));
+}
+
+Var scatter_add(const Var& base, int axis, std::initializer_list<index_t> index, const Var& src) {
+  return scatter_add(base, axis, Index(index), src);
+}
+
 Var scatter_add(const Var& base, int axis0, const Tensor& index, const Var& src) {
   const int axis = normalize_axis(axis0, base.rank(), "scatter_add");
   const detail::IndexView idx =

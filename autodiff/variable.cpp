@@ -29,6 +29,11 @@ const Tensor& Var::value() const {
   return impl_->value;
 }
 
+DType Var::dtype() const {
+  CAMBER_REQUIRE(impl_, "use of an undefined ad::Var (a gradient that was not computed?)");
+  return impl_->expr ? impl_->expr->dtype : impl_->value.dtype();
+}
+
 const Shape& Var::shape() const {
   CAMBER_REQUIRE(impl_, "use of an undefined ad::Var (a gradient that was not computed?)");
   return impl_->expr ? impl_->expr->shape : impl_->value.shape();

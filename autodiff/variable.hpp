@@ -99,6 +99,8 @@ class Var {
   index_t size() const { return shape_size(shape()); }
   /// The single value of a size-1 Var.
   double item() const { return value().item(); }
+  /// The dtype of the value (float64 unless made from a float32 tensor).
+  DType dtype() const;
 
   /// True when gradients flow to this Var: a leaf made by variable(), or the
   /// result of an op on such Vars while grad mode was on.

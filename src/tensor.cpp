@@ -396,7 +396,7 @@ void Tensor::assign(const std::vector<double>& values) {
 double Tensor::item() const {
   CAMBER_REQUIRE(size() == 1, "item() needs a tensor of size 1, not shape "
                                   << shape_string(shape_));
-  return to_vector()[0];
+  return to(DType::float64).to_vector()[0];
 }
 
 Tensor Tensor::clone() const {

@@ -154,15 +154,20 @@ ExprPtr leaf_expr(const Var& v) {
   auto e = std::make_shared<Expr>();
   e->op = ExprOp::Leaf;
   e->value = v.value();
+  CAMBER_REQUIRE(e->value.dtype() != DType::int64,
+                 "an element-wise expression reads an int64 tensor of shape "
+                     << shape_string(e->value.shape()) << "; convert it with Tensor::to()");
+  e->dtype = e->value.dtype();
   e->shape = e->value.shape();
   e->strides = row_major(e->shape);
   e->version = e->value.version();
   return e;
 }
 
-ExprPtr const_expr(const Shape& shape, double c) {
+ExprPtr const_expr(const Shape& shape, double c, DType dtype) {
   auto e = std::make_shared<Expr>();
   e->op = ExprOp::Const;
+  e->dtype = dtype;
   e->c = c;
   e->shape = shape;
   return e;
@@ -175,7 +180,11 @@ ExprPtr op_expr(ExprOp op, const std::vector<ExprPtr>& args, double c) {
   e->op = op;
   e->c = c;
   e->shape = args.at(0)->shape;
+  e->dtype = args[0]->dtype;
   for (size_t k = 0; k < args.size(); ++k) {
+    CAMBER_REQUIRE(args[k]->dtype == e->dtype, "fused op " << expr_op_name(op) << ": dtypes "
+                                                           << dtype_name(args[k]->dtype) << " and "
+                                                           << dtype_name(e->dtype));
     CAMBER_REQUIRE(args[k]->shape == e->shape, "fused op " << expr_op_name(op) << ": shapes "
                                                            << shape_string(args[k]->shape)
                                                            << " and "
@@ -273,7 +282,8 @@ struct Instr {
 };
 
 struct LeafDesc {
-  const double* data;
+  const void* data;
+  int f32;  // float32 storage (else float64)
   index_t offset;
   index_t step;  // element i at offset + i * step, when affine
   int affine;
@@ -332,7 +342,7 @@ Program compile(const std::vector<ExprPtr>& roots) {
         std::swap(a[0], a[1]);
       put(a, sizeof(a));
       if (e->op == ExprOp::Leaf) {
-        const double* data = e->value.data();
+        const void* data = e->value.raw_data();
         put(&data, sizeof(data));
         put(&e->offset, sizeof(index_t));
         put(e->strides.data(), e->strides.size() * sizeof(index_t));
@@ -371,7 +381,8 @@ Program compile(const std::vector<ExprPtr>& roots) {
       auto it = leaf_slot.find(e);
       if (it == leaf_slot.end()) {
         LeafDesc L{};
-        L.data = e->value.data();
+        L.data = e->value.raw_data();
+        L.f32 = e->value.dtype() == DType::float32 ? 1 : 0;
         L.offset = e->offset;
         for (size_t d = 0; d < shape.size(); ++d) L.strides[d] = e->strides[d];
         L.affine = affine_step(shape, e->strides, L.step) ? 1 : 0;
@@ -412,6 +423,40 @@ KOKKOS_INLINE_FUNCTION double sigmoid_of(double x) {
   return e / (1.0 + e);
 }
 
+// A leaf's elements into a register (float32 storage is widened: programs
+// compute in double and round once when they store).
+template <class T>
+KOKKOS_INLINE_FUNCTION void load(const T* p, const LeafDesc& L, const ShapeInfo& shape,
+                                 double* CAMBER_RESTRICT d, index_t i0, const index_t* flat,
+                                 int cnt) {
+  if (L.affine) {
+    const index_t st = L.step;
+    if (flat) {
+      for (int j = 0; j < cnt; ++j) d[j] = static_cast<double>(p[flat[j] * st]);
+    } else if (st == 1) {
+      for (int j = 0; j < cnt; ++j) d[j] = static_cast<double>(p[i0 + j]);
+    } else if (st == 0) {
+      const double v = static_cast<double>(p[0]);
+      for (int j = 0; j < cnt; ++j) d[j] = v;
+    } else if (st == 2) {  // one component of pairs: a constant stride vectorizes
+      const T* q = p + 2 * i0;
+      for (int j = 0; j < cnt; ++j) d[j] = static_cast<double>(q[2 * j]);
+    } else {
+      for (int j = 0; j < cnt; ++j) d[j] = static_cast<double>(p[(i0 + j) * st]);
+    }
+  } else {
+    for (int j = 0; j < cnt; ++j) {
+      index_t rem = flat ? flat[j] : i0 + j, off = 0;
+      for (int q = 0; q < shape.rank; ++q) {
+        const index_t i = rem / shape.stride[q];
+        rem -= i * shape.stride[q];
+        off += i * L.strides[q];
+      }
+      d[j] = static_cast<double>(p[off]);
+    }
+  }
+}
+
 // Runs the program for `cnt` elements: element j has flat index
 // flat ? flat[j] : i0 + j; register r of element j is regs[r * rs + j].
 KOKKOS_INLINE_FUNCTION void run(const Instr* code, int n_code, const LeafDesc* leaves,
@@ -428,32 +473,10 @@ KOKKOS_INLINE_FUNCTION void run(const Instr* code, int n_code, const LeafDesc* l
     switch (static_cast<ExprOp>(in.op)) {
       case ExprOp::Leaf: {
         const LeafDesc& L = leaves[in.a];
-        const double* p = L.data + L.offset;
-        if (L.affine) {
-          const index_t st = L.step;
-          if (flat) {
-            for (int j = 0; j < cnt; ++j) d[j] = p[flat[j] * st];
-          } else if (st == 1) {
-            for (int j = 0; j < cnt; ++j) d[j] = p[i0 + j];
-          } else if (st == 0) {
-            const double v = p[0];
-            for (int j = 0; j < cnt; ++j) d[j] = v;
-          } else if (st == 2) {  // one component of pairs: a constant stride vectorizes
-            const double* q = p + 2 * i0;
-            for (int j = 0; j < cnt; ++j) d[j] = q[2 * j];
-          } else {
-            for (int j = 0; j < cnt; ++j) d[j] = p[(i0 + j) * st];
-          }
+        if (L.f32) {
+          load(static_cast<const float*>(L.data) + L.offset, L, shape, d, i0, flat, cnt);
         } else {
-          for (int j = 0; j < cnt; ++j) {
-            index_t rem = flat ? flat[j] : i0 + j, off = 0;
-            for (int q = 0; q < shape.rank; ++q) {
-              const index_t i = rem / shape.stride[q];
-              rem -= i * shape.stride[q];
-              off += i * L.strides[q];
-            }
-            d[j] = p[off];
-          }
+          load(static_cast<const double*>(L.data) + L.offset, L, shape, d, i0, flat, cnt);
         }
         break;
       }
@@ -596,7 +619,8 @@ struct DeviceProgram {
 // affine, else data[offset + sum i_d strides[d]]; added to what is there
 // when accumulate is set.
 struct OutDesc {
-  double* data = nullptr;
+  void* data = nullptr;
+  int f32 = 0;  // float32 storage (else float64)
   index_t offset = 0;
   index_t step = 1;
   int affine = 1;
@@ -619,22 +643,32 @@ KOKKOS_INLINE_FUNCTION index_t out_position(const OutDesc& o, const ShapeInfo& s
   return off;
 }
 
-KOKKOS_INLINE_FUNCTION void store(const OutDesc& o, const ShapeInfo& shape, index_t i0,
-                                  const double* r, int cnt) {
+template <class T>
+KOKKOS_INLINE_FUNCTION void store_as(T* base, const OutDesc& o, const ShapeInfo& shape,
+                                     index_t i0, const double* r, int cnt) {
   if (o.affine && !o.accumulate) {
-    double* d = o.data + o.offset + i0 * o.step;
+    T* d = base + o.offset + i0 * o.step;
     if (o.step == 1) {
-      for (int j = 0; j < cnt; ++j) d[j] = r[j];
+      for (int j = 0; j < cnt; ++j) d[j] = static_cast<T>(r[j]);
     } else if (o.step == 2) {  // one component of pairs: a constant stride vectorizes
-      for (int j = 0; j < cnt; ++j) d[2 * j] = r[j];
+      for (int j = 0; j < cnt; ++j) d[2 * j] = static_cast<T>(r[j]);
     } else {
       const index_t st = o.step;
-      for (int j = 0; j < cnt; ++j) d[j * st] = r[j];
+      for (int j = 0; j < cnt; ++j) d[j * st] = static_cast<T>(r[j]);
     }
   } else if (o.accumulate) {
-    for (int j = 0; j < cnt; ++j) o.data[out_position(o, shape, i0 + j)] += r[j];
+    for (int j = 0; j < cnt; ++j) base[out_position(o, shape, i0 + j)] += static_cast<T>(r[j]);
   } else {
-    for (int j = 0; j < cnt; ++j) o.data[out_position(o, shape, i0 + j)] = r[j];
+    for (int j = 0; j < cnt; ++j) base[out_position(o, shape, i0 + j)] = static_cast<T>(r[j]);
+  }
+}
+
+KOKKOS_INLINE_FUNCTION void store(const OutDesc& o, const ShapeInfo& shape, index_t i0,
+                                  const double* r, int cnt) {
+  if (o.f32) {
+    store_as(static_cast<float*>(o.data), o, shape, i0, r, cnt);
+  } else {
+    store_as(static_cast<double*>(o.data), o, shape, i0, r, cnt);
   }
 }
 
@@ -744,7 +778,8 @@ struct ElementSum {
 constexpr int reduce_chunk_max = 64;
 struct AxisSum {
   DeviceProgram prog;
-  double* out[max_sums] = {};
+  void* out[max_sums] = {};
+  int f32 = 0;  // the outputs' storage is float32
   Kokkos::View<double*> scratch;
   Token token;
   int chunk;
@@ -780,7 +815,13 @@ struct AxisSum {
           cnt);
       for (int k = 0; k < prog.n_outputs; ++k) s[k] += tile_sum(regs + prog.outputs[k] * chunk, cnt);
     }
-    for (int k = 0; k < prog.n_outputs; ++k) out[k][o] = s[k];
+    for (int k = 0; k < prog.n_outputs; ++k) {
+      if (f32) {
+        static_cast<float*>(out[k])[o] = static_cast<float>(s[k]);
+      } else {
+        static_cast<double*>(out[k])[o] = s[k];
+      }
+    }
     token.release(id);
   }
 };
@@ -818,7 +859,8 @@ void check_roots(const std::vector<ExprPtr>& roots) {
   CAMBER_REQUIRE(!roots.empty() && roots.size() <= static_cast<size_t>(max_outputs),
                  "fused evaluation of " << roots.size() << " roots (1 to " << max_outputs << ")");
   for (const ExprPtr& r : roots)
-    CAMBER_REQUIRE(r->shape == roots[0]->shape, "fused evaluation: roots of different shapes");
+    CAMBER_REQUIRE(r->shape == roots[0]->shape && r->dtype == roots[0]->dtype,
+                   "fused evaluation: roots of different shapes or dtypes");
 }
 
 }  // namespace
@@ -828,8 +870,9 @@ std::vector<Tensor> evaluate(const std::vector<ExprPtr>& roots) {
   std::vector<Tensor> out;
   OutPtrs ptrs;
   for (size_t k = 0; k < roots.size(); ++k) {
-    out.push_back(Tensor::uninitialized(roots[0]->shape));
-    ptrs.p[k].data = out.back().data();
+    out.push_back(Tensor::uninitialized(roots[0]->shape, roots[0]->dtype));
+    ptrs.p[k].data = out.back().raw_data();
+    ptrs.p[k].f32 = roots[0]->dtype == DType::float32 ? 1 : 0;
   }
   launch(roots, ptrs);
   return out;
@@ -843,7 +886,11 @@ void scatter(const std::vector<ExprPtr>& roots, const std::vector<ScatterTarget>
   OutPtrs ptrs;
   for (size_t k = 0; k < roots.size(); ++k) {
     OutDesc& o = ptrs.p[k];
-    o.data = targets[k].out.data();
+    CAMBER_REQUIRE(targets[k].out.dtype() == roots[k]->dtype,
+                   "fused scatter: a " << dtype_name(roots[k]->dtype) << " expression into a "
+                                       << dtype_name(targets[k].out.dtype()) << " tensor");
+    o.data = targets[k].out.raw_data();
+    o.f32 = targets[k].out.dtype() == DType::float32 ? 1 : 0;
     o.offset = targets[k].offset;
     o.accumulate = accumulate ? 1 : 0;
     for (size_t d = 0; d < shape.size(); ++d) o.strides[d] = targets[k].strides[d];
@@ -861,7 +908,8 @@ std::vector<Tensor> reduce_sums(const std::vector<ExprPtr>& roots, const std::ve
                  "fused sum of " << roots.size() << " roots (1 to " << max_sums << ")");
   const Shape& shape = roots[0]->shape;
   for (const ExprPtr& r : roots)
-    CAMBER_REQUIRE(r->shape == shape, "fused sum: roots of different shapes");
+    CAMBER_REQUIRE(r->shape == shape && r->dtype == roots[0]->dtype,
+                   "fused sum: roots of different shapes or dtypes");
   Shape out_shape = shape;
   std::vector<char> reduced(shape.size(), 0);
   for (int a : axes) {
@@ -899,14 +947,17 @@ std::vector<Tensor> reduce_sums(const std::vector<ExprPtr>& roots, const std::ve
       Kokkos::parallel_reduce("camber::fused_sum", Kokkos::RangePolicy<>(0, p.n),
                               ElementSum{prog, scratch, p.n}, total);
     }
-    for (size_t k = 0; k < roots.size(); ++k) out.push_back(Tensor::from_host(out_shape, {total.v[k]}));
+    for (size_t k = 0; k < roots.size(); ++k)
+      out.push_back(roots[0]->dtype == DType::float32
+                        ? Tensor::from_host_float32(out_shape, {static_cast<float>(total.v[k])})
+                        : Tensor::from_host(out_shape, {total.v[k]}));
     return out;
   }
   Token token;
-  AxisSum f{prog, {}, {}, token, 1};
+  AxisSum f{prog, {}, roots[0]->dtype == DType::float32 ? 1 : 0, {}, token, 1};
   for (size_t k = 0; k < roots.size(); ++k) {
-    out.push_back(Tensor::uninitialized(out_shape));
-    f.out[k] = out.back().data();
+    out.push_back(Tensor::uninitialized(out_shape, roots[0]->dtype));
+    f.out[k] = out.back().raw_data();
   }
   const Shape os = row_major(shape);
   for (size_t d = 0; d < shape.size(); ++d) {

@@ -77,6 +77,9 @@ struct Expr {
   ExprOp op = ExprOp::Const;
   double c = 0.0;  // Const's value, AddC/MulC/PowC's scalar
   Shape shape;
+  // float64 or float32 (the storage of the leaves and of the result; a
+  // program computes in double and rounds once when it stores).
+  DType dtype = DType::float64;
   ExprPtr args[3];
   // Distinct nodes in the DAG below and including this one: an upper bound
   // (shared nodes counted once per distinct argument), made exact by a count
@@ -106,7 +109,7 @@ struct ExprLeaves {
 
 // The leaf reading all of `v` (materialized) at its own shape.
 ExprPtr leaf_expr(const Var& v);
-ExprPtr const_expr(const Shape& shape, double c);
+ExprPtr const_expr(const Shape& shape, double c, DType dtype = DType::float64);
 // A node over args of equal shape; size counts distinct nodes.
 ExprPtr op_expr(ExprOp op, const std::vector<ExprPtr>& args, double c = 0.0);
 
@@ -154,7 +157,7 @@ std::vector<Tensor> reduce_sums(const std::vector<ExprPtr>& roots, const std::ve
 // reverse mode and given tangents for forward mode.
 Var fused_op(ExprOp op, const Vars& args, double c = 0.0);
 // A constant of `shape` with every element c, never stored while pending.
-Var fused_const(const Shape& shape, double c);
+Var fused_const(const Shape& shape, double c, DType dtype = DType::float64);
 // broadcast_to and slice as pending views (fusion on only).
 Var fused_broadcast(const Var& a, const Shape& shape);
 Var fused_slice(const Var& a, int axis, index_t start, index_t stop);

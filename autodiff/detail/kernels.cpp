@@ -166,10 +166,35 @@ Tensor max_keepdims(const Tensor& a, int axis) {
 // host backends. On a GPU backend this copies through the host; switch to
 // KokkosBlas::gemm there (a benchmarks/autodiff/ entry is still to be
 // written to keep this measured).
+namespace {
+template <class T>
+void gemm_batches(const Tensor& a, const Tensor& b, const Tensor& out, index_t batch, index_t m,
+                  index_t k, index_t n) {
+  auto va = a.typed_view<T>();
+  auto vb = b.typed_view<T>();
+  auto vo = out.typed_view<T>();
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), va);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), vb);
+  auto ho = Kokkos::create_mirror_view(Kokkos::HostSpace(), vo);
+  using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  for (index_t p = 0; p < batch; ++p) {
+    Eigen::Map<const RowMat> ma(ha.data() + p * m * k, m, k);
+    Eigen::Map<const RowMat> mb(hb.data() + p * k * n, k, n);
+    Eigen::Map<RowMat> mo(ho.data() + p * m * n, m, n);
+    if (m * n > 0) mo.noalias() = ma * mb;
+  }
+  Kokkos::deep_copy(vo, ho);
+}
+}  // namespace
+
 Tensor matmul(const Tensor& a, const Tensor& b) {
   CAMBER_REQUIRE(a.rank() >= 2 && a.rank() == b.rank(),
                  "matmul: needs two tensors of equal rank >= 2, got "
                      << shape_string(a.shape()) << " and " << shape_string(b.shape()));
+  CAMBER_REQUIRE(a.dtype() == b.dtype() && a.dtype() != DType::int64,
+                 "matmul: takes two float64 or two float32 tensors, got "
+                     << dtype_name(a.dtype()) << " and " << dtype_name(b.dtype())
+                     << "; convert explicitly with Tensor::to()");
   const int r = a.rank();
   const index_t m = a.shape()[static_cast<size_t>(r - 2)];
   const index_t k = a.shape()[static_cast<size_t>(r - 1)];
@@ -183,31 +208,21 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   const index_t batch = shape_size(out_shape);
   out_shape.push_back(m);
   out_shape.push_back(n);
-  Tensor out(out_shape);
-  auto ha = a.host();
-  auto hb = b.host();
-  auto ho = Kokkos::create_mirror_view(out.view());
-  using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-  for (index_t p = 0; p < batch; ++p) {
-    Eigen::Map<const RowMat> ma(ha.data() + p * m * k, m, k);
-    Eigen::Map<const RowMat> mb(hb.data() + p * k * n, k, n);
-    Eigen::Map<RowMat> mo(ho.data() + p * m * n, m, n);
-    if (m * n > 0) mo.noalias() = ma * mb;
+  // Zeros: a product with k = 0 is zero, and GEMM writes every other entry.
+  Tensor out = Tensor::zeros(out_shape, a.dtype());
+  if (a.dtype() == DType::float32) {
+    gemm_batches<float>(a, b, out, batch, m, k, n);
+  } else {
+    gemm_batches<double>(a, b, out, batch, m, k, n);
   }
-  Kokkos::deep_copy(out.view(), ho);
   return out;
 }
 
-Tensor transpose(const Tensor& a) {
-  CAMBER_REQUIRE(a.rank() >= 2, "transpose: needs rank >= 2, got " << shape_string(a.shape()));
-  const int r = a.rank();
-  Shape out_shape = a.shape();
-  std::swap(out_shape[static_cast<size_t>(r - 2)], out_shape[static_cast<size_t>(r - 1)]);
-  const index_t m = a.shape()[static_cast<size_t>(r - 2)];
-  const index_t n = a.shape()[static_cast<size_t>(r - 1)];
-  Tensor out(out_shape);
-  auto va = a.view();
-  auto vo = out.view();
+namespace {
+template <class T>
+void transpose_into(const Tensor& a, const Tensor& out, index_t m, index_t n) {
+  auto va = a.typed_view<T>();
+  auto vo = out.typed_view<T>();
   Kokkos::parallel_for(
       "camber::ad::transpose", Kokkos::RangePolicy<>(0, a.size()), KOKKOS_LAMBDA(index_t o) {
         // o indexes out = (p, j, i) with shape (.., n, m)
@@ -217,6 +232,22 @@ Tensor transpose(const Tensor& a) {
         const index_t i = rem - j * m;
         vo(o) = va(p * m * n + i * n + j);
       });
+}
+}  // namespace
+
+Tensor transpose(const Tensor& a) {
+  CAMBER_REQUIRE(a.rank() >= 2, "transpose: needs rank >= 2, got " << shape_string(a.shape()));
+  const int r = a.rank();
+  Shape out_shape = a.shape();
+  std::swap(out_shape[static_cast<size_t>(r - 2)], out_shape[static_cast<size_t>(r - 1)]);
+  const index_t m = a.shape()[static_cast<size_t>(r - 2)];
+  const index_t n = a.shape()[static_cast<size_t>(r - 1)];
+  Tensor out = Tensor::uninitialized(out_shape, a.dtype());
+  switch (a.dtype()) {
+    case DType::float64: transpose_into<double>(a, out, m, n); break;
+    case DType::float32: transpose_into<float>(a, out, m, n); break;
+    case DType::int64: transpose_into<std::int64_t>(a, out, m, n); break;
+  }
   return out;
 }
 

@@ -42,6 +42,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include <Eigen/Dense>
+
 #include <camber/allocator.hpp>
 #include <camber/autodiff/graph.hpp>
 #include <camber/runtime.hpp>
@@ -179,6 +181,49 @@ ad::Var mlp_loss(const Mlp& m, const ad::Vars& p) {
   return ad::mean(r * r);
 }
 
+// The same network and data in float32 (values rounded once).
+Mlp to_float32(const Mlp& m) {
+  Mlp f;
+  f.x = m.x.to(camber::DType::float32);
+  f.target = m.target.to(camber::DType::float32);
+  for (const Tensor& p : m.params) f.params.push_back(p.to(camber::DType::float32));
+  return f;
+}
+
+// The forward pass written directly with Eigen (GEMM, bias, tanh, loss) on
+// host copies of the same data: the reference throughput for (a).
+template <class T>
+struct EigenMlp {
+  using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using Row = Eigen::Matrix<T, 1, Eigen::Dynamic>;
+  Mat x, target;
+  std::vector<Mat> w;
+  std::vector<Row> b;
+  static Mat matrix(const Tensor& t, index_t rows, index_t cols) {
+    const std::vector<double> v = t.to(camber::DType::float64).to_vector();
+    Mat m(rows, cols);
+    for (index_t i = 0; i < rows * cols; ++i) m.data()[i] = static_cast<T>(v[static_cast<size_t>(i)]);
+    return m;
+  }
+  explicit EigenMlp(const Mlp& m) {
+    x = matrix(m.x, m.x.dim(0), m.x.dim(1));
+    target = matrix(m.target, m.target.dim(0), 1);
+    for (size_t l = 0; l < m.params.size(); l += 2) {
+      w.push_back(matrix(m.params[l], m.params[l].dim(0), m.params[l].dim(1)));
+      b.push_back(matrix(m.params[l + 1], 1, m.params[l + 1].dim(0)));
+    }
+  }
+  double loss() const {
+    Mat h = x;
+    for (size_t l = 0; l < w.size(); ++l) {
+      Mat z = h * w[l];
+      z.rowwise() += b[l];
+      h = l + 1 < w.size() ? Mat(z.array().tanh().matrix()) : z;
+    }
+    return static_cast<double>((h - target).squaredNorm()) / static_cast<double>(h.rows());
+  }
+};
+
 ad::Vars as_vars(const std::vector<Tensor>& t, bool requires_grad) {
   ad::Vars v;
   for (const Tensor& x : t) v.push_back(ad::variable(x, requires_grad));
@@ -293,11 +338,36 @@ void check_mlp(const Mlp& m) {
     fail("MLP Hessian-vector product vs central difference: " + std::to_string((whd - whd_fd) / whd_fd));
 }
 
+// float32 against float64 on the same data: the loss and the gradient to
+// float32 precision (relative 1e-4: 4096 x 256 sums and tanh chains of
+// rounding 6e-8 each).
+void check_mlp_float32(const Mlp& m) {
+  const Mlp f = to_float32(m);
+  const double a = mlp_value(f, f.params), b = mlp_value(m, m.params);
+  if (std::abs(a - b) > 1e-4 * std::abs(b)) fail("MLP float32 loss vs float64");
+  const ad::Vars g32 = mlp_grad(f, f.params), g64 = mlp_grad(m, m.params);
+  double num = 0.0, den = 0.0;
+  for (size_t k = 0; k < g32.size(); ++k) {
+    const std::vector<double> u = g32[k].value().to(camber::DType::float64).to_vector();
+    const std::vector<double> v = g64[k].value().to_vector();
+    for (size_t i = 0; i < u.size(); ++i) {
+      num = std::max(num, std::abs(u[i] - v[i]));
+      den = std::max(den, std::abs(v[i]));
+    }
+  }
+  if (num > 1e-4 * den) fail("MLP float32 gradient vs float64: " + std::to_string(num / den));
+  // The Eigen reference computes the same loss.
+  if (std::abs(EigenMlp<double>(m).loss() - b) > 1e-12 * std::abs(b)) fail("Eigen MLP loss");
+}
+
 // ---- benchmarks ---------------------------------------------------------------------
 // Inputs shared by the benchmarks; they live in main() between Kokkos
 // initialize and finalize (a static Tensor would outlive Kokkos).
 struct Inputs {
   Mlp mlp = make_mlp();
+  Mlp mlp32 = to_float32(mlp);
+  EigenMlp<double> eigen64{mlp};
+  EigenMlp<float> eigen32{mlp};
   std::vector<Tensor> mlp_dir = random_direction(mlp.params, 300);
   Tensor chain_x = random_tensor({chain_n}, -1.0, 1.0, 6);
   Tensor rosen_x = random_tensor({rosen_n}, -1.5, 1.5, 7);
@@ -323,6 +393,24 @@ void BM_mlp_primal(benchmark::State& state) {
 void BM_mlp_grad(benchmark::State& state) {
   const Mlp& m = mlp();
   for (auto _ : state) benchmark::DoNotOptimize(mlp_grad(m, m.params));
+  set_counters(state, mlp_batch, 0);
+}
+void BM_mlp_primal_f32(benchmark::State& state) {
+  const Mlp& m = g_inputs->mlp32;
+  for (auto _ : state) benchmark::DoNotOptimize(mlp_value(m, m.params));
+  set_counters(state, mlp_batch, 0);
+}
+void BM_mlp_grad_f32(benchmark::State& state) {
+  const Mlp& m = g_inputs->mlp32;
+  for (auto _ : state) benchmark::DoNotOptimize(mlp_grad(m, m.params));
+  set_counters(state, mlp_batch, 0);
+}
+void BM_mlp_eigen_forward(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(g_inputs->eigen64.loss());
+  set_counters(state, mlp_batch, 0);
+}
+void BM_mlp_eigen_forward_f32(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(g_inputs->eigen32.loss());
   set_counters(state, mlp_batch, 0);
 }
 void BM_mlp_hvp(benchmark::State& state) {
@@ -483,6 +571,10 @@ void memory_report() {
 BENCHMARK(BM_mlp_primal)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_mlp_grad)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_mlp_hvp)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_mlp_primal_f32)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_mlp_grad_f32)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_mlp_eigen_forward)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_mlp_eigen_forward_f32)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_chain_primal)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_chain_primal_tensor)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_chain_grad)->Unit(benchmark::kMillisecond)->UseRealTime();
@@ -510,6 +602,7 @@ int main(int argc, char** argv) {
       check_chain();
       check_rosenbrock();
       check_mlp(make_mlp(64));
+      check_mlp_float32(make_mlp(64));
       std::printf("bench_graph: set-up checks passed\n");
       return 0;
     }
@@ -518,6 +611,7 @@ int main(int argc, char** argv) {
     check_chain();
     check_rosenbrock();
     check_mlp(mlp());
+    check_mlp_float32(mlp());
     if (memory) {
       memory_report();
     } else {

@@ -4,6 +4,8 @@
 // naming the op and the dtypes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -75,6 +77,71 @@ TEST(DType, ElementwiseOpsRejectOtherDtypesNamingTheOp) {
   // After an explicit conversion the op runs.
   const Var j = ad::constant(Tensor::from_host_int64({2}, {3, 4}).to(DType::float64));
   EXPECT_EQ(ad::sum(x + j).item(), 7.0);
+}
+
+}  // namespace camber_test_dtype
+
+namespace camber_test_dtype {
+
+// float32 against its float64 twin: the same program on inputs rounded to
+// float32, then widened back to float64. Element-wise programs compute in
+// double and round once on store; matmul runs in float32 (Eigen); so
+// results differ from the twin by float32 roundings of inputs and results
+// plus GEMM's float32 accumulation over k = 16 or 8 terms: a relative 2e-6
+// of the largest value bounds them with a margin of about 4 over
+// k * 2^-24 * (condition of tanh and the squares, <= 4).
+double rel_diff(const Tensor& f32, const Tensor& f64) {
+  const std::vector<double> a = f32.to(DType::float64).to_vector(), b = f64.to_vector();
+  double worst = 0.0, scale = 0.0;
+  for (double v : b) scale = std::max(scale, std::abs(v));
+  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
+  return worst / std::max(scale, 1e-300);
+}
+
+Tensor random(const Shape& shape, unsigned seed) {
+  std::vector<double> v(static_cast<size_t>(camber::shape_size(shape)));
+  unsigned s = seed;
+  for (double& x : v) {
+    s = s * 1103515245u + 12345u;
+    x = static_cast<double>((s >> 8) % 2001) / 1000.0 - 1.0;  // in [-1, 1]
+  }
+  // Round to float32 first, so both twins start from the same values.
+  return Tensor::from_host(shape, v).to(DType::float32).to(DType::float64);
+}
+
+TEST(DType, Float32MatchesItsFloat64TwinInValueGradientAndHvp) {
+  const Tensor x = random({8, 16}, 1), w = random({16, 8}, 2), b = random({8}, 3),
+               v = random({16, 8}, 4);
+  auto loss = [&](DType d) {
+    return [x, b, d](const Var& wv) {
+      const Var h = ad::tanh(ad::matmul(ad::constant(x.to(d)), wv) + ad::constant(b.to(d)));
+      return ad::mean(h * h) + ad::sum(ad::exp(wv * 0.1));
+    };
+  };
+  const Var w64 = ad::variable(w), w32 = ad::variable(w.to(DType::float32));
+  const Var y64 = loss(DType::float64)(w64), y32 = loss(DType::float32)(w32);
+  EXPECT_EQ(y32.dtype(), DType::float32);
+  EXPECT_LE(rel_diff(y32.value(), y64.value()), 2e-6);
+  const Var g32 = ad::grad(y32, {w32})[0], g64 = ad::grad(y64, {w64})[0];
+  EXPECT_EQ(g32.dtype(), DType::float32);
+  EXPECT_LE(rel_diff(g32.value(), g64.value()), 2e-6);
+  const Tensor h32 = ad::hvp(loss(DType::float32), w.to(DType::float32), v.to(DType::float32));
+  const Tensor h64 = ad::hvp(loss(DType::float64), w, v);
+  EXPECT_EQ(h32.dtype(), DType::float32);
+  EXPECT_LE(rel_diff(h32, h64), 2e-6);
+}
+
+TEST(DType, MixingFloat32AndFloat64IsAnErrorNamingTheOp) {
+  const Var a = ad::variable(Tensor::zeros({2}, DType::float32));
+  const Var b = ad::variable(Tensor({2}));
+  const std::string m = error_of([&] { (void)(a + b); });
+  EXPECT_NE(m.find("ad::add"), std::string::npos) << m;
+  EXPECT_NE(m.find("float32, float64"), std::string::npos) << m;
+  const std::string mm = error_of([&] {
+    (void)ad::matmul(ad::constant(Tensor::zeros({2, 2}, DType::float32)), ad::constant(Tensor({2, 2})));
+  });
+  EXPECT_NE(mm.find("matmul"), std::string::npos) << mm;
+  EXPECT_NE(mm.find("float32 and float64"), std::string::npos) << mm;
 }
 
 }  // namespace camber_test_dtype
