@@ -59,19 +59,11 @@ Var pad_var(const Var& g, const Shape& shape, int axis, index_t start) {
 
 Var broadcast_to(const Var& a, const Shape& shape) {
   if (a.shape() == shape) return a;
-  if (fusion_enabled()) {
-    CAMBER_REQUIRE(detail::broadcastable_to(a.shape(), shape),
-                   "broadcast_to: shape " << shape_string(a.shape()) << " does not broadcast to "
-                                          << shape_string(shape));
-    return detail::fused_broadcast(a, shape);
-  }
-  return record_op(
-      "broadcast_to", detail::broadcast_to(a.value(), shape), {a},
-      [](const Vars& in, const Var&, const Var& g) -> Vars {
-        return {sum_to_shape(g, in[0].shape())};
-      },
-      [shape](const Vars&, const Var&, const Vars& t) { return broadcast_to(t[0], shape); },
-      Reads::nothing());
+  CAMBER_REQUIRE(detail::broadcastable_to(a.shape(), shape),
+                 "broadcast_to: shape " << shape_string(a.shape()) << " does not broadcast to "
+                                        << shape_string(shape));
+  // A strided view (computed at once when fusion is off).
+  return detail::fused_broadcast(a, shape);
 }
 
 Var sum_to_shape(const Var& a, const Shape& shape) {
@@ -82,11 +74,8 @@ Var sum_to_shape(const Var& a, const Shape& shape) {
   const JvpRule jvp = [shape](const Vars&, const Var&, const Vars& t) {
     return sum_to_shape(t[0], shape);
   };
-  if (is_pending(a))
-    return detail::fused_reduction("sum_to_shape", a, stretched_axes(shape, a.shape()), shape, vjp,
-                                   jvp);
-  return record_op("sum_to_shape", detail::sum_to_shape(a.value(), shape), {a}, vjp, jvp,
-                   Reads::nothing());
+  return detail::fused_reduction("sum_to_shape", a, stretched_axes(shape, a.shape()), shape, vjp,
+                                 jvp);
 }
 
 Var reshape(const Var& a, const Shape& shape) {
@@ -110,22 +99,12 @@ Var transpose(const Var& a) {
 
 Var slice(const Var& a, int axis0, index_t start, index_t stop) {
   const int axis = normalize_axis(axis0, a.rank(), "slice");
-  if (fusion_enabled()) {
-    const index_t n = a.shape()[static_cast<size_t>(axis)];
-    CAMBER_REQUIRE(0 <= start && start <= stop && stop <= n,
-                   "slice: [" << start << ", " << stop << ") out of range for axis " << axis
-                              << " of shape " << shape_string(a.shape()));
-    return detail::fused_slice(a, axis, start, stop);
-  }
-  return record_op(
-      "slice", detail::slice(a.value(), axis, start, stop), {a},
-      [axis, start](const Vars& in, const Var&, const Var& g) -> Vars {
-        return {pad(g, in[0].shape(), axis, start)};
-      },
-      [axis, start, stop](const Vars&, const Var&, const Vars& t) {
-        return slice(t[0], axis, start, stop);
-      },
-      Reads::nothing());
+  const index_t n = a.shape()[static_cast<size_t>(axis)];
+  CAMBER_REQUIRE(0 <= start && start <= stop && stop <= n,
+                 "slice: [" << start << ", " << stop << ") out of range for axis " << axis
+                            << " of shape " << shape_string(a.shape()));
+  // A strided view (computed at once when fusion is off).
+  return detail::fused_slice(a, axis, start, stop);
 }
 
 Var concat(const Vars& parts, int axis0) {
@@ -251,7 +230,6 @@ Var scatter_add(const Var& base, int axis, const Index& index, const Var& src) {
 }
 
 Var sum(const Var& a) {
-  if (!is_pending(a)) return sum(reshape(a, {a.size()}), 0, false);
   std::vector<int> all(static_cast<size_t>(a.rank()));
   for (int d = 0; d < a.rank(); ++d) all[static_cast<size_t>(d)] = d;
   return detail::fused_reduction(
@@ -276,9 +254,7 @@ Var sum(const Var& a, int axis0, bool keepdims) {
   const JvpRule jvp = [axis, keepdims](const Vars&, const Var&, const Vars& t) {
     return sum(t[0], axis, keepdims);
   };
-  if (is_pending(a)) return detail::fused_reduction("sum", a, {axis}, out_shape, vjp, jvp);
-  return record_op("sum", camber::sum(a.value(), axis).reshape(out_shape), {a}, vjp, jvp,
-                   Reads::nothing());
+  return detail::fused_reduction("sum", a, {axis}, out_shape, vjp, jvp);
 }
 
 Var mean(const Var& a) { return mul_scalar(sum(a), 1.0 / static_cast<double>(a.size())); }

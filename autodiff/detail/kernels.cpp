@@ -10,16 +10,6 @@ namespace camber::ad::detail {
 namespace {
 
 template <class Op>
-Tensor unary(const char* label, const Tensor& a, Op op) {
-  Tensor out = Tensor::uninitialized(a.shape());
-  auto va = a.view();
-  auto vo = out.view();
-  Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<>(0, a.size()), KOKKOS_LAMBDA(index_t i) { vo(i) = op(va(i)); });
-  return out;
-}
-
-template <class Op>
 Tensor binary_same(const char* label, const Tensor& a, const Tensor& b, Op op) {
   CAMBER_REQUIRE(a.shape() == b.shape(), label << ": shapes " << shape_string(a.shape()) << " and "
                                                << shape_string(b.shape()) << " differ");
@@ -79,75 +69,11 @@ Tensor broadcast_to(const Tensor& a, const Shape& shape) {
   return camber::add(Tensor(shape), a);
 }
 
-Tensor sum_to_shape(const Tensor& a, const Shape& shape) {
-  CAMBER_REQUIRE(broadcastable_to(shape, a.shape()),
-                 "sum_to_shape: shape " << shape_string(shape) << " does not broadcast to "
-                                        << shape_string(a.shape()));
-  if (a.shape() == shape) return a;
-  Tensor t = a;
-  // Leading axes that broadcasting added.
-  while (t.rank() > static_cast<int>(shape.size())) t = camber::sum(t, 0);
-  for (int d = 0; d < t.rank(); ++d)
-    if (shape[static_cast<size_t>(d)] == 1 && t.shape()[static_cast<size_t>(d)] != 1)
-      t = sum_keepdims(t, d);
-  return t;
-}
-
-Tensor select(const Tensor& mask, const Tensor& a, const Tensor& b) {
-  CAMBER_REQUIRE(mask.shape() == a.shape() && a.shape() == b.shape(),
-                 "select: shapes " << shape_string(mask.shape()) << ", " << shape_string(a.shape())
-                                   << ", " << shape_string(b.shape()) << " differ");
-  Tensor out = Tensor::uninitialized(a.shape());
-  auto vm = mask.view();
-  auto va = a.view();
-  auto vb = b.view();
-  auto vo = out.view();
-  Kokkos::parallel_for(
-      "camber::ad::select", Kokkos::RangePolicy<>(0, a.size()),
-      KOKKOS_LAMBDA(index_t i) { vo(i) = vm(i) != 0.0 ? va(i) : vb(i); });
-  return out;
-}
-
-Tensor heaviside(const Tensor& a) {
-  return unary(
-      "camber::ad::heaviside", a, KOKKOS_LAMBDA(double x) { return x > 0.0 ? 1.0 : 0.0; });
-}
-Tensor sign(const Tensor& a) {
-  return unary(
-      "camber::ad::sign", a,
-      KOKKOS_LAMBDA(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); });
-}
-Tensor ge_mask(const Tensor& a, const Tensor& b) {
-  return binary_same(
-      "camber::ad::ge_mask", a, b,
-      KOKKOS_LAMBDA(double x, double y) { return x >= y ? 1.0 : 0.0; });
-}
 Tensor eq_mask(const Tensor& a, const Tensor& b) {
   return binary_same(
       "camber::ad::eq_mask", a, b,
       KOKKOS_LAMBDA(double x, double y) { return x == y ? 1.0 : 0.0; });
 }
-Tensor sigmoid(const Tensor& a) {
-  return unary(
-      "camber::ad::sigmoid", a, KOKKOS_LAMBDA(double x) {
-        // Never exponentiates a large positive number.
-        if (x >= 0.0) return 1.0 / (1.0 + kmath::exp(-x));
-        const double e = kmath::exp(x);
-        return e / (1.0 + e);
-      });
-}
-Tensor softplus(const Tensor& a) {
-  return unary(
-      "camber::ad::softplus", a, KOKKOS_LAMBDA(double x) {
-        const double m = x > 0.0 ? x : 0.0;
-        return m + kmath::log(1.0 + kmath::exp(-kmath::fabs(x)));
-      });
-}
-Tensor relu(const Tensor& a) {
-  return unary(
-      "camber::ad::relu", a, KOKKOS_LAMBDA(double x) { return x > 0.0 ? x : 0.0; });
-}
-
 Tensor sum_keepdims(const Tensor& a, int axis) {
   Shape keep = a.shape();
   keep[static_cast<size_t>(axis)] = 1;
@@ -251,41 +177,65 @@ Tensor transpose(const Tensor& a) {
   return out;
 }
 
-Tensor slice(const Tensor& a, int axis, index_t start, index_t stop) {
-  const AxisSplit s = split(a.shape(), axis);
-  CAMBER_REQUIRE(0 <= start && start <= stop && stop <= s.n,
-                 "slice: [" << start << ", " << stop << ") out of range for axis " << axis
-                            << " of shape " << shape_string(a.shape()));
-  Shape out_shape = a.shape();
-  const index_t len = stop - start;
-  out_shape[static_cast<size_t>(axis)] = len;
-  Tensor out = Tensor::uninitialized(out_shape);
-  auto va = a.view();
-  auto vo = out.view();
-  const index_t n = s.n, inner = s.inner;
-  Kokkos::parallel_for(
-      "camber::ad::slice", Kokkos::RangePolicy<>(0, out.size()), KOKKOS_LAMBDA(index_t q) {
-        const AxisPosition at = axis_position(q, len, inner);
-        const index_t o = at.outer, j = at.j, i = at.inner;
-        vo(q) = va((o * n + start + j) * inner + i);
-      });
-  return out;
-}
-
-Tensor pad(const Tensor& g, const Shape& shape, int axis, index_t start) {
-  const AxisSplit s = split(shape, axis);
-  const index_t len = g.dim(axis);
-  CAMBER_REQUIRE(start >= 0 && start + len <= s.n, "pad: part does not fit");
-  Tensor out(shape);
-  auto vg = g.view();
-  auto vo = out.view();
-  const index_t n = s.n, inner = s.inner;
+namespace {
+template <class T>
+void pad_into(const Tensor& g, const Tensor& out, index_t n, index_t inner, index_t start,
+              index_t len) {
+  auto vg = g.typed_view<T>();
+  auto vo = out.typed_view<T>();
   Kokkos::parallel_for(
       "camber::ad::pad", Kokkos::RangePolicy<>(0, g.size()), KOKKOS_LAMBDA(index_t q) {
         const AxisPosition at = axis_position(q, len, inner);
         const index_t o = at.outer, j = at.j, i = at.inner;
         vo((o * n + start + j) * inner + i) = vg(q);
       });
+}
+
+template <class T>
+void index_select_into(const Tensor& a, const Tensor& out, const IndexView& index, index_t n,
+                       index_t inner, index_t len) {
+  auto va = a.typed_view<T>();
+  auto vo = out.typed_view<T>();
+  Kokkos::parallel_for(
+      "camber::ad::index_select", Kokkos::RangePolicy<>(0, out.size()), KOKKOS_LAMBDA(index_t q) {
+        const AxisPosition at = axis_position(q, len, inner);
+        const index_t o = at.outer, j = at.j, i = at.inner;
+        vo(q) = va((o * n + index(j)) * inner + i);
+      });
+}
+
+template <class T>
+void scatter_add_into(const Tensor& src, const Tensor& out, const IndexView& index, index_t n,
+                      index_t inner, index_t len) {
+  auto vs = src.typed_view<T>();
+  auto vo = out.typed_view<T>();
+  Kokkos::parallel_for(
+      "camber::ad::scatter_add", Kokkos::RangePolicy<>(0, src.size()), KOKKOS_LAMBDA(index_t q) {
+        const AxisPosition at = axis_position(q, len, inner);
+        const index_t o = at.outer, j = at.j, i = at.inner;
+        Kokkos::atomic_add(&vo((o * n + index(j)) * inner + i), vs(q));
+      });
+}
+
+// float64 or float32, named in the error otherwise.
+bool is_float32(const Tensor& t, const char* op) {
+  CAMBER_REQUIRE(t.dtype() != DType::int64,
+                 op << ": takes a float64 or float32 tensor, got int64 (shape "
+                    << shape_string(t.shape()) << ")");
+  return t.dtype() == DType::float32;
+}
+}  // namespace
+
+Tensor pad(const Tensor& g, const Shape& shape, int axis, index_t start) {
+  const AxisSplit s = split(shape, axis);
+  const index_t len = g.dim(axis);
+  CAMBER_REQUIRE(start >= 0 && start + len <= s.n, "pad: part does not fit");
+  Tensor out = Tensor::zeros(shape, g.dtype());
+  if (is_float32(g, "pad")) {
+    pad_into<float>(g, out, s.n, s.inner, start, len);
+  } else {
+    pad_into<double>(g, out, s.n, s.inner, start, len);
+  }
   return out;
 }
 
@@ -320,16 +270,12 @@ Tensor index_select(const Tensor& a, int axis, const IndexView& index) {
   Shape out_shape = a.shape();
   const index_t len = static_cast<index_t>(index.extent(0));
   out_shape[static_cast<size_t>(axis)] = len;
-  Tensor out = Tensor::uninitialized(out_shape);
-  auto va = a.view();
-  auto vo = out.view();
-  const index_t n = s.n, inner = s.inner;
-  Kokkos::parallel_for(
-      "camber::ad::index_select", Kokkos::RangePolicy<>(0, out.size()), KOKKOS_LAMBDA(index_t q) {
-        const AxisPosition at = axis_position(q, len, inner);
-        const index_t o = at.outer, j = at.j, i = at.inner;
-        vo(q) = va((o * n + index(j)) * inner + i);
-      });
+  Tensor out = Tensor::uninitialized(out_shape, a.dtype());
+  if (is_float32(a, "index_select")) {
+    index_select_into<float>(a, out, index, s.n, s.inner, len);
+  } else {
+    index_select_into<double>(a, out, index, s.n, s.inner, len);
+  }
   return out;
 }
 
@@ -341,16 +287,16 @@ Tensor scatter_add(const Tensor& base, int axis, const IndexView& index, const T
   CAMBER_REQUIRE(src.shape() == expect, "scatter_add: source shape " << shape_string(src.shape())
                                                                      << ", expected "
                                                                      << shape_string(expect));
+  CAMBER_REQUIRE(src.dtype() == base.dtype(), "scatter_add: a " << dtype_name(src.dtype())
+                                                                << " source into a "
+                                                                << dtype_name(base.dtype())
+                                                                << " tensor");
   Tensor out = base.clone();
-  auto vs = src.view();
-  auto vo = out.view();
-  const index_t n = s.n, inner = s.inner;
-  Kokkos::parallel_for(
-      "camber::ad::scatter_add", Kokkos::RangePolicy<>(0, src.size()), KOKKOS_LAMBDA(index_t q) {
-        const AxisPosition at = axis_position(q, len, inner);
-        const index_t o = at.outer, j = at.j, i = at.inner;
-        Kokkos::atomic_add(&vo((o * n + index(j)) * inner + i), vs(q));
-      });
+  if (is_float32(base, "scatter_add")) {
+    scatter_add_into<float>(src, out, index, s.n, s.inner, len);
+  } else {
+    scatter_add_into<double>(src, out, index, s.n, s.inner, len);
+  }
   return out;
 }
 

@@ -16,20 +16,10 @@ using IndexView = Kokkos::View<index_t*>;
 
 // NumPy broadcast of a to `shape` (materialized copy).
 Tensor broadcast_to(const Tensor& a, const Shape& shape);
-// Sum of a over the axes that broadcasting from `shape` stretched: the
-// adjoint of broadcast_to. a.shape() must be a broadcast of `shape`.
-Tensor sum_to_shape(const Tensor& a, const Shape& shape);
 bool broadcastable_to(const Shape& from, const Shape& to);
 
-// Same-shape element-wise helpers.
-Tensor select(const Tensor& mask, const Tensor& a, const Tensor& b);  // mask != 0 ? a : b
-Tensor heaviside(const Tensor& a);                                    // 1 where a > 0, else 0
-Tensor sign(const Tensor& a);                                         // -1, 0, 1
-Tensor ge_mask(const Tensor& a, const Tensor& b);                     // 1 where a >= b
-Tensor eq_mask(const Tensor& a, const Tensor& b);                     // 1 where a == b
-Tensor sigmoid(const Tensor& a);
-Tensor softplus(const Tensor& a);  // log(1 + e^a), overflow-safe
-Tensor relu(const Tensor& a);
+// 1 where a == b (same shapes).
+Tensor eq_mask(const Tensor& a, const Tensor& b);
 
 // Sum over `axis`, keeping it with extent 1.
 Tensor sum_keepdims(const Tensor& a, int axis);
@@ -40,7 +30,6 @@ Tensor matmul(const Tensor& a, const Tensor& b);
 // Swaps the last two axes (rank >= 2).
 Tensor transpose(const Tensor& a);
 
-Tensor slice(const Tensor& a, int axis, index_t start, index_t stop);
 // Zero tensor of `shape` with g placed at [start, start + g.dim(axis)) on axis.
 Tensor pad(const Tensor& g, const Shape& shape, int axis, index_t start);
 Tensor concat(const std::vector<Tensor>& parts, int axis);

@@ -145,3 +145,27 @@ TEST(DType, MixingFloat32AndFloat64IsAnErrorNamingTheOp) {
 }
 
 }  // namespace camber_test_dtype
+
+namespace camber_test_dtype {
+
+TEST(DType, Float32IndexAndShapeOpsMatchTheirFloat64Twins) {
+  // Small integers and halves are exact in float32: results equal exactly.
+  const Tensor a64 = Tensor::from_host({4, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  const Tensor idx = Tensor::from_host_int64({5}, {3, 1, 3, 0, 2});
+  const Tensor w = Tensor::from_host({5, 2}, {0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5});
+  auto run = [&](DType d, bool fuse) {
+    ad::FusionGuard mode(fuse);
+    const Var a = ad::variable(a64.to(d));
+    const Var y = ad::sum(ad::slice(ad::gather(a, idx), 1, 1, 3) * ad::constant(w.to(d)));
+    const Var g = ad::grad(y, {a})[0];
+    EXPECT_EQ(g.dtype(), d);
+    return std::make_pair(y.item(), g.value().to(DType::float64).to_vector());
+  };
+  for (const bool fuse : {true, false}) {
+    const auto r32 = run(DType::float32, fuse), r64 = run(DType::float64, fuse);
+    EXPECT_EQ(r32.first, r64.first) << "fusion " << fuse;
+    EXPECT_EQ(r32.second, r64.second) << "fusion " << fuse;
+  }
+}
+
+}  // namespace camber_test_dtype
