@@ -5,6 +5,12 @@
 #include <camber/error.hpp>
 #include <camber/kokkos_math.hpp>
 
+#if defined(CAMBER_USE_CUBLAS)
+#include <cublas_v2.h>
+
+#include <climits>
+#endif
+
 namespace camber::ad::detail {
 
 namespace {
@@ -113,6 +119,50 @@ void gemm_batches(const Tensor& a, const Tensor& b, const Tensor& out, index_t b
 }
 }  // namespace
 
+#if defined(CAMBER_USE_CUBLAS)
+namespace {
+// One handle for the process (never destroyed: the CUDA context may be gone
+// at exit), on the stream of Kokkos' default CUDA instance, so the GEMM is
+// ordered with every other kernel.
+cublasHandle_t cublas_handle() {
+  static cublasHandle_t handle = [] {
+    cublasHandle_t h = nullptr;
+    CAMBER_REQUIRE(cublasCreate(&h) == CUBLAS_STATUS_SUCCESS, "matmul: cublasCreate failed");
+    return h;
+  }();
+  cublasSetStream(handle, Kokkos::Cuda().cuda_stream());
+  return handle;
+}
+
+// Row-major C (m x n) = A (m x k) B (k x n) per batch is column-major
+// C^T = B^T A^T: cuBLAS with the operands swapped, no transposes.
+void device_gemm(const Tensor& a, const Tensor& b, const Tensor& out, index_t batch, index_t m,
+                 index_t k, index_t n) {
+  CAMBER_REQUIRE(m < INT_MAX && n < INT_MAX && k < INT_MAX && batch < INT_MAX,
+                 "matmul: a dimension exceeds cuBLAS' int range");
+  const int im = static_cast<int>(m), in = static_cast<int>(n), ik = static_cast<int>(k);
+  cublasStatus_t status;
+  if (a.dtype() == DType::float32) {
+    const float one = 1.0f, zero = 0.0f;
+    status = cublasSgemmStridedBatched(
+        cublas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one,
+        static_cast<const float*>(b.raw_data()), in, k * n,
+        static_cast<const float*>(a.raw_data()), ik, m * k, &zero,
+        static_cast<float*>(out.raw_data()), in, m * n, static_cast<int>(batch));
+  } else {
+    const double one = 1.0, zero = 0.0;
+    status = cublasDgemmStridedBatched(
+        cublas_handle(), CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one,
+        static_cast<const double*>(b.raw_data()), in, k * n,
+        static_cast<const double*>(a.raw_data()), ik, m * k, &zero,
+        static_cast<double*>(out.raw_data()), in, m * n, static_cast<int>(batch));
+  }
+  CAMBER_REQUIRE(status == CUBLAS_STATUS_SUCCESS, "matmul: cuBLAS GEMM failed (status "
+                                                      << static_cast<int>(status) << ")");
+}
+}  // namespace
+#endif
+
 Tensor matmul(const Tensor& a, const Tensor& b) {
   CAMBER_REQUIRE(a.rank() >= 2 && a.rank() == b.rank(),
                  "matmul: needs two tensors of equal rank >= 2, got "
@@ -136,6 +186,11 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   out_shape.push_back(n);
   // Zeros: a product with k = 0 is zero, and GEMM writes every other entry.
   Tensor out = Tensor::zeros(out_shape, a.dtype());
+#if defined(CAMBER_USE_CUBLAS)
+  // Device memory: multiply there (no copies to the host).
+  if (batch * m * n > 0 && k > 0) device_gemm(a, b, out, batch, m, k, n);
+  return out;
+#endif
   if (a.dtype() == DType::float32) {
     gemm_batches<float>(a, b, out, batch, m, k, n);
   } else {
