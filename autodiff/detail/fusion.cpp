@@ -1,6 +1,7 @@
 #include <camber/autodiff/detail/fusion.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
@@ -42,6 +43,7 @@ const char* expr_op_name(ExprOp op) {
     case ExprOp::Sqrt: return "sqrt";
     case ExprOp::Sin: return "sin";
     case ExprOp::Cos: return "cos";
+    case ExprOp::SinCos: return "sincos";
     case ExprOp::Tanh: return "tanh";
     case ExprOp::Sigmoid: return "sigmoid";
     case ExprOp::Softplus: return "softplus";
@@ -333,7 +335,9 @@ Program compile(const std::vector<ExprPtr>& roots) {
     std::unordered_map<std::string, const Expr*> seen;
     for (const Expr* e : topological(roots)) {
       std::string key(1, static_cast<char>(e->op));
-      auto put = [&key](const void* p, size_t n) { key.append(static_cast<const char*>(p), n); };
+      auto put = [&key](const void* bytes, size_t n) {
+        key.append(static_cast<const char*>(bytes), n);
+      };
       put(&e->c, sizeof(double));
       const Expr* a[3] = {nullptr, nullptr, nullptr};
       for (int j = 0; j < 3; ++j)
@@ -361,11 +365,49 @@ Program compile(const std::vector<ExprPtr>& roots) {
       if (a) last_use[static_cast<size_t>(position.at(arg(a)))] = static_cast<int>(k);
   for (const ExprPtr& r : roots) last_use[static_cast<size_t>(position.at(arg(r)))] = INT32_MAX;
 
+  // sin and cos of one argument (a sin and its derivative) are one sincos
+  // call, which costs about one of them: partner[k] is the position of the
+  // other half of node k's pair, or -1.
+  std::vector<int> partner(order.size(), -1);
+  {
+    std::unordered_map<const Expr*, int> sin_of, cos_of;
+    for (size_t k = 0; k < order.size(); ++k) {
+      const Expr* e = order[k];
+      if (e->op != ExprOp::Sin && e->op != ExprOp::Cos) continue;
+      auto& mine = e->op == ExprOp::Sin ? sin_of : cos_of;
+      auto& other = e->op == ExprOp::Sin ? cos_of : sin_of;
+      const Expr* x = arg(e->args[0]);
+      mine.emplace(x, static_cast<int>(k));
+      auto it = other.find(x);
+      if (it != other.end() && partner[static_cast<size_t>(it->second)] < 0) {
+        partner[k] = it->second;
+        partner[static_cast<size_t>(it->second)] = static_cast<int>(k);
+      }
+    }
+  }
+
   std::vector<int> reg(order.size(), -1);
   std::vector<int> free_regs;
   std::unordered_map<const Expr*, int> leaf_slot;
+  auto new_reg = [&]() {
+    if (free_regs.empty()) return p.n_regs++;
+    const int r = free_regs.back();
+    free_regs.pop_back();
+    return r;
+  };
   for (size_t k = 0; k < order.size(); ++k) {
     const Expr* e = order[k];
+    if (partner[k] >= 0 && reg[k] >= 0) {
+      // Computed with its partner's sincos; its arguments may be free now.
+      for (const ExprPtr& a : e->args) {
+        if (!a) continue;
+        const size_t q = static_cast<size_t>(position.at(arg(a)));
+        if (last_use[q] == static_cast<int>(k) &&
+            std::find(free_regs.begin(), free_regs.end(), reg[q]) == free_regs.end())
+          free_regs.push_back(reg[q]);
+      }
+      continue;
+    }
     Instr in{static_cast<std::uint8_t>(e->op), -1, -1, -1, -1, e->c};
     int* operand[3] = {&in.a, &in.b, &in.c};
     for (int j = 0; j < 3; ++j)
@@ -395,13 +437,17 @@ Program compile(const std::vector<ExprPtr>& roots) {
     }
     // The result never shares a register with an argument, so the kernel's
     // loops see no aliasing and vectorize.
-    if (free_regs.empty()) {
-      in.dst = p.n_regs++;
-    } else {
-      in.dst = free_regs.back();
-      free_regs.pop_back();
-    }
+    in.dst = new_reg();
     reg[k] = in.dst;
+    if (partner[k] >= 0) {
+      // SinCos: sin into dst, cos into b (the partner's register).
+      const int other = new_reg();
+      reg[static_cast<size_t>(partner[k])] = other;
+      const bool is_sin = e->op == ExprOp::Sin;
+      in.op = static_cast<std::uint8_t>(ExprOp::SinCos);
+      in.b = is_sin ? other : in.dst;
+      in.dst = is_sin ? in.dst : other;
+    }
     p.code.push_back(in);
     // Registers whose value this instruction read for the last time are free
     // for later results.
@@ -415,6 +461,15 @@ Program compile(const std::vector<ExprPtr>& roots) {
   }
   for (const ExprPtr& r : roots) p.outputs.push_back(reg[static_cast<size_t>(position.at(arg(r)))]);
   return p;
+}
+
+// sin and cos of x in one call (glibc's and CUDA's sincos).
+KOKKOS_INLINE_FUNCTION void sin_cos(double x, double* s, double* c) {
+#if defined(__CUDA_ARCH__)
+  sincos(x, s, c);
+#else
+  ::sincos(x, s, c);
+#endif
 }
 
 KOKKOS_INLINE_FUNCTION double sigmoid_of(double x) {
@@ -537,6 +592,11 @@ KOKKOS_INLINE_FUNCTION void run(const Instr* code, int n_code, const LeafDesc* l
       case ExprOp::Cos:
         for (int j = 0; j < cnt; ++j) d[j] = kmath::cos(a[j]);
         break;
+      case ExprOp::SinCos: {
+        double* CAMBER_RESTRICT e = regs + in.b * rs;
+        for (int j = 0; j < cnt; ++j) sin_cos(a[j], d + j, e + j);
+        break;
+      }
       case ExprOp::Tanh:
         for (int j = 0; j < cnt; ++j) d[j] = kmath::tanh(a[j]);
         break;

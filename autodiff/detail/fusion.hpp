@@ -63,6 +63,8 @@ enum class ExprOp : std::uint8_t {
   Step,    // a > 0 ? 1 : 0
   Sign,    // -1, 0, 1
   IsZero,  // a == 0 ? 1 : 0
+  // Programs only (never a DAG node): sin and cos of one argument at once.
+  SinCos,
 };
 
 const char* expr_op_name(ExprOp op);
