@@ -37,7 +37,7 @@ bool fusion_enabled() noexcept {
 FusionGuard::FusionGuard(bool enabled) : previous_(fusion_enabled()) { tl_fusion = enabled ? 1 : 0; }
 FusionGuard::~FusionGuard() { tl_fusion = previous_ ? 1 : 0; }
 
-bool is_pending(const Var& v) { return v.defined() && VarAccess::impl(v)->expr != nullptr; }
+bool is_pending(const Var& v) { return v.defined() && detail::value_pending(*VarAccess::impl(v)); }
 
 const Var& materialize(const Var& v) {
   if (is_pending(v)) (void)v.value();
@@ -45,9 +45,11 @@ const Var& materialize(const Var& v) {
 }
 
 void materialize(const Vars& vs) {
+  for (const Var& v : vs)
+    if (v.defined() && VarAccess::impl(v)->deferred) (void)v.value();
   std::vector<VarImpl*> todo;
   for (const Var& v : vs)
-    if (is_pending(v)) {
+    if (v.defined() && VarAccess::impl(v)->expr) {
       VarImpl* p = VarAccess::impl(v).get();
       if (std::find(todo.begin(), todo.end(), p) == todo.end()) todo.push_back(p);
     }
@@ -371,10 +373,25 @@ Vars fused_vjp(const ExprPtr& root, const std::vector<ExprPtr>& leaf_exprs, cons
       const Var* cj = cot_of(j);
       if (done[j] || !cj || in[j].id() != in[k].id() || !injective(*leaf_exprs[j])) continue;
       done[j] = 1;
-      parts.push_back(*cj);
-      views.push_back({leaf_exprs[j]->shape, leaf_exprs[j]->offset, leaf_exprs[j]->strides});
+      const StridedView v{leaf_exprs[j]->shape, leaf_exprs[j]->offset, leaf_exprs[j]->strides};
+      // The same view read twice (x in exp(x) * x): add the cotangents.
+      size_t same = 0;
+      while (same < views.size() && !(views[same].shape == v.shape &&
+                                      views[same].offset == v.offset &&
+                                      views[same].strides == v.strides))
+        ++same;
+      if (same < views.size()) {
+        parts[same] = add(parts[same], *cj);
+      } else {
+        parts.push_back(*cj);
+        views.push_back(v);
+      }
     }
-    result[k] = parts.size() == 1 && !leaf.view ? *ck : scatter_views(parts, views, in[k].shape());
+    // One view of the whole input, unchanged: the cotangent itself.
+    const bool whole = parts.size() == 1 && views[0].offset == 0 &&
+                       views[0].shape == in[k].shape() &&
+                       views[0].strides == leaf_exprs[k]->value.strides();
+    result[k] = whole ? parts[0] : scatter_views(parts, views, in[k].shape());
   }
   return result;
 }
@@ -494,26 +511,22 @@ ExprPtr expr_of(const Var& v) {
 
 namespace {
 
-// The tangent of v when v carries exactly one forward level (0), active,
-// and that tangent carries none: the case one kernel can compute along with
-// v's own values. Null otherwise.
-const Var* single_tangent(const Var& v) {
-  const auto& t = VarAccess::impl(v)->tangents;
-  if (forward_limit() < 1 || t.size() != 1 || !t[0].defined()) return nullptr;
-  if (!VarAccess::impl(t[0])->tangents.empty()) return nullptr;
-  return &t[0];
-}
-
-// Records y = op(inputs) with its value given and, when given, the level-0
-// tangent computed alongside it (record_op would compute it again).
-Var record_with_tangent(const std::string& name, Tensor value, const Vars& inputs,
-                        const VjpRule& vjp, const JvpRule& jvp, const Var& tangent) {
+// Records y = op(inputs) whose value `compute` makes when first read; its
+// tangents come from `jvp` as record_op's do (deferred again when the rule
+// is a reduction or a scatter).
+Var record_deferred(const std::string& name, const Shape& shape, DType dtype,
+                    std::function<Tensor()> compute, const Vars& inputs, const VjpRule& vjp,
+                    const JvpRule& jvp) {
   Var y;
   {
     ForwardLimitGuard none(0);
-    y = record_op(name, std::move(value), inputs, vjp, jvp, Reads::nothing());
+    y = record_op(name, Tensor(), inputs, vjp, jvp, Reads::nothing());
   }
-  if (tangent.defined()) VarAccess::impl(y)->tangents = {tangent};
+  const auto& impl = VarAccess::impl(y);
+  impl->deferred = std::move(compute);
+  impl->deferred_shape = shape;
+  impl->deferred_dtype = dtype;
+  attach_tangents(name, impl, inputs, jvp);
   return y;
 }
 
@@ -521,27 +534,18 @@ Var record_with_tangent(const std::string& name, Tensor value, const Vars& input
 
 Var fused_reduction(const std::string& name, const Var& a, const std::vector<int>& axes,
                     const Shape& out_shape, const VjpRule& vjp, const JvpRule& jvp) {
-  const Var* t = single_tangent(a);
-  std::vector<ExprPtr> roots = {expr_of(a)};
-  if (t) roots.push_back(expr_of(*t));
-  else if (!VarAccess::impl(a)->tangents.empty()) {
-    // Several forward levels: the general path.
-    return record_op(name, reduce_sum(roots[0], axes).reshape(out_shape), {a}, vjp, jvp,
-                     Reads::nothing());
-  }
-  std::vector<Tensor> values = reduce_sums(roots, axes);
-  Var tangent;
-  if (t) {
-    ForwardLimitGuard none(0);
-    tangent = record_op(name, values[1].reshape(out_shape), {*t}, vjp, jvp, Reads::nothing());
-  }
-  return record_with_tangent(name, values[0].reshape(out_shape), {a}, vjp, jvp, tangent);
+  ExprPtr e = expr_of(a);
+  const DType dtype = e->dtype;
+  return record_deferred(
+      name, out_shape, dtype,
+      [e, axes, out_shape]() { return reduce_sum(e, axes).reshape(out_shape); }, {a}, vjp, jvp);
 }
 
 Var scatter_views(const Vars& parts, const std::vector<StridedView>& views, const Shape& shape) {
   CAMBER_REQUIRE(!parts.empty() && parts.size() == views.size(), "scatter_views: one view per part");
   index_t covered = 0;
   bool same_shape = true;
+  std::vector<ExprPtr> roots;
   for (size_t k = 0; k < parts.size(); ++k) {
     CAMBER_REQUIRE(parts[k].shape() == views[k].shape,
                    "scatter_views: part of shape " << shape_string(parts[k].shape())
@@ -549,59 +553,33 @@ Var scatter_views(const Vars& parts, const std::vector<StridedView>& views, cons
                                                    << shape_string(views[k].shape));
     covered += shape_size(views[k].shape);
     same_shape = same_shape && views[k].shape == views[0].shape;
-  }
-  const bool one_kernel = same_shape && parts.size() <= 4 && (parts.size() == 1 || disjoint(views));
-  const bool full = one_kernel && covered == shape_size(shape);
-  // The tangents, when every part has at most the one level a kernel can
-  // compute alongside (zeros where a part has none).
-  Vars tangents;
-  bool with_tangents = one_kernel;
-  for (const Var& p : parts) {
-    const Var* t = single_tangent(p);
-    with_tangents = with_tangents && (t || VarAccess::impl(p)->tangents.empty());
-    tangents.push_back(t ? *t : Var());
-  }
-  bool any_tangent = false;
-  for (const Var& t : tangents) any_tangent = any_tangent || t.defined();
-  with_tangents = with_tangents && any_tangent;
-
-  const DType dtype = parts[0].dtype();
-  auto make = [&]() { return full ? Tensor::uninitialized(shape, dtype) : Tensor::zeros(shape, dtype); };
-  Tensor out = make();
-  Tensor out_t = with_tangents ? make() : Tensor();
-  std::vector<ExprPtr> roots;
-  std::vector<ScatterTarget> targets;
-  for (size_t k = 0; k < parts.size(); ++k) {
     roots.push_back(expr_of(parts[k]));
-    targets.push_back({out, views[k].offset, views[k].strides});
   }
-  if (with_tangents)
-    for (size_t k = 0; k < parts.size(); ++k) {
-      if (!tangents[k].defined()) tangents[k] = fused_const(parts[k].shape(), 0.0, dtype);
-      roots.push_back(expr_of(tangents[k]));
-      targets.push_back({out_t, views[k].offset, views[k].strides});
+  const bool one_kernel = same_shape && parts.size() <= 8 && (parts.size() == 1 || disjoint(views));
+  const bool full = one_kernel && covered == shape_size(shape);
+  const DType dtype = parts[0].dtype();
+  auto compute = [roots, views, shape, dtype, one_kernel, full]() {
+    Tensor out = full ? Tensor::uninitialized(shape, dtype) : Tensor::zeros(shape, dtype);
+    std::vector<ScatterTarget> targets;
+    for (const StridedView& v : views) targets.push_back({out, v.offset, v.strides});
+    if (one_kernel) {
+      scatter(roots, targets, false);
+    } else {
+      for (size_t k = 0; k < roots.size(); ++k) scatter({roots[k]}, {targets[k]}, true);
     }
-  if (one_kernel) {
-    scatter(roots, targets, false);
-  } else {
-    for (size_t k = 0; k < roots.size(); ++k) scatter({roots[k]}, {targets[k]}, true);
-  }
-  const VjpRule vjp = [views](const Vars& in, const Var&, const Var& g) -> Vars {
-    Vars r;
-    for (size_t k = 0; k < in.size(); ++k)
-      r.push_back(in[k].requires_grad() ? view_of(g, views[k]) : Var());
-    return r;
+    return out;
   };
-  const JvpRule jvp = [views, shape](const Vars&, const Var&, const Vars& t) {
-    return scatter_views(t, views, shape);
-  };
-  if (!with_tangents) return record_op("scatter_views", std::move(out), parts, vjp, jvp, Reads::nothing());
-  Var tangent;
-  {
-    ForwardLimitGuard none(0);
-    tangent = record_op("scatter_views", std::move(out_t), tangents, vjp, jvp, Reads::nothing());
-  }
-  return record_with_tangent("scatter_views", std::move(out), parts, vjp, jvp, tangent);
+  return record_deferred(
+      "scatter_views", shape, dtype, std::move(compute), parts,
+      [views](const Vars& in, const Var&, const Var& g) -> Vars {
+        Vars r;
+        for (size_t k = 0; k < in.size(); ++k)
+          r.push_back(in[k].requires_grad() ? view_of(g, views[k]) : Var());
+        return r;
+      },
+      [views, shape](const Vars&, const Var&, const Vars& t) {
+        return scatter_views(t, views, shape);
+      });
 }
 
 

@@ -21,6 +21,11 @@ using detail::VarImpl;
 
 const Tensor& Var::value() const {
   CAMBER_REQUIRE(impl_, "use of an undefined ad::Var (a gradient that was not computed?)");
+  if (impl_->deferred) {
+    std::function<Tensor()> compute = std::move(impl_->deferred);
+    impl_->deferred = nullptr;
+    impl_->value = compute();
+  }
   if (impl_->expr) {
     impl_->value = detail::evaluate({impl_->expr})[0];
     impl_->expr = nullptr;
@@ -31,13 +36,21 @@ const Tensor& Var::value() const {
 
 DType Var::dtype() const {
   CAMBER_REQUIRE(impl_, "use of an undefined ad::Var (a gradient that was not computed?)");
-  return impl_->expr ? impl_->expr->dtype : impl_->value.dtype();
+  if (impl_->expr) return impl_->expr->dtype;
+  return impl_->deferred ? impl_->deferred_dtype : impl_->value.dtype();
 }
 
 const Shape& Var::shape() const {
   CAMBER_REQUIRE(impl_, "use of an undefined ad::Var (a gradient that was not computed?)");
-  return impl_->expr ? impl_->expr->shape : impl_->value.shape();
+  return detail::value_shape(*impl_);
 }
+
+namespace detail {
+const Shape& value_shape(const VarImpl& impl) {
+  if (impl.expr) return impl.expr->shape;
+  return impl.deferred ? impl.deferred_shape : impl.value.shape();
+}
+}  // namespace detail
 
 const void* Var::id() const noexcept {
   if (impl_ && impl_->node) return impl_->node.get();
@@ -181,7 +194,7 @@ void Node::check_unmodified(const Var& output) const {
         fail("the value of its input " + std::to_string(k), inputs[k].value(), input_versions[k]);
   }
   // A pending output is recomputed by its VJP, not read.
-  if (reads.output && !input_versions.empty() && !VarAccess::impl(output)->expr &&
+  if (reads.output && !input_versions.empty() && !value_pending(*VarAccess::impl(output)) &&
       output.value().version() != output_version)
     fail("its output's value", output.value(), output_version);
 }
@@ -209,7 +222,8 @@ Var record_op(const std::string& name, Tensor value, Vars inputs, VjpRule vjp, J
     node->reads = reads;
     node->input_versions.reserve(inputs.size());
     for (const Var& in : inputs)
-      node->input_versions.push_back(VarAccess::impl(in)->expr ? detail::pending_version
+      node->input_versions.push_back(detail::value_pending(*VarAccess::impl(in))
+                                         ? detail::pending_version
                                                                : in.value().version());
     node->output_version = impl->value.version();
     node->inputs = forward ? inputs : std::move(inputs);
@@ -251,13 +265,16 @@ void attach_tangents(const std::string& name, const std::shared_ptr<VarImpl>& im
     twin->tangents = impl->tangents;
     twin->expr = impl->expr;
     twin->leaves = impl->leaves;
+    twin->deferred = impl->deferred;
+    twin->deferred_shape = impl->deferred_shape;
+    twin->deferred_dtype = impl->deferred_dtype;
     Var t;
     {
       detail::ForwardLimitGuard below(level);
       detail::RuleLevelGuard rule(level);
       t = jvp(inputs, VarAccess::make(std::move(twin)), tangents);
     }
-    const Shape& shape = impl->expr ? impl->expr->shape : impl->value.shape();
+    const Shape& shape = value_shape(*impl);
     CAMBER_REQUIRE(t.shape() == shape, name << ": JVP rule returned shape "
                                             << shape_string(t.shape()) << " for an output of shape "
                                             << shape_string(shape));

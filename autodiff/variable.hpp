@@ -230,7 +230,18 @@ struct VarImpl {
   // The expression was folded into a later one (so that one's node does not
   // pass through this Var's node).
   bool inlined = false;
+  // A deferred value (a reduction, a scatter): computed by `deferred` when
+  // first read, so a value nothing reads (a loss under grad, a gradient
+  // under hvp) costs no kernel. Null once computed.
+  std::function<Tensor()> deferred;
+  Shape deferred_shape;
+  DType deferred_dtype = DType::float64;
 };
+
+// The shape and dtype of a Var's value without computing it.
+const Shape& value_shape(const VarImpl& impl);
+// True while the value is not computed (a pending expression or deferred).
+inline bool value_pending(const VarImpl& impl) { return impl.expr || impl.deferred; }
 
 // Node::input_versions entry of an input whose value was pending when the
 // op ran (its version is not checked).

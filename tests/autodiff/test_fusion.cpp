@@ -261,7 +261,11 @@ TEST(Fusion, AChainAndItsSumRunAsOneKernelAndKeepOnlyTheLeaf) {
   {
     KernelLog log;
     y = ad::sum(chain(x, 60));
-    // The sum evaluates the 60 ops (120 instructions) inside its reduction.
+    // Nothing runs until the value is read (a loss under grad need not be).
+    EXPECT_EQ(KernelLog::count(), 0) << KernelLog::list();
+    // Then the sum evaluates the 60 ops (120 instructions) inside its
+    // reduction.
+    (void)y.item();
     EXPECT_EQ(KernelLog::count(), 1) << KernelLog::list();
     EXPECT_EQ(KernelLog::count("camber::fused_sum"), 1);
   }
@@ -296,8 +300,8 @@ TEST(Fusion, ASumOfSquaresIsOnePass) {
   const Var x = ad::variable(Tensor::from_host({4}, {1, 2, 3, 4}));
   KernelLog log;
   const Var y = ad::sum(x * x);
-  EXPECT_EQ(KernelLog::count(), 1) << KernelLog::list();
   EXPECT_EQ(y.item(), 30.0);
+  EXPECT_EQ(KernelLog::count(), 1) << KernelLog::list();
 }
 
 TEST(Fusion, ExpressionsPastTheSizeLimitAreSplitAndStayExact) {
@@ -389,6 +393,19 @@ TEST(Fusion, ChangingALeafBeforeTheValueIsComputedIsAnError) {
   const Var z = ad::materialize(ad::exp(ad::constant(s)));
   s.fill(0.0);
   EXPECT_EQ(z.item(), std::exp(1.0));
+}
+
+TEST(Fusion, AGradientDoesNotComputeTheLossItDoesNotRead) {
+  // grad(sum(f(x))) needs f's derivative, not the sum's value: one kernel
+  // (the backward one), and the loss is computed only if read.
+  const Var x = ad::variable(Tensor::from_host({3}, {0.1, 0.2, 0.3}));
+  KernelLog log;
+  const Var y = ad::sum(ad::exp(x) * x);
+  const Tensor g = ad::grad(y, {x}, false, /*retain_graph=*/true)[0].value();
+  EXPECT_EQ(KernelLog::count(), 1) << KernelLog::list();
+  EXPECT_NEAR(g.to_vector()[1], std::exp(0.2) * 1.2, 1e-15);
+  EXPECT_NEAR(y.item(), 0.1 * std::exp(0.1) + 0.2 * std::exp(0.2) + 0.3 * std::exp(0.3), 1e-15);
+  EXPECT_EQ(KernelLog::count(), 2) << KernelLog::list();
 }
 
 TEST(Fusion, OffComputesEveryOpAtOnce) {

@@ -299,6 +299,7 @@ TEST(Graph, BackwardReleasesIntermediates) {
     const Var h = ad::exp(x);
     kept = h.value();
     y = ad::sum(h * h);
+    (void)y.item();  // a sum not yet computed would hold h until read
   }
   // The graph behind y holds h's value; so does `kept`.
   EXPECT_GT(kept.use_count(), 1);
