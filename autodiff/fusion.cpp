@@ -47,21 +47,21 @@ const Var& materialize(const Var& v) {
 void materialize(const Vars& vs) {
   for (const Var& v : vs)
     if (v.defined() && VarAccess::impl(v)->deferred) (void)v.value();
-  std::vector<VarImpl*> todo;
+  std::vector<VarImpl*> waiting;
   for (const Var& v : vs)
     if (v.defined() && VarAccess::impl(v)->expr) {
       VarImpl* p = VarAccess::impl(v).get();
-      if (std::find(todo.begin(), todo.end(), p) == todo.end()) todo.push_back(p);
+      if (std::find(waiting.begin(), waiting.end(), p) == waiting.end()) waiting.push_back(p);
     }
-  while (!todo.empty()) {
-    const Shape shape = todo.front()->expr->shape;
+  while (!waiting.empty()) {
+    const Shape shape = waiting.front()->expr->shape;
     std::vector<VarImpl*> group;
     std::vector<ExprPtr> roots;
-    for (auto it = todo.begin(); it != todo.end() && group.size() < 8;) {
+    for (auto it = waiting.begin(); it != waiting.end() && group.size() < 8;) {
       if ((*it)->expr->shape == shape) {
         group.push_back(*it);
         roots.push_back((*it)->expr);
-        it = todo.erase(it);
+        it = waiting.erase(it);
       } else {
         ++it;
       }
