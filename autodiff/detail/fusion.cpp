@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <type_traits>
 #include <unordered_map>
@@ -666,12 +667,14 @@ struct DeviceProgram {
                      p.code.size());
     leaves = LeafView(Kokkos::view_alloc(Kokkos::WithoutInitializing, "camber::fused::leaves"),
                       std::max<size_t>(p.leaves.size(), 1));
-    auto hc = Kokkos::create_mirror_view(code);
-    auto hl = Kokkos::create_mirror_view(leaves);
-    for (size_t k = 0; k < p.code.size(); ++k) hc(k) = p.code[k];
-    for (size_t k = 0; k < p.leaves.size(); ++k) hl(k) = p.leaves[k];
-    Kokkos::deep_copy(code, hc);
-    Kokkos::deep_copy(leaves, hl);
+    // Straight from the host vectors: no mirror allocation (on a GPU a
+    // mirror would be a host allocation and an initialization pass).
+    using HostCode = Kokkos::View<const Instr*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+    using HostLeaves = Kokkos::View<const LeafDesc*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+    Kokkos::deep_copy(code, HostCode(p.code.data(), p.code.size()));
+    if (!p.leaves.empty())
+      Kokkos::deep_copy(Kokkos::subview(leaves, std::make_pair<size_t, size_t>(0, p.leaves.size())),
+                        HostLeaves(p.leaves.data(), p.leaves.size()));
   }
 };
 
@@ -886,6 +889,73 @@ struct AxisSum {
   }
 };
 
+// Sum over some axes on a GPU: one team per output element, its threads
+// striding over the reduced elements (registers local), partial sums added
+// in team scratch in a fixed order. One thread per output would leave most
+// of the device idle when few outputs each sum many elements (a bias
+// gradient: 256 outputs of 4096 terms).
+using TeamMember = Kokkos::TeamPolicy<>::member_type;
+using TeamScratch = Kokkos::View<double*, Kokkos::DefaultExecutionSpace::scratch_memory_space,
+                                 Kokkos::MemoryUnmanaged>;
+struct AxisSumTeams {
+  DeviceProgram prog;
+  void* out[max_sums] = {};
+  int f32 = 0;
+  int n_kept = 0, n_red = 0;
+  index_t kept_extent[max_tensor_rank] = {}, kept_stride[max_tensor_rank] = {};
+  index_t red_extent[max_tensor_rank] = {}, red_stride[max_tensor_rank] = {};
+  index_t red_count = 1;
+  KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team) const {
+    const index_t o = team.league_rank();
+    index_t base = 0, rem = o;
+    for (int q = n_kept; q-- > 0;) {
+      const index_t i = rem % kept_extent[q];
+      rem /= kept_extent[q];
+      base += i * kept_stride[q];
+    }
+    double s[max_sums] = {};
+    double regs[device_regs];
+    for (index_t r = team.team_rank(); r < red_count; r += team.team_size()) {
+      index_t f = base, rr = r;
+      for (int q = n_red; q-- > 0;) {
+        const index_t i = rr % red_extent[q];
+        rr /= red_extent[q];
+        f += i * red_stride[q];
+      }
+      run(prog.code.data(), prog.n_code, prog.leaves.data(), prog.shape, regs, 1, f, nullptr, 1);
+      for (int k = 0; k < prog.n_outputs; ++k) s[k] += regs[prog.outputs[k]];
+    }
+    TeamScratch part(team.team_scratch(0), static_cast<size_t>(team.team_size()) * max_sums);
+    for (int k = 0; k < max_sums; ++k) part(team.team_rank() * max_sums + k) = s[k];
+    team.team_barrier();
+    if (team.team_rank() == 0) {
+      for (int k = 0; k < prog.n_outputs; ++k) {
+        double t = 0.0;
+        for (int j = 0; j < team.team_size(); ++j) t += part(j * max_sums + k);
+        if (f32) {
+          static_cast<float*>(out[k])[o] = static_cast<float>(t);
+        } else {
+          static_cast<double*>(out[k])[o] = t;
+        }
+      }
+    }
+  }
+};
+
+// Which kernel sums over axes: CAMBER_FUSED_AXIS_SUM=teams or =threads
+// forces one (for tests and measurements); unset, teams on a GPU when each
+// output sums at least 32 elements and the program fits in local registers.
+bool axis_sum_by_teams(index_t red_count, int n_regs) {
+  if (n_regs > device_regs) return false;
+  if (const char* e = std::getenv("CAMBER_FUSED_AXIS_SUM")) {
+    const std::string v(e);
+    if (v == "teams") return true;
+    if (v == "threads") return false;
+    CAMBER_REQUIRE(v.empty(), "CAMBER_FUSED_AXIS_SUM=" << v << ": expected teams or threads");
+  }
+  return !host_backend && red_count >= 32;
+}
+
 }  // namespace
 
 namespace {
@@ -1013,13 +1083,43 @@ std::vector<Tensor> reduce_sums(const std::vector<ExprPtr>& roots, const std::ve
                         : Tensor::from_host(out_shape, {total.v[k]}));
     return out;
   }
+  for (size_t k = 0; k < roots.size(); ++k)
+    out.push_back(Tensor::uninitialized(out_shape, roots[0]->dtype));
+  const Shape os = row_major(shape);
+  index_t red_count = 1;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (reduced[d]) red_count *= shape[d];
+  if (axis_sum_by_teams(red_count, p.n_regs)) {
+    AxisSumTeams f{prog};
+    f.f32 = roots[0]->dtype == DType::float32 ? 1 : 0;
+    for (size_t k = 0; k < roots.size(); ++k) f.out[k] = out[k].raw_data();
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (reduced[d]) {
+        f.red_extent[f.n_red] = shape[d];
+        f.red_stride[f.n_red++] = os[d];
+      } else {
+        f.kept_extent[f.n_kept] = shape[d];
+        f.kept_stride[f.n_kept++] = os[d];
+      }
+    }
+    f.red_count = red_count;
+    const size_t shmem_per_thread = TeamScratch::shmem_size(max_sums);
+    const int limit = Kokkos::TeamPolicy<>(n_out, 1)
+                          .set_scratch_size(0, Kokkos::PerThread(shmem_per_thread))
+                          .team_size_max(f, Kokkos::ParallelForTag());
+    // Up to 256 threads, no more than the terms (in warps of 32).
+    int ts = static_cast<int>(std::min<index_t>(256, (red_count + 31) / 32 * 32));
+    ts = std::max(1, std::min(ts, limit));
+    Kokkos::parallel_for(
+        "camber::fused_axis_sum",
+        Kokkos::TeamPolicy<>(n_out, ts).set_scratch_size(
+            0, Kokkos::PerTeam(TeamScratch::shmem_size(static_cast<size_t>(ts) * max_sums))),
+        f);
+    return out;
+  }
   Token token;
   AxisSum f{prog, {}, roots[0]->dtype == DType::float32 ? 1 : 0, {}, token, 1};
-  for (size_t k = 0; k < roots.size(); ++k) {
-    out.push_back(Tensor::uninitialized(out_shape, roots[0]->dtype));
-    f.out[k] = out.back().raw_data();
-  }
-  const Shape os = row_major(shape);
+  for (size_t k = 0; k < roots.size(); ++k) f.out[k] = out[k].raw_data();
   for (size_t d = 0; d < shape.size(); ++d) {
     if (reduced[d]) {
       f.red_extent[f.n_red] = shape[d];

@@ -55,13 +55,28 @@ using camber::Tensor;
 namespace {
 
 // ---- problem sizes (from the issue) ----------------------------------------
-constexpr index_t mlp_batch = 4096;
+// CAMBER_BENCH_SCALE (a positive integer, default 1) multiplies the batch and
+// the vector lengths: the issue's sizes fit in a GPU's cache, so GPU runs
+// also time them 32 times larger.
+index_t bench_scale() {
+  const char* s = std::getenv("CAMBER_BENCH_SCALE");
+  if (s == nullptr || *s == '\0') return 1;
+  char* end = nullptr;
+  const long v = std::strtol(s, &end, 10);
+  if (*end != '\0' || v < 1 || v > 4096) {
+    std::fprintf(stderr, "bench_graph: CAMBER_BENCH_SCALE=%s is not an integer in [1, 4096]\n", s);
+    std::exit(2);
+  }
+  return static_cast<index_t>(v);
+}
+const index_t size_scale = bench_scale();
+const index_t mlp_batch = 4096 * size_scale;
 constexpr index_t mlp_in = 16;
 constexpr index_t mlp_hidden = 256;
 constexpr int mlp_layers = 4;  // hidden layers
-constexpr index_t chain_n = 1000000;
+const index_t chain_n = 1000000 * size_scale;
 constexpr int chain_ops = 100;
-constexpr index_t rosen_n = 1000000;
+const index_t rosen_n = 1000000 * size_scale;
 
 [[noreturn]] void fail(const std::string& what) {
   std::fprintf(stderr, "bench_graph: derivative check failed: %s\n", what.c_str());

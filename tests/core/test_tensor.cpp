@@ -225,8 +225,10 @@ TEST(Tensor, FromViewRejectsAColumnMajorView) {
 }
 
 TEST(Tensor, WrapExternalMemoryWithAnOwner) {
-  auto storage = std::make_shared<std::vector<double>>(std::vector<double>{1, 2, 3, 4, 5, 6});
-  std::weak_ptr<std::vector<double>> watch = storage;
+  // Memory of the default memory space (device memory on a GPU), owned by
+  // a shared_ptr the Tensor must keep alive.
+  auto storage = std::make_shared<Kokkos::View<double*>>("external", 6);
+  std::weak_ptr<Kokkos::View<double*>> watch = storage;
   {
     Tensor t = Tensor::wrap(storage->data(), {3, 2}, storage);
     storage.reset();

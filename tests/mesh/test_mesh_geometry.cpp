@@ -269,8 +269,12 @@ TEST(MeshGeometry, WithCoordinatesFromATensorScalesTheAreas) {
   // Every node coordinate doubled: every cell area exactly 4x (a scaling
   // by a power of two is exact in floating point).
   const Mesh m = rectangle(3, 2, 1.5, 1.0);
-  const auto c = camber::Tensor::from_view(m.coords()).clone();
-  camber::Tensor doubled = c.clone();
+  // Tensors are row-major; the mesh's View has the backend's default layout
+  // (column-major on a GPU): copy it into a row-major View first.
+  Kokkos::View<double**, Kokkos::LayoutRight> rows("coords", m.coords().extent(0),
+                                                   m.coords().extent(1));
+  Kokkos::deep_copy(rows, m.coords());
+  camber::Tensor doubled = camber::Tensor::from_view(rows).clone();
   doubled *= 2.0;
   const Mesh moved = m.with_coordinates(doubled);
   const Geometry g0 = compute_geometry(m), g1 = compute_geometry(moved);
