@@ -38,6 +38,14 @@
 #include <camber/autodiff/ops.hpp>
 #include <camber/autodiff/variable.hpp>
 
+#include <camber/nn/data_parallel.hpp>
+#include <camber/nn/init.hpp>
+#include <camber/nn/layers.hpp>
+#include <camber/nn/loss.hpp>
+#include <camber/nn/module.hpp>
+#include <camber/nn/optim.hpp>
+#include <camber/nn/schedule.hpp>
+
 #include <camber/optimization/history.hpp>
 #include <camber/optimization/optimizer.hpp>
 
