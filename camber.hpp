@@ -45,6 +45,7 @@
 #include <camber/nn/module.hpp>
 #include <camber/nn/optim.hpp>
 #include <camber/nn/schedule.hpp>
+#include <camber/nn/trainer.hpp>
 
 #include <camber/optimization/history.hpp>
 #include <camber/optimization/optimizer.hpp>
