@@ -78,6 +78,8 @@
 #include <camber/io/vtk_session.hpp>
 #include <camber/io/vtk_writer.hpp>
 #include <camber/io/xdmf_writer.hpp>
+#include <camber/nn/io/checkpoint.hpp>
+#include <camber/nn/io/dataset.hpp>
 #endif
 #if CAMBER_WITH_PETSC
 #include <camber/solvers/heat_conduction.hpp>

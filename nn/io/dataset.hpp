@@ -1,0 +1,63 @@
+/// @file
+/// Data sets for camber::nn in HDF5: inputs and outputs as named columns
+/// with units, and their normalisation statistics stored beside the data.
+///
+/// File layout (one file, written collectively, atomically):
+/// @code
+///   /inputs    {rows, n_in}   float64, attributes names, units ("\n"-joined)
+///   /outputs   {rows, n_out}  float64, the same attributes
+///   /stats/input_mean, /stats/input_std, /stats/output_mean, /stats/output_std
+///   root attributes: format = "camber-nn-dataset", version = 1, rows
+/// @endcode
+/// The statistics are over all rows (std with 1/n; a constant column gets
+/// std 1, so normalising leaves it at zero). read_dataset() reads only this
+/// rank's block of rows (an even split, or the rows asked for), so no rank
+/// holds the whole set.
+///
+/// @code
+///   nn::DataSet d = nn::read_dataset("samples.h5", comm);
+///   nn::Shard s = d.normalized();        // (x - mean) / std, per column
+/// @endcode
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include <camber/nn/trainer.hpp>
+
+namespace camber::nn {
+
+struct Columns {
+  std::vector<std::string> names;
+  std::vector<std::string> units;  ///< one per name ("" for none)
+};
+
+struct Normalization {
+  std::vector<double> mean, stddev;  ///< per column
+  /// (t - mean) / std per column of a {rows, columns} tensor, and back.
+  Tensor apply(const Tensor& t) const;
+  Tensor invert(const Tensor& t) const;
+};
+
+struct DataSet {
+  Shard shard;  ///< this rank's rows, raw
+  Columns inputs, outputs;
+  Normalization input_stats, output_stats;
+  /// The shard with inputs and outputs normalised by the stored statistics.
+  Shard normalized() const;
+};
+
+/// Writes a data set; each rank passes its rows (stacked in rank order).
+/// Collective. Names and units must be given for every column, and be the
+/// same on every rank.
+void write_dataset(const std::string& path, const Tensor& local_inputs,
+                   const Tensor& local_outputs, const Columns& inputs, const Columns& outputs,
+                   MPI_Comm comm);
+/// Reads this rank's even block of rows, the columns and the statistics.
+/// A missing file, a file of another format or version, or inconsistent
+/// shapes are errors naming the file (bad input: exit code 2 in apps).
+DataSet read_dataset(const std::string& path, MPI_Comm comm);
+
+}  // namespace camber::nn
