@@ -97,6 +97,12 @@ ad::Var Sequential::forward(const ad::Var& x) const {
   return h;
 }
 
+std::string Sequential::describe() const {
+  std::string s = "Sequential(";
+  for (size_t k = 0; k < layers_.size(); ++k) s += (k ? ", " : "") + layers_[k]->describe();
+  return s + ")";
+}
+
 std::shared_ptr<Sequential> mlp(const MlpOptions& o, Rng& rng) {
   auto net = std::make_shared<Sequential>();
   index_t in = o.in;

@@ -67,7 +67,8 @@ class Sequential : public Module {
   /// Appends a layer, named by its position ("0", "1", ...).
   void add(ModulePtr layer);
   ad::Var forward(const ad::Var& x) const override;
-  std::string describe() const override { return "Sequential"; }
+  /// "Sequential(Linear(2 -> 32), tanh, Linear(32 -> 1))".
+  std::string describe() const override;
   size_t size() const { return layers_.size(); }
 
  private:

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <fstream>
+#include <functional>
 #include <iostream>
 
 #include "heat_case.hpp"
@@ -71,7 +72,12 @@ int command_run(const std::string& path, const GlobalFlags& flags, const Runtime
   return rc;
 }
 
-int command_optimize(const std::string& path, const GlobalFlags& flags, const Runtime& runtime) {
+// `camber optimize`, `train` and `sample`: the deck's problem's job of that
+// name; a problem without one is bad input naming the problem that has it.
+using Job = std::function<int(const deck::Deck&, const Runtime&, const RunOptions&)> Problem::*;
+
+int command_job(const std::string& path, const GlobalFlags& flags, const Runtime& runtime,
+                Job job, const std::string& missing) {
   logging::info(CAMBER_MSG("camber " << CAMBER_VERSION_STRING << " on " << runtime.describe()));
   int rc = 0;
   {
@@ -79,14 +85,12 @@ int command_optimize(const std::string& path, const GlobalFlags& flags, const Ru
     const deck::Deck d = load_validated(path, runtime);
     const Problem& problem = *find_problem(d.string("problem"));
     collective_guard(runtime.comm(), [&] {
-      CAMBER_INPUT_REQUIRE(problem.optimize != nullptr,
-                           "problem '" << problem.name << "' has no design loop; camber "
-                                       << "optimize needs problem: euler");
+      CAMBER_INPUT_REQUIRE(problem.*job != nullptr, "problem '" << problem.name << "' " << missing);
     });
     RunOptions options;
     options.petsc_options = flags.petsc_options;
     options.restart = flags.restart;
-    rc = problem.optimize(d, runtime, options);
+    rc = (problem.*job)(d, runtime, options);
   }
   if (flags.timers && logging::level() != logging::Level::quiet)
     print_timer_summary(runtime.comm(), std::cout);
@@ -152,6 +156,23 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
                      "Continue from the checkpoint the optimization wrote last "
                      "(<output.dir>/<case>_optimizer.history and _optimizer_state_<k>.h5)");
 
+  std::string sample_path;
+  CLI::App* sample = app.add_subcommand(
+      "sample", "Solve the flows of a design of experiments and write a data set (section "
+                "sample); continues an interrupted run");
+  sample->add_option("deck", sample_path, "YAML input deck")->required();
+  sample->add_flag("!--no-timers", flags.timers, "Do not print the timer summary at exit");
+  sample->add_option("--petsc-options", flags.petsc_options, "Options passed to PETSc");
+
+  std::string train_path;
+  CLI::App* train = app.add_subcommand(
+      "train", "Train the network described by an input deck (problem: surrogate)");
+  train->add_option("deck", train_path, "YAML input deck")->required();
+  train->add_flag("!--no-timers", flags.timers, "Do not print the timer summary at exit");
+  train->add_flag("--restart", flags.restart,
+                  "Continue from the checkpoint the training wrote last "
+                  "(<output.dir>/<case>_checkpoint.h5)");
+
   std::string check_path;
   CLI::App* check = app.add_subcommand("check", "Validate an input deck and stop");
   check->add_option("deck", check_path, "YAML input deck")->required();
@@ -182,7 +203,15 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   configure_logging(flags);
 
   if (*run) return command_run(deck_path, flags, runtime);
-  if (*optimize) return command_optimize(optimize_path, flags, runtime);
+  if (*optimize)
+    return command_job(optimize_path, flags, runtime, &Problem::optimize,
+                       "has no design loop; camber optimize needs problem: euler");
+  if (*sample)
+    return command_job(sample_path, flags, runtime, &Problem::sample,
+                       "has no design of experiments; camber sample needs problem: euler");
+  if (*train)
+    return command_job(train_path, flags, runtime, &Problem::train,
+                       "trains no network; camber train needs problem: surrogate");
   if (*check) return command_check(check_path, runtime);
   if (*reference) return command_deck_reference(reference_out, runtime);
   if (*mesh_info) return command_mesh_info(mesh_path, runtime);

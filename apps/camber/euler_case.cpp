@@ -152,6 +152,18 @@ void declare_euler_schema(deck::Schema& s) {
       .choice("lift", "free", {"free", "at_least_baseline"},
               "at_least_baseline: CL stays at least the baseline's (a lift-constrained "
               "design).");
+  s.section("sample", "camber sample: flows over a Latin-hypercube design of Mach number and "
+                      "angle of attack, written as a data set (inputs mach, alpha_deg; outputs "
+                      "CL, CD, CM) for camber train.")
+      .integer("count", 32, deck::IntRange(1, 1 << 20), "Flows in the design.")
+      .integer("seed", 1, deck::IntRange::non_negative(), "Seed of the design.")
+      .reals("mach", {0.3, 0.6}, deck::Length::exactly(2), deck::Range(0.01, 10.0),
+             "Mach number range [low, high].")
+      .reals("alpha_deg", {-2.0, 4.0}, deck::Length::exactly(2), deck::Range(-90.0, 90.0),
+             "Angle of attack range [low, high], in degrees.")
+      .integer("ranks_per_sample", 1, deck::IntRange::positive(),
+               "Ranks that solve one flow together; the rank count must be a multiple, and "
+               "the groups solve different flows at once.");
 }
 
 std::vector<std::string> split_names(const std::string& text) {
@@ -618,6 +630,7 @@ Problem euler_problem() {
   p.optimize = [](const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
     return optimize_euler(d, runtime, options.restart, options.petsc_options);
   };
+  p.sample = sample_euler;
   return p;
 }
 

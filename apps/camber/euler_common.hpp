@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "problem.hpp"
+
 #include <camber/deck/deck.hpp>
 #include <camber/deck/schema.hpp>
 #include <camber/design/airfoil_wall.hpp>
@@ -73,6 +75,10 @@ Tensor read_conserved(const std::string& path, const mesh::DistributedMesh& dm,
 void write_text(const std::string& path, const std::string& text);
 
 }  // namespace euler_app
+
+// `camber sample` for an euler deck (euler_sample.cpp): the sample
+// section's design, solved by groups of ranks, written as a data set.
+int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& options);
 
 // `camber optimize` for an euler deck (euler_optimize.cpp).
 int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,

@@ -43,6 +43,12 @@ struct Problem {
   // Collective; returns the exit code. RunOptions::restart continues from
   // the optimization's checkpoint.
   std::function<int(const deck::Deck&, const Runtime&, const RunOptions&)> optimize;
+  // `camber train` (may be empty: the problem trains no network). Collective;
+  // RunOptions::restart continues from the training checkpoint.
+  std::function<int(const deck::Deck&, const Runtime&, const RunOptions&)> train;
+  // `camber sample` (may be empty): solves a design of experiments and
+  // writes a data set; continues where an interrupted run stopped.
+  std::function<int(const deck::Deck&, const Runtime&, const RunOptions&)> sample;
 };
 
 // Every problem, in the order of the deck reference.

@@ -2,11 +2,12 @@
 #include "euler_case.hpp"
 #include "heat_case.hpp"
 #include "problem.hpp"
+#include "surrogate_case.hpp"
 
 namespace camber::app {
 
 const std::vector<Problem>& problems() {
-  static const std::vector<Problem> list = {heat_problem(), euler_problem()};
+  static const std::vector<Problem> list = {heat_problem(), euler_problem(), surrogate_problem()};
   return list;
 }
 

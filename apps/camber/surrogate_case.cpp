@@ -1,0 +1,258 @@
+#include "surrogate_case.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <memory>
+#include <sstream>
+
+#include <camber/error.hpp>
+#include <camber/log.hpp>
+#include <camber/nn/io/checkpoint.hpp>
+#include <camber/nn/io/dataset.hpp>
+#include <camber/nn/layers.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/timer.hpp>
+
+namespace camber::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void declare_surrogate_schema(deck::Schema& s) {
+  s.section("data", "The training data: an HDF5 data set (camber sample, nn::write_dataset).")
+      .string("file", deck::required,
+              "Data set file; a relative path starts at the working directory, like output.dir "
+              "(so the file `camber sample` wrote is found from the same place).")
+      .real("validation_fraction", 0.2, deck::Range(0.0, 1.0).and_less_than(1.0),
+            "The last rows of the set, held out to measure the error (0: none).");
+  s.section("network", "The network: inputs and outputs are normalised by the data set's "
+                       "statistics (mean 0, standard deviation 1 per column).")
+      .choice("kind", "mlp", {"mlp", "residual_mlp"},
+              "mlp: Linear layers with the activation between them. residual_mlp: a Linear "
+              "layer to the first width, residual blocks of two layers of that width (one per "
+              "further entry of hidden), a Linear layer to the outputs.")
+      .integers("hidden", {64, 64}, deck::Length::at_least(1), deck::IntRange(1, 1 << 16),
+                "Widths of the hidden layers.")
+      .choice("activation", "tanh", {"tanh", "relu", "gelu", "silu", "softplus", "sin"},
+              "Activation between layers.")
+      .choice("init", "xavier_uniform",
+              {"xavier_uniform", "xavier_normal", "he_uniform", "he_normal"},
+              "Weight initialisation (biases start at zero).")
+      .integer("seed", 1, deck::IntRange::non_negative(),
+               "Seed of the initial weights (the same weights on any number of ranks).")
+      .choice("dtype", "float64", {"float64", "float32"}, "Precision of weights and data.");
+  s.section("training", "Mini-batch training, data parallel over the MPI ranks.")
+      .integer("epochs", 200, deck::IntRange(1, 1 << 24), "Passes over the training rows.")
+      .integer("batch_size", 32, deck::IntRange::positive(),
+               "Rows per step, over all ranks together (the result does not depend on the "
+               "number of ranks).")
+      .choice("optimizer", "adam", {"adam", "adamw", "sgd"}, "Update rule.")
+      .real("learning_rate", 1e-3, deck::Range::positive(), "Peak learning rate.")
+      .real("weight_decay", 0.0, deck::Range::non_negative(),
+            "L2 penalty (adam, sgd) or decoupled decay (adamw).")
+      .real("momentum", 0.9, deck::Range(0.0, 1.0).and_less_than(1.0), "SGD momentum.")
+      .choice("schedule", "cosine", {"constant", "cosine", "step"},
+              "Learning rate over the steps: constant; cosine decay to min_learning_rate at "
+              "the last step; step: times gamma every step_epochs epochs.")
+      .real("min_learning_rate", 0.0, deck::Range::non_negative(), "End of the cosine decay.")
+      .integer("step_epochs", 50, deck::IntRange::positive(), "Step schedule: epochs per decay.")
+      .real("gamma", 0.5, deck::Range::greater_than(0.0).and_at_most(1.0),
+            "Step schedule: the factor.")
+      .integer("warmup_steps", 0, deck::IntRange::non_negative(),
+               "Linear warm-up from 0 over this many steps.")
+      .real("clip_norm", 0.0, deck::Range::non_negative(),
+            "Clip the gradient's global norm to this (0: off).")
+      .integer("patience", 0, deck::IntRange::non_negative(),
+               "Stop after this many epochs without a better validation loss (0: never); the "
+               "best epoch's weights are kept.")
+      .choice("loss", "mse", {"mse", "l1", "huber"}, "Loss on the normalised outputs.")
+      .integer("seed", 0, deck::IntRange::non_negative(), "Seed of the shuffling.");
+}
+
+void validate_surrogate(const deck::Deck& d) {
+  if (d.integer("training.patience") > 0 && d.real("data.validation_fraction") == 0.0)
+    d.reject("training.patience", "early stopping needs validation rows: set "
+                                  "data.validation_fraction > 0");
+  if (d.string("training.schedule") == "cosine" &&
+      d.real("training.min_learning_rate") > d.real("training.learning_rate"))
+    d.reject("training.min_learning_rate", "must not exceed training.learning_rate");
+}
+
+std::shared_ptr<nn::Module> build_network(const deck::Deck& d, index_t in, index_t out) {
+  nn::Rng rng(static_cast<std::uint64_t>(d.integer("network.seed")));
+  const nn::Activation act = nn::activation_from_name(d.string("network.activation"));
+  const nn::Init init = nn::init_from_name(d.string("network.init"));
+  const DType dt = d.string("network.dtype") == "float32" ? DType::float32 : DType::float64;
+  const std::vector<std::int64_t>& hidden = d.integers("network.hidden");
+  if (d.string("network.kind") == "residual_mlp")
+    return std::make_shared<nn::ResidualMlp>(in, hidden[0], static_cast<int>(hidden.size() - 1),
+                                             out, act, rng, init, dt);
+  nn::MlpOptions o;
+  o.in = in;
+  o.out = out;
+  o.hidden.assign(hidden.begin(), hidden.end());
+  o.activation = act;
+  o.init = init;
+  o.dtype = dt;
+  return nn::mlp(o, rng);
+}
+
+std::unique_ptr<nn::Optimizer> build_optimizer(const deck::Deck& d, const ad::Vars& params) {
+  const std::string kind = d.string("training.optimizer");
+  const double lr = d.real("training.learning_rate"), wd = d.real("training.weight_decay");
+  if (kind == "sgd")
+    return std::make_unique<nn::Sgd>(params, nn::SgdOptions{lr, d.real("training.momentum"), wd});
+  nn::AdamOptions o;
+  o.lr = lr;
+  o.weight_decay = wd;
+  if (kind == "adamw") return std::make_unique<nn::AdamW>(params, o);
+  return std::make_unique<nn::Adam>(params, o);
+}
+
+nn::Schedule build_schedule(const deck::Deck& d, long steps_per_epoch) {
+  const double lr = d.real("training.learning_rate");
+  const long total = steps_per_epoch * d.integer("training.epochs");
+  nn::Schedule s;
+  const std::string kind = d.string("training.schedule");
+  if (kind == "cosine") {
+    s = nn::cosine_lr(lr, total, d.real("training.min_learning_rate"));
+  } else if (kind == "step") {
+    s = nn::step_lr(lr, steps_per_epoch * d.integer("training.step_epochs"), d.real("training.gamma"));
+  } else {
+    s = nn::constant_lr(lr);
+  }
+  const long warm = d.integer("training.warmup_steps");
+  return warm > 0 ? nn::warmup(s, warm) : s;
+}
+
+int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
+  const MPI_Comm comm = runtime.comm();
+  const std::string name = d.string("case"), dir = d.string("output.dir");
+  const std::string file = d.string("data.file");
+  collective_guard(comm, [&] {
+    if (!fs::exists(file))
+      d.reject("data.file", "cannot find '" + file + "' (relative to the working directory)");
+  });
+  nn::DataSet data;
+  {
+    ScopedTimer t("data");
+    data = nn::read_dataset(file, comm);
+  }
+  const DType dt = d.string("network.dtype") == "float32" ? DType::float32 : DType::float64;
+  nn::Shard shard = data.normalized();
+  shard.x = shard.x.to(dt);
+  shard.y = shard.y.to(dt);
+  const index_t n_in = shard.x.dim(1), n_out = shard.y.dim(1);
+  const std::shared_ptr<nn::Module> net = build_network(d, n_in, n_out);
+  const std::unique_ptr<nn::Optimizer> opt = build_optimizer(d, net->parameters());
+
+  nn::TrainOptions o;
+  o.epochs = static_cast<int>(d.integer("training.epochs"));
+  o.batch_size = d.integer("training.batch_size");
+  o.seed = static_cast<std::uint64_t>(d.integer("training.seed"));
+  o.validation_fraction = d.real("data.validation_fraction");
+  o.patience = static_cast<int>(d.integer("training.patience"));
+  o.clip_norm = d.real("training.clip_norm");
+  o.loss = nn::loss_from_name(d.string("training.loss"));
+  const index_t n_val = static_cast<index_t>(std::floor(o.validation_fraction * data.shard.global_rows));
+  const index_t n_train = data.shard.global_rows - n_val;
+  collective_guard(comm, [&] {
+    if (n_train < 1)
+      d.reject("data.validation_fraction", CAMBER_MSG("leaves no training rows of the "
+                                                      << data.shard.global_rows));
+  });
+  o.schedule = build_schedule(d, (n_train + o.batch_size - 1) / o.batch_size);
+  fs::create_directories(dir);
+  o.csv = dir + "/" + name + "_loss.csv";
+  const std::string ckpt = dir + "/" + name + "_checkpoint.h5";
+
+  std::ostringstream cols;
+  for (size_t k = 0; k < data.inputs.names.size(); ++k)
+    cols << (k ? ", " : "") << data.inputs.names[k]
+         << (data.inputs.units[k].empty() ? "" : " [" + data.inputs.units[k] + "]");
+  cols << " -> ";
+  for (size_t k = 0; k < data.outputs.names.size(); ++k)
+    cols << (k ? ", " : "") << data.outputs.names[k]
+         << (data.outputs.units[k].empty() ? "" : " [" + data.outputs.units[k] + "]");
+  logging::info(CAMBER_MSG("surrogate: " << file << ", " << data.shard.global_rows << " rows ("
+                                         << n_train << " training, " << n_val
+                                         << " validation), " << cols.str()));
+  logging::info(CAMBER_MSG("network: " << net->describe() << ", " << net->num_parameters()
+                                       << " parameters, " << dtype_name(dt) << ", "
+                                       << d.string("training.optimizer") << " on "
+                                       << runtime.size() << (runtime.size() == 1 ? " rank" : " ranks")));
+
+  nn::Trainer trainer(*net, *opt, o, comm);
+  if (options.restart) {
+    collective_guard(comm, [&] {
+      CAMBER_INPUT_REQUIRE(fs::exists(ckpt), "--restart: no checkpoint at " << ckpt);
+    });
+    nn::load_checkpoint(ckpt, *net, *opt, trainer, comm);
+    logging::info(CAMBER_MSG("restart from " << ckpt << " after epoch " << trainer.epoch()));
+  }
+  trainer.on_epoch([&](const nn::EpochRecord&) {
+    ScopedTimer t("checkpoint");
+    nn::save_checkpoint(ckpt, *net, *opt, trainer, comm);
+  });
+  nn::TrainResult r;
+  {
+    ScopedTimer t("train");
+    r = trainer.fit(shard);
+  }
+  // The final weights (the best epoch's with early stopping) as the checkpoint.
+  nn::save_checkpoint(ckpt, *net, *opt, trainer, comm);
+
+  // Validation error per output, in the data's units.
+  if (n_val > 0) {
+    const index_t rows = data.shard.x.dim(0), off = data.shard.offset;
+    const index_t v0 = std::min(rows, std::max<index_t>(0, n_train - off));
+    std::vector<double> sq(static_cast<size_t>(n_out), 0.0);
+    if (v0 < rows) {
+      ad::NoGradGuard no_grad;
+      std::vector<std::int64_t> idx;
+      for (index_t i = v0; i < rows; ++i) idx.push_back(i);
+      const Tensor sel = Tensor::from_host_int64({static_cast<index_t>(idx.size())}, idx);
+      const Tensor xv = ad::index_select(ad::constant(shard.x), 0, sel).value();
+      const Tensor pred = data.output_stats.invert(net->forward(ad::constant(xv)).value())
+                              .to(DType::float64);
+      const Tensor truth = ad::index_select(ad::constant(data.shard.y), 0, sel).value();
+      const std::vector<double> p = pred.to_vector(), t = truth.to_vector();
+      for (size_t i = 0; i < p.size(); ++i) sq[i % static_cast<size_t>(n_out)] += (p[i] - t[i]) * (p[i] - t[i]);
+    }
+    Tensor s = Tensor::from_host({n_out}, sq);
+    par::allreduce_sum_in_place(s, comm);
+    const std::vector<double> total = s.to_vector();
+    for (index_t j = 0; j < n_out; ++j) {
+      const double rmse = std::sqrt(total[static_cast<size_t>(j)] / static_cast<double>(n_val));
+      const std::string& unit = data.outputs.units[static_cast<size_t>(j)];
+      logging::info(CAMBER_MSG("validation " << data.outputs.names[static_cast<size_t>(j)]
+                                             << ": RMSE " << std::scientific << std::setprecision(3)
+                                             << rmse << (unit.empty() ? "" : " " + unit) << " ("
+                                             << rmse / data.output_stats.stddev[static_cast<size_t>(j)]
+                                             << " of the output's standard deviation)"));
+    }
+  }
+  logging::info("wrote " + o.csv + " and " + ckpt);
+  return 0;
+}
+
+}  // namespace
+
+Problem surrogate_problem() {
+  Problem p;
+  p.name = "surrogate";
+  p.summary =
+      "a neural network fitted to an HDF5 data set, data parallel over the ranks (sections "
+      "data, network, training; `camber train` or `camber run`, --restart continues from the "
+      "checkpoint).";
+  p.declare = declare_surrogate_schema;
+  p.validate = validate_surrogate;
+  p.run = train_surrogate;
+  p.restarts = true;
+  p.train = train_surrogate;
+  return p;
+}
+
+}  // namespace camber::app
