@@ -205,7 +205,7 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   if (*run) return command_run(deck_path, flags, runtime);
   if (*optimize)
     return command_job(optimize_path, flags, runtime, &Problem::optimize,
-                       "has no design loop; camber optimize needs problem: euler");
+                       "has no design loop; camber optimize needs problem: euler or surrogate");
   if (*sample)
     return command_job(sample_path, flags, runtime, &Problem::sample,
                        "has no design of experiments; camber sample needs problem: euler");

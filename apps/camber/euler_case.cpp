@@ -360,11 +360,18 @@ void write_text(const std::string& path, const std::string& text) {
 
 // PNG plots with gnuplot (Debian's gnuplot-nox), from the CSV files.
 // Returns false (with a warning) when gnuplot is not installed.
-bool plot(const std::string& dir, const std::string& name) {
+bool run_gnuplot(const std::string& script, const std::string& text) {
   if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) {
     logging::warn("gnuplot not found: no PNG plots (install gnuplot-nox)");
     return false;
   }
+  write_text(script, text);
+  const int rc = std::system(("gnuplot '" + script + "' 2> '" + script + ".log'").c_str());
+  CAMBER_REQUIRE(rc == 0, "gnuplot failed on " << script << " (see " << script << ".log)");
+  return true;
+}
+
+bool plot(const std::string& dir, const std::string& name) {
   const std::string script = dir + "/" + name + "_plots.gp";
   std::ostringstream gp;
   gp << "set terminal pngcairo size 900,600 noenhanced\n"
@@ -383,10 +390,7 @@ bool plot(const std::string& dir, const std::string& name) {
      << "set xlabel 'x'\nset ylabel 'Cp'\nset yrange [*:*] reverse\n"
      << "plot '" << dir << "/" << name << "_cp.csv' using 1:3 with linespoints pt 7 ps 0.5 "
         "title 'Cp'\n";
-  write_text(script, gp.str());
-  const int rc = std::system(("gnuplot '" + script + "' 2> '" + script + ".log'").c_str());
-  CAMBER_REQUIRE(rc == 0, "gnuplot failed on " << script << " (see " << script << ".log)");
-  return true;
+  return run_gnuplot(script, gp.str());
 }
 
 void write_conserved(io::H5File& file, const mesh::DistributedMesh& dm, const Tensor& U) {

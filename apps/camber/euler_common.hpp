@@ -71,8 +71,23 @@ std::vector<io::Field> flow_fields(const eu::Discretization& disc, const Tensor&
 void write_conserved(io::H5File& file, const mesh::DistributedMesh& dm, const Tensor& U);
 Tensor read_conserved(const std::string& path, const mesh::DistributedMesh& dm,
                       const std::function<void(io::H5File&)>& attributes = {});
+// What every flow of a design shares: the deck's mesh, partitioned over
+// `comm`, and its boundary conditions.
+struct FlowSetup {
+  mesh::DistributedMesh dm;
+  std::vector<eu::BoundaryCondition> conditions;
+};
+FlowSetup flow_setup(const deck::Deck& d, MPI_Comm comm);
+// The steady flow at (mach, alpha_deg) from free stream, with the deck's
+// other flow and solver settings (collective over setup.dm's communicator).
+eu::SteadyResult solve_flow_at(const deck::Deck& d, FlowSetup& setup, double mach,
+                               double alpha_deg);
+
 // Writes `text` to `path` atomically (temporary file, then rename).
 void write_text(const std::string& path, const std::string& text);
+// Writes the gnuplot script `text` to `script` and runs it (PNG plots);
+// false, with a warning, when gnuplot is not installed.
+bool run_gnuplot(const std::string& script, const std::string& text);
 
 }  // namespace euler_app
 

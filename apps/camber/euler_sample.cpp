@@ -92,6 +92,29 @@ std::map<int, Result> read_done(const std::string& path, const std::string& desi
 
 }  // namespace
 
+namespace euler_app {
+
+FlowSetup flow_setup(const deck::Deck& d, MPI_Comm comm) {
+  mesh::Mesh global = build_mesh(d, comm);
+  FlowSetup s;
+  s.conditions = boundary_conditions(d, global, comm);
+  s.dm = mesh::DistributedMesh(global, comm);
+  return s;
+}
+
+eu::SteadyResult solve_flow_at(const deck::Deck& d, FlowSetup& setup, double mach,
+                               double alpha_deg) {
+  eu::FlowConditions flow = flow_conditions(d);
+  flow.mach = mach;
+  flow.alpha_deg = alpha_deg;
+  eu::Discretization disc(setup.dm, flow, setup.conditions, flux_scheme(d), spatial_options(d));
+  Tensor U = disc.free_stream_field();
+  ScopedTimer t("solve");
+  return eu::solve_steady(disc, U, steady_options(d), {});
+}
+
+}  // namespace euler_app
+
 int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
   using namespace euler_app;
   const MPI_Comm comm = runtime.comm();
@@ -145,11 +168,7 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
                                       << " of " << rps << (rps == 1 ? " rank" : " ranks")));
 
   solvers::PetscSession petsc(options.petsc_options);
-  mesh::Mesh global = build_mesh(d, gcomm);
-  const std::vector<eu::BoundaryCondition> conditions = boundary_conditions(d, global, gcomm);
-  mesh::DistributedMesh dm(global, gcomm);
-  global = mesh::Mesh();
-  const eu::SteadyOptions so = steady_options(d);
+  FlowSetup setup = flow_setup(d, gcomm);
 
   const auto write_csv = [&]() {
     std::ostringstream s;
@@ -167,16 +186,8 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
     const size_t slot = round * static_cast<size_t>(n_groups) + static_cast<size_t>(group);
     if (slot < pending.size()) {
       const int i = pending[slot];
-      eu::FlowConditions flow = flow_conditions(d);
-      flow.mach = design[static_cast<size_t>(i)].mach;
-      flow.alpha_deg = design[static_cast<size_t>(i)].alpha;
-      eu::Discretization disc(dm, flow, conditions, flux_scheme(d), spatial_options(d));
-      Tensor U = disc.free_stream_field();
-      eu::SteadyResult r;
-      {
-        ScopedTimer t("solve");
-        r = eu::solve_steady(disc, U, so, {});
-      }
+      const eu::SteadyResult r = solve_flow_at(d, setup, design[static_cast<size_t>(i)].mach,
+                                               design[static_cast<size_t>(i)].alpha);
       mine = {static_cast<double>(i), r.forces.cl, r.forces.cd, r.forces.cm,
               r.converged ? 1.0 : 0.0, static_cast<double>(r.iterations)};
     }

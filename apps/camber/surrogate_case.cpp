@@ -1,5 +1,7 @@
 #include "surrogate_case.hpp"
 
+#include "euler_common.hpp"
+
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
@@ -11,6 +13,8 @@
 #include <camber/nn/io/checkpoint.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/layers.hpp>
+#include <camber/optimization/optimizer.hpp>
+#include <camber/solvers/petsc_session.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/timer.hpp>
 
@@ -69,6 +73,19 @@ void declare_surrogate_schema(deck::Schema& s) {
                "best epoch's weights are kept.")
       .choice("loss", "mse", {"mse", "l1", "huber"}, "Loss on the normalised outputs.")
       .integer("seed", 0, deck::IntRange::non_negative(), "Seed of the shuffling.");
+  s.section("design", "camber optimize: the trained network (read from the case's checkpoint) "
+                      "as a differentiable model, optimized over its inputs within the data "
+                      "set's range by SLSQP with gradients through the network, and the "
+                      "optimum re-checked by the solver of flow_deck.")
+      .string("objective", "CD", "The output minimized or maximized (a name of the data set).")
+      .choice("goal", "minimize", {"minimize", "maximize"}, "Direction of the objective.")
+      .string("constraint", "", "An output kept at or above constraint_min (\"\": none).")
+      .real("constraint_min", 0.0, deck::Range::all(), "The constraint's lower bound.")
+      .integer("max_iterations", 60, deck::IntRange(1, 10000), "Most evaluations of the network.")
+      .string("flow_deck", "",
+              "An euler deck whose flow is solved at the optimum (inputs mach and alpha_deg) "
+              "to measure the surrogate's error there; a relative path starts at this deck's "
+              "folder. \"\": no re-check.");
 }
 
 void validate_surrogate(const deck::Deck& d) {
@@ -234,8 +251,170 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
                                              << " of the output's standard deviation)"));
     }
   }
-  logging::info("wrote " + o.csv + " and " + ckpt);
+  // The loss curve as a PNG (gnuplot), beside the CSV.
+  bool png = false;
+  collective_guard(comm, [&] {
+    if (runtime.rank() != 0) return;
+    std::ostringstream gp;
+    gp << "set terminal pngcairo size 900,600 noenhanced\n"
+       << "set datafile separator ','\nset key autotitle columnhead\nset grid\n"
+       << "set output '" << dir << "/" << name << "_loss.png'\n"
+       << "set title 'Training: " << name << "'\n"
+       << "set xlabel 'epoch'\nset ylabel 'loss (normalised outputs)'\nset logscale y\n"
+       << "set format y '%.0e'\n"
+       << "plot '" << o.csv << "' using 1:2 with lines lw 2 title 'training'"
+       << (n_val > 0 ? ", '' using 1:3 with lines lw 2 title 'validation'" : "") << "\n";
+    png = euler_app::run_gnuplot(dir + "/" + name + "_loss.gp", gp.str());
+  });
+  logging::info("wrote " + o.csv + (png ? ", " + dir + "/" + name + "_loss.png" : std::string()) +
+                " and " + ckpt);
   return 0;
+}
+
+// The column of `name` in `columns`, or bad input naming the deck key.
+size_t column_of(const deck::Deck& d, const std::string& key, const nn::Columns& columns) {
+  const std::string& name = d.string(key);
+  for (size_t k = 0; k < columns.names.size(); ++k)
+    if (columns.names[k] == name) return k;
+  std::string list;
+  for (const std::string& n : columns.names) list += (list.empty() ? "" : ", ") + n;
+  d.reject(key, "'" + name + "' is not an output of the data set (" + list + ")");
+}
+
+int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOptions&) {
+  const MPI_Comm comm = runtime.comm();
+  const std::string name = d.string("case"), dir = d.string("output.dir");
+  const std::string file = d.string("data.file"), ckpt = dir + "/" + name + "_checkpoint.h5";
+  collective_guard(comm, [&] {
+    if (!fs::exists(file))
+      d.reject("data.file", "cannot find '" + file + "' (relative to the working directory)");
+    CAMBER_INPUT_REQUIRE(fs::exists(ckpt), "no trained network at " << ckpt
+                                                                    << ": run camber train first");
+  });
+  const nn::DataSet data = nn::read_dataset(file, comm);
+  size_t obj = 0, con = 0;
+  const bool constrained = !d.string("design.constraint").empty();
+  collective_guard(comm, [&] {
+    obj = column_of(d, "design.objective", data.outputs);
+    if (constrained) con = column_of(d, "design.constraint", data.outputs);
+  });
+  const index_t n_in = data.shard.x.dim(1), n_out = data.shard.y.dim(1);
+  const std::shared_ptr<nn::Module> net = build_network(d, n_in, n_out);
+  nn::load_parameters(ckpt, *net, comm);
+  const DType dt = d.string("network.dtype") == "float32" ? DType::float32 : DType::float64;
+
+  // Bounds: the data's range of each input (the surrogate knows nothing beyond).
+  std::vector<double> lo(static_cast<size_t>(n_in), 1e300), hi(static_cast<size_t>(n_in), -1e300);
+  const std::vector<double> xs = data.shard.x.to_vector();
+  for (size_t i = 0; i < xs.size(); ++i) {
+    lo[i % static_cast<size_t>(n_in)] = std::min(lo[i % static_cast<size_t>(n_in)], xs[i]);
+    hi[i % static_cast<size_t>(n_in)] = std::max(hi[i % static_cast<size_t>(n_in)], xs[i]);
+  }
+  for (index_t j = 0; j < n_in; ++j) {
+    lo[static_cast<size_t>(j)] = par::allreduce_min(lo[static_cast<size_t>(j)], comm);
+    hi[static_cast<size_t>(j)] = par::allreduce_max(hi[static_cast<size_t>(j)], comm);
+  }
+  const double sign = d.string("design.goal") == "maximize" ? -1.0 : 1.0;
+  const auto& si = data.input_stats;
+  const auto& so = data.output_stats;
+  // The network at x (physical units): every output and the gradients of
+  // the objective and constraint outputs with respect to x.
+  struct Point {
+    std::vector<double> y, dobj, dcon;
+  };
+  const auto evaluate = [&](const std::vector<double>& x) {
+    std::vector<double> xn(x.size());
+    for (size_t j = 0; j < x.size(); ++j) xn[j] = (x[j] - si.mean[j]) / si.stddev[j];
+    const ad::Var in = ad::variable(Tensor::from_host({1, n_in}, xn).to(dt));
+    const ad::Var out = net->forward(in);
+    Point p;
+    const std::vector<double> yn = out.value().to(DType::float64).to_vector();
+    for (size_t k = 0; k < yn.size(); ++k) p.y.push_back(yn[k] * so.stddev[k] + so.mean[k]);
+    const auto gradient = [&](size_t k) {
+      const ad::Var yk = ad::sum(ad::slice(out, 1, static_cast<index_t>(k), static_cast<index_t>(k + 1)));
+      const std::vector<double> g = ad::grad(yk, {in}, false, true)[0].value().to(DType::float64).to_vector();
+      std::vector<double> dx(g.size());
+      for (size_t j = 0; j < g.size(); ++j) dx[j] = g[j] * so.stddev[k] / si.stddev[j];
+      return dx;
+    };
+    p.dobj = gradient(obj);
+    if (constrained) p.dcon = gradient(con);
+    return p;
+  };
+  opt::Problem problem;
+  problem.lower = lo;
+  problem.upper = hi;
+  for (index_t j = 0; j < n_in; ++j)
+    problem.x0.push_back(0.5 * (lo[static_cast<size_t>(j)] + hi[static_cast<size_t>(j)]));
+  problem.n_inequality = constrained ? 1 : 0;
+  const double cmin = d.real("design.constraint_min");
+  problem.evaluate = [&](const std::vector<double>& x) {
+    const Point p = evaluate(x);
+    opt::Evaluation e;
+    e.objective = sign * p.y[obj];
+    for (double g : p.dobj) e.objective_gradient.push_back(sign * g);
+    if (constrained) {
+      e.inequality.push_back(cmin - p.y[con]);
+      std::vector<double> row;
+      for (double g : p.dcon) row.push_back(-g);
+      e.inequality_gradients.push_back(row);
+    }
+    return e;
+  };
+  opt::Options oo;
+  oo.algorithm = "slsqp";
+  oo.max_evaluations = static_cast<int>(d.integer("design.max_iterations"));
+  // Scaled variables of order one: SLSQP is not scale-invariant.
+  for (index_t j = 0; j < n_in; ++j)
+    oo.x_scale.push_back(std::max(hi[static_cast<size_t>(j)] - lo[static_cast<size_t>(j)], 1e-12));
+  opt::Optimizer optimizer(problem, oo, comm);
+  const opt::Result r = optimizer.minimize();
+  const Point best = evaluate(r.x);
+  std::ostringstream at;
+  at << std::setprecision(6);
+  for (index_t j = 0; j < n_in; ++j)
+    at << (j ? ", " : "") << data.inputs.names[static_cast<size_t>(j)] << " " << r.x[static_cast<size_t>(j)];
+  std::ostringstream pred;
+  pred << std::setprecision(6);
+  for (index_t k = 0; k < n_out; ++k)
+    pred << (k ? ", " : "") << data.outputs.names[static_cast<size_t>(k)] << " " << best.y[static_cast<size_t>(k)];
+  logging::info(CAMBER_MSG("surrogate optimum after " << r.n_evaluations << " evaluations ("
+                                                     << opt::to_string(r.status) << "): " << at.str()));
+  logging::info("surrogate prediction there: " + pred.str());
+
+  const std::string flow = d.string("design.flow_deck");
+  if (flow.empty()) return 0;
+  const fs::path fp = fs::path(flow).is_absolute()
+                          ? fs::path(flow)
+                          : (fs::path(d.source()).parent_path() / flow).lexically_normal();
+  deck::Deck fd;
+  collective_guard(comm, [&] {
+    if (!fs::exists(fp)) d.reject("design.flow_deck", "cannot find '" + fp.string() + "'");
+    fd = load_case_deck(fp.string());
+    if (fd.string("problem") != "euler")
+      d.reject("design.flow_deck", "'" + fp.string() + "' is not an euler deck");
+    if (data.inputs.names != std::vector<std::string>{"mach", "alpha_deg"})
+      d.reject("design.flow_deck", "the re-check needs the inputs mach and alpha_deg");
+  });
+  solvers::PetscSession petsc("");
+  euler_app::FlowSetup setup = euler_app::flow_setup(fd, comm);
+  const eu::SteadyResult flow_r = euler_app::solve_flow_at(fd, setup, r.x[0], r.x[1]);
+  const double solved[3] = {flow_r.forces.cl, flow_r.forces.cd, flow_r.forces.cm};
+  logging::info(CAMBER_MSG("solver at the optimum (" << fp.string() << ", "
+                                                   << (flow_r.converged ? "converged" : "NOT converged")
+                                                   << ", " << flow_r.iterations << " steps):"));
+  for (index_t k = 0; k < n_out && k < 3; ++k) {
+    const std::string& on = data.outputs.names[static_cast<size_t>(k)];
+    const double sv = on == "CL" ? solved[0] : on == "CD" ? solved[1] : on == "CM" ? solved[2] : NAN;
+    logging::info(CAMBER_MSG("  " << on << ": solver " << std::setprecision(6) << sv
+                                  << ", surrogate " << best.y[static_cast<size_t>(k)] << ", error "
+                                  << std::scientific << std::setprecision(3)
+                                  << best.y[static_cast<size_t>(k)] - sv << " ("
+                                  << std::abs(best.y[static_cast<size_t>(k)] - sv) /
+                                         std::max(std::abs(sv), 1e-300)
+                                  << " relative)" << std::defaultfloat));
+  }
+  return flow_r.converged ? 0 : 1;
 }
 
 }  // namespace
@@ -246,12 +425,14 @@ Problem surrogate_problem() {
   p.summary =
       "a neural network fitted to an HDF5 data set, data parallel over the ranks (sections "
       "data, network, training; `camber train` or `camber run`, --restart continues from the "
-      "checkpoint).";
+      "checkpoint; `camber optimize` optimizes over the trained network and re-checks the "
+      "optimum with the solver, section design).";
   p.declare = declare_surrogate_schema;
   p.validate = validate_surrogate;
   p.run = train_surrogate;
   p.restarts = true;
   p.train = train_surrogate;
+  p.optimize = optimize_surrogate;
   return p;
 }
 

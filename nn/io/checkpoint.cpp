@@ -76,9 +76,9 @@ void save_checkpoint(const std::string& path, const Module& model, const Optimiz
   f.close();
 }
 
-void load_checkpoint(const std::string& path, Module& model, Optimizer& optimizer,
-                     Trainer& trainer, MPI_Comm comm) {
-  io::H5File f(path, io::Mode::read, comm);
+namespace {
+
+void check_format(const io::H5File& f, const std::string& path) {
   CAMBER_INPUT_REQUIRE(f.has_attribute("", "format") &&
                            f.attribute<std::string>("", "format") == checkpoint_format,
                        path << ": not a Camber training checkpoint");
@@ -86,6 +86,11 @@ void load_checkpoint(const std::string& path, Module& model, Optimizer& optimize
   CAMBER_INPUT_REQUIRE(version == checkpoint_version, path << ": checkpoint format version "
                                                            << version << ", this build reads "
                                                            << checkpoint_version);
+}
+
+// The parameters' values, checked against the model's names, shapes, dtypes.
+std::vector<Tensor> read_parameters(const io::H5File& f, const std::string& path,
+                                    const Module& model) {
   const auto named = model.named_parameters();
   const std::vector<std::string> names = detail::split_lines(f.attribute<std::string>("", "parameters"));
   CAMBER_INPUT_REQUIRE(names.size() == named.size(),
@@ -98,6 +103,24 @@ void load_checkpoint(const std::string& path, Module& model, Optimizer& optimize
                                                           << named[k].first << "'");
     values.push_back(read_tensor(f, path, "parameters/" + names[k], named[k].second.value()));
   }
+  return values;
+}
+
+}  // namespace
+
+void load_parameters(const std::string& path, Module& model, MPI_Comm comm) {
+  io::H5File f(path, io::Mode::read, comm);
+  check_format(f, path);
+  const std::vector<Tensor> values = read_parameters(f, path, model);
+  f.close();
+  model.load_parameter_values(values);
+}
+
+void load_checkpoint(const std::string& path, Module& model, Optimizer& optimizer,
+                     Trainer& trainer, MPI_Comm comm) {
+  io::H5File f(path, io::Mode::read, comm);
+  check_format(f, path);
+  const std::vector<Tensor> values = read_parameters(f, path, model);
   auto state = optimizer.state();
   const std::vector<std::string> entries = detail::split_lines(f.attribute<std::string>("", "optimizer_entries"));
   CAMBER_INPUT_REQUIRE(entries.size() == state.size(),

@@ -35,5 +35,8 @@ void save_checkpoint(const std::string& path, const Module& model, const Optimiz
                      const Trainer& trainer, MPI_Comm comm);
 void load_checkpoint(const std::string& path, Module& model, Optimizer& optimizer,
                      Trainer& trainer, MPI_Comm comm);
+/// Only the model's parameters from a checkpoint (inference, or a trained
+/// network used as an op), with the same checks.
+void load_parameters(const std::string& path, Module& model, MPI_Comm comm);
 
 }  // namespace camber::nn

@@ -4,7 +4,9 @@
 # flows; cut back to 3 finished flows (an interrupted run), a run on 1 rank
 # continues with the other 5 and ends with the same results, digit for
 # digit; camber train on 2 ranks fits it and reports the validation error
-# per output; --restart continues from the training checkpoint.
+# per output; --restart continues from the training checkpoint; camber
+# optimize minimizes CD over the network with CL >= 0.1 and solves the flow
+# at the optimum.
 set -euo pipefail
 mpiexec=$1 camber=$2 sample=$3 train=$4
 work=$(mktemp -d)
@@ -34,5 +36,14 @@ grep -q "restart from out/trained/tiny_surrogate_checkpoint.h5 after epoch 20" r
   { cat restart.log; echo "FAIL: did not restart after epoch 20"; exit 1; }
 grep -q "epoch 21/25" restart.log && ! grep -q "epoch 20/25" restart.log ||
   { cat restart.log; echo "FAIL: the restart did not begin at epoch 21"; exit 1; }
+"$camber" optimize "$train" --no-timers > optimize.log 2>&1 ||
+  { cat optimize.log; echo "FAIL: camber optimize on the surrogate failed"; exit 1; }
+grep -q "surrogate optimum after" optimize.log && grep -q "solver at the optimum .*converged" optimize.log &&
+  grep -q "  CD: solver .* surrogate .* error" optimize.log ||
+  { cat optimize.log; echo "FAIL: no surrogate optimum re-checked by the solver"; exit 1; }
+if command -v gnuplot > /dev/null; then
+  [[ -s out/trained/tiny_surrogate_loss.png ]] || { echo "FAIL: no loss curve PNG"; exit 1; }
+fi
 echo "PASS: 8 flows sampled on 2 ranks, continued after 3 identically, trained on 2 ranks, restarted:"
 grep "validation" train.log
+grep -A4 "surrogate optimum" optimize.log
