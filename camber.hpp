@@ -41,6 +41,7 @@
 #include <camber/nn/data_parallel.hpp>
 #include <camber/nn/init.hpp>
 #include <camber/nn/layers.hpp>
+#include <camber/nn/lbfgs.hpp>
 #include <camber/nn/loss.hpp>
 #include <camber/nn/module.hpp>
 #include <camber/nn/optim.hpp>

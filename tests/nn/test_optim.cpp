@@ -8,6 +8,7 @@
 
 #include <camber/error.hpp>
 #include <camber/nn/layers.hpp>
+#include <camber/nn/lbfgs.hpp>
 #include <camber/nn/loss.hpp>
 #include <camber/nn/optim.hpp>
 #include <camber/nn/schedule.hpp>
@@ -205,4 +206,76 @@ TEST(Training, AnMlpFitsASineToAStatedAccuracy) {
   EXPECT_LT(loss, 1e-4);
 }
 
+// ---- L-BFGS -------------------------------------------------------------------
+
+TEST(Lbfgs, FindsTheRosenbrockMinimum) {
+  // f = 100 (y - x^2)^2 + (1 - x)^2 from the classic start (-1.2, 1):
+  // minimum 0 at (1, 1).
+  const ad::Var p = ad::variable(Tensor::from_host({2}, {-1.2, 1.0}));
+  const auto f = [&] {
+    const ad::Var x = ad::slice(p, 0, 0, 1), y = ad::slice(p, 0, 1, 2);
+    const ad::Var a = y - x * x, b = 1.0 - x;
+    return ad::sum(100.0 * a * a + b * b);
+  };
+  nn::LbfgsOptions o;
+  o.max_iterations = 200;
+  o.gradient_tolerance = 1e-10;
+  o.change_tolerance = 0.0;
+  const nn::LbfgsResult r = nn::lbfgs({p}, f, o);
+  EXPECT_TRUE(r.converged) << r.stop_reason;
+  EXPECT_LT(r.iterations, 100);
+  const std::vector<double> x = p.value().to_vector();
+  EXPECT_NEAR(x[0], 1.0, 1e-8);
+  EXPECT_NEAR(x[1], 1.0, 1e-8);
+  EXPECT_LT(r.loss, 1e-16);
+}
+
+TEST(Lbfgs, SolvesAnIllConditionedQuadratic) {
+  // f = 1/2 sum a_i x_i^2 - sum b_i x_i with a_i = 1 .. 100 (condition 100):
+  // minimizer x_i = b_i / a_i.
+  const int n = 100;
+  std::vector<double> a(n), b(n);
+  for (int i = 0; i < n; ++i) {
+    a[static_cast<size_t>(i)] = 1.0 + i;
+    b[static_cast<size_t>(i)] = std::sin(0.3 * i);
+  }
+  const ad::Var x = ad::variable(Tensor({n}));
+  const ad::Var av = ad::constant(Tensor::from_host({n}, a)), bv = ad::constant(Tensor::from_host({n}, b));
+  // |x_i - x_i*| = |g_i| / a_i. A line search on f (values O(1)) cannot
+  // resolve decreases below round-off, O(|g|^2) ~ 1e-16 at |g| ~ 1e-8:
+  // a gradient tolerance of 1e-7 bounds the error by 1e-7.
+  nn::LbfgsOptions o;
+  o.gradient_tolerance = 1e-7;
+  o.change_tolerance = 0.0;
+  const nn::LbfgsResult r =
+      nn::lbfgs({x}, [&] { return ad::sum(0.5 * av * x * x - bv * x); }, o);
+  EXPECT_TRUE(r.converged) << r.stop_reason;
+  EXPECT_LE(r.gradient_max, 1e-7);
+  EXPECT_LT(r.iterations, 100);
+  const std::vector<double> got = x.value().to_vector();
+  for (int i = 0; i < n; ++i)
+    EXPECT_NEAR(got[static_cast<size_t>(i)], b[static_cast<size_t>(i)] / a[static_cast<size_t>(i)], 1e-7);
+}
+
+TEST(Lbfgs, ExtendedRosenbrockInAnyDtype) {
+  for (camber::DType dt : {DType::float64, DType::float32}) {
+    std::vector<double> x0(20);
+    for (size_t i = 0; i < x0.size(); ++i) x0[i] = i % 2 == 0 ? -1.2 : 1.0;
+    const ad::Var p = ad::variable(Tensor::from_host({20}, x0).to(dt));
+    const auto f = [&] {
+      const ad::Var pairs = ad::reshape(p, {10, 2});
+      const ad::Var x = ad::slice(pairs, 1, 0, 1), y = ad::slice(pairs, 1, 1, 2);
+      const ad::Var a = y - x * x, b = 1.0 - x;
+      return ad::sum(100.0 * a * a + b * b);
+    };
+    nn::LbfgsOptions o;
+    o.max_iterations = 300;
+    o.gradient_tolerance = dt == DType::float64 ? 1e-9 : 1e-3;
+    o.change_tolerance = 0.0;
+    const nn::LbfgsResult r = nn::lbfgs({p}, f, o);
+    const std::vector<double> x = p.value().to(DType::float64).to_vector();
+    const double tol = dt == DType::float64 ? 1e-7 : 1e-3;
+    for (double v : x) EXPECT_NEAR(v, 1.0, tol) << camber::dtype_name(dt) << ": " << r.stop_reason;
+  }
+}
 }  // namespace
