@@ -22,7 +22,7 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DCAMBER_ENABLE_BENCHMARKS=ON -DCAMBER_ENABLE_TESTS=OFF \
   -DCAMBER_ENABLE_IO=OFF -DCAMBER_ENABLE_PETSC=OFF -DCAMBER_ENABLE_DECK=OFF \
   -DCAMBER_ENABLE_APPS=OFF >/dev/null
-targets=(--target bench_graph)
+targets=(--target bench_graph --target bench_nn)
 [[ -f "$build/benchmarks/compare/Makefile" || -d "$build/benchmarks/compare/CMakeFiles" ]] &&
   targets+=(--target bench_peers)
 cmake --build "$build" -j"$jobs" "${targets[@]}"
@@ -40,6 +40,7 @@ common=(--benchmark_repetitions="$reps" --benchmark_min_time="$min_time"
 # load on average, so ratios within a binary are meaningful on a shared host.
 "$build/benchmarks/autodiff/bench_graph" "${common[@]}" --benchmark_out="$out/graph.json" >/dev/null
 "$build/benchmarks/autodiff/bench_graph" --memory >"$out/memory.txt"
+"$build/benchmarks/nn/bench_nn" "${common[@]}" --benchmark_out="$out/nn.json" >/dev/null
 peers=0
 if [[ -x "$build/benchmarks/compare/bench_peers" ]]; then
   "$build/benchmarks/compare/bench_peers" "${common[@]}" --benchmark_out="$out/peers.json" >/dev/null
@@ -144,4 +145,19 @@ if peers:
 
 print("\n# memory (Kokkos allocation callbacks; bench_graph --memory)")
 print(open(f"{out}/memory.txt").read())
+
+# Training throughput (bench_nn): samples/s of a training step, Camber
+# against the hand-written Eigen step, interleaved in one process.
+nn_runs, _ = load(f"{out}/nn.json")
+print("| training step (batch 256) | Camber us | Eigen us | Camber samples/s | Eigen samples/s | "
+      "Camber / Eigen time (median) | spread |")
+print("|---|---|---|---|---|---|---|")
+for dt in ("double", "float"):
+    for width in (64, 256):
+        c = nn_runs[f"BM_camber<{dt}>/{width}"]
+        e = nn_runs[f"BM_eigen<{dt}>/{width}"]
+        lo, hi = spread(c, e)
+        print(f"| MLP 4x{width}, {'float64' if dt == 'double' else 'float32'} | {c[1]:.1f} | "
+              f"{e[1]:.1f} | {256e6 / c[1]:.0f} | {256e6 / e[1]:.0f} | {c[1] / e[1]:.2f} | "
+              f"{lo:.2f}-{hi:.2f} |")
 EOF
