@@ -149,10 +149,6 @@ FourierFeatures::FourierFeatures(index_t in, index_t features, double sigma, Rng
   CAMBER_REQUIRE(in > 0 && features > 0 && sigma > 0.0,
                  "FourierFeatures: in, features and sigma must be positive");
   b_ = normal({in, features}, 0.0, sigma, rng, dtype);
-}
-
-ad::Var FourierFeatures::forward(const ad::Var& x) const {
-  check_input(x, in_, describe());
   // [sin(z), cos(z)] with z = 2 pi x B, as one matmul and one sin:
   // sin([z, z] + [0, pi/2]), so no concatenation is needed.
   const std::vector<double> b = b_.to(DType::float64).to_vector();
@@ -165,10 +161,13 @@ ad::Var FourierFeatures::forward(const ad::Var& x) const {
     }
   std::vector<double> phase(static_cast<size_t>(2 * features_), 0.0);
   for (index_t j = 0; j < features_; ++j) phase[static_cast<size_t>(features_ + j)] = M_PI / 2.0;
-  const DType dt = b_.dtype();
-  const Tensor w = Tensor::from_host({in_, 2 * features_}, bb).to(dt);
-  const Tensor p = Tensor::from_host({2 * features_}, phase).to(dt);
-  return ad::sin(ad::matmul(x, ad::constant(w)) + ad::constant(p));
+  projection_ = Tensor::from_host({in_, 2 * features_}, bb).to(dtype);
+  phase_ = Tensor::from_host({2 * features_}, phase).to(dtype);
+}
+
+ad::Var FourierFeatures::forward(const ad::Var& x) const {
+  check_input(x, in_, describe());
+  return ad::sin(ad::matmul(x, ad::constant(projection_)) + ad::constant(phase_));
 }
 
 std::string FourierFeatures::describe() const {

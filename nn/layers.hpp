@@ -117,6 +117,8 @@ class FourierFeatures : public Module {
   index_t in_, features_;
   double sigma_;
   Tensor b_;
+  // 2 pi [B, B] and the phases [0, pi/2]: forward() is one matmul and one sin.
+  Tensor projection_, phase_;
 };
 
 /// Layer normalisation over the last axis (Ba et al. 2016):

@@ -839,6 +839,50 @@ struct ElementSum {
 // Sum over some axes: one output element per work item, its reduced
 // elements in chunks of `chunk`, their flat indices listed.
 constexpr int reduce_chunk_max = 64;
+
+// Kept axes (of the output) and reduced axes of a sum: extents and the
+// DAG's row-major strides. Output element o reads the DAG's elements
+// base(o) + offset(r) for r in [0, red_count).
+struct AxisLayout {
+  int n_kept = 0, n_red = 0;
+  index_t kept_extent[max_tensor_rank] = {}, kept_stride[max_tensor_rank] = {};
+  index_t red_extent[max_tensor_rank] = {}, red_stride[max_tensor_rank] = {};
+  index_t red_count = 1;
+
+  AxisLayout() = default;
+  AxisLayout(const Shape& shape, const std::vector<char>& reduced) {
+    const Shape os = row_major(shape);
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (reduced[d]) {
+        red_extent[n_red] = shape[d];
+        red_stride[n_red++] = os[d];
+        red_count *= shape[d];
+      } else {
+        kept_extent[n_kept] = shape[d];
+        kept_stride[n_kept++] = os[d];
+      }
+    }
+  }
+  KOKKOS_INLINE_FUNCTION index_t base(index_t o) const {
+    index_t b = 0, rem = o;
+    for (int q = n_kept; q-- > 0;) {
+      const index_t i = rem % kept_extent[q];
+      rem /= kept_extent[q];
+      b += i * kept_stride[q];
+    }
+    return b;
+  }
+  KOKKOS_INLINE_FUNCTION index_t offset(index_t r) const {
+    index_t f = 0;
+    for (int q = n_red; q-- > 0;) {
+      const index_t i = r % red_extent[q];
+      r /= red_extent[q];
+      f += i * red_stride[q];
+    }
+    return f;
+  }
+};
+
 struct AxisSum {
   DeviceProgram prog;
   void* out[max_sums] = {};
@@ -846,34 +890,16 @@ struct AxisSum {
   Kokkos::View<double*> scratch;
   Token token;
   int chunk;
-  // Kept axes (of the output) and reduced axes: extents and the DAG's
-  // row-major strides.
-  int n_kept = 0, n_red = 0;
-  index_t kept_extent[max_tensor_rank] = {}, kept_stride[max_tensor_rank] = {};
-  index_t red_extent[max_tensor_rank] = {}, red_stride[max_tensor_rank] = {};
-  index_t red_count = 1;
+  AxisLayout axes;
   KOKKOS_INLINE_FUNCTION void operator()(index_t o) const {
     const int id = token.acquire();
     double* regs = scratch.data() + static_cast<index_t>(id) * prog.n_regs * chunk;
-    index_t base = 0, rem = o;
-    for (int q = n_kept; q-- > 0;) {
-      const index_t i = rem % kept_extent[q];
-      rem /= kept_extent[q];
-      base += i * kept_stride[q];
-    }
+    const index_t base = axes.base(o), red_count = axes.red_count;
     index_t flat[reduce_chunk_max];
     double s[max_sums] = {};
     for (index_t r0 = 0; r0 < red_count; r0 += chunk) {
       const int cnt = static_cast<int>(red_count - r0 < chunk ? red_count - r0 : chunk);
-      for (int j = 0; j < cnt; ++j) {
-        index_t f = base, rr = r0 + j;
-        for (int q = n_red; q-- > 0;) {
-          const index_t i = rr % red_extent[q];
-          rr /= red_extent[q];
-          f += i * red_stride[q];
-        }
-        flat[j] = f;
-      }
+      for (int j = 0; j < cnt; ++j) flat[j] = base + axes.offset(r0 + j);
       run(prog.code.data(), prog.n_code, prog.leaves.data(), prog.shape, regs, chunk, 0, flat,
           cnt);
       for (int k = 0; k < prog.n_outputs; ++k) s[k] += tile_sum(regs + prog.outputs[k] * chunk, cnt);
@@ -901,27 +927,14 @@ struct AxisSumTeams {
   DeviceProgram prog;
   void* out[max_sums] = {};
   int f32 = 0;
-  int n_kept = 0, n_red = 0;
-  index_t kept_extent[max_tensor_rank] = {}, kept_stride[max_tensor_rank] = {};
-  index_t red_extent[max_tensor_rank] = {}, red_stride[max_tensor_rank] = {};
-  index_t red_count = 1;
+  AxisLayout axes;
   KOKKOS_INLINE_FUNCTION void operator()(const TeamMember& team) const {
     const index_t o = team.league_rank();
-    index_t base = 0, rem = o;
-    for (int q = n_kept; q-- > 0;) {
-      const index_t i = rem % kept_extent[q];
-      rem /= kept_extent[q];
-      base += i * kept_stride[q];
-    }
+    const index_t base = axes.base(o);
     double s[max_sums] = {};
     double regs[device_regs];
-    for (index_t r = team.team_rank(); r < red_count; r += team.team_size()) {
-      index_t f = base, rr = r;
-      for (int q = n_red; q-- > 0;) {
-        const index_t i = rr % red_extent[q];
-        rr /= red_extent[q];
-        f += i * red_stride[q];
-      }
+    for (index_t r = team.team_rank(); r < axes.red_count; r += team.team_size()) {
+      const index_t f = base + axes.offset(r);
       run(prog.code.data(), prog.n_code, prog.leaves.data(), prog.shape, regs, 1, f, nullptr, 1);
       for (int k = 0; k < prog.n_outputs; ++k) s[k] += regs[prog.outputs[k]];
     }
@@ -1085,30 +1098,17 @@ std::vector<Tensor> reduce_sums(const std::vector<ExprPtr>& roots, const std::ve
   }
   for (size_t k = 0; k < roots.size(); ++k)
     out.push_back(Tensor::uninitialized(out_shape, roots[0]->dtype));
-  const Shape os = row_major(shape);
-  index_t red_count = 1;
-  for (size_t d = 0; d < shape.size(); ++d)
-    if (reduced[d]) red_count *= shape[d];
-  if (axis_sum_by_teams(red_count, p.n_regs)) {
-    AxisSumTeams f{prog};
-    f.f32 = roots[0]->dtype == DType::float32 ? 1 : 0;
+  const AxisLayout layout(shape, reduced);
+  const int f32 = roots[0]->dtype == DType::float32 ? 1 : 0;
+  if (axis_sum_by_teams(layout.red_count, p.n_regs)) {
+    AxisSumTeams f{prog, {}, f32, layout};
     for (size_t k = 0; k < roots.size(); ++k) f.out[k] = out[k].raw_data();
-    for (size_t d = 0; d < shape.size(); ++d) {
-      if (reduced[d]) {
-        f.red_extent[f.n_red] = shape[d];
-        f.red_stride[f.n_red++] = os[d];
-      } else {
-        f.kept_extent[f.n_kept] = shape[d];
-        f.kept_stride[f.n_kept++] = os[d];
-      }
-    }
-    f.red_count = red_count;
     const size_t shmem_per_thread = TeamScratch::shmem_size(max_sums);
     const int limit = Kokkos::TeamPolicy<>(n_out, 1)
                           .set_scratch_size(0, Kokkos::PerThread(shmem_per_thread))
                           .team_size_max(f, Kokkos::ParallelForTag());
     // Up to 256 threads, no more than the terms (in warps of 32).
-    int ts = static_cast<int>(std::min<index_t>(256, (red_count + 31) / 32 * 32));
+    int ts = static_cast<int>(std::min<index_t>(256, (layout.red_count + 31) / 32 * 32));
     ts = std::max(1, std::min(ts, limit));
     Kokkos::parallel_for(
         "camber::fused_axis_sum",
@@ -1118,21 +1118,11 @@ std::vector<Tensor> reduce_sums(const std::vector<ExprPtr>& roots, const std::ve
     return out;
   }
   Token token;
-  AxisSum f{prog, {}, roots[0]->dtype == DType::float32 ? 1 : 0, {}, token, 1};
+  AxisSum f{prog, {}, f32, {}, token, 1, layout};
   for (size_t k = 0; k < roots.size(); ++k) f.out[k] = out[k].raw_data();
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (reduced[d]) {
-      f.red_extent[f.n_red] = shape[d];
-      f.red_stride[f.n_red++] = os[d];
-      f.red_count *= shape[d];
-    } else {
-      f.kept_extent[f.n_kept] = shape[d];
-      f.kept_stride[f.n_kept++] = os[d];
-    }
-  }
   f.chunk = host_backend ? static_cast<int>(std::min<index_t>(
                                std::min(host_tile(p.n_regs), reduce_chunk_max),
-                               std::max<index_t>(f.red_count, 1)))
+                               std::max<index_t>(layout.red_count, 1)))
                          : 1;
   f.scratch = Kokkos::View<double*>(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "camber::fused::registers"),
