@@ -22,7 +22,7 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DCAMBER_ENABLE_BENCHMARKS=ON -DCAMBER_ENABLE_TESTS=OFF \
   -DCAMBER_ENABLE_IO=OFF -DCAMBER_ENABLE_PETSC=OFF -DCAMBER_ENABLE_DECK=OFF \
   -DCAMBER_ENABLE_APPS=OFF >/dev/null
-targets=(--target bench_graph --target bench_nn)
+targets=(--target bench_graph --target bench_nn --target nn_scaling)
 [[ -f "$build/benchmarks/compare/Makefile" || -d "$build/benchmarks/compare/CMakeFiles" ]] &&
   targets+=(--target bench_peers)
 cmake --build "$build" -j"$jobs" "${targets[@]}"
@@ -41,6 +41,15 @@ common=(--benchmark_repetitions="$reps" --benchmark_min_time="$min_time"
 "$build/benchmarks/autodiff/bench_graph" "${common[@]}" --benchmark_out="$out/graph.json" >/dev/null
 "$build/benchmarks/autodiff/bench_graph" --memory >"$out/memory.txt"
 "$build/benchmarks/nn/bench_nn" "${common[@]}" --benchmark_out="$out/nn.json" >/dev/null
+# Data-parallel scaling: separate processes at 1 and 2 ranks, alternated
+# three times so a load change hits both rank counts.
+: >"$out/scaling.txt"
+for round in 1 2 3; do
+  for np in 1 2; do
+    mpirun -n "$np" --oversubscribe "$build/benchmarks/nn/nn_scaling" --raw --reps 3 \
+      >>"$out/scaling.txt"
+  done
+done
 peers=0
 if [[ -x "$build/benchmarks/compare/bench_peers" ]]; then
   "$build/benchmarks/compare/bench_peers" "${common[@]}" --benchmark_out="$out/peers.json" >/dev/null
@@ -160,4 +169,38 @@ for dt in ("double", "float"):
         print(f"| MLP 4x{width}, {'float64' if dt == 'double' else 'float32'} | {c[1]:.1f} | "
               f"{e[1]:.1f} | {256e6 / c[1]:.0f} | {256e6 / e[1]:.0f} | {c[1] / e[1]:.2f} | "
               f"{lo:.2f}-{hi:.2f} |")
+
+print()
+print("| inference | rows | Camber us | Eigen us | Camber samples/s | Eigen samples/s | "
+      "Camber / Eigen time (median) | spread |")
+print("|---|---|---|---|---|---|---|---|")
+for dt in ("double", "float"):
+    for rows in (1, 1024):
+        for width in (64, 256):
+            c = nn_runs[f"BM_camber_infer<{dt}>/{width}/{rows}"]
+            e = nn_runs[f"BM_eigen_infer<{dt}>/{width}/{rows}"]
+            lo, hi = spread(c, e)
+            print(f"| MLP 4x{width}, {'float64' if dt == 'double' else 'float32'} | {rows} | "
+                  f"{c[1]:.1f} | {e[1]:.1f} | {rows * 1e6 / c[1]:.0f} | {rows * 1e6 / e[1]:.0f} | "
+                  f"{c[1] / e[1]:.2f} | {lo:.2f}-{hi:.2f} |")
+
+# Scaling (nn_scaling): median ms per step over 3 rounds x 3 repetitions.
+raw = {}
+for line in open(f"{out}/scaling.txt"):
+    if line.startswith("raw "):
+        _, case, np_, ms = line.split()
+        raw.setdefault((case, int(np_)), []).append(float(ms))
+print()
+print("| data-parallel step (global batch) | 1 rank ms | 2 ranks ms | 1 rank samples/s | "
+      "2 ranks samples/s | efficiency t1/(2 t2) | efficiency range |")
+print("|---|---|---|---|---|---|---|")
+def order(c):
+    net, dt, b = c.split("/")
+    return (dt != "f64", int(net[5:]), int(b[5:]))
+for case in sorted({c for c, _ in raw}, key=order):
+    t1, t2 = raw[(case, 1)], raw[(case, 2)]
+    m1, m2 = statistics.median(t1), statistics.median(t2)
+    batch = int(case.split("batch")[1])
+    print(f"| {case} | {m1:.2f} | {m2:.2f} | {batch * 1e3 / m1:.0f} | {batch * 1e3 / m2:.0f} | "
+          f"{m1 / (2 * m2):.2f} | {min(t1) / (2 * max(t2)):.2f}-{max(t1) / (2 * min(t2)):.2f} |")
 EOF

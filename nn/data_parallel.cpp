@@ -2,8 +2,17 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
 
 #include <Kokkos_Core.hpp>
+
+#if defined(CAMBER_HAVE_NCCL)
+#include <cuda_runtime.h>
+#include <nccl.h>
+#endif
 
 #include <camber/error.hpp>
 #include <camber/runtime.hpp>
@@ -63,6 +72,123 @@ void reduce_dtype(std::vector<Tensor*>& grads, MPI_Comm comm, std::size_t bucket
   }
 }
 
+#if defined(CAMBER_HAVE_NCCL)
+
+#define CAMBER_CHECK_NCCL(call)                                                        \
+  do {                                                                                 \
+    const ncclResult_t camber_nccl_rc = (call);                                        \
+    CAMBER_REQUIRE(camber_nccl_rc == ncclSuccess,                                      \
+                   #call << " failed: " << ncclGetErrorString(camber_nccl_rc));        \
+  } while (0)
+
+template <class T>
+ncclDataType_t nccl_type();
+template <>
+ncclDataType_t nccl_type<double>() {
+  return ncclFloat64;
+}
+template <>
+ncclDataType_t nccl_type<float>() {
+  return ncclFloat32;
+}
+
+// One NCCL communicator per MPI communicator (made collectively on first
+// use: rank 0's unique id is broadcast over MPI), destroyed before Kokkos
+// finalizes.
+class NcclComms {
+ public:
+  static NcclComms& instance() {
+    static NcclComms* comms = new NcclComms();  // outlives static destruction
+    return *comms;
+  }
+  ncclComm_t get(MPI_Comm comm) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    int cmp = MPI_UNEQUAL;
+    for (auto& [mpi, nccl] : comms_) {
+      CAMBER_CHECK_MPI(MPI_Comm_compare(mpi, comm, &cmp));
+      if (cmp == MPI_IDENT || cmp == MPI_CONGRUENT) return nccl;
+    }
+    ncclUniqueId id;
+    if (comm_rank(comm) == 0) CAMBER_CHECK_NCCL(ncclGetUniqueId(&id));
+    CAMBER_CHECK_MPI(MPI_Bcast(&id, sizeof(id), MPI_BYTE, 0, comm));
+    ncclComm_t nccl = nullptr;
+    CAMBER_CHECK_NCCL(ncclCommInitRank(&nccl, comm_size(comm), id, comm_rank(comm)));
+    MPI_Comm dup = MPI_COMM_NULL;
+    CAMBER_CHECK_MPI(MPI_Comm_dup(comm, &dup));
+    if (comms_.empty()) Kokkos::push_finalize_hook([this] { release(); });
+    comms_.emplace_back(dup, nccl);
+    return nccl;
+  }
+
+ private:
+  void release() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    for (auto& [mpi, nccl] : comms_) {
+      ncclCommDestroy(nccl);
+      if (!finalized) MPI_Comm_free(&mpi);
+    }
+    comms_.clear();
+  }
+  std::mutex mutex_;
+  std::vector<std::pair<MPI_Comm, ncclComm_t>> comms_;
+};
+
+// NCCL unless CAMBER_ALLREDUCE=mpi.
+bool use_nccl() {
+  const char* choice = std::getenv("CAMBER_ALLREDUCE");
+  if (choice == nullptr || std::strcmp(choice, "nccl") == 0) return true;
+  CAMBER_REQUIRE(std::strcmp(choice, "mpi") == 0,
+                 "CAMBER_ALLREDUCE must be 'nccl' or 'mpi', not '" << choice << "'");
+  return false;
+}
+
+// The gradients of one dtype, packed into device buckets and summed by
+// ncclAllReduce on Kokkos' stream.
+template <class T>
+void reduce_dtype_nccl(std::vector<Tensor*>& grads, MPI_Comm comm, std::size_t bucket_bytes) {
+  if (grads.empty()) return;
+  using Space = Kokkos::DefaultExecutionSpace;
+  const Space space;
+  ncclComm_t nccl = NcclComms::instance().get(comm);
+  const std::size_t cap = std::max<std::size_t>(bucket_bytes / sizeof(T), 1);
+  Kokkos::View<T*, Space::memory_space> buffer;
+  std::size_t first = 0;
+  while (first < grads.size()) {
+    std::size_t last = first, count = 0;
+    while (last < grads.size() &&
+           (last == first || count + static_cast<std::size_t>(grads[last]->size()) <= cap)) {
+      count += static_cast<std::size_t>(grads[last]->size());
+      ++last;
+    }
+    if (buffer.extent(0) < count)
+      buffer = Kokkos::View<T*, Space::memory_space>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "camber::nn::allreduce"), count);
+    std::size_t at = 0;
+    for (std::size_t k = first; k < last; ++k) {
+      const std::size_t n = static_cast<std::size_t>(grads[k]->size());
+      Kokkos::deep_copy(space, Kokkos::subview(buffer, std::make_pair(at, at + n)),
+                        grads[k]->typed_view<T>());
+      at += n;
+    }
+    CAMBER_CHECK_NCCL(ncclAllReduce(buffer.data(), buffer.data(), count, nccl_type<T>(), ncclSum,
+                                    nccl, space.cuda_stream()));
+    at = 0;
+    for (std::size_t k = first; k < last; ++k) {
+      const std::size_t n = static_cast<std::size_t>(grads[k]->size());
+      Kokkos::deep_copy(space, grads[k]->typed_view<T>(),
+                        Kokkos::subview(buffer, std::make_pair(at, at + n)));
+      grads[k]->mark_modified();
+      at += n;
+    }
+    first = last;
+  }
+  space.fence();
+}
+
+#endif  // CAMBER_HAVE_NCCL
+
 }  // namespace
 
 void allreduce_sum(std::vector<Tensor>& grads, MPI_Comm comm, std::size_t bucket_bytes) {
@@ -85,6 +211,13 @@ void allreduce_sum(std::vector<Tensor>& grads, MPI_Comm comm, std::size_t bucket
 
   std::vector<Tensor*> f64, f32;
   for (Tensor& g : grads) (g.dtype() == DType::float32 ? f32 : f64).push_back(&g);
+#if defined(CAMBER_HAVE_NCCL)
+  if (use_nccl()) {
+    reduce_dtype_nccl<double>(f64, comm, bucket_bytes);
+    reduce_dtype_nccl<float>(f32, comm, bucket_bytes);
+    return;
+  }
+#endif
   reduce_dtype<double>(f64, comm, bucket_bytes);
   reduce_dtype<float>(f32, comm, bucket_bytes);
 }

@@ -17,9 +17,13 @@
 /// run on any number of ranks follows the single-rank loss curve to
 /// round-off (tests/nn: 1, 2 and 4 ranks agree to 1e-10).
 ///
-/// Gradients are copied to host buffers of at most `bucket_bytes` each and
-/// summed with one MPI_Allreduce per bucket (no CUDA-aware MPI assumed).
-/// The reduction runs after the backward pass, not overlapped with it.
+/// Gradients are packed into buffers of at most `bucket_bytes` each and
+/// summed with one collective per bucket. With MPI the buffers are on the
+/// host (no CUDA-aware MPI assumed). A CUDA build configured with
+/// -DCAMBER_ENABLE_NCCL=ON packs them on the device and calls ncclAllReduce
+/// on Kokkos' stream instead (one NCCL communicator per MPI communicator,
+/// made on first use); CAMBER_ALLREDUCE=mpi forces the host path. The
+/// reduction runs after the backward pass, not overlapped with it.
 #pragma once
 
 #include <mpi.h>

@@ -97,7 +97,7 @@ leg_cuda() {
   mkdir -p "$build"
   cmake -S "$root" -B "$build" -DKokkos_ROOT="$prefix" "${module_opts[@]}" \
         -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
-        -DCAMBER_USE_CCACHE=ON > "$build/configure.log" 2>&1 \
+        -DCAMBER_ENABLE_NCCL=ON -DCAMBER_USE_CCACHE=ON > "$build/configure.log" 2>&1 \
     || { cat "$build/configure.log"; return 1; }
   grep 'Camber: Kokkos' "$build/configure.log"
   # Compile and link everything (libraries and test executables); no GPU here.

@@ -11,6 +11,10 @@
 // Camber step does not. Items processed = rows, so Google Benchmark
 // reports samples per second.
 //
+// Inference: the forward pass alone of the same nets (no graph: under
+// NoGradGuard), one row (latency) and 1024 rows (throughput), against the
+// same forward in Eigen. Items processed = rows.
+//
 // `bench_nn --check` runs only the set-up check: the two gradients agree
 // (relative 1e-12 in float64) on a small batch. CTest runs it.
 #include <benchmark/benchmark.h>
@@ -133,6 +137,27 @@ struct EigenCase {
   }
 };
 
+// Forward only, the way a served model runs.
+struct CamberInference {
+  CamberCase c;
+  CamberInference(index_t width, DType dt, index_t rows) : c(width, dt, rows) {}
+  Tensor predict() {
+    ad::NoGradGuard no_graph;
+    return c.net->forward(c.x).value();
+  }
+};
+
+template <class T>
+typename EigenCase<T>::Mat eigen_predict(EigenCase<T>& e) {
+  typename EigenCase<T>::Mat h = e.x;
+  for (size_t l = 0; l < e.w.size(); ++l) {
+    typename EigenCase<T>::Mat z = h * e.w[l];
+    z.rowwise() += e.b[l];
+    h = l + 1 < e.w.size() ? typename EigenCase<T>::Mat(z.array().tanh().matrix()) : z;
+  }
+  return h;
+}
+
 bool check() {
   CamberCase c(32, DType::float64, 8);
   EigenCase<double> e(c);
@@ -148,7 +173,17 @@ bool check() {
     for (size_t i = 0; i < bb.size(); ++i) num = std::max(num, std::abs(bb[i] - e.gb[l].data()[i]));
   }
   std::printf("bench_nn: Camber and Eigen gradients differ by %.2e relative\n", num / den);
-  return num <= 1e-12 * den;
+  CamberInference ci(32, DType::float64, 8);
+  EigenCase<double> ei(ci.c);
+  const std::vector<double> yc = ci.predict().to_vector();
+  const EigenCase<double>::Mat ye = eigen_predict(ei);
+  double dy = 0.0, ny = 0.0;
+  for (size_t i = 0; i < yc.size(); ++i) {
+    dy = std::max(dy, std::abs(yc[i] - ye.data()[i]));
+    ny = std::max(ny, std::abs(ye.data()[i]));
+  }
+  std::printf("bench_nn: Camber and Eigen predictions differ by %.2e relative\n", dy / ny);
+  return num <= 1e-12 * den && dy <= 1e-12 * ny;
 }
 
 template <class T>
@@ -166,8 +201,30 @@ void BM_eigen(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * batch);
 }
 
+template <class T>
+void BM_camber_infer(benchmark::State& state) {
+  CamberInference c(state.range(0), std::is_same<T, float>::value ? DType::float32 : DType::float64,
+                    state.range(1));
+  for (auto _ : state) benchmark::DoNotOptimize(c.predict());
+  state.SetItemsProcessed(state.iterations() * state.range(1));
+}
+
+template <class T>
+void BM_eigen_infer(benchmark::State& state) {
+  CamberCase c(state.range(0), std::is_same<T, float>::value ? DType::float32 : DType::float64,
+               state.range(1));
+  EigenCase<T> e(c);
+  for (auto _ : state) benchmark::DoNotOptimize(eigen_predict(e));
+  state.SetItemsProcessed(state.iterations() * state.range(1));
+}
+
 }  // namespace
 
+#define CAMBER_INFER_ARGS ->Args({64, 1})->Args({256, 1})->Args({64, 1024})->Args({256, 1024})
+BENCHMARK_TEMPLATE(BM_camber_infer, double) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_eigen_infer, double) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_camber_infer, float) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_eigen_infer, float) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_camber, double)->Arg(64)->Arg(256)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_eigen, double)->Arg(64)->Arg(256)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_camber, float)->Arg(64)->Arg(256)->Unit(benchmark::kMicrosecond)->UseRealTime();
