@@ -44,8 +44,10 @@
 #include <camber/nn/lbfgs.hpp>
 #include <camber/nn/loss.hpp>
 #include <camber/nn/module.hpp>
+#include <camber/nn/normalization.hpp>
 #include <camber/nn/optim.hpp>
 #include <camber/nn/schedule.hpp>
+#include <camber/nn/surrogate.hpp>
 #include <camber/nn/trainer.hpp>
 
 #include <camber/optimization/history.hpp>
@@ -81,6 +83,7 @@
 #include <camber/io/xdmf_writer.hpp>
 #include <camber/nn/io/checkpoint.hpp>
 #include <camber/nn/io/dataset.hpp>
+#include <camber/nn/io/model_file.hpp>
 #endif
 #if CAMBER_WITH_PETSC
 #include <camber/solvers/heat_conduction.hpp>

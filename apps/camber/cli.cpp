@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "heat_case.hpp"
+#include "model_commands.hpp"
 #include "problem.hpp"
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/mesh/quality.hpp>
@@ -187,6 +188,26 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
       "mesh-info", "Read a mesh (.su2, .msh) and print counts, markers and quality");
   mesh_info->add_option("mesh", mesh_path, "Mesh file")->required();
 
+  std::string info_model;
+  CLI::App* model_info = app.add_subcommand(
+      "model-info", "Print a trained model's card: network, inputs and outputs with units and "
+                    "normalisation, training data and its hash, validation error, provenance");
+  model_info->add_option("model", info_model, "Model file (<case>_model.h5 from camber train)")
+      ->required();
+
+  InferOptions infer_options;
+  CLI::App* infer = app.add_subcommand(
+      "infer", "Predict with a trained model over the rows of a .csv or .h5 file (rows split "
+               "over the MPI ranks)");
+  infer->add_option("model", infer_options.model, "Model file")->required();
+  infer->add_option("input", infer_options.input,
+                    "Inputs: .csv with a header of the model's input names (\"name [unit]\" "
+                    "checks the unit), or an .h5 data set")
+      ->required();
+  infer->add_option("-o,--output", infer_options.output, "Predictions: .csv or .h5")->required();
+  infer->add_option("--batch", infer_options.batch, "Rows per prediction call")
+      ->default_val(4096);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -215,6 +236,8 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   if (*check) return command_check(check_path, runtime);
   if (*reference) return command_deck_reference(reference_out, runtime);
   if (*mesh_info) return command_mesh_info(mesh_path, runtime);
+  if (*model_info) return command_model_info(info_model, runtime);
+  if (*infer) return command_infer(infer_options, runtime);
   if (runtime.rank() == 0) std::cout << app.help();
   return 2;
 }

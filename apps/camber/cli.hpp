@@ -4,6 +4,8 @@
 //   camber check DECK       validate the deck and stop
 //   camber deck-reference   print the deck reference (docs/deck-reference.md)
 //   camber mesh-info FILE   read a mesh and print counts, markers, quality
+//   camber model-info MODEL print a trained model's card (model_commands.hpp)
+//   camber infer MODEL IN -o OUT   batch prediction with a trained model
 //   camber --version | --help
 //
 // Exit codes: 0 success, 1 failure (numerical, I/O), 2 bad input (deck,

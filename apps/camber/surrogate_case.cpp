@@ -1,9 +1,11 @@
 #include "surrogate_case.hpp"
 
 #include "euler_common.hpp"
+#include "git_revision.hpp"
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <memory>
 #include <sstream>
@@ -12,6 +14,7 @@
 #include <camber/log.hpp>
 #include <camber/nn/io/checkpoint.hpp>
 #include <camber/nn/io/dataset.hpp>
+#include <camber/nn/io/model_file.hpp>
 #include <camber/nn/layers.hpp>
 #include <camber/optimization/optimizer.hpp>
 #include <camber/solvers/petsc_session.hpp>
@@ -73,7 +76,7 @@ void declare_surrogate_schema(deck::Schema& s) {
                "best epoch's weights are kept.")
       .choice("loss", "mse", {"mse", "l1", "huber"}, "Loss on the normalised outputs.")
       .integer("seed", 0, deck::IntRange::non_negative(), "Seed of the shuffling.");
-  s.section("design", "camber optimize: the trained network (read from the case's checkpoint) "
+  s.section("design", "camber optimize: the trained network (the case's model file, <output.dir>/<case>_model.h5) "
                       "as a differentiable model, optimized over its inputs within the data "
                       "set's range by SLSQP with gradients through the network, and the "
                       "optimum re-checked by the solver of flow_deck.")
@@ -97,23 +100,30 @@ void validate_surrogate(const deck::Deck& d) {
     d.reject("training.min_learning_rate", "must not exceed training.learning_rate");
 }
 
+nn::NetworkSpec network_spec(const deck::Deck& d, index_t in, index_t out) {
+  nn::NetworkSpec spec;
+  spec.kind = d.string("network.kind");
+  spec.in = in;
+  spec.out = out;
+  spec.activation = nn::activation_from_name(d.string("network.activation"));
+  spec.dtype = d.string("network.dtype") == "float32" ? DType::float32 : DType::float64;
+  const std::vector<std::int64_t>& hidden = d.integers("network.hidden");
+  spec.hidden.assign(hidden.begin(), hidden.end());
+  if (spec.kind == "residual_mlp") spec.hidden.assign(hidden.size(), hidden[0]);
+  return spec;
+}
+
 std::shared_ptr<nn::Module> build_network(const deck::Deck& d, index_t in, index_t out) {
   nn::Rng rng(static_cast<std::uint64_t>(d.integer("network.seed")));
-  const nn::Activation act = nn::activation_from_name(d.string("network.activation"));
-  const nn::Init init = nn::init_from_name(d.string("network.init"));
-  const DType dt = d.string("network.dtype") == "float32" ? DType::float32 : DType::float64;
-  const std::vector<std::int64_t>& hidden = d.integers("network.hidden");
-  if (d.string("network.kind") == "residual_mlp")
-    return std::make_shared<nn::ResidualMlp>(in, hidden[0], static_cast<int>(hidden.size() - 1),
-                                             out, act, rng, init, dt);
-  nn::MlpOptions o;
-  o.in = in;
-  o.out = out;
-  o.hidden.assign(hidden.begin(), hidden.end());
-  o.activation = act;
-  o.init = init;
-  o.dtype = dt;
-  return nn::mlp(o, rng);
+  return nn::make_network(network_spec(d, in, out), rng, nn::init_from_name(d.string("network.init")));
+}
+
+// The deck's text, for the model card ("" when it cannot be read again).
+std::string deck_text(const deck::Deck& d) {
+  std::ifstream in(d.source());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return in.good() || in.eof() ? text.str() : std::string();
 }
 
 std::unique_ptr<nn::Optimizer> build_optimizer(const deck::Deck& d, const ad::Vars& params) {
@@ -222,6 +232,7 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
   nn::save_checkpoint(ckpt, *net, *opt, trainer, comm);
 
   // Validation error per output, in the data's units.
+  std::vector<double> val_rmse;
   if (n_val > 0) {
     const index_t rows = data.shard.x.dim(0), off = data.shard.offset;
     const index_t v0 = std::min(rows, std::max<index_t>(0, n_train - off));
@@ -243,6 +254,7 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
     const std::vector<double> total = s.to_vector();
     for (index_t j = 0; j < n_out; ++j) {
       const double rmse = std::sqrt(total[static_cast<size_t>(j)] / static_cast<double>(n_val));
+      val_rmse.push_back(rmse);
       const std::string& unit = data.outputs.units[static_cast<size_t>(j)];
       logging::info(CAMBER_MSG("validation " << data.outputs.names[static_cast<size_t>(j)]
                                              << ": RMSE " << std::scientific << std::setprecision(3)
@@ -250,6 +262,26 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
                                              << rmse / data.output_stats.stddev[static_cast<size_t>(j)]
                                              << " of the output's standard deviation)"));
     }
+  }
+  // The trained network with its model card (camber model-info, infer,
+  // export, serve read it).
+  const std::string model_path = dir + "/" + name + "_model.h5";
+  {
+    const nn::Surrogate surrogate(network_spec(d, n_in, n_out), net->parameter_values(),
+                                  data.inputs, data.outputs, data.input_stats, data.output_stats);
+    nn::ModelCard card;
+    card.data_path = file;
+    card.data_rows = data.shard.global_rows;
+    card.epochs = trainer.epoch();
+    card.training_deck = deck_text(d);
+    card.validation_rows = n_val;
+    card.validation_rmse = val_rmse;
+    card.git_revision = git_revision();
+    collective_guard(comm, [&] {
+      if (runtime.rank() != 0) return;
+      card.data_sha256 = nn::sha256_file(file);
+      nn::save_model(model_path, surrogate, card);
+    });
   }
   // The loss curve as a PNG (gnuplot), beside the CSV.
   bool png = false;
@@ -267,7 +299,7 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
     png = euler_app::run_gnuplot(dir + "/" + name + "_loss.gp", gp.str());
   });
   logging::info("wrote " + o.csv + (png ? ", " + dir + "/" + name + "_loss.png" : std::string()) +
-                " and " + ckpt);
+                ", " + ckpt + " and " + model_path);
   return 0;
 }
 
@@ -284,12 +316,12 @@ size_t column_of(const deck::Deck& d, const std::string& key, const nn::Columns&
 int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOptions&) {
   const MPI_Comm comm = runtime.comm();
   const std::string name = d.string("case"), dir = d.string("output.dir");
-  const std::string file = d.string("data.file"), ckpt = dir + "/" + name + "_checkpoint.h5";
+  const std::string file = d.string("data.file"), model_path = dir + "/" + name + "_model.h5";
   collective_guard(comm, [&] {
     if (!fs::exists(file))
       d.reject("data.file", "cannot find '" + file + "' (relative to the working directory)");
-    CAMBER_INPUT_REQUIRE(fs::exists(ckpt), "no trained network at " << ckpt
-                                                                    << ": run camber train first");
+    CAMBER_INPUT_REQUIRE(fs::exists(model_path), "no trained network at "
+                                                     << model_path << ": run camber train first");
   });
   const nn::DataSet data = nn::read_dataset(file, comm);
   size_t obj = 0, con = 0;
@@ -298,10 +330,16 @@ int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOpt
     obj = column_of(d, "design.objective", data.outputs);
     if (constrained) con = column_of(d, "design.constraint", data.outputs);
   });
-  const index_t n_in = data.shard.x.dim(1), n_out = data.shard.y.dim(1);
-  const std::shared_ptr<nn::Module> net = build_network(d, n_in, n_out);
-  nn::load_parameters(ckpt, *net, comm);
-  const DType dt = d.string("network.dtype") == "float32" ? DType::float32 : DType::float64;
+  std::unique_ptr<nn::Model> model;
+  collective_guard(comm, [&] { model = std::make_unique<nn::Model>(nn::load_model(model_path)); });
+  const nn::Surrogate& surrogate = model->surrogate;
+  const index_t n_in = surrogate.spec().in, n_out = surrogate.spec().out;
+  collective_guard(comm, [&] {
+    CAMBER_INPUT_REQUIRE(surrogate.inputs().names == data.inputs.names &&
+                             surrogate.outputs().names == data.outputs.names,
+                         model_path << " was trained on other columns than " << file
+                                    << " holds: train again");
+  });
 
   // Bounds: the data's range of each input (the surrogate knows nothing beyond).
   std::vector<double> lo(static_cast<size_t>(n_in), 1e300), hi(static_cast<size_t>(n_in), -1e300);
@@ -315,30 +353,22 @@ int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOpt
     hi[static_cast<size_t>(j)] = par::allreduce_max(hi[static_cast<size_t>(j)], comm);
   }
   const double sign = d.string("design.goal") == "maximize" ? -1.0 : 1.0;
-  const auto& si = data.input_stats;
-  const auto& so = data.output_stats;
-  // The network at x (physical units): every output and the gradients of
-  // the objective and constraint outputs with respect to x.
+  // The surrogate at x (physical units): every output, and the gradients of
+  // the objective and constraint outputs (its Jacobian's rows).
   struct Point {
     std::vector<double> y, dobj, dcon;
   };
   const auto evaluate = [&](const std::vector<double>& x) {
-    std::vector<double> xn(x.size());
-    for (size_t j = 0; j < x.size(); ++j) xn[j] = (x[j] - si.mean[j]) / si.stddev[j];
-    const ad::Var in = ad::variable(Tensor::from_host({1, n_in}, xn).to(dt));
-    const ad::Var out = net->forward(in);
+    const Tensor xt = Tensor::from_host({1, n_in}, x);
     Point p;
-    const std::vector<double> yn = out.value().to(DType::float64).to_vector();
-    for (size_t k = 0; k < yn.size(); ++k) p.y.push_back(yn[k] * so.stddev[k] + so.mean[k]);
-    const auto gradient = [&](size_t k) {
-      const ad::Var yk = ad::sum(ad::slice(out, 1, static_cast<index_t>(k), static_cast<index_t>(k + 1)));
-      const std::vector<double> g = ad::grad(yk, {in}, false, true)[0].value().to(DType::float64).to_vector();
-      std::vector<double> dx(g.size());
-      for (size_t j = 0; j < g.size(); ++j) dx[j] = g[j] * so.stddev[k] / si.stddev[j];
-      return dx;
+    p.y = surrogate.predict(xt).to_vector();
+    const std::vector<double> j = surrogate.jacobian(xt).to_vector();  // {1, n_out, n_in}
+    const auto row = [&](size_t k) {
+      return std::vector<double>(j.begin() + static_cast<std::ptrdiff_t>(k * static_cast<size_t>(n_in)),
+                                 j.begin() + static_cast<std::ptrdiff_t>((k + 1) * static_cast<size_t>(n_in)));
     };
-    p.dobj = gradient(obj);
-    if (constrained) p.dcon = gradient(con);
+    p.dobj = row(obj);
+    if (constrained) p.dcon = row(con);
     return p;
   };
   opt::Problem problem;

@@ -57,27 +57,7 @@ Normalization statistics(const Tensor& local, index_t global_rows, MPI_Comm comm
   return n;
 }
 
-Tensor affine_columns(const Tensor& t, const std::vector<double>& mul, const std::vector<double>& add) {
-  CAMBER_REQUIRE(t.rank() == 2 && static_cast<size_t>(t.dim(1)) == mul.size(),
-                 "Normalization: a tensor of shape " << shape_string(t.shape()) << " for "
-                                                     << mul.size() << " columns");
-  const ad::Var m = ad::constant(Tensor::from_host({t.dim(1)}, mul).to(t.dtype()));
-  const ad::Var a = ad::constant(Tensor::from_host({t.dim(1)}, add).to(t.dtype()));
-  return (ad::constant(t) * m + a).value();
-}
-
 }  // namespace
-
-Tensor Normalization::apply(const Tensor& t) const {
-  std::vector<double> mul(mean.size()), add(mean.size());
-  for (size_t j = 0; j < mean.size(); ++j) {
-    mul[j] = 1.0 / stddev[j];
-    add[j] = -mean[j] / stddev[j];
-  }
-  return affine_columns(t, mul, add);
-}
-
-Tensor Normalization::invert(const Tensor& t) const { return affine_columns(t, stddev, mean); }
 
 Shard DataSet::normalized() const {
   Shard s = shard;

@@ -25,21 +25,10 @@
 #include <string>
 #include <vector>
 
+#include <camber/nn/normalization.hpp>
 #include <camber/nn/trainer.hpp>
 
 namespace camber::nn {
-
-struct Columns {
-  std::vector<std::string> names;
-  std::vector<std::string> units;  ///< one per name ("" for none)
-};
-
-struct Normalization {
-  std::vector<double> mean, stddev;  ///< per column
-  /// (t - mean) / std per column of a {rows, columns} tensor, and back.
-  Tensor apply(const Tensor& t) const;
-  Tensor invert(const Tensor& t) const;
-};
 
 struct DataSet {
   Shard shard;  ///< this rank's rows, raw

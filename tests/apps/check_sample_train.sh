@@ -6,7 +6,11 @@
 # digit; camber train on 2 ranks fits it and reports the validation error
 # per output; --restart continues from the training checkpoint; camber
 # optimize minimizes CD over the network with CL >= 0.1 and solves the flow
-# at the optimum.
+# at the optimum. The model file train writes: model-info prints its card
+# (the data set's SHA-256 as coreutils computes it), infer predicts the data
+# set's rows on 1 and 2 ranks with the same digits, and a cut, changed or
+# appended-to model file, or a bad input CSV, exits with code 2 naming the
+# fault.
 set -euo pipefail
 mpiexec=$1 camber=$2 sample=$3 train=$4
 work=$(mktemp -d)
@@ -44,6 +48,41 @@ grep -q "surrogate optimum after" optimize.log && grep -q "solver at the optimum
 if command -v gnuplot > /dev/null; then
   [[ -s out/trained/tiny_surrogate_loss.png ]] || { echo "FAIL: no loss curve PNG"; exit 1; }
 fi
+model=out/trained/tiny_surrogate_model.h5
+"$camber" model-info "$model" > info.log 2>&1 || { cat info.log; echo "FAIL: camber model-info failed"; exit 1; }
+data_sha=$(sha256sum out/sampled/tiny_samples.h5 | cut -d' ' -f1)
+grep -q "training data  out/sampled/tiny_samples.h5, 8 rows, sha256 $data_sha" info.log &&
+  grep -q "^inputs         mach .*alpha_deg \[deg\]" info.log && grep -q "^epochs         25" info.log &&
+  grep -q "  | problem: surrogate" info.log ||
+  { cat info.log; echo "FAIL: the model card is not what was trained"; exit 1; }
+"$camber" infer "$model" out/sampled/tiny_samples.h5 -o one.csv > infer1.log 2>&1 &&
+  "$mpiexec" -n 2 --oversubscribe "$camber" infer "$model" out/sampled/tiny_samples.h5 -o two.csv > infer2.log 2>&1 ||
+  { cat infer1.log infer2.log; echo "FAIL: camber infer failed"; exit 1; }
+cmp one.csv two.csv || { echo "FAIL: infer on 2 ranks differs from 1 rank"; exit 1; }
+head -1 one.csv | grep -qx "mach,alpha_deg \[deg\],CL,CD,CM" && [[ $(wc -l < one.csv) == 9 ]] ||
+  { head -3 one.csv; echo "FAIL: infer's CSV is not 8 rows of inputs and outputs"; exit 1; }
+grep -q "RMSE against the data set's outputs: CL" infer1.log || { cat infer1.log; echo "FAIL: no RMSE"; exit 1; }
+expect_bad() {  # expect_bad PATTERN COMMAND...: exit code 2 and PATTERN in the output
+  local pattern=$1; shift
+  set +e; "$@" > bad.log 2>&1; local rc=$?; set -e
+  [[ $rc == 2 ]] && grep -q "$pattern" bad.log || { cat bad.log; echo "FAIL: '$*' gave $rc, not 2 with '$pattern'"; exit 1; }
+}
+size=$(stat -c %s "$model")
+head -c $((size - 100)) "$model" > cut.h5
+expect_bad "cut.h5' is truncated: $((size - 100)) of $size bytes" "$camber" model-info cut.h5
+cp "$model" changed.h5
+printf '\x55' | dd of=changed.h5 bs=1 seek=$((size / 2)) conv=notrunc status=none
+cmp -s "$model" changed.h5 && { echo "FAIL: the byte was not changed"; exit 1; }
+expect_bad "changed.h5' fails its checksum" "$camber" infer changed.h5 one.csv -o x.csv
+{ cat "$model"; echo extra; } > appended.h5
+expect_bad "data appended" "$camber" model-info appended.h5
+expect_bad "not a Camber model file (an HDF5 file" "$camber" model-info out/sampled/tiny_samples.h5
+printf 'mach,alpha_deg [deg]\n0.5,1\n0.4,x\n' > bad.csv
+expect_bad "bad.csv:3: 'x' in column 'alpha_deg' is not a finite number" \
+  "$mpiexec" -n 2 --oversubscribe "$camber" infer "$model" bad.csv -o x.csv
+printf 'mach,alpha_deg [rad]\n0.5,1\n' > unit.csv
+expect_bad "unit.csv:1: column 'alpha_deg' in 'rad', the model's unit is 'deg'" "$camber" infer "$model" unit.csv -o x.csv
 echo "PASS: 8 flows sampled on 2 ranks, continued after 3 identically, trained on 2 ranks, restarted:"
 grep "validation" train.log
 grep -A4 "surrogate optimum" optimize.log
+echo "model card, infer on 1 and 2 ranks, and 6 damaged inputs (exit code 2) checked"

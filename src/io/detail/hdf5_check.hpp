@@ -1,5 +1,5 @@
-// Internal to Camber::io (not installed): the HDF5 return-code wrapper and an
-// owning handle for hid_t.
+// Internal to Camber (not part of its API; nn_io's serial model files use it
+// too): the HDF5 return-code wrapper and an owning handle for hid_t.
 //
 // Every HDF5 call goes through CAMBER_CHECK_HDF5. A negative result (failure
 // for herr_t, hid_t, htri_t and hssize_t alike) throws camber::Error whose

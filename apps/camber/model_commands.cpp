@@ -1,0 +1,259 @@
+#include "model_commands.hpp"
+
+#include <mpi.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <camber/error.hpp>
+#include <camber/log.hpp>
+#include <camber/nn/data_parallel.hpp>
+#include <camber/nn/io/dataset.hpp>
+#include <camber/nn/io/model_file.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/progress.hpp>
+
+namespace camber::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::unique_ptr<nn::Model> load_everywhere(const std::string& path, MPI_Comm comm) {
+  std::unique_ptr<nn::Model> m;
+  collective_guard(comm, [&] { m = std::make_unique<nn::Model>(nn::load_model(path)); });
+  return m;
+}
+
+std::string extension(const std::string& path) {
+  std::string e = fs::path(path).extension().string();
+  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e;
+}
+
+std::string trim(const std::string& s) {
+  const size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
+  return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
+}
+
+std::vector<std::string> split_commas(const std::string& line) {
+  std::vector<std::string> cells;
+  std::string cell;
+  std::istringstream in(line);
+  while (std::getline(in, cell, ',')) cells.push_back(trim(cell));
+  if (!line.empty() && line.back() == ',') cells.emplace_back();
+  return cells;
+}
+
+// A CSV of the model's inputs: a header naming them (in any order, each
+// once, "name" or "name [unit]" with the model's unit), then one row per
+// line. Blank lines and lines starting with '#' are skipped. Every fault
+// names the file and line.
+Tensor read_csv(const std::string& path, const nn::Surrogate& s) {
+  std::ifstream in(path);
+  CAMBER_INPUT_REQUIRE(in.good(), "cannot open '" << path << "'");
+  const nn::Columns& want = s.inputs();
+  const size_t n_in = want.names.size();
+  std::vector<size_t> column_of;  // header cell -> model input
+  std::vector<double> values;
+  std::string line;
+  long lineno = 0, rows = 0;
+  bool header = false;
+  while (std::getline(in, line)) {
+    ++lineno;
+    const std::string t = trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    const std::vector<std::string> cells = split_commas(t);
+    if (!header) {
+      header = true;
+      std::vector<int> seen(n_in, 0);
+      for (const std::string& cell : cells) {
+        std::string name = cell, unit;
+        const size_t open = cell.find('[');
+        if (open != std::string::npos) {
+          CAMBER_INPUT_REQUIRE(cell.back() == ']', path << ":" << lineno << ": column '" << cell
+                                                        << "': write a unit as 'name [unit]'");
+          name = trim(cell.substr(0, open));
+          unit = trim(cell.substr(open + 1, cell.size() - open - 2));
+        }
+        size_t k = 0;
+        while (k < n_in && want.names[k] != name) ++k;
+        std::string list;
+        for (const std::string& n : want.names) list += (list.empty() ? "" : ", ") + n;
+        CAMBER_INPUT_REQUIRE(k < n_in, path << ":" << lineno << ": column '" << name
+                                            << "' is not an input of the model (" << list << ")");
+        CAMBER_INPUT_REQUIRE(++seen[k] == 1, path << ":" << lineno << ": column '" << name
+                                                  << "' appears twice");
+        CAMBER_INPUT_REQUIRE(open == std::string::npos || unit == want.units[k],
+                             path << ":" << lineno << ": column '" << name << "' in '" << unit
+                                  << "', the model's unit is '" << want.units[k] << "'");
+        column_of.push_back(k);
+      }
+      for (size_t k = 0; k < n_in; ++k)
+        CAMBER_INPUT_REQUIRE(seen[k] == 1, path << ":" << lineno << ": no column '"
+                                                << want.names[k] << "' (an input of the model)");
+      continue;
+    }
+    CAMBER_INPUT_REQUIRE(cells.size() == n_in, path << ":" << lineno << ": " << cells.size()
+                                                    << " values, the header has " << n_in);
+    std::vector<double> row(n_in);
+    for (size_t c = 0; c < cells.size(); ++c) {
+      char* end = nullptr;
+      const double v = std::strtod(cells[c].c_str(), &end);
+      CAMBER_INPUT_REQUIRE(!cells[c].empty() && end == cells[c].c_str() + cells[c].size() &&
+                               std::isfinite(v),
+                           path << ":" << lineno << ": '" << cells[c] << "' in column '"
+                                << want.names[column_of[c]] << "' is not a finite number");
+      row[column_of[c]] = v;
+    }
+    values.insert(values.end(), row.begin(), row.end());
+    ++rows;
+  }
+  CAMBER_INPUT_REQUIRE(header, path << ": empty (a header naming the inputs is needed)");
+  return Tensor::from_host({static_cast<index_t>(rows), static_cast<index_t>(n_in)}, values);
+}
+
+// Rows [r.begin, r.end) of a {rows, cols} tensor.
+Tensor rows_of(const Tensor& t, nn::RowRange r) {
+  const std::vector<double> v = t.to_vector();
+  const index_t cols = t.dim(1);
+  return Tensor::from_host({r.size(), cols},
+                           std::vector<double>(v.begin() + r.begin * cols, v.begin() + r.end * cols));
+}
+
+std::string header_cell(const nn::Columns& c, size_t k) {
+  return c.names[k] + (c.units[k].empty() ? "" : " [" + c.units[k] + "]");
+}
+
+// Gathers every rank's rows of `x` and `y` to rank 0 and writes them there.
+void write_csv(const std::string& path, const Tensor& x, const Tensor& y, const nn::Surrogate& s,
+               MPI_Comm comm) {
+  const int size = static_cast<int>(comm_size(comm)), rank = static_cast<int>(comm_rank(comm));
+  const index_t n_in = x.dim(1), n_out = y.dim(1);
+  std::vector<double> mine;
+  const std::vector<double> xv = x.to_vector(), yv = y.to_vector();
+  for (index_t r = 0; r < x.dim(0); ++r) {
+    mine.insert(mine.end(), xv.begin() + r * n_in, xv.begin() + (r + 1) * n_in);
+    mine.insert(mine.end(), yv.begin() + r * n_out, yv.begin() + (r + 1) * n_out);
+  }
+  int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<size_t>(size)), displs(static_cast<size_t>(size), 0);
+  CAMBER_CHECK_MPI(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm));
+  for (int r = 1; r < size; ++r) displs[static_cast<size_t>(r)] = displs[static_cast<size_t>(r - 1)] + counts[static_cast<size_t>(r - 1)];
+  std::vector<double> all(rank == 0 ? static_cast<size_t>(displs.back() + counts.back()) : 0);
+  CAMBER_CHECK_MPI(MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(),
+                               displs.data(), MPI_DOUBLE, 0, comm));
+  collective_guard(comm, [&] {
+    if (rank != 0) return;
+    if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
+    std::ofstream out(path);
+    CAMBER_INPUT_REQUIRE(out.good(), "cannot write '" << path << "'");
+    for (index_t k = 0; k < n_in; ++k) out << (k ? "," : "") << header_cell(s.inputs(), static_cast<size_t>(k));
+    for (index_t k = 0; k < n_out; ++k) out << "," << header_cell(s.outputs(), static_cast<size_t>(k));
+    out << "\n" << std::setprecision(17);
+    const size_t w = static_cast<size_t>(n_in + n_out);
+    for (size_t i = 0; i < all.size(); i += w) {
+      for (size_t k = 0; k < w; ++k) out << (k ? "," : "") << all[i + k];
+      out << "\n";
+    }
+    CAMBER_REQUIRE(out.good(), "writing '" << path << "' failed");
+  });
+}
+
+}  // namespace
+
+int command_model_info(const std::string& model, const Runtime& runtime) {
+  const std::unique_ptr<nn::Model> m = load_everywhere(model, runtime.comm());
+  if (runtime.rank() == 0) std::cout << nn::describe_model(*m, model) << std::flush;
+  return 0;
+}
+
+int command_infer(const InferOptions& o, const Runtime& runtime) {
+  const MPI_Comm comm = runtime.comm();
+  const std::string in_ext = extension(o.input), out_ext = extension(o.output);
+  collective_guard(comm, [&] {
+    CAMBER_INPUT_REQUIRE(in_ext == ".csv" || in_ext == ".h5",
+                         "infer: input '" << o.input << "' must be .csv or .h5");
+    CAMBER_INPUT_REQUIRE(out_ext == ".csv" || out_ext == ".h5",
+                         "infer: output '" << o.output << "' must be .csv or .h5");
+    CAMBER_INPUT_REQUIRE(o.batch > 0, "infer: --batch must be positive, got " << o.batch);
+    CAMBER_INPUT_REQUIRE(fs::exists(o.input), "infer: cannot find input '" << o.input << "'");
+  });
+  const std::unique_ptr<nn::Model> m = load_everywhere(o.model, comm);
+  const nn::Surrogate& s = m->surrogate;
+
+  // This rank's rows (a data set is read a rank's block at a time; a CSV is
+  // parsed on every rank, which keeps its line numbers in every message).
+  Tensor x;
+  std::unique_ptr<nn::DataSet> data;
+  index_t global_rows = 0;
+  collective_guard(comm, [&] {
+    if (in_ext == ".h5") {
+      data = std::make_unique<nn::DataSet>(nn::read_dataset(o.input, comm));
+      CAMBER_INPUT_REQUIRE(data->inputs.names == s.inputs().names && data->inputs.units == s.inputs().units,
+                           o.input << ": its inputs are not the model's (names and units, in order)");
+      x = data->shard.x;
+      global_rows = data->shard.global_rows;
+    } else {
+      const Tensor all = read_csv(o.input, s);
+      global_rows = all.dim(0);
+      x = rows_of(all, nn::local_rows(global_rows, comm));
+    }
+  });
+  logging::info(CAMBER_MSG("infer: " << o.model << " on " << global_rows << " rows of " << o.input
+                                     << " (" << runtime.size()
+                                     << (runtime.size() == 1 ? " rank" : " ranks") << ")"));
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const index_t rows = x.dim(0), n_out = s.spec().out;
+  std::vector<double> y;
+  y.reserve(static_cast<size_t>(rows * n_out));
+  Progress progress("infer", static_cast<long>(rows));
+  for (index_t r0 = 0; r0 < rows; r0 += o.batch) {
+    const index_t r1 = std::min(rows, r0 + o.batch);
+    const std::vector<double> part = s.predict(rows_of(x, {r0, r1})).to_vector();
+    y.insert(y.end(), part.begin(), part.end());
+    progress.update(static_cast<long>(r1));
+  }
+  progress.finish();
+  const Tensor yt = Tensor::from_host({rows, n_out}, y);
+  const double seconds = par::allreduce_max(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), comm);
+
+  // With a data set that has the model's outputs, the error against them.
+  if (data && data->outputs.names == s.outputs().names) {
+    const std::vector<double> truth = data->shard.y.to_vector();
+    std::vector<double> sq(static_cast<size_t>(n_out), 0.0);
+    for (size_t i = 0; i < y.size(); ++i)
+      sq[i % static_cast<size_t>(n_out)] += (y[i] - truth[i]) * (y[i] - truth[i]);
+    Tensor st = Tensor::from_host({n_out}, sq);
+    par::allreduce_sum_in_place(st, comm);
+    std::ostringstream e;
+    e << std::scientific << std::setprecision(3);
+    const std::vector<double> tot = st.to_vector();
+    for (index_t k = 0; k < n_out; ++k)
+      e << (k ? ", " : "") << s.outputs().names[static_cast<size_t>(k)] << " "
+        << std::sqrt(tot[static_cast<size_t>(k)] / static_cast<double>(std::max<index_t>(global_rows, 1)));
+    logging::info("infer: RMSE against the data set's outputs: " + e.str());
+  }
+
+  if (out_ext == ".h5")
+    nn::write_dataset(o.output, x, yt, s.inputs(), s.outputs(), comm);
+  else
+    write_csv(o.output, x, yt, s, comm);
+  logging::info(CAMBER_MSG("infer: " << global_rows << " rows in " << std::setprecision(3) << seconds
+                                     << " s (" << std::setprecision(4)
+                                     << static_cast<double>(global_rows) / std::max(seconds, 1e-12)
+                                     << " rows/s); wrote " << o.output));
+  return 0;
+}
+
+}  // namespace camber::app

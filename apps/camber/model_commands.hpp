@@ -1,0 +1,26 @@
+// The model subcommands of `camber`: what happens to a trained surrogate
+// (<output.dir>/<case>_model.h5, written by `camber train`).
+//
+//   camber model-info MODEL              the model card and the network
+//   camber infer MODEL INPUT -o OUTPUT   batch prediction; INPUT and OUTPUT
+//                                        are .csv (a header of input names,
+//                                        optionally "name [unit]") or .h5
+//                                        data sets; rows split over ranks
+#pragma once
+
+#include <string>
+
+#include <camber/runtime.hpp>
+#include <camber/tensor.hpp>
+
+namespace camber::app {
+
+int command_model_info(const std::string& model, const Runtime& runtime);
+
+struct InferOptions {
+  std::string model, input, output;
+  index_t batch = 4096;  ///< rows per prediction call (progress granularity)
+};
+int command_infer(const InferOptions& options, const Runtime& runtime);
+
+}  // namespace camber::app

@@ -1,0 +1,76 @@
+/// @file
+/// The native model file of camber::nn: one HDF5 file holding a trained
+/// surrogate and its model card, sealed with a checksum.
+///
+/// What it holds (format "camber-nn-model", version 1):
+/// @code
+///   userblock (512 bytes, before HDF5's superblock):
+///       CAMBER-MODEL 1 / bytes <file size> / sha256 <digest of the rest>
+///   /network     attributes kind, activation, dtype, in, out; dataset hidden
+///   /parameters/<name>   in the network's dtype (float32 or float64)
+///   /inputs, /outputs    attributes names, units; datasets mean, std
+///   /card        attributes data_path, data_sha256, data_rows, epochs,
+///                training_deck, created, camber_version, git_revision,
+///                validation_rows; dataset validation_rmse (per output)
+/// @endcode
+/// The userblock is ordinary HDF5 (h5dump and h5py read past it). Loading
+/// checks it before HDF5 parses anything: a file that is not a model, is
+/// cut short, has bytes appended or changed after it was written is
+/// rejected with a message naming the file and what is wrong (bad input,
+/// exit code 2 in apps), as is a wrong format version, a missing entry or a
+/// parameter whose shape does not fit the network.
+///
+/// @code
+///   nn::ModelCard card;
+///   card.data_path = "samples.h5";
+///   card.data_sha256 = nn::sha256_file("samples.h5");
+///   nn::save_model("out/model.h5", surrogate, card);   // on one rank
+///   nn::Model m = nn::load_model("out/model.h5");      // on any rank
+///   std::cout << nn::describe_model(m);                // camber model-info
+/// @endcode
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <camber/nn/surrogate.hpp>
+
+namespace camber::nn {
+
+/// What a registry needs to know about a trained model.
+struct ModelCard {
+  std::string data_path;      ///< the training data set, as given
+  std::string data_sha256;    ///< hex digest of that file
+  std::int64_t data_rows = 0;
+  std::int64_t epochs = 0;
+  std::string training_deck;  ///< the deck's text ("" if trained from code)
+  std::int64_t validation_rows = 0;
+  /// Root-mean-square validation error per output, in the output's units
+  /// (empty without a validation split).
+  std::vector<double> validation_rmse;
+  std::string created;         ///< ISO 8601 UTC; save_model() fills it when empty
+  std::string camber_version;  ///< save_model() fills it when empty
+  std::string git_revision;    ///< of the program that trained it ("" if unknown)
+};
+
+struct Model {
+  Surrogate surrogate;
+  ModelCard card;
+  std::int64_t format_version = 0;
+  std::uintmax_t file_bytes = 0;
+  std::string sha256;  ///< the digest in the file's header
+};
+
+/// Writes `path` atomically ("<path>.tmp", then renamed). Not collective:
+/// call it on one rank.
+void save_model(const std::string& path, const Surrogate& surrogate, ModelCard card);
+/// Reads and checks a model file (not collective; every rank may load).
+Model load_model(const std::string& path);
+/// The card and the network as text (what `camber model-info` prints).
+std::string describe_model(const Model& model, const std::string& path);
+
+/// Hex SHA-256 of a file's bytes (OpenSSL); a missing file is bad input.
+std::string sha256_file(const std::string& path);
+
+}  // namespace camber::nn

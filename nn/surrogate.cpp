@@ -1,0 +1,330 @@
+#include <camber/nn/surrogate.hpp>
+
+#include <cmath>
+
+#include <Eigen/Dense>
+
+#include <camber/error.hpp>
+
+namespace camber::nn {
+
+void check_spec(const NetworkSpec& s) {
+  CAMBER_INPUT_REQUIRE(s.kind == "mlp" || s.kind == "residual_mlp",
+                       "network kind '" << s.kind << "' (mlp, residual_mlp)");
+  CAMBER_INPUT_REQUIRE(s.in > 0 && s.out > 0, "network: in and out must be positive, got "
+                                                  << s.in << " and " << s.out);
+  for (index_t w : s.hidden)
+    CAMBER_INPUT_REQUIRE(w > 0, "network: hidden widths must be positive, got " << w);
+  CAMBER_INPUT_REQUIRE(s.dtype == DType::float64 || s.dtype == DType::float32,
+                       "network: dtype must be float64 or float32, got " << dtype_name(s.dtype));
+  if (s.kind == "residual_mlp") {
+    CAMBER_INPUT_REQUIRE(!s.hidden.empty(), "network: a residual_mlp needs hidden widths");
+    for (index_t w : s.hidden)
+      CAMBER_INPUT_REQUIRE(w == s.hidden[0], "network: a residual_mlp's widths must all be equal "
+                                             "(its blocks add), got "
+                                                 << w << " and " << s.hidden[0]);
+  }
+}
+
+std::shared_ptr<Module> make_network(const NetworkSpec& spec, Rng& rng, Init init) {
+  check_spec(spec);
+  if (spec.kind == "residual_mlp")
+    return std::make_shared<ResidualMlp>(spec.in, spec.hidden[0],
+                                         static_cast<int>(spec.hidden.size() - 1), spec.out,
+                                         spec.activation, rng, init, spec.dtype);
+  MlpOptions o;
+  o.in = spec.in;
+  o.out = spec.out;
+  o.hidden = spec.hidden;
+  o.activation = spec.activation;
+  o.init = init;
+  o.dtype = spec.dtype;
+  return mlp(o, rng);
+}
+
+namespace {
+
+// One step of the inference plan.
+struct Op {
+  enum Kind { dense, activation, save, add_saved } kind;
+  size_t layer = 0;  // dense: index into the plan's layers
+  Activation a = Activation::identity;
+};
+
+// The op sequence of spec's network; layer k uses parameters 2k, 2k + 1
+// (weight {in, out}, bias {out}), as make_network() registers them.
+std::vector<Op> op_sequence(const NetworkSpec& spec) {
+  std::vector<Op> ops;
+  size_t layer = 0;
+  auto dense = [&] { ops.push_back({Op::dense, layer++, Activation::identity}); };
+  auto act = [&] { ops.push_back({Op::activation, 0, spec.activation}); };
+  if (spec.kind == "residual_mlp") {
+    dense();
+    for (size_t b = 1; b < spec.hidden.size(); ++b) {
+      ops.push_back({Op::save, 0, Activation::identity});
+      act();
+      dense();
+      act();
+      dense();
+      ops.push_back({Op::add_saved, 0, Activation::identity});
+    }
+    act();
+    dense();
+  } else {
+    for (size_t k = 0; k < spec.hidden.size(); ++k) {
+      dense();
+      act();
+    }
+    dense();
+  }
+  return ops;
+}
+
+// f(z) and f'(z) of an activation, element-wise, as the engine defines them
+// (layers.cpp: gelu is the tanh approximation).
+template <class T>
+T act_value(Activation a, T z) {
+  switch (a) {
+    case Activation::identity: return z;
+    case Activation::tanh: return std::tanh(z);
+    case Activation::relu: return z > T(0) ? z : T(0);
+    case Activation::gelu: {
+      const T c = T(std::sqrt(2.0 / M_PI));
+      return T(0.5) * z * (T(1) + std::tanh(c * (z + T(0.044715) * z * z * z)));
+    }
+    case Activation::silu: return z / (T(1) + std::exp(-z));
+    case Activation::softplus: return std::max(z, T(0)) + std::log1p(std::exp(-std::abs(z)));
+    case Activation::sin: return std::sin(z);
+  }
+  return z;
+}
+
+template <class T>
+T act_derivative(Activation a, T z) {
+  switch (a) {
+    case Activation::identity: return T(1);
+    case Activation::tanh: {
+      const T t = std::tanh(z);
+      return T(1) - t * t;
+    }
+    case Activation::relu: return z > T(0) ? T(1) : T(0);
+    case Activation::gelu: {
+      const T c = T(std::sqrt(2.0 / M_PI));
+      const T t = std::tanh(c * (z + T(0.044715) * z * z * z));
+      return T(0.5) * (T(1) + t) +
+             T(0.5) * z * (T(1) - t * t) * c * (T(1) + T(3 * 0.044715) * z * z);
+    }
+    case Activation::silu: {
+      const T s = T(1) / (T(1) + std::exp(-z));
+      return s * (T(1) + z * (T(1) - s));
+    }
+    case Activation::softplus: return T(1) / (T(1) + std::exp(-z));
+    case Activation::sin: return std::cos(z);
+  }
+  return T(1);
+}
+
+}  // namespace
+
+// Dense layers as row-major Eigen matrices in the network's dtype.
+template <class T>
+struct TypedPlan {
+  using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  using Row = Eigen::Matrix<T, 1, Eigen::Dynamic>;
+  std::vector<Mat> weight;
+  std::vector<Row> bias;
+  std::vector<Op> ops;
+  Row in_scale, in_shift;    // x_n = x * in_scale + in_shift
+  Row out_scale, out_shift;  // y = y_n * out_scale + out_shift
+
+  // The forward pass; with tangents (one {rows, width} matrix per input),
+  // forward mode alongside.
+  Mat run(const Mat& x, std::vector<Mat>* tangents) const {
+    Mat h = (x.array().rowwise() * in_scale.array()).rowwise() + in_shift.array();
+    std::vector<Mat> saved_h;
+    std::vector<std::vector<Mat>> saved_d;
+    if (tangents != nullptr) {
+      const index_t n_in = x.cols();
+      tangents->assign(static_cast<size_t>(n_in), Mat::Zero(x.rows(), n_in));
+      for (index_t k = 0; k < n_in; ++k) (*tangents)[static_cast<size_t>(k)].col(k).setConstant(in_scale(k));
+    }
+    for (const Op& op : ops) {
+      switch (op.kind) {
+        case Op::dense: {
+          Mat z(h.rows(), weight[op.layer].cols());
+          z.noalias() = h * weight[op.layer];
+          z.rowwise() += bias[op.layer];
+          h.swap(z);
+          if (tangents != nullptr)
+            for (Mat& d : *tangents) d = d * weight[op.layer];
+          break;
+        }
+        case Op::activation: {
+          if (tangents != nullptr) {
+            const Mat dz = h.unaryExpr([&](T z) { return act_derivative(op.a, z); });
+            for (Mat& d : *tangents) d.array() *= dz.array();
+          }
+          h = h.unaryExpr([&](T z) { return act_value(op.a, z); });
+          break;
+        }
+        case Op::save:
+          saved_h.push_back(h);
+          if (tangents != nullptr) saved_d.push_back(*tangents);
+          break;
+        case Op::add_saved:
+          h += saved_h.back();
+          saved_h.pop_back();
+          if (tangents != nullptr) {
+            for (size_t k = 0; k < tangents->size(); ++k) (*tangents)[k] += saved_d.back()[k];
+            saved_d.pop_back();
+          }
+          break;
+      }
+    }
+    return (h.array().rowwise() * out_scale.array()).rowwise() + out_shift.array();
+  }
+};
+
+struct Surrogate::Plan {
+  std::unique_ptr<TypedPlan<double>> f64;
+  std::unique_ptr<TypedPlan<float>> f32;
+};
+
+namespace {
+
+template <class T>
+std::unique_ptr<TypedPlan<T>> build_plan(const NetworkSpec& spec, const std::vector<Tensor>& params,
+                                         const Normalization& in, const Normalization& out) {
+  auto p = std::make_unique<TypedPlan<T>>();
+  p->ops = op_sequence(spec);
+  for (size_t k = 0; k + 1 < params.size(); k += 2) {
+    const std::vector<double> w = params[k].to(DType::float64).to_vector();
+    const std::vector<double> b = params[k + 1].to(DType::float64).to_vector();
+    typename TypedPlan<T>::Mat m(params[k].dim(0), params[k].dim(1));
+    for (size_t i = 0; i < w.size(); ++i) m.data()[i] = static_cast<T>(w[i]);
+    typename TypedPlan<T>::Row r(static_cast<index_t>(b.size()));
+    for (size_t i = 0; i < b.size(); ++i) r(static_cast<index_t>(i)) = static_cast<T>(b[i]);
+    p->weight.push_back(std::move(m));
+    p->bias.push_back(std::move(r));
+  }
+  auto row = [](const std::vector<double>& v) {
+    typename TypedPlan<T>::Row r(static_cast<index_t>(v.size()));
+    for (size_t i = 0; i < v.size(); ++i) r(static_cast<index_t>(i)) = static_cast<T>(v[i]);
+    return r;
+  };
+  std::vector<double> scale, shift;
+  for (size_t j = 0; j < in.mean.size(); ++j) {
+    scale.push_back(1.0 / in.stddev[j]);
+    shift.push_back(-in.mean[j] / in.stddev[j]);
+  }
+  p->in_scale = row(scale);
+  p->in_shift = row(shift);
+  p->out_scale = row(out.stddev);
+  p->out_shift = row(out.mean);
+  return p;
+}
+
+void check_columns(const Columns& c, const Normalization& n, index_t count, const char* what) {
+  CAMBER_INPUT_REQUIRE(static_cast<index_t>(c.names.size()) == count && c.units.size() == c.names.size(),
+                       "surrogate: " << count << " " << what << " need as many names and units, got "
+                                     << c.names.size() << " and " << c.units.size());
+  CAMBER_INPUT_REQUIRE(static_cast<index_t>(n.mean.size()) == count &&
+                           static_cast<index_t>(n.stddev.size()) == count,
+                       "surrogate: " << count << " " << what << " need as many means and standard "
+                                     << "deviations, got " << n.mean.size() << " and "
+                                     << n.stddev.size());
+  for (size_t j = 0; j < n.stddev.size(); ++j)
+    CAMBER_INPUT_REQUIRE(std::isfinite(n.mean[j]) && std::isfinite(n.stddev[j]) && n.stddev[j] > 0.0,
+                         "surrogate: " << what << " column " << j << " ('" << c.names[j]
+                                       << "') has mean " << n.mean[j] << " and standard deviation "
+                                       << n.stddev[j] << " (finite, std > 0 required)");
+}
+
+template <class T>
+typename TypedPlan<T>::Mat to_matrix(const Tensor& x, index_t n_in) {
+  CAMBER_INPUT_REQUIRE(x.rank() == 2 && x.dim(1) == n_in,
+                       "surrogate: inputs of shape {rows, " << n_in << "} expected, got "
+                                                            << shape_string(x.shape()));
+  CAMBER_INPUT_REQUIRE(x.dtype() != DType::int64, "surrogate: int64 inputs");
+  const std::vector<double> v = x.to(DType::float64).to_vector();
+  typename TypedPlan<T>::Mat m(x.dim(0), n_in);
+  for (size_t i = 0; i < v.size(); ++i) m.data()[i] = static_cast<T>(v[i]);
+  return m;
+}
+
+template <class T>
+Tensor predict_with(const TypedPlan<T>& plan, const Tensor& x, index_t n_in) {
+  const typename TypedPlan<T>::Mat y = plan.run(to_matrix<T>(x, n_in), nullptr);
+  std::vector<double> v(static_cast<size_t>(y.size()));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(y.data()[i]);
+  return Tensor::from_host({y.rows(), y.cols()}, v);
+}
+
+template <class T>
+Tensor jacobian_with(const TypedPlan<T>& plan, const Tensor& x, index_t n_in) {
+  std::vector<typename TypedPlan<T>::Mat> d;
+  const typename TypedPlan<T>::Mat y = plan.run(to_matrix<T>(x, n_in), &d);
+  const index_t rows = y.rows(), n_out = y.cols();
+  std::vector<double> j(static_cast<size_t>(rows * n_out * n_in));
+  for (index_t r = 0; r < rows; ++r)
+    for (index_t o = 0; o < n_out; ++o)
+      for (index_t k = 0; k < n_in; ++k)
+        j[static_cast<size_t>((r * n_out + o) * n_in + k)] =
+            static_cast<double>(d[static_cast<size_t>(k)](r, o) * plan.out_scale(o));
+  return Tensor::from_host({rows, n_out, n_in}, j);
+}
+
+}  // namespace
+
+Surrogate::Surrogate(NetworkSpec spec, const std::vector<Tensor>& parameters, Columns inputs,
+                     Columns outputs, Normalization input_stats, Normalization output_stats)
+    : spec_(std::move(spec)),
+      inputs_(std::move(inputs)),
+      outputs_(std::move(outputs)),
+      input_stats_(std::move(input_stats)),
+      output_stats_(std::move(output_stats)) {
+  check_spec(spec_);
+  check_columns(inputs_, input_stats_, spec_.in, "inputs");
+  check_columns(outputs_, output_stats_, spec_.out, "outputs");
+  Rng rng(0);
+  net_ = make_network(spec_, rng);
+  const auto named = net_->named_parameters();
+  CAMBER_INPUT_REQUIRE(parameters.size() == named.size(),
+                       "surrogate: " << parameters.size() << " parameters for a network with "
+                                     << named.size());
+  for (size_t k = 0; k < named.size(); ++k) {
+    const Tensor& want = named[k].second.value();
+    CAMBER_INPUT_REQUIRE(parameters[k].shape() == want.shape(),
+                         "surrogate: parameter '" << named[k].first << "' has shape "
+                                                  << shape_string(parameters[k].shape())
+                                                  << ", the network's is "
+                                                  << shape_string(want.shape()));
+    for (double v : parameters[k].to(DType::float64).to_vector())
+      CAMBER_INPUT_REQUIRE(std::isfinite(v), "surrogate: parameter '" << named[k].first
+                                                                      << "' holds " << v);
+  }
+  std::vector<Tensor> values;
+  for (const Tensor& p : parameters) values.push_back(p.to(spec_.dtype));
+  net_->load_parameter_values(values);
+  auto plan = std::make_shared<Plan>();
+  if (spec_.dtype == DType::float32)
+    plan->f32 = build_plan<float>(spec_, values, input_stats_, output_stats_);
+  else
+    plan->f64 = build_plan<double>(spec_, values, input_stats_, output_stats_);
+  plan_ = std::move(plan);
+}
+
+Tensor Surrogate::predict(const Tensor& x) const {
+  return plan_->f32 ? predict_with(*plan_->f32, x, spec_.in) : predict_with(*plan_->f64, x, spec_.in);
+}
+
+Tensor Surrogate::jacobian(const Tensor& x) const {
+  return plan_->f32 ? jacobian_with(*plan_->f32, x, spec_.in)
+                    : jacobian_with(*plan_->f64, x, spec_.in);
+}
+
+ad::Var Surrogate::forward(const ad::Var& x) const {
+  return output_stats_.invert(net_->forward(input_stats_.apply(x)));
+}
+
+}  // namespace camber::nn

@@ -1,0 +1,96 @@
+/// @file
+/// camber::nn::Surrogate: a trained network in physical units, for
+/// inference and for optimization through it.
+///
+/// A surrogate is the network's architecture (NetworkSpec), its trained
+/// parameters, the names and units of its inputs and outputs, and the
+/// normalisation it was trained with:
+///
+///   y = invert_out( net( (x - mean_in) / std_in ) )
+///
+/// Two ways to evaluate it, which agree to round-off (tests/nn):
+///   - predict() and jacobian(): an inference plan compiled once from the
+///     parameters (dense layers as Eigen GEMMs, activations, residual adds),
+///     with no autodiff graph, on the host. They are const and keep no
+///     state between calls, so any number of threads may call them at once
+///     (the HTTP server does). jacobian() is forward mode through the plan:
+///     d y_j / d x_k for every row, in the same pass.
+///   - forward(): the network as a differentiable op of the AD engine
+///     (gradients, Hessian-vector products with respect to inputs), on the
+///     tensors' backend. Like the engine, single-threaded.
+///
+/// @code
+///   nn::Surrogate s = nn::load_model("out/airfoil_model.h5");  // nn/io/model_file.hpp
+///   Tensor y = s.predict(x);              // {rows, n_in} -> {rows, n_out}
+///   Tensor j = s.jacobian(x);             // {rows, n_out, n_in}
+///   ad::Var cd = s.forward(ad::variable(x));   // differentiable
+/// @endcode
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <camber/nn/layers.hpp>
+#include <camber/nn/normalization.hpp>
+
+namespace camber::nn {
+
+/// What make_network() builds, and what a model file records.
+struct NetworkSpec {
+  std::string kind = "mlp";  ///< "mlp" or "residual_mlp"
+  index_t in = 1;
+  index_t out = 1;
+  /// mlp: the hidden widths. residual_mlp: hidden[0] is the width and
+  /// hidden.size() - 1 the number of residual blocks (all of that width).
+  std::vector<index_t> hidden;
+  Activation activation = Activation::tanh;
+  DType dtype = DType::float64;
+};
+
+/// Throws camber::Error (bad input) naming the field that is wrong: an
+/// unknown kind, a non-positive size, an int64 dtype, a residual MLP whose
+/// widths differ.
+void check_spec(const NetworkSpec& spec);
+
+/// The network of `spec`, its parameters initialised from `rng`.
+std::shared_ptr<Module> make_network(const NetworkSpec& spec, Rng& rng,
+                                     Init init = Init::xavier_uniform);
+
+class Surrogate {
+ public:
+  /// `parameters` in the order of make_network(spec)'s named_parameters();
+  /// their shapes are checked (bad input on a mismatch, naming the
+  /// parameter). Columns and statistics: one per input and output.
+  Surrogate(NetworkSpec spec, const std::vector<Tensor>& parameters, Columns inputs,
+            Columns outputs, Normalization input_stats, Normalization output_stats);
+
+  /// {rows, n_in} in physical units (any floating dtype) -> {rows, n_out}
+  /// float64. Computed in the network's dtype. Thread-safe.
+  Tensor predict(const Tensor& x) const;
+  /// {rows, n_in} -> {rows, n_out, n_in}: d output / d input per row.
+  /// Thread-safe.
+  Tensor jacobian(const Tensor& x) const;
+  /// The same function as an AD-engine op ({rows, n_in} -> {rows, n_out},
+  /// physical units, the network's dtype).
+  ad::Var forward(const ad::Var& x) const;
+
+  const NetworkSpec& spec() const { return spec_; }
+  const Columns& inputs() const { return inputs_; }
+  const Columns& outputs() const { return outputs_; }
+  const Normalization& input_stats() const { return input_stats_; }
+  const Normalization& output_stats() const { return output_stats_; }
+  /// The network (for its named parameters, describe(), num_parameters()).
+  const Module& network() const { return *net_; }
+
+ private:
+  struct Plan;
+  NetworkSpec spec_;
+  Columns inputs_, outputs_;
+  Normalization input_stats_, output_stats_;
+  std::shared_ptr<Module> net_;
+  std::shared_ptr<const Plan> plan_;
+};
+
+}  // namespace camber::nn

@@ -1,0 +1,182 @@
+// The native model file: a saved surrogate loads with bitwise-equal
+// predictions and its card intact (float64 and float32, MLP and residual
+// MLP); float32 weights take half the bytes; every damaged file (missing,
+// not a model, an HDF5 file without the header, cut short, bytes appended,
+// one byte changed, a newer format version) is bad input whose message
+// names the file and the fault.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include <unistd.h>
+#include <string>
+#include <vector>
+
+#include <camber/error.hpp>
+#include <camber/nn/io/dataset.hpp>
+#include <camber/nn/io/model_file.hpp>
+
+namespace {
+
+namespace nn = camber::nn;
+namespace fs = std::filesystem;
+using camber::DType;
+using camber::index_t;
+using camber::Tensor;
+
+// A scratch folder for this process, removed when the tests end.
+fs::path scratch() {
+  static const struct Dir {
+    fs::path path = fs::temp_directory_path() / ("camber_model_file_" + std::to_string(::getpid()));
+    Dir() { fs::create_directories(path); }
+    ~Dir() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  } dir;
+  return dir.path;
+}
+
+nn::Surrogate make(const std::string& kind, DType dt) {
+  nn::NetworkSpec spec;
+  spec.kind = kind;
+  spec.in = 2;
+  spec.out = 3;
+  spec.hidden = {16, 16};
+  spec.activation = nn::Activation::silu;
+  spec.dtype = dt;
+  nn::Rng rng(4);
+  auto net = nn::make_network(spec, rng);
+  nn::Columns in{{"Mach", "alpha"}, {"", "deg"}}, out{{"CL", "CD", "CM"}, {"", "", ""}};
+  nn::Normalization si{{0.6, 2.0}, {0.1, 1.5}}, so{{0.3, 0.01, -0.02}, {0.2, 0.005, 0.01}};
+  return nn::Surrogate(spec, net->parameter_values(), in, out, si, so);
+}
+
+nn::ModelCard card() {
+  nn::ModelCard c;
+  c.data_path = "out/samples.h5";
+  c.data_sha256 = std::string(64, 'a');
+  c.data_rows = 120;
+  c.epochs = 300;
+  c.training_deck = "case: demo\nproblem: surrogate\n";
+  c.validation_rows = 24;
+  c.validation_rmse = {2.5e-3, 1e-4, 3e-4};
+  c.git_revision = "abc1234";
+  return c;
+}
+
+std::string error_of(const std::string& path) {
+  try {
+    nn::load_model(path);
+  } catch (const camber::Error& e) {
+    EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input) << e.what();
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << path << " loaded";
+  return "";
+}
+
+std::string read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void write_bytes(const fs::path& p, const std::string& bytes) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+TEST(ModelFile, RoundTripKeepsPredictionsAndCard) {
+  const fs::path dir = scratch();
+  const Tensor x = Tensor::from_host({4, 2}, {0.5, 1.0, 0.7, -2.0, 0.62, 3.5, 0.8, 0.0});
+  for (const char* kind : {"mlp", "residual_mlp"})
+    for (DType dt : {DType::float64, DType::float32}) {
+      const nn::Surrogate s = make(kind, dt);
+      const std::string path = (dir / (std::string(kind) + "_" + camber::dtype_name(dt) + ".h5")).string();
+      nn::save_model(path, s, card());
+      EXPECT_FALSE(fs::exists(path + ".tmp"));
+      const nn::Model m = nn::load_model(path);
+      EXPECT_EQ(m.surrogate.predict(x).to_vector(), s.predict(x).to_vector()) << kind;
+      EXPECT_EQ(m.surrogate.spec().kind, kind);
+      EXPECT_EQ(m.surrogate.spec().dtype, dt);
+      EXPECT_EQ(m.surrogate.spec().hidden, (std::vector<index_t>{16, 16}));
+      EXPECT_EQ(m.surrogate.inputs().names, s.inputs().names);
+      EXPECT_EQ(m.surrogate.inputs().units, s.inputs().units);
+      EXPECT_EQ(m.surrogate.output_stats().stddev, s.output_stats().stddev);
+      const nn::ModelCard c = card();
+      EXPECT_EQ(m.card.data_path, c.data_path);
+      EXPECT_EQ(m.card.data_sha256, c.data_sha256);
+      EXPECT_EQ(m.card.training_deck, c.training_deck);
+      EXPECT_EQ(m.card.validation_rmse, c.validation_rmse);
+      EXPECT_EQ(m.card.epochs, 300);
+      EXPECT_EQ(m.card.git_revision, "abc1234");
+      EXPECT_EQ(m.card.created.size(), 20u) << m.card.created;  // 2026-12-01T00:00:00Z
+      EXPECT_FALSE(m.card.camber_version.empty());
+      EXPECT_EQ(m.file_bytes, fs::file_size(path));
+      const std::string text = nn::describe_model(m, path);
+      EXPECT_NE(text.find("alpha [deg]"), std::string::npos) << text;
+      EXPECT_NE(text.find("  | problem: surrogate"), std::string::npos) << text;
+    }
+  // 2x16 + 16 + 16x16 + 16 + 16x3 + 3 = 371 weights: at least 4 bytes fewer
+  // each in float32 (HDF5's own layout may differ by a block as well).
+  const auto f64 = fs::file_size(dir / "mlp_float64.h5"), f32 = fs::file_size(dir / "mlp_float32.h5");
+  EXPECT_GE(f64, f32 + 371u * 4u);
+}
+
+TEST(ModelFile, DamagedFilesAreBadInputNamingTheFault) {
+  const fs::path dir = scratch();
+  const std::string good = (dir / "good.h5").string();
+  nn::save_model(good, make("mlp", DType::float64), card());
+  const std::string bytes = read_bytes(good);
+
+  EXPECT_NE(error_of((dir / "nowhere.h5").string()).find("no such file"), std::string::npos);
+
+  write_bytes(dir / "text.h5", "hello, not a model\n");
+  EXPECT_NE(error_of((dir / "text.h5").string()).find("not a Camber model"), std::string::npos);
+
+  // An HDF5 file of another kind: a data set.
+  const std::string data = (dir / "data.h5").string();
+  nn::write_dataset(data, Tensor::from_host({2, 1}, {1.0, 2.0}), Tensor::from_host({2, 1}, {3.0, 4.0}),
+                    {{"a"}, {""}}, {{"b"}, {""}}, MPI_COMM_WORLD);
+  EXPECT_NE(error_of(data).find("an HDF5 file without the model header"), std::string::npos);
+
+  write_bytes(dir / "cut.h5", bytes.substr(0, bytes.size() / 2));
+  EXPECT_NE(error_of((dir / "cut.h5").string()).find("is truncated"), std::string::npos);
+  write_bytes(dir / "cut_header.h5", bytes.substr(0, 100));
+  EXPECT_NE(error_of((dir / "cut_header.h5").string()).find("is truncated"), std::string::npos);
+
+  write_bytes(dir / "appended.h5", bytes + "xyz");
+  EXPECT_NE(error_of((dir / "appended.h5").string()).find("data appended"), std::string::npos);
+
+  // One byte changed anywhere after the header, e.g. in a weight.
+  for (size_t at : {size_t{600}, bytes.size() / 2, bytes.size() - 1}) {
+    std::string t = bytes;
+    t[at] = static_cast<char>(t[at] ^ 0x01);
+    write_bytes(dir / "tampered.h5", t);
+    EXPECT_NE(error_of((dir / "tampered.h5").string()).find("fails its checksum"), std::string::npos)
+        << "byte " << at;
+  }
+
+  std::string v2 = bytes;
+  v2[std::string("CAMBER-MODEL ").size()] = '2';
+  write_bytes(dir / "v2.h5", v2);
+  EXPECT_NE(error_of((dir / "v2.h5").string()).find("format version 2"), std::string::npos);
+
+  std::string header = bytes;
+  header[20] = 'Q';  // inside "bytes <n>"
+  write_bytes(dir / "header.h5", header);
+  EXPECT_NE(error_of((dir / "header.h5").string()).find("corrupt header"), std::string::npos);
+}
+
+TEST(ModelFile, Sha256OfAKnownInput) {
+  // FIPS 180-2, appendix B.1: SHA-256("abc").
+  const fs::path p = scratch() / "abc.txt";
+  write_bytes(p, "abc");
+  EXPECT_EQ(nn::sha256_file(p.string()),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+}  // namespace
