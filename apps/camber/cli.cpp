@@ -195,6 +195,12 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   model_info->add_option("model", info_model, "Model file (<case>_model.h5 from camber train)")
       ->required();
 
+  std::string export_model, export_out;
+  CLI::App* export_cmd = app.add_subcommand(
+      "export", "Export a trained model to ONNX (opset 13; normalisation inside the graph)");
+  export_cmd->add_option("model", export_model, "Model file")->required();
+  export_cmd->add_option("-o,--output", export_out, "ONNX file to write (.onnx)")->required();
+
   InferOptions infer_options;
   CLI::App* infer = app.add_subcommand(
       "infer", "Predict with a trained model over the rows of a .csv or .h5 file (rows split "
@@ -238,6 +244,7 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   if (*mesh_info) return command_mesh_info(mesh_path, runtime);
   if (*model_info) return command_model_info(info_model, runtime);
   if (*infer) return command_infer(infer_options, runtime);
+  if (*export_cmd) return command_export(export_model, export_out, runtime);
   if (runtime.rank() == 0) std::cout << app.help();
   return 2;
 }

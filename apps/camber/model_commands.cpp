@@ -18,6 +18,7 @@
 #include <camber/nn/data_parallel.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/model_file.hpp>
+#include <camber/nn/onnx/onnx_export.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/progress.hpp>
 
@@ -173,6 +174,34 @@ void write_csv(const std::string& path, const Tensor& x, const Tensor& y, const 
 int command_model_info(const std::string& model, const Runtime& runtime) {
   const std::unique_ptr<nn::Model> m = load_everywhere(model, runtime.comm());
   if (runtime.rank() == 0) std::cout << nn::describe_model(*m, model) << std::flush;
+  return 0;
+}
+
+int command_export(const std::string& model, const std::string& output, const Runtime& runtime) {
+  const MPI_Comm comm = runtime.comm();
+  collective_guard(comm, [&] {
+    CAMBER_INPUT_REQUIRE(extension(output) == ".onnx",
+                         "export: output '" << output << "' must end in .onnx");
+  });
+  const std::unique_ptr<nn::Model> m = load_everywhere(model, comm);
+  nn::OnnxOptions o;
+  o.graph_name = fs::path(model).stem().string();
+  const nn::ModelCard& c = m->card;
+  o.metadata = {{"camber.model_sha256", m->sha256},
+                {"camber.data_path", c.data_path},
+                {"camber.data_sha256", c.data_sha256},
+                {"camber.created", c.created},
+                {"camber.git_revision", c.git_revision}};
+  std::ostringstream rmse;
+  rmse << std::setprecision(17);
+  for (size_t k = 0; k < c.validation_rmse.size(); ++k) rmse << (k ? "," : "") << c.validation_rmse[k];
+  o.metadata.emplace_back("camber.validation_rmse", rmse.str());
+  collective_guard(comm, [&] {
+    if (runtime.rank() == 0) nn::export_onnx(m->surrogate, output, o);
+  });
+  logging::info(CAMBER_MSG("export: " << model << " -> " << output << " (ONNX opset 13, "
+                                      << dtype_name(m->surrogate.spec().dtype) << ", "
+                                      << fs::file_size(output) << " bytes)"));
   return 0;
 }
 

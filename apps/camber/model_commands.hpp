@@ -2,6 +2,7 @@
 // (<output.dir>/<case>_model.h5, written by `camber train`).
 //
 //   camber model-info MODEL              the model card and the network
+//   camber export MODEL -o FILE.onnx     ONNX (normalisation inside the graph)
 //   camber infer MODEL INPUT -o OUTPUT   batch prediction; INPUT and OUTPUT
 //                                        are .csv (a header of input names,
 //                                        optionally "name [unit]") or .h5
@@ -16,6 +17,7 @@
 namespace camber::app {
 
 int command_model_info(const std::string& model, const Runtime& runtime);
+int command_export(const std::string& model, const std::string& output, const Runtime& runtime);
 
 struct InferOptions {
   std::string model, input, output;

@@ -82,6 +82,29 @@ expect_bad "bad.csv:3: 'x' in column 'alpha_deg' is not a finite number" \
   "$mpiexec" -n 2 --oversubscribe "$camber" infer "$model" bad.csv -o x.csv
 printf 'mach,alpha_deg [rad]\n0.5,1\n' > unit.csv
 expect_bad "unit.csv:1: column 'alpha_deg' in 'rad', the model's unit is 'deg'" "$camber" infer "$model" unit.csv -o x.csv
+# camber export, and ONNX Runtime on the exported file against infer's CSV.
+"$camber" export "$model" -o out/tiny.onnx > export.log 2>&1 || { cat export.log; echo "FAIL: camber export failed"; exit 1; }
+expect_bad "must end in .onnx" "$camber" export "$model" -o out/tiny.txt
+if [[ -n ${CAMBER_ONNX_RUN:-} && -x ${CAMBER_ONNX_RUN:-} ]]; then
+  /usr/bin/python3 - one.csv > ort_in.json <<'PY'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))[1:]
+print(json.dumps({"inputs": {"dims": [len(rows), 2], "data": [float(v) for r in rows for v in r[:2]],
+                             "type": "float64"}}))
+PY
+  "$CAMBER_ONNX_RUN" out/tiny.onnx ort_in.json > ort_out.json 2> ort.err || { cat ort.err; echo "FAIL: onnx-run failed"; exit 1; }
+  /usr/bin/python3 - one.csv ort_out.json <<'PY' || { echo "FAIL: ONNX Runtime disagrees with camber infer"; exit 1; }
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))[1:]
+ours = [float(v) for r in rows for v in r[2:]]
+ort = json.load(open(sys.argv[2]))["outputs"]["data"]
+err = max(abs(a - b) for a, b in zip(ours, ort)) / max(abs(a) for a in ours)
+print(f"ONNX Runtime vs camber infer: max relative difference {err:.2e}")
+sys.exit(0 if len(ort) == len(ours) and err <= 1e-10 else 1)
+PY
+elif [[ -n ${CI:-} ]]; then
+  echo "FAIL: onnx-run not available (CAMBER_ONNX_RUN)"; exit 1
+fi
 echo "PASS: 8 flows sampled on 2 ranks, continued after 3 identically, trained on 2 ranks, restarted:"
 grep "validation" train.log
 grep -A4 "surrogate optimum" optimize.log
