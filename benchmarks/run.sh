@@ -171,18 +171,20 @@ for dt in ("double", "float"):
               f"{lo:.2f}-{hi:.2f} |")
 
 print()
-print("| inference | rows | Camber us | Eigen us | Camber samples/s | Eigen samples/s | "
-      "Camber / Eigen time (median) | spread |")
+print("| inference | rows | engine us | Surrogate us | Eigen us | Surrogate samples/s | "
+      "engine / Eigen (spread) | Surrogate / Eigen (spread) |")
 print("|---|---|---|---|---|---|---|---|")
 for dt in ("double", "float"):
     for rows in (1, 1024):
         for width in (64, 256):
             c = nn_runs[f"BM_camber_infer<{dt}>/{width}/{rows}"]
+            s = nn_runs[f"BM_surrogate_infer<{dt}>/{width}/{rows}"]
             e = nn_runs[f"BM_eigen_infer<{dt}>/{width}/{rows}"]
             lo, hi = spread(c, e)
+            slo, shi = spread(s, e)
             print(f"| MLP 4x{width}, {'float64' if dt == 'double' else 'float32'} | {rows} | "
-                  f"{c[1]:.1f} | {e[1]:.1f} | {rows * 1e6 / c[1]:.0f} | {rows * 1e6 / e[1]:.0f} | "
-                  f"{c[1] / e[1]:.2f} | {lo:.2f}-{hi:.2f} |")
+                  f"{c[1]:.1f} | {s[1]:.1f} | {e[1]:.1f} | {rows * 1e6 / s[1]:.0f} | "
+                  f"{c[1] / e[1]:.2f} ({lo:.2f}-{hi:.2f}) | {s[1] / e[1]:.2f} ({slo:.2f}-{shi:.2f}) |")
 
 # Scaling (nn_scaling): median ms per step over 3 rounds x 3 repetitions.
 raw = {}

@@ -80,25 +80,8 @@ std::vector<Op> op_sequence(const NetworkSpec& spec) {
   return ops;
 }
 
-// f(z) and f'(z) of an activation, element-wise, as the engine defines them
-// (layers.cpp: gelu is the tanh approximation).
-template <class T>
-T act_value(Activation a, T z) {
-  switch (a) {
-    case Activation::identity: return z;
-    case Activation::tanh: return std::tanh(z);
-    case Activation::relu: return z > T(0) ? z : T(0);
-    case Activation::gelu: {
-      const T c = T(std::sqrt(2.0 / M_PI));
-      return T(0.5) * z * (T(1) + std::tanh(c * (z + T(0.044715) * z * z * z)));
-    }
-    case Activation::silu: return z / (T(1) + std::exp(-z));
-    case Activation::softplus: return std::max(z, T(0)) + std::log1p(std::exp(-std::abs(z)));
-    case Activation::sin: return std::sin(z);
-  }
-  return z;
-}
-
+// f'(z) of an activation, element-wise, as the engine defines f (layers.cpp:
+// gelu is the tanh approximation).
 template <class T>
 T act_derivative(Activation a, T z) {
   switch (a) {
@@ -122,6 +105,33 @@ T act_derivative(Activation a, T z) {
     case Activation::sin: return std::cos(z);
   }
   return T(1);
+}
+
+// The same on whole matrices, as Eigen array expressions (vectorized where
+// Eigen vectorizes the function: tanh, exp, sin for float; exp for double).
+template <class Mat>
+Mat activation_value(Activation a, const Mat& z) {
+  using T = typename Mat::Scalar;
+  const auto x = z.array();
+  switch (a) {
+    case Activation::identity: return z;
+    case Activation::tanh: return x.tanh().matrix();
+    case Activation::relu: return x.max(T(0)).matrix();
+    case Activation::gelu: {
+      const T c = T(std::sqrt(2.0 / M_PI));
+      return (T(0.5) * x * (T(1) + (c * (x + T(0.044715) * x * x * x)).tanh())).matrix();
+    }
+    case Activation::silu: return (x / (T(1) + (-x).exp())).matrix();
+    case Activation::softplus: return (x.max(T(0)) + (-x.abs()).exp().log1p()).matrix();
+    case Activation::sin: return x.sin().matrix();
+  }
+  return z;
+}
+
+template <class Mat>
+Mat activation_derivative(Activation a, const Mat& z) {
+  using T = typename Mat::Scalar;
+  return z.unaryExpr([a](T v) { return act_derivative(a, v); });
 }
 
 }  // namespace
@@ -161,10 +171,10 @@ struct TypedPlan {
         }
         case Op::activation: {
           if (tangents != nullptr) {
-            const Mat dz = h.unaryExpr([&](T z) { return act_derivative(op.a, z); });
+            const Mat dz = activation_derivative(op.a, h);
             for (Mat& d : *tangents) d.array() *= dz.array();
           }
-          h = h.unaryExpr([&](T z) { return act_value(op.a, z); });
+          h = activation_value(op.a, h);
           break;
         }
         case Op::save:

@@ -11,9 +11,11 @@
 // Camber step does not. Items processed = rows, so Google Benchmark
 // reports samples per second.
 //
-// Inference: the forward pass alone of the same nets (no graph: under
-// NoGradGuard), one row (latency) and 1024 rows (throughput), against the
-// same forward in Eigen. Items processed = rows.
+// Inference: the forward pass alone of the same nets, one row (latency) and
+// 1024 rows (throughput): through the AD engine (no graph: under
+// NoGradGuard), through nn::Surrogate::predict (the inference plan that
+// camber infer and the server use; identity normalisation, input and output
+// copies included), and the same forward in Eigen. Items processed = rows.
 //
 // `bench_nn --check` runs only the set-up check: the two gradients agree
 // (relative 1e-12 in float64) on a small batch. CTest runs it.
@@ -30,6 +32,7 @@
 #include <camber/nn/layers.hpp>
 #include <camber/nn/loss.hpp>
 #include <camber/nn/optim.hpp>
+#include <camber/nn/surrogate.hpp>
 #include <camber/runtime.hpp>
 
 namespace ad = camber::ad;
@@ -158,6 +161,23 @@ typename EigenCase<T>::Mat eigen_predict(EigenCase<T>& e) {
   return h;
 }
 
+nn::Surrogate surrogate_of(const CamberCase& c, index_t width, DType dt) {
+  nn::NetworkSpec spec;
+  spec.in = n_in;
+  spec.out = 1;
+  spec.hidden.assign(n_layers, width);
+  spec.dtype = dt;
+  nn::Columns in, out{{"y"}, {""}};
+  nn::Normalization si, so{{0.0}, {1.0}};
+  for (index_t j = 0; j < n_in; ++j) {
+    in.names.push_back("x" + std::to_string(j));
+    in.units.emplace_back();
+    si.mean.push_back(0.0);
+    si.stddev.push_back(1.0);
+  }
+  return nn::Surrogate(spec, c.net->parameter_values(), in, out, si, so);
+}
+
 bool check() {
   CamberCase c(32, DType::float64, 8);
   EigenCase<double> e(c);
@@ -183,6 +203,11 @@ bool check() {
     ny = std::max(ny, std::abs(ye.data()[i]));
   }
   std::printf("bench_nn: Camber and Eigen predictions differ by %.2e relative\n", dy / ny);
+  const std::vector<double> ys = surrogate_of(ci.c, 32, DType::float64).predict(ci.c.x.value()).to_vector();
+  double ds = 0.0;
+  for (size_t i = 0; i < ys.size(); ++i) ds = std::max(ds, std::abs(ys[i] - ye.data()[i]));
+  std::printf("bench_nn: Surrogate::predict and Eigen differ by %.2e relative\n", ds / ny);
+  dy = std::max(dy, ds);
   return num <= 1e-12 * den && dy <= 1e-12 * ny;
 }
 
@@ -210,6 +235,16 @@ void BM_camber_infer(benchmark::State& state) {
 }
 
 template <class T>
+void BM_surrogate_infer(benchmark::State& state) {
+  const DType dt = std::is_same<T, float>::value ? DType::float32 : DType::float64;
+  CamberCase c(state.range(0), dt, state.range(1));
+  const nn::Surrogate s = surrogate_of(c, state.range(0), dt);
+  const Tensor x = c.x.value().to(DType::float64);
+  for (auto _ : state) benchmark::DoNotOptimize(s.predict(x));
+  state.SetItemsProcessed(state.iterations() * state.range(1));
+}
+
+template <class T>
 void BM_eigen_infer(benchmark::State& state) {
   CamberCase c(state.range(0), std::is_same<T, float>::value ? DType::float32 : DType::float64,
                state.range(1));
@@ -222,6 +257,8 @@ void BM_eigen_infer(benchmark::State& state) {
 
 #define CAMBER_INFER_ARGS ->Args({64, 1})->Args({256, 1})->Args({64, 1024})->Args({256, 1024})
 BENCHMARK_TEMPLATE(BM_camber_infer, double) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_surrogate_infer, double) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK_TEMPLATE(BM_surrogate_infer, float) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_eigen_infer, double) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_camber_infer, float) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_eigen_infer, float) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
