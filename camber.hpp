@@ -85,6 +85,15 @@
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/model_file.hpp>
 #endif
+#if CAMBER_WITH_ONNX
+#include <camber/nn/onnx/onnx_export.hpp>
+#endif
+#if CAMBER_WITH_SERVE
+#include <camber/nn/serve/batcher.hpp>
+#include <camber/nn/serve/metrics.hpp>
+#include <camber/nn/serve/request.hpp>
+#include <camber/nn/serve/server.hpp>
+#endif
 #if CAMBER_WITH_PETSC
 #include <camber/solvers/heat_conduction.hpp>
 #include <camber/solvers/linear_solver.hpp>

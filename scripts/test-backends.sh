@@ -29,7 +29,7 @@ legs=("$@")
 
 # Only Kokkos and MPI: the modules that must run on every Kokkos backend.
 module_opts=(-DCAMBER_ENABLE_APPS=OFF -DCAMBER_ENABLE_PETSC=OFF
-             -DCAMBER_ENABLE_IO=OFF -DCAMBER_ENABLE_DECK=OFF -DCAMBER_ENABLE_ONNX=OFF
+             -DCAMBER_ENABLE_IO=OFF -DCAMBER_ENABLE_DECK=OFF -DCAMBER_ENABLE_ONNX=OFF -DCAMBER_ENABLE_SERVE=OFF
              -DBUILD_SHARED_LIBS=OFF -DCMAKE_BUILD_TYPE=Release)
 
 declare -A result

@@ -201,6 +201,31 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   export_cmd->add_option("model", export_model, "Model file")->required();
   export_cmd->add_option("-o,--output", export_out, "ONNX file to write (.onnx)")->required();
 
+  ServeCommandOptions serve_options;
+  CLI::App* serve = app.add_subcommand(
+      "serve", "Serve a trained model over HTTP/JSON: POST /predict, GET /health, /model, "
+               "/metrics (Prometheus); SIGTERM stops after the requests in flight");
+  serve->add_option("model", serve_options.model, "Model file")->required();
+  serve->add_option("--host", serve_options.host, "Address to listen on")->default_val("127.0.0.1");
+  serve->add_option("--port", serve_options.port, "TCP port (0: any free port, printed)")
+      ->default_val(8080);
+  serve->add_option("--threads", serve_options.threads,
+                    "HTTP worker threads (each open keep-alive connection holds one)")
+      ->default_val(64)->check(CLI::Range(1, 4096));
+  serve->add_option("--max-batch", serve_options.max_batch_rows,
+                    "Rows evaluated together at most (requests arriving together are batched)")
+      ->default_val(256);
+  serve->add_option("--max-wait-us", serve_options.max_wait_us,
+                    "Longest wait for more requests to batch, microseconds")
+      ->default_val(1000);
+  serve->add_option("--max-rows", serve_options.max_rows_per_request, "Rows per request at most")
+      ->default_val(10000);
+  serve->add_option("--max-body", serve_options.max_body_bytes, "Request body size limit, bytes")
+      ->default_val(1 << 20);
+  serve->add_option("--read-timeout", serve_options.read_timeout_s,
+                    "Seconds a client may take to send its request")
+      ->default_val(5)->check(CLI::Range(1, 3600));
+
   InferOptions infer_options;
   CLI::App* infer = app.add_subcommand(
       "infer", "Predict with a trained model over the rows of a .csv or .h5 file (rows split "
@@ -245,6 +270,7 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   if (*model_info) return command_model_info(info_model, runtime);
   if (*infer) return command_infer(infer_options, runtime);
   if (*export_cmd) return command_export(export_model, export_out, runtime);
+  if (*serve) return command_serve(serve_options, runtime);
   if (runtime.rank() == 0) std::cout << app.help();
   return 2;
 }

@@ -7,6 +7,7 @@
 //   camber model-info MODEL print a trained model's card (model_commands.hpp)
 //   camber infer MODEL IN -o OUT   batch prediction with a trained model
 //   camber export MODEL -o F.onnx  ONNX export of a trained model
+//   camber serve MODEL --port P    HTTP/JSON inference server
 //   camber --version | --help
 //
 // Exit codes: 0 success, 1 failure (numerical, I/O), 2 bad input (deck,

@@ -1,7 +1,10 @@
 #include "model_commands.hpp"
 
 #include <mpi.h>
+#include <signal.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -11,6 +14,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <thread>
 #include <sstream>
 
 #include <camber/error.hpp>
@@ -19,6 +23,7 @@
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/onnx/onnx_export.hpp>
+#include <camber/nn/serve/server.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/progress.hpp>
 
@@ -282,6 +287,79 @@ int command_infer(const InferOptions& o, const Runtime& runtime) {
                                      << " s (" << std::setprecision(4)
                                      << static_cast<double>(global_rows) / std::max(seconds, 1e-12)
                                      << " rows/s); wrote " << o.output));
+  return 0;
+}
+
+namespace {
+
+// SIGTERM and SIGINT write a byte to a pipe (all a signal handler may
+// safely do); a watcher thread reads it and stops the server.
+int stop_pipe_write = -1;
+
+extern "C" void on_stop_signal(int) {
+  const char c = 1;
+  if (stop_pipe_write >= 0) (void)!::write(stop_pipe_write, &c, 1);
+}
+
+}  // namespace
+
+int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
+  collective_guard(runtime.comm(), [&] {
+    CAMBER_INPUT_REQUIRE(runtime.size() == 1, "serve runs on one rank (got " << runtime.size()
+                                                                             << "); start more servers "
+                                                                                "behind a load balancer");
+    CAMBER_INPUT_REQUIRE(o.port >= 0 && o.port <= 65535, "serve: --port " << o.port
+                                                                          << " is not a TCP port");
+    CAMBER_INPUT_REQUIRE(o.max_wait_us >= 0, "serve: --max-wait-us must be >= 0");
+    CAMBER_INPUT_REQUIRE(o.max_batch_rows > 0 && o.max_rows_per_request > 0 && o.max_body_bytes > 0,
+                         "serve: --max-batch, --max-rows and --max-body must be positive");
+  });
+  nn::Model model = nn::load_model(o.model);
+  const std::string describe = model.surrogate.network().describe();
+  nn::serve::ServeOptions so;
+  so.host = o.host;
+  so.port = o.port;
+  so.threads = o.threads;
+  so.max_batch_rows = static_cast<std::size_t>(o.max_batch_rows);
+  so.max_wait = std::chrono::microseconds(o.max_wait_us);
+  so.max_rows_per_request = static_cast<std::size_t>(o.max_rows_per_request);
+  so.max_body_bytes = static_cast<std::size_t>(o.max_body_bytes);
+  so.read_timeout_s = o.read_timeout_s;
+  nn::serve::InferenceServer server(std::move(model), so);
+  const int port = server.bind();
+
+  int fds[2] = {-1, -1};
+  CAMBER_REQUIRE(::pipe(fds) == 0, "serve: pipe() failed");
+  stop_pipe_write = fds[1];
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  struct sigaction old_term {}, old_int {};
+  sigaction(SIGTERM, &sa, &old_term);
+  sigaction(SIGINT, &sa, &old_int);
+  std::thread watcher([&] {
+    char c = 0;
+    while (::read(fds[0], &c, 1) < 0 && errno == EINTR) {
+    }
+    server.stop();
+  });
+  logging::info(CAMBER_MSG("serve: " << o.model << " (" << describe << ") on http://" << o.host
+                                     << ":" << port
+                                     << "  POST /predict, GET /health /model /metrics; batches of "
+                                     << o.max_batch_rows << " rows, " << o.max_wait_us
+                                     << " us wait; SIGTERM or Ctrl-C stops"));
+  server.run();
+  on_stop_signal(0);  // wakes the watcher if run() ended on its own
+  watcher.join();
+  sigaction(SIGTERM, &old_term, nullptr);
+  sigaction(SIGINT, &old_int, nullptr);
+  stop_pipe_write = -1;
+  ::close(fds[0]);
+  ::close(fds[1]);
+  const nn::serve::Metrics& m = server.metrics();
+  logging::info(CAMBER_MSG("serve: stopped after " << m.requests("/predict", 200)
+                                                   << " answered predictions and " << m.errors()
+                                                   << " error answers"));
   return 0;
 }
 

@@ -25,4 +25,17 @@ struct InferOptions {
 };
 int command_infer(const InferOptions& options, const Runtime& runtime);
 
+struct ServeCommandOptions {
+  std::string model;
+  std::string host = "127.0.0.1";
+  int port = 8080;
+  int threads = 64;
+  long max_batch_rows = 256;
+  long max_wait_us = 1000;
+  long max_rows_per_request = 10000;
+  long max_body_bytes = 1 << 20;
+  int read_timeout_s = 5;
+};
+int command_serve(const ServeCommandOptions& options, const Runtime& runtime);
+
 }  // namespace camber::app

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: check_sample_train.sh MPIEXEC CAMBER SAMPLE_DECK TRAIN_DECK
+# usage: check_sample_train.sh MPIEXEC CAMBER SAMPLE_DECK TRAIN_DECK [SERVE_LOAD]
 # camber sample on 2 ranks (two groups of one rank) writes a data set of 8
 # flows; cut back to 3 finished flows (an interrupted run), a run on 1 rank
 # continues with the other 5 and ends with the same results, digit for
@@ -10,9 +10,12 @@
 # (the data set's SHA-256 as coreutils computes it), infer predicts the data
 # set's rows on 1 and 2 ranks with the same digits, and a cut, changed or
 # appended-to model file, or a bad input CSV, exits with code 2 naming the
-# fault.
+# fault. export writes ONNX that ONNX Runtime evaluates as infer does.
+# camber serve answers a bounded load (1 and 8 clients, SERVE_LOAD) with no
+# failed request, rejects bad requests with 4xx and keeps serving, counts
+# them in /metrics, and stops on SIGTERM with exit code 0.
 set -euo pipefail
-mpiexec=$1 camber=$2 sample=$3 train=$4
+mpiexec=$1 camber=$2 sample=$3 train=$4 serve_load=${5:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -105,6 +108,48 @@ PY
 elif [[ -n ${CI:-} ]]; then
   echo "FAIL: onnx-run not available (CAMBER_ONNX_RUN)"; exit 1
 fi
+# camber serve on a free port; the port is in its first line.
+"$camber" serve "$model" --port 0 --read-timeout 2 > serve.log 2>&1 &
+server=$!
+for _ in $(seq 100); do grep -q "on http://" serve.log && break; sleep 0.1; done
+port=$(sed -n 's|.* on http://127.0.0.1:\([0-9]*\) .*|\1|p' serve.log)
+[[ -n $port ]] || { cat serve.log; kill $server; echo "FAIL: camber serve did not start"; exit 1; }
+/usr/bin/python3 - "$port" <<'PY' || { kill $server; cat serve.log; echo "FAIL: serve answered wrongly"; exit 1; }
+import json, sys, urllib.request, urllib.error
+base = f"http://127.0.0.1:{sys.argv[1]}"
+def post(body):
+    req = urllib.request.Request(base + "/predict", data=body.encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+status, out = post('{"inputs": {"mach": 0.45, "alpha_deg": 1.0}}')
+assert status == 200 and set(out["outputs"]) == {"CL", "CD", "CM"}, (status, out)
+for bad, code in (('{"inputs": {"mach": 0.45}}', 400), ('{"inputs": {"mach": 0.4, "alpha_deg": 1}, "units": {"alpha_deg": "rad"}}', 400),
+                  ('not json', 400), ('{"inputs": {"mach": 0.45, "alpha_deg": 1.0}}' + ' ' * 2000000, 413)):
+    status, out = post(bad)
+    assert status == code and "error" in out, (bad[:40], status, out)
+    print(f"{code}: {out['error'][:90]}")
+card = json.loads(urllib.request.urlopen(base + "/model", timeout=10).read())
+assert [c["name"] for c in card["inputs"]] == ["mach", "alpha_deg"], card
+metrics = urllib.request.urlopen(base + "/metrics", timeout=10).read().decode()
+assert 'camber_requests_total{path="/predict",code="400"} 3' in metrics, metrics
+assert 'camber_requests_total{path="/predict",code="413"} 1' in metrics, metrics
+PY
+if [[ -n $serve_load ]]; then
+  for clients in 1 8; do
+    "$serve_load" --port "$port" --clients $clients --requests 400 --seconds 20 > load.log 2>&1 ||
+      { cat load.log; kill $server; echo "FAIL: failed requests under load"; exit 1; }
+    grep -q "failed 0" load.log || { cat load.log; kill $server; echo "FAIL: no load summary"; exit 1; }
+    cat load.log
+  done
+fi
+kill -TERM $server
+set +e; wait $server; rc=$?; set -e
+[[ $rc == 0 ]] && grep -q "serve: stopped after" serve.log ||
+  { cat serve.log; echo "FAIL: camber serve did not stop cleanly on SIGTERM (exit $rc)"; exit 1; }
 echo "PASS: 8 flows sampled on 2 ranks, continued after 3 identically, trained on 2 ranks, restarted:"
 grep "validation" train.log
 grep -A4 "surrogate optimum" optimize.log

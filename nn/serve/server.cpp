@@ -1,0 +1,205 @@
+#include <camber/nn/serve/server.hpp>
+
+#include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <chrono>
+
+#include <nlohmann/json.hpp>
+
+#include <camber/error.hpp>
+#include <camber/nn/serve/batcher.hpp>
+#include <camber/nn/serve/request.hpp>
+
+namespace camber::nn::serve {
+
+namespace {
+
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+ColumnSchema schema_of(const Columns& c) { return {c.names, c.units}; }
+
+json columns_json(const Columns& c, const Normalization& n) {
+  json a = json::array();
+  for (size_t k = 0; k < c.names.size(); ++k)
+    a.push_back({{"name", c.names[k]}, {"unit", c.units[k]}, {"mean", n.mean[k]}, {"std", n.stddev[k]}});
+  return a;
+}
+
+const char* json_type = "application/json";
+
+// The metrics label of a path: the known endpoints, or "other".
+std::string path_label(const std::string& path) {
+  for (const char* p : {"/predict", "/health", "/model", "/metrics"})
+    if (path == p) return p;
+  return "other";
+}
+
+// cpp-httplib 0.11 listens with a backlog of 5 (compiled into Debian's
+// library): a burst of more simultaneous connections overflows the accept
+// queue and some clients get no answer. Linux takes a second listen() on
+// a listening socket as a new backlog, so find ours (listening, bound to
+// `port`) and raise it.
+void raise_listen_backlog(int port) {
+  for (int fd = 0; fd < 4096; ++fd) {
+    int listening = 0;
+    socklen_t len = sizeof(listening);
+    if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) != 0 || listening == 0) continue;
+    sockaddr_storage addr{};
+    socklen_t alen = sizeof(addr);
+    if (getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &alen) != 0) continue;
+    int bound = -1;
+    if (addr.ss_family == AF_INET) bound = ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
+    if (addr.ss_family == AF_INET6) bound = ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port);
+    if (bound == port) ::listen(fd, 1024);
+  }
+}
+
+}  // namespace
+
+struct InferenceServer::Impl {
+  Model model;
+  ServeOptions options;
+  ColumnSchema inputs, outputs;
+  std::string model_json;
+  Metrics metrics;
+  std::unique_ptr<Batcher> batcher;
+  httplib::Server http;
+  std::atomic<bool> bound{false};
+  int port = -1;
+
+  Impl(Model m, ServeOptions o) : model(std::move(m)), options(std::move(o)) {
+    CAMBER_INPUT_REQUIRE(options.threads > 0 && options.max_batch_rows > 0 &&
+                             options.max_rows_per_request > 0 && options.max_body_bytes > 0 &&
+                             options.read_timeout_s > 0,
+                         "serve: threads, batch rows, rows per request, body size and read "
+                         "timeout must be positive");
+    const Surrogate& s = model.surrogate;
+    inputs = schema_of(s.inputs());
+    outputs = schema_of(s.outputs());
+    const ModelCard& c = model.card;
+    json card = {{"network", s.network().describe()},
+                 {"parameters", s.network().num_parameters()},
+                 {"dtype", dtype_name(s.spec().dtype)},
+                 {"inputs", columns_json(s.inputs(), s.input_stats())},
+                 {"outputs", columns_json(s.outputs(), s.output_stats())},
+                 {"model_sha256", model.sha256},
+                 {"data_path", c.data_path},
+                 {"data_sha256", c.data_sha256},
+                 {"data_rows", c.data_rows},
+                 {"epochs", c.epochs},
+                 {"validation_rows", c.validation_rows},
+                 {"validation_rmse", c.validation_rmse},
+                 {"created", c.created},
+                 {"camber_version", c.camber_version},
+                 {"git_revision", c.git_revision}};
+    model_json = card.dump(-1, ' ', false, json::error_handler_t::replace);
+    const index_t n_in = s.spec().in;
+    batcher = std::make_unique<Batcher>(
+        [this, n_in](const std::vector<double>& x, std::size_t n) {
+          return model.surrogate.predict(Tensor::from_host({static_cast<index_t>(n), n_in}, x))
+              .to_vector();
+        },
+        options.max_batch_rows, options.max_wait, &metrics, [this] { return metrics.in_flight(); });
+    routes();
+  }
+
+  void reply_error(httplib::Response& res, int status, const std::string& message) {
+    res.status = status;
+    res.set_content(format_error(message), json_type);
+  }
+
+  void routes() {
+    const int threads = options.threads;
+    http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
+    http.set_payload_max_length(options.max_body_bytes);
+    http.set_read_timeout(options.read_timeout_s, 0);
+    http.set_write_timeout(options.read_timeout_s, 0);
+    http.set_keep_alive_timeout(options.keep_alive_timeout_s);
+    // httplib closes a keep-alive connection after 5 requests by default; a
+    // client that sends its next request as the close arrives gets no
+    // answer (seen under load). Connections end on the idle timeout instead.
+    http.set_keep_alive_max_count(100000);
+    // Small answers: without TCP_NODELAY, Nagle's algorithm and delayed ACKs
+    // hold each one back by tens of milliseconds.
+    http.set_tcp_nodelay(true);
+
+    http.Post("/predict", [this](const httplib::Request& req, httplib::Response& res) {
+      const auto t0 = Clock::now();
+      metrics.request_started();
+      try {
+        const PredictRequest r = parse_predict_request(req.body, inputs, options.max_rows_per_request);
+        const std::vector<double> y = batcher->predict(r.rows, r.n_rows);
+        res.set_content(format_predict_response(y, r.n_rows, outputs, r.single), json_type);
+      } catch (const RequestError& e) {
+        reply_error(res, e.status(), e.what());
+      } catch (const std::exception& e) {
+        reply_error(res, 500, std::string("prediction failed: ") + e.what());
+      }
+      metrics.request_done(std::chrono::duration<double>(Clock::now() - t0).count());
+    });
+    http.Get("/health", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content("{\"status\":\"ok\"}", json_type);
+    });
+    http.Get("/model", [this](const httplib::Request&, httplib::Response& res) {
+      res.set_content(model_json, json_type);
+    });
+    http.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+      res.set_content(metrics.prometheus_text(), "text/plain; version=0.0.4");
+    });
+    // Answers the library made itself (404, 413, 400 on a bad request line)
+    // get a JSON body too.
+    http.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
+      if (!res.body.empty()) return;
+      std::string why = "error";
+      if (res.status == 404) why = "no endpoint " + req.method + " " + req.path +
+                                   " (POST /predict, GET /health, /model, /metrics)";
+      else if (res.status == 413) why = "request body over the " +
+                                        std::to_string(options.max_body_bytes) + "-byte limit";
+      else if (res.status == 400) why = "bad request";
+      res.set_content(format_error(why), json_type);
+    });
+    http.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
+      metrics.count(path_label(req.path), res.status);
+    });
+  }
+};
+
+InferenceServer::InferenceServer(Model model, ServeOptions options)
+    : impl_(std::make_unique<Impl>(std::move(model), std::move(options))) {}
+
+InferenceServer::~InferenceServer() { stop(); }
+
+int InferenceServer::bind() {
+  if (impl_->bound) return impl_->port;
+  const ServeOptions& o = impl_->options;
+  if (o.port == 0) {
+    impl_->port = impl_->http.bind_to_any_port(o.host);
+  } else {
+    impl_->port = impl_->http.bind_to_port(o.host, o.port) ? o.port : -1;
+  }
+  CAMBER_INPUT_REQUIRE(impl_->port > 0, "serve: cannot listen on " << o.host << ":" << o.port
+                                                                    << " (in use, or not an "
+                                                                       "address of this machine?)");
+  raise_listen_backlog(impl_->port);
+  impl_->bound = true;
+  return impl_->port;
+}
+
+void InferenceServer::run() {
+  bind();
+  impl_->http.listen_after_bind();
+}
+
+void InferenceServer::stop() {
+  if (impl_) impl_->http.stop();
+}
+
+const Metrics& InferenceServer::metrics() const { return impl_->metrics; }
+
+std::string InferenceServer::model_json() const { return impl_->model_json; }
+
+}  // namespace camber::nn::serve

@@ -1,0 +1,77 @@
+/// @file
+/// camber::nn::serve::InferenceServer: a trained model behind HTTP/JSON
+/// (cpp-httplib and nlohmann/json, Debian's libcpp-httplib-dev and
+/// nlohmann-json3-dev). What `camber serve` runs.
+///
+///   POST /predict   {"inputs": {...} | [{...}, ...], "units": {...}}  (request.hpp)
+///   GET  /health    {"status": "ok"}
+///   GET  /model     the model card as JSON
+///   GET  /metrics   Prometheus text (metrics.hpp)
+///
+/// Requests arriving together are batched into one network call (batcher.hpp:
+/// up to max_batch_rows rows, waiting at most max_wait). Every 4xx and 5xx
+/// answer carries {"error": "..."}; a malformed request never stops the
+/// server. Bodies over max_body_bytes get 413 before they are read; a client
+/// that stops sending is dropped after read_timeout. stop() (from another
+/// thread, e.g. on SIGTERM) stops accepting, lets the requests in flight
+/// finish, and makes run() return.
+///
+/// @code
+///   serve::InferenceServer server(nn::load_model("model.h5"), {});
+///   const int port = server.bind();      // options.port, or any free one if 0
+///   std::thread t([&] { server.run(); });
+///   ...
+///   server.stop();
+///   t.join();
+/// @endcode
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include <camber/nn/io/model_file.hpp>
+#include <camber/nn/serve/metrics.hpp>
+
+namespace camber::nn::serve {
+
+struct ServeOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;  ///< 0: any free port (bind() returns it)
+  /// HTTP worker threads. A keep-alive connection holds one while open, so
+  /// this bounds the concurrent clients served without queueing.
+  int threads = 64;
+  std::size_t max_batch_rows = 256;
+  std::chrono::microseconds max_wait{1000};
+  std::size_t max_rows_per_request = 10000;
+  std::size_t max_body_bytes = std::size_t{1} << 20;
+  int read_timeout_s = 5;
+  int keep_alive_timeout_s = 2;
+};
+
+class InferenceServer {
+ public:
+  InferenceServer(Model model, ServeOptions options);
+  ~InferenceServer();
+  InferenceServer(const InferenceServer&) = delete;
+  InferenceServer& operator=(const InferenceServer&) = delete;
+
+  /// Binds the listening socket; the port bound. Throws camber::Error if
+  /// the address cannot be bound.
+  int bind();
+  /// Serves until stop(); binds first if bind() was not called.
+  void run();
+  /// Thread-safe; requests in flight finish first.
+  void stop();
+
+  const Metrics& metrics() const;
+  /// The JSON of GET /model.
+  std::string model_json() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace camber::nn::serve
