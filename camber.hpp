@@ -46,6 +46,7 @@
 #include <camber/nn/module.hpp>
 #include <camber/nn/normalization.hpp>
 #include <camber/nn/optim.hpp>
+#include <camber/nn/quantize.hpp>
 #include <camber/nn/schedule.hpp>
 #include <camber/nn/surrogate.hpp>
 #include <camber/nn/trainer.hpp>

@@ -1,5 +1,6 @@
 #include <camber/nn/surrogate.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include <Eigen/Dense>
@@ -144,6 +145,13 @@ struct TypedPlan {
   std::vector<Mat> weight;
   std::vector<Row> bias;
   std::vector<Op> ops;
+  // int8 layers (empty for a float network): the integer weights as T, and
+  // per layer the input scale and input_scale * weight scale per column.
+  std::vector<Mat> weight_int;
+  std::vector<T> input_scale;
+  std::vector<Row> output_scale;
+  // With `observe`, the largest |input| of each dense layer (calibration).
+  mutable std::vector<double>* observe = nullptr;
   Row in_scale, in_shift;    // x_n = x * in_scale + in_shift
   Row out_scale, out_shift;  // y = y_n * out_scale + out_shift
 
@@ -162,7 +170,19 @@ struct TypedPlan {
       switch (op.kind) {
         case Op::dense: {
           Mat z(h.rows(), weight[op.layer].cols());
-          z.noalias() = h * weight[op.layer];
+          if (observe != nullptr)
+            (*observe)[op.layer] = std::max((*observe)[op.layer], static_cast<double>(h.cwiseAbs().maxCoeff()));
+          if (!weight_int.empty() && tangents == nullptr) {
+            // QuantizeLinear: x / s rounded half to even, saturated to int8.
+            const T s = input_scale[op.layer];
+            const Mat q = (h.array() / s).unaryExpr([](T v) {
+              return std::min(T(127), std::max(T(-128), std::nearbyint(v)));
+            }).matrix();
+            z.noalias() = q * weight_int[op.layer];
+            z.array().rowwise() *= output_scale[op.layer].array();
+          } else {
+            z.noalias() = h * weight[op.layer];
+          }
           z.rowwise() += bias[op.layer];
           h.swap(z);
           if (tangents != nullptr)
@@ -204,9 +224,21 @@ namespace {
 
 template <class T>
 std::unique_ptr<TypedPlan<T>> build_plan(const NetworkSpec& spec, const std::vector<Tensor>& params,
-                                         const Normalization& in, const Normalization& out) {
+                                         const Normalization& in, const Normalization& out,
+                                         const std::vector<Int8Layer>& int8) {
   auto p = std::make_unique<TypedPlan<T>>();
   p->ops = op_sequence(spec);
+  for (size_t k = 0; k < int8.size(); ++k) {
+    const index_t rows = params[2 * k].dim(0), cols = params[2 * k].dim(1);
+    typename TypedPlan<T>::Mat m(rows, cols);
+    for (index_t i = 0; i < rows * cols; ++i) m.data()[i] = static_cast<T>(int8[k].values[static_cast<size_t>(i)]);
+    typename TypedPlan<T>::Row r(cols);
+    for (index_t j = 0; j < cols; ++j)
+      r(j) = static_cast<T>(int8[k].input_scale * int8[k].scales[static_cast<size_t>(j)]);
+    p->weight_int.push_back(std::move(m));
+    p->output_scale.push_back(std::move(r));
+    p->input_scale.push_back(static_cast<T>(int8[k].input_scale));
+  }
   for (size_t k = 0; k + 1 < params.size(); k += 2) {
     const std::vector<double> w = params[k].to(DType::float64).to_vector();
     const std::vector<double> b = params[k + 1].to(DType::float64).to_vector();
@@ -288,11 +320,18 @@ Tensor jacobian_with(const TypedPlan<T>& plan, const Tensor& x, index_t n_in) {
 
 Surrogate::Surrogate(NetworkSpec spec, const std::vector<Tensor>& parameters, Columns inputs,
                      Columns outputs, Normalization input_stats, Normalization output_stats)
+    : Surrogate(std::move(spec), parameters, std::move(inputs), std::move(outputs),
+                std::move(input_stats), std::move(output_stats), {}) {}
+
+Surrogate::Surrogate(NetworkSpec spec, const std::vector<Tensor>& parameters, Columns inputs,
+                     Columns outputs, Normalization input_stats, Normalization output_stats,
+                     std::vector<Int8Layer> int8)
     : spec_(std::move(spec)),
       inputs_(std::move(inputs)),
       outputs_(std::move(outputs)),
       input_stats_(std::move(input_stats)),
-      output_stats_(std::move(output_stats)) {
+      output_stats_(std::move(output_stats)),
+      int8_(std::move(int8)) {
   check_spec(spec_);
   check_columns(inputs_, input_stats_, spec_.in, "inputs");
   check_columns(outputs_, output_stats_, spec_.out, "outputs");
@@ -315,12 +354,41 @@ Surrogate::Surrogate(NetworkSpec spec, const std::vector<Tensor>& parameters, Co
   }
   std::vector<Tensor> values;
   for (const Tensor& p : parameters) values.push_back(p.to(spec_.dtype));
+  if (!int8_.empty()) {
+    CAMBER_INPUT_REQUIRE(spec_.dtype == DType::float32,
+                         "surrogate: an int8 network computes in float32, not " << dtype_name(spec_.dtype));
+    CAMBER_INPUT_REQUIRE(2 * int8_.size() == named.size(), "surrogate: " << int8_.size()
+                                                                         << " int8 layers for "
+                                                                         << named.size() / 2
+                                                                         << " dense layers");
+    for (size_t k = 0; k < int8_.size(); ++k) {
+      const Tensor& w = named[2 * k].second.value();
+      const Int8Layer& q = int8_[k];
+      CAMBER_INPUT_REQUIRE(static_cast<index_t>(q.values.size()) == w.size() &&
+                               static_cast<index_t>(q.scales.size()) == w.dim(1),
+                           "surrogate: int8 layer " << k << " ('" << named[2 * k].first << "') has "
+                                                    << q.values.size() << " weights and "
+                                                    << q.scales.size() << " scales for shape "
+                                                    << shape_string(w.shape()));
+      bool ok = std::isfinite(q.input_scale) && q.input_scale > 0.0;
+      for (double sc : q.scales) ok = ok && std::isfinite(sc) && sc > 0.0;
+      CAMBER_INPUT_REQUIRE(ok, "surrogate: int8 layer " << k << " ('" << named[2 * k].first
+                                                        << "') has a scale that is not finite "
+                                                           "and positive");
+      // The network (forward(), jacobian()) holds the dequantized weights.
+      std::vector<double> dq(q.values.size());
+      const index_t cols = w.dim(1);
+      for (size_t i = 0; i < dq.size(); ++i)
+        dq[i] = static_cast<double>(q.values[i]) * q.scales[i % static_cast<size_t>(cols)];
+      values[2 * k] = Tensor::from_host(w.shape(), dq).to(spec_.dtype);
+    }
+  }
   net_->load_parameter_values(values);
   auto plan = std::make_shared<Plan>();
   if (spec_.dtype == DType::float32)
-    plan->f32 = build_plan<float>(spec_, values, input_stats_, output_stats_);
+    plan->f32 = build_plan<float>(spec_, values, input_stats_, output_stats_, int8_);
   else
-    plan->f64 = build_plan<double>(spec_, values, input_stats_, output_stats_);
+    plan->f64 = build_plan<double>(spec_, values, input_stats_, output_stats_, int8_);
   plan_ = std::move(plan);
 }
 
@@ -331,6 +399,22 @@ Tensor Surrogate::predict(const Tensor& x) const {
 Tensor Surrogate::jacobian(const Tensor& x) const {
   return plan_->f32 ? jacobian_with(*plan_->f32, x, spec_.in)
                     : jacobian_with(*plan_->f64, x, spec_.in);
+}
+
+std::vector<double> Surrogate::dense_input_max(const Tensor& x) const {
+  std::vector<double> seen(net_->named_parameters().size() / 2, 0.0);
+  if (plan_->f32) {
+    TypedPlan<float> p = *plan_->f32;
+    p.weight_int.clear();  // the float network
+    p.observe = &seen;
+    p.run(to_matrix<float>(x, spec_.in), nullptr);
+  } else {
+    TypedPlan<double> p = *plan_->f64;
+    p.weight_int.clear();
+    p.observe = &seen;
+    p.run(to_matrix<double>(x, spec_.in), nullptr);
+  }
+  return seen;
 }
 
 ad::Var Surrogate::forward(const ad::Var& x) const {

@@ -27,6 +27,7 @@
 /// @endcode
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -58,6 +59,17 @@ void check_spec(const NetworkSpec& spec);
 std::shared_ptr<Module> make_network(const NetworkSpec& spec, Rng& rng,
                                      Init init = Init::xavier_uniform);
 
+/// One dense layer quantized to int8 (post-training, symmetric, zero
+/// point 0): weight[i][j] = values[i * out + j] * scales[j] (per output
+/// channel), and the layer's input x is evaluated as
+/// clamp(round_half_even(x / input_scale), -128, 127) * input_scale
+/// (per tensor), the ONNX QuantizeLinear/DequantizeLinear semantics.
+struct Int8Layer {
+  std::vector<std::int8_t> values;  ///< {in, out} row-major
+  std::vector<double> scales;       ///< one per output column
+  double input_scale = 1.0;
+};
+
 class Surrogate {
  public:
   /// `parameters` in the order of make_network(spec)'s named_parameters();
@@ -65,6 +77,16 @@ class Surrogate {
   /// parameter). Columns and statistics: one per input and output.
   Surrogate(NetworkSpec spec, const std::vector<Tensor>& parameters, Columns inputs,
             Columns outputs, Normalization input_stats, Normalization output_stats);
+  /// An int8 surrogate (quantize.hpp makes one): one Int8Layer per dense
+  /// layer, whose weights replace those in `parameters` (the biases stay
+  /// float); spec.dtype must be float32. predict() then runs the integer
+  /// path: exact integer dot products (held in float32, exact below 2^24,
+  /// i.e. for layers of up to 1040 inputs), scaled per output channel.
+  /// jacobian() and forward() use the dequantized weights and no input
+  /// rounding (rounding has zero derivative almost everywhere).
+  Surrogate(NetworkSpec spec, const std::vector<Tensor>& parameters, Columns inputs,
+            Columns outputs, Normalization input_stats, Normalization output_stats,
+            std::vector<Int8Layer> int8);
 
   /// {rows, n_in} in physical units (any floating dtype) -> {rows, n_out}
   /// float64. Computed in the network's dtype. Thread-safe.
@@ -83,6 +105,11 @@ class Surrogate {
   const Normalization& output_stats() const { return output_stats_; }
   /// The network (for its named parameters, describe(), num_parameters()).
   const Module& network() const { return *net_; }
+  bool quantized() const { return !int8_.empty(); }
+  const std::vector<Int8Layer>& int8_layers() const { return int8_; }
+  /// For calibration: the largest |input| of each dense layer over the rows
+  /// of x (physical units in), from the float plan.
+  std::vector<double> dense_input_max(const Tensor& x) const;
 
  private:
   struct Plan;
@@ -90,6 +117,7 @@ class Surrogate {
   Columns inputs_, outputs_;
   Normalization input_stats_, output_stats_;
   std::shared_ptr<Module> net_;
+  std::vector<Int8Layer> int8_;
   std::shared_ptr<const Plan> plan_;
 };
 

@@ -13,7 +13,7 @@ packages=(
   libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libmetis-dev libssl-dev
   libnlopt-dev libnlopt-cxx-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libonnx-dev libprotobuf-dev python3-onnx libcpp-httplib-dev
+  libonnx-dev libprotobuf-dev python3-onnx libcpp-httplib-dev clang-14 libfuzzer-14-dev
   doxygen
   gnuplot-nox
 )

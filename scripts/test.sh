@@ -16,7 +16,11 @@ cd "$build"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ctest --output-on-failure --timeout 900 "$@"
 
-# Kokkos backends: the Kokkos-only suites run on OpenMP with 2 threads, and
-# build for CUDA (compile and link; no GPU here). Skipped when the caller
-# selects tests.
-if [[ $# -eq 0 ]]; then bash "$root/scripts/test-backends.sh"; fi
+# Fuzzing (a short run: 25 s for each of the request parser and the model
+# loader, a fixed seed) and the Kokkos backends: the Kokkos-only suites run
+# on OpenMP with 2 threads, and build for CUDA (compile and link; no GPU
+# here). Skipped when the caller selects tests.
+if [[ $# -eq 0 ]]; then
+  FUZZ_SEED=1 bash "$root/scripts/fuzz.sh" 25
+  bash "$root/scripts/test-backends.sh"
+fi

@@ -201,6 +201,20 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   export_cmd->add_option("model", export_model, "Model file")->required();
   export_cmd->add_option("-o,--output", export_out, "ONNX file to write (.onnx)")->required();
 
+  QuantizeOptions quantize_options;
+  CLI::App* quantize = app.add_subcommand(
+      "quantize", "int8 post-training quantization of a trained model, calibrated on a data set; "
+                  "reports the file size and the error on the data set before and after");
+  quantize->add_option("model", quantize_options.model, "Model file")->required();
+  quantize->add_option("data", quantize_options.data,
+                       "Data set (.h5) for calibration and the error (e.g. the training data)")
+      ->required();
+  quantize->add_option("-o,--output", quantize_options.output, "int8 model file to write (.h5)")
+      ->required();
+  quantize->add_option("--calibration-rows", quantize_options.calibration_rows,
+                       "Calibrate on the first N rows (0: all)")
+      ->default_val(0);
+
   ServeCommandOptions serve_options;
   CLI::App* serve = app.add_subcommand(
       "serve", "Serve a trained model over HTTP/JSON: POST /predict, GET /health, /model, "
@@ -271,6 +285,7 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   if (*infer) return command_infer(infer_options, runtime);
   if (*export_cmd) return command_export(export_model, export_out, runtime);
   if (*serve) return command_serve(serve_options, runtime);
+  if (*quantize) return command_quantize(quantize_options, runtime);
   if (runtime.rank() == 0) std::cout << app.help();
   return 2;
 }

@@ -8,6 +8,7 @@
 //   camber infer MODEL IN -o OUT   batch prediction with a trained model
 //   camber export MODEL -o F.onnx  ONNX export of a trained model
 //   camber serve MODEL --port P    HTTP/JSON inference server
+//   camber quantize MODEL DATA -o OUT   int8 post-training quantization
 //   camber --version | --help
 //
 // Exit codes: 0 success, 1 failure (numerical, I/O), 2 bad input (deck,

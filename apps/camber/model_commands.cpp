@@ -23,6 +23,7 @@
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/onnx/onnx_export.hpp>
+#include <camber/nn/quantize.hpp>
 #include <camber/nn/serve/server.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/progress.hpp>
@@ -207,6 +208,75 @@ int command_export(const std::string& model, const std::string& output, const Ru
   logging::info(CAMBER_MSG("export: " << model << " -> " << output << " (ONNX opset 13, "
                                       << dtype_name(m->surrogate.spec().dtype) << ", "
                                       << fs::file_size(output) << " bytes)"));
+  return 0;
+}
+
+int command_quantize(const QuantizeOptions& o, const Runtime& runtime) {
+  const MPI_Comm comm = runtime.comm();
+  collective_guard(comm, [&] {
+    CAMBER_INPUT_REQUIRE(extension(o.data) == ".h5", "quantize: data '" << o.data
+                                                                         << "' must be an .h5 data set");
+    CAMBER_INPUT_REQUIRE(extension(o.output) == ".h5", "quantize: output '" << o.output
+                                                                             << "' must end in .h5");
+    CAMBER_INPUT_REQUIRE(o.calibration_rows >= 0, "quantize: --calibration-rows must be >= 0");
+    CAMBER_INPUT_REQUIRE(fs::exists(o.data), "quantize: cannot find data '" << o.data << "'");
+  });
+  const std::unique_ptr<nn::Model> m = load_everywhere(o.model, comm);
+  const nn::Surrogate& f = m->surrogate;
+  std::unique_ptr<nn::DataSet> data;
+  collective_guard(comm, [&] {
+    data = std::make_unique<nn::DataSet>(nn::read_dataset(o.data, comm));
+    CAMBER_INPUT_REQUIRE(data->inputs.names == f.inputs().names && data->outputs.names == f.outputs().names,
+                         o.data << ": its columns are not the model's");
+    CAMBER_INPUT_REQUIRE(!f.quantized(), "quantize: " << o.model << " is int8 already");
+  });
+  // Calibration: the first calibration_rows rows of the data set (all by
+  // default), this rank's share of them, maxima reduced over the ranks.
+  const index_t global = data->shard.global_rows, off = data->shard.offset, mine = data->shard.x.dim(0);
+  const index_t want = o.calibration_rows > 0 ? std::min<index_t>(o.calibration_rows, global) : global;
+  const index_t take = std::max<index_t>(0, std::min(mine, want - off));
+  std::vector<double> maxima(f.network().named_parameters().size() / 2, 0.0);
+  if (take > 0) maxima = f.dense_input_max(rows_of(data->shard.x, {0, take}));
+  for (double& v : maxima) v = par::allreduce_max(v, comm);
+  const nn::Surrogate q = nn::quantize_int8(f, maxima);
+
+  // The error on the data set's rows, float and int8, per output.
+  const index_t n_out = f.spec().out;
+  const std::vector<double> truth = data->shard.y.to_vector();
+  std::vector<double> sq(static_cast<size_t>(2 * n_out), 0.0);
+  if (mine > 0) {
+    const std::vector<double> yf = f.predict(data->shard.x).to_vector(), yq = q.predict(data->shard.x).to_vector();
+    for (size_t i = 0; i < truth.size(); ++i) {
+      const size_t k = i % static_cast<size_t>(n_out);
+      sq[k] += (yf[i] - truth[i]) * (yf[i] - truth[i]);
+      sq[static_cast<size_t>(n_out) + k] += (yq[i] - truth[i]) * (yq[i] - truth[i]);
+    }
+  }
+  Tensor st = Tensor::from_host({2 * n_out}, sq);
+  par::allreduce_sum_in_place(st, comm);
+  const std::vector<double> tot = st.to_vector();
+
+  nn::ModelCard card = m->card;
+  card.created.clear();  // save_model stamps the time of this file
+  collective_guard(comm, [&] {
+    if (runtime.rank() == 0) nn::save_model(o.output, q, card);
+  });
+  const auto before = fs::file_size(o.model), after = fs::file_size(o.output);
+  logging::info(CAMBER_MSG("quantize: " << o.model << " -> " << o.output << " (int8 weights per output "
+                                        << "channel, int8 layer inputs calibrated on " << want
+                                        << " rows of " << o.data << ")"));
+  logging::info(CAMBER_MSG("quantize: file " << before << " -> " << after << " bytes ("
+                                              << std::setprecision(3)
+                                              << static_cast<double>(before) / static_cast<double>(after)
+                                              << "x smaller)"));
+  for (index_t k = 0; k < n_out; ++k) {
+    const double ef = std::sqrt(tot[static_cast<size_t>(k)] / static_cast<double>(global));
+    const double eq = std::sqrt(tot[static_cast<size_t>(n_out + k)] / static_cast<double>(global));
+    logging::info(CAMBER_MSG("quantize: RMSE of " << f.outputs().names[static_cast<size_t>(k)] << " on "
+                                                 << global << " rows: " << std::scientific
+                                                 << std::setprecision(3) << ef << " (" << dtype_name(f.spec().dtype)
+                                                 << ") -> " << eq << " (int8)"));
+  }
   return 0;
 }
 

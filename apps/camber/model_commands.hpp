@@ -3,6 +3,9 @@
 //
 //   camber model-info MODEL              the model card and the network
 //   camber export MODEL -o FILE.onnx     ONNX (normalisation inside the graph)
+//   camber quantize MODEL DATA.h5 -o OUT int8 post-training quantization,
+//                                        calibrated on DATA, with the error
+//                                        on DATA before and after
 //   camber infer MODEL INPUT -o OUTPUT   batch prediction; INPUT and OUTPUT
 //                                        are .csv (a header of input names,
 //                                        optionally "name [unit]") or .h5
@@ -18,6 +21,12 @@ namespace camber::app {
 
 int command_model_info(const std::string& model, const Runtime& runtime);
 int command_export(const std::string& model, const std::string& output, const Runtime& runtime);
+
+struct QuantizeOptions {
+  std::string model, data, output;
+  long calibration_rows = 0;  ///< rows of DATA for calibration (0: all)
+};
+int command_quantize(const QuantizeOptions& options, const Runtime& runtime);
 
 struct InferOptions {
   std::string model, input, output;

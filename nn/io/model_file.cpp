@@ -331,11 +331,18 @@ void save_model(const std::string& path, const Surrogate& s, ModelCard card) {
 
     Hid params = make_group(f, "parameters");
     std::vector<std::string> names;
-    for (const auto& [name, var] : s.network().named_parameters()) {
+    const auto named = s.network().named_parameters();
+    for (size_t k = 0; k < named.size(); ++k) {
+      const std::string& name = named[k].first;
       names.push_back(name);
-      const Tensor& t = var.value();
+      const Tensor& t = named[k].second.value();
       std::vector<hsize_t> dims;
       for (index_t e : t.shape()) dims.push_back(static_cast<hsize_t>(e));
+      if (s.quantized() && k % 2 == 0) {  // an int8 layer's weights: 1 byte each
+        const std::vector<std::int8_t>& q = s.int8_layers()[k / 2].values;
+        write_array(params.get(), name.c_str(), dims, H5T_STD_I8LE, H5T_NATIVE_SCHAR, q.data());
+        continue;
+      }
       const std::vector<double> v = t.to(DType::float64).to_vector();
       // Stored in the network's dtype: float32 weights take 4 bytes each.
       write_array(params.get(), name.c_str(), dims,
@@ -343,6 +350,18 @@ void save_model(const std::string& path, const Surrogate& s, ModelCard card) {
                   v.data());
     }
     set_string(params.get(), "order", detail::join_lines(names));
+    if (s.quantized()) {
+      Hid q = make_group(f, "quantization");
+      set_string(q.get(), "kind", "int8");
+      // All layers' scales in two datasets (each HDF5 object costs ~1 KB).
+      std::vector<double> input_scales, weight_scales;
+      for (const Int8Layer& l : s.int8_layers()) {
+        input_scales.push_back(l.input_scale);
+        weight_scales.insert(weight_scales.end(), l.scales.begin(), l.scales.end());
+      }
+      write_doubles(q.get(), "input_scale", input_scales);
+      write_doubles(q.get(), "weight_scale", weight_scales);
+    }
 
     write_columns(f, "inputs", s.inputs(), s.input_stats());
     write_columns(f, "outputs", s.outputs(), s.output_stats());
@@ -409,12 +428,48 @@ Model load_model(const std::string& path) {
   CAMBER_INPUT_REQUIRE(order.size() == named.size(), path << ": " << order.size()
                                                           << " parameters, the network has "
                                                           << named.size());
+  const bool int8 = r.has_link("quantization");
+  if (int8) {
+    CAMBER_INPUT_REQUIRE(r.string("quantization", "kind") == "int8",
+                         path << ": /quantization kind '" << r.string("quantization", "kind")
+                              << "' (int8)");
+    CAMBER_INPUT_REQUIRE(spec.dtype == DType::float32,
+                         path << ": an int8 model's network must be float32, not " << dt);
+  }
+  std::vector<Int8Layer> layers;
+  const std::vector<double> input_scales =
+      int8 ? r.vector("quantization/input_scale", named.size() / 2) : std::vector<double>();
+  std::size_t n_scales = 0;
+  for (size_t k = 0; int8 && k < named.size(); k += 2)
+    n_scales += static_cast<size_t>(named[k].second.value().shape().back());
+  const std::vector<double> weight_scales =
+      int8 ? r.vector("quantization/weight_scale", n_scales) : std::vector<double>();
+  std::size_t scale_at = 0;
   std::vector<Tensor> values;
   for (size_t k = 0; k < named.size(); ++k) {
     CAMBER_INPUT_REQUIRE(order[k] == named[k].first, path << ": parameter " << k << " is '"
                                                           << order[k] << "', the network's is '"
                                                           << named[k].first << "'");
     std::size_t bytes = 0;
+    if (int8 && k % 2 == 0) {
+      const std::vector<double> v = r.numbers("parameters/" + order[k], &dims, H5T_INTEGER, &bytes);
+      Shape shape;
+      for (hsize_t e : dims) shape.push_back(static_cast<index_t>(e));
+      CAMBER_INPUT_REQUIRE(shape == named[k].second.value().shape() && bytes == 1,
+                           path << ": int8 weights '" << order[k] << "' have shape "
+                                << shape_string(shape) << " in " << bytes
+                                << "-byte integers, the network's is "
+                                << shape_string(named[k].second.value().shape()) << " in int8");
+      Int8Layer q;
+      for (double x : v) q.values.push_back(static_cast<std::int8_t>(x));
+      q.scales.assign(weight_scales.begin() + static_cast<std::ptrdiff_t>(scale_at),
+                      weight_scales.begin() + static_cast<std::ptrdiff_t>(scale_at + static_cast<size_t>(shape.back())));
+      scale_at += static_cast<size_t>(shape.back());
+      q.input_scale = input_scales[k / 2];
+      layers.push_back(std::move(q));
+      values.push_back(Tensor::from_host(shape, v).to(DType::float32));
+      continue;
+    }
     const std::vector<double> v = r.numbers("parameters/" + order[k], &dims, H5T_FLOAT, &bytes);
     Shape shape;
     for (hsize_t e : dims) shape.push_back(static_cast<index_t>(e));
@@ -448,8 +503,8 @@ Model load_model(const std::string& path) {
                        path << ": " << card.validation_rmse.size() << " validation errors for "
                             << spec.out << " outputs");
   file.close();
-  return Model{Surrogate(spec, values, in, out, in_stats, out_stats), card, version, h.bytes,
-               h.sha256};
+  return Model{Surrogate(spec, values, in, out, in_stats, out_stats, std::move(layers)), card,
+               version, h.bytes, h.sha256};
 }
 
 std::string describe_model(const Model& m, const std::string& path) {
@@ -463,7 +518,10 @@ std::string describe_model(const Model& m, const std::string& path) {
     << "format         " << model_format << " version " << m.format_version << ", " << m.file_bytes
     << " bytes, sha256 " << m.sha256 << "\n"
     << "network        " << s.network().describe() << "\n"
-    << "parameters     " << s.network().num_parameters() << " (" << dtype_name(spec.dtype) << ")\n"
+    << "parameters     " << s.network().num_parameters() << " ("
+    << (s.quantized() ? "int8 weights per output channel, int8 layer inputs, float32 biases"
+                      : dtype_name(spec.dtype))
+    << ")\n"
     << "inputs         ";
   for (size_t j = 0; j < s.inputs().names.size(); ++j)
     o << (j ? ", " : "") << column(s.inputs(), j) << " (mean " << s.input_stats().mean[j]

@@ -7,7 +7,10 @@
 ///   userblock (512 bytes, before HDF5's superblock):
 ///       CAMBER-MODEL 1 / bytes <file size> / sha256 <digest of the rest>
 ///   /network     attributes kind, activation, dtype, in, out; dataset hidden
-///   /parameters/<name>   in the network's dtype (float32 or float64)
+///   /parameters/<name>   in the network's dtype (float32 or float64); an
+///                int8 model's weights as int8, with /quantization (kind
+///                int8, weight_scale: every layer's per output channel in
+///                turn, input_scale: one per layer)
 ///   /inputs, /outputs    attributes names, units; datasets mean, std
 ///   /card        attributes data_path, data_sha256, data_rows, epochs,
 ///                training_deck, created, camber_version, git_revision,

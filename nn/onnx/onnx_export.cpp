@@ -3,6 +3,7 @@
 #include <onnx/onnx_pb.h>
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -51,6 +52,18 @@ class GraphBuilder {
     }
     return name;
   }
+  // An int8 initializer (ONNX stores int8 widened in int32_data).
+  std::string int8_constant(const std::string& hint, const std::vector<std::int64_t>& dims,
+                            const std::vector<std::int8_t>& values) {
+    onnx::TensorProto* t = g_->add_initializer();
+    const std::string name = fresh(hint);
+    t->set_name(name);
+    for (std::int64_t d : dims) t->add_dims(d);
+    t->set_data_type(onnx::TensorProto::INT8);
+    for (std::int8_t v : values) t->add_int32_data(v);
+    return name;
+  }
+  onnx::NodeProto* last_node() { return g_->mutable_node(g_->node_size() - 1); }
   std::string scalar(double v) {
     auto it = scalars_.find(v);
     if (it != scalars_.end()) return it->second;
@@ -168,6 +181,29 @@ void export_onnx(const Surrogate& s, const std::string& path, const OnnxOptions&
     const Tensor& w = named[2 * layer].second.value();
     const Tensor& bias = named[2 * layer + 1].second.value();
     const std::string& base = named[2 * layer].first;
+    if (s.quantized()) {
+      // QDQ: the input quantized per tensor and dequantized, the int8
+      // weights dequantized per output channel (axis 1), then a float MatMul
+      // (a runtime may fuse the pattern into an integer GEMM).
+      const Int8Layer& q = s.int8_layers()[layer];
+      const std::string xs = b.constant("x_scale", {}, {q.input_scale});
+      const std::string xz = b.int8_constant("x_zero", {}, {0});
+      const std::string xq = b.op("QuantizeLinear", {x, xs, xz});
+      const std::string xdq = b.op("DequantizeLinear", {xq, xs, xz});
+      const std::string wq = b.int8_constant(base, {w.dim(0), w.dim(1)}, q.values);
+      const std::string ws = b.constant(base + "_scale", {w.dim(1)}, q.scales);
+      const std::string wz = b.int8_constant(base + "_zero", {w.dim(1)},
+                                             std::vector<std::int8_t>(static_cast<size_t>(w.dim(1)), 0));
+      const std::string wdq = b.op("DequantizeLinear", {wq, ws, wz});
+      onnx::AttributeProto* axis = b.last_node()->add_attribute();
+      axis->set_name("axis");
+      axis->set_type(onnx::AttributeProto::INT);
+      axis->set_i(1);
+      const std::string bn = b.constant(named[2 * layer + 1].first, {bias.dim(0)},
+                                        bias.to(DType::float64).to_vector());
+      ++layer;
+      return b.op("Add", {b.op("MatMul", {xdq, wdq}), bn});
+    }
     const std::string wn = b.constant(base, {w.dim(0), w.dim(1)}, w.to(DType::float64).to_vector());
     const std::string bn = b.constant(named[2 * layer + 1].first, {bias.dim(0)},
                                       bias.to(DType::float64).to_vector());

@@ -2,7 +2,10 @@
 /// ONNX export of a trained surrogate: the same function predict()
 /// computes, as an ONNX graph any ONNX runtime can run.
 ///
-/// The graph (opset 13, IR version 8, ONNX 1.12's schema):
+/// The graph (opset 13, IR version 8, ONNX 1.12's schema; an int8 surrogate
+/// (quantize.hpp) exports each dense layer as QuantizeLinear/DequantizeLinear
+/// of its input per tensor, DequantizeLinear of its int8 weights per output
+/// channel, MatMul, Add):
 /// @code
 ///   input  "inputs"  {N, n_in}   float64 or float32 (the network's dtype)
 ///   x_n = inputs * (1 / std_in) + (-mean_in / std_in)      normalisation

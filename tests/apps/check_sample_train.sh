@@ -10,7 +10,9 @@
 # (the data set's SHA-256 as coreutils computes it), infer predicts the data
 # set's rows on 1 and 2 ranks with the same digits, and a cut, changed or
 # appended-to model file, or a bad input CSV, exits with code 2 naming the
-# fault. export writes ONNX that ONNX Runtime evaluates as infer does.
+# fault. export writes ONNX that ONNX Runtime evaluates as infer does;
+# quantize writes an int8 model (reporting size and error), whose QDQ export
+# ONNX Runtime also evaluates as infer does.
 # camber serve answers a bounded load (1 and 8 clients, SERVE_LOAD) with no
 # failed request, rejects bad requests with 4xx and keeps serving, counts
 # them in /metrics, and stops on SIGTERM with exit code 0.
@@ -88,23 +90,37 @@ expect_bad "unit.csv:1: column 'alpha_deg' in 'rad', the model's unit is 'deg'" 
 # camber export, and ONNX Runtime on the exported file against infer's CSV.
 "$camber" export "$model" -o out/tiny.onnx > export.log 2>&1 || { cat export.log; echo "FAIL: camber export failed"; exit 1; }
 expect_bad "must end in .onnx" "$camber" export "$model" -o out/tiny.txt
-if [[ -n ${CAMBER_ONNX_RUN:-} && -x ${CAMBER_ONNX_RUN:-} ]]; then
-  /usr/bin/python3 - one.csv > ort_in.json <<'PY'
+# camber quantize: int8, calibrated on the data set, with the error before and after.
+"$camber" quantize "$model" out/sampled/tiny_samples.h5 -o out/int8.h5 > quantize.log 2>&1 ||
+  { cat quantize.log; echo "FAIL: camber quantize failed"; exit 1; }
+grep -q "quantize: RMSE of CD on 8 rows: .* (float64) -> .* (int8)" quantize.log &&
+  grep -q "x smaller" quantize.log || { cat quantize.log; echo "FAIL: no quantization report"; exit 1; }
+"$camber" model-info out/int8.h5 | grep -q "int8 weights per output channel" ||
+  { echo "FAIL: the int8 model's card"; exit 1; }
+"$camber" infer out/int8.h5 out/sampled/tiny_samples.h5 -o int8.csv > /dev/null 2>&1 ||
+  { echo "FAIL: infer with the int8 model"; exit 1; }
+"$camber" export out/int8.h5 -o out/int8.onnx > /dev/null 2>&1 || { echo "FAIL: export of the int8 model"; exit 1; }
+ort_check() {  # ort_check MODEL.onnx PREDICTIONS.csv TYPE TOLERANCE
+  /usr/bin/python3 - "$2" "$3" > ort_in.json <<'PY'
 import csv, json, sys
 rows = list(csv.reader(open(sys.argv[1])))[1:]
 print(json.dumps({"inputs": {"dims": [len(rows), 2], "data": [float(v) for r in rows for v in r[:2]],
-                             "type": "float64"}}))
+                             "type": sys.argv[2]}}))
 PY
-  "$CAMBER_ONNX_RUN" out/tiny.onnx ort_in.json > ort_out.json 2> ort.err || { cat ort.err; echo "FAIL: onnx-run failed"; exit 1; }
-  /usr/bin/python3 - one.csv ort_out.json <<'PY' || { echo "FAIL: ONNX Runtime disagrees with camber infer"; exit 1; }
+  "$CAMBER_ONNX_RUN" "$1" ort_in.json > ort_out.json 2> ort.err || { cat ort.err; echo "FAIL: onnx-run failed on $1"; exit 1; }
+  /usr/bin/python3 - "$2" ort_out.json "$4" "$1" <<'PY' || { echo "FAIL: ONNX Runtime disagrees with camber infer on $1"; exit 1; }
 import csv, json, sys
 rows = list(csv.reader(open(sys.argv[1])))[1:]
 ours = [float(v) for r in rows for v in r[2:]]
 ort = json.load(open(sys.argv[2]))["outputs"]["data"]
 err = max(abs(a - b) for a, b in zip(ours, ort)) / max(abs(a) for a in ours)
-print(f"ONNX Runtime vs camber infer: max relative difference {err:.2e}")
-sys.exit(0 if len(ort) == len(ours) and err <= 1e-10 else 1)
+print(f"ONNX Runtime vs camber infer ({sys.argv[4]}): max relative difference {err:.2e}")
+sys.exit(0 if len(ort) == len(ours) and err <= float(sys.argv[3]) else 1)
 PY
+}
+if [[ -n ${CAMBER_ONNX_RUN:-} && -x ${CAMBER_ONNX_RUN:-} ]]; then
+  ort_check out/tiny.onnx one.csv float64 1e-10
+  ort_check out/int8.onnx int8.csv float32 1e-5
 elif [[ -n ${CI:-} ]]; then
   echo "FAIL: onnx-run not available (CAMBER_ONNX_RUN)"; exit 1
 fi

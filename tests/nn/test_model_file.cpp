@@ -17,6 +17,7 @@
 #include <camber/error.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/model_file.hpp>
+#include <camber/nn/quantize.hpp>
 
 namespace {
 
@@ -124,6 +125,36 @@ TEST(ModelFile, RoundTripKeepsPredictionsAndCard) {
   // each in float32 (HDF5's own layout may differ by a block as well).
   const auto f64 = fs::file_size(dir / "mlp_float64.h5"), f32 = fs::file_size(dir / "mlp_float32.h5");
   EXPECT_GE(f64, f32 + 371u * 4u);
+}
+
+TEST(ModelFile, Int8ModelsRoundTripAtOneBytePerWeight) {
+  const fs::path dir = scratch();
+  nn::NetworkSpec spec;
+  spec.in = 2;
+  spec.out = 3;
+  spec.hidden = {64, 64};
+  spec.dtype = DType::float32;
+  nn::Rng rng(2);
+  auto net = nn::make_network(spec, rng);
+  const nn::Surrogate f(spec, net->parameter_values(), {{"Mach", "alpha"}, {"", "deg"}},
+                        {{"CL", "CD", "CM"}, {"", "", ""}}, {{0.6, 2.0}, {0.1, 1.5}},
+                        {{0.3, 0.01, -0.02}, {0.2, 0.005, 0.01}});
+  const Tensor calib = nn::uniform({64, 2}, -1.0, 3.0, rng);
+  const nn::Surrogate q = nn::quantize_int8(f, calib);
+  const std::string fp = (dir / "f32.h5").string(), qp = (dir / "int8.h5").string();
+  nn::save_model(fp, f, card());
+  nn::save_model(qp, q, card());
+  const nn::Model m = nn::load_model(qp);
+  ASSERT_TRUE(m.surrogate.quantized());
+  EXPECT_EQ(m.surrogate.predict(calib).to_vector(), q.predict(calib).to_vector());
+  EXPECT_EQ(m.surrogate.int8_layers()[1].values, q.int8_layers()[1].values);
+  EXPECT_EQ(m.surrogate.int8_layers()[2].scales, q.int8_layers()[2].scales);
+  EXPECT_EQ(m.surrogate.int8_layers()[2].input_scale, q.int8_layers()[2].input_scale);
+  // 2x64 + 64x64 + 64x3 = 4416 weights at 1 byte instead of 4, less the
+  // quantization group (a group and two small datasets, under 3 KB).
+  EXPECT_GE(fs::file_size(fp) + 3072u, fs::file_size(qp) + 4416u * 3u)
+      << fs::file_size(fp) << " " << fs::file_size(qp);
+  EXPECT_NE(nn::describe_model(m, qp).find("int8 weights per output channel"), std::string::npos);
 }
 
 TEST(ModelFile, DamagedFilesAreBadInputNamingTheFault) {

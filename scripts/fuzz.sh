@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of fuzz/ (Clang 14, AddressSanitizer and
+# UBSan, against Camber installed from build/) and runs each for a while.
+#
+#   bash scripts/fuzz.sh [SECONDS [TARGET...]]   # per target, default 20
+#
+# Targets: fuzz_request (the server's request parser; seeds in
+# fuzz/corpus/request) and fuzz_model_file (the model-file loader on raw
+# bytes), run by default; fuzz_model_content (the loader on bytes given a
+# correct header, so they reach HDF5; seeds for both written by
+# make_model_seeds) only when named: it finds HDF5 1.10.8's own memory
+# errors on corrupt files within a minute (docs/deployment.md).
+# New inputs the fuzzer finds stay in build-fuzz/corpus, crashes in
+# build-fuzz/artifacts. FUZZ_SEED fixes libFuzzer's seed (0: random).
+# Exit code 1 if a target finds a crash, a leak or a
+# hang (a run over 10 s). Needs build/ built (scripts/build.sh) and Debian's
+# clang-14 and libfuzzer-14-dev (scripts/setup-debian.sh installs them).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${CAMBER_BUILD_DIR:-$root/build}
+seconds=${1:-20}
+shift || true
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_request fuzz_model_file)
+work=$root/build-fuzz
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+command -v clang++-14 > /dev/null || { echo "fuzz: clang++-14 missing (scripts/setup-debian.sh)"; exit 2; }
+mkdir -p "$work"
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log" 2>&1 ||
+  { cat "$work/install.log"; exit 1; }
+cmake -S "$root/fuzz" -B "$work/build" -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCamber_DIR="$work/prefix/lib/cmake/Camber" \
+  > "$work/configure.log" 2>&1 || { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/build" -j "${CAMBER_JOBS:-2}" > "$work/build.log" 2>&1 ||
+  { tail -50 "$work/build.log"; exit 1; }
+
+mkdir -p "$work/corpus/request" "$work/corpus/model_file" "$work/corpus/model_content" "$work/artifacts"
+"$work/build/make_model_seeds" "$work/corpus/model_file" > /dev/null
+"$work/build/make_model_seeds" "$work/corpus/model_content" --content > /dev/null
+cp "$root"/fuzz/corpus/model_file/* "$work/corpus/model_file/"
+
+status=0
+for target in "${targets[@]}"; do
+  corpus=$work/corpus/${target#fuzz_}
+  seeds=()
+  [[ $target == fuzz_request ]] && seeds=("$root/fuzz/corpus/request")
+  log=$work/$target.log
+  # HDF5's own leaks on corrupt files are suppressed for the target that
+  # feeds it corrupt files (fuzz/hdf5_leaks.supp says why).
+  lsan=""
+  [[ $target == fuzz_model_content ]] && lsan="suppressions=$root/fuzz/hdf5_leaks.supp"
+  if ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=$lsan UBSAN_OPTIONS=print_stacktrace=1 \
+     "$work/build/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+       -artifact_prefix="$work/artifacts/$target-" -print_final_stats=1 -seed="${FUZZ_SEED:-0}" \
+       "$corpus" "${seeds[@]}" > "$log" 2>&1; then
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo '?')
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*' || echo '?')
+    echo "fuzz: $target: $runs inputs in ${seconds} s, no crash, leak or hang (coverage $cov edges)"
+  else
+    echo "fuzz: $target FAILED:"
+    grep -E "ERROR|SUMMARY|Test unit written|==[0-9]+==" "$log" | head -20
+    status=1
+  fi
+done
+exit $status
