@@ -21,6 +21,6 @@ ctest --output-on-failure --timeout 900 "$@"
 # on OpenMP with 2 threads, and build for CUDA (compile and link; no GPU
 # here). Skipped when the caller selects tests.
 if [[ $# -eq 0 ]]; then
-  FUZZ_SEED=1 bash "$root/scripts/fuzz.sh" 25
+  FUZZ_SEED=1 FUZZ_CI=1 bash "$root/scripts/fuzz.sh" 25
   bash "$root/scripts/test-backends.sh"
 fi

@@ -120,6 +120,7 @@ void write_doubles(hid_t loc, const char* name, const std::vector<double>& v) {
 struct Reader {
   std::string path;
   hid_t file = H5I_INVALID_HID;
+  std::uintmax_t bytes = 0;  // the file's size: no entry can be larger
 
   bool has_link(const std::string& name) const {
     std::string at;
@@ -149,6 +150,8 @@ struct Reader {
                          path << ": attribute '" << name << "' of '/" << object_name
                               << "' is not a fixed-length string");
     const std::size_t n = H5Tget_size(type.get());
+    CAMBER_INPUT_REQUIRE(n <= bytes, path << ": attribute '" << name << "' of '/" << object_name
+                                          << "' claims " << n << " bytes, more than the file holds");
     std::string s(n, '\0');
     Hid mem = string_type(n);
     CAMBER_CHECK_HDF5(H5Aread(a.get(), mem.get(), s.data()));
@@ -180,8 +183,12 @@ struct Reader {
     dims->assign(static_cast<std::size_t>(rank), 0);
     CAMBER_CHECK_HDF5(H5Sget_simple_extent_dims(space.get(), dims->data(), nullptr));
     hsize_t n = 1;
-    for (hsize_t e : *dims) n *= e;
-    CAMBER_INPUT_REQUIRE(n <= (hsize_t{1} << 31), path << ": dataset '" << name << "' is too large");
+    for (hsize_t e : *dims) {
+      CAMBER_INPUT_REQUIRE(e == 0 || n <= bytes / e,
+                           path << ": dataset '" << name << "' claims more values than the file's "
+                                << bytes << " bytes hold");
+      n *= e;
+    }
     std::vector<double> v(static_cast<std::size_t>(n));
     if (n > 0) CAMBER_CHECK_HDF5(H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()));
     return v;
@@ -392,7 +399,7 @@ Model load_model(const std::string& path) {
   Hid file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   CAMBER_INPUT_REQUIRE(file.valid(), "model file '" << path << "': HDF5 cannot open it: "
                                                      << io::detail::hdf5_error_stack());
-  Reader r{path, file.get()};
+  Reader r{path, file.get(), h.bytes};
   CAMBER_INPUT_REQUIRE(r.string("", "format") == model_format,
                        "'" << path << "' is not a Camber model (format '" << r.string("", "format")
                            << "')");
@@ -419,6 +426,26 @@ Model load_model(const std::string& path) {
   } catch (const Error& e) {
     CAMBER_INPUT_REQUIRE(false, path << ": " << e.what());
   }
+  // Every parameter takes at least a byte of the file: a network asking for
+  // more is a corrupt description (and building it would exhaust memory).
+  double n_params = 0.0, fan_in = static_cast<double>(spec.in);
+  const auto layer = [&](double out) {
+    n_params += fan_in * out + out;
+    fan_in = out;
+  };
+  if (spec.kind == "residual_mlp") {
+    layer(static_cast<double>(spec.hidden[0]));
+    for (size_t b = 1; b < spec.hidden.size(); ++b) {
+      layer(static_cast<double>(spec.hidden[0]));
+      layer(static_cast<double>(spec.hidden[0]));
+    }
+  } else {
+    for (index_t w : spec.hidden) layer(static_cast<double>(w));
+  }
+  layer(static_cast<double>(spec.out));
+  CAMBER_INPUT_REQUIRE(n_params <= static_cast<double>(h.bytes),
+                       path << ": /network describes " << n_params << " parameters, more than the "
+                            << h.bytes << " bytes of the file hold");
 
   // The parameters, in the order the network registers them.
   Rng rng(0);
