@@ -32,6 +32,7 @@
 #include <camber/nn/layers.hpp>
 #include <camber/nn/loss.hpp>
 #include <camber/nn/optim.hpp>
+#include <camber/nn/quantize.hpp>
 #include <camber/nn/surrogate.hpp>
 #include <camber/runtime.hpp>
 
@@ -244,6 +245,15 @@ void BM_surrogate_infer(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * state.range(1));
 }
 
+// int8: the float32 network quantized (calibrated on the benchmark's inputs).
+void BM_surrogate_infer_int8(benchmark::State& state) {
+  CamberCase c(state.range(0), DType::float32, state.range(1));
+  const Tensor x = c.x.value().to(DType::float64);
+  const nn::Surrogate s = nn::quantize_int8(surrogate_of(c, state.range(0), DType::float32), x);
+  for (auto _ : state) benchmark::DoNotOptimize(s.predict(x));
+  state.SetItemsProcessed(state.iterations() * state.range(1));
+}
+
 template <class T>
 void BM_eigen_infer(benchmark::State& state) {
   CamberCase c(state.range(0), std::is_same<T, float>::value ? DType::float32 : DType::float64,
@@ -259,6 +269,7 @@ void BM_eigen_infer(benchmark::State& state) {
 BENCHMARK_TEMPLATE(BM_camber_infer, double) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_surrogate_infer, double) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_surrogate_infer, float) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_surrogate_infer_int8) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_eigen_infer, double) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_camber_infer, float) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK_TEMPLATE(BM_eigen_infer, float) CAMBER_INFER_ARGS->Unit(benchmark::kMicrosecond)->UseRealTime();

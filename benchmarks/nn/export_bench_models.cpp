@@ -1,14 +1,15 @@
 // Writes the inference benchmark's networks (bench_nn's MLPs: 16 inputs,
 // 4 hidden layers of 64 or 256, tanh, 1 output; float64 and float32; the
-// same seed, so the same weights) as ONNX files, for ONNX Runtime to run
-// in benchmarks/nn/run-inference.sh, and checks each against
-// Surrogate::predict through onnx-run when given its path.
+// same seed, so the same weights; and the float32 ones quantized to int8,
+// calibrated on bench_nn's inputs, as QDQ graphs) as ONNX files, for ONNX
+// Runtime to run in benchmarks/nn/run-inference.sh.
 //
 //   export_bench_models DIR
 #include <cstdio>
 #include <string>
 
 #include <camber/nn/onnx/onnx_export.hpp>
+#include <camber/nn/quantize.hpp>
 #include <camber/runtime.hpp>
 
 int main(int argc, char** argv) {
@@ -40,6 +41,14 @@ int main(int argc, char** argv) {
                                camber::dtype_name(dt) + ".onnx";
       nn::export_onnx(s, path);
       std::printf("%s\n", path.c_str());
+      if (dt == camber::DType::float32) {
+        // bench_nn's inputs: uniform in [-1, 1], seed 2, 1024 rows.
+        nn::Rng xr(2);
+        const camber::Tensor x = nn::uniform({1024, 16}, -1.0, 1.0, xr);
+        const std::string qpath = std::string(argv[1]) + "/mlp4x" + std::to_string(width) + "_int8.onnx";
+        nn::export_onnx(nn::quantize_int8(s, x), qpath);
+        std::printf("%s\n", qpath.c_str());
+      }
     }
   return 0;
 }

@@ -19,7 +19,7 @@ const threads = parseInt(threadsArg || '1');
     const session = await ort.InferenceSession.create(path.join(dir, file), {
       intraOpNumThreads: threads, interOpNumThreads: 1, executionMode: 'sequential',
       graphOptimizationLevel: 'all'});
-    const f64 = file.includes('float64');
+    const f64 = file.includes('float64');  // int8 (QDQ) models take float32
     for (const rows of [1, 1024]) {
       const data = (f64 ? Float64Array : Float32Array).from({length: rows * 16}, (_, i) => Math.sin(i) );
       const feeds = {inputs: new ort.Tensor(f64 ? 'float64' : 'float32', data, [rows, 16])};

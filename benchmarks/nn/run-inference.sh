@@ -17,6 +17,7 @@ onnx_run=${ONNX_RUN:-$root/../shared/tools/onnx-run}
 out=$root/build-bench/bench-results
 mkdir -p "$out/models"
 cmake --build "$root/build" -j2 --target export_bench_models > /dev/null
+cmake --build "$root/build-bench" -j2 --target bench_nn > /dev/null
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 "$root/build/benchmarks/nn/export_bench_models" "$out/models" > /dev/null
 # onnx-run installs ONNX Runtime on first use; run it once on a model.
@@ -44,16 +45,20 @@ ctx = data["context"]
 print(f"# {ctx['date']}  host {ctx['host_name']}  {ctx['num_cpus']} cpus  load {ctx.get('load_avg')}")
 print("| net | rows | Surrogate us | ONNX Runtime us | Eigen us | engine us | Surrogate / ORT throughput (median) | range |")
 print("|---|---|---|---|---|---|---|---|")
-for dt, t in (("float64", "double"), ("float32", "float")):
+for dt, t in (("float64", "double"), ("float32", "float"), ("int8", None)):
     for rows in (1, 1024):
         for width in (64, 256):
-            s = runs[f"BM_surrogate_infer<{t}>/{width}/{rows}"]
-            e = runs[f"BM_eigen_infer<{t}>/{width}/{rows}"]
-            c = runs[f"BM_camber_infer<{t}>/{width}/{rows}"]
+            if t is None:  # int8: no engine or Eigen counterpart
+                s = runs[f"BM_surrogate_infer_int8/{width}/{rows}"]
+                e = c = None
+            else:
+                s = runs[f"BM_surrogate_infer<{t}>/{width}/{rows}"]
+                e = runs[f"BM_eigen_infer<{t}>/{width}/{rows}"]
+                c = runs[f"BM_camber_infer<{t}>/{width}/{rows}"]
             o = ort[f"mlp4x{width}_{dt}/{rows}"]
             ms, mo = statistics.median(s), statistics.median(o)
             lo, hi = min(o) / max(s), max(o) / min(s)
+            fmt = lambda r: "-" if r is None else f"{statistics.median(r)*1e6:.1f}"
             print(f"| MLP 4x{width} {dt} | {rows} | {ms*1e6:.1f} | {mo*1e6:.1f} | "
-                  f"{statistics.median(e)*1e6:.1f} | {statistics.median(c)*1e6:.1f} | "
-                  f"{mo/ms:.2f} | {lo:.2f}-{hi:.2f} |")
+                  f"{fmt(e)} | {fmt(c)} | {mo/ms:.2f} | {lo:.2f}-{hi:.2f} |")
 PY
