@@ -86,6 +86,9 @@
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/model_file.hpp>
 #endif
+#if CAMBER_WITH_SUNDIALS
+#include <camber/solvers/ode/cvodes.hpp>
+#endif
 #if CAMBER_WITH_ONNX
 #include <camber/nn/onnx/onnx_export.hpp>
 #endif

@@ -21,7 +21,7 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CXX_FLAGS="-march=$march" \
   -DCAMBER_ENABLE_BENCHMARKS=ON -DCAMBER_ENABLE_TESTS=OFF \
   -DCAMBER_ENABLE_IO=OFF -DCAMBER_ENABLE_PETSC=OFF -DCAMBER_ENABLE_DECK=OFF \
-  -DCAMBER_ENABLE_APPS=OFF -DCAMBER_ENABLE_ONNX=OFF -DCAMBER_ENABLE_SERVE=OFF >/dev/null
+  -DCAMBER_ENABLE_APPS=OFF -DCAMBER_ENABLE_ONNX=OFF -DCAMBER_ENABLE_SERVE=OFF -DCAMBER_ENABLE_SUNDIALS=OFF >/dev/null
 targets=(--target bench_graph --target bench_nn --target nn_scaling)
 [[ -f "$build/benchmarks/compare/Makefile" || -d "$build/benchmarks/compare/CMakeFiles" ]] &&
   targets+=(--target bench_peers)

@@ -1,0 +1,112 @@
+/// @file
+/// camber::solvers::Cvodes: CVODES (SUNDIALS' variable-order, variable-step
+/// BDF and Adams methods) on a dense system dy/dt = f(t, y), with the
+/// Jacobian df/dy from the AD engine and root finding.
+///
+/// Write the right-hand side once, as a template on the scalar type; it is
+/// evaluated with double for f and with ad::Dual<double, 1> for the
+/// Jacobian (one column per evaluation), so no Jacobian is written by hand:
+/// @code
+///   auto robertson = [](double, const auto* y, auto* ydot) {
+///     ydot[0] = -0.04 * y[0] + 1.0e4 * y[1] * y[2];
+///     ydot[2] = 3.0e7 * y[1] * y[1];
+///     ydot[1] = -ydot[0] - ydot[2];
+///   };
+///   solvers::CvodesOptions o;
+///   o.rtol = 1e-4;
+///   o.atol = {1e-8, 1e-14, 1e-6};
+///   solvers::Cvodes cv(solvers::make_ode_system(3, robertson), o);
+///   cv.reset(0.0, {1.0, 0.0, 0.0});
+///   std::vector<double> y(3);
+///   double t = cv.advance(0.4, y);       // y at t = 0.4 (or at a root before it)
+/// @endcode
+///
+/// A failure of the integrator (too much work, error test or convergence
+/// failures, a step size too small) is a camber::Error naming the time
+/// reached, SUNDIALS' flag name and its message; bad options or initial
+/// values are bad input (exit code 2 in apps). An exception thrown by the
+/// right-hand side propagates out of advance().
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include <camber/autodiff/dual.hpp>
+
+namespace camber::solvers {
+
+using OdeDual = ad::Dual<double, 1>;
+
+/// dy/dt = f(t, y) of n equations, and optional root functions g_i(t, y)
+/// whose sign changes stop advance() (events).
+struct OdeSystem {
+  int n = 0;
+  std::function<void(double t, const double* y, double* ydot)> rhs;
+  /// The same f on Duals: the Jacobian by forward mode. Without it CVODES
+  /// approximates the Jacobian by difference quotients.
+  std::function<void(double t, const OdeDual* y, OdeDual* ydot)> rhs_dual;
+  int n_roots = 0;
+  std::function<void(double t, const double* y, double* g)> roots;
+};
+
+/// An OdeSystem from one callable templated on the scalar:
+/// f(double t, const S* y, S* ydot) for S = double and S = OdeDual.
+template <class F>
+OdeSystem make_ode_system(int n, F f) {
+  OdeSystem s;
+  s.n = n;
+  s.rhs = [f](double t, const double* y, double* ydot) { f(t, y, ydot); };
+  s.rhs_dual = [f](double t, const OdeDual* y, OdeDual* ydot) { f(t, y, ydot); };
+  return s;
+}
+
+enum class OdeMethod { bdf, adams };
+
+struct CvodesOptions {
+  OdeMethod method = OdeMethod::bdf;
+  double rtol = 1e-6;
+  /// One value for every component, or one per component.
+  std::vector<double> atol{1e-10};
+  long max_steps = 500;       ///< per advance() call (CVODES' mxstep)
+  double max_step = 0.0;      ///< 0: no limit
+  double initial_step = 0.0;  ///< 0: CVODES' estimate
+};
+
+/// CVODES' counters since reset().
+struct OdeStats {
+  long steps = 0;
+  long rhs_evals = 0;
+  long jac_evals = 0;
+  long lin_setups = 0;
+  long error_test_fails = 0;
+  long nonlin_iters = 0;
+  long nonlin_fails = 0;
+  long root_evals = 0;
+  int last_order = 0;
+  double last_step = 0.0;
+};
+
+class Cvodes {
+ public:
+  Cvodes(OdeSystem system, CvodesOptions options);
+  ~Cvodes();
+  Cvodes(const Cvodes&) = delete;
+  Cvodes& operator=(const Cvodes&) = delete;
+
+  /// (Re)starts at t0 with y0 (finite, n values).
+  void reset(double t0, const std::vector<double>& y0);
+  /// Integrates towards tout; returns the time reached: tout, or the time
+  /// of a root before it. `y` gets the solution there (resized to n); with
+  /// `roots`, which root functions changed sign (+1 rising, -1 falling, 0
+  /// none; empty unless a root stopped the step).
+  double advance(double tout, std::vector<double>& y, std::vector<int>* roots = nullptr);
+  OdeStats stats() const;
+  const OdeSystem& system() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace camber::solvers

@@ -1,0 +1,195 @@
+// CVODES through camber::solvers::Cvodes: exact solutions (y' = -k y, and
+// a rotation with Adams), the Robertson problem against SUNDIALS' example
+// cvsRoberts_dns (the same tolerances, root functions and output times; its
+// printed output, installed by Debian's libsundials-dev, is read here and
+// every printed value and root must match to its printed precision), the
+// AD Jacobian against the one written by hand, and failures as errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <camber/error.hpp>
+#include <camber/solvers/ode/cvodes.hpp>
+
+namespace {
+
+namespace solvers = camber::solvers;
+
+TEST(Cvodes, ExponentialDecayMatchesTheExactSolution) {
+  const double k = 3.0;
+  solvers::CvodesOptions o;
+  o.rtol = 1e-10;
+  o.atol = {1e-14};
+  solvers::Cvodes cv(solvers::make_ode_system(1, [k](double, const auto* y, auto* ydot) {
+                       ydot[0] = -k * y[0];
+                     }), o);
+  cv.reset(0.0, {2.0});
+  std::vector<double> y;
+  for (double t : {0.1, 0.5, 1.0, 2.0}) {
+    EXPECT_EQ(cv.advance(t, y), t);
+    // Global error within a few hundred tolerances of the exact value.
+    EXPECT_NEAR(y[0], 2.0 * std::exp(-k * t), 1e-8 * 2.0 * std::exp(-k * t)) << t;
+  }
+  EXPECT_GT(cv.stats().steps, 10);
+  EXPECT_GT(cv.stats().jac_evals, 0);  // BDF with the AD Jacobian
+}
+
+TEST(Cvodes, AdamsOnARotationKeepsTheRadius) {
+  solvers::CvodesOptions o;
+  o.method = solvers::OdeMethod::adams;
+  o.rtol = 1e-10;
+  o.atol = {1e-12};
+  o.max_steps = 5000;
+  solvers::Cvodes cv(solvers::make_ode_system(2, [](double, const auto* y, auto* ydot) {
+                       ydot[0] = -y[1];
+                       ydot[1] = y[0];
+                     }), o);
+  cv.reset(0.0, {1.0, 0.0});
+  std::vector<double> y;
+  cv.advance(2.0 * M_PI, y);
+  EXPECT_NEAR(y[0], 1.0, 1e-7);
+  EXPECT_NEAR(y[1], 0.0, 1e-7);
+}
+
+// Robertson, written as in cvsRoberts_dns.c (same operation order).
+const auto robertson = [](double, const auto* y, auto* ydot) {
+  ydot[0] = -0.04 * y[0] + 1.0e4 * y[1] * y[2];
+  ydot[2] = 3.0e7 * y[1] * y[1];
+  ydot[1] = -ydot[0] - ydot[2];
+};
+
+TEST(Cvodes, AdJacobianEqualsTheHandWrittenOne) {
+  // cvsRoberts_dns.c's Jac at a point, against the Dual evaluation.
+  const double y[3] = {0.7, 3e-5, 0.2};
+  const double want[3][3] = {{-0.04, 1.0e4 * y[2], 1.0e4 * y[1]},
+                             {0.04, -1.0e4 * y[2] - 6.0e7 * y[1], -1.0e4 * y[1]},
+                             {0.0, 6.0e7 * y[1], 0.0}};
+  const solvers::OdeSystem s = solvers::make_ode_system(3, robertson);
+  for (int c = 0; c < 3; ++c) {
+    solvers::OdeDual yd[3] = {y[0], y[1], y[2]}, fd[3];
+    yd[c].der(0) = 1.0;
+    s.rhs_dual(0.0, yd, fd);
+    for (int i = 0; i < 3; ++i) EXPECT_DOUBLE_EQ(fd[i].der(0), want[i][c]) << i << "," << c;
+  }
+}
+
+struct Printed {
+  double t;
+  double y[3];
+  std::vector<int> roots;  // empty unless a root line followed
+};
+
+TEST(Cvodes, RobertsonMatchesSundialsOwnExampleOutput) {
+  const std::string path =
+      std::string(CAMBER_SUNDIALS_EXAMPLES) + "/cvodes/serial/cvsRoberts_dns.out";
+  std::ifstream in(path);
+  if (!in) {
+    if (std::getenv("CI")) FAIL() << "missing " << path << " (Debian's libsundials-dev)";
+    GTEST_SKIP() << "missing " << path;
+  }
+  std::vector<Printed> ref;
+  long ref_steps = -1;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream s(line);
+    std::string w;
+    s >> w;
+    if (w == "At") {
+      Printed p{};
+      std::string eq, ylabel;
+      s >> w >> eq >> p.t >> ylabel >> eq >> p.y[0] >> p.y[1] >> p.y[2];  // "t = T y = a b c"
+      ref.push_back(p);
+    } else if (w == "rootsfound[]") {
+      s >> w;
+      int a = 0, b = 0;
+      s >> a >> b;
+      ref.back().roots = {a, b};
+    } else if (line.rfind("Steps ", 0) == 0) {
+      ref_steps = std::stol(line.substr(line.find('=') + 1));
+    }
+  }
+  ASSERT_EQ(ref.size(), 14u) << "unexpected format of " << path;
+
+  // The example's set-up: BDF, rtol 1e-4, atol (1e-8, 1e-14, 1e-6), roots
+  // y1 - 1e-4 and y3 - 0.01, outputs at 0.4 x 10^k.
+  solvers::CvodesOptions o;
+  o.rtol = 1.0e-4;
+  o.atol = {1.0e-8, 1.0e-14, 1.0e-6};
+  solvers::OdeSystem sys = solvers::make_ode_system(3, robertson);
+  sys.n_roots = 2;
+  sys.roots = [](double, const double* y, double* g) {
+    g[0] = y[0] - 0.0001;
+    g[1] = y[2] - 0.01;
+  };
+  solvers::Cvodes cv(sys, o);
+  cv.reset(0.0, {1.0, 0.0, 0.0});
+  std::vector<double> y;
+  std::vector<int> roots;
+  double tout = 0.4;
+  size_t k = 0;
+  while (k < ref.size()) {
+    const double t = cv.advance(tout, y, &roots);
+    const Printed& p = ref[k];
+    // Printed as %0.4e and %14.6e: agree to that rounding.
+    EXPECT_NEAR(t, p.t, 0.51e-4 * std::abs(p.t)) << "output " << k;
+    for (int i = 0; i < 3; ++i)
+      EXPECT_NEAR(y[static_cast<size_t>(i)], p.y[i], 0.51e-6 * std::abs(p.y[i])) << "output " << k << " y" << i + 1;
+    EXPECT_EQ(roots, p.roots) << "output " << k;
+    if (roots.empty()) tout *= 10.0;
+    ++k;
+  }
+  // The same steps: the wrapper adds no work.
+  EXPECT_EQ(cv.stats().steps, ref_steps);
+}
+
+TEST(Cvodes, FailuresAndBadInputAreErrors) {
+  solvers::CvodesOptions o;
+  o.rtol = 1e-4;
+  o.atol = {1e-8, 1e-14, 1e-6};
+  o.max_steps = 20;
+  solvers::Cvodes cv(solvers::make_ode_system(3, robertson), o);
+  cv.reset(0.0, {1.0, 0.0, 0.0});
+  std::vector<double> y;
+  try {
+    cv.advance(4e10, y);
+    FAIL() << "20 steps reached 4e10";
+  } catch (const camber::Error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("CV_TOO_MUCH_WORK"), std::string::npos) << m;
+    EXPECT_NE(m.find("CVODES failed at t = "), std::string::npos) << m;
+  }
+  // An exception in the right-hand side comes out of advance().
+  solvers::OdeSystem bad;
+  bad.n = 1;
+  bad.rhs = [](double t, const double*, double* ydot) {
+    if (t > 0.5) throw std::runtime_error("right-hand side gave up");
+    ydot[0] = 1.0;
+  };
+  solvers::Cvodes cb(bad, {});
+  cb.reset(0.0, {0.0});
+  EXPECT_THROW(cb.advance(1.0, y), std::runtime_error);
+
+  auto expect_bad = [](auto&& f) {
+    try {
+      f();
+      ADD_FAILURE() << "accepted";
+    } catch (const camber::Error& e) {
+      EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input) << e.what();
+    }
+  };
+  solvers::CvodesOptions neg;
+  neg.rtol = -1.0;
+  expect_bad([&] { solvers::Cvodes c(solvers::make_ode_system(3, robertson), neg); });
+  solvers::CvodesOptions two;
+  two.atol = {1e-8, 1e-8};
+  expect_bad([&] { solvers::Cvodes c(solvers::make_ode_system(3, robertson), two); });
+  expect_bad([&] { cv.reset(0.0, {1.0, NAN, 0.0}); });
+  expect_bad([&] { cv.reset(0.0, {1.0}); });
+}
+
+}  // namespace
