@@ -5,6 +5,7 @@
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunmatrix/sunmatrix_dense.h>
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <sstream>
@@ -33,6 +34,61 @@ struct MemoryDeleter {
   void operator()(void* m) const { CVodeFree(&m); }
 };
 
+// scale * df/dy (or its transpose) into a dense SUNDIALS matrix, one column
+// per Dual evaluation of f.
+void dense_jacobian(const OdeSystem& sys, double t, const double* y, SUNMatrix j, double scale,
+                    bool transpose) {
+  const int n = sys.n;
+  std::vector<OdeDual> yd(static_cast<size_t>(n)), fd(static_cast<size_t>(n));
+  std::vector<OdeDual> pd(sys.p.begin(), sys.p.end());
+  for (int c = 0; c < n; ++c) {  // column c: seed y_c
+    for (int i = 0; i < n; ++i) yd[static_cast<size_t>(i)] = OdeDual(y[i]);
+    yd[static_cast<size_t>(c)].der(0) = 1.0;
+    sys.rhs_dual(t, yd.data(), pd.data(), fd.data());
+    for (int i = 0; i < n; ++i) {
+      const double v = scale * fd[static_cast<size_t>(i)].der(0);
+      if (transpose)
+        SM_ELEMENT_D(j, c, i) = v;
+      else
+        SM_ELEMENT_D(j, i, c) = v;
+    }
+  }
+}
+
+// out[k] = sum_i (df_i/dx_k) w_i + dg/dx_k for x = y (wrt_p false) or p,
+// with g optional: the vector-Jacobian products of the adjoint equations.
+void vjp(const OdeSystem& sys, const OdeIntegrand* g, double t, const double* y, const double* w,
+         bool wrt_p, double* out) {
+  const int n = sys.n, m = wrt_p ? static_cast<int>(sys.p.size()) : n;
+  std::vector<OdeDual> yd(static_cast<size_t>(n)), fd(static_cast<size_t>(n));
+  std::vector<OdeDual> pd(sys.p.size());
+  for (int k = 0; k < m; ++k) {
+    for (int i = 0; i < n; ++i) yd[static_cast<size_t>(i)] = OdeDual(y[i]);
+    for (size_t i = 0; i < sys.p.size(); ++i) pd[i] = OdeDual(sys.p[i]);
+    (wrt_p ? pd : yd)[static_cast<size_t>(k)].der(0) = 1.0;
+    sys.rhs_dual(t, yd.data(), pd.data(), fd.data());
+    double s = 0.0;
+    for (int i = 0; i < n; ++i) s += fd[static_cast<size_t>(i)].der(0) * w[i];
+    if (g != nullptr) s += g->g_dual(t, yd.data(), pd.data()).der(0);
+    out[k] = s;
+  }
+}
+
+OdeStats stats_of(void* mem) {
+  OdeStats s;
+  CVodeGetNumSteps(mem, &s.steps);
+  CVodeGetNumRhsEvals(mem, &s.rhs_evals);
+  CVodeGetNumJacEvals(mem, &s.jac_evals);
+  CVodeGetNumLinSolvSetups(mem, &s.lin_setups);
+  CVodeGetNumErrTestFails(mem, &s.error_test_fails);
+  CVodeGetNumNonlinSolvIters(mem, &s.nonlin_iters);
+  CVodeGetNumNonlinSolvConvFails(mem, &s.nonlin_fails);
+  CVodeGetNumGEvals(mem, &s.root_evals);
+  CVodeGetLastOrder(mem, &s.last_order);
+  CVodeGetLastStep(mem, &s.last_step);
+  return s;
+}
+
 }  // namespace
 
 struct Cvodes::Impl {
@@ -52,7 +108,7 @@ struct Cvodes::Impl {
   static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
     auto* self = static_cast<Impl*>(data);
     try {
-      self->sys.rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
+      self->sys.rhs(t, N_VGetArrayPointer(y), self->sys.p.data(), N_VGetArrayPointer(ydot));
       return 0;
     } catch (...) {
       self->error = std::current_exception();
@@ -63,15 +119,7 @@ struct Cvodes::Impl {
                  N_Vector) {
     auto* self = static_cast<Impl*>(data);
     try {
-      const int n = self->sys.n;
-      const double* yv = N_VGetArrayPointer(y);
-      std::vector<OdeDual> yd(static_cast<size_t>(n)), fd(static_cast<size_t>(n));
-      for (int c = 0; c < n; ++c) {  // column c: seed y_c
-        for (int i = 0; i < n; ++i) yd[static_cast<size_t>(i)] = OdeDual(yv[i]);
-        yd[static_cast<size_t>(c)].der(0) = 1.0;
-        self->sys.rhs_dual(t, yd.data(), fd.data());
-        for (int i = 0; i < n; ++i) SM_ELEMENT_D(j, i, c) = fd[static_cast<size_t>(i)].der(0);
-      }
+      dense_jacobian(self->sys, t, N_VGetArrayPointer(y), j, 1.0, false);
       return 0;
     } catch (...) {
       self->error = std::current_exception();
@@ -188,22 +236,197 @@ double Cvodes::advance(double tout, std::vector<double>& y, std::vector<int>* ro
 
 OdeStats Cvodes::stats() const {
   const Impl& m = *impl_;
-  OdeStats s;
-  if (!m.started) return s;
-  void* mem = m.mem.get();
-  CVodeGetNumSteps(mem, &s.steps);
-  CVodeGetNumRhsEvals(mem, &s.rhs_evals);
-  CVodeGetNumJacEvals(mem, &s.jac_evals);
-  CVodeGetNumLinSolvSetups(mem, &s.lin_setups);
-  CVodeGetNumErrTestFails(mem, &s.error_test_fails);
-  CVodeGetNumNonlinSolvIters(mem, &s.nonlin_iters);
-  CVodeGetNumNonlinSolvConvFails(mem, &s.nonlin_fails);
-  CVodeGetNumGEvals(mem, &s.root_evals);
-  CVodeGetLastOrder(mem, &s.last_order);
-  CVodeGetLastStep(mem, &s.last_step);
-  return s;
+  return m.started ? stats_of(m.mem.get()) : OdeStats{};
 }
 
 const OdeSystem& Cvodes::system() const { return impl_->sys; }
+
+namespace {
+
+// The forward and backward problems' callbacks and resources.
+struct AdjointRun {
+  const OdeSystem* sys = nullptr;
+  const OdeIntegrand* g = nullptr;
+  std::exception_ptr error;
+  std::string message;
+
+  template <class Body>
+  int guard(Body&& body) {
+    try {
+      body();
+      return 0;
+    } catch (...) {
+      error = std::current_exception();
+      return -1;
+    }
+  }
+  static AdjointRun& of(void* data) { return *static_cast<AdjointRun*>(data); }
+
+  static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
+    AdjointRun& r = of(data);
+    return r.guard([&] { r.sys->rhs(t, N_VGetArrayPointer(y), r.sys->p.data(), N_VGetArrayPointer(ydot)); });
+  }
+  static int jac(sunrealtype t, N_Vector y, N_Vector, SUNMatrix j, void* data, N_Vector, N_Vector,
+                 N_Vector) {
+    AdjointRun& r = of(data);
+    return r.guard([&] { dense_jacobian(*r.sys, t, N_VGetArrayPointer(y), j, 1.0, false); });
+  }
+  static int quad(sunrealtype t, N_Vector y, N_Vector qdot, void* data) {
+    AdjointRun& r = of(data);
+    return r.guard([&] { NV_Ith_S(qdot, 0) = r.g->g(t, N_VGetArrayPointer(y), r.sys->p.data()); });
+  }
+  // lambda' = -(df/dy)^T lambda - (dg/dy)^T
+  static int rhs_b(sunrealtype t, N_Vector y, N_Vector yb, N_Vector ybdot, void* data) {
+    AdjointRun& r = of(data);
+    return r.guard([&] {
+      double* out = N_VGetArrayPointer(ybdot);
+      vjp(*r.sys, r.g, t, N_VGetArrayPointer(y), N_VGetArrayPointer(yb), false, out);
+      for (int i = 0; i < r.sys->n; ++i) out[i] = -out[i];
+    });
+  }
+  // d(lambda')/d(lambda) = -(df/dy)^T
+  static int jac_b(sunrealtype t, N_Vector y, N_Vector, N_Vector, SUNMatrix jb, void* data,
+                   N_Vector, N_Vector, N_Vector) {
+    AdjointRun& r = of(data);
+    return r.guard([&] { dense_jacobian(*r.sys, t, N_VGetArrayPointer(y), jb, -1.0, true); });
+  }
+  // dG/dp accumulates (df/dp)^T lambda + (dg/dp)^T
+  static int quad_b(sunrealtype t, N_Vector y, N_Vector yb, N_Vector qbdot, void* data) {
+    AdjointRun& r = of(data);
+    return r.guard([&] {
+      vjp(*r.sys, r.g, t, N_VGetArrayPointer(y), N_VGetArrayPointer(yb), true, N_VGetArrayPointer(qbdot));
+    });
+  }
+  static void on_error(int, const char*, const char* function, char* msg, void* data) {
+    of(data).message = std::string(function) + ": " + msg;
+  }
+  void check(int flag, const char* call, double t = NAN) {
+    if (error) std::rethrow_exception(error);
+    const std::string at = std::isnan(t) ? std::string() : " at t = " + std::to_string(t);
+    CAMBER_REQUIRE(flag >= 0, "CVODES: " << call << " failed" << at
+                                         << ": " << CVodeGetReturnFlagName(flag)
+                                         << (message.empty() ? "" : ": " + message));
+  }
+};
+
+}  // namespace
+
+std::vector<IntegralGradient> integral_gradients(const OdeSystem& sys, const OdeIntegrand& g,
+                                                 const CvodesOptions& o, double t0,
+                                                 const std::vector<double>& y0,
+                                                 const std::vector<double>& t_ends,
+                                                 const AdjointOptions& a, OdeStats* forward_stats) {
+  const int n = sys.n, np = static_cast<int>(sys.p.size());
+  CAMBER_INPUT_REQUIRE(n > 0 && sys.rhs && sys.rhs_dual,
+                       "adjoint: the system needs n > 0 and its right-hand side on Duals");
+  CAMBER_INPUT_REQUIRE(g.g && g.g_dual, "adjoint: the integrand needs g on double and on Duals");
+  CAMBER_INPUT_REQUIRE(static_cast<int>(y0.size()) == n, "adjoint: y0 has " << y0.size()
+                                                                            << " values, the system " << n);
+  CAMBER_INPUT_REQUIRE(!t_ends.empty(), "adjoint: no end time");
+  for (double te : t_ends)
+    CAMBER_INPUT_REQUIRE(std::isfinite(te) && te > t0, "adjoint: end time " << te << " not after t0 = " << t0);
+  CAMBER_INPUT_REQUIRE(o.rtol > 0.0 && (o.atol.size() == 1 || static_cast<int>(o.atol.size()) == n),
+                       "adjoint: forward rtol must be > 0 and atol have 1 or " << n << " values");
+  CAMBER_INPUT_REQUIRE(a.rtol > 0.0 && a.atol >= 0.0 && a.quad_rtol > 0.0 && a.quad_atol >= 0.0 &&
+                           a.checkpoint_steps > 0,
+                       "adjoint: tolerances must be positive and checkpoint_steps > 0");
+
+  AdjointRun run;
+  run.sys = &sys;
+  run.g = &g;
+  SUNContext raw_ctx = nullptr;
+  CAMBER_REQUIRE(SUNContext_Create(nullptr, &raw_ctx) == 0, "CVODES: SUNContext_Create failed");
+  std::unique_ptr<std::remove_pointer_t<SUNContext>, ContextDeleter> ctx(raw_ctx);
+  using Vec = std::unique_ptr<std::remove_pointer_t<N_Vector>, VectorDeleter>;
+  Vec y(N_VNew_Serial(n, raw_ctx)), atol(N_VNew_Serial(n, raw_ctx)), q(N_VNew_Serial(1, raw_ctx));
+  Vec yb(N_VNew_Serial(n, raw_ctx)), qb(N_VNew_Serial(std::max(np, 1), raw_ctx));
+  for (int i = 0; i < n; ++i) {
+    NV_Ith_S(y.get(), i) = y0[static_cast<size_t>(i)];
+    NV_Ith_S(atol.get(), i) = o.atol.size() == 1 ? o.atol[0] : o.atol[static_cast<size_t>(i)];
+  }
+  NV_Ith_S(q.get(), 0) = 0.0;
+  std::unique_ptr<void, MemoryDeleter> mem(CVodeCreate(o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, raw_ctx));
+  CAMBER_REQUIRE(mem != nullptr, "CVODES: CVodeCreate failed");
+  void* cv = mem.get();
+  run.check(CVodeSetErrHandlerFn(cv, AdjointRun::on_error, &run), "CVodeSetErrHandlerFn");
+  run.check(CVodeInit(cv, AdjointRun::rhs, t0, y.get()), "CVodeInit");
+  run.check(CVodeSVtolerances(cv, o.rtol, atol.get()), "CVodeSVtolerances");
+  run.check(CVodeSetUserData(cv, &run), "CVodeSetUserData");
+  std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter> amat(SUNDenseMatrix(n, n, raw_ctx)),
+      bmat(SUNDenseMatrix(n, n, raw_ctx));
+  std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, SolverDeleter> als(SUNLinSol_Dense(y.get(), amat.get(), raw_ctx)),
+      bls(SUNLinSol_Dense(yb.get(), bmat.get(), raw_ctx));
+  run.check(CVodeSetLinearSolver(cv, als.get(), amat.get()), "CVodeSetLinearSolver");
+  run.check(CVodeSetJacFn(cv, AdjointRun::jac), "CVodeSetJacFn");
+  run.check(CVodeQuadInit(cv, AdjointRun::quad, q.get()), "CVodeQuadInit");
+  run.check(CVodeSetQuadErrCon(cv, SUNTRUE), "CVodeSetQuadErrCon");
+  run.check(CVodeQuadSStolerances(cv, a.quad_rtol, a.quad_atol), "CVodeQuadSStolerances");
+  run.check(CVodeSetMaxNumSteps(cv, o.max_steps), "CVodeSetMaxNumSteps");
+  if (o.max_step > 0.0) run.check(CVodeSetMaxStep(cv, o.max_step), "CVodeSetMaxStep");
+  run.check(CVodeAdjInit(cv, a.checkpoint_steps, CV_HERMITE), "CVodeAdjInit");
+
+  // Forward to the last end time, one step at a time (so the first step
+  // size is estimated for the whole interval, as one call would), reading
+  // G at each end time from the step that passes it.
+  std::vector<double> ends = t_ends;
+  std::sort(ends.begin(), ends.end());
+  std::vector<IntegralGradient> out;
+  double t = t0;
+  int ncheck = 0;
+  size_t next = 0;
+  long taken = 0;
+  Vec dky(N_VNew_Serial(1, raw_ctx));
+  while (next < ends.size()) {
+    run.check(CVodeF(cv, ends.back(), y.get(), &t, CV_ONE_STEP, &ncheck), "CVodeF", t);
+    CAMBER_REQUIRE(++taken <= o.max_steps * static_cast<long>(ends.size()) * 1000,
+                   "adjoint: the forward integration does not reach " << ends.back());
+    while (next < ends.size() && ends[next] <= t) {
+      run.check(CVodeGetQuadDky(cv, ends[next], 0, dky.get()), "CVodeGetQuadDky", ends[next]);
+      IntegralGradient r;
+      r.t_end = ends[next];
+      r.value = NV_Ith_S(dky.get(), 0);
+      out.push_back(r);
+      ++next;
+    }
+  }
+  if (forward_stats != nullptr) *forward_stats = stats_of(cv);
+
+  // Backward, once per end time (the last first, as CVODES' examples do).
+  int index = -1;
+  for (size_t k = out.size(); k-- > 0;) {
+    IntegralGradient& r = out[k];
+    N_VConst(0.0, yb.get());
+    N_VConst(0.0, qb.get());
+    if (index < 0) {
+      run.check(CVodeCreateB(cv, o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, &index), "CVodeCreateB");
+      run.check(CVodeInitB(cv, index, AdjointRun::rhs_b, r.t_end, yb.get()), "CVodeInitB");
+      run.check(CVodeSStolerancesB(cv, index, a.rtol, a.atol), "CVodeSStolerancesB");
+      run.check(CVodeSetUserDataB(cv, index, &run), "CVodeSetUserDataB");
+      run.check(CVodeSetLinearSolverB(cv, index, bls.get(), bmat.get()), "CVodeSetLinearSolverB");
+      run.check(CVodeSetJacFnB(cv, index, AdjointRun::jac_b), "CVodeSetJacFnB");
+      if (np > 0) {
+        run.check(CVodeQuadInitB(cv, index, AdjointRun::quad_b, qb.get()), "CVodeQuadInitB");
+        run.check(CVodeSetQuadErrConB(cv, index, SUNTRUE), "CVodeSetQuadErrConB");
+        run.check(CVodeQuadSStolerancesB(cv, index, a.quad_rtol, a.quad_atol), "CVodeQuadSStolerancesB");
+      }
+      run.check(CVodeSetMaxNumStepsB(cv, index, o.max_steps), "CVodeSetMaxNumStepsB");
+    } else {
+      run.check(CVodeReInitB(cv, index, r.t_end, yb.get()), "CVodeReInitB");
+      if (np > 0) run.check(CVodeQuadReInitB(cv, index, qb.get()), "CVodeQuadReInitB");
+    }
+    run.check(CVodeB(cv, t0, CV_NORMAL), "CVodeB", r.t_end);
+    double tb = t0;
+    run.check(CVodeGetB(cv, index, &tb, yb.get()), "CVodeGetB", tb);
+    r.d_dy0.assign(N_VGetArrayPointer(yb.get()), N_VGetArrayPointer(yb.get()) + n);
+    if (np > 0) {
+      run.check(CVodeGetQuadB(cv, index, &tb, qb.get()), "CVodeGetQuadB", tb);
+      // CVODES integrates the quadrature from t_end down to t0:
+      // qB(t0) = -integral over [t0, t_end], hence the sign.
+      for (int j = 0; j < np; ++j) r.d_dp.push_back(-NV_Ith_S(qb.get(), j));
+    }
+    r.backward = stats_of(CVodeGetAdjCVodeBmem(cv, index));
+  }
+  return out;
+}
 
 }  // namespace camber::solvers

@@ -38,27 +38,46 @@ namespace camber::solvers {
 
 using OdeDual = ad::Dual<double, 1>;
 
-/// dy/dt = f(t, y) of n equations, and optional root functions g_i(t, y)
-/// whose sign changes stop advance() (events).
+/// dy/dt = f(t, y, p) of n equations with parameters p, and optional root
+/// functions g_i(t, y) whose sign changes stop advance() (events).
 struct OdeSystem {
   int n = 0;
-  std::function<void(double t, const double* y, double* ydot)> rhs;
-  /// The same f on Duals: the Jacobian by forward mode. Without it CVODES
-  /// approximates the Jacobian by difference quotients.
-  std::function<void(double t, const OdeDual* y, OdeDual* ydot)> rhs_dual;
+  std::vector<double> p;  ///< the parameters' values (may be empty)
+  std::function<void(double t, const double* y, const double* p, double* ydot)> rhs;
+  /// The same f on Duals: Jacobians with respect to y and p by forward
+  /// mode. Without it CVODES approximates df/dy by difference quotients
+  /// (and adjoint gradients are not available).
+  std::function<void(double t, const OdeDual* y, const OdeDual* p, OdeDual* ydot)> rhs_dual;
   int n_roots = 0;
   std::function<void(double t, const double* y, double* g)> roots;
 };
 
 /// An OdeSystem from one callable templated on the scalar:
-/// f(double t, const S* y, S* ydot) for S = double and S = OdeDual.
+/// f(double t, const S* y, const S* p, S* ydot) for S = double and OdeDual.
 template <class F>
-OdeSystem make_ode_system(int n, F f) {
+OdeSystem make_ode_system(int n, std::vector<double> p, F f) {
   OdeSystem s;
   s.n = n;
-  s.rhs = [f](double t, const double* y, double* ydot) { f(t, y, ydot); };
-  s.rhs_dual = [f](double t, const OdeDual* y, OdeDual* ydot) { f(t, y, ydot); };
+  s.p = std::move(p);
+  s.rhs = [f](double t, const double* y, const double* q, double* ydot) { f(t, y, q, ydot); };
+  s.rhs_dual = [f](double t, const OdeDual* y, const OdeDual* q, OdeDual* ydot) { f(t, y, q, ydot); };
   return s;
+}
+/// Without parameters: f(double t, const S* y, S* ydot).
+template <class F>
+OdeSystem make_ode_system(int n, F f) {
+  return make_ode_system(n, {}, [f](double t, const auto* y, const auto*, auto* ydot) { f(t, y, ydot); });
+}
+
+/// An integrand g(t, y, p) for G = integral of g dt, on double and OdeDual.
+struct OdeIntegrand {
+  std::function<double(double t, const double* y, const double* p)> g;
+  std::function<OdeDual(double t, const OdeDual* y, const OdeDual* p)> g_dual;
+};
+template <class G>
+OdeIntegrand make_integrand(G g) {
+  return {[g](double t, const double* y, const double* p) { return g(t, y, p); },
+          [g](double t, const OdeDual* y, const OdeDual* p) { return g(t, y, p); }};
 }
 
 enum class OdeMethod { bdf, adams };
@@ -86,6 +105,38 @@ struct OdeStats {
   int last_order = 0;
   double last_step = 0.0;
 };
+
+/// Tolerances of the backward (adjoint) problem and of the quadratures.
+struct AdjointOptions {
+  double rtol = 1e-6;       ///< adjoint variables
+  double atol = 1e-8;
+  double quad_rtol = 1e-6;  ///< G (forward) and dG/dp (backward)
+  double quad_atol = 1e-6;
+  long checkpoint_steps = 150;  ///< forward steps between two checkpoints
+};
+
+/// G = integral from t0 to t_end of g(t, y, p) dt and its gradients.
+struct IntegralGradient {
+  double t_end = 0.0;
+  double value = 0.0;              ///< G
+  std::vector<double> d_dp;        ///< dG/dp
+  std::vector<double> d_dy0;       ///< dG/dy(t0): the adjoint at t0
+  OdeStats backward;
+};
+
+/// One forward integration from (t0, y0) to the last of `t_ends`, storing
+/// checkpoints, then one backward (adjoint) integration per end time:
+/// lambda' = -(df/dy)^T lambda - (dg/dy)^T from lambda(t_end) = 0 to t0,
+/// and dG/dp = integral of (df/dp)^T lambda + (dg/dp)^T dt along it (CVODES'
+/// adjoint sensitivity analysis; every derivative from the Dual versions of
+/// f and g). `forward` gives the forward tolerances and method.
+std::vector<IntegralGradient> integral_gradients(const OdeSystem& system,
+                                                 const OdeIntegrand& integrand,
+                                                 const CvodesOptions& forward, double t0,
+                                                 const std::vector<double>& y0,
+                                                 const std::vector<double>& t_ends,
+                                                 const AdjointOptions& adjoint = {},
+                                                 OdeStats* forward_stats = nullptr);
 
 class Cvodes {
  public:

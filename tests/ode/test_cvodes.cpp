@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -73,7 +74,7 @@ TEST(Cvodes, AdJacobianEqualsTheHandWrittenOne) {
   for (int c = 0; c < 3; ++c) {
     solvers::OdeDual yd[3] = {y[0], y[1], y[2]}, fd[3];
     yd[c].der(0) = 1.0;
-    s.rhs_dual(0.0, yd, fd);
+    s.rhs_dual(0.0, yd, nullptr, fd);
     for (int i = 0; i < 3; ++i) EXPECT_DOUBLE_EQ(fd[i].der(0), want[i][c]) << i << "," << c;
   }
 }
@@ -147,6 +148,114 @@ TEST(Cvodes, RobertsonMatchesSundialsOwnExampleOutput) {
   EXPECT_EQ(cv.stats().steps, ref_steps);
 }
 
+// Reads the numbers after `label` on each line that starts with it.
+std::vector<std::vector<double>> printed(const std::string& path, const std::string& label) {
+  std::ifstream in(path);
+  std::vector<std::vector<double>> rows;
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(label, 0) == 0) {
+      std::istringstream s(line.substr(label.size()));
+      std::vector<double> v;
+      double x = 0.0;
+      while (s >> x) v.push_back(x);
+      rows.push_back(v);
+    }
+  return rows;
+}
+
+const auto robertson_p = [](double, const auto* y, const auto* p, auto* ydot) {
+  ydot[0] = -p[0] * y[0] + p[1] * y[1] * y[2];
+  ydot[2] = p[2] * y[1] * y[1];
+  ydot[1] = -ydot[0] - ydot[2];
+};
+
+TEST(Cvodes, RobertsonAdjointMatchesSundialsOwnExampleOutput) {
+  // cvsRoberts_ASAi_dns: G = integral of y3 from 0 to tB, dG/dp and
+  // lambda(0) = dG/dy0 for tB = 4e7 and tB = 50, from one forward run.
+  const std::string path =
+      std::string(CAMBER_SUNDIALS_EXAMPLES) + "/cvodes/serial/cvsRoberts_ASAi_dns.out";
+  if (!std::ifstream(path)) {
+    if (std::getenv("CI")) FAIL() << "missing " << path << " (Debian's libsundials-dev)";
+    GTEST_SKIP() << "missing " << path;
+  }
+  const auto g_ref = printed(path, "G:");
+  const auto dp_ref = printed(path, "dG/dp:");
+  const auto l0_ref = printed(path, "lambda(t0):");
+  ASSERT_EQ(g_ref.size(), 1u);
+  ASSERT_EQ(dp_ref.size(), 2u);
+  ASSERT_EQ(l0_ref.size(), 2u);
+
+  // The example's tolerances: forward rtol 1e-6, atol (1e-8, 1e-14, 1e-6),
+  // 2500 steps; quadratures 1e-6/1e-6; adjoint 1e-6/1e-8; checkpoints every
+  // 150 steps (AdjointOptions' defaults are these).
+  solvers::CvodesOptions o;
+  o.rtol = 1e-6;
+  o.atol = {1e-8, 1e-14, 1e-6};
+  o.max_steps = 2500;
+  const solvers::OdeSystem sys = solvers::make_ode_system(3, {0.04, 1.0e4, 3.0e7}, robertson_p);
+  const solvers::OdeIntegrand g =
+      solvers::make_integrand([](double, const auto* y, const auto*) { return y[2]; });
+  solvers::OdeStats fwd;
+  const std::vector<solvers::IntegralGradient> r =
+      solvers::integral_gradients(sys, g, o, 0.0, {1.0, 0.0, 0.0}, {50.0, 4.0e7}, {}, &fwd);
+  ASSERT_EQ(r.size(), 2u);
+  // Printed with 5 significant digits: agree to 1e-4 relative, or within
+  // 1e-7 absolute (a tenth of the quadratures' absolute tolerance): the
+  // example's backward runs stop at t = 40 on the way to 0, which changes
+  // CVODES' first backward step, and dG/dp3 = 5.1144e-4 at tB = 4e7 moves
+  // by 7e-8 (1.3e-4 relative) with it.
+  auto near = [](double a, double b) { return std::abs(a - b) <= 1e-4 * std::abs(b) + 1e-7; };
+  EXPECT_PRED2(near, r[1].value, g_ref[0][0]);
+  for (int k = 0; k < 3; ++k) {
+    // The output lists tB = 4e7 first, then tB = 50.
+    EXPECT_PRED2(near, r[1].d_dp[static_cast<size_t>(k)], dp_ref[0][static_cast<size_t>(k)]) << "tB 4e7, p" << k + 1;
+    EXPECT_PRED2(near, r[0].d_dp[static_cast<size_t>(k)], dp_ref[1][static_cast<size_t>(k)]) << "tB 50, p" << k + 1;
+    EXPECT_PRED2(near, r[1].d_dy0[static_cast<size_t>(k)], l0_ref[0][static_cast<size_t>(k)]) << "tB 4e7, y0 " << k + 1;
+    EXPECT_PRED2(near, r[0].d_dy0[static_cast<size_t>(k)], l0_ref[1][static_cast<size_t>(k)]) << "tB 50, y0 " << k + 1;
+  }
+  std::printf("Robertson adjoint: G %.6e, dG/dp %.6e %.6e %.6e (forward %ld steps, backward %ld)\n",
+              r[1].value, r[1].d_dp[0], r[1].d_dp[1], r[1].d_dp[2], fwd.steps, r[1].backward.steps);
+}
+
+TEST(Cvodes, AdjointGradientMatchesCentralDifferences) {
+  // y' = -p0 y + p1 sin(t), G = integral of y^2 + p0 y over [0, 2]: the
+  // adjoint's dG/dp and dG/dy0 against central differences of G, with
+  // tight tolerances.
+  const auto f = [](double t, const auto* y, const auto* p, auto* ydot) {
+    ydot[0] = -p[0] * y[0] + p[1] * std::sin(t);
+  };
+  const solvers::OdeIntegrand g =
+      solvers::make_integrand([](double, const auto* y, const auto* p) { return y[0] * y[0] + p[0] * y[0]; });
+  solvers::CvodesOptions o;
+  o.rtol = 1e-11;
+  o.atol = {1e-13};
+  o.max_steps = 100000;
+  solvers::AdjointOptions a;
+  a.rtol = 1e-11;
+  a.atol = 1e-13;
+  a.quad_rtol = 1e-11;
+  a.quad_atol = 1e-13;
+  auto G = [&](std::vector<double> p, double y0) {
+    return solvers::integral_gradients(solvers::make_ode_system(1, p, f), g, o, 0.0, {y0}, {2.0}, a)[0];
+  };
+  const std::vector<double> p{0.7, 1.3};
+  const solvers::IntegralGradient r = G(p, 0.5);
+  const double h = 1e-3;
+  for (int k = 0; k < 2; ++k) {
+    std::vector<double> pp = p, pm = p;
+    pp[static_cast<size_t>(k)] += h;
+    pm[static_cast<size_t>(k)] -= h;
+    const double fd = (G(pp, 0.5).value - G(pm, 0.5).value) / (2 * h);
+    std::printf("dG/dp%d: adjoint %.12f, central difference %.12f\n", k, r.d_dp[static_cast<size_t>(k)], fd);
+    // Central differences with h = 1e-3: truncation ~1e-6 times the third
+    // derivative, integration noise ~1e-9 / h; hence 5e-6 relative.
+    EXPECT_NEAR(r.d_dp[static_cast<size_t>(k)], fd, 5e-6 * std::abs(fd)) << "p" << k;
+  }
+  const double fd_y0 = (G(p, 0.5 + h).value - G(p, 0.5 - h).value) / (2 * h);
+  EXPECT_NEAR(r.d_dy0[0], fd_y0, 5e-6 * std::abs(fd_y0));
+}
+
 TEST(Cvodes, FailuresAndBadInputAreErrors) {
   solvers::CvodesOptions o;
   o.rtol = 1e-4;
@@ -166,7 +275,7 @@ TEST(Cvodes, FailuresAndBadInputAreErrors) {
   // An exception in the right-hand side comes out of advance().
   solvers::OdeSystem bad;
   bad.n = 1;
-  bad.rhs = [](double t, const double*, double* ydot) {
+  bad.rhs = [](double t, const double*, const double*, double* ydot) {
     if (t > 0.5) throw std::runtime_error("right-hand side gave up");
     ydot[0] = 1.0;
   };
