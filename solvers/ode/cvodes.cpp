@@ -429,4 +429,147 @@ std::vector<IntegralGradient> integral_gradients(const OdeSystem& sys, const Ode
   return out;
 }
 
+namespace {
+
+// The forward problem with sensitivities: callbacks and errors.
+struct SensitivityRun {
+  const OdeSystem* sys = nullptr;
+  std::exception_ptr error;
+  std::string message;
+  static SensitivityRun& of(void* data) { return *static_cast<SensitivityRun*>(data); }
+  template <class Body>
+  int guard(Body&& body) {
+    try {
+      body();
+      return 0;
+    } catch (...) {
+      error = std::current_exception();
+      return -1;
+    }
+  }
+  static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
+    SensitivityRun& r = of(data);
+    return r.guard([&] { r.sys->rhs(t, N_VGetArrayPointer(y), r.sys->p.data(), N_VGetArrayPointer(ydot)); });
+  }
+  static int jac(sunrealtype t, N_Vector y, N_Vector, SUNMatrix j, void* data, N_Vector, N_Vector,
+                 N_Vector) {
+    SensitivityRun& r = of(data);
+    return r.guard([&] { dense_jacobian(*r.sys, t, N_VGetArrayPointer(y), j, 1.0, false); });
+  }
+  // S_j' = (df/dy) S_j + df/dp_j: one Dual evaluation, tangent (S_j, e_j).
+  static int rhs_s(int, sunrealtype t, N_Vector y, N_Vector, int js, N_Vector ys, N_Vector ysdot,
+                   void* data, N_Vector, N_Vector) {
+    SensitivityRun& r = of(data);
+    return r.guard([&] {
+      const OdeSystem& sys = *r.sys;
+      const int n = sys.n;
+      const double* yv = N_VGetArrayPointer(y);
+      const double* sv = N_VGetArrayPointer(ys);
+      std::vector<OdeDual> yd(static_cast<size_t>(n)), fd(static_cast<size_t>(n));
+      std::vector<OdeDual> pd(sys.p.begin(), sys.p.end());
+      for (int i = 0; i < n; ++i) {
+        yd[static_cast<size_t>(i)] = OdeDual(yv[i]);
+        yd[static_cast<size_t>(i)].der(0) = sv[i];
+      }
+      pd[static_cast<size_t>(js)].der(0) = 1.0;
+      sys.rhs_dual(t, yd.data(), pd.data(), fd.data());
+      double* out = N_VGetArrayPointer(ysdot);
+      for (int i = 0; i < n; ++i) out[i] = fd[static_cast<size_t>(i)].der(0);
+    });
+  }
+  static void on_error(int, const char*, const char* function, char* msg, void* data) {
+    of(data).message = std::string(function) + ": " + msg;
+  }
+  void check(int flag, const char* call, double t = NAN) {
+    if (error) std::rethrow_exception(error);
+    const std::string at = std::isnan(t) ? std::string() : " at t = " + std::to_string(t);
+    CAMBER_REQUIRE(flag >= 0, "CVODES: " << call << " failed" << at << ": "
+                                         << CVodeGetReturnFlagName(flag)
+                                         << (message.empty() ? "" : ": " + message));
+  }
+};
+
+}  // namespace
+
+SensitivitySolution forward_sensitivities(const OdeSystem& sys, const CvodesOptions& o, double t0,
+                                          const std::vector<double>& y0,
+                                          const std::vector<double>& times,
+                                          const SensitivityOptions& so) {
+  const int n = sys.n, np = static_cast<int>(sys.p.size());
+  CAMBER_INPUT_REQUIRE(n > 0 && sys.rhs && sys.rhs_dual && np > 0,
+                       "sensitivities: the system needs n > 0, parameters and its right-hand side on Duals");
+  CAMBER_INPUT_REQUIRE(static_cast<int>(y0.size()) == n, "sensitivities: y0 has " << y0.size()
+                                                                                 << " values, the system " << n);
+  CAMBER_INPUT_REQUIRE(o.rtol > 0.0 && (o.atol.size() == 1 || static_cast<int>(o.atol.size()) == n),
+                       "sensitivities: rtol must be > 0 and atol have 1 or " << n << " values");
+  CAMBER_INPUT_REQUIRE(so.pbar.empty() || static_cast<int>(so.pbar.size()) == np,
+                       "sensitivities: pbar needs " << np << " values, got " << so.pbar.size());
+  double last = t0;
+  for (double t : times) {
+    CAMBER_INPUT_REQUIRE(std::isfinite(t) && t > last, "sensitivities: output times must increase after t0, got " << t);
+    last = t;
+  }
+  SensitivityRun run;
+  run.sys = &sys;
+  SUNContext raw_ctx = nullptr;
+  CAMBER_REQUIRE(SUNContext_Create(nullptr, &raw_ctx) == 0, "CVODES: SUNContext_Create failed");
+  std::unique_ptr<std::remove_pointer_t<SUNContext>, ContextDeleter> ctx(raw_ctx);
+  using Vec = std::unique_ptr<std::remove_pointer_t<N_Vector>, VectorDeleter>;
+  Vec y(N_VNew_Serial(n, raw_ctx)), atol(N_VNew_Serial(n, raw_ctx));
+  for (int i = 0; i < n; ++i) {
+    NV_Ith_S(y.get(), i) = y0[static_cast<size_t>(i)];
+    NV_Ith_S(atol.get(), i) = o.atol.size() == 1 ? o.atol[0] : o.atol[static_cast<size_t>(i)];
+  }
+  struct ArrayDeleter {
+    int count;
+    void operator()(N_Vector* v) const { N_VDestroyVectorArray(v, count); }
+  };
+  std::unique_ptr<N_Vector, ArrayDeleter> ys(N_VCloneVectorArray(np, y.get()), ArrayDeleter{np});
+  CAMBER_REQUIRE(ys != nullptr, "CVODES: N_VCloneVectorArray failed");
+  for (int j = 0; j < np; ++j) N_VConst(0.0, ys.get()[j]);
+  std::unique_ptr<void, MemoryDeleter> mem(CVodeCreate(o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, raw_ctx));
+  CAMBER_REQUIRE(mem != nullptr, "CVODES: CVodeCreate failed");
+  void* cv = mem.get();
+  run.check(CVodeSetErrHandlerFn(cv, SensitivityRun::on_error, &run), "CVodeSetErrHandlerFn");
+  run.check(CVodeInit(cv, SensitivityRun::rhs, t0, y.get()), "CVodeInit");
+  run.check(CVodeSVtolerances(cv, o.rtol, atol.get()), "CVodeSVtolerances");
+  run.check(CVodeSetUserData(cv, &run), "CVodeSetUserData");
+  std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter> amat(SUNDenseMatrix(n, n, raw_ctx));
+  std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, SolverDeleter> als(
+      SUNLinSol_Dense(y.get(), amat.get(), raw_ctx));
+  run.check(CVodeSetLinearSolver(cv, als.get(), amat.get()), "CVodeSetLinearSolver");
+  run.check(CVodeSetJacFn(cv, SensitivityRun::jac), "CVodeSetJacFn");
+  run.check(CVodeSetMaxNumSteps(cv, o.max_steps), "CVodeSetMaxNumSteps");
+  if (o.max_step > 0.0) run.check(CVodeSetMaxStep(cv, o.max_step), "CVodeSetMaxStep");
+  const int method = so.corrector == SensitivityCorrector::simultaneous ? CV_SIMULTANEOUS
+                     : so.corrector == SensitivityCorrector::staggered  ? CV_STAGGERED
+                                                                        : CV_STAGGERED1;
+  run.check(CVodeSensInit1(cv, np, method, SensitivityRun::rhs_s, ys.get()), "CVodeSensInit1");
+  run.check(CVodeSensEEtolerances(cv), "CVodeSensEEtolerances");
+  run.check(CVodeSetSensErrCon(cv, so.error_control ? SUNTRUE : SUNFALSE), "CVodeSetSensErrCon");
+  std::vector<double> pbar = so.pbar;
+  if (pbar.empty())
+    for (double v : sys.p) pbar.push_back(v != 0.0 ? std::abs(v) : 1.0);
+  run.check(CVodeSetSensParams(cv, nullptr, pbar.data(), nullptr), "CVodeSetSensParams");
+
+  SensitivitySolution out;
+  double t = t0;
+  for (double tout : times) {
+    run.check(CVode(cv, tout, y.get(), &t, CV_NORMAL), "CVode", t);
+    double ts = t;
+    run.check(CVodeGetSens(cv, &ts, ys.get()), "CVodeGetSens", t);
+    out.t.push_back(t);
+    out.y.emplace_back(N_VGetArrayPointer(y.get()), N_VGetArrayPointer(y.get()) + n);
+    std::vector<double> s(static_cast<size_t>(n * np));
+    for (int j = 0; j < np; ++j)
+      for (int i = 0; i < n; ++i) s[static_cast<size_t>(j * n + i)] = NV_Ith_S(ys.get()[j], i);
+    out.s.push_back(std::move(s));
+    long steps = 0;
+    CVodeGetNumSteps(cv, &steps);
+    out.steps.push_back(steps);
+  }
+  out.stats = stats_of(cv);
+  return out;
+}
+
 }  // namespace camber::solvers

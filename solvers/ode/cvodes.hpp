@@ -138,6 +138,35 @@ std::vector<IntegralGradient> integral_gradients(const OdeSystem& system,
                                                  const AdjointOptions& adjoint = {},
                                                  OdeStats* forward_stats = nullptr);
 
+enum class SensitivityCorrector { simultaneous, staggered, staggered1 };
+
+struct SensitivityOptions {
+  SensitivityCorrector corrector = SensitivityCorrector::staggered1;
+  /// Sensitivities in the error test (CVODES' "full error control").
+  bool error_control = true;
+  /// Scales of the parameters for the sensitivities' tolerances (CVODES'
+  /// pbar); empty: |p| (1 where p is 0).
+  std::vector<double> pbar;
+};
+
+/// y(t) and S(t) = dy/dp at each output time.
+struct SensitivitySolution {
+  std::vector<double> t;
+  std::vector<std::vector<double>> y;  ///< y[k][i]
+  std::vector<std::vector<double>> s;  ///< s[k][j * n + i] = dy_i / dp_j at t[k]
+  std::vector<long> steps;             ///< steps taken up to t[k]
+  OdeStats stats;
+};
+
+/// Forward sensitivity analysis (CVODES): the sensitivity equations
+/// S_j' = (df/dy) S_j + df/dp_j solved with y, their right-hand sides from
+/// one Dual evaluation of f per parameter (the tangent seeded with S_j and
+/// e_j). Output times ascending, after t0.
+SensitivitySolution forward_sensitivities(const OdeSystem& system, const CvodesOptions& options,
+                                          double t0, const std::vector<double>& y0,
+                                          const std::vector<double>& times,
+                                          const SensitivityOptions& sensitivity = {});
+
 class Cvodes {
  public:
   Cvodes(OdeSystem system, CvodesOptions options);

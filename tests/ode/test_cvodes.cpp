@@ -6,6 +6,7 @@
 // AD Jacobian against the one written by hand, and failures as errors.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -254,6 +255,64 @@ TEST(Cvodes, AdjointGradientMatchesCentralDifferences) {
   }
   const double fd_y0 = (G(p, 0.5 + h).value - G(p, 0.5 - h).value) / (2 * h);
   EXPECT_NEAR(r.d_dy0[0], fd_y0, 5e-6 * std::abs(fd_y0));
+}
+
+TEST(Cvodes, RobertsonForwardSensitivitiesMatchSundialsOwnExampleOutput) {
+  // cvsRoberts_FSA_dns -sensi stg1 t: staggered corrector (STAGGERED1),
+  // sensitivities in the error test, pbar = p; its printed output (y and
+  // dy/dp at 12 output times, and the steps taken) read from the file.
+  const std::string path = std::string(CAMBER_SUNDIALS_EXAMPLES) +
+                           "/cvodes/serial/cvsRoberts_FSA_dns_-sensi_stg1_t.out";
+  std::ifstream in(path);
+  if (!in) {
+    if (std::getenv("CI")) FAIL() << "missing " << path << " (Debian's libsundials-dev)";
+    GTEST_SKIP() << "missing " << path;
+  }
+  struct Block {
+    double t = 0.0;
+    long steps = 0;
+    std::vector<double> y, s;
+  };
+  std::vector<Block> ref;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream s(line);
+    std::string w;
+    if (!(s >> w)) continue;
+    if (std::isdigit(static_cast<unsigned char>(w[0])) && line.find("e") != std::string::npos) {
+      Block b;
+      int order = 0;
+      double h = 0.0;
+      b.t = std::stod(w);
+      if (s >> order >> h >> b.steps) ref.push_back(b);
+    } else if (w == "Solution" && !ref.empty()) {
+      double v = 0.0;
+      while (s >> v) ref.back().y.push_back(v);
+    } else if (w == "Sensitivity" && !ref.empty()) {
+      int j = 0;
+      s >> j;
+      double v = 0.0;
+      while (s >> v) ref.back().s.push_back(v);
+    }
+  }
+  ASSERT_EQ(ref.size(), 12u) << "unexpected format of " << path;
+  solvers::CvodesOptions o;
+  o.rtol = 1e-4;
+  o.atol = {1e-8, 1e-14, 1e-6};
+  const solvers::OdeSystem sys = solvers::make_ode_system(3, {0.04, 1.0e4, 3.0e7}, robertson_p);
+  std::vector<double> times;
+  for (const Block& b : ref) times.push_back(b.t);
+  const solvers::SensitivitySolution r = solvers::forward_sensitivities(sys, o, 0.0, {1.0, 0.0, 0.0}, times);
+  // Printed with 5 significant digits.
+  auto near = [](double a, double b) { return std::abs(a - b) <= 1e-4 * std::abs(b); };
+  for (size_t k = 0; k < ref.size(); ++k) {
+    ASSERT_EQ(ref[k].y.size(), 3u);
+    ASSERT_EQ(ref[k].s.size(), 9u);
+    for (size_t i = 0; i < 3; ++i) EXPECT_PRED2(near, r.y[k][i], ref[k].y[i]) << "t " << times[k] << " y" << i + 1;
+    for (size_t i = 0; i < 9; ++i)
+      EXPECT_PRED2(near, r.s[k][i], ref[k].s[i]) << "t " << times[k] << " dy" << i % 3 + 1 << "/dp" << i / 3 + 1;
+    EXPECT_EQ(r.steps[k], ref[k].steps) << "t " << times[k];
+  }
 }
 
 TEST(Cvodes, FailuresAndBadInputAreErrors) {
