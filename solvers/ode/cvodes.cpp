@@ -491,10 +491,37 @@ struct SensitivityRun {
 
 }  // namespace
 
+namespace {
+SensitivitySolution sensitivities(const OdeSystem& sys, const CvodesOptions& o, double t0,
+                                  const std::vector<double>& y0, const std::vector<double>& times,
+                                  const SensitivityOptions& so, const std::vector<double>* s0);
+}  // namespace
+
 SensitivitySolution forward_sensitivities(const OdeSystem& sys, const CvodesOptions& o, double t0,
                                           const std::vector<double>& y0,
                                           const std::vector<double>& times,
                                           const SensitivityOptions& so) {
+  return sensitivities(sys, o, t0, y0, times, so, nullptr);
+}
+
+namespace {
+
+// The directional sensitivity of a one-parameter system started at s0.
+std::vector<double> forward_sensitivities_from(const OdeSystem& sys, const CvodesOptions& o, double t0,
+                                               const std::vector<double>& y0,
+                                               const std::vector<double>& s0,
+                                               const std::vector<double>& times) {
+  SensitivityOptions so;
+  so.pbar = {1.0};
+  const SensitivitySolution r = sensitivities(sys, o, t0, y0, times, so, &s0);
+  std::vector<double> out;
+  for (const auto& s : r.s) out.insert(out.end(), s.begin(), s.end());
+  return out;
+}
+
+SensitivitySolution sensitivities(const OdeSystem& sys, const CvodesOptions& o, double t0,
+                                  const std::vector<double>& y0, const std::vector<double>& times,
+                                  const SensitivityOptions& so, const std::vector<double>* s0) {
   const int n = sys.n, np = static_cast<int>(sys.p.size());
   CAMBER_INPUT_REQUIRE(n > 0 && sys.rhs && sys.rhs_dual && np > 0,
                        "sensitivities: the system needs n > 0, parameters and its right-hand side on Duals");
@@ -527,6 +554,8 @@ SensitivitySolution forward_sensitivities(const OdeSystem& sys, const CvodesOpti
   std::unique_ptr<N_Vector, ArrayDeleter> ys(N_VCloneVectorArray(np, y.get()), ArrayDeleter{np});
   CAMBER_REQUIRE(ys != nullptr, "CVODES: N_VCloneVectorArray failed");
   for (int j = 0; j < np; ++j) N_VConst(0.0, ys.get()[j]);
+  if (s0 != nullptr)
+    for (int i = 0; i < n; ++i) NV_Ith_S(ys.get()[0], i) = (*s0)[static_cast<size_t>(i)];
   std::unique_ptr<void, MemoryDeleter> mem(CVodeCreate(o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, raw_ctx));
   CAMBER_REQUIRE(mem != nullptr, "CVODES: CVodeCreate failed");
   void* cv = mem.get();
@@ -570,6 +599,138 @@ SensitivitySolution forward_sensitivities(const OdeSystem& sys, const CvodesOpti
   }
   out.stats = stats_of(cv);
   return out;
+}
+
+}  // namespace
+
+namespace {
+
+void check_times(double t0, const std::vector<double>& times) {
+  CAMBER_INPUT_REQUIRE(!times.empty(), "ode: no output times");
+  double last = t0;
+  for (double t : times) {
+    CAMBER_INPUT_REQUIRE(std::isfinite(t) && t > last, "ode: output times must increase after t0 = "
+                                                           << t0 << ", got " << t);
+    last = t;
+  }
+}
+
+}  // namespace
+
+std::vector<double> solution_values(const OdeSystem& sys, const CvodesOptions& o, double t0,
+                                    const std::vector<double>& y0, const std::vector<double>& times) {
+  check_times(t0, times);
+  Cvodes cv(sys, o);
+  cv.reset(t0, y0);
+  std::vector<double> out, y;
+  for (double t : times) {
+    cv.advance(t, y);
+    out.insert(out.end(), y.begin(), y.end());
+  }
+  return out;
+}
+
+std::vector<double> solution_jvp(const OdeSystem& sys, const CvodesOptions& o, double t0,
+                                 const std::vector<double>& y0, const std::vector<double>& times,
+                                 const std::vector<double>& dy0, const std::vector<double>& dp) {
+  const int n = sys.n;
+  CAMBER_INPUT_REQUIRE(static_cast<int>(dy0.size()) == n && dp.size() == sys.p.size(),
+                       "ode: a tangent needs " << n << " initial-value and " << sys.p.size()
+                                               << " parameter components");
+  // One directional sensitivity: a system whose single parameter s moves
+  // y0 + s dy0 and p + s dp; its sensitivity is the tangent of Y.
+  OdeSystem d;
+  d.n = n;
+  d.p = {0.0};
+  const OdeSystem base = sys;
+  d.rhs = [base](double t, const double* y, const double*, double* ydot) { base.rhs(t, y, base.p.data(), ydot); };
+  d.rhs_dual = [base, dp](double t, const OdeDual* y, const OdeDual* s, OdeDual* ydot) {
+    std::vector<OdeDual> p(base.p.size());
+    for (size_t j = 0; j < p.size(); ++j) {
+      p[j] = OdeDual(base.p[j]);
+      p[j].der(0) = s[0].der(0) * dp[j];
+    }
+    base.rhs_dual(t, y, p.data(), ydot);
+  };
+  return forward_sensitivities_from(d, o, t0, y0, dy0, times);
+}
+
+SolutionVjp solution_vjp(const OdeSystem& sys, const CvodesOptions& o, double t0,
+                         const std::vector<double>& y0, const std::vector<double>& times,
+                         const std::vector<double>& w, const AdjointOptions& a) {
+  const int n = sys.n, np = static_cast<int>(sys.p.size());
+  check_times(t0, times);
+  CAMBER_INPUT_REQUIRE(n > 0 && sys.rhs && sys.rhs_dual, "ode: the adjoint needs the right-hand side on Duals");
+  CAMBER_INPUT_REQUIRE(static_cast<int>(y0.size()) == n, "ode: y0 has " << y0.size() << " values, the system " << n);
+  CAMBER_INPUT_REQUIRE(w.size() == times.size() * static_cast<size_t>(n),
+                       "ode: the cotangent needs " << times.size() * static_cast<size_t>(n) << " values, got " << w.size());
+  AdjointRun run;
+  run.sys = &sys;
+  run.g = nullptr;
+  SUNContext raw_ctx = nullptr;
+  CAMBER_REQUIRE(SUNContext_Create(nullptr, &raw_ctx) == 0, "CVODES: SUNContext_Create failed");
+  std::unique_ptr<std::remove_pointer_t<SUNContext>, ContextDeleter> ctx(raw_ctx);
+  using Vec = std::unique_ptr<std::remove_pointer_t<N_Vector>, VectorDeleter>;
+  Vec y(N_VNew_Serial(n, raw_ctx)), atol(N_VNew_Serial(n, raw_ctx));
+  Vec yb(N_VNew_Serial(n, raw_ctx)), qb(N_VNew_Serial(std::max(np, 1), raw_ctx));
+  for (int i = 0; i < n; ++i) {
+    NV_Ith_S(y.get(), i) = y0[static_cast<size_t>(i)];
+    NV_Ith_S(atol.get(), i) = o.atol.size() == 1 ? o.atol[0] : o.atol[static_cast<size_t>(i)];
+  }
+  std::unique_ptr<void, MemoryDeleter> mem(CVodeCreate(o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, raw_ctx));
+  CAMBER_REQUIRE(mem != nullptr, "CVODES: CVodeCreate failed");
+  void* cv = mem.get();
+  run.check(CVodeSetErrHandlerFn(cv, AdjointRun::on_error, &run), "CVodeSetErrHandlerFn");
+  run.check(CVodeInit(cv, AdjointRun::rhs, t0, y.get()), "CVodeInit");
+  run.check(CVodeSVtolerances(cv, o.rtol, atol.get()), "CVodeSVtolerances");
+  run.check(CVodeSetUserData(cv, &run), "CVodeSetUserData");
+  std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter> amat(SUNDenseMatrix(n, n, raw_ctx)),
+      bmat(SUNDenseMatrix(n, n, raw_ctx));
+  std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, SolverDeleter> als(SUNLinSol_Dense(y.get(), amat.get(), raw_ctx)),
+      bls(SUNLinSol_Dense(yb.get(), bmat.get(), raw_ctx));
+  run.check(CVodeSetLinearSolver(cv, als.get(), amat.get()), "CVodeSetLinearSolver");
+  run.check(CVodeSetJacFn(cv, AdjointRun::jac), "CVodeSetJacFn");
+  run.check(CVodeSetMaxNumSteps(cv, o.max_steps), "CVodeSetMaxNumSteps");
+  if (o.max_step > 0.0) run.check(CVodeSetMaxStep(cv, o.max_step), "CVodeSetMaxStep");
+  run.check(CVodeAdjInit(cv, a.checkpoint_steps, CV_HERMITE), "CVodeAdjInit");
+  double t = t0;
+  int ncheck = 0;
+  // Forward to the output times in turn (each stop is an interpolation).
+  for (double tk : times) run.check(CVodeF(cv, tk, y.get(), &t, CV_NORMAL, &ncheck), "CVodeF", t);
+
+  // Backward: lambda(t_K) = W_K; at each earlier t_k, lambda += W_k.
+  const size_t K = times.size();
+  for (int i = 0; i < n; ++i) NV_Ith_S(yb.get(), i) = w[(K - 1) * static_cast<size_t>(n) + static_cast<size_t>(i)];
+  N_VConst(0.0, qb.get());
+  int index = -1;
+  run.check(CVodeCreateB(cv, o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, &index), "CVodeCreateB");
+  run.check(CVodeInitB(cv, index, AdjointRun::rhs_b, times[K - 1], yb.get()), "CVodeInitB");
+  run.check(CVodeSStolerancesB(cv, index, a.rtol, a.atol), "CVodeSStolerancesB");
+  run.check(CVodeSetUserDataB(cv, index, &run), "CVodeSetUserDataB");
+  run.check(CVodeSetLinearSolverB(cv, index, bls.get(), bmat.get()), "CVodeSetLinearSolverB");
+  run.check(CVodeSetJacFnB(cv, index, AdjointRun::jac_b), "CVodeSetJacFnB");
+  if (np > 0) {
+    run.check(CVodeQuadInitB(cv, index, AdjointRun::quad_b, qb.get()), "CVodeQuadInitB");
+    run.check(CVodeSetQuadErrConB(cv, index, SUNTRUE), "CVodeSetQuadErrConB");
+    run.check(CVodeQuadSStolerancesB(cv, index, a.quad_rtol, a.quad_atol), "CVodeQuadSStolerancesB");
+  }
+  run.check(CVodeSetMaxNumStepsB(cv, index, o.max_steps), "CVodeSetMaxNumStepsB");
+  for (size_t k = K; k-- > 0;) {
+    const double target = k > 0 ? times[k - 1] : t0;
+    run.check(CVodeB(cv, target, CV_NORMAL), "CVodeB", times[k]);
+    double tb = target;
+    run.check(CVodeGetB(cv, index, &tb, yb.get()), "CVodeGetB", tb);
+    if (np > 0) run.check(CVodeGetQuadB(cv, index, &tb, qb.get()), "CVodeGetQuadB", tb);
+    if (k > 0) {  // the jump at t_{k-1}, then a fresh start from there
+      for (int i = 0; i < n; ++i) NV_Ith_S(yb.get(), i) += w[(k - 1) * static_cast<size_t>(n) + static_cast<size_t>(i)];
+      run.check(CVodeReInitB(cv, index, target, yb.get()), "CVodeReInitB");
+      if (np > 0) run.check(CVodeQuadReInitB(cv, index, qb.get()), "CVodeQuadReInitB");
+    }
+  }
+  SolutionVjp r;
+  r.d_y0.assign(N_VGetArrayPointer(yb.get()), N_VGetArrayPointer(yb.get()) + n);
+  for (int j = 0; j < np; ++j) r.d_p.push_back(-NV_Ith_S(qb.get(), j));  // see integral_gradients
+  return r;
 }
 
 }  // namespace camber::solvers

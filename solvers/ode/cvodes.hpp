@@ -167,6 +167,25 @@ SensitivitySolution forward_sensitivities(const OdeSystem& system, const CvodesO
                                           const std::vector<double>& times,
                                           const SensitivityOptions& sensitivity = {});
 
+/// The solution y(t_k) at output times, and its derivative products.
+/// Y = [y(t_1), ..., y(t_K)], K x n, from y(t0) = y0 with parameters p.
+/// solution_jvp: dY = (dY/dy0) dy0 + (dY/dp) dp, by one directional
+/// forward sensitivity. solution_vjp: (dY/dy0)^T W and (dY/dp)^T W for a
+/// K x n cotangent W, by one adjoint sweep from t_K to t0 whose adjoint
+/// jumps by W_k at each t_k. Row-major vectors.
+std::vector<double> solution_values(const OdeSystem& system, const CvodesOptions& options,
+                                    double t0, const std::vector<double>& y0,
+                                    const std::vector<double>& times);
+std::vector<double> solution_jvp(const OdeSystem& system, const CvodesOptions& options, double t0,
+                                 const std::vector<double>& y0, const std::vector<double>& times,
+                                 const std::vector<double>& dy0, const std::vector<double>& dp);
+struct SolutionVjp {
+  std::vector<double> d_y0, d_p;
+};
+SolutionVjp solution_vjp(const OdeSystem& system, const CvodesOptions& options, double t0,
+                         const std::vector<double>& y0, const std::vector<double>& times,
+                         const std::vector<double>& w, const AdjointOptions& adjoint = {});
+
 class Cvodes {
  public:
   Cvodes(OdeSystem system, CvodesOptions options);

@@ -16,7 +16,10 @@
 #include <vector>
 
 #include <camber/error.hpp>
+#include <camber/autodiff/functional.hpp>
+#include <camber/autodiff/ops.hpp>
 #include <camber/solvers/ode/cvodes.hpp>
+#include <camber/solvers/ode/ode_op.hpp>
 
 namespace {
 
@@ -358,6 +361,110 @@ TEST(Cvodes, FailuresAndBadInputAreErrors) {
   expect_bad([&] { solvers::Cvodes c(solvers::make_ode_system(3, robertson), two); });
   expect_bad([&] { cv.reset(0.0, {1.0, NAN, 0.0}); });
   expect_bad([&] { cv.reset(0.0, {1.0}); });
+}
+
+}  // namespace
+
+namespace {
+
+// Lotka-Volterra with four parameters: nonlinear in y and in p.
+const auto lotka = [](double, const auto* y, const auto* p, auto* ydot) {
+  ydot[0] = p[0] * y[0] - p[1] * y[0] * y[1];
+  ydot[1] = -p[2] * y[1] + p[3] * y[0] * y[1];
+};
+
+solvers::CvodesOptions tight() {
+  solvers::CvodesOptions o;
+  o.rtol = 1e-10;
+  o.atol = {1e-12};
+  o.max_steps = 100000;
+  return o;
+}
+
+solvers::AdjointOptions tight_adjoint() {
+  solvers::AdjointOptions a;
+  a.rtol = 1e-10;
+  a.atol = 1e-12;
+  a.quad_rtol = 1e-10;
+  a.quad_atol = 1e-12;
+  return a;
+}
+
+const std::vector<double> lv_p{1.1, 0.4, 0.9, 0.3}, lv_y0{2.0, 1.5}, lv_times{0.5, 1.5, 3.0};
+const std::vector<double> lv_w{0.3, -1.2, 0.8, 0.5, -0.7, 1.1};  // 3 times x 2
+
+TEST(OdeSolution, AdjointAndForwardSensitivitiesPassTheDotProductTest) {
+  // <W, J v> (one forward sensitivity) against <J^T W, v> (one adjoint
+  // sweep with jumps at the output times), v = (dy0, dp).
+  const solvers::OdeSystem sys = solvers::make_ode_system(2, lv_p, lotka);
+  const std::vector<double> dy0{0.7, -0.2}, dp{0.5, -1.0, 0.3, 0.8};
+  const std::vector<double> jv = solvers::solution_jvp(sys, tight(), 0.0, lv_y0, lv_times, dy0, dp);
+  const solvers::SolutionVjp jtw = solvers::solution_vjp(sys, tight(), 0.0, lv_y0, lv_times, lv_w, tight_adjoint());
+  double lhs = 0.0, rhs = 0.0;
+  for (size_t i = 0; i < lv_w.size(); ++i) lhs += lv_w[i] * jv[i];
+  for (size_t i = 0; i < 2; ++i) rhs += jtw.d_y0[i] * dy0[i];
+  for (size_t j = 0; j < 4; ++j) rhs += jtw.d_p[j] * dp[j];
+  std::printf("dot-product test: <W, J v> = %.12f, <J^T W, v> = %.12f\n", lhs, rhs);
+  EXPECT_NEAR(lhs, rhs, 1e-7 * std::abs(lhs));
+}
+
+TEST(OdeSolution, VjpMatchesCentralDifferences) {
+  auto loss = [](const std::vector<double>& p, const std::vector<double>& y0) {
+    const std::vector<double> y =
+        solvers::solution_values(solvers::make_ode_system(2, p, lotka), tight(), 0.0, y0, lv_times);
+    double s = 0.0;
+    for (size_t i = 0; i < y.size(); ++i) s += lv_w[i] * y[i];
+    return s;
+  };
+  const solvers::SolutionVjp g = solvers::solution_vjp(solvers::make_ode_system(2, lv_p, lotka), tight(), 0.0,
+                                                       lv_y0, lv_times, lv_w, tight_adjoint());
+  const double h = 1e-4;  // truncation ~1e-8, integration noise ~1e-10 / h
+  for (size_t j = 0; j < 4; ++j) {
+    std::vector<double> pp = lv_p, pm = lv_p;
+    pp[j] += h;
+    pm[j] -= h;
+    const double fd = (loss(pp, lv_y0) - loss(pm, lv_y0)) / (2 * h);
+    EXPECT_NEAR(g.d_p[j], fd, 1e-5 * std::abs(fd) + 1e-7) << "p" << j;
+  }
+  for (size_t i = 0; i < 2; ++i) {
+    std::vector<double> yp = lv_y0, ym = lv_y0;
+    yp[i] += h;
+    ym[i] -= h;
+    const double fd = (loss(lv_p, yp) - loss(lv_p, ym)) / (2 * h);
+    EXPECT_NEAR(g.d_y0[i], fd, 1e-5 * std::abs(fd) + 1e-7) << "y0 " << i;
+  }
+}
+
+TEST(OdeSolution, IsAnOpOfTheAdEngine) {
+  namespace ad = camber::ad;
+  using camber::Tensor;
+  const solvers::OdeSystem sys = solvers::make_ode_system(2, lv_p, lotka);
+  const ad::Var p = ad::variable(Tensor::from_host({4}, lv_p));
+  const ad::Var y0 = ad::variable(Tensor::from_host({2}, lv_y0));
+  const ad::Var Y = solvers::ode_solution(sys, y0, p, 0.0, lv_times, tight(), tight_adjoint());
+  ASSERT_EQ(Y.shape(), (camber::Shape{3, 2}));
+  EXPECT_EQ(Y.value().to_vector(), solvers::solution_values(sys, tight(), 0.0, lv_y0, lv_times));
+  const ad::Var loss = ad::sum(Y * ad::constant(Tensor::from_host({3, 2}, lv_w)));
+  const ad::Vars g = ad::grad(loss, {y0, p});
+  const solvers::SolutionVjp want = solvers::solution_vjp(sys, tight(), 0.0, lv_y0, lv_times, lv_w, tight_adjoint());
+  EXPECT_EQ(g[0].value().to_vector(), want.d_y0);
+  EXPECT_EQ(g[1].value().to_vector(), want.d_p);
+  // Forward mode through the op: the same directional sensitivity.
+  const std::vector<double> dp{0.5, -1.0, 0.3, 0.8};
+  const ad::JvpResult r = ad::jvp(
+      [&](const ad::Vars& in) { return ad::Vars{solvers::ode_solution(sys, in[0], in[1], 0.0, lv_times, tight())}; },
+      {y0, p}, {ad::constant(Tensor::from_host({2}, {0.0, 0.0})), ad::constant(Tensor::from_host({4}, dp))});
+  EXPECT_EQ(r.tangents[0].value().to_vector(),
+            solvers::solution_jvp(sys, tight(), 0.0, lv_y0, lv_times, {0.0, 0.0}, dp));
+  // Second derivatives are refused, not zero.
+  const ad::Vars g2 = ad::grad(ad::sum(ad::square(solvers::ode_solution(sys, y0, p, 0.0, lv_times, tight()))),
+                               {p}, /*create_graph=*/true);
+  try {
+    ad::grad(ad::sum(g2[0]), {p});
+    ADD_FAILURE() << "a second derivative through ode_solution was computed";
+  } catch (const camber::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("second derivatives through ode_solution"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
