@@ -34,32 +34,63 @@ struct MemoryDeleter {
   void operator()(void* m) const { CVodeFree(&m); }
 };
 
-// scale * df/dy (or its transpose) into a dense SUNDIALS matrix, one column
-// per Dual evaluation of f.
+// scale * df/dy (or its transpose) into a dense SUNDIALS matrix: four
+// columns per Dual evaluation of f when the system has rhs_dual4, one
+// otherwise.
 void dense_jacobian(const OdeSystem& sys, double t, const double* y, SUNMatrix j, double scale,
                     bool transpose) {
   const int n = sys.n;
+  const auto put = [&](int i, int c, double v) {
+    if (transpose)
+      SM_ELEMENT_D(j, c, i) = scale * v;
+    else
+      SM_ELEMENT_D(j, i, c) = scale * v;
+  };
+  if (sys.rhs_dual4) {
+    std::vector<OdeDual4> yd(static_cast<size_t>(n)), fd(static_cast<size_t>(n));
+    std::vector<OdeDual4> pd(sys.p.begin(), sys.p.end());
+    for (int c0 = 0; c0 < n; c0 += 4) {
+      for (int i = 0; i < n; ++i) yd[static_cast<size_t>(i)] = OdeDual4(y[i]);
+      for (int k = 0; k < 4 && c0 + k < n; ++k) yd[static_cast<size_t>(c0 + k)].der(k) = 1.0;
+      sys.rhs_dual4(t, yd.data(), pd.data(), fd.data());
+      for (int k = 0; k < 4 && c0 + k < n; ++k)
+        for (int i = 0; i < n; ++i) put(i, c0 + k, fd[static_cast<size_t>(i)].der(k));
+    }
+    return;
+  }
   std::vector<OdeDual> yd(static_cast<size_t>(n)), fd(static_cast<size_t>(n));
   std::vector<OdeDual> pd(sys.p.begin(), sys.p.end());
   for (int c = 0; c < n; ++c) {  // column c: seed y_c
     for (int i = 0; i < n; ++i) yd[static_cast<size_t>(i)] = OdeDual(y[i]);
     yd[static_cast<size_t>(c)].der(0) = 1.0;
     sys.rhs_dual(t, yd.data(), pd.data(), fd.data());
-    for (int i = 0; i < n; ++i) {
-      const double v = scale * fd[static_cast<size_t>(i)].der(0);
-      if (transpose)
-        SM_ELEMENT_D(j, c, i) = v;
-      else
-        SM_ELEMENT_D(j, i, c) = v;
-    }
+    for (int i = 0; i < n; ++i) put(i, c, fd[static_cast<size_t>(i)].der(0));
   }
 }
 
 // out[k] = sum_i (df_i/dx_k) w_i + dg/dx_k for x = y (wrt_p false) or p,
-// with g optional: the vector-Jacobian products of the adjoint equations.
+// with g optional: the vector-Jacobian products of the adjoint equations,
+// four k per evaluation when the four-tangent versions exist.
 void vjp(const OdeSystem& sys, const OdeIntegrand* g, double t, const double* y, const double* w,
          bool wrt_p, double* out) {
   const int n = sys.n, m = wrt_p ? static_cast<int>(sys.p.size()) : n;
+  if (sys.rhs_dual4 && (g == nullptr || g->g_dual4)) {
+    std::vector<OdeDual4> yd(static_cast<size_t>(n)), fd(static_cast<size_t>(n));
+    std::vector<OdeDual4> pd(sys.p.size());
+    for (int k0 = 0; k0 < m; k0 += 4) {
+      for (int i = 0; i < n; ++i) yd[static_cast<size_t>(i)] = OdeDual4(y[i]);
+      for (size_t i = 0; i < sys.p.size(); ++i) pd[i] = OdeDual4(sys.p[i]);
+      for (int k = 0; k < 4 && k0 + k < m; ++k) (wrt_p ? pd : yd)[static_cast<size_t>(k0 + k)].der(k) = 1.0;
+      sys.rhs_dual4(t, yd.data(), pd.data(), fd.data());
+      const OdeDual4 gv = g != nullptr ? g->g_dual4(t, yd.data(), pd.data()) : OdeDual4(0.0);
+      for (int k = 0; k < 4 && k0 + k < m; ++k) {
+        double s = gv.der(k);
+        for (int i = 0; i < n; ++i) s += fd[static_cast<size_t>(i)].der(k) * w[i];
+        out[k0 + k] = s;
+      }
+    }
+    return;
+  }
   std::vector<OdeDual> yd(static_cast<size_t>(n)), fd(static_cast<size_t>(n));
   std::vector<OdeDual> pd(sys.p.size());
   for (int k = 0; k < m; ++k) {

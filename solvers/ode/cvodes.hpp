@@ -37,6 +37,9 @@
 namespace camber::solvers {
 
 using OdeDual = ad::Dual<double, 1>;
+/// Four tangents at once: Jacobians and adjoint products take one
+/// evaluation per four columns instead of one per column.
+using OdeDual4 = ad::Dual<double, 4>;
 
 /// dy/dt = f(t, y, p) of n equations with parameters p, and optional root
 /// functions g_i(t, y) whose sign changes stop advance() (events).
@@ -48,6 +51,9 @@ struct OdeSystem {
   /// mode. Without it CVODES approximates df/dy by difference quotients
   /// (and adjoint gradients are not available).
   std::function<void(double t, const OdeDual* y, const OdeDual* p, OdeDual* ydot)> rhs_dual;
+  /// Optional: the same on four-tangent Duals (make_ode_system sets it);
+  /// used in place of rhs_dual for Jacobians and adjoint products.
+  std::function<void(double t, const OdeDual4* y, const OdeDual4* p, OdeDual4* ydot)> rhs_dual4;
   int n_roots = 0;
   std::function<void(double t, const double* y, double* g)> roots;
 };
@@ -61,6 +67,7 @@ OdeSystem make_ode_system(int n, std::vector<double> p, F f) {
   s.p = std::move(p);
   s.rhs = [f](double t, const double* y, const double* q, double* ydot) { f(t, y, q, ydot); };
   s.rhs_dual = [f](double t, const OdeDual* y, const OdeDual* q, OdeDual* ydot) { f(t, y, q, ydot); };
+  s.rhs_dual4 = [f](double t, const OdeDual4* y, const OdeDual4* q, OdeDual4* ydot) { f(t, y, q, ydot); };
   return s;
 }
 /// Without parameters: f(double t, const S* y, S* ydot).
@@ -73,11 +80,13 @@ OdeSystem make_ode_system(int n, F f) {
 struct OdeIntegrand {
   std::function<double(double t, const double* y, const double* p)> g;
   std::function<OdeDual(double t, const OdeDual* y, const OdeDual* p)> g_dual;
+  std::function<OdeDual4(double t, const OdeDual4* y, const OdeDual4* p)> g_dual4;  ///< optional
 };
 template <class G>
 OdeIntegrand make_integrand(G g) {
   return {[g](double t, const double* y, const double* p) { return g(t, y, p); },
-          [g](double t, const OdeDual* y, const OdeDual* p) { return g(t, y, p); }};
+          [g](double t, const OdeDual* y, const OdeDual* p) { return g(t, y, p); },
+          [g](double t, const OdeDual4* y, const OdeDual4* p) { return g(t, y, p); }};
 }
 
 enum class OdeMethod { bdf, adams };
