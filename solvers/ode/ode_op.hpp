@@ -30,4 +30,11 @@ ad::Var ode_solution(const OdeSystem& system, const ad::Var& y0, const ad::Var& 
                      const std::vector<double>& times, const CvodesOptions& options = {},
                      const AdjointOptions& adjoint = {});
 
+/// G = integral from t0 to t_end of g(t, y, p) dt, a scalar ({1}), as an
+/// op: its VJP and JVP come from one adjoint sweep (integral_gradients).
+/// First order only, as ode_solution.
+ad::Var ode_integral(const OdeSystem& system, const OdeIntegrand& integrand, const ad::Var& y0,
+                     const ad::Var& p, double t0, double t_end, const CvodesOptions& options = {},
+                     const AdjointOptions& adjoint = {});
+
 }  // namespace camber::solvers

@@ -468,3 +468,47 @@ TEST(OdeSolution, IsAnOpOfTheAdEngine) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(OdeIntegral, IsAnOpWhoseGradientIsTheAdjoints) {
+  namespace ad = camber::ad;
+  using camber::Tensor;
+  const solvers::OdeSystem sys = solvers::make_ode_system(2, lv_p, lotka);
+  const solvers::OdeIntegrand g =
+      solvers::make_integrand([](double, const auto* y, const auto* p) { return y[0] * y[1] + p[0] * y[0]; });
+  const ad::Var p = ad::variable(Tensor::from_host({4}, lv_p));
+  const ad::Var y0 = ad::variable(Tensor::from_host({2}, lv_y0));
+  const ad::Var G = solvers::ode_integral(sys, g, y0, p, 0.0, 3.0, tight(), tight_adjoint());
+  const solvers::IntegralGradient want =
+      solvers::integral_gradients(sys, g, tight(), 0.0, lv_y0, {3.0}, tight_adjoint())[0];
+  EXPECT_EQ(G.value().to_vector()[0], want.value);
+  const ad::Vars d = ad::grad(2.0 * ad::sum(G), {y0, p});
+  for (size_t i = 0; i < 2; ++i) EXPECT_EQ(d[0].value().to_vector()[i], 2.0 * want.d_dy0[i]);
+  for (size_t j = 0; j < 4; ++j) EXPECT_EQ(d[1].value().to_vector()[j], 2.0 * want.d_dp[j]);
+  // Forward mode: the directional derivative.
+  const std::vector<double> dp{0.5, -1.0, 0.3, 0.8};
+  const ad::JvpResult r = ad::jvp(
+      [&](const ad::Vars& in) {
+        return ad::Vars{solvers::ode_integral(sys, g, in[0], in[1], 0.0, 3.0, tight(), tight_adjoint())};
+      },
+      {y0, p}, {ad::constant(Tensor::from_host({2}, {0.0, 0.0})), ad::constant(Tensor::from_host({4}, dp))});
+  double dir = 0.0;
+  for (size_t j = 0; j < 4; ++j) dir += want.d_dp[j] * dp[j];
+  EXPECT_DOUBLE_EQ(r.tangents[0].value().to_vector()[0], dir);
+  // Its gradient against central differences of G itself.
+  const double h = 1e-4;
+  for (size_t j = 0; j < 4; ++j) {
+    std::vector<double> pp = lv_p, pm = lv_p;
+    pp[j] += h;
+    pm[j] -= h;
+    const double gp = solvers::integral_gradients(solvers::make_ode_system(2, pp, lotka), g, tight(), 0.0,
+                                                  lv_y0, {3.0}, tight_adjoint())[0].value;
+    const double gm = solvers::integral_gradients(solvers::make_ode_system(2, pm, lotka), g, tight(), 0.0,
+                                                  lv_y0, {3.0}, tight_adjoint())[0].value;
+    const double fd = (gp - gm) / (2 * h);
+    EXPECT_NEAR(want.d_dp[j], fd, 1e-5 * std::abs(fd) + 1e-7) << "p" << j;
+  }
+}
+
+}  // namespace
