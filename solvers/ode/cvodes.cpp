@@ -278,6 +278,7 @@ namespace {
 struct AdjointRun {
   const OdeSystem* sys = nullptr;
   const OdeIntegrand* g = nullptr;
+  const std::vector<double>* direction = nullptr;  // v, for integral_hvp
   std::exception_ptr error;
   std::string message;
 
@@ -764,6 +765,177 @@ SolutionVjp solution_vjp(const OdeSystem& sys, const CvodesOptions& o, double t0
   r.d_y0.assign(N_VGetArrayPointer(yb.get()), N_VGetArrayPointer(yb.get()) + n);
   for (int j = 0; j < np; ++j) r.d_p.push_back(-NV_Ith_S(qb.get(), j));  // see integral_gradients
   return r;
+}
+
+namespace {
+
+// For x = y (wrt_p false) or p, with y + e s and p + e v:
+//   first[k]  = sum_i (df_i/dx_k) lambda_i + dg/dx_k
+//   second[k] = sum_i (df_i/dx_k) mu_i + d/de[sum_i (df_i/dx_k) lambda_i + dg/dx_k]
+// one nested-Dual evaluation per k (inner: x_k, outer: e).
+void second_order_products(const OdeSystem& sys, const OdeIntegrand& g, double t, const double* y,
+                           const double* s, const std::vector<double>& v, const double* lambda,
+                           const double* mu, bool wrt_p, double* first, double* second) {
+  const int n = sys.n, np = static_cast<int>(sys.p.size()), m = wrt_p ? np : n;
+  std::vector<OdeDual2> yd(static_cast<size_t>(n)), pd(static_cast<size_t>(np)), fd(static_cast<size_t>(n));
+  for (int k = 0; k < m; ++k) {
+    for (int j = 0; j < n; ++j) {
+      OdeDual2& x = yd[static_cast<size_t>(j)];
+      x = OdeDual2(0.0);
+      x.val() = OdeDual(y[j]);
+      x.val().der(0) = !wrt_p && j == k ? 1.0 : 0.0;
+      x.der(0) = OdeDual(s[j]);
+    }
+    for (int j = 0; j < np; ++j) {
+      OdeDual2& x = pd[static_cast<size_t>(j)];
+      x = OdeDual2(0.0);
+      x.val() = OdeDual(sys.p[static_cast<size_t>(j)]);
+      x.val().der(0) = wrt_p && j == k ? 1.0 : 0.0;
+      x.der(0) = OdeDual(v[static_cast<size_t>(j)]);
+    }
+    sys.rhs_dual2(t, yd.data(), pd.data(), fd.data());
+    const OdeDual2 gv = g.g_dual2(t, yd.data(), pd.data());
+    double a = gv.val().der(0), b = gv.der(0).der(0);
+    for (int i = 0; i < n; ++i) {
+      const OdeDual2& fi = fd[static_cast<size_t>(i)];
+      a += fi.val().der(0) * lambda[i];
+      b += fi.val().der(0) * mu[i] + fi.der(0).der(0) * lambda[i];
+    }
+    first[k] = a;
+    second[k] = b;
+  }
+}
+
+// The callbacks of integral_hvp (user data: an AdjointRun with direction).
+struct Hvp {
+  // s' = (df/dy) s + (df/dp) v: one Dual evaluation seeded with (s, v).
+  static int rhs_s(int, sunrealtype t, N_Vector y, N_Vector, int, N_Vector ys, N_Vector ysdot,
+                   void* data, N_Vector, N_Vector) {
+    AdjointRun& r = AdjointRun::of(data);
+    return r.guard([&] {
+      const OdeSystem& sys = *r.sys;
+      const int n = sys.n;
+      std::vector<OdeDual> yd(static_cast<size_t>(n)), fd(static_cast<size_t>(n)), pd(sys.p.size());
+      for (int i = 0; i < n; ++i) {
+        yd[static_cast<size_t>(i)] = OdeDual(NV_Ith_S(y, i));
+        yd[static_cast<size_t>(i)].der(0) = NV_Ith_S(ys, i);
+      }
+      for (size_t j = 0; j < pd.size(); ++j) {
+        pd[j] = OdeDual(sys.p[j]);
+        pd[j].der(0) = (*r.direction)[j];
+      }
+      sys.rhs_dual(t, yd.data(), pd.data(), fd.data());
+      for (int i = 0; i < n; ++i) NV_Ith_S(ysdot, i) = fd[static_cast<size_t>(i)].der(0);
+    });
+  }
+  // yB = (lambda, mu): lambda' = -first(y), mu' = -second(y).
+  static int rhs_bs(sunrealtype t, N_Vector y, N_Vector* ys, N_Vector yb, N_Vector ybdot, void* data) {
+    AdjointRun& r = AdjointRun::of(data);
+    return r.guard([&] {
+      const int n = r.sys->n;
+      const double* b = N_VGetArrayPointer(yb);
+      double* out = N_VGetArrayPointer(ybdot);
+      second_order_products(*r.sys, *r.g, t, N_VGetArrayPointer(y), N_VGetArrayPointer(ys[0]), *r.direction,
+                            b, b + n, false, out, out + n);
+      for (int i = 0; i < 2 * n; ++i) out[i] = -out[i];
+    });
+  }
+  // qB = (gradient, Hv) integrands.
+  static int quad_bs(sunrealtype t, N_Vector y, N_Vector* ys, N_Vector yb, N_Vector qbdot, void* data) {
+    AdjointRun& r = AdjointRun::of(data);
+    return r.guard([&] {
+      const int n = r.sys->n, np = static_cast<int>(r.sys->p.size());
+      const double* b = N_VGetArrayPointer(yb);
+      double* out = N_VGetArrayPointer(qbdot);
+      second_order_products(*r.sys, *r.g, t, N_VGetArrayPointer(y), N_VGetArrayPointer(ys[0]), *r.direction,
+                            b, b + n, true, out, out + np);
+    });
+  }
+};
+
+}  // namespace
+
+IntegralHvp integral_hvp(const OdeSystem& sys, const OdeIntegrand& g, const CvodesOptions& o, double t0,
+                         const std::vector<double>& y0, double t_end, const std::vector<double>& v,
+                         const AdjointOptions& a) {
+  const int n = sys.n, np = static_cast<int>(sys.p.size());
+  CAMBER_INPUT_REQUIRE(n > 0 && np > 0 && sys.rhs && sys.rhs_dual && sys.rhs_dual2,
+                       "hvp: the system needs parameters and its right-hand side on Duals and nested Duals");
+  CAMBER_INPUT_REQUIRE(g.g && g.g_dual2, "hvp: the integrand needs g on double and on nested Duals");
+  CAMBER_INPUT_REQUIRE(static_cast<int>(y0.size()) == n && static_cast<int>(v.size()) == np,
+                       "hvp: y0 needs " << n << " values and v " << np);
+  CAMBER_INPUT_REQUIRE(std::isfinite(t_end) && t_end > t0, "hvp: t_end " << t_end << " not after t0 " << t0);
+  AdjointRun base;
+  base.sys = &sys;
+  base.g = &g;
+  base.direction = &v;
+  SUNContext raw_ctx = nullptr;
+  CAMBER_REQUIRE(SUNContext_Create(nullptr, &raw_ctx) == 0, "CVODES: SUNContext_Create failed");
+  std::unique_ptr<std::remove_pointer_t<SUNContext>, ContextDeleter> ctx(raw_ctx);
+  using Vec = std::unique_ptr<std::remove_pointer_t<N_Vector>, VectorDeleter>;
+  Vec y(N_VNew_Serial(n, raw_ctx)), atol(N_VNew_Serial(n, raw_ctx)), q(N_VNew_Serial(1, raw_ctx));
+  Vec yb(N_VNew_Serial(2 * n, raw_ctx)), qb(N_VNew_Serial(2 * np, raw_ctx));
+  for (int i = 0; i < n; ++i) {
+    NV_Ith_S(y.get(), i) = y0[static_cast<size_t>(i)];
+    NV_Ith_S(atol.get(), i) = o.atol.size() == 1 ? o.atol[0] : o.atol[static_cast<size_t>(i)];
+  }
+  NV_Ith_S(q.get(), 0) = 0.0;
+  struct ArrayDeleter {
+    int count;
+    void operator()(N_Vector* vs) const { N_VDestroyVectorArray(vs, count); }
+  };
+  std::unique_ptr<N_Vector, ArrayDeleter> ys(N_VCloneVectorArray(1, y.get()), ArrayDeleter{1});
+  N_VConst(0.0, ys.get()[0]);
+  std::unique_ptr<void, MemoryDeleter> mem(CVodeCreate(o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, raw_ctx));
+  CAMBER_REQUIRE(mem != nullptr, "CVODES: CVodeCreate failed");
+  void* cv = mem.get();
+  base.check(CVodeSetErrHandlerFn(cv, AdjointRun::on_error, &base), "CVodeSetErrHandlerFn");
+  base.check(CVodeInit(cv, AdjointRun::rhs, t0, y.get()), "CVodeInit");
+  base.check(CVodeSVtolerances(cv, o.rtol, atol.get()), "CVodeSVtolerances");
+  base.check(CVodeSetUserData(cv, &base), "CVodeSetUserData");
+  std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter> amat(SUNDenseMatrix(n, n, raw_ctx)),
+      bmat(SUNDenseMatrix(2 * n, 2 * n, raw_ctx));
+  std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, SolverDeleter> als(SUNLinSol_Dense(y.get(), amat.get(), raw_ctx)),
+      bls(SUNLinSol_Dense(yb.get(), bmat.get(), raw_ctx));
+  base.check(CVodeSetLinearSolver(cv, als.get(), amat.get()), "CVodeSetLinearSolver");
+  base.check(CVodeSetJacFn(cv, AdjointRun::jac), "CVodeSetJacFn");
+  base.check(CVodeQuadInit(cv, AdjointRun::quad, q.get()), "CVodeQuadInit");
+  base.check(CVodeSetQuadErrCon(cv, SUNTRUE), "CVodeSetQuadErrCon");
+  base.check(CVodeQuadSStolerances(cv, a.quad_rtol, a.quad_atol), "CVodeQuadSStolerances");
+  base.check(CVodeSetMaxNumSteps(cv, o.max_steps), "CVodeSetMaxNumSteps");
+  base.check(CVodeSensInit1(cv, 1, CV_STAGGERED, Hvp::rhs_s, ys.get()), "CVodeSensInit1");
+  base.check(CVodeSensEEtolerances(cv), "CVodeSensEEtolerances");
+  base.check(CVodeSetSensErrCon(cv, SUNTRUE), "CVodeSetSensErrCon");
+  base.check(CVodeAdjInit(cv, a.checkpoint_steps, CV_HERMITE), "CVodeAdjInit");
+  double t = t0;
+  int ncheck = 0;
+  base.check(CVodeF(cv, t_end, y.get(), &t, CV_NORMAL, &ncheck), "CVodeF", t);
+  double tq = t;
+  base.check(CVodeGetQuad(cv, &tq, q.get()), "CVodeGetQuad", t);
+  IntegralHvp out;
+  out.value = NV_Ith_S(q.get(), 0);
+
+  N_VConst(0.0, yb.get());
+  N_VConst(0.0, qb.get());
+  int index = -1;
+  base.check(CVodeCreateB(cv, o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, &index), "CVodeCreateB");
+  base.check(CVodeInitBS(cv, index, Hvp::rhs_bs, t_end, yb.get()), "CVodeInitBS");
+  base.check(CVodeSStolerancesB(cv, index, a.rtol, a.atol), "CVodeSStolerancesB");
+  base.check(CVodeSetUserDataB(cv, index, &base), "CVodeSetUserDataB");
+  base.check(CVodeSetLinearSolverB(cv, index, bls.get(), bmat.get()), "CVodeSetLinearSolverB");
+  base.check(CVodeQuadInitBS(cv, index, Hvp::quad_bs, qb.get()), "CVodeQuadInitBS");
+  base.check(CVodeSetQuadErrConB(cv, index, SUNTRUE), "CVodeSetQuadErrConB");
+  base.check(CVodeQuadSStolerancesB(cv, index, a.quad_rtol, a.quad_atol), "CVodeQuadSStolerancesB");
+  base.check(CVodeSetMaxNumStepsB(cv, index, o.max_steps), "CVodeSetMaxNumStepsB");
+  base.check(CVodeB(cv, t0, CV_NORMAL), "CVodeB", t_end);
+  double tb = t0;
+  base.check(CVodeGetB(cv, index, &tb, yb.get()), "CVodeGetB", tb);
+  base.check(CVodeGetQuadB(cv, index, &tb, qb.get()), "CVodeGetQuadB", tb);
+  for (int j = 0; j < np; ++j) {  // the sign: see integral_gradients
+    out.gradient.push_back(-NV_Ith_S(qb.get(), j));
+    out.hvp.push_back(-NV_Ith_S(qb.get(), np + j));
+  }
+  return out;
 }
 
 }  // namespace camber::solvers

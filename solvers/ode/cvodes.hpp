@@ -40,6 +40,8 @@ using OdeDual = ad::Dual<double, 1>;
 /// Four tangents at once: Jacobians and adjoint products take one
 /// evaluation per four columns instead of one per column.
 using OdeDual4 = ad::Dual<double, 4>;
+/// Nested Duals: second derivatives (Hessian-vector products).
+using OdeDual2 = ad::Dual<ad::Dual<double, 1>, 1>;
 
 /// dy/dt = f(t, y, p) of n equations with parameters p, and optional root
 /// functions g_i(t, y) whose sign changes stop advance() (events).
@@ -54,6 +56,8 @@ struct OdeSystem {
   /// Optional: the same on four-tangent Duals (make_ode_system sets it);
   /// used in place of rhs_dual for Jacobians and adjoint products.
   std::function<void(double t, const OdeDual4* y, const OdeDual4* p, OdeDual4* ydot)> rhs_dual4;
+  /// Optional: the same on nested Duals, for integral_hvp.
+  std::function<void(double t, const OdeDual2* y, const OdeDual2* p, OdeDual2* ydot)> rhs_dual2;
   int n_roots = 0;
   std::function<void(double t, const double* y, double* g)> roots;
 };
@@ -68,6 +72,7 @@ OdeSystem make_ode_system(int n, std::vector<double> p, F f) {
   s.rhs = [f](double t, const double* y, const double* q, double* ydot) { f(t, y, q, ydot); };
   s.rhs_dual = [f](double t, const OdeDual* y, const OdeDual* q, OdeDual* ydot) { f(t, y, q, ydot); };
   s.rhs_dual4 = [f](double t, const OdeDual4* y, const OdeDual4* q, OdeDual4* ydot) { f(t, y, q, ydot); };
+  s.rhs_dual2 = [f](double t, const OdeDual2* y, const OdeDual2* q, OdeDual2* ydot) { f(t, y, q, ydot); };
   return s;
 }
 /// Without parameters: f(double t, const S* y, S* ydot).
@@ -81,12 +86,14 @@ struct OdeIntegrand {
   std::function<double(double t, const double* y, const double* p)> g;
   std::function<OdeDual(double t, const OdeDual* y, const OdeDual* p)> g_dual;
   std::function<OdeDual4(double t, const OdeDual4* y, const OdeDual4* p)> g_dual4;  ///< optional
+  std::function<OdeDual2(double t, const OdeDual2* y, const OdeDual2* p)> g_dual2;  ///< optional
 };
 template <class G>
 OdeIntegrand make_integrand(G g) {
   return {[g](double t, const double* y, const double* p) { return g(t, y, p); },
           [g](double t, const OdeDual* y, const OdeDual* p) { return g(t, y, p); },
-          [g](double t, const OdeDual4* y, const OdeDual4* p) { return g(t, y, p); }};
+          [g](double t, const OdeDual4* y, const OdeDual4* p) { return g(t, y, p); },
+          [g](double t, const OdeDual2* y, const OdeDual2* p) { return g(t, y, p); }};
 }
 
 enum class OdeMethod { bdf, adams };
@@ -175,6 +182,25 @@ SensitivitySolution forward_sensitivities(const OdeSystem& system, const CvodesO
                                           double t0, const std::vector<double>& y0,
                                           const std::vector<double>& times,
                                           const SensitivityOptions& sensitivity = {});
+
+/// G, dG/dp and the Hessian-vector product (d2G/dp2) v, for G = integral
+/// from t0 to t_end of g(t, y, p) dt (y0 independent of p). Forward over
+/// adjoint: one forward run with the directional sensitivity s = (dy/dp) v
+/// stored at the checkpoints, then one backward sweep of the adjoint
+/// lambda and its directional derivative mu,
+///   mu' = -(df/dy)^T mu - d/de[(df/dy)^T lambda + (dg/dy)^T],
+///   Hv  = integral of (df/dp)^T mu + d/de[(df/dp)^T lambda + (dg/dp)^T] dt,
+/// where d/de differentiates along y + e s, p + e v; every term from one
+/// nested-Dual evaluation of f and g per component (rhs_dual2, g_dual2).
+struct IntegralHvp {
+  double value = 0.0;
+  std::vector<double> gradient;  ///< dG/dp
+  std::vector<double> hvp;       ///< (d2G/dp2) v
+};
+IntegralHvp integral_hvp(const OdeSystem& system, const OdeIntegrand& integrand,
+                         const CvodesOptions& forward, double t0, const std::vector<double>& y0,
+                         double t_end, const std::vector<double>& v,
+                         const AdjointOptions& adjoint = {});
 
 /// The solution y(t_k) at output times, and its derivative products.
 /// Y = [y(t_1), ..., y(t_K)], K x n, from y(t0) = y0 with parameters p.

@@ -512,3 +512,45 @@ TEST(OdeIntegral, IsAnOpWhoseGradientIsTheAdjoints) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(OdeIntegral, HessianVectorProductMatchesDifferencesOfGradientsAndIsSymmetric) {
+  // Forward over adjoint, against central differences of the adjoint
+  // gradient along v, and u^T H v = v^T H u.
+  const solvers::OdeIntegrand g =
+      solvers::make_integrand([](double, const auto* y, const auto* p) { return y[0] * y[1] + p[0] * p[1] * y[0]; });
+  const std::vector<double> v{0.5, -1.0, 0.3, 0.8}, u{-0.2, 0.4, 1.0, 0.1};
+  const solvers::IntegralHvp hv =
+      solvers::integral_hvp(solvers::make_ode_system(2, lv_p, lotka), g, tight(), 0.0, lv_y0, 3.0, v, tight_adjoint());
+  const solvers::IntegralHvp hu =
+      solvers::integral_hvp(solvers::make_ode_system(2, lv_p, lotka), g, tight(), 0.0, lv_y0, 3.0, u, tight_adjoint());
+  const solvers::IntegralGradient g0 = solvers::integral_gradients(
+      solvers::make_ode_system(2, lv_p, lotka), g, tight(), 0.0, lv_y0, {3.0}, tight_adjoint())[0];
+  for (size_t j = 0; j < 4; ++j) EXPECT_NEAR(hv.gradient[j], g0.d_dp[j], 1e-8 * std::abs(g0.d_dp[j]) + 1e-10);
+  EXPECT_NEAR(hv.value, g0.value, 1e-9 * std::abs(g0.value));
+  const double h = 1e-4;
+  std::vector<double> pp = lv_p, pm = lv_p;
+  for (size_t j = 0; j < 4; ++j) {
+    pp[j] += h * v[j];
+    pm[j] -= h * v[j];
+  }
+  const auto grad_at = [&](const std::vector<double>& p) {
+    return solvers::integral_gradients(solvers::make_ode_system(2, p, lotka), g, tight(), 0.0, lv_y0, {3.0},
+                                       tight_adjoint())[0].d_dp;
+  };
+  const std::vector<double> gp = grad_at(pp), gm = grad_at(pm);
+  for (size_t j = 0; j < 4; ++j) {
+    const double fd = (gp[j] - gm[j]) / (2 * h);
+    std::printf("(H v)_%zu: forward over adjoint %.10f, differences of gradients %.10f\n", j, hv.hvp[j], fd);
+    EXPECT_NEAR(hv.hvp[j], fd, 1e-5 * std::abs(fd) + 1e-7) << j;
+  }
+  double uhv = 0.0, vhu = 0.0;
+  for (size_t j = 0; j < 4; ++j) {
+    uhv += u[j] * hv.hvp[j];
+    vhu += v[j] * hu.hvp[j];
+  }
+  EXPECT_NEAR(uhv, vhu, 1e-7 * std::abs(uhv)) << "H is not symmetric";
+}
+
+}  // namespace
