@@ -4,7 +4,9 @@
 //    through camber::solvers::Cvodes against SUNDIALS' own example program,
 //    compiled from Debian's installed source and called in-process (its
 //    printing goes to /dev/null; it also writes its statistics CSV once per
-//    output, in a scratch folder). Both take the same 542 steps (checked).
+//    output, in a scratch folder), and against the same program built with
+//    its output calls doing nothing (quiet_io.c), the equal-work
+//    comparison. All take the same 542 steps (checked).
 // 2. The adjoint gradient of cvsRoberts_ASAi_dns's G (forward with
 //    checkpoints, then the backward sweep) against the forward run alone,
 //    at three checkpoint intervals.
@@ -23,6 +25,7 @@
 #include <camber/solvers/ode/cvodes.hpp>
 
 extern "C" int cvs_roberts_dns_main();
+extern "C" int cvs_roberts_dns_quiet_main();
 
 namespace solvers = camber::solvers;
 
@@ -86,6 +89,12 @@ void BM_robertson_sundials_example(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(sundials_example());
 }
 
+// The same example with its output calls doing nothing: the same work as
+// Camber's run (and its final check_ans, a few operations).
+void BM_robertson_sundials_example_quiet(benchmark::State& state) {
+  for (auto _ : state) benchmark::DoNotOptimize(cvs_roberts_dns_quiet_main());
+}
+
 solvers::CvodesOptions asa_options() {
   solvers::CvodesOptions o;
   o.rtol = 1e-6;
@@ -119,6 +128,7 @@ void BM_roberts_adjoint(benchmark::State& state) {
 
 BENCHMARK(BM_robertson_camber)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_robertson_sundials_example)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_robertson_sundials_example_quiet)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_roberts_forward)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(BM_roberts_adjoint)->Arg(50)->Arg(150)->Arg(500)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
@@ -129,7 +139,7 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(scratch);
   std::filesystem::current_path(scratch);
   const long steps = camber_roberts();
-  const int rc = sundials_example();
+  const int rc = sundials_example() + cvs_roberts_dns_quiet_main();
   std::printf("bench_cvodes: Camber's Robertson took %ld steps (SUNDIALS' example: 542), example exit code %d\n",
               steps, rc);
   bool ok = steps == 542 && rc == 0;
