@@ -88,6 +88,7 @@
 #endif
 #if CAMBER_WITH_SUNDIALS
 #include <camber/solvers/ode/cvodes.hpp>
+#include <camber/solvers/ode/idas.hpp>
 #include <camber/solvers/ode/ode_op.hpp>
 #endif
 #if CAMBER_WITH_ONNX

@@ -19,6 +19,7 @@
 #include <camber/autodiff/functional.hpp>
 #include <camber/autodiff/ops.hpp>
 #include <camber/solvers/ode/cvodes.hpp>
+#include <camber/solvers/ode/idas.hpp>
 #include <camber/solvers/ode/ode_op.hpp>
 
 namespace {
@@ -551,6 +552,89 @@ TEST(OdeIntegral, HessianVectorProductMatchesDifferencesOfGradientsAndIsSymmetri
     vhu += v[j] * hu.hvp[j];
   }
   EXPECT_NEAR(uhv, vhu, 1e-7 * std::abs(uhv)) << "H is not symmetric";
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Idas, RobertsonDaeMatchesSundialsOwnExampleOutput) {
+  // idasRoberts_dns: the algebraic form y1 + y2 + y3 = 1, rtol 1e-4, atol
+  // (1e-8, 1e-6, 1e-6), roots y1 - 1e-4 and y3 - 0.01, 12 outputs; its
+  // printed lines (t, y, steps, order, step size) read from the file.
+  const std::string path = std::string(CAMBER_SUNDIALS_EXAMPLES) + "/idas/serial/idasRoberts_dns.out";
+  std::ifstream in(path);
+  if (!in) {
+    if (std::getenv("CI")) FAIL() << "missing " << path << " (Debian's libsundials-dev)";
+    GTEST_SKIP() << "missing " << path;
+  }
+  struct Line {
+    double t = 0.0, y[3] = {0, 0, 0}, h = 0.0;
+    long steps = 0;
+    int order = 0;
+    std::vector<int> roots;
+  };
+  std::vector<Line> ref;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find('|') != std::string::npos && !line.empty() && std::isdigit(static_cast<unsigned char>(line[0]))) {
+      Line l;
+      char bar = 0;
+      std::istringstream s(line);
+      if (s >> l.t >> l.y[0] >> l.y[1] >> l.y[2] >> bar >> l.steps >> l.order >> l.h) ref.push_back(l);
+    } else if (line.find("rootsfound[]") != std::string::npos && !ref.empty()) {
+      std::istringstream s(line.substr(line.find('=') + 1));
+      int a = 0, b = 0;
+      s >> a >> b;
+      ref.back().roots = {a, b};
+    }
+  }
+  ASSERT_EQ(ref.size(), 14u) << "unexpected format of " << path;
+  solvers::DaeSystem sys = solvers::make_dae_system(
+      3, {0.04, 1.0e4, 3.0e7}, [](double, const auto* y, const auto* yp, const auto* p, auto* r) {
+        r[0] = -p[0] * y[0] + p[1] * y[1] * y[2];
+        r[1] = -r[0] - p[2] * y[1] * y[1] - yp[1];
+        r[0] = r[0] - yp[0];
+        r[2] = y[0] + y[1] + y[2] - 1.0;
+      });
+  sys.n_roots = 2;
+  sys.roots = [](double, const double* y, double* g) {
+    g[0] = y[0] - 0.0001;
+    g[1] = y[2] - 0.01;
+  };
+  solvers::IdasOptions o;
+  o.rtol = 1e-4;
+  o.atol = {1e-8, 1e-6, 1e-6};
+  solvers::Idas ida(sys, o);
+  ida.reset(0.0, {1.0, 0.0, 0.0}, {-0.04, 0.04, 0.0});
+  std::vector<double> y;
+  std::vector<int> roots;
+  double tout = 0.4;
+  for (size_t k = 0; k < ref.size(); ++k) {
+    const double t = ida.advance(tout, y, &roots);
+    const Line& l = ref[k];
+    // Printed as %10.4e: agree to that rounding.
+    EXPECT_NEAR(t, l.t, 0.51e-4 * std::abs(l.t)) << "output " << k;
+    for (int i = 0; i < 3; ++i)
+      EXPECT_NEAR(y[static_cast<size_t>(i)], l.y[i], 0.51e-4 * std::abs(l.y[i])) << "output " << k << " y" << i + 1;
+    EXPECT_EQ(roots, l.roots) << "output " << k;
+    const solvers::OdeStats s = ida.stats();
+    EXPECT_EQ(s.steps, l.steps) << "output " << k;
+    EXPECT_EQ(s.last_order, l.order) << "output " << k;
+    EXPECT_NEAR(s.last_step, l.h, 0.51e-4 * l.h) << "output " << k;
+    if (roots.empty()) tout *= 10.0;
+  }
+  // Too few steps allowed: IDAS stops, and the error names its flag.
+  solvers::IdasOptions few = o;
+  few.max_steps = 3;
+  solvers::Idas bad(sys, few);
+  bad.reset(0.0, {1.0, 0.0, 0.0}, {-0.04, 0.04, 0.0});
+  try {
+    bad.advance(4e10, y);
+    ADD_FAILURE() << "3 steps reached 4e10";
+  } catch (const camber::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("IDA_TOO_MUCH_WORK"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
