@@ -13,6 +13,8 @@
 
 #include <camber/error.hpp>
 
+#include "detail/callback_guard.hpp"
+
 namespace camber::solvers {
 
 namespace {
@@ -122,7 +124,7 @@ OdeStats stats_of(void* mem) {
 
 }  // namespace
 
-struct Cvodes::Impl {
+struct Cvodes::Impl : detail::CallbackGuard {
   OdeSystem sys;
   CvodesOptions o;
   std::unique_ptr<std::remove_pointer_t<SUNContext>, ContextDeleter> ctx;
@@ -130,51 +132,31 @@ struct Cvodes::Impl {
   std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter> a;
   std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, SolverDeleter> ls;
   std::unique_ptr<void, MemoryDeleter> mem;
-  std::exception_ptr error;  // thrown by a callback, rethrown after CVode returns
-  std::string message;       // CVODES' last error message
   double t = 0.0;
   bool started = false;
 
-  // The callbacks: C functions that never let an exception through.
+  static Impl& of(void* data) { return *static_cast<Impl*>(data); }
   static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
-    auto* self = static_cast<Impl*>(data);
-    try {
-      self->sys.rhs(t, N_VGetArrayPointer(y), self->sys.p.data(), N_VGetArrayPointer(ydot));
-      return 0;
-    } catch (...) {
-      self->error = std::current_exception();
-      return -1;  // unrecoverable
-    }
+    Impl& m = of(data);
+    return m.guard([&] { m.sys.rhs(t, N_VGetArrayPointer(y), m.sys.p.data(), N_VGetArrayPointer(ydot)); });
   }
   static int jac(sunrealtype t, N_Vector y, N_Vector, SUNMatrix j, void* data, N_Vector, N_Vector,
                  N_Vector) {
-    auto* self = static_cast<Impl*>(data);
-    try {
-      dense_jacobian(self->sys, t, N_VGetArrayPointer(y), j, 1.0, false);
-      return 0;
-    } catch (...) {
-      self->error = std::current_exception();
-      return -1;
-    }
+    Impl& m = of(data);
+    return m.guard([&] { dense_jacobian(m.sys, t, N_VGetArrayPointer(y), j, 1.0, false); });
   }
   static int root(sunrealtype t, N_Vector y, sunrealtype* g, void* data) {
-    auto* self = static_cast<Impl*>(data);
-    try {
-      self->sys.roots(t, N_VGetArrayPointer(y), g);
-      return 0;
-    } catch (...) {
-      self->error = std::current_exception();
-      return -1;
-    }
+    Impl& m = of(data);
+    return m.guard([&] { m.sys.roots(t, N_VGetArrayPointer(y), g); });
   }
   static void on_error(int, const char*, const char* function, char* msg, void* data) {
-    static_cast<Impl*>(data)->message = std::string(function) + ": " + msg;
+    of(data).record(function, msg);
   }
 
   // A CVODES call that must succeed (set-up): otherwise an error naming it.
   void check(int flag, const char* call) const {
     CAMBER_REQUIRE(flag >= 0, "CVODES: " << call << " failed with " << CVodeGetReturnFlagName(flag)
-                                         << (message.empty() ? "" : ": " + message));
+                                         << detail());
   }
 };
 
@@ -243,14 +225,13 @@ double Cvodes::advance(double tout, std::vector<double>& y, std::vector<int>* ro
   Impl& m = *impl_;
   CAMBER_REQUIRE(m.started, "Cvodes::advance before reset()");
   CAMBER_INPUT_REQUIRE(std::isfinite(tout), "ode: output time " << tout);
-  m.error = nullptr;
-  m.message.clear();
+  m.clear();
   double t = m.t;
   const int flag = CVode(m.mem.get(), tout, m.y.get(), &t, CV_NORMAL);
-  if (m.error) std::rethrow_exception(m.error);
+  m.rethrow();
   CAMBER_REQUIRE(flag >= 0, "CVODES failed at t = " << t << " (integrating from " << m.t << " to "
                                                    << tout << "): " << CVodeGetReturnFlagName(flag)
-                                                   << (m.message.empty() ? "" : ": " + m.message));
+                                                   << m.detail());
   m.t = t;
   const int n = m.sys.n;
   y.resize(static_cast<size_t>(n));
@@ -274,42 +255,30 @@ const OdeSystem& Cvodes::system() const { return impl_->sys; }
 
 namespace {
 
-// The forward and backward problems' callbacks and resources.
-struct AdjointRun {
+// The callbacks of the sensitivity, adjoint and Hessian-vector runs (user
+// data of the forward and backward problems), and their errors.
+struct Run : detail::CallbackGuard {
   const OdeSystem* sys = nullptr;
   const OdeIntegrand* g = nullptr;
   const std::vector<double>* direction = nullptr;  // v, for integral_hvp
-  std::exception_ptr error;
-  std::string message;
-
-  template <class Body>
-  int guard(Body&& body) {
-    try {
-      body();
-      return 0;
-    } catch (...) {
-      error = std::current_exception();
-      return -1;
-    }
-  }
-  static AdjointRun& of(void* data) { return *static_cast<AdjointRun*>(data); }
+  static Run& of(void* data) { return *static_cast<Run*>(data); }
 
   static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
-    AdjointRun& r = of(data);
+    Run& r = of(data);
     return r.guard([&] { r.sys->rhs(t, N_VGetArrayPointer(y), r.sys->p.data(), N_VGetArrayPointer(ydot)); });
   }
   static int jac(sunrealtype t, N_Vector y, N_Vector, SUNMatrix j, void* data, N_Vector, N_Vector,
                  N_Vector) {
-    AdjointRun& r = of(data);
+    Run& r = of(data);
     return r.guard([&] { dense_jacobian(*r.sys, t, N_VGetArrayPointer(y), j, 1.0, false); });
   }
   static int quad(sunrealtype t, N_Vector y, N_Vector qdot, void* data) {
-    AdjointRun& r = of(data);
+    Run& r = of(data);
     return r.guard([&] { NV_Ith_S(qdot, 0) = r.g->g(t, N_VGetArrayPointer(y), r.sys->p.data()); });
   }
   // lambda' = -(df/dy)^T lambda - (dg/dy)^T
   static int rhs_b(sunrealtype t, N_Vector y, N_Vector yb, N_Vector ybdot, void* data) {
-    AdjointRun& r = of(data);
+    Run& r = of(data);
     return r.guard([&] {
       double* out = N_VGetArrayPointer(ybdot);
       vjp(*r.sys, r.g, t, N_VGetArrayPointer(y), N_VGetArrayPointer(yb), false, out);
@@ -319,28 +288,148 @@ struct AdjointRun {
   // d(lambda')/d(lambda) = -(df/dy)^T
   static int jac_b(sunrealtype t, N_Vector y, N_Vector, N_Vector, SUNMatrix jb, void* data,
                    N_Vector, N_Vector, N_Vector) {
-    AdjointRun& r = of(data);
+    Run& r = of(data);
     return r.guard([&] { dense_jacobian(*r.sys, t, N_VGetArrayPointer(y), jb, -1.0, true); });
   }
   // dG/dp accumulates (df/dp)^T lambda + (dg/dp)^T
   static int quad_b(sunrealtype t, N_Vector y, N_Vector yb, N_Vector qbdot, void* data) {
-    AdjointRun& r = of(data);
+    Run& r = of(data);
     return r.guard([&] {
       vjp(*r.sys, r.g, t, N_VGetArrayPointer(y), N_VGetArrayPointer(yb), true, N_VGetArrayPointer(qbdot));
     });
   }
-  static void on_error(int, const char*, const char* function, char* msg, void* data) {
-    of(data).message = std::string(function) + ": " + msg;
+  // S_j' = (df/dy) S_j + df/dp_j: one Dual evaluation, tangent (S_j, e_j).
+  static int rhs_s(int, sunrealtype t, N_Vector y, N_Vector, int js, N_Vector ys, N_Vector ysdot,
+                   void* data, N_Vector, N_Vector) {
+    Run& r = of(data);
+    return r.guard([&] {
+      const OdeSystem& sys = *r.sys;
+      const int n = sys.n;
+      std::vector<OdeDual> yd(static_cast<size_t>(n)), fd(static_cast<size_t>(n));
+      std::vector<OdeDual> pd(sys.p.begin(), sys.p.end());
+      for (int i = 0; i < n; ++i) {
+        yd[static_cast<size_t>(i)] = OdeDual(NV_Ith_S(y, i));
+        yd[static_cast<size_t>(i)].der(0) = NV_Ith_S(ys, i);
+      }
+      pd[static_cast<size_t>(js)].der(0) = 1.0;
+      sys.rhs_dual(t, yd.data(), pd.data(), fd.data());
+      for (int i = 0; i < n; ++i) NV_Ith_S(ysdot, i) = fd[static_cast<size_t>(i)].der(0);
+    });
   }
-  void check(int flag, const char* call, double t = NAN) {
-    if (error) std::rethrow_exception(error);
+  static void on_error(int, const char*, const char* function, char* msg, void* data) {
+    of(data).record(function, msg);
+  }
+  // Rethrows a callback's exception; a failed call is an error naming it,
+  // its flag and (with t) the time reached.
+  void check(int flag, const char* call, double t = NAN) const {
+    rethrow();
     if (flag >= 0) return;
     const std::string at = std::isnan(t) ? std::string() : " at t = " + std::to_string(t);
-    CAMBER_REQUIRE(flag >= 0, "CVODES: " << call << " failed" << at
-                                         << ": " << CVodeGetReturnFlagName(flag)
-                                         << (message.empty() ? "" : ": " + message));
+    CAMBER_REQUIRE(false, "CVODES: " << call << " failed" << at << ": " << CVodeGetReturnFlagName(flag)
+                                     << detail());
   }
 };
+
+using Vec = std::unique_ptr<std::remove_pointer_t<N_Vector>, VectorDeleter>;
+using Matrix = std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter>;
+using Solver = std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, SolverDeleter>;
+struct ArrayDeleter {
+  int count;
+  void operator()(N_Vector* v) const { N_VDestroyVectorArray(v, count); }
+};
+using VecArray = std::unique_ptr<N_Vector, ArrayDeleter>;
+
+// The options and initial state every run checks.
+void check_forward(const OdeSystem& sys, const CvodesOptions& o, const std::vector<double>& y0,
+                   const char* who) {
+  const int n = sys.n;
+  CAMBER_INPUT_REQUIRE(n > 0 && sys.rhs && sys.rhs_dual,
+                       who << ": the system needs n > 0 and its right-hand side on Duals");
+  CAMBER_INPUT_REQUIRE(static_cast<int>(y0.size()) == n, who << ": y0 has " << y0.size()
+                                                               << " values, the system " << n);
+  CAMBER_INPUT_REQUIRE(o.rtol > 0.0 && (o.atol.size() == 1 || static_cast<int>(o.atol.size()) == n),
+                       who << ": rtol must be > 0 and atol have 1 or " << n << " values");
+}
+
+// The forward problem of a sensitivity, adjoint or Hessian-vector run:
+// CVODES memory with the dense linear solver, the AD Jacobian and the
+// options, its callbacks reading `run`.
+struct Forward {
+  std::unique_ptr<std::remove_pointer_t<SUNContext>, ContextDeleter> ctx;
+  Vec y, atol;
+  std::unique_ptr<void, MemoryDeleter> mem;
+  Matrix a;
+  Solver ls;
+
+  Forward(const OdeSystem& sys, const CvodesOptions& o, double t0, const std::vector<double>& y0, Run& run) {
+    const int n = sys.n;
+    SUNContext raw = nullptr;
+    CAMBER_REQUIRE(SUNContext_Create(nullptr, &raw) == 0, "CVODES: SUNContext_Create failed");
+    ctx.reset(raw);
+    y.reset(N_VNew_Serial(n, raw));
+    atol.reset(N_VNew_Serial(n, raw));
+    for (int i = 0; i < n; ++i) {
+      NV_Ith_S(y.get(), i) = y0[static_cast<size_t>(i)];
+      NV_Ith_S(atol.get(), i) = o.atol.size() == 1 ? o.atol[0] : o.atol[static_cast<size_t>(i)];
+    }
+    mem.reset(CVodeCreate(o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, raw));
+    CAMBER_REQUIRE(mem != nullptr, "CVODES: CVodeCreate failed");
+    void* cv = mem.get();
+    run.check(CVodeSetErrHandlerFn(cv, Run::on_error, &run), "CVodeSetErrHandlerFn");
+    run.check(CVodeInit(cv, Run::rhs, t0, y.get()), "CVodeInit");
+    run.check(CVodeSVtolerances(cv, o.rtol, atol.get()), "CVodeSVtolerances");
+    run.check(CVodeSetUserData(cv, &run), "CVodeSetUserData");
+    a.reset(SUNDenseMatrix(n, n, raw));
+    ls.reset(SUNLinSol_Dense(y.get(), a.get(), raw));
+    run.check(CVodeSetLinearSolver(cv, ls.get(), a.get()), "CVodeSetLinearSolver");
+    run.check(CVodeSetJacFn(cv, Run::jac), "CVodeSetJacFn");
+    run.check(CVodeSetMaxNumSteps(cv, o.max_steps), "CVodeSetMaxNumSteps");
+    if (o.max_step > 0.0) run.check(CVodeSetMaxStep(cv, o.max_step), "CVodeSetMaxStep");
+  }
+  void* cv() const { return mem.get(); }
+  SUNContext context() const { return ctx.get(); }
+  // G's quadrature in the forward problem.
+  void add_quadrature(Run& run, const AdjointOptions& a_opts, N_Vector q) const {
+    run.check(CVodeQuadInit(cv(), Run::quad, q), "CVodeQuadInit");
+    run.check(CVodeSetQuadErrCon(cv(), SUNTRUE), "CVodeSetQuadErrCon");
+    run.check(CVodeQuadSStolerances(cv(), a_opts.quad_rtol, a_opts.quad_atol), "CVodeQuadSStolerances");
+  }
+};
+
+// The first-order backward problem (adjoint lambda of size n and, with
+// parameters, the quadrature of dG/dp), created at t_end.
+int create_backward(const Forward& f, Run& run, const CvodesOptions& o, const AdjointOptions& a,
+                    double t_end, N_Vector yb, N_Vector qb, const Solver& ls, const Matrix& m) {
+  void* cv = f.cv();
+  int index = -1;
+  run.check(CVodeCreateB(cv, o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, &index), "CVodeCreateB");
+  run.check(CVodeInitB(cv, index, Run::rhs_b, t_end, yb), "CVodeInitB");
+  run.check(CVodeSStolerancesB(cv, index, a.rtol, a.atol), "CVodeSStolerancesB");
+  run.check(CVodeSetUserDataB(cv, index, &run), "CVodeSetUserDataB");
+  run.check(CVodeSetLinearSolverB(cv, index, ls.get(), m.get()), "CVodeSetLinearSolverB");
+  run.check(CVodeSetJacFnB(cv, index, Run::jac_b), "CVodeSetJacFnB");
+  if (!run.sys->p.empty()) {
+    run.check(CVodeQuadInitB(cv, index, Run::quad_b, qb), "CVodeQuadInitB");
+    run.check(CVodeSetQuadErrConB(cv, index, SUNTRUE), "CVodeSetQuadErrConB");
+    run.check(CVodeQuadSStolerancesB(cv, index, a.quad_rtol, a.quad_atol), "CVodeQuadSStolerancesB");
+  }
+  run.check(CVodeSetMaxNumStepsB(cv, index, o.max_steps), "CVodeSetMaxNumStepsB");
+  return index;
+}
+
+// CVODES integrates backward quadratures from t_end down to t0, so
+// qB(t0) = -(the integral over [t0, t_end]): the gradient is -qB.
+std::vector<double> negated(N_Vector q, int from, int count) {
+  std::vector<double> v;
+  for (int j = 0; j < count; ++j) v.push_back(-NV_Ith_S(q, from + j));
+  return v;
+}
+
+void check_adjoint_options(const AdjointOptions& a) {
+  CAMBER_INPUT_REQUIRE(a.rtol > 0.0 && a.atol >= 0.0 && a.quad_rtol > 0.0 && a.quad_atol >= 0.0 &&
+                           a.checkpoint_steps > 0,
+                       "adjoint: tolerances must be positive and checkpoint_steps > 0");
+}
 
 }  // namespace
 
@@ -350,52 +439,24 @@ std::vector<IntegralGradient> integral_gradients(const OdeSystem& sys, const Ode
                                                  const std::vector<double>& t_ends,
                                                  const AdjointOptions& a, OdeStats* forward_stats) {
   const int n = sys.n, np = static_cast<int>(sys.p.size());
-  CAMBER_INPUT_REQUIRE(n > 0 && sys.rhs && sys.rhs_dual,
-                       "adjoint: the system needs n > 0 and its right-hand side on Duals");
+  check_forward(sys, o, y0, "adjoint");
   CAMBER_INPUT_REQUIRE(g.g && g.g_dual, "adjoint: the integrand needs g on double and on Duals");
-  CAMBER_INPUT_REQUIRE(static_cast<int>(y0.size()) == n, "adjoint: y0 has " << y0.size()
-                                                                            << " values, the system " << n);
   CAMBER_INPUT_REQUIRE(!t_ends.empty(), "adjoint: no end time");
   for (double te : t_ends)
     CAMBER_INPUT_REQUIRE(std::isfinite(te) && te > t0, "adjoint: end time " << te << " not after t0 = " << t0);
-  CAMBER_INPUT_REQUIRE(o.rtol > 0.0 && (o.atol.size() == 1 || static_cast<int>(o.atol.size()) == n),
-                       "adjoint: forward rtol must be > 0 and atol have 1 or " << n << " values");
-  CAMBER_INPUT_REQUIRE(a.rtol > 0.0 && a.atol >= 0.0 && a.quad_rtol > 0.0 && a.quad_atol >= 0.0 &&
-                           a.checkpoint_steps > 0,
-                       "adjoint: tolerances must be positive and checkpoint_steps > 0");
+  check_adjoint_options(a);
 
-  AdjointRun run;
+  Run run;
   run.sys = &sys;
   run.g = &g;
-  SUNContext raw_ctx = nullptr;
-  CAMBER_REQUIRE(SUNContext_Create(nullptr, &raw_ctx) == 0, "CVODES: SUNContext_Create failed");
-  std::unique_ptr<std::remove_pointer_t<SUNContext>, ContextDeleter> ctx(raw_ctx);
-  using Vec = std::unique_ptr<std::remove_pointer_t<N_Vector>, VectorDeleter>;
-  Vec y(N_VNew_Serial(n, raw_ctx)), atol(N_VNew_Serial(n, raw_ctx)), q(N_VNew_Serial(1, raw_ctx));
-  Vec yb(N_VNew_Serial(n, raw_ctx)), qb(N_VNew_Serial(std::max(np, 1), raw_ctx));
-  for (int i = 0; i < n; ++i) {
-    NV_Ith_S(y.get(), i) = y0[static_cast<size_t>(i)];
-    NV_Ith_S(atol.get(), i) = o.atol.size() == 1 ? o.atol[0] : o.atol[static_cast<size_t>(i)];
-  }
+  Forward f(sys, o, t0, y0, run);
+  void* cv = f.cv();
+  Vec q(N_VNew_Serial(1, f.context())), dky(N_VNew_Serial(1, f.context()));
+  Vec yb(N_VNew_Serial(n, f.context())), qb(N_VNew_Serial(std::max(np, 1), f.context()));
+  Matrix bmat(SUNDenseMatrix(n, n, f.context()));
+  Solver bls(SUNLinSol_Dense(yb.get(), bmat.get(), f.context()));
   NV_Ith_S(q.get(), 0) = 0.0;
-  std::unique_ptr<void, MemoryDeleter> mem(CVodeCreate(o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, raw_ctx));
-  CAMBER_REQUIRE(mem != nullptr, "CVODES: CVodeCreate failed");
-  void* cv = mem.get();
-  run.check(CVodeSetErrHandlerFn(cv, AdjointRun::on_error, &run), "CVodeSetErrHandlerFn");
-  run.check(CVodeInit(cv, AdjointRun::rhs, t0, y.get()), "CVodeInit");
-  run.check(CVodeSVtolerances(cv, o.rtol, atol.get()), "CVodeSVtolerances");
-  run.check(CVodeSetUserData(cv, &run), "CVodeSetUserData");
-  std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter> amat(SUNDenseMatrix(n, n, raw_ctx)),
-      bmat(SUNDenseMatrix(n, n, raw_ctx));
-  std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, SolverDeleter> als(SUNLinSol_Dense(y.get(), amat.get(), raw_ctx)),
-      bls(SUNLinSol_Dense(yb.get(), bmat.get(), raw_ctx));
-  run.check(CVodeSetLinearSolver(cv, als.get(), amat.get()), "CVodeSetLinearSolver");
-  run.check(CVodeSetJacFn(cv, AdjointRun::jac), "CVodeSetJacFn");
-  run.check(CVodeQuadInit(cv, AdjointRun::quad, q.get()), "CVodeQuadInit");
-  run.check(CVodeSetQuadErrCon(cv, SUNTRUE), "CVodeSetQuadErrCon");
-  run.check(CVodeQuadSStolerances(cv, a.quad_rtol, a.quad_atol), "CVodeQuadSStolerances");
-  run.check(CVodeSetMaxNumSteps(cv, o.max_steps), "CVodeSetMaxNumSteps");
-  if (o.max_step > 0.0) run.check(CVodeSetMaxStep(cv, o.max_step), "CVodeSetMaxStep");
+  f.add_quadrature(run, a, q.get());
   run.check(CVodeAdjInit(cv, a.checkpoint_steps, CV_HERMITE), "CVodeAdjInit");
 
   // Forward to the last end time, one step at a time (so the first step
@@ -408,9 +469,8 @@ std::vector<IntegralGradient> integral_gradients(const OdeSystem& sys, const Ode
   int ncheck = 0;
   size_t next = 0;
   long taken = 0;
-  Vec dky(N_VNew_Serial(1, raw_ctx));
   while (next < ends.size()) {
-    run.check(CVodeF(cv, ends.back(), y.get(), &t, CV_ONE_STEP, &ncheck), "CVodeF", t);
+    run.check(CVodeF(cv, ends.back(), f.y.get(), &t, CV_ONE_STEP, &ncheck), "CVodeF", t);
     CAMBER_REQUIRE(++taken <= o.max_steps * static_cast<long>(ends.size()) * 1000,
                    "adjoint: the forward integration does not reach " << ends.back());
     while (next < ends.size() && ends[next] <= t) {
@@ -431,18 +491,7 @@ std::vector<IntegralGradient> integral_gradients(const OdeSystem& sys, const Ode
     N_VConst(0.0, yb.get());
     N_VConst(0.0, qb.get());
     if (index < 0) {
-      run.check(CVodeCreateB(cv, o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, &index), "CVodeCreateB");
-      run.check(CVodeInitB(cv, index, AdjointRun::rhs_b, r.t_end, yb.get()), "CVodeInitB");
-      run.check(CVodeSStolerancesB(cv, index, a.rtol, a.atol), "CVodeSStolerancesB");
-      run.check(CVodeSetUserDataB(cv, index, &run), "CVodeSetUserDataB");
-      run.check(CVodeSetLinearSolverB(cv, index, bls.get(), bmat.get()), "CVodeSetLinearSolverB");
-      run.check(CVodeSetJacFnB(cv, index, AdjointRun::jac_b), "CVodeSetJacFnB");
-      if (np > 0) {
-        run.check(CVodeQuadInitB(cv, index, AdjointRun::quad_b, qb.get()), "CVodeQuadInitB");
-        run.check(CVodeSetQuadErrConB(cv, index, SUNTRUE), "CVodeSetQuadErrConB");
-        run.check(CVodeQuadSStolerancesB(cv, index, a.quad_rtol, a.quad_atol), "CVodeQuadSStolerancesB");
-      }
-      run.check(CVodeSetMaxNumStepsB(cv, index, o.max_steps), "CVodeSetMaxNumStepsB");
+      index = create_backward(f, run, o, a, r.t_end, yb.get(), qb.get(), bls, bmat);
     } else {
       run.check(CVodeReInitB(cv, index, r.t_end, yb.get()), "CVodeReInitB");
       if (np > 0) run.check(CVodeQuadReInitB(cv, index, qb.get()), "CVodeQuadReInitB");
@@ -453,77 +502,12 @@ std::vector<IntegralGradient> integral_gradients(const OdeSystem& sys, const Ode
     r.d_dy0.assign(N_VGetArrayPointer(yb.get()), N_VGetArrayPointer(yb.get()) + n);
     if (np > 0) {
       run.check(CVodeGetQuadB(cv, index, &tb, qb.get()), "CVodeGetQuadB", tb);
-      // CVODES integrates the quadrature from t_end down to t0:
-      // qB(t0) = -integral over [t0, t_end], hence the sign.
-      for (int j = 0; j < np; ++j) r.d_dp.push_back(-NV_Ith_S(qb.get(), j));
+      r.d_dp = negated(qb.get(), 0, np);
     }
     r.backward = stats_of(CVodeGetAdjCVodeBmem(cv, index));
   }
   return out;
 }
-
-namespace {
-
-// The forward problem with sensitivities: callbacks and errors.
-struct SensitivityRun {
-  const OdeSystem* sys = nullptr;
-  std::exception_ptr error;
-  std::string message;
-  static SensitivityRun& of(void* data) { return *static_cast<SensitivityRun*>(data); }
-  template <class Body>
-  int guard(Body&& body) {
-    try {
-      body();
-      return 0;
-    } catch (...) {
-      error = std::current_exception();
-      return -1;
-    }
-  }
-  static int rhs(sunrealtype t, N_Vector y, N_Vector ydot, void* data) {
-    SensitivityRun& r = of(data);
-    return r.guard([&] { r.sys->rhs(t, N_VGetArrayPointer(y), r.sys->p.data(), N_VGetArrayPointer(ydot)); });
-  }
-  static int jac(sunrealtype t, N_Vector y, N_Vector, SUNMatrix j, void* data, N_Vector, N_Vector,
-                 N_Vector) {
-    SensitivityRun& r = of(data);
-    return r.guard([&] { dense_jacobian(*r.sys, t, N_VGetArrayPointer(y), j, 1.0, false); });
-  }
-  // S_j' = (df/dy) S_j + df/dp_j: one Dual evaluation, tangent (S_j, e_j).
-  static int rhs_s(int, sunrealtype t, N_Vector y, N_Vector, int js, N_Vector ys, N_Vector ysdot,
-                   void* data, N_Vector, N_Vector) {
-    SensitivityRun& r = of(data);
-    return r.guard([&] {
-      const OdeSystem& sys = *r.sys;
-      const int n = sys.n;
-      const double* yv = N_VGetArrayPointer(y);
-      const double* sv = N_VGetArrayPointer(ys);
-      std::vector<OdeDual> yd(static_cast<size_t>(n)), fd(static_cast<size_t>(n));
-      std::vector<OdeDual> pd(sys.p.begin(), sys.p.end());
-      for (int i = 0; i < n; ++i) {
-        yd[static_cast<size_t>(i)] = OdeDual(yv[i]);
-        yd[static_cast<size_t>(i)].der(0) = sv[i];
-      }
-      pd[static_cast<size_t>(js)].der(0) = 1.0;
-      sys.rhs_dual(t, yd.data(), pd.data(), fd.data());
-      double* out = N_VGetArrayPointer(ysdot);
-      for (int i = 0; i < n; ++i) out[i] = fd[static_cast<size_t>(i)].der(0);
-    });
-  }
-  static void on_error(int, const char*, const char* function, char* msg, void* data) {
-    of(data).message = std::string(function) + ": " + msg;
-  }
-  void check(int flag, const char* call, double t = NAN) {
-    if (error) std::rethrow_exception(error);
-    if (flag >= 0) return;
-    const std::string at = std::isnan(t) ? std::string() : " at t = " + std::to_string(t);
-    CAMBER_REQUIRE(flag >= 0, "CVODES: " << call << " failed" << at << ": "
-                                         << CVodeGetReturnFlagName(flag)
-                                         << (message.empty() ? "" : ": " + message));
-  }
-};
-
-}  // namespace
 
 namespace {
 SensitivitySolution sensitivities(const OdeSystem& sys, const CvodesOptions& o, double t0,
@@ -557,12 +541,8 @@ SensitivitySolution sensitivities(const OdeSystem& sys, const CvodesOptions& o, 
                                   const std::vector<double>& y0, const std::vector<double>& times,
                                   const SensitivityOptions& so, const std::vector<double>* s0) {
   const int n = sys.n, np = static_cast<int>(sys.p.size());
-  CAMBER_INPUT_REQUIRE(n > 0 && sys.rhs && sys.rhs_dual && np > 0,
-                       "sensitivities: the system needs n > 0, parameters and its right-hand side on Duals");
-  CAMBER_INPUT_REQUIRE(static_cast<int>(y0.size()) == n, "sensitivities: y0 has " << y0.size()
-                                                                                 << " values, the system " << n);
-  CAMBER_INPUT_REQUIRE(o.rtol > 0.0 && (o.atol.size() == 1 || static_cast<int>(o.atol.size()) == n),
-                       "sensitivities: rtol must be > 0 and atol have 1 or " << n << " values");
+  check_forward(sys, o, y0, "sensitivities");
+  CAMBER_INPUT_REQUIRE(np > 0, "sensitivities: the system has no parameters");
   CAMBER_INPUT_REQUIRE(so.pbar.empty() || static_cast<int>(so.pbar.size()) == np,
                        "sensitivities: pbar needs " << np << " values, got " << so.pbar.size());
   double last = t0;
@@ -570,44 +550,19 @@ SensitivitySolution sensitivities(const OdeSystem& sys, const CvodesOptions& o, 
     CAMBER_INPUT_REQUIRE(std::isfinite(t) && t > last, "sensitivities: output times must increase after t0, got " << t);
     last = t;
   }
-  SensitivityRun run;
+  Run run;
   run.sys = &sys;
-  SUNContext raw_ctx = nullptr;
-  CAMBER_REQUIRE(SUNContext_Create(nullptr, &raw_ctx) == 0, "CVODES: SUNContext_Create failed");
-  std::unique_ptr<std::remove_pointer_t<SUNContext>, ContextDeleter> ctx(raw_ctx);
-  using Vec = std::unique_ptr<std::remove_pointer_t<N_Vector>, VectorDeleter>;
-  Vec y(N_VNew_Serial(n, raw_ctx)), atol(N_VNew_Serial(n, raw_ctx));
-  for (int i = 0; i < n; ++i) {
-    NV_Ith_S(y.get(), i) = y0[static_cast<size_t>(i)];
-    NV_Ith_S(atol.get(), i) = o.atol.size() == 1 ? o.atol[0] : o.atol[static_cast<size_t>(i)];
-  }
-  struct ArrayDeleter {
-    int count;
-    void operator()(N_Vector* v) const { N_VDestroyVectorArray(v, count); }
-  };
-  std::unique_ptr<N_Vector, ArrayDeleter> ys(N_VCloneVectorArray(np, y.get()), ArrayDeleter{np});
+  Forward f(sys, o, t0, y0, run);
+  void* cv = f.cv();
+  VecArray ys(N_VCloneVectorArray(np, f.y.get()), ArrayDeleter{np});
   CAMBER_REQUIRE(ys != nullptr, "CVODES: N_VCloneVectorArray failed");
   for (int j = 0; j < np; ++j) N_VConst(0.0, ys.get()[j]);
   if (s0 != nullptr)
     for (int i = 0; i < n; ++i) NV_Ith_S(ys.get()[0], i) = (*s0)[static_cast<size_t>(i)];
-  std::unique_ptr<void, MemoryDeleter> mem(CVodeCreate(o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, raw_ctx));
-  CAMBER_REQUIRE(mem != nullptr, "CVODES: CVodeCreate failed");
-  void* cv = mem.get();
-  run.check(CVodeSetErrHandlerFn(cv, SensitivityRun::on_error, &run), "CVodeSetErrHandlerFn");
-  run.check(CVodeInit(cv, SensitivityRun::rhs, t0, y.get()), "CVodeInit");
-  run.check(CVodeSVtolerances(cv, o.rtol, atol.get()), "CVodeSVtolerances");
-  run.check(CVodeSetUserData(cv, &run), "CVodeSetUserData");
-  std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter> amat(SUNDenseMatrix(n, n, raw_ctx));
-  std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, SolverDeleter> als(
-      SUNLinSol_Dense(y.get(), amat.get(), raw_ctx));
-  run.check(CVodeSetLinearSolver(cv, als.get(), amat.get()), "CVodeSetLinearSolver");
-  run.check(CVodeSetJacFn(cv, SensitivityRun::jac), "CVodeSetJacFn");
-  run.check(CVodeSetMaxNumSteps(cv, o.max_steps), "CVodeSetMaxNumSteps");
-  if (o.max_step > 0.0) run.check(CVodeSetMaxStep(cv, o.max_step), "CVodeSetMaxStep");
   const int method = so.corrector == SensitivityCorrector::simultaneous ? CV_SIMULTANEOUS
                      : so.corrector == SensitivityCorrector::staggered  ? CV_STAGGERED
                                                                         : CV_STAGGERED1;
-  run.check(CVodeSensInit1(cv, np, method, SensitivityRun::rhs_s, ys.get()), "CVodeSensInit1");
+  run.check(CVodeSensInit1(cv, np, method, Run::rhs_s, ys.get()), "CVodeSensInit1");
   run.check(CVodeSensEEtolerances(cv), "CVodeSensEEtolerances");
   run.check(CVodeSetSensErrCon(cv, so.error_control ? SUNTRUE : SUNFALSE), "CVodeSetSensErrCon");
   std::vector<double> pbar = so.pbar;
@@ -618,11 +573,11 @@ SensitivitySolution sensitivities(const OdeSystem& sys, const CvodesOptions& o, 
   SensitivitySolution out;
   double t = t0;
   for (double tout : times) {
-    run.check(CVode(cv, tout, y.get(), &t, CV_NORMAL), "CVode", t);
+    run.check(CVode(cv, tout, f.y.get(), &t, CV_NORMAL), "CVode", t);
     double ts = t;
     run.check(CVodeGetSens(cv, &ts, ys.get()), "CVodeGetSens", t);
     out.t.push_back(t);
-    out.y.emplace_back(N_VGetArrayPointer(y.get()), N_VGetArrayPointer(y.get()) + n);
+    out.y.emplace_back(N_VGetArrayPointer(f.y.get()), N_VGetArrayPointer(f.y.get()) + n);
     std::vector<double> s(static_cast<size_t>(n * np));
     for (int j = 0; j < np; ++j)
       for (int i = 0; i < n; ++i) s[static_cast<size_t>(j * n + i)] = NV_Ith_S(ys.get()[j], i);
@@ -694,61 +649,29 @@ SolutionVjp solution_vjp(const OdeSystem& sys, const CvodesOptions& o, double t0
                          const std::vector<double>& w, const AdjointOptions& a) {
   const int n = sys.n, np = static_cast<int>(sys.p.size());
   check_times(t0, times);
-  CAMBER_INPUT_REQUIRE(n > 0 && sys.rhs && sys.rhs_dual, "ode: the adjoint needs the right-hand side on Duals");
-  CAMBER_INPUT_REQUIRE(static_cast<int>(y0.size()) == n, "ode: y0 has " << y0.size() << " values, the system " << n);
+  check_forward(sys, o, y0, "ode");
+  check_adjoint_options(a);
   CAMBER_INPUT_REQUIRE(w.size() == times.size() * static_cast<size_t>(n),
                        "ode: the cotangent needs " << times.size() * static_cast<size_t>(n) << " values, got " << w.size());
-  AdjointRun run;
+  Run run;
   run.sys = &sys;
   run.g = nullptr;
-  SUNContext raw_ctx = nullptr;
-  CAMBER_REQUIRE(SUNContext_Create(nullptr, &raw_ctx) == 0, "CVODES: SUNContext_Create failed");
-  std::unique_ptr<std::remove_pointer_t<SUNContext>, ContextDeleter> ctx(raw_ctx);
-  using Vec = std::unique_ptr<std::remove_pointer_t<N_Vector>, VectorDeleter>;
-  Vec y(N_VNew_Serial(n, raw_ctx)), atol(N_VNew_Serial(n, raw_ctx));
-  Vec yb(N_VNew_Serial(n, raw_ctx)), qb(N_VNew_Serial(std::max(np, 1), raw_ctx));
-  for (int i = 0; i < n; ++i) {
-    NV_Ith_S(y.get(), i) = y0[static_cast<size_t>(i)];
-    NV_Ith_S(atol.get(), i) = o.atol.size() == 1 ? o.atol[0] : o.atol[static_cast<size_t>(i)];
-  }
-  std::unique_ptr<void, MemoryDeleter> mem(CVodeCreate(o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, raw_ctx));
-  CAMBER_REQUIRE(mem != nullptr, "CVODES: CVodeCreate failed");
-  void* cv = mem.get();
-  run.check(CVodeSetErrHandlerFn(cv, AdjointRun::on_error, &run), "CVodeSetErrHandlerFn");
-  run.check(CVodeInit(cv, AdjointRun::rhs, t0, y.get()), "CVodeInit");
-  run.check(CVodeSVtolerances(cv, o.rtol, atol.get()), "CVodeSVtolerances");
-  run.check(CVodeSetUserData(cv, &run), "CVodeSetUserData");
-  std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter> amat(SUNDenseMatrix(n, n, raw_ctx)),
-      bmat(SUNDenseMatrix(n, n, raw_ctx));
-  std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, SolverDeleter> als(SUNLinSol_Dense(y.get(), amat.get(), raw_ctx)),
-      bls(SUNLinSol_Dense(yb.get(), bmat.get(), raw_ctx));
-  run.check(CVodeSetLinearSolver(cv, als.get(), amat.get()), "CVodeSetLinearSolver");
-  run.check(CVodeSetJacFn(cv, AdjointRun::jac), "CVodeSetJacFn");
-  run.check(CVodeSetMaxNumSteps(cv, o.max_steps), "CVodeSetMaxNumSteps");
-  if (o.max_step > 0.0) run.check(CVodeSetMaxStep(cv, o.max_step), "CVodeSetMaxStep");
+  Forward f(sys, o, t0, y0, run);
+  void* cv = f.cv();
+  Vec yb(N_VNew_Serial(n, f.context())), qb(N_VNew_Serial(std::max(np, 1), f.context()));
+  Matrix bmat(SUNDenseMatrix(n, n, f.context()));
+  Solver bls(SUNLinSol_Dense(yb.get(), bmat.get(), f.context()));
   run.check(CVodeAdjInit(cv, a.checkpoint_steps, CV_HERMITE), "CVodeAdjInit");
   double t = t0;
   int ncheck = 0;
   // Forward to the output times in turn (each stop is an interpolation).
-  for (double tk : times) run.check(CVodeF(cv, tk, y.get(), &t, CV_NORMAL, &ncheck), "CVodeF", t);
+  for (double tk : times) run.check(CVodeF(cv, tk, f.y.get(), &t, CV_NORMAL, &ncheck), "CVodeF", t);
 
   // Backward: lambda(t_K) = W_K; at each earlier t_k, lambda += W_k.
   const size_t K = times.size();
   for (int i = 0; i < n; ++i) NV_Ith_S(yb.get(), i) = w[(K - 1) * static_cast<size_t>(n) + static_cast<size_t>(i)];
   N_VConst(0.0, qb.get());
-  int index = -1;
-  run.check(CVodeCreateB(cv, o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, &index), "CVodeCreateB");
-  run.check(CVodeInitB(cv, index, AdjointRun::rhs_b, times[K - 1], yb.get()), "CVodeInitB");
-  run.check(CVodeSStolerancesB(cv, index, a.rtol, a.atol), "CVodeSStolerancesB");
-  run.check(CVodeSetUserDataB(cv, index, &run), "CVodeSetUserDataB");
-  run.check(CVodeSetLinearSolverB(cv, index, bls.get(), bmat.get()), "CVodeSetLinearSolverB");
-  run.check(CVodeSetJacFnB(cv, index, AdjointRun::jac_b), "CVodeSetJacFnB");
-  if (np > 0) {
-    run.check(CVodeQuadInitB(cv, index, AdjointRun::quad_b, qb.get()), "CVodeQuadInitB");
-    run.check(CVodeSetQuadErrConB(cv, index, SUNTRUE), "CVodeSetQuadErrConB");
-    run.check(CVodeQuadSStolerancesB(cv, index, a.quad_rtol, a.quad_atol), "CVodeQuadSStolerancesB");
-  }
-  run.check(CVodeSetMaxNumStepsB(cv, index, o.max_steps), "CVodeSetMaxNumStepsB");
+  const int index = create_backward(f, run, o, a, times[K - 1], yb.get(), qb.get(), bls, bmat);
   for (size_t k = K; k-- > 0;) {
     const double target = k > 0 ? times[k - 1] : t0;
     run.check(CVodeB(cv, target, CV_NORMAL), "CVodeB", times[k]);
@@ -763,7 +686,7 @@ SolutionVjp solution_vjp(const OdeSystem& sys, const CvodesOptions& o, double t0
   }
   SolutionVjp r;
   r.d_y0.assign(N_VGetArrayPointer(yb.get()), N_VGetArrayPointer(yb.get()) + n);
-  for (int j = 0; j < np; ++j) r.d_p.push_back(-NV_Ith_S(qb.get(), j));  // see integral_gradients
+  r.d_p = negated(qb.get(), 0, np);
   return r;
 }
 
@@ -806,12 +729,12 @@ void second_order_products(const OdeSystem& sys, const OdeIntegrand& g, double t
   }
 }
 
-// The callbacks of integral_hvp (user data: an AdjointRun with direction).
+// The callbacks of integral_hvp (user data: a Run with its direction).
 struct Hvp {
   // s' = (df/dy) s + (df/dp) v: one Dual evaluation seeded with (s, v).
   static int rhs_s(int, sunrealtype t, N_Vector y, N_Vector, int, N_Vector ys, N_Vector ysdot,
                    void* data, N_Vector, N_Vector) {
-    AdjointRun& r = AdjointRun::of(data);
+    Run& r = Run::of(data);
     return r.guard([&] {
       const OdeSystem& sys = *r.sys;
       const int n = sys.n;
@@ -830,7 +753,7 @@ struct Hvp {
   }
   // yB = (lambda, mu): lambda' = -first(y), mu' = -second(y).
   static int rhs_bs(sunrealtype t, N_Vector y, N_Vector* ys, N_Vector yb, N_Vector ybdot, void* data) {
-    AdjointRun& r = AdjointRun::of(data);
+    Run& r = Run::of(data);
     return r.guard([&] {
       const int n = r.sys->n;
       const double* b = N_VGetArrayPointer(yb);
@@ -842,7 +765,7 @@ struct Hvp {
   }
   // qB = (gradient, Hv) integrands.
   static int quad_bs(sunrealtype t, N_Vector y, N_Vector* ys, N_Vector yb, N_Vector qbdot, void* data) {
-    AdjointRun& r = AdjointRun::of(data);
+    Run& r = Run::of(data);
     return r.guard([&] {
       const int n = r.sys->n, np = static_cast<int>(r.sys->p.size());
       const double* b = N_VGetArrayPointer(yb);
@@ -859,57 +782,35 @@ IntegralHvp integral_hvp(const OdeSystem& sys, const OdeIntegrand& g, const Cvod
                          const std::vector<double>& y0, double t_end, const std::vector<double>& v,
                          const AdjointOptions& a) {
   const int n = sys.n, np = static_cast<int>(sys.p.size());
-  CAMBER_INPUT_REQUIRE(n > 0 && np > 0 && sys.rhs && sys.rhs_dual && sys.rhs_dual2,
-                       "hvp: the system needs parameters and its right-hand side on Duals and nested Duals");
+  check_forward(sys, o, y0, "hvp");
+  check_adjoint_options(a);
+  CAMBER_INPUT_REQUIRE(np > 0 && sys.rhs_dual2,
+                       "hvp: the system needs parameters and its right-hand side on nested Duals");
   CAMBER_INPUT_REQUIRE(g.g && g.g_dual2, "hvp: the integrand needs g on double and on nested Duals");
-  CAMBER_INPUT_REQUIRE(static_cast<int>(y0.size()) == n && static_cast<int>(v.size()) == np,
-                       "hvp: y0 needs " << n << " values and v " << np);
+  CAMBER_INPUT_REQUIRE(static_cast<int>(v.size()) == np, "hvp: v needs " << np << " values, got " << v.size());
   CAMBER_INPUT_REQUIRE(std::isfinite(t_end) && t_end > t0, "hvp: t_end " << t_end << " not after t0 " << t0);
-  AdjointRun base;
+  Run base;
   base.sys = &sys;
   base.g = &g;
   base.direction = &v;
-  SUNContext raw_ctx = nullptr;
-  CAMBER_REQUIRE(SUNContext_Create(nullptr, &raw_ctx) == 0, "CVODES: SUNContext_Create failed");
-  std::unique_ptr<std::remove_pointer_t<SUNContext>, ContextDeleter> ctx(raw_ctx);
-  using Vec = std::unique_ptr<std::remove_pointer_t<N_Vector>, VectorDeleter>;
-  Vec y(N_VNew_Serial(n, raw_ctx)), atol(N_VNew_Serial(n, raw_ctx)), q(N_VNew_Serial(1, raw_ctx));
-  Vec yb(N_VNew_Serial(2 * n, raw_ctx)), qb(N_VNew_Serial(2 * np, raw_ctx));
-  for (int i = 0; i < n; ++i) {
-    NV_Ith_S(y.get(), i) = y0[static_cast<size_t>(i)];
-    NV_Ith_S(atol.get(), i) = o.atol.size() == 1 ? o.atol[0] : o.atol[static_cast<size_t>(i)];
-  }
+  Forward f(sys, o, t0, y0, base);
+  void* cv = f.cv();
+  Vec q(N_VNew_Serial(1, f.context()));
+  Vec yb(N_VNew_Serial(2 * n, f.context())), qb(N_VNew_Serial(2 * np, f.context()));
+  Matrix bmat(SUNDenseMatrix(2 * n, 2 * n, f.context()));
+  Solver bls(SUNLinSol_Dense(yb.get(), bmat.get(), f.context()));
   NV_Ith_S(q.get(), 0) = 0.0;
-  struct ArrayDeleter {
-    int count;
-    void operator()(N_Vector* vs) const { N_VDestroyVectorArray(vs, count); }
-  };
-  std::unique_ptr<N_Vector, ArrayDeleter> ys(N_VCloneVectorArray(1, y.get()), ArrayDeleter{1});
+  f.add_quadrature(base, a, q.get());
+  VecArray ys(N_VCloneVectorArray(1, f.y.get()), ArrayDeleter{1});
+  CAMBER_REQUIRE(ys != nullptr, "CVODES: N_VCloneVectorArray failed");
   N_VConst(0.0, ys.get()[0]);
-  std::unique_ptr<void, MemoryDeleter> mem(CVodeCreate(o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, raw_ctx));
-  CAMBER_REQUIRE(mem != nullptr, "CVODES: CVodeCreate failed");
-  void* cv = mem.get();
-  base.check(CVodeSetErrHandlerFn(cv, AdjointRun::on_error, &base), "CVodeSetErrHandlerFn");
-  base.check(CVodeInit(cv, AdjointRun::rhs, t0, y.get()), "CVodeInit");
-  base.check(CVodeSVtolerances(cv, o.rtol, atol.get()), "CVodeSVtolerances");
-  base.check(CVodeSetUserData(cv, &base), "CVodeSetUserData");
-  std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter> amat(SUNDenseMatrix(n, n, raw_ctx)),
-      bmat(SUNDenseMatrix(2 * n, 2 * n, raw_ctx));
-  std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, SolverDeleter> als(SUNLinSol_Dense(y.get(), amat.get(), raw_ctx)),
-      bls(SUNLinSol_Dense(yb.get(), bmat.get(), raw_ctx));
-  base.check(CVodeSetLinearSolver(cv, als.get(), amat.get()), "CVodeSetLinearSolver");
-  base.check(CVodeSetJacFn(cv, AdjointRun::jac), "CVodeSetJacFn");
-  base.check(CVodeQuadInit(cv, AdjointRun::quad, q.get()), "CVodeQuadInit");
-  base.check(CVodeSetQuadErrCon(cv, SUNTRUE), "CVodeSetQuadErrCon");
-  base.check(CVodeQuadSStolerances(cv, a.quad_rtol, a.quad_atol), "CVodeQuadSStolerances");
-  base.check(CVodeSetMaxNumSteps(cv, o.max_steps), "CVodeSetMaxNumSteps");
   base.check(CVodeSensInit1(cv, 1, CV_STAGGERED, Hvp::rhs_s, ys.get()), "CVodeSensInit1");
   base.check(CVodeSensEEtolerances(cv), "CVodeSensEEtolerances");
   base.check(CVodeSetSensErrCon(cv, SUNTRUE), "CVodeSetSensErrCon");
   base.check(CVodeAdjInit(cv, a.checkpoint_steps, CV_HERMITE), "CVodeAdjInit");
   double t = t0;
   int ncheck = 0;
-  base.check(CVodeF(cv, t_end, y.get(), &t, CV_NORMAL, &ncheck), "CVodeF", t);
+  base.check(CVodeF(cv, t_end, f.y.get(), &t, CV_NORMAL, &ncheck), "CVodeF", t);
   double tq = t;
   base.check(CVodeGetQuad(cv, &tq, q.get()), "CVodeGetQuad", t);
   IntegralHvp out;
@@ -931,10 +832,8 @@ IntegralHvp integral_hvp(const OdeSystem& sys, const OdeIntegrand& g, const Cvod
   double tb = t0;
   base.check(CVodeGetB(cv, index, &tb, yb.get()), "CVodeGetB", tb);
   base.check(CVodeGetQuadB(cv, index, &tb, qb.get()), "CVodeGetQuadB", tb);
-  for (int j = 0; j < np; ++j) {  // the sign: see integral_gradients
-    out.gradient.push_back(-NV_Ith_S(qb.get(), j));
-    out.hvp.push_back(-NV_Ith_S(qb.get(), np + j));
-  }
+  out.gradient = negated(qb.get(), 0, np);
+  out.hvp = negated(qb.get(), np, np);
   return out;
 }
 

@@ -11,9 +11,11 @@
 
 #include <camber/error.hpp>
 
+#include "detail/callback_guard.hpp"
+
 namespace camber::solvers {
 
-struct Idas::Impl {
+struct Idas::Impl : detail::CallbackGuard {
   DaeSystem sys;
   IdasOptions o;
   SUNContext ctx = nullptr;
@@ -21,8 +23,6 @@ struct Idas::Impl {
   SUNMatrix a = nullptr;
   SUNLinearSolver ls = nullptr;
   void* mem = nullptr;
-  std::exception_ptr error;
-  std::string message;
   double t = 0.0;
   bool started = false;
 
@@ -35,16 +35,6 @@ struct Idas::Impl {
     if (ctx != nullptr) SUNContext_Free(&ctx);
   }
 
-  template <class Body>
-  int guard(Body&& body) {
-    try {
-      body();
-      return 0;
-    } catch (...) {
-      error = std::current_exception();
-      return -1;
-    }
-  }
   static Impl& of(void* data) { return *static_cast<Impl*>(data); }
   static int res(sunrealtype t, N_Vector y, N_Vector yp, N_Vector r, void* data) {
     Impl& m = of(data);
@@ -79,12 +69,11 @@ struct Idas::Impl {
     return m.guard([&] { m.sys.roots(t, N_VGetArrayPointer(y), g); });
   }
   static void on_error(int, const char*, const char* function, char* msg, void* data) {
-    of(data).message = std::string(function) + ": " + msg;
+    of(data).record(function, msg);
   }
   void check(int flag, const char* call) const {
     if (flag >= 0) return;
-    CAMBER_REQUIRE(false, "IDAS: " << call << " failed with " << IDAGetReturnFlagName(flag)
-                                   << (message.empty() ? "" : ": " + message));
+    CAMBER_REQUIRE(false, "IDAS: " << call << " failed with " << IDAGetReturnFlagName(flag) << detail());
   }
 };
 
@@ -147,14 +136,13 @@ double Idas::advance(double tout, std::vector<double>& y, std::vector<int>* root
   Impl& m = *impl_;
   CAMBER_REQUIRE(m.started, "Idas::advance before reset()");
   CAMBER_INPUT_REQUIRE(std::isfinite(tout), "dae: output time " << tout);
-  m.error = nullptr;
-  m.message.clear();
+  m.clear();
   double t = m.t;
   const int flag = IDASolve(m.mem, tout, &t, m.y, m.yp, IDA_NORMAL);
-  if (m.error) std::rethrow_exception(m.error);
+  m.rethrow();
   CAMBER_REQUIRE(flag >= 0, "IDAS failed at t = " << t << " (integrating from " << m.t << " to " << tout
                                                  << "): " << IDAGetReturnFlagName(flag)
-                                                 << (m.message.empty() ? "" : ": " + m.message));
+                                                 << m.detail());
   m.t = t;
   const int n = m.sys.n;
   y.assign(N_VGetArrayPointer(m.y), N_VGetArrayPointer(m.y) + n);

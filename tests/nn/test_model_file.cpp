@@ -19,6 +19,8 @@
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/quantize.hpp>
 
+#include "scratch.hpp"
+
 namespace {
 
 namespace nn = camber::nn;
@@ -27,18 +29,7 @@ using camber::DType;
 using camber::index_t;
 using camber::Tensor;
 
-// A scratch folder for this process, removed when the tests end.
-fs::path scratch() {
-  static const struct Dir {
-    fs::path path = fs::temp_directory_path() / ("camber_model_file_" + std::to_string(::getpid()));
-    Dir() { fs::create_directories(path); }
-    ~Dir() {
-      std::error_code ec;
-      fs::remove_all(path, ec);
-    }
-  } dir;
-  return dir.path;
-}
+fs::path scratch() { return camber::test::scratch("camber_model_file_"); }
 
 nn::Surrogate make(const std::string& kind, DType dt) {
   nn::NetworkSpec spec;

@@ -26,6 +26,8 @@
 #include <camber/nn/quantize.hpp>
 #include <camber/nn/surrogate.hpp>
 
+#include "scratch.hpp"
+
 namespace {
 
 namespace nn = camber::nn;
@@ -34,17 +36,7 @@ using camber::DType;
 using camber::index_t;
 using camber::Tensor;
 
-fs::path scratch() {
-  static const struct Dir {
-    fs::path path = fs::temp_directory_path() / ("camber_onnx_" + std::to_string(::getpid()));
-    Dir() { fs::create_directories(path); }
-    ~Dir() {
-      std::error_code ec;
-      fs::remove_all(path, ec);
-    }
-  } dir;
-  return dir.path;
-}
+fs::path scratch() { return camber::test::scratch("camber_onnx_"); }
 
 // Runs a command; its stdout, and its exit status in *status.
 std::string run(const std::string& command, int* status) {
