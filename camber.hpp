@@ -87,7 +87,10 @@
 #include <camber/nn/io/model_file.hpp>
 #endif
 #if CAMBER_WITH_SUNDIALS
+#include <camber/solvers/heat/conductivity_inverse.hpp>
+#include <camber/solvers/heat/transient_heat.hpp>
 #include <camber/solvers/ode/cvodes.hpp>
+#include <camber/solvers/ode/distributed_cvodes.hpp>
 #include <camber/solvers/ode/idas.hpp>
 #include <camber/solvers/ode/ode_op.hpp>
 #endif

@@ -294,6 +294,70 @@ DistributedMesh DistributedMesh::read(const std::string& path, MPI_Comm comm,
   return DistributedMesh(read_mesh(path, comm), comm, options);
 }
 
+OwnedCellFaces owned_cell_faces(const DistributedMesh& dm) {
+  const Mesh& local = dm.local();
+  const index_t n_owned = dm.n_owned_cells(), n_faces = dm.n_owned_faces();
+  const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_left());
+  const auto right = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_right());
+  std::vector<index_t> count(static_cast<size_t>(n_owned) + 1, 0);
+  for (index_t f = 0; f < n_faces; ++f) {
+    if (left(f) < n_owned) ++count[static_cast<size_t>(left(f)) + 1];
+    if (right(f) >= 0 && right(f) < n_owned) ++count[static_cast<size_t>(right(f)) + 1];
+  }
+  for (size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
+  OwnedCellFaces out;
+  out.offset = Kokkos::View<index_t*>("camber::mesh::cell_face_offset", count.size());
+  out.face = Kokkos::View<index_t*>("camber::mesh::cell_face", static_cast<size_t>(count.back()));
+  out.sign = Kokkos::View<double*>("camber::mesh::cell_face_sign", static_cast<size_t>(count.back()));
+  auto off = Kokkos::create_mirror_view(out.offset);
+  auto cf = Kokkos::create_mirror_view(out.face);
+  auto cs = Kokkos::create_mirror_view(out.sign);
+  std::vector<index_t> next(count.begin(), count.end() - 1);
+  for (size_t i = 0; i < count.size(); ++i) off(i) = count[i];
+  for (index_t f = 0; f < n_faces; ++f) {
+    if (left(f) < n_owned) {
+      const index_t k = next[static_cast<size_t>(left(f))]++;
+      cf(k) = f;
+      cs(k) = 1.0;
+    }
+    if (right(f) >= 0 && right(f) < n_owned) {
+      const index_t k = next[static_cast<size_t>(right(f))]++;
+      cf(k) = f;
+      cs(k) = -1.0;
+    }
+  }
+  // Within a cell, faces by the global ids of their nodes: the order (and
+  // so the rounding of a cell's sum over its faces) is the same on every
+  // partition.
+  const auto face_offsets = host_copy(local.face_offsets());
+  const auto face_nodes = host_copy(local.face_nodes());
+  const auto& node_gid = dm.node_global_ids();
+  const auto key = [&](index_t f) {
+    std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = -1;
+    for (index_t a = face_offsets(f); a < face_offsets(f + 1); ++a) {
+      const std::int64_t g = node_gid[static_cast<size_t>(face_nodes(a))];
+      lo = std::min(lo, g);
+      hi = std::max(hi, g);
+    }
+    return std::make_pair(lo, hi);
+  };
+  std::vector<std::pair<index_t, double>> entries;
+  for (index_t c = 0; c < n_owned; ++c) {
+    entries.clear();
+    for (index_t k = off(c); k < off(c + 1); ++k) entries.emplace_back(cf(k), cs(k));
+    std::sort(entries.begin(), entries.end(),
+              [&](const auto& a, const auto& b) { return key(a.first) < key(b.first); });
+    for (index_t k = off(c); k < off(c + 1); ++k) {
+      cf(k) = entries[static_cast<size_t>(k - off(c))].first;
+      cs(k) = entries[static_cast<size_t>(k - off(c))].second;
+    }
+  }
+  Kokkos::deep_copy(out.offset, off);
+  Kokkos::deep_copy(out.face, cf);
+  Kokkos::deep_copy(out.sign, cs);
+  return out;
+}
+
 double total_volume(const DistributedMesh& dm) {
   const Geometry g = compute_geometry(dm.local());
   const auto volume = g.cell_volume;

@@ -154,6 +154,20 @@ class DistributedMesh {
   index_t n_file_nodes_ = 0;
 };
 
+/// The faces of each owned cell, for kernels that gather a cell's fluxes
+/// without atomics: owned cell c's faces are the entries offset(c) to
+/// offset(c + 1) - 1 of `face`, ordered by the global ids of the faces' nodes
+/// (the same order on every partition, so a cell's sum over its faces
+/// rounds the same way at any rank count), each with the sign 1 where c
+/// is the face's left cell and the sign -1 where it is the right one.
+/// Every face of an owned cell is among [0, n_owned_faces).
+struct OwnedCellFaces {
+  Kokkos::View<index_t*> offset;  ///< n_owned + 1
+  Kokkos::View<index_t*> face;
+  Kokkos::View<double*> sign;
+};
+OwnedCellFaces owned_cell_faces(const DistributedMesh& dm);
+
 /// Sum of the owned cells' volumes (areas in 2-D) over all ranks: the
 /// volume of the global mesh, collective over dm.comm().
 double total_volume(const DistributedMesh& dm);

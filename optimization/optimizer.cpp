@@ -27,11 +27,15 @@ struct AlgorithmEntry {
   const char* name;
   nlopt_algorithm id;
   bool equality_constraints;
+  bool inequality_constraints;
 };
 constexpr AlgorithmEntry kAlgorithms[] = {
-    {"slsqp", NLOPT_LD_SLSQP, true},
-    {"mma", NLOPT_LD_MMA, false},
-    {"ccsaq", NLOPT_LD_CCSAQ, false},
+    {"slsqp", NLOPT_LD_SLSQP, true, true},
+    {"mma", NLOPT_LD_MMA, false, true},
+    {"ccsaq", NLOPT_LD_CCSAQ, false, true},
+    // Bound-constrained limited-memory BFGS: many variables (fields), no
+    // constraints besides the bounds.
+    {"lbfgs", NLOPT_LD_LBFGS, false, false},
 };
 
 std::string lower_case(std::string s) {
@@ -83,6 +87,9 @@ void validate(const Problem& p, const Options& o) {
                        "algorithm '" << o.algorithm << "' handles inequality constraints only, and "
                                      << "the problem has " << p.n_equality
                                      << " equality constraint(s); use slsqp");
+  CAMBER_INPUT_REQUIRE(p.n_inequality == 0 || algorithm.inequality_constraints,
+                       "algorithm '" << o.algorithm << "' handles bounds only, and the problem has "
+                                     << p.n_inequality << " inequality constraint(s); use slsqp, mma or ccsaq");
   CAMBER_INPUT_REQUIRE(o.max_evaluations >= 1, "Options::max_evaluations must be >= 1");
   CAMBER_INPUT_REQUIRE(o.max_failures >= 0, "Options::max_failures must be >= 0");
   CAMBER_INPUT_REQUIRE(o.error_timeout_seconds > 0.0,

@@ -1,6 +1,7 @@
 /// @file
 /// camber::opt::Optimizer — gradient-based constrained optimization with
-/// NLopt (SLSQP, MMA, CCSAQ) for design loops in which every evaluation is
+/// NLopt (SLSQP, MMA, CCSAQ; L-BFGS for bound-constrained problems with many
+/// variables) for design loops in which every evaluation is
 /// an expensive, MPI-collective solve (a flow solve and its adjoint).
 ///
 /// The problem, with n design variables x:
@@ -112,7 +113,7 @@ struct Problem {
 };
 
 struct Options {
-  /// "slsqp" (default), "mma" or "ccsaq" (case-insensitive).
+  /// "slsqp" (default), "mma", "ccsaq" or "lbfgs" (bounds only; case-insensitive).
   std::string algorithm = "slsqp";
   /// Evaluations (= iterations, see the file comment) at distinct points,
   /// failed and replayed ones included.

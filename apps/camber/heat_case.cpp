@@ -28,25 +28,8 @@ namespace fs = std::filesystem;
 namespace {
 
 void declare_heat_schema(deck::Schema& s) {
-  s.section("mesh", "The computational mesh: a rectangle generated here, or a file.")
-      .choice("generate", "rectangle", {"rectangle", "file"},
-              "rectangle: [0, length_x_m] x [0, length_y_m] in cells_x x cells_y uniform "
-              "quadrilaterals (markers left, right, bottom, top). file: read mesh.file. Every "
-              "boundary marker gets the Dirichlet condition T = g; the cells are partitioned "
-              "over the MPI ranks.")
-      .string("file", "",
-              "Mesh file (.su2 or .msh, by extension) when generate is file; a relative path "
-              "is relative to the deck's folder. Every boundary face needs a marker. The "
-              "two-point flux is exact only on orthogonal meshes (a warning says when a mesh "
-              "is not).")
-      .integer("cells_x", 64, deck::IntRange(2, 1 << 20), "Cells along x (rectangle).")
-      .integer("cells_y", 64, deck::IntRange(2, 1 << 20), "Cells along y (rectangle).")
-      .real("length_x_m", 1.0, deck::Range::positive(),
-            "Domain length along x, in metres (rectangle); also the length Lx of the "
-            "manufactured solution, for a mesh file too.")
-      .real("length_y_m", 1.0, deck::Range::positive(),
-            "Domain length along y, in metres (rectangle); also the length Ly of the "
-            "manufactured solution, for a mesh file too.");
+  declare_rectangle_mesh(s, "Every boundary marker gets the Dirichlet condition T = g.",
+                         "; also the length L{} of the manufactured solution, for a mesh file too");
   s.section("heat", "Steady heat conduction -div(k grad T) = f with Dirichlet T = g.")
       .real("conductivity_W_per_mK", 1.0, deck::Range::positive(),
             "Thermal conductivity k, in W/(m K).")
@@ -81,28 +64,6 @@ solvers::HeatProblem heat_problem_of(const deck::Deck& d) {
   p.solver.rel_tolerance = d.real("solver.rel_tolerance");
   p.solver.max_iterations = static_cast<int>(d.integer("solver.max_iterations"));
   return p;
-}
-
-// The global mesh, the same on every rank; bad input names the deck key.
-mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm) {
-  mesh::Mesh m;
-  if (mesh_from_file(d)) {
-    m = read_mesh_file(d, comm);
-  } else {
-    collective_guard(comm, [&] {
-      m = mesh::rectangle(d.integer("mesh.cells_x"), d.integer("mesh.cells_y"),
-                          d.real("mesh.length_x_m"), d.real("mesh.length_y_m"));
-    });
-  }
-  const int n_ranks = comm_size(comm);
-  collective_guard(comm, [&] {
-    if (m.n_cells() < n_ranks)
-      d.reject(mesh_from_file(d) ? "mesh.file" : "mesh.cells_x",
-               CAMBER_MSG("the mesh has " << m.n_cells() << " cells for " << n_ranks
-                                          << " ranks; every rank needs at least one cell: "
-                                             "refine the mesh or run on fewer ranks"));
-  });
-  return m;
 }
 
 void write_paraview(const std::string& dir, const std::string& name,
@@ -167,7 +128,7 @@ int run_heat(const deck::Deck& d, const Runtime& runtime, const RunOptions& opti
   mesh::DistributedMesh dm;
   {
     ScopedTimer timer("mesh");
-    dm = mesh::DistributedMesh(build_mesh(d, comm), comm);
+    dm = mesh::DistributedMesh(build_rectangle_or_file_mesh(d, comm), comm);
   }
   const std::string cells =
       mesh_from_file(d) ? CAMBER_MSG(mesh_file_path(d) << ": " << dm.n_global_cells() << " cells")

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include <camber/error.hpp>
+#include <camber/mesh/generators.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/runtime.hpp>
 
@@ -42,6 +44,51 @@ mesh::Mesh read_mesh_file(const deck::Deck& d, MPI_Comm comm) {
                                 "' (relative paths start at the deck's folder)");
   });
   return mesh::read_mesh(mesh_file_path(d), comm);
+}
+
+void declare_rectangle_mesh(deck::Schema& s, const std::string& boundary_note,
+                            const std::string& length_note) {
+  const auto length = [&](char axis) {
+    std::string note = length_note;
+    const auto at = note.find("{}");
+    if (at != std::string::npos) note.replace(at, 2, std::string(1, axis));
+    return std::string("Domain length along ") + axis + ", in metres (rectangle)" + note + ".";
+  };
+  s.section("mesh", "The computational mesh: a rectangle generated here, or a file.")
+      .choice("generate", "rectangle", {"rectangle", "file"},
+              "rectangle: [0, length_x_m] x [0, length_y_m] in cells_x x cells_y uniform "
+              "quadrilaterals (markers left, right, bottom, top). file: read mesh.file. " +
+                  boundary_note + " The cells are partitioned over the MPI ranks.")
+      .string("file", "",
+              "Mesh file (.su2 or .msh, by extension) when generate is file; a relative path "
+              "is relative to the deck's folder. Every boundary face needs a marker. The "
+              "two-point flux is exact only on orthogonal meshes (a warning says when a mesh "
+              "is not).")
+      .integer("cells_x", 64, deck::IntRange(2, 1 << 20), "Cells along x (rectangle).")
+      .integer("cells_y", 64, deck::IntRange(2, 1 << 20), "Cells along y (rectangle).")
+      .real("length_x_m", 1.0, deck::Range::positive(), length('x'))
+      .real("length_y_m", 1.0, deck::Range::positive(), length('y'));
+}
+
+mesh::Mesh build_rectangle_or_file_mesh(const deck::Deck& d, MPI_Comm comm) {
+  mesh::Mesh m;
+  if (mesh_from_file(d)) {
+    m = read_mesh_file(d, comm);
+  } else {
+    collective_guard(comm, [&] {
+      m = mesh::rectangle(d.integer("mesh.cells_x"), d.integer("mesh.cells_y"),
+                          d.real("mesh.length_x_m"), d.real("mesh.length_y_m"));
+    });
+  }
+  const int n_ranks = comm_size(comm);
+  collective_guard(comm, [&] {
+    if (m.n_cells() < n_ranks)
+      d.reject(mesh_from_file(d) ? "mesh.file" : "mesh.cells_x",
+               CAMBER_MSG("the mesh has " << m.n_cells() << " cells for " << n_ranks
+                                          << " ranks; every rank needs at least one cell: "
+                                             "refine the mesh or run on fewer ranks"));
+  });
+  return m;
 }
 
 }  // namespace camber::app

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include <camber/deck/deck.hpp>
+#include <camber/deck/schema.hpp>
 #include <camber/mesh/mesh.hpp>
 
 namespace camber::app {
@@ -37,5 +38,16 @@ std::string mesh_file_path(const deck::Deck& d);
 // file is the deck's error at mesh.file's line; a bad file reports its own
 // file:line.
 mesh::Mesh read_mesh_file(const deck::Deck& d, MPI_Comm comm);
+
+// The mesh section of the problems on a rectangle or a mesh file (keys
+// generate, file, cells_x, cells_y, length_x_m, length_y_m).
+// `boundary_note` says what the boundary markers get; `length_note`, when
+// not empty, is appended to the lengths' text (with {} replaced by x or y).
+void declare_rectangle_mesh(deck::Schema& s, const std::string& boundary_note,
+                            const std::string& length_note = "");
+
+// That section's global mesh, the same on every rank (collective); bad
+// input names the deck key, and a mesh with fewer cells than ranks is one.
+mesh::Mesh build_rectangle_or_file_mesh(const deck::Deck& d, MPI_Comm comm);
 
 }  // namespace camber::app

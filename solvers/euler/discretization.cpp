@@ -245,7 +245,7 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
   auto fl = Kokkos::create_mirror_view(face_left_);
   auto fr = Kokkos::create_mirror_view(face_right_);
   auto fk = Kokkos::create_mirror_view(face_kind_);
-  std::vector<index_t> count(static_cast<size_t>(n_owned_) + 1, 0), walls;
+  std::vector<index_t> walls;
   int unmarked = 0;
   for (index_t f = 0; f < n_faces_; ++f) {
     fl(f) = left_h(f);
@@ -259,8 +259,6 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
         if (fk(f) == static_cast<int>(BoundaryKind::slip_wall)) walls.push_back(f);
       }
     }
-    if (left_h(f) < n_owned_) ++count[static_cast<size_t>(left_h(f)) + 1];
-    if (right_h(f) >= 0 && right_h(f) < n_owned_) ++count[static_cast<size_t>(right_h(f)) + 1];
   }
   const double any_unmarked = par::allreduce_max(static_cast<double>(unmarked), dm.comm());
   collective_guard(dm.comm(), [&] {
@@ -272,30 +270,10 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
   Kokkos::deep_copy(face_right_, fr);
   Kokkos::deep_copy(face_kind_, fk);
 
-  for (size_t i = 1; i < count.size(); ++i) count[i] += count[i - 1];
-  cell_face_offset_ = Kokkos::View<index_t*>("euler::cell_face_offset", count.size());
-  cell_face_ = Kokkos::View<index_t*>("euler::cell_face", static_cast<size_t>(count.back()));
-  cell_face_sign_ = Kokkos::View<double*>("euler::cell_face_sign", static_cast<size_t>(count.back()));
-  auto off = Kokkos::create_mirror_view(cell_face_offset_);
-  auto cf = Kokkos::create_mirror_view(cell_face_);
-  auto cs = Kokkos::create_mirror_view(cell_face_sign_);
-  std::vector<index_t> next(count.begin(), count.end() - 1);
-  for (size_t i = 0; i < count.size(); ++i) off(i) = count[i];
-  for (index_t f = 0; f < n_faces_; ++f) {
-    if (left_h(f) < n_owned_) {
-      const index_t k = next[static_cast<size_t>(left_h(f))]++;
-      cf(k) = f;
-      cs(k) = 1.0;
-    }
-    if (right_h(f) >= 0 && right_h(f) < n_owned_) {
-      const index_t k = next[static_cast<size_t>(right_h(f))]++;
-      cf(k) = f;
-      cs(k) = -1.0;
-    }
-  }
-  Kokkos::deep_copy(cell_face_offset_, off);
-  Kokkos::deep_copy(cell_face_, cf);
-  Kokkos::deep_copy(cell_face_sign_, cs);
+  const mesh::OwnedCellFaces cell_faces = mesh::owned_cell_faces(dm);
+  cell_face_offset_ = cell_faces.offset;
+  cell_face_ = cell_faces.face;
+  cell_face_sign_ = cell_faces.sign;
 
   wall_faces_ = Kokkos::View<index_t*>("euler::wall_faces", walls.size());
   auto wh = Kokkos::create_mirror_view(wall_faces_);

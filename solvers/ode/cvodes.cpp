@@ -14,27 +14,17 @@
 #include <camber/error.hpp>
 
 #include "detail/callback_guard.hpp"
+#include "detail/sundials_handles.hpp"
 
 namespace camber::solvers {
 
 namespace {
 
-// SUNDIALS objects, each released by its own destroy function.
-struct ContextDeleter {
-  void operator()(SUNContext c) const { SUNContext_Free(&c); }
-};
-struct VectorDeleter {
-  void operator()(N_Vector v) const { N_VDestroy(v); }
-};
-struct MatrixDeleter {
-  void operator()(SUNMatrix m) const { SUNMatDestroy(m); }
-};
-struct SolverDeleter {
-  void operator()(SUNLinearSolver s) const { SUNLinSolFree(s); }
-};
-struct MemoryDeleter {
-  void operator()(void* m) const { CVodeFree(&m); }
-};
+using detail::ContextDeleter;
+using detail::MatrixDeleter;
+using detail::SolverDeleter;
+using detail::VectorDeleter;
+using MemoryDeleter = detail::CvodeMemoryDeleter;
 
 // scale * df/dy (or its transpose) into a dense SUNDIALS matrix: four
 // columns per Dual evaluation of f when the system has rhs_dual4, one
@@ -107,20 +97,7 @@ void vjp(const OdeSystem& sys, const OdeIntegrand* g, double t, const double* y,
   }
 }
 
-OdeStats stats_of(void* mem) {
-  OdeStats s;
-  CVodeGetNumSteps(mem, &s.steps);
-  CVodeGetNumRhsEvals(mem, &s.rhs_evals);
-  CVodeGetNumJacEvals(mem, &s.jac_evals);
-  CVodeGetNumLinSolvSetups(mem, &s.lin_setups);
-  CVodeGetNumErrTestFails(mem, &s.error_test_fails);
-  CVodeGetNumNonlinSolvIters(mem, &s.nonlin_iters);
-  CVodeGetNumNonlinSolvConvFails(mem, &s.nonlin_fails);
-  CVodeGetNumGEvals(mem, &s.root_evals);
-  CVodeGetLastOrder(mem, &s.last_order);
-  CVodeGetLastStep(mem, &s.last_step);
-  return s;
-}
+OdeStats stats_of(void* mem) { return detail::cvode_stats(mem); }
 
 }  // namespace
 
@@ -330,9 +307,9 @@ struct Run : detail::CallbackGuard {
   }
 };
 
-using Vec = std::unique_ptr<std::remove_pointer_t<N_Vector>, VectorDeleter>;
-using Matrix = std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter>;
-using Solver = std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, SolverDeleter>;
+using detail::Matrix;
+using detail::Solver;
+using detail::Vec;
 struct ArrayDeleter {
   int count;
   void operator()(N_Vector* v) const { N_VDestroyVectorArray(v, count); }

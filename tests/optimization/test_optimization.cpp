@@ -48,6 +48,13 @@ opt::Options tight(const std::string& algorithm) {
   return o;
 }
 
+TEST(Optimizer, RosenbrockLbfgsReachesOneOne) {
+  opt::Optimizer optimizer(rosenbrock_problem(), tight("lbfgs"), self);
+  const opt::Result r = optimizer.minimize();
+  EXPECT_LT(max_abs_difference(r.x, {1.0, 1.0}), 1e-5) << opt::to_string(r.status);
+  EXPECT_LT(r.objective, 1e-10);
+}
+
 TEST(Optimizer, RosenbrockSlsqpReachesOneOne) {
   opt::Optimizer optimizer(rosenbrock_problem(), tight("slsqp"), self);
   const opt::Result r = optimizer.minimize();
@@ -105,7 +112,7 @@ TEST(Optimizer, MmaAndCcsaqReachTheTutorialOptimum) {
 // (1 - x1)^2, decreasing up to the bound, so the optimum is (0.5, 0.25),
 // f = 0.25.
 TEST(Optimizer, ActiveUpperBound) {
-  for (const char* algorithm : {"slsqp", "mma"}) {
+  for (const char* algorithm : {"slsqp", "mma", "lbfgs"}) {
     opt::Problem p = rosenbrock_problem();
     p.lower = {-2.0, -2.0};
     p.upper = {0.5, 2.0};
@@ -482,10 +489,17 @@ TEST(Optimizer, UnknownAlgorithmListsTheValidNames) {
   o.algorithm = "bfgs";
   const std::string what = construction_error(rosenbrock_problem(), o);
   EXPECT_NE(what.find("unknown optimization algorithm 'bfgs'"), std::string::npos) << what;
-  EXPECT_NE(what.find("valid names: slsqp, mma, ccsaq"), std::string::npos) << what;
-  EXPECT_EQ(opt::algorithm_names(), (std::vector<std::string>{"slsqp", "mma", "ccsaq"}));
+  EXPECT_NE(what.find("valid names: slsqp, mma, ccsaq, lbfgs"), std::string::npos) << what;
+  EXPECT_EQ(opt::algorithm_names(), (std::vector<std::string>{"slsqp", "mma", "ccsaq", "lbfgs"}));
   o.algorithm = "SLSQP";
   EXPECT_NO_THROW(opt::Optimizer(rosenbrock_problem(), o, self));
+}
+
+TEST(Optimizer, LbfgsRefusesConstraints) {
+  opt::Problem p = rosenbrock_problem();
+  p.n_inequality = 1;
+  const std::string what = construction_error(p, tight("lbfgs"));
+  EXPECT_NE(what.find("handles bounds only"), std::string::npos) << what;
 }
 
 TEST(Optimizer, BadInputSaysWhatToChange) {
