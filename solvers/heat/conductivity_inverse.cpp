@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <utility>
@@ -46,27 +47,35 @@ SensorCells locate_sensors(const TransientHeat& heat, const std::vector<std::arr
   const auto x = heat.at_centroids([](double a, double) { return a; });
   const auto y = heat.at_centroids([](double, double b) { return b; });
   const MPI_Comm comm = heat.mesh().comm();
-  const int rank = heat.mesh().rank();
-  SensorCells out;
-  for (size_t s = 0; s < points.size(); ++s) {
-    struct {
-      double distance;
-      int rank;
-    } mine{std::numeric_limits<double>::infinity(), rank}, best{};
-    index_t cell = -1;
+  const auto& gid = heat.mesh().cell_global_ids();
+  const size_t ns = points.size();
+  // Per sensor, this rank's nearest cell (ties: the smaller global id),
+  // then the nearest over all ranks, ties again to the smaller global id:
+  // the same cell on every partition.
+  std::vector<double> distance(ns, std::numeric_limits<double>::infinity());
+  std::vector<std::int64_t> best(ns, std::numeric_limits<std::int64_t>::max());
+  std::vector<index_t> cell(ns, -1);
+  for (size_t s = 0; s < ns; ++s)
     for (size_t c = 0; c < x.size(); ++c) {
       const double d = std::hypot(x[c] - points[s][0], y[c] - points[s][1]);
-      if (d < mine.distance) {
-        mine.distance = d;
-        cell = static_cast<index_t>(c);
+      if (d < distance[s] || (d == distance[s] && gid[c] < best[s])) {
+        distance[s] = d;
+        best[s] = gid[c];
+        cell[s] = static_cast<index_t>(c);
       }
     }
-    MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm);
-    if (best.rank == rank) {
+  std::vector<double> nearest(ns);
+  MPI_Allreduce(distance.data(), nearest.data(), static_cast<int>(ns), MPI_DOUBLE, MPI_MIN, comm);
+  std::vector<std::int64_t> mine(ns), chosen(ns);
+  for (size_t s = 0; s < ns; ++s)
+    mine[s] = distance[s] == nearest[s] ? best[s] : std::numeric_limits<std::int64_t>::max();
+  MPI_Allreduce(mine.data(), chosen.data(), static_cast<int>(ns), MPI_INT64_T, MPI_MIN, comm);
+  SensorCells out;
+  for (size_t s = 0; s < ns; ++s)
+    if (cell[s] >= 0 && mine[s] == chosen[s]) {
       out.sensor.push_back(static_cast<int>(s));
-      out.cell.push_back(cell);
+      out.cell.push_back(cell[s]);
     }
-  }
   return out;
 }
 

@@ -84,7 +84,8 @@ struct SensorCells {
   std::vector<index_t> cell;
 };
 /// For each point, the owned cell (over all ranks) whose centroid is
-/// nearest; ties go to the lowest rank. Collective.
+/// nearest; ties go to the smaller global cell id, so the choice is the
+/// same on every partition. Collective.
 SensorCells locate_sensors(const TransientHeat& heat, const std::vector<std::array<double, 2>>& points);
 
 /// J(m) and dJ/dm for the owned cells' m, from data[j * n_sensors + s].

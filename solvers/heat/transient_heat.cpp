@@ -30,40 +30,67 @@ KOKKOS_INLINE_FUNCTION S heat_face_flux(const S& tl, const S& tr, const S& ml, c
   return S(0.0);
 }
 
+// The flux is affine in T: F = a_L T_L + a_R T_R + b, with a_L, a_R, b
+// functions of (m_L, m_R). One evaluation of heat_face_flux on nested Duals
+// (outer tangents T_L, T_R at T = 0; inner m_L, m_R) gives them all and
+// their m-derivatives, exactly, once per conductivity field:
+//   coef(f, 0..2) = a_L, a_R, b
+//   coef(f, 3..5) = d(a_L, a_R, b)/dm_L,  coef(f, 6..8) = d(a_L, a_R, b)/dm_R
+struct HeatFaceCoefficients {
+  Kokkos::View<const index_t*> left, right;
+  Kokkos::View<const double*> weight, value, m;
+  Kokkos::View<const int*> kind;
+  Kokkos::View<double**> coef;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t f) const {
+    using Inner = ad::Dual<double, 2>;
+    using Outer = ad::Dual<Inner, 2>;
+    const index_t l = left(f), r = right(f);
+    Inner ml(m(l)), mr(r >= 0 ? m(r) : 0.0);
+    ml.der(0) = 1.0;
+    mr.der(1) = 1.0;
+    Outer tl(Inner(0.0)), tr(Inner(0.0));
+    tl.der(0) = Inner(1.0);
+    tr.der(1) = Inner(1.0);
+    const Outer F = heat_face_flux(tl, tr, Outer(ml), Outer(mr), weight(f), kind(f), value(f));
+    const Inner parts[3] = {F.der(0), F.der(1), F.val()};
+    for (int i = 0; i < 3; ++i) {
+      coef(f, i) = parts[i].val();
+      coef(f, 3 + i) = parts[i].der(0);
+      coef(f, 6 + i) = parts[i].der(1);
+    }
+  }
+};
+
 struct HeatKernel {
   Kokkos::View<const index_t*> offset, face, left, right;
-  Kokkos::View<const double*> sign, weight, value, inv_capacity, source, m, T, v;
-  Kokkos::View<const int*> kind;
+  Kokkos::View<const double*> sign, inv_capacity, source, T, v;
+  Kokkos::View<const double**> coef;
   Kokkos::View<double*> out;
   int what;  // 0 rhs, 1 jvp, 2 vjp_T, 3 vjp_m, 4 diagonal
 
   KOKKOS_INLINE_FUNCTION void operator()(const index_t c) const {
-    using D = ad::Dual<double, 4>;
     double sum = 0.0;
     for (index_t k = offset(c); k < offset(c + 1); ++k) {
       const index_t f = face(k);
       const index_t l = left(f), r = right(f);
       const bool is_left = sign(k) > 0.0;
-      const int fk = kind(f);
-      D tl(T(l)), ml(m(l)), tr(0.0), mr(0.0);
-      tl.der(0) = 1.0;
-      ml.der(2) = 1.0;
-      if (r >= 0) {
-        tr = D(T(r));
-        mr = D(m(r));
-        tr.der(1) = 1.0;
-        mr.der(3) = 1.0;
-      }
-      const D F = heat_face_flux(tl, tr, ml, mr, weight(f), fk, value(f));
+      const double tl = T(l), tr = r >= 0 ? T(r) : 0.0;
       switch (what) {
-        case 0: sum -= sign(k) * F.val(); break;
-        case 1: sum -= sign(k) * (F.der(0) * v(l) + (r >= 0 ? F.der(1) * v(r) : 0.0)); break;
-        case 4: sum -= sign(k) * F.der(is_left ? 0 : 1); break;
+        case 0: sum -= sign(k) * (coef(f, 0) * tl + coef(f, 1) * tr + coef(f, 2)); break;
+        case 1: sum -= sign(k) * (coef(f, 0) * v(l) + (r >= 0 ? coef(f, 1) * v(r) : 0.0)); break;
+        case 4: sum -= sign(k) * coef(f, is_left ? 0 : 1); break;
         default: {
           // F enters f_l with -F / (rho_c V_l) and f_r with +F / (rho_c V_r).
           const double dual_w = -v(l) * inv_capacity(l) + (r >= 0 ? v(r) * inv_capacity(r) : 0.0);
-          const int wrt = (what == 2 ? 0 : 2) + (is_left ? 0 : 1);
-          sum += F.der(wrt) * dual_w;
+          double dF;
+          if (what == 2) {
+            dF = coef(f, is_left ? 0 : 1);  // dF/dT_c
+          } else {
+            const int o = is_left ? 3 : 6;  // dF/dm_c
+            dF = coef(f, o) * tl + coef(f, o + 1) * tr + coef(f, o + 2);
+          }
+          sum += dF * dual_w;
         }
       }
     }
@@ -188,6 +215,7 @@ TransientHeat::TransientHeat(mesh::DistributedMesh& dm, TransientHeatModel model
     host_weight_.assign(fw.data(), fw.data() + n_faces);
   }
   s_ = Tensor({n_local_});
+  coef_ = Kokkos::View<double**>("heat::face_coefficients", n_faces, 9);
   out_ = Kokkos::View<double*>("heat::out", n_owned_);
   m_ = Tensor({n_local_});
   T_ = Tensor({n_local_});
@@ -209,6 +237,11 @@ void TransientHeat::set_log_conductivity(const std::vector<double>& m) {
     for (double x : m) CAMBER_INPUT_REQUIRE(std::isfinite(x), "heat: log-conductivity holds " << x);
   });
   load(m.data(), m_);
+  has_conductivity_ = true;
+  detail::HeatFaceCoefficients k{face_left_, face_right_, face_weight_, face_value_, m_.view(), face_kind_, coef_};
+  Kokkos::parallel_for("camber::solvers::TransientHeat::coefficients",
+                       Kokkos::RangePolicy<>(0, static_cast<index_t>(coef_.extent(0))), k);
+  Kokkos::fence();
 }
 
 std::vector<double> TransientHeat::at_centroids(const std::function<double(double, double)>& f) const {
@@ -249,10 +282,10 @@ double TransientHeat::smoothness(const std::vector<double>& m, std::vector<doubl
 void TransientHeat::apply(Product what, const double* T, const double* v, double* out) {
   load(T, T_);
   if (v != nullptr) load(v, v_);
-  detail::HeatKernel k{cell_faces_.offset, cell_faces_.face, face_left_, face_right_,
-                       cell_faces_.sign,   face_weight_,     face_value_, inv_capacity_,
-                       source_,            m_.view(),        T_.view(),   v_.view(),
-                       face_kind_,         out_,             static_cast<int>(what)};
+  CAMBER_REQUIRE(has_conductivity_, "TransientHeat: set_log_conductivity before the first product");
+  detail::HeatKernel k{cell_faces_.offset, cell_faces_.face, face_left_, face_right_, cell_faces_.sign,
+                       inv_capacity_,      source_,          T_.view(),  v_.view(),  coef_,
+                       out_,               static_cast<int>(what)};
   Kokkos::parallel_for("camber::solvers::TransientHeat::apply", Kokkos::RangePolicy<>(0, n_owned_), k);
   Kokkos::fence();
   Kokkos::deep_copy(HostOut(out, static_cast<size_t>(n_owned_)), out_);

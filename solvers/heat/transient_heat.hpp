@@ -21,12 +21,14 @@
 /// half-cells in series.
 ///
 /// Derivatives. The face flux is written once, as a template on the
-/// scalar; one evaluation on ad::Dual<double, 4> seeded on (T_L, T_R, m_L,
-/// m_R) gives its four partial derivatives, from which every product the
-/// integrator and its adjoint need is gathered per owned cell, without
-/// atomics: f, (df/dT) v, (df/dT)^T w, (df/dm)^T w and diag(df/dT). tests/heat
-/// checks them against finite differences and each other (dot-product
-/// test) at 1, 2 and 4 ranks.
+/// scalar. It is affine in T, F = a_L T_L + a_R T_R + b with coefficients
+/// depending on (m_L, m_R), so one evaluation on nested Duals per face and
+/// conductivity field (outer tangents T_L, T_R; inner m_L, m_R) gives the
+/// coefficients and their m-derivatives exactly; every product the
+/// integrator and its adjoint need is then gathered per owned cell from
+/// them, without atomics or exponentials: f, (df/dT) v, (df/dT)^T w,
+/// (df/dm)^T w and diag(df/dT). tests/heat checks them against finite
+/// differences and each other (dot-product test) at 1, 2 and 4 ranks.
 ///
 /// @code
 ///   mesh::DistributedMesh dm(mesh::rectangle(32, 32, 1.0, 1.0), comm);
@@ -131,6 +133,8 @@ class TransientHeat {
   Kokkos::View<double*> inv_capacity_;   // 1 / (rho_c |cell|), local cells
   Kokkos::View<double*> source_;         // q, owned cells
   Kokkos::View<double*> out_;            // n_owned
+  Kokkos::View<double**> coef_;          // per face: the affine flux's coefficients (transient_heat.cpp)
+  bool has_conductivity_ = false;
   Tensor m_, T_, v_;                     // n_local, ghosts from the halo exchange
   std::vector<double> volume_, cx_, cy_;
   // Host copies for smoothness(): the cell-face lists and face data.

@@ -242,6 +242,24 @@ DistributedOdeStats stats_of(void* mem) {
   return s;
 }
 
+// Counters of several runs, summed (the last order and step: b's).
+void add(DistributedOdeStats& a, const DistributedOdeStats& b) {
+  a.ode.steps += b.ode.steps;
+  a.ode.rhs_evals += b.ode.rhs_evals;
+  a.ode.jac_evals += b.ode.jac_evals;
+  a.ode.lin_setups += b.ode.lin_setups;
+  a.ode.error_test_fails += b.ode.error_test_fails;
+  a.ode.nonlin_iters += b.ode.nonlin_iters;
+  a.ode.nonlin_fails += b.ode.nonlin_fails;
+  a.ode.root_evals += b.ode.root_evals;
+  a.ode.last_order = b.ode.last_order;
+  a.ode.last_step = b.ode.last_step;
+  a.linear_iters += b.linear_iters;
+  a.jtimes_evals += b.jtimes_evals;
+  a.prec_solves += b.prec_solves;
+  a.linear_conv_fails += b.linear_conv_fails;
+}
+
 // CVODES memory with GMRES, the system's products and the Jacobi
 // preconditioner, on parallel vectors.
 struct Problem {
@@ -410,6 +428,7 @@ DistributedGradient distributed_gradient(const DistributedOdeSystem& sys, const 
     double tb = target;
     calls.check(CVodeGetB(cv, which, &tb, yb.get()), "CVodeGetB", tb);
     calls.check(CVodeGetQuadB(cv, which, &tb, qb.get()), "CVodeGetQuadB", tb);
+    add(out.backward, stats_of(CVodeGetAdjCVodeBmem(cv, which)));  // CVodeReInitB resets them
     if (k > 0) {  // the jump at t_{k-1}, then a fresh start from there
       double* lambda = data(yb.get());
       for (size_t i = 0; i < n; ++i) lambda[i] += jumps[k - 1][i];
@@ -421,7 +440,6 @@ DistributedGradient distributed_gradient(const DistributedOdeSystem& sys, const 
   // CVODES integrates the quadrature from t_K down to t0: dL/dp = -qB(t0).
   out.d_dp = rows(qb.get());
   for (double& v : out.d_dp) v = -v;
-  out.backward = stats_of(CVodeGetAdjCVodeBmem(cv, which));
   return out;
 }
 

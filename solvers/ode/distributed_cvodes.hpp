@@ -126,6 +126,8 @@ struct DistributedGradient {
   std::vector<double> d_dy0;       ///< this rank's rows of dL/dy(t0)
   /// This rank's rows of y(t_k) at every loss time (for output).
   std::vector<std::vector<double>> states;
+  /// The forward run's counters, and the backward run's summed over its
+  /// segments between loss times.
   DistributedOdeStats forward, backward;
   int checkpoints = 0;             ///< CVODES' checkpoints of the forward run
 };

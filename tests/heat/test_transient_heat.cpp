@@ -286,6 +286,30 @@ TEST(ConductivityInverse, AdjointGradientMatchesFiniteDifferences) {
   EXPECT_EQ(all, one);
 }
 
+// A sensor equidistant from four centroids reads the same cell at every
+// rank count (the smallest global id), on exactly one rank.
+TEST(ConductivityInverse, SensorTiesAreBrokenTheSameOnEveryPartition) {
+  const auto chosen = [](MPI_Comm comm) {
+    mesh::DistributedMesh dm(mesh::rectangle(4, 4, 1.0, 1.0), comm);
+    solvers::TransientHeat heat(dm, all_held_at(0.0));
+    const solvers::SensorCells cells = solvers::locate_sensors(heat, {{0.5, 0.5}, {0.25, 0.25}, {0.9, 0.1}});
+    std::vector<double> gid(3, 0.0), count(3, 0.0);
+    for (size_t i = 0; i < cells.sensor.size(); ++i) {
+      gid[static_cast<size_t>(cells.sensor[i])] = static_cast<double>(dm.cell_global_ids()[static_cast<size_t>(cells.cell[i])]);
+      count[static_cast<size_t>(cells.sensor[i])] = 1.0;
+    }
+    for (size_t i = 0; i < 3; ++i) {
+      gid[i] = par::allreduce_sum(gid[i], comm);
+      count[i] = par::allreduce_sum(count[i], comm);
+    }
+    gid.insert(gid.end(), count.begin(), count.end());
+    return gid;
+  };
+  const std::vector<double> all = chosen(test::world()), one = chosen(MPI_COMM_SELF);
+  EXPECT_EQ(all, one);
+  EXPECT_EQ(std::vector<double>(all.begin() + 3, all.end()), std::vector<double>(3, 1.0));
+}
+
 TEST(ConductivityInverse, RecoversTheFieldFromNoisySensors) {
   mesh::DistributedMesh dm(mesh::rectangle(12, 12, 1.0, 1.0), test::world());
   solvers::ConductivityInverseProblem p = small_inverse();
