@@ -20,6 +20,9 @@
 /// @endcode
 /// Failures are errors naming the time reached and IDAS' flag, as for
 /// Cvodes (cvodes.hpp); bad options and initial values are bad input.
+/// dae_integral_gradients gives integrals' gradients by IDAS' adjoint
+/// (tests/ode replays idasRoberts_ASAi_dns: the same 774 forward steps,
+/// G, dG/dp and lambda(0) to the printed digits for both end times).
 #pragma once
 
 #include <functional>
@@ -60,6 +63,33 @@ struct IdasOptions {
   std::vector<double> atol{1e-10};  ///< one value, or one per component
   long max_steps = 500;             ///< per advance() call
 };
+
+/// G = integral from t0 to t_end of g(t, y, p) dt for a DAE, its value and
+/// gradient by IDAS' adjoint sensitivity analysis: one forward run with
+/// checkpoints to the last end time, then per end time one backward run of
+///   (dF/dy')^T lambda' - (dF/dy)^T lambda + (dg/dy)^T = 0
+/// from t_end to t0, with dG/dp = integral of (dg/dp)^T - (dF/dp)^T lambda
+/// dt (y0 independent of p). The backward problem's initial values at
+/// t_end are made consistent by IDACalcICB (the differential components
+/// of lambda, those of the equations with a y' term, start at 0; the
+/// algebraic ones and lambda' are solved for). Every derivative comes from
+/// Dual evaluations of the residual and of g. Assumes dF/dy' constant along
+/// the solution (a constant mass matrix, as in semi-explicit DAEs): the
+/// adjoint equation above drops d/dt (dF/dy')^T lambda.
+struct DaeIntegralGradient {
+  double t_end = 0.0;
+  double value = 0.0;                ///< G
+  std::vector<double> d_dp;          ///< dG/dp
+  std::vector<double> lambda0;       ///< lambda(t0)
+  OdeStats backward;
+};
+std::vector<DaeIntegralGradient> dae_integral_gradients(const DaeSystem& system, const OdeIntegrand& integrand,
+                                                        const IdasOptions& forward, double t0,
+                                                        const std::vector<double>& y0,
+                                                        const std::vector<double>& yp0,
+                                                        const std::vector<double>& t_ends,
+                                                        const AdjointOptions& adjoint = {},
+                                                        OdeStats* forward_stats = nullptr);
 
 class Idas {
  public:
