@@ -89,6 +89,7 @@
 #if CAMBER_WITH_SUNDIALS
 #include <camber/solvers/heat/conductivity_inverse.hpp>
 #include <camber/solvers/heat/transient_heat.hpp>
+#include <camber/solvers/ode/arkode.hpp>
 #include <camber/solvers/ode/cvodes.hpp>
 #include <camber/solvers/ode/distributed_cvodes.hpp>
 #include <camber/solvers/ode/idas.hpp>

@@ -13,11 +13,13 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <camber/error.hpp>
 #include <camber/autodiff/functional.hpp>
 #include <camber/autodiff/ops.hpp>
+#include <camber/solvers/ode/arkode.hpp>
 #include <camber/solvers/ode/cvodes.hpp>
 #include <camber/solvers/ode/idas.hpp>
 #include <camber/solvers/ode/ode_op.hpp>
@@ -734,6 +736,179 @@ TEST(Idas, AdjointGradientMatchesCentralDifferences) {
     const double fd = (value(up).value - value(dn).value) / (2 * h);
     EXPECT_NEAR(r.d_dp[j], fd, 1e-6 * std::abs(fd) + 1e-9) << "p" << j;
   }
+}
+
+// The rows "t u" of an ARKODE example's printed table (t = 1 .. 10).
+std::vector<std::pair<double, double>> printed_table(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<std::pair<double, double>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream s(line);
+    double t = 0.0, u = 0.0;
+    std::string rest;
+    if (s >> t >> u && !(s >> rest) && t >= 1.0) rows.emplace_back(t, u);
+  }
+  return rows;
+}
+
+// The integer after `label` (and an optional '=') in a printed file.
+long printed_count(const std::string& path, const std::string& label) {
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto at = line.find(label);
+    if (at == std::string::npos) continue;
+    std::string rest = line.substr(at + label.size());
+    const auto eq = rest.find_first_of("0123456789");
+    if (eq != std::string::npos) return std::atol(rest.c_str() + eq);
+  }
+  return -1;
+}
+
+TEST(Arkode, ImplicitAnalyticMatchesSundialsOwnExampleOutput) {
+  // ark_analytic: y' = lambda y + 1/(1+t^2) - lambda atan(t), lambda = -100,
+  // y(0) = 0 (exact: atan(t)), DIRK with a dense solver, f linear in y with
+  // a constant Jacobian, rtol 1e-6, atol 1e-10, outputs at t = 1 .. 10.
+  const std::string path = std::string(CAMBER_SUNDIALS_EXAMPLES) + "/arkode/C_serial/ark_analytic.out";
+  if (!std::ifstream(path)) {
+    if (std::getenv("CI")) FAIL() << "missing " << path << " (Debian's libsundials-dev)";
+    GTEST_SKIP() << "missing " << path;
+  }
+  const auto table = printed_table(path);
+  ASSERT_EQ(table.size(), 10u) << "unexpected format of " << path;
+  solvers::ArkodeOptions o;
+  o.method = solvers::ArkMethod::implicit;
+  o.rtol = 1e-6;
+  o.atol = {1e-10};
+  o.linear_implicit = true;
+  o.jacobian_time_dependent = false;
+  solvers::Arkode ark(solvers::make_implicit_system(1, {-100.0},
+                                                    [](double t, const auto* y, const auto* p, auto* ydot) {
+                                                      ydot[0] = p[0] * y[0] + 1.0 / (1.0 + t * t) - p[0] * std::atan(t);
+                                                    }),
+                      o);
+  ark.reset(0.0, {0.0});
+  std::vector<double> y;
+  for (const auto& [t, u] : table) {
+    ark.advance(t, y);
+    EXPECT_NEAR(y[0], u, 0.51e-6) << "t = " << t;  // printed as %f
+    EXPECT_NEAR(y[0], std::atan(t), 1e-5) << "t = " << t;
+  }
+  const solvers::ArkodeStats s = ark.stats();
+  EXPECT_EQ(s.steps, printed_count(path, "Internal solver steps"));
+  EXPECT_EQ(s.attempts, printed_count(path, "attempted"));
+  EXPECT_EQ(s.implicit_rhs_evals, printed_count(path, "Fi ="));
+  EXPECT_EQ(s.lin_setups, printed_count(path, "linear solver setups"));
+  EXPECT_EQ(s.jac_evals, printed_count(path, "Jacobian evaluations"));
+  EXPECT_EQ(s.nonlin_iters, printed_count(path, "Newton iterations"));
+  EXPECT_EQ(s.error_test_fails, printed_count(path, "error test failures"));
+  std::printf("ark_analytic: %ld steps, %ld f_I evaluations, %ld Jacobians\n", s.steps, s.implicit_rhs_evals,
+              s.jac_evals);
+}
+
+TEST(Arkode, ExplicitAnalyticNonlinMatchesSundialsOwnExampleOutput) {
+  // ark_analytic_nonlin: y' = (t + 1) exp(-y), y(0) = 0 (exact:
+  // log(t^2/2 + t + 1)), ERK, rtol 1e-6, atol 1e-10.
+  const std::string path = std::string(CAMBER_SUNDIALS_EXAMPLES) + "/arkode/C_serial/ark_analytic_nonlin.out";
+  if (!std::ifstream(path)) {
+    if (std::getenv("CI")) FAIL() << "missing " << path << " (Debian's libsundials-dev)";
+    GTEST_SKIP() << "missing " << path;
+  }
+  const auto table = printed_table(path);
+  ASSERT_EQ(table.size(), 10u) << "unexpected format of " << path;
+  solvers::ArkodeOptions o;
+  o.method = solvers::ArkMethod::explicit_rk;
+  o.rtol = 1e-6;
+  o.atol = {1e-10};
+  solvers::Arkode ark(solvers::make_explicit_system(
+                          1, {}, [](double t, const double* y, const double*, double* ydot) { ydot[0] = (t + 1.0) * std::exp(-y[0]); }),
+                      o);
+  ark.reset(0.0, {0.0});
+  std::vector<double> y;
+  for (const auto& [t, u] : table) {
+    ark.advance(t, y);
+    EXPECT_NEAR(y[0], u, 0.51e-6) << "t = " << t;
+    EXPECT_NEAR(y[0], std::log(t * t / 2 + t + 1), 1e-5) << "t = " << t;
+  }
+  const solvers::ArkodeStats s = ark.stats();
+  EXPECT_EQ(s.steps, printed_count(path, "Steps                        ="));
+  EXPECT_EQ(s.attempts, printed_count(path, "Step attempts"));
+}
+
+TEST(Arkode, ImexBrusselatorMatchesBdfWithStepsSetByAccuracyNotStiffness) {
+  // The stiff Brusselator of ark_brusselator's test 1 (a = 1.2, b = 2.5,
+  // eps = 1e-5): only (b - w) / eps is stiff; it goes to the implicit part,
+  // the rest is explicit. Reference: CVODES' BDF at rtol 1e-10. An explicit
+  // method's steps are bounded by stability (h < ~2.8 eps), IMEX's by
+  // accuracy.
+  const std::vector<double> p = {1.2, 2.5, 1e-5};
+  const auto slow = [](double, const double* y, const double* q, double* d) {
+    d[0] = q[0] - (y[2] + 1.0) * y[0] + y[1] * y[0] * y[0];
+    d[1] = y[2] * y[0] - y[1] * y[0] * y[0];
+    d[2] = -y[2] * y[0];
+  };
+  const auto stiff = [](double, const auto* y, const auto* q, auto* d) {
+    d[0] = 0.0 * y[0];
+    d[1] = 0.0 * y[1];
+    d[2] = (q[1] - y[2]) / q[2];
+  };
+  const std::vector<double> y0 = {3.9, 1.1, 2.8};
+  const double tf = 2.0;
+  solvers::CvodesOptions c;
+  c.rtol = 1e-10;
+  c.atol = {1e-12};
+  c.max_steps = 1000000;
+  solvers::Cvodes bdf(solvers::make_ode_system(3, p,
+                                               [&](double t, const auto* y, const auto* q, auto* d) {
+                                                 using S = std::decay_t<decltype(d[0])>;
+                                                 S s[3];
+                                                 stiff(t, y, q, s);
+                                                 d[0] = q[0] - (y[2] + 1.0) * y[0] + y[1] * y[0] * y[0] + s[0];
+                                                 d[1] = y[2] * y[0] - y[1] * y[0] * y[0] + s[1];
+                                                 d[2] = -y[2] * y[0] + s[2];
+                                               }),
+                      c);
+  std::vector<double> ref, y, ye;
+  bdf.reset(0.0, y0);
+  bdf.advance(tf, ref);
+  solvers::ArkodeOptions o;
+  o.rtol = 1e-6;
+  o.atol = {1e-10};
+  o.max_steps = 1000000;
+  o.method = solvers::ArkMethod::imex;
+  solvers::Arkode imex(solvers::make_imex_system(3, p, slow, stiff), o);
+  o.method = solvers::ArkMethod::explicit_rk;
+  solvers::Arkode erk(solvers::make_explicit_system(3, p,
+                                                    [&](double t, const double* yy, const double* q, double* d) {
+                                                      double s[3];
+                                                      slow(t, yy, q, d);
+                                                      stiff(t, yy, q, s);
+                                                      for (int i = 0; i < 3; ++i) d[i] += s[i];
+                                                    }),
+                      o);
+  imex.reset(0.0, y0);
+  erk.reset(0.0, y0);
+  imex.advance(tf, y);
+  erk.advance(tf, ye);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_NEAR(y[i], ref[i], 1e-4 * std::abs(ref[i])) << "IMEX y" << i;
+    EXPECT_NEAR(ye[i], ref[i], 1e-4 * std::abs(ref[i])) << "ERK y" << i;
+  }
+  const long imex_steps = imex.stats().steps, erk_steps = erk.stats().steps;
+  std::printf("Brusselator to t = 2: IMEX %ld steps, ERK %ld, BDF %ld\n", imex_steps, erk_steps, bdf.stats().steps);
+  EXPECT_LT(20 * imex_steps, erk_steps);
+}
+
+TEST(Arkode, BadSetUpsAreBadInput) {
+  solvers::ArkodeOptions o;
+  o.method = solvers::ArkMethod::imex;
+  EXPECT_THROW(solvers::Arkode(solvers::make_explicit_system(1, {}, [](double, const double*, const double*, double* d) { d[0] = 0; }), o),
+               camber::Error);
+  o.method = solvers::ArkMethod::implicit;
+  o.rtol = -1.0;
+  EXPECT_THROW(solvers::Arkode(solvers::make_implicit_system(1, {}, [](double, const auto*, const auto*, auto* d) { d[0] = 0.0; }), o),
+               camber::Error);
 }
 
 }  // namespace
