@@ -37,6 +37,9 @@
 #include <camber/autodiff/jacobian.hpp>
 #include <camber/autodiff/ops.hpp>
 #include <camber/autodiff/variable.hpp>
+#include <camber/shard/collectives.hpp>
+#include <camber/shard/device_mesh.hpp>
+#include <camber/shard/sharded_var.hpp>
 
 #include <camber/nn/data_parallel.hpp>
 #include <camber/nn/init.hpp>

@@ -1,0 +1,310 @@
+#include <camber/shard/sharded_var.hpp>
+
+#include <algorithm>
+
+#include <camber/autodiff/ops.hpp>
+#include <camber/error.hpp>
+#include <camber/log.hpp>
+
+namespace camber::shard {
+
+namespace {
+
+using ad::Var;
+
+Placements all_replicate(const DeviceMesh& mesh) { return Placements(static_cast<size_t>(mesh.ndim()), Placement::replicate()); }
+
+void same_mesh(const ShardedVar& a, const ShardedVar& b, const char* op) {
+  CAMBER_REQUIRE(a.mesh && a.mesh == b.mesh, "sharding: " << op << " of tensors on different device meshes");
+}
+
+// x with axis t's placement changed to `to` (a logged, inserted redistribution).
+ShardedVar relayout(const ShardedVar& x, int t, Placement to, const char* op) {
+  Placements p = x.placements;
+  const std::string from = to_string(p);
+  p[static_cast<size_t>(t)] = to;
+  logging::debug("sharding: " + std::string(op) + " redistributes " + from + " -> " + to_string(p) + " on mesh axis " +
+                 x.mesh->name(t));
+  return redistribute(x, p);
+}
+
+Shape broadcast_shapes(const Shape& a, const Shape& b) {
+  const size_t r = std::max(a.size(), b.size());
+  Shape out(r, 1);
+  for (size_t i = 0; i < r; ++i) {
+    const index_t x = i + a.size() >= r ? a[i + a.size() - r] : 1;
+    const index_t y = i + b.size() >= r ? b[i + b.size() - r] : 1;
+    CAMBER_REQUIRE(x == y || x == 1 || y == 1, "sharding: shapes do not broadcast");
+    out[i] = std::max(x, y);
+  }
+  return out;
+}
+
+enum class Binary { add, sub, mul, div };
+
+Var apply(Binary op, const Var& a, const Var& b) {
+  switch (op) {
+    case Binary::add: return ad::add(a, b);
+    case Binary::sub: return ad::sub(a, b);
+    case Binary::mul: return ad::mul(a, b);
+    default: return ad::div(a, b);
+  }
+}
+
+const char* name_of(Binary op) {
+  switch (op) {
+    case Binary::add: return "add";
+    case Binary::sub: return "sub";
+    case Binary::mul: return "mul";
+    default: return "div";
+  }
+}
+
+// The rule for one mesh axis of an element-wise op, changing a and b as
+// it needs; returns the output's placement there, or false when none
+// applies (the caller redistributes).
+// `taken`: the output dimensions earlier mesh axes already split.
+bool elementwise_rule(Binary op, ShardedVar& a, ShardedVar& b, int t, size_t out_rank, const Placements& taken,
+                      Placement& out) {
+  const auto free_dim = [&](int d) {
+    for (int u = 0; u < t; ++u)
+      if (taken[static_cast<size_t>(u)].is_shard(d)) return false;
+    return true;
+  };
+  const Placement pa = a.placements[static_cast<size_t>(t)], pb = b.placements[static_cast<size_t>(t)];
+  const auto out_dim = [&](const ShardedVar& x, int d) { return static_cast<int>(d + out_rank - x.global_shape.size()); };
+  if (pa.is_replicate() && pb.is_replicate()) {
+    out = pa;
+    return true;
+  }
+  if (pa.is_shard() && pb.is_shard()) {
+    if (out_dim(a, pa.dim) != out_dim(b, pb.dim)) return false;
+    if (a.global_shape[static_cast<size_t>(pa.dim)] != b.global_shape[static_cast<size_t>(pb.dim)]) return false;
+    if (!free_dim(out_dim(a, pa.dim))) return false;
+    out = Placement::shard(out_dim(a, pa.dim));
+    return true;
+  }
+  // One sharded, the other replicated.
+  for (int side = 0; side < 2; ++side) {
+    ShardedVar& s = side == 0 ? a : b;
+    ShardedVar& r = side == 0 ? b : a;
+    const Placement ps = s.placements[static_cast<size_t>(t)], pr = r.placements[static_cast<size_t>(t)];
+    if (!ps.is_shard() || !pr.is_replicate()) continue;
+    const int od = out_dim(s, ps.dim);
+    const index_t extent = s.global_shape[static_cast<size_t>(ps.dim)];
+    const int rd = od - static_cast<int>(out_rank - r.global_shape.size());
+    if (!free_dim(od) || s.global_shape[static_cast<size_t>(ps.dim)] != extent) return false;
+    for (const Placement& q : r.placements)
+      if (rd >= 0 && q.is_shard(rd)) return false;  // r's dimension is split by another axis
+    if (rd >= 0 && r.global_shape[static_cast<size_t>(rd)] == extent && extent > 1) {
+      r.local = local_chunk(r.local, rd, r.mesh, t);  // the matching rows of the replicated side
+      r.placements[static_cast<size_t>(t)] = Placement::shard(rd);
+    } else if (rd < 0 || r.global_shape[static_cast<size_t>(rd)] == 1) {
+      r.local = grad_all_reduce(r.local, r.mesh, t);  // broadcast along the split dimension
+    } else {
+      return false;
+    }
+    out = Placement::shard(od);
+    return true;
+  }
+  const bool linear_mix = op == Binary::add || op == Binary::sub;
+  if (pa.is_partial() && pb.is_partial()) {
+    if (!linear_mix) return false;
+    out = pa;
+    return true;
+  }
+  if (pa.is_partial() && pb.is_replicate()) {
+    if (linear_mix) {
+      b.local = partial_from_replicate(b.local, b.mesh, t);
+      b.placements[static_cast<size_t>(t)] = Placement::partial();
+    } else {
+      b.local = grad_all_reduce(b.local, b.mesh, t);  // a * b and a / b are linear in a
+    }
+    out = pa;
+    return true;
+  }
+  if (pa.is_replicate() && pb.is_partial()) {
+    if (op == Binary::div) return false;
+    if (linear_mix) {
+      a.local = partial_from_replicate(a.local, a.mesh, t);
+      a.placements[static_cast<size_t>(t)] = Placement::partial();
+    } else {
+      a.local = grad_all_reduce(a.local, a.mesh, t);
+    }
+    out = pb;
+    return true;
+  }
+  return false;
+}
+
+ShardedVar elementwise(Binary op, ShardedVar a, ShardedVar b) {
+  same_mesh(a, b, name_of(op));
+  const Shape shape = broadcast_shapes(a.global_shape, b.global_shape);
+  Placements out(a.placements.size());
+  for (int t = 0; t < a.mesh->ndim(); ++t) {
+    Placement p;
+    if (!elementwise_rule(op, a, b, t, shape.size(), out, p)) {
+      a = relayout(a, t, Placement::replicate(), name_of(op));
+      b = relayout(b, t, Placement::replicate(), name_of(op));
+      p = Placement::replicate();
+    }
+    out[static_cast<size_t>(t)] = p;
+  }
+  return {apply(op, a.local, b.local), shape, a.mesh, out};
+}
+
+}  // namespace
+
+ShardedVar redistribute(const ShardedVar& x, const Placements& target) {
+  const DeviceMesh& mesh = *x.mesh;
+  check_placements(mesh, target, static_cast<int>(x.global_shape.size()));
+  Var v = x.local;
+  Placements cur = x.placements;
+  const auto split_by_any = [&](int d) {
+    for (const Placement& q : cur)
+      if (q.is_shard(d)) return true;
+    return false;
+  };
+  // First the gathers (Shard leaves), then the reductions (Partial leaves;
+  // straight to this rank's chunk where nothing else splits that
+  // dimension), then what enters Shard or Partial from Replicate.
+  for (int a = 0; a < mesh.ndim(); ++a) {
+    Placement& c = cur[static_cast<size_t>(a)];
+    if (c == target[static_cast<size_t>(a)] || !c.is_shard()) continue;
+    v = all_gather(v, c.dim, x.mesh, a, x.global_shape[static_cast<size_t>(c.dim)]);
+    c = Placement::replicate();
+  }
+  for (int a = 0; a < mesh.ndim(); ++a) {
+    Placement& c = cur[static_cast<size_t>(a)];
+    const Placement& to = target[static_cast<size_t>(a)];
+    if (c == to || !c.is_partial()) continue;
+    if (to.is_shard() && !split_by_any(to.dim)) {
+      v = reduce_scatter(v, to.dim, x.mesh, a);
+      c = to;
+    } else {
+      v = all_reduce(v, x.mesh, a);
+      c = Placement::replicate();
+    }
+  }
+  for (int a = 0; a < mesh.ndim(); ++a) {
+    Placement& c = cur[static_cast<size_t>(a)];
+    const Placement& to = target[static_cast<size_t>(a)];
+    if (c == to) continue;
+    if (to.is_shard())
+      v = local_chunk(v, to.dim, x.mesh, a);
+    else if (to.is_partial())
+      v = partial_from_replicate(v, x.mesh, a);
+    c = to;
+  }
+  return {v, x.global_shape, x.mesh, target};
+}
+
+ShardedVar distribute(const Var& whole, const MeshPtr& mesh, const Placements& placements) {
+  CAMBER_REQUIRE(mesh != nullptr, "sharding: no device mesh");
+  check_placements(*mesh, placements, whole.rank());
+  return redistribute({whole, whole.shape(), mesh, all_replicate(*mesh)}, placements);
+}
+
+Var full(const ShardedVar& x) { return redistribute(x, all_replicate(*x.mesh)).local; }
+
+ShardedVar add(const ShardedVar& a, const ShardedVar& b) { return elementwise(Binary::add, a, b); }
+ShardedVar sub(const ShardedVar& a, const ShardedVar& b) { return elementwise(Binary::sub, a, b); }
+ShardedVar mul(const ShardedVar& a, const ShardedVar& b) { return elementwise(Binary::mul, a, b); }
+ShardedVar div(const ShardedVar& a, const ShardedVar& b) { return elementwise(Binary::div, a, b); }
+
+ShardedVar map(const ShardedVar& a, const std::function<Var(const Var&)>& f, bool linear, const std::string& name) {
+  ShardedVar x = a;
+  if (!linear)
+    for (int t = 0; t < x.mesh->ndim(); ++t)
+      if (x.placements[static_cast<size_t>(t)].is_partial()) x = relayout(x, t, Placement::replicate(), name.c_str());
+  Var y = f(x.local);
+  CAMBER_REQUIRE(y.shape() == x.local.shape(), "sharding: " << name << " must keep the shape of its input");
+  return {y, x.global_shape, x.mesh, x.placements};
+}
+
+ShardedVar square(const ShardedVar& a) { return map(a, [](const Var& v) { return ad::square(v); }, false, "square"); }
+ShardedVar tanh(const ShardedVar& a) { return map(a, [](const Var& v) { return ad::tanh(v); }, false, "tanh"); }
+ShardedVar relu(const ShardedVar& a) { return map(a, [](const Var& v) { return ad::relu(v); }, false, "relu"); }
+ShardedVar mul_scalar(const ShardedVar& a, double c) {
+  return map(a, [c](const Var& v) { return ad::mul_scalar(v, c); }, true, "mul_scalar");
+}
+
+ShardedVar sum(const ShardedVar& a, int k) {
+  const int r = static_cast<int>(a.global_shape.size());
+  CAMBER_REQUIRE(k >= 0 && k < r, "sharding: sum over dimension " << k << " of a tensor with " << r << " dimensions");
+  Placements out = a.placements;
+  for (Placement& p : out) {
+    if (p.is_shard(k))
+      p = Placement::partial();  // each rank sums its rows: a pending sum over the axis
+    else if (p.is_shard() && p.dim > k)
+      p.dim -= 1;
+  }
+  Shape shape = a.global_shape;
+  shape.erase(shape.begin() + k);
+  return {ad::sum(a.local, k), shape, a.mesh, out};
+}
+
+ShardedVar sum(const ShardedVar& a) {
+  Placements out = a.placements;
+  for (Placement& p : out)
+    if (p.is_shard()) p = Placement::partial();
+  return {ad::sum(a.local), Shape{}, a.mesh, out};
+}
+
+ShardedVar matmul(const ShardedVar& a0, const ShardedVar& b0) {
+  same_mesh(a0, b0, "matmul");
+  CAMBER_REQUIRE(a0.global_shape.size() == 2 && b0.global_shape.size() == 2 &&
+                     a0.global_shape[1] == b0.global_shape[0],
+                 "sharding: matmul of 2-d tensors [m, k] and [k, n]");
+  ShardedVar a = a0, b = b0;
+  Placements out(a.placements.size());
+  const auto taken = [&](int t, int d) {
+    for (int u = 0; u < t; ++u)
+      if (out[static_cast<size_t>(u)].is_shard(d)) return true;
+    return false;
+  };
+  for (int t = 0; t < a.mesh->ndim(); ++t) {
+    for (int attempt = 0;; ++attempt) {
+      const Placement pa = a.placements[static_cast<size_t>(t)], pb = b.placements[static_cast<size_t>(t)];
+      Placement& o = out[static_cast<size_t>(t)];
+      // An output dimension another axis already splits: not this rule.
+      const bool rows_free = !taken(t, 0), cols_free = !taken(t, 1);
+      if (pa.is_replicate() && pb.is_replicate()) {
+        o = pa;
+      } else if (pa.is_shard(0) && pb.is_replicate() && rows_free) {  // rows of a: b applied to every rank's rows
+        b.local = grad_all_reduce(b.local, b.mesh, t);
+        o = Placement::shard(0);
+      } else if (pa.is_replicate() && pb.is_shard(1) && cols_free) {  // columns of b
+        a.local = grad_all_reduce(a.local, a.mesh, t);
+        o = Placement::shard(1);
+      } else if (pa.is_shard(1) && pb.is_shard(0)) {  // the contraction: partial sums
+        o = Placement::partial();
+      } else if (pa.is_shard(1) && pb.is_replicate() && b.placements.end() == std::find_if(b.placements.begin(), b.placements.end(), [](const Placement& q) { return q.is_shard(0); })) {
+        b.local = local_chunk(b.local, 0, b.mesh, t);
+        b.placements[static_cast<size_t>(t)] = Placement::shard(0);
+        o = Placement::partial();
+      } else if (pa.is_replicate() && pb.is_shard(0) && a.placements.end() == std::find_if(a.placements.begin(), a.placements.end(), [](const Placement& q) { return q.is_shard(1); })) {
+        a.local = local_chunk(a.local, 1, a.mesh, t);
+        a.placements[static_cast<size_t>(t)] = Placement::shard(1);
+        o = Placement::partial();
+      } else if (pa.is_partial() && pb.is_replicate()) {
+        b.local = grad_all_reduce(b.local, b.mesh, t);
+        o = pa;
+      } else if (pa.is_replicate() && pb.is_partial()) {
+        a.local = grad_all_reduce(a.local, a.mesh, t);
+        o = pb;
+      } else {
+        CAMBER_REQUIRE(attempt < 3, "sharding: matmul found no layout");
+        if (!pb.is_replicate())
+          b = relayout(b, t, Placement::replicate(), "matmul");
+        else
+          a = relayout(a, t, Placement::replicate(), "matmul");
+        continue;
+      }
+      break;
+    }
+  }
+  return {ad::matmul(a.local, b.local), Shape{a.global_shape[0], b.global_shape[1]}, a.mesh, out};
+}
+
+}  // namespace camber::shard
