@@ -205,6 +205,44 @@ ShardedVar distribute(const Var& whole, const MeshPtr& mesh, const Placements& p
   return redistribute({whole, whole.shape(), mesh, all_replicate(*mesh)}, placements);
 }
 
+ShardedVar from_local(const Var& local, const Shape& global_shape, const MeshPtr& mesh, const Placements& placements) {
+  CAMBER_REQUIRE(mesh != nullptr, "sharding: no device mesh");
+  check_placements(*mesh, placements, static_cast<int>(global_shape.size()));
+  const LocalBlock b = local_block(global_shape, *mesh, placements);
+  CAMBER_REQUIRE(local.shape() == b.shape, "sharding: a local block of shape "
+                                               << shape_string(local.shape()) << " where the layout "
+                                               << to_string(placements) << " of " << shape_string(global_shape)
+                                               << " gives this rank " << shape_string(b.shape));
+  return {local, global_shape, mesh, placements};
+}
+
+Tensor local_part(const Tensor& whole, const DeviceMesh& mesh, const Placements& placements) {
+  check_placements(mesh, placements, whole.rank());
+  const LocalBlock b = local_block(whole.shape(), mesh, placements);
+  const std::vector<double> all = whole.to_vector();
+  index_t n = 1;
+  for (index_t e : b.shape) n *= e;
+  std::vector<double> out(static_cast<size_t>(n));
+  const size_t r = whole.shape().size();
+  Shape strides(r, 1);
+  for (size_t i = r; i-- > 1;) strides[i - 1] = strides[i] * whole.shape()[i];
+  Shape idx(r, 0);
+  for (index_t k = 0; k < n; ++k) {
+    index_t src = 0;
+    for (size_t i = 0; i < r; ++i) src += (idx[i] + b.offset[i]) * strides[i];
+    out[static_cast<size_t>(k)] = all[static_cast<size_t>(src)];
+    for (size_t i = r; i-- > 0;) {
+      if (++idx[i] < b.shape[i]) break;
+      idx[i] = 0;
+    }
+  }
+  bool zero = false;
+  for (int a = 0; a < mesh.ndim(); ++a)
+    if (placements[static_cast<size_t>(a)].is_partial() && mesh.coordinate(a) != 0) zero = true;
+  if (zero) std::fill(out.begin(), out.end(), 0.0);
+  return Tensor::from_host(b.shape, out);
+}
+
 Var full(const ShardedVar& x) { return redistribute(x, all_replicate(*x.mesh)).local; }
 
 ShardedVar add(const ShardedVar& a, const ShardedVar& b) { return elementwise(Binary::add, a, b); }

@@ -53,6 +53,17 @@ struct ShardedVar {
   Placements placements;    ///< one per mesh axis
 };
 
+/// This rank's block `local` of a tensor of `global_shape` laid out as
+/// `placements` (a parameter held only in shards: its gradient is this
+/// rank's block of the whole gradient for Shard axes, the whole gradient
+/// for Replicate ones). The block's shape is checked; no communication.
+ShardedVar from_local(const ad::Var& local, const Shape& global_shape, const MeshPtr& mesh,
+                      const Placements& placements);
+/// The block of a whole tensor this rank holds under `placements` (no
+/// graph, no communication; Partial axes keep the whole value on their
+/// first rank and zeros elsewhere).
+Tensor local_part(const Tensor& whole, const DeviceMesh& mesh, const Placements& placements);
+
 /// A whole tensor, the same on every rank, laid out as `placements` (its
 /// gradient is the whole gradient, on every rank).
 ShardedVar distribute(const ad::Var& whole, const MeshPtr& mesh, const Placements& placements);
