@@ -39,6 +39,7 @@
 #include <camber/autodiff/variable.hpp>
 #include <camber/shard/collectives.hpp>
 #include <camber/shard/device_mesh.hpp>
+#include <camber/shard/planner.hpp>
 #include <camber/shard/sharded_var.hpp>
 
 #include <camber/nn/data_parallel.hpp>
