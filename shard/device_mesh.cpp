@@ -74,6 +74,8 @@ std::string to_string(const Placements& p) {
       s << "Shard(" << p[a].dim << ")";
     else if (p[a].is_partial())
       s << "Partial";
+    else if (p[a].is_cells())
+      s << "Cells";
     else
       s << "Replicate";
   }

@@ -64,13 +64,17 @@ using MeshPtr = std::shared_ptr<const DeviceMesh>;
 
 /// The layout of a tensor along one mesh axis.
 struct Placement {
-  enum class Kind { replicate, shard, partial };
+  /// cells: dimension 0 runs over the local cells of a mesh partition
+  /// (owned rows, then one layer of ghost rows; sharded_var.hpp).
+  enum class Kind { replicate, shard, partial, cells };
   Kind kind = Kind::replicate;
   int dim = -1;  ///< the tensor dimension split, for Kind::shard
   static Placement replicate() { return {Kind::replicate, -1}; }
   static Placement shard(int dim) { return {Kind::shard, dim}; }
   /// A pending sum: the tensor is the sum over the axis's ranks of their values.
   static Placement partial() { return {Kind::partial, -1}; }
+  static Placement cells() { return {Kind::cells, 0}; }
+  bool is_cells() const noexcept { return kind == Kind::cells; }
   bool is_shard() const noexcept { return kind == Kind::shard; }
   bool is_shard(int d) const noexcept { return kind == Kind::shard && dim == d; }
   bool is_replicate() const noexcept { return kind == Kind::replicate; }

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include <camber/autodiff/distributed_ops.hpp>
 #include <camber/autodiff/ops.hpp>
+#include <camber/parallel/collectives.hpp>
 #include <camber/error.hpp>
 #include <camber/log.hpp>
 
@@ -73,6 +75,22 @@ bool elementwise_rule(Binary op, ShardedVar& a, ShardedVar& b, int t, size_t out
   };
   const Placement pa = a.placements[static_cast<size_t>(t)], pb = b.placements[static_cast<size_t>(t)];
   const auto out_dim = [&](const ShardedVar& x, int d) { return static_cast<int>(d + out_rank - x.global_shape.size()); };
+  if (pa.is_cells() || pb.is_cells()) {
+    if (pa.is_cells() && pb.is_cells()) {
+      CAMBER_REQUIRE(a.cells->distribution == b.cells->distribution, "sharding: cell fields of two partitions");
+      out = pa;
+      return true;
+    }
+    ShardedVar& r = pa.is_cells() ? b : a;  // the other operand
+    const Placement pr = pa.is_cells() ? pb : pa;
+    const int rd = 0 - static_cast<int>(out_rank - r.global_shape.size());
+    CAMBER_REQUIRE(pr.is_replicate() && (rd < 0 || r.global_shape[static_cast<size_t>(rd)] == 1),
+                   "sharding: a cell field combines with another cell field or a replicated tensor broadcast "
+                   "along the cells, not with " << to_string({pr}) << " of shape " << shape_string(r.global_shape));
+    r.local = grad_all_reduce(r.local, r.mesh, t);
+    out = Placement::cells();
+    return true;
+  }
   if (pa.is_replicate() && pb.is_replicate()) {
     out = pa;
     return true;
@@ -150,12 +168,84 @@ ShardedVar elementwise(Binary op, ShardedVar a, ShardedVar b) {
     }
     out[static_cast<size_t>(t)] = p;
   }
-  return {apply(op, a.local, b.local), shape, a.mesh, out};
+  return {apply(op, a.local, b.local), shape, a.mesh, out, a.cells ? a.cells : b.cells};
 }
 
 }  // namespace
 
+namespace {
+
+// A cell field's owned rows, gathered by global id (every rank); VJP:
+// pick_owned of the cotangent.
+Var gather_cells(const Var& x, std::shared_ptr<const CellLayout> layout);
+
+// The rows of a whole field for this rank's owned cells (ghost rows zero);
+// VJP: gather_cells.
+Var pick_owned(const Var& whole, std::shared_ptr<const CellLayout> layout) {
+  const par::CellDistribution& d = *layout->distribution;
+  Shape shape = whole.shape();
+  index_t inner = 1;
+  for (size_t i = 1; i < shape.size(); ++i) inner *= shape[i];
+  shape[0] = d.n_local();
+  const std::vector<double> all = whole.value().to_vector();
+  std::vector<double> out(static_cast<size_t>(d.n_local() * inner), 0.0);
+  for (index_t c = 0; c < d.n_owned(); ++c) {
+    const std::int64_t g = d.local_to_global()[static_cast<size_t>(c)];
+    std::copy(all.begin() + g * inner, all.begin() + (g + 1) * inner, out.begin() + c * inner);
+  }
+  return ad::record_op(
+      "pick_owned", Tensor::from_host(shape, out), {whole},
+      [layout](const ad::Vars&, const Var&, const Var& g) -> ad::Vars { return {gather_cells(g, layout)}; },
+      [layout](const ad::Vars&, const Var&, const ad::Vars& t) { return pick_owned(t[0], layout); },
+      ad::Reads::nothing());
+}
+
+Var gather_cells(const Var& x, std::shared_ptr<const CellLayout> layout) {
+  Tensor value = par::gather_owned(x.value(), *layout->distribution);
+  return ad::record_op(
+      "gather_cells", value, {x},
+      [layout](const ad::Vars&, const Var&, const Var& g) -> ad::Vars { return {pick_owned(g, layout)}; },
+      [layout](const ad::Vars&, const Var&, const ad::Vars& t) { return gather_cells(t[0], layout); },
+      ad::Reads::nothing());
+}
+
+}  // namespace
+
+ShardedVar cell_field(const Var& local, const MeshPtr& mesh, const par::CellDistribution& distribution,
+                      par::HaloExchange& halo) {
+  CAMBER_REQUIRE(mesh && mesh->ndim() == 1 && mesh->size(0) == distribution.size(),
+                 "sharding: a cell field needs a 1-d device mesh over the partition's " << distribution.size()
+                                                                                         << " ranks");
+  CAMBER_REQUIRE(local.rank() >= 1 && local.shape()[0] == distribution.n_local(),
+                 "sharding: a cell field's local block has n_local = " << distribution.n_local()
+                                                                        << " rows (owned, then ghosts), not "
+                                                                        << shape_string(local.shape()));
+  Shape global = local.shape();
+  global[0] = distribution.n_global_cells();
+  auto layout = std::make_shared<CellLayout>();
+  layout->distribution = &distribution;
+  layout->halo = &halo;
+  return {local, global, mesh, {Placement::cells()}, layout};
+}
+
+ShardedVar cell_field_like(const Var& local, const ShardedVar& like) {
+  CAMBER_REQUIRE(like.cells != nullptr, "sharding: cell_field_like of a tensor that is not a cell field");
+  return cell_field(local, like.mesh, *like.cells->distribution, *like.cells->halo);
+}
+
+ShardedVar with_ghosts(const ShardedVar& field) {
+  CAMBER_REQUIRE(field.cells != nullptr, "sharding: with_ghosts of a tensor that is not a cell field");
+  return {ad::halo_exchange(field.local, *field.cells->halo), field.global_shape, field.mesh, field.placements,
+          field.cells};
+}
+
 ShardedVar redistribute(const ShardedVar& x, const Placements& target) {
+  if (x.cells) {
+    bool replicate = true;
+    for (const Placement& p : target) replicate = replicate && p.is_replicate();
+    CAMBER_REQUIRE(replicate, "sharding: a cell field changes layout only to Replicate (full)");
+    return {gather_cells(x.local, x.cells), x.global_shape, x.mesh, target, nullptr};
+  }
   const DeviceMesh& mesh = *x.mesh;
   check_placements(mesh, target, static_cast<int>(x.global_shape.size()));
   Var v = x.local;
@@ -196,13 +286,13 @@ ShardedVar redistribute(const ShardedVar& x, const Placements& target) {
       v = partial_from_replicate(v, x.mesh, a);
     c = to;
   }
-  return {v, x.global_shape, x.mesh, target};
+  return {v, x.global_shape, x.mesh, target, nullptr};
 }
 
 ShardedVar distribute(const Var& whole, const MeshPtr& mesh, const Placements& placements) {
   CAMBER_REQUIRE(mesh != nullptr, "sharding: no device mesh");
   check_placements(*mesh, placements, whole.rank());
-  return redistribute({whole, whole.shape(), mesh, all_replicate(*mesh)}, placements);
+  return redistribute({whole, whole.shape(), mesh, all_replicate(*mesh), nullptr}, placements);
 }
 
 ShardedVar from_local(const Var& local, const Shape& global_shape, const MeshPtr& mesh, const Placements& placements) {
@@ -213,7 +303,7 @@ ShardedVar from_local(const Var& local, const Shape& global_shape, const MeshPtr
                                                << shape_string(local.shape()) << " where the layout "
                                                << to_string(placements) << " of " << shape_string(global_shape)
                                                << " gives this rank " << shape_string(b.shape));
-  return {local, global_shape, mesh, placements};
+  return {local, global_shape, mesh, placements, nullptr};
 }
 
 Tensor local_part(const Tensor& whole, const DeviceMesh& mesh, const Placements& placements) {
@@ -257,7 +347,7 @@ ShardedVar map(const ShardedVar& a, const std::function<Var(const Var&)>& f, boo
       if (x.placements[static_cast<size_t>(t)].is_partial()) x = relayout(x, t, Placement::replicate(), name.c_str());
   Var y = f(x.local);
   CAMBER_REQUIRE(y.shape() == x.local.shape(), "sharding: " << name << " must keep the shape of its input");
-  return {y, x.global_shape, x.mesh, x.placements};
+  return {y, x.global_shape, x.mesh, x.placements, x.cells};
 }
 
 ShardedVar square(const ShardedVar& a) { return map(a, [](const Var& v) { return ad::square(v); }, false, "square"); }
@@ -267,9 +357,22 @@ ShardedVar mul_scalar(const ShardedVar& a, double c) {
   return map(a, [c](const Var& v) { return ad::mul_scalar(v, c); }, true, "mul_scalar");
 }
 
+namespace {
+// The owned rows of a cell field's local block.
+Var owned_rows(const ShardedVar& a) {
+  return ad::slice(a.local, 0, 0, a.cells->distribution->n_owned());
+}
+}  // namespace
+
 ShardedVar sum(const ShardedVar& a, int k) {
   const int r = static_cast<int>(a.global_shape.size());
   CAMBER_REQUIRE(k >= 0 && k < r, "sharding: sum over dimension " << k << " of a tensor with " << r << " dimensions");
+  if (a.cells) {
+    Shape shape = a.global_shape;
+    shape.erase(shape.begin() + k);
+    if (k == 0) return {ad::sum(owned_rows(a), 0), shape, a.mesh, {Placement::partial()}, nullptr};
+    return {ad::sum(a.local, k), shape, a.mesh, a.placements, a.cells};
+  }
   Placements out = a.placements;
   for (Placement& p : out) {
     if (p.is_shard(k))
@@ -279,14 +382,15 @@ ShardedVar sum(const ShardedVar& a, int k) {
   }
   Shape shape = a.global_shape;
   shape.erase(shape.begin() + k);
-  return {ad::sum(a.local, k), shape, a.mesh, out};
+  return {ad::sum(a.local, k), shape, a.mesh, out, nullptr};
 }
 
 ShardedVar sum(const ShardedVar& a) {
+  if (a.cells) return {ad::sum(owned_rows(a)), Shape{}, a.mesh, {Placement::partial()}, nullptr};
   Placements out = a.placements;
   for (Placement& p : out)
     if (p.is_shard()) p = Placement::partial();
-  return {ad::sum(a.local), Shape{}, a.mesh, out};
+  return {ad::sum(a.local), Shape{}, a.mesh, out, nullptr};
 }
 
 ShardedVar matmul(const ShardedVar& a0, const ShardedVar& b0) {
@@ -307,7 +411,12 @@ ShardedVar matmul(const ShardedVar& a0, const ShardedVar& b0) {
       Placement& o = out[static_cast<size_t>(t)];
       // An output dimension another axis already splits: not this rule.
       const bool rows_free = !taken(t, 0), cols_free = !taken(t, 1);
-      if (pa.is_replicate() && pb.is_replicate()) {
+      if (pa.is_cells() || pb.is_cells()) {
+        CAMBER_REQUIRE(pa.is_cells() && pb.is_replicate(),
+                       "sharding: matmul of a cell field [cells, k] by a replicated [k, n] only");
+        b.local = grad_all_reduce(b.local, b.mesh, t);
+        o = pa;
+      } else if (pa.is_replicate() && pb.is_replicate()) {
         o = pa;
       } else if (pa.is_shard(0) && pb.is_replicate() && rows_free) {  // rows of a: b applied to every rank's rows
         b.local = grad_all_reduce(b.local, b.mesh, t);
@@ -342,7 +451,7 @@ ShardedVar matmul(const ShardedVar& a0, const ShardedVar& b0) {
       break;
     }
   }
-  return {ad::matmul(a.local, b.local), Shape{a.global_shape[0], b.global_shape[1]}, a.mesh, out};
+  return {ad::matmul(a.local, b.local), Shape{a.global_shape[0], b.global_shape[1]}, a.mesh, out, a.cells};
 }
 
 }  // namespace camber::shard

@@ -41,16 +41,27 @@
 #include <string>
 
 #include <camber/autodiff/variable.hpp>
+#include <camber/parallel/cell_distribution.hpp>
+#include <camber/parallel/halo_exchange.hpp>
 #include <camber/shard/collectives.hpp>
 #include <camber/shard/device_mesh.hpp>
 
 namespace camber::shard {
+
+/// The partition behind a Cells placement: which global cell each local
+/// row is, and the halo exchange that fills ghost rows (both must outlive
+/// every tensor and graph that uses them).
+struct CellLayout {
+  const par::CellDistribution* distribution = nullptr;
+  par::HaloExchange* halo = nullptr;
+};
 
 struct ShardedVar {
   ad::Var local;            ///< this rank's block
   Shape global_shape;
   MeshPtr mesh;
   Placements placements;    ///< one per mesh axis
+  std::shared_ptr<const CellLayout> cells;  ///< for a Cells placement
 };
 
 /// This rank's block `local` of a tensor of `global_shape` laid out as
@@ -72,6 +83,25 @@ ShardedVar distribute(const ad::Var& whole, const MeshPtr& mesh, const Placement
 ShardedVar redistribute(const ShardedVar& x, const Placements& target);
 /// The whole tensor on every rank.
 ad::Var full(const ShardedVar& x);
+
+/// Mesh fields are sharded tensors too. A cell field over a partitioned
+/// mesh is laid out as Cells on a 1-d device mesh over the partition's
+/// communicator: its local block has the partition's n_local rows (owned
+/// cells, then ghosts), its global shape n_global_cells rows. The layout's
+/// communication op is the halo exchange (with_ghosts; its VJP sends ghost
+/// contributions home, autodiff/distributed_ops.hpp). A cotangent of a
+/// cell field holds, in its ghost rows too, contributions to be summed at
+/// the owners. Rules: element-wise ops of two cell fields act on every
+/// local row; a replicated operand broadcast along the cells gets
+/// grad_all_reduce; a sum over dimension 0 sums the owned rows (Partial);
+/// full() gathers the owned rows by global id.
+ShardedVar cell_field(const ad::Var& local, const MeshPtr& mesh, const par::CellDistribution& distribution,
+                      par::HaloExchange& halo);
+/// The same layout as `like`, for a local block computed by the caller
+/// (a flux kernel on like.local, for instance).
+ShardedVar cell_field_like(const ad::Var& local, const ShardedVar& like);
+/// Ghost rows filled from their owners.
+ShardedVar with_ghosts(const ShardedVar& field);
 
 ShardedVar add(const ShardedVar& a, const ShardedVar& b);
 ShardedVar sub(const ShardedVar& a, const ShardedVar& b);
