@@ -15,7 +15,8 @@
 //   bench_heat_adjoint [--cells N] [google benchmark flags]
 #include <benchmark/benchmark.h>
 
-#include <malloc.h>
+#include "../common/peak_memory.hpp"
+
 
 #include <cmath>
 #include <cstdio>
@@ -36,24 +37,6 @@ namespace mesh = camber::mesh;
 namespace {
 
 int cells = 64;
-
-// kB from /proc/self/status.
-long status_kb(const char* key) {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  const size_t n = std::strlen(key);
-  while (std::getline(in, line))
-    if (line.compare(0, n, key) == 0) return std::atol(line.c_str() + n + 1);
-  return -1;
-}
-
-// Returns freed heap pages to the system first, so that memory a previous
-// run freed but the allocator kept is not reused unseen.
-void reset_peak() {
-  malloc_trim(0);
-  std::ofstream out("/proc/self/clear_refs");
-  out << "5";
-}
 
 solvers::ConductivityInverseProblem problem() {
   solvers::ConductivityInverseProblem p;
@@ -91,14 +74,14 @@ void BM_heat_forward(benchmark::State& state) {
   c.heat.set_log_conductivity(c.m);
   long peak = 0, steps = 0;
   for (auto _ : state) {
-    reset_peak();
-    const long before = status_kb("VmRSS:");
+    camber::bench::reset_peak();
+    const long before = camber::bench::status_kb("VmRSS:");
     solvers::DistributedCvodes cv(c.heat.system(), c.p.ode);
     cv.reset(0.0, std::vector<double>(c.m.size(), 0.0));
     std::vector<double> T;
     for (double t : c.p.times) cv.advance(t, T);
     benchmark::DoNotOptimize(T.data());
-    peak = std::max(peak, status_kb("VmHWM:") - before);
+    peak = std::max(peak, camber::bench::status_kb("VmHWM:") - before);
     steps = cv.stats().ode.steps;
     state.counters["gmres"] = static_cast<double>(cv.stats().linear_iters);
     state.counters["rhs"] = static_cast<double>(cv.stats().ode.rhs_evals);
@@ -114,11 +97,11 @@ void BM_heat_gradient(benchmark::State& state) {
   long peak = 0;
   solvers::ConductivityObjective::Value v;
   for (auto _ : state) {
-    reset_peak();
-    const long before = status_kb("VmRSS:");
+    camber::bench::reset_peak();
+    const long before = camber::bench::status_kb("VmRSS:");
     v = objective.evaluate(c.m);
     benchmark::DoNotOptimize(v.gradient.data());
-    peak = std::max(peak, status_kb("VmHWM:") - before);
+    peak = std::max(peak, camber::bench::status_kb("VmHWM:") - before);
   }
   state.counters["peak_MiB"] = static_cast<double>(peak) / 1024.0;
   state.counters["checkpoints"] = v.checkpoints;

@@ -9,7 +9,8 @@
 //
 // --check runs a tiny network for two steps and checks that every plan's
 // loss equals the first plan's (CTest runs it at 2 ranks).
-#include <malloc.h>
+
+#include "../common/peak_memory.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -29,15 +30,6 @@ using camber::index_t;
 using camber::Tensor;
 
 namespace {
-
-long status_kb(const char* key) {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  const size_t n = std::strlen(key);
-  while (std::getline(in, line))
-    if (line.compare(0, n, key) == 0) return std::atol(line.c_str() + n + 1);
-  return -1;
-}
 
 Tensor pattern(const camber::Shape& shape, int seed) {
   index_t n = 1;
@@ -95,9 +87,8 @@ int main(int argc, char** argv) {
   std::string best_name;
   bool ok = true;
   for (const shard::PlanEstimate& e : plans) {
-    malloc_trim(0);
-    { std::ofstream("/proc/self/clear_refs") << "5"; }
-    const long before = status_kb("VmRSS:");
+    camber::bench::reset_peak();
+    const long before = camber::bench::status_kb("VmRSS:");
     std::vector<double> times;
     double loss = 0.0;
     std::int64_t sent = 0;
@@ -115,7 +106,7 @@ int main(int argc, char** argv) {
         sent = shard::bytes_sent() - b0;
       }
     }
-    double peak = static_cast<double>(status_kb("VmHWM:") - before) / 1024.0;
+    double peak = static_cast<double>(camber::bench::status_kb("VmHWM:") - before) / 1024.0;
     MPI_Allreduce(MPI_IN_PLACE, &peak, 1, MPI_DOUBLE, MPI_MAX, comm);
     long long sent_max = sent;
     MPI_Allreduce(MPI_IN_PLACE, &sent_max, 1, MPI_LONG_LONG, MPI_MAX, comm);

@@ -24,6 +24,16 @@
 #include <camber/solvers/ode/idas.hpp>
 #include <camber/solvers/ode/ode_op.hpp>
 
+// The path of one of SUNDIALS' installed example files, declared as
+// `path`; without the file the test is skipped, or fails under CI.
+#define CAMBER_SUNDIALS_EXAMPLE(path, relative)                                              \
+  const std::string path = std::string(CAMBER_SUNDIALS_EXAMPLES) + (relative);             \
+  if (!std::ifstream(path)) {                                                               \
+    if (std::getenv("CI")) FAIL() << "missing " << path << " (Debian's libsundials-dev)";  \
+    GTEST_SKIP() << "missing " << path;                                                     \
+  }                                                                                         \
+  static_assert(true, "")
+
 namespace {
 
 namespace solvers = camber::solvers;
@@ -93,13 +103,8 @@ struct Printed {
 };
 
 TEST(Cvodes, RobertsonMatchesSundialsOwnExampleOutput) {
-  const std::string path =
-      std::string(CAMBER_SUNDIALS_EXAMPLES) + "/cvodes/serial/cvsRoberts_dns.out";
+  CAMBER_SUNDIALS_EXAMPLE(path, "/cvodes/serial/cvsRoberts_dns.out");
   std::ifstream in(path);
-  if (!in) {
-    if (std::getenv("CI")) FAIL() << "missing " << path << " (Debian's libsundials-dev)";
-    GTEST_SKIP() << "missing " << path;
-  }
   std::vector<Printed> ref;
   long ref_steps = -1;
   std::string line;
@@ -180,12 +185,7 @@ const auto robertson_p = [](double, const auto* y, const auto* p, auto* ydot) {
 TEST(Cvodes, RobertsonAdjointMatchesSundialsOwnExampleOutput) {
   // cvsRoberts_ASAi_dns: G = integral of y3 from 0 to tB, dG/dp and
   // lambda(0) = dG/dy0 for tB = 4e7 and tB = 50, from one forward run.
-  const std::string path =
-      std::string(CAMBER_SUNDIALS_EXAMPLES) + "/cvodes/serial/cvsRoberts_ASAi_dns.out";
-  if (!std::ifstream(path)) {
-    if (std::getenv("CI")) FAIL() << "missing " << path << " (Debian's libsundials-dev)";
-    GTEST_SKIP() << "missing " << path;
-  }
+  CAMBER_SUNDIALS_EXAMPLE(path, "/cvodes/serial/cvsRoberts_ASAi_dns.out");
   const auto g_ref = printed(path, "G:");
   const auto dp_ref = printed(path, "dG/dp:");
   const auto l0_ref = printed(path, "lambda(t0):");
@@ -267,13 +267,8 @@ TEST(Cvodes, RobertsonForwardSensitivitiesMatchSundialsOwnExampleOutput) {
   // cvsRoberts_FSA_dns -sensi stg1 t: staggered corrector (STAGGERED1),
   // sensitivities in the error test, pbar = p; its printed output (y and
   // dy/dp at 12 output times, and the steps taken) read from the file.
-  const std::string path = std::string(CAMBER_SUNDIALS_EXAMPLES) +
-                           "/cvodes/serial/cvsRoberts_FSA_dns_-sensi_stg1_t.out";
+  CAMBER_SUNDIALS_EXAMPLE(path, "/cvodes/serial/cvsRoberts_FSA_dns_-sensi_stg1_t.out");
   std::ifstream in(path);
-  if (!in) {
-    if (std::getenv("CI")) FAIL() << "missing " << path << " (Debian's libsundials-dev)";
-    GTEST_SKIP() << "missing " << path;
-  }
   struct Block {
     double t = 0.0;
     long steps = 0;
@@ -564,12 +559,8 @@ TEST(Idas, RobertsonDaeMatchesSundialsOwnExampleOutput) {
   // idasRoberts_dns: the algebraic form y1 + y2 + y3 = 1, rtol 1e-4, atol
   // (1e-8, 1e-6, 1e-6), roots y1 - 1e-4 and y3 - 0.01, 12 outputs; its
   // printed lines (t, y, steps, order, step size) read from the file.
-  const std::string path = std::string(CAMBER_SUNDIALS_EXAMPLES) + "/idas/serial/idasRoberts_dns.out";
+  CAMBER_SUNDIALS_EXAMPLE(path, "/idas/serial/idasRoberts_dns.out");
   std::ifstream in(path);
-  if (!in) {
-    if (std::getenv("CI")) FAIL() << "missing " << path << " (Debian's libsundials-dev)";
-    GTEST_SKIP() << "missing " << path;
-  }
   struct Line {
     double t = 0.0, y[3] = {0, 0, 0}, h = 0.0;
     long steps = 0;
@@ -644,11 +635,7 @@ TEST(Idas, RobertsonAdjointMatchesSundialsOwnExampleOutput) {
   // dG/dp and lambda(0) for tB = 4e10 and tB = 50 from one forward run
   // (checkpoints every 100 steps), its backward initial values made
   // consistent by IDACalcICB as the example does for tB = 50.
-  const std::string path = std::string(CAMBER_SUNDIALS_EXAMPLES) + "/idas/serial/idasRoberts_ASAi_dns.out";
-  if (!std::ifstream(path)) {
-    if (std::getenv("CI")) FAIL() << "missing " << path << " (Debian's libsundials-dev)";
-    GTEST_SKIP() << "missing " << path;
-  }
+  CAMBER_SUNDIALS_EXAMPLE(path, "/idas/serial/idasRoberts_ASAi_dns.out");
   const auto g_ref = printed(path, "G:");
   const auto dp_ref = printed(path, "dG/dp:");
   const auto l0_ref = printed(path, "lambda(t0):");
@@ -770,11 +757,7 @@ TEST(Arkode, ImplicitAnalyticMatchesSundialsOwnExampleOutput) {
   // ark_analytic: y' = lambda y + 1/(1+t^2) - lambda atan(t), lambda = -100,
   // y(0) = 0 (exact: atan(t)), DIRK with a dense solver, f linear in y with
   // a constant Jacobian, rtol 1e-6, atol 1e-10, outputs at t = 1 .. 10.
-  const std::string path = std::string(CAMBER_SUNDIALS_EXAMPLES) + "/arkode/C_serial/ark_analytic.out";
-  if (!std::ifstream(path)) {
-    if (std::getenv("CI")) FAIL() << "missing " << path << " (Debian's libsundials-dev)";
-    GTEST_SKIP() << "missing " << path;
-  }
+  CAMBER_SUNDIALS_EXAMPLE(path, "/arkode/C_serial/ark_analytic.out");
   const auto table = printed_table(path);
   ASSERT_EQ(table.size(), 10u) << "unexpected format of " << path;
   solvers::ArkodeOptions o;
@@ -810,11 +793,7 @@ TEST(Arkode, ImplicitAnalyticMatchesSundialsOwnExampleOutput) {
 TEST(Arkode, ExplicitAnalyticNonlinMatchesSundialsOwnExampleOutput) {
   // ark_analytic_nonlin: y' = (t + 1) exp(-y), y(0) = 0 (exact:
   // log(t^2/2 + t + 1)), ERK, rtol 1e-6, atol 1e-10.
-  const std::string path = std::string(CAMBER_SUNDIALS_EXAMPLES) + "/arkode/C_serial/ark_analytic_nonlin.out";
-  if (!std::ifstream(path)) {
-    if (std::getenv("CI")) FAIL() << "missing " << path << " (Debian's libsundials-dev)";
-    GTEST_SKIP() << "missing " << path;
-  }
+  CAMBER_SUNDIALS_EXAMPLE(path, "/arkode/C_serial/ark_analytic_nonlin.out");
   const auto table = printed_table(path);
   ASSERT_EQ(table.size(), 10u) << "unexpected format of " << path;
   solvers::ArkodeOptions o;
