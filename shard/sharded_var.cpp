@@ -454,4 +454,86 @@ ShardedVar matmul(const ShardedVar& a0, const ShardedVar& b0) {
   return {ad::matmul(a.local, b.local), Shape{a.global_shape[0], b.global_shape[1]}, a.mesh, out, a.cells};
 }
 
+namespace {
+
+void no_cells(const ShardedVar& a, const char* op) {
+  CAMBER_REQUIRE(a.cells == nullptr, "sharding: " << op << " of a cell field (use its local block)");
+}
+
+// a with every mesh axis that splits dimension k made Replicate.
+ShardedVar unsplit(const ShardedVar& a, int k, const char* op) {
+  ShardedVar x = a;
+  for (int t = 0; t < x.mesh->ndim(); ++t)
+    if (x.placements[static_cast<size_t>(t)].is_shard(k)) x = relayout(x, t, Placement::replicate(), op);
+  return x;
+}
+
+}  // namespace
+
+ShardedVar transpose(const ShardedVar& a) {
+  no_cells(a, "transpose");
+  const int r = static_cast<int>(a.global_shape.size());
+  CAMBER_REQUIRE(r >= 2, "sharding: transpose of a tensor with fewer than 2 dimensions");
+  Placements out = a.placements;
+  for (Placement& p : out)
+    if (p.is_shard() && p.dim >= r - 2) p.dim = p.dim == r - 1 ? r - 2 : r - 1;
+  Shape shape = a.global_shape;
+  std::swap(shape[static_cast<size_t>(r - 1)], shape[static_cast<size_t>(r - 2)]);
+  return {ad::transpose(a.local), shape, a.mesh, out, nullptr};
+}
+
+ShardedVar reshape(const ShardedVar& a, const Shape& shape) {
+  no_cells(a, "reshape");
+  index_t n = 1, m = 1;
+  for (index_t e : shape) n *= e;
+  for (index_t e : a.global_shape) m *= e;
+  CAMBER_REQUIRE(n == m, "sharding: reshape of " << shape_string(a.global_shape) << " to " << shape_string(shape));
+  ShardedVar x = a;
+  const bool rows_stay = !shape.empty() && !a.global_shape.empty() && shape[0] == a.global_shape[0];
+  for (int t = 0; t < x.mesh->ndim(); ++t) {
+    const Placement p = x.placements[static_cast<size_t>(t)];
+    if (p.is_shard() && !(p.dim == 0 && rows_stay)) x = relayout(x, t, Placement::replicate(), "reshape");
+  }
+  Shape local = shape;
+  if (rows_stay) local[0] = x.local.shape()[0];
+  return {ad::reshape(x.local, local), shape, x.mesh, x.placements, nullptr};
+}
+
+ShardedVar slice(const ShardedVar& a, int dim, index_t start, index_t stop) {
+  no_cells(a, "slice");
+  CAMBER_REQUIRE(dim >= 0 && dim < static_cast<int>(a.global_shape.size()) && 0 <= start && start <= stop &&
+                     stop <= a.global_shape[static_cast<size_t>(dim)],
+                 "sharding: slice [" << start << ", " << stop << ") of dimension " << dim << " of "
+                                     << shape_string(a.global_shape));
+  const ShardedVar x = unsplit(a, dim, "slice");
+  Shape shape = x.global_shape;
+  shape[static_cast<size_t>(dim)] = stop - start;
+  return {ad::slice(x.local, dim, start, stop), shape, x.mesh, x.placements, nullptr};
+}
+
+ShardedVar concat(const std::vector<ShardedVar>& parts, int dim) {
+  CAMBER_REQUIRE(!parts.empty(), "sharding: concat of nothing");
+  std::vector<ShardedVar> x;
+  for (const ShardedVar& p : parts) {
+    no_cells(p, "concat");
+    same_mesh(parts.front(), p, "concat");
+    x.push_back(unsplit(p, dim, "concat"));
+  }
+  // Every part in the first one's layout (after the unsplit).
+  Placements target = x.front().placements;
+  index_t total = 0;
+  ad::Vars locals;
+  for (ShardedVar& p : x) {
+    if (p.placements != target) {
+      logging::debug("sharding: concat redistributes " + to_string(p.placements) + " -> " + to_string(target));
+      p = redistribute(p, target);
+    }
+    locals.push_back(p.local);
+    total += p.global_shape[static_cast<size_t>(dim)];
+  }
+  Shape shape = x.front().global_shape;
+  shape[static_cast<size_t>(dim)] = total;
+  return {ad::concat(locals, dim), shape, x.front().mesh, target, nullptr};
+}
+
 }  // namespace camber::shard

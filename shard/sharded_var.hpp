@@ -26,6 +26,9 @@
 ///   sum over dim k           S(k) -> P;  S(d) -> S(d or d-1);  R -> R;  P -> P
 ///   matmul a [m,k] b [k,n]   S(0),R -> S(0);  R,S(1) -> S(1);  S(1),S(0) -> P;  R,R -> R;
 ///                            P,R -> P;  R,P -> P;  otherwise b (then a) -> R
+///   transpose                S(d) -> S(swapped d);  R -> R;  P -> P
+///   reshape                  S(0) -> S(0) if the rows stay;  R, P unchanged;  otherwise -> R
+///   slice / concat along k   S(d != k), R, P unchanged;  S(k) -> R first
 /// @endcode
 /// A replicated input that a rank-dependent computation uses gets
 /// grad_all_reduce on that axis (its gradient is summed over the ranks).
@@ -120,5 +123,17 @@ ShardedVar sum(const ShardedVar& a, int k);
 ShardedVar sum(const ShardedVar& a);
 /// 2-d matrix product.
 ShardedVar matmul(const ShardedVar& a, const ShardedVar& b);
+
+/// Shape ops. transpose swaps the last two dimensions (a split moves with
+/// its dimension). reshape keeps the layout when every split dimension is
+/// dimension 0 and keeps its length (the rows stay whole; trailing
+/// dimensions may be merged or split); otherwise those axes go to
+/// Replicate first. slice and concat along an unsplit dimension act on the
+/// local blocks; along a split one they gather it first. Partial stays
+/// Partial (all four are linear).
+ShardedVar transpose(const ShardedVar& a);
+ShardedVar reshape(const ShardedVar& a, const Shape& shape);
+ShardedVar slice(const ShardedVar& a, int dim, index_t start, index_t stop);
+ShardedVar concat(const std::vector<ShardedVar>& parts, int dim);
 
 }  // namespace camber::shard

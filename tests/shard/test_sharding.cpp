@@ -169,6 +169,33 @@ TEST(Sharding, UnaryAndReductionRules) {
   }
 }
 
+TEST(Sharding, ShapeOpRules) {
+  for (const MeshPtr& mesh : meshes(1))
+    for (const Placement& p : {R, S(0), S(1), P}) {
+      const std::string name = shard::to_string({p});
+      expect_same("transpose " + name, [](const Vars& x) { return ad::transpose(x[0]); },
+                  [&](const Vars& x) { return shard::full(shard::transpose(shard::distribute(x[0], mesh, {p}))); },
+                  {{7, 5}});
+      expect_same("reshape rows-kept " + name, [](const Vars& x) { return ad::reshape(x[0], {7, 2, 3}); },
+                  [&](const Vars& x) { return shard::full(shard::reshape(shard::distribute(x[0], mesh, {p}), {7, 2, 3})); },
+                  {{7, 6}});
+      expect_same("reshape flat " + name, [](const Vars& x) { return ad::reshape(x[0], {42}); },
+                  [&](const Vars& x) { return shard::full(shard::reshape(shard::distribute(x[0], mesh, {p}), {42})); },
+                  {{7, 6}});
+      for (int k = 0; k < 2; ++k) {
+        expect_same("slice " + std::to_string(k) + " of " + name, [k](const Vars& x) { return ad::slice(x[0], k, 1, 4); },
+                    [&](const Vars& x) { return shard::full(shard::slice(shard::distribute(x[0], mesh, {p}), k, 1, 4)); },
+                    {{7, 6}});
+        expect_same("concat " + std::to_string(k) + " of " + name + " and R",
+                    [k](const Vars& x) { return ad::concat({x[0], x[1]}, k); },
+                    [&](const Vars& x) {
+                      return shard::full(shard::concat({shard::distribute(x[0], mesh, {p}), shard::distribute(x[1], mesh, {R})}, k));
+                    },
+                    {{6, 6}, {6, 6}});
+      }
+    }
+}
+
 TEST(Sharding, MatmulRulesOnOneAndTwoAxes) {
   const std::vector<std::pair<Placement, Placement>> one = {{S(0), R}, {R, S(1)}, {S(1), S(0)}, {R, R}, {S(1), R},
                                                             {R, S(0)}, {P, R},    {R, P},       {S(0), S(0)},
