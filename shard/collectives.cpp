@@ -42,9 +42,95 @@ int mpi_int(std::int64_t n) {
   return static_cast<int>(n);
 }
 
+// Copies the box [offset, offset + extent) of a row-major tensor of
+// `shape` to (pack) or from (unpack) a contiguous buffer in row-major order.
+void copy_box(const Shape& shape, const Shape& offset, const Shape& extent, double* tensor, double* buffer,
+              bool pack) {
+  const size_t r = shape.size();
+  index_t n = 1;
+  for (index_t e : extent) n *= e;
+  if (n == 0) return;
+  Shape stride(r, 1), idx(r, 0);
+  for (size_t i = r; i-- > 1;) stride[i - 1] = stride[i] * shape[i];
+  for (index_t k = 0; k < n; ++k) {
+    index_t at = 0;
+    for (size_t i = 0; i < r; ++i) at += (offset[i] + idx[i]) * stride[i];
+    if (pack)
+      buffer[k] = tensor[at];
+    else
+      tensor[at] = buffer[k];
+    for (size_t i = r; i-- > 0;) {
+      if (++idx[i] < extent[i]) break;
+      idx[i] = 0;
+    }
+  }
+}
+
 }  // namespace
 
 std::int64_t bytes_sent() { return sent.load(); }
+
+Var all_to_all(const Var& x, int d, int e, const MeshPtr& mesh, int axis, index_t extent_d) {
+  check(x, d, "all_to_all");
+  check(x, e, "all_to_all");
+  CAMBER_REQUIRE(d != e, "all_to_all: the two dimensions must differ");
+  const int m = mesh->size(axis), me = mesh->coordinate(axis);
+  const Shape in = x.shape();
+  const index_t extent_e = in[static_cast<size_t>(e)];
+  CAMBER_REQUIRE(in[static_cast<size_t>(d)] == chunk(extent_d, m, me).count,
+                 "all_to_all: this rank holds " << in[static_cast<size_t>(d)] << " of " << extent_d
+                                                << " entries of dimension " << d << ", not its chunk");
+  std::vector<double> mine = x.value().to_vector();
+  Shape out_shape = in;
+  out_shape[static_cast<size_t>(d)] = extent_d;
+  out_shape[static_cast<size_t>(e)] = chunk(extent_e, m, me).count;
+  std::vector<int> scount(static_cast<size_t>(m)), sdispl(static_cast<size_t>(m)), rcount(static_cast<size_t>(m)),
+      rdispl(static_cast<size_t>(m));
+  std::vector<double> sbuf(mine.size());
+  std::int64_t at = 0, rat = 0;
+  for (int r = 0; r < m; ++r) {
+    // To r: my rows of d, r's chunk of e.
+    Shape off(in.size(), 0), ext = in;
+    const Chunk ce = chunk(extent_e, m, r);
+    off[static_cast<size_t>(e)] = ce.offset;
+    ext[static_cast<size_t>(e)] = ce.count;
+    index_t n = 1;
+    for (index_t v : ext) n *= v;
+    copy_box(in, off, ext, mine.data(), sbuf.data() + at, true);
+    scount[static_cast<size_t>(r)] = mpi_int(n);
+    sdispl[static_cast<size_t>(r)] = mpi_int(at);
+    at += n;
+    // From r: r's chunk of d, my chunk of e.
+    Shape rext = out_shape;
+    rext[static_cast<size_t>(d)] = chunk(extent_d, m, r).count;
+    index_t k = 1;
+    for (index_t v : rext) k *= v;
+    rcount[static_cast<size_t>(r)] = mpi_int(k);
+    rdispl[static_cast<size_t>(r)] = mpi_int(rat);
+    rat += k;
+  }
+  std::vector<double> rbuf(static_cast<size_t>(rat));
+  CAMBER_CHECK_MPI(MPI_Alltoallv(sbuf.data(), scount.data(), sdispl.data(), MPI_DOUBLE, rbuf.data(), rcount.data(),
+                                 rdispl.data(), MPI_DOUBLE, mesh->axis_comm(axis)));
+  sent += (at - scount[static_cast<size_t>(me)]) * static_cast<std::int64_t>(sizeof(double));
+  std::vector<double> out(rbuf.size());
+  for (int r = 0; r < m; ++r) {
+    Shape off(in.size(), 0), ext = out_shape;
+    const Chunk cd = chunk(extent_d, m, r);
+    off[static_cast<size_t>(d)] = cd.offset;
+    ext[static_cast<size_t>(d)] = cd.count;
+    copy_box(out_shape, off, ext, out.data(), rbuf.data() + rdispl[static_cast<size_t>(r)], false);
+  }
+  return ad::record_op(
+      "all_to_all", Tensor::from_host(out_shape, out), {x},
+      [d, e, mesh, axis, extent_e](const Vars&, const Var&, const Var& g) -> Vars {
+        return {all_to_all(g, e, d, mesh, axis, extent_e)};
+      },
+      [d, e, mesh, axis, extent_d](const Vars&, const Var&, const Vars& t) {
+        return all_to_all(t[0], d, e, mesh, axis, extent_d);
+      },
+      ad::Reads::nothing());
+}
 
 Var all_gather(const Var& x, int d, const MeshPtr& mesh, int axis, index_t extent) {
   check(x, d, "all_gather");

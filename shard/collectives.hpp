@@ -16,6 +16,7 @@
 ///   all_reduce(x)              Partial -> Replicate          g (*)               all_reduce(t)
 ///   reduce_scatter(x, d)       Partial -> Shard(d)           all_gather(g, d)(*) reduce_scatter(t, d)
 ///   partial_from_replicate(x)  Replicate -> Partial          g                   partial_from_replicate(t)
+///   all_to_all(x, d, e)        Shard(d) -> Shard(e)          all_to_all(g, e, d) all_to_all(t, d, e)
 ///   grad_all_reduce(x)         identity (Replicate)          all_reduce(g)       t
 /// @endcode
 ///
@@ -44,6 +45,10 @@ namespace camber::shard {
 ad::Var all_gather(const ad::Var& x, int d, const MeshPtr& mesh, int axis, index_t extent);
 /// This rank's chunk of x along dim d (chunk() of the axis).
 ad::Var local_chunk(const ad::Var& x, int d, const MeshPtr& mesh, int axis);
+/// Shard(d) -> Shard(e) along one axis (MPI_Alltoallv): every rank sends
+/// each other rank the part of its block that rank's chunk of dimension e
+/// covers. `extent_d` is dimension d's whole length.
+ad::Var all_to_all(const ad::Var& x, int d, int e, const MeshPtr& mesh, int axis, index_t extent_d);
 /// The sum over the axis's ranks.
 ad::Var all_reduce(const ad::Var& x, const MeshPtr& mesh, int axis);
 /// The sum over the axis's ranks, this rank's chunk along dim d.

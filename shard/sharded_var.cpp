@@ -255,12 +255,18 @@ ShardedVar redistribute(const ShardedVar& x, const Placements& target) {
       if (q.is_shard(d)) return true;
     return false;
   };
-  // First the gathers (Shard leaves), then the reductions (Partial leaves;
+  // First the gathers (Shard leaves; Shard to Shard by all-to-all), then the reductions (Partial leaves;
   // straight to this rank's chunk where nothing else splits that
   // dimension), then what enters Shard or Partial from Replicate.
   for (int a = 0; a < mesh.ndim(); ++a) {
     Placement& c = cur[static_cast<size_t>(a)];
-    if (c == target[static_cast<size_t>(a)] || !c.is_shard()) continue;
+    const Placement& to = target[static_cast<size_t>(a)];
+    if (c == to || !c.is_shard()) continue;
+    if (to.is_shard() && !split_by_any(to.dim)) {  // one all-to-all instead of a gather and a chunk
+      v = all_to_all(v, c.dim, to.dim, x.mesh, a, x.global_shape[static_cast<size_t>(c.dim)]);
+      c = to;
+      continue;
+    }
     v = all_gather(v, c.dim, x.mesh, a, x.global_shape[static_cast<size_t>(c.dim)]);
     c = Placement::replicate();
   }

@@ -81,8 +81,9 @@ Tensor local_part(const Tensor& whole, const DeviceMesh& mesh, const Placements&
 /// A whole tensor, the same on every rank, laid out as `placements` (its
 /// gradient is the whole gradient, on every rank).
 ShardedVar distribute(const ad::Var& whole, const MeshPtr& mesh, const Placements& placements);
-/// Changes the layout (all_gather, local_chunk, all_reduce, reduce_scatter
-/// and partial_from_replicate as needed, one mesh axis at a time).
+/// Changes the layout (all_gather, local_chunk, all_reduce, reduce_scatter,
+/// all_to_all and partial_from_replicate as needed, one mesh axis at a
+/// time).
 ShardedVar redistribute(const ShardedVar& x, const Placements& target);
 /// The whole tensor on every rank.
 ad::Var full(const ShardedVar& x);

@@ -102,6 +102,19 @@ TEST(Sharding, EveryLayoutChangeRoundTripsWithItsGradient) {
         }
 }
 
+// Shard(0) -> Shard(1) is one all-to-all: each rank sends every other rank
+// the (n/m) x (n/m) block it needs, (m - 1) n^2 / m^2 values in all.
+TEST(Sharding, ShardToShardSendsOnlyTheBlocksAllToAll) {
+  for (const MeshPtr& mesh : meshes(1)) {
+    const int m = mesh->size(0);
+    const ShardedVar a = shard::distribute(ad::constant(pattern({8, 8}, 1)), mesh, {S(0)});
+    const std::int64_t before = shard::bytes_sent();
+    const ShardedVar b = shard::redistribute(a, {S(1)});
+    EXPECT_EQ(shard::bytes_sent() - before, static_cast<std::int64_t>(8 * (m - 1) * 64 / (m * m)));
+    EXPECT_EQ(b.local.shape(), (Shape{8, 8 / m}));
+  }
+}
+
 TEST(Sharding, TwoAxisLayoutsRoundTrip) {
   for (const MeshPtr& mesh : meshes(2))
     for (const Placements& from : {Placements{S(0), S(1)}, Placements{S(1), R}, Placements{P, S(0)}, Placements{R, P}})
