@@ -542,4 +542,15 @@ ShardedVar concat(const std::vector<ShardedVar>& parts, int dim) {
   return {ad::concat(locals, dim), shape, x.front().mesh, target, nullptr};
 }
 
+ShardedVar index_select(const ShardedVar& a, int dim, const Tensor& index) {
+  no_cells(a, "index_select");
+  CAMBER_REQUIRE(dim >= 0 && dim < static_cast<int>(a.global_shape.size()) && index.rank() == 1,
+                 "sharding: index_select of dimension " << dim << " of " << shape_string(a.global_shape)
+                                                         << " by a 1-d index");
+  const ShardedVar x = unsplit(a, dim, "index_select");
+  Shape shape = x.global_shape;
+  shape[static_cast<size_t>(dim)] = index.dim(0);
+  return {ad::index_select(x.local, dim, index), shape, x.mesh, x.placements, nullptr};
+}
+
 }  // namespace camber::shard

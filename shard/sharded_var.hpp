@@ -28,7 +28,8 @@
 ///                            P,R -> P;  R,P -> P;  otherwise b (then a) -> R
 ///   transpose                S(d) -> S(swapped d);  R -> R;  P -> P
 ///   reshape                  S(0) -> S(0) if the rows stay;  R, P unchanged;  otherwise -> R
-///   slice / concat along k   S(d != k), R, P unchanged;  S(k) -> R first
+///   slice / concat /         S(d != k), R, P unchanged;  S(k) -> R first
+///   index_select along k
 /// @endcode
 /// A replicated input that a rank-dependent computation uses gets
 /// grad_all_reduce on that axis (its gradient is summed over the ranks).
@@ -136,5 +137,8 @@ ShardedVar transpose(const ShardedVar& a);
 ShardedVar reshape(const ShardedVar& a, const Shape& shape);
 ShardedVar slice(const ShardedVar& a, int dim, index_t start, index_t stop);
 ShardedVar concat(const std::vector<ShardedVar>& parts, int dim);
+/// Entries `index` (int64) of dimension dim, as ad::index_select; along a
+/// split dimension it is gathered first.
+ShardedVar index_select(const ShardedVar& a, int dim, const Tensor& index);
 
 }  // namespace camber::shard

@@ -195,7 +195,12 @@ TEST(Sharding, ShapeOpRules) {
       expect_same("reshape flat " + name, [](const Vars& x) { return ad::reshape(x[0], {42}); },
                   [&](const Vars& x) { return shard::full(shard::reshape(shard::distribute(x[0], mesh, {p}), {42})); },
                   {{7, 6}});
+ const Tensor idx = Tensor::from_host_int64({4}, {5, 0, 2, 2});
       for (int k = 0; k < 2; ++k) {
+        expect_same("index_select " + std::to_string(k) + " of " + name,
+                    [&](const Vars& x) { return ad::index_select(x[0], k, idx); },
+                    [&](const Vars& x) { return shard::full(shard::index_select(shard::distribute(x[0], mesh, {p}), k, idx)); },
+                    {{7, 6}});
         expect_same("slice " + std::to_string(k) + " of " + name, [k](const Vars& x) { return ad::slice(x[0], k, 1, 4); },
                     [&](const Vars& x) { return shard::full(shard::slice(shard::distribute(x[0], mesh, {p}), k, 1, 4)); },
                     {{7, 6}});
