@@ -64,10 +64,7 @@ struct Arkode::Impl : detail::CallbackGuard {
   }
   static void on_error(int, const char*, const char* function, char* msg, void* d) { of(d).record(function, msg); }
   std::string flag_name(int flag) const {
-    char* name = erk() ? ERKStepGetReturnFlagName(flag) : ARKStepGetReturnFlagName(flag);
-    std::string s = name != nullptr ? name : "unknown flag";
-    std::free(name);  // ARKODE allocates the name
-    return s;
+    return detail::take_name(erk() ? ERKStepGetReturnFlagName(flag) : ARKStepGetReturnFlagName(flag));
   }
   void check(int flag, const char* call) const {
     rethrow();

@@ -132,7 +132,7 @@ struct Cvodes::Impl : detail::CallbackGuard {
 
   // A CVODES call that must succeed (set-up): otherwise an error naming it.
   void check(int flag, const char* call) const {
-    CAMBER_REQUIRE(flag >= 0, "CVODES: " << call << " failed with " << CVodeGetReturnFlagName(flag)
+    CAMBER_REQUIRE(flag >= 0, "CVODES: " << call << " failed with " << detail::take_name(CVodeGetReturnFlagName(flag))
                                          << detail());
   }
 };
@@ -207,7 +207,7 @@ double Cvodes::advance(double tout, std::vector<double>& y, std::vector<int>* ro
   const int flag = CVode(m.mem.get(), tout, m.y.get(), &t, CV_NORMAL);
   m.rethrow();
   CAMBER_REQUIRE(flag >= 0, "CVODES failed at t = " << t << " (integrating from " << m.t << " to "
-                                                   << tout << "): " << CVodeGetReturnFlagName(flag)
+                                                   << tout << "): " << detail::take_name(CVodeGetReturnFlagName(flag))
                                                    << m.detail());
   m.t = t;
   const int n = m.sys.n;
@@ -302,7 +302,7 @@ struct Run : detail::CallbackGuard {
     rethrow();
     if (flag >= 0) return;
     const std::string at = std::isnan(t) ? std::string() : " at t = " + std::to_string(t);
-    CAMBER_REQUIRE(false, "CVODES: " << call << " failed" << at << ": " << CVodeGetReturnFlagName(flag)
+    CAMBER_REQUIRE(false, "CVODES: " << call << " failed" << at << ": " << detail::take_name(CVodeGetReturnFlagName(flag))
                                      << detail());
   }
 };

@@ -210,7 +210,7 @@ struct Calls : detail::CallbackGuard {
     if (flag >= 0) return;
     const std::string at = std::isnan(t) ? std::string() : " at t = " + std::to_string(t);
     CAMBER_REQUIRE(false, "CVODES (distributed): " << call << " failed" << at << ": "
-                                                   << CVodeGetReturnFlagName(flag) << detail());
+                                                   << detail::take_name(CVodeGetReturnFlagName(flag)) << detail());
   }
 };
 

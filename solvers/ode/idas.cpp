@@ -93,7 +93,7 @@ struct Idas::Impl : detail::CallbackGuard {
   }
   void check(int flag, const char* call) const {
     if (flag >= 0) return;
-    CAMBER_REQUIRE(false, "IDAS: " << call << " failed with " << IDAGetReturnFlagName(flag) << detail());
+    CAMBER_REQUIRE(false, "IDAS: " << call << " failed with " << detail::take_name(IDAGetReturnFlagName(flag)) << detail());
   }
 };
 
@@ -161,7 +161,7 @@ double Idas::advance(double tout, std::vector<double>& y, std::vector<int>* root
   const int flag = IDASolve(m.mem, tout, &t, m.y, m.yp, IDA_NORMAL);
   m.rethrow();
   CAMBER_REQUIRE(flag >= 0, "IDAS failed at t = " << t << " (integrating from " << m.t << " to " << tout
-                                                 << "): " << IDAGetReturnFlagName(flag)
+                                                 << "): " << detail::take_name(IDAGetReturnFlagName(flag))
                                                  << m.detail());
   m.t = t;
   const int n = m.sys.n;
@@ -279,7 +279,7 @@ struct DaeRun : detail::CallbackGuard {
     rethrow();
     if (flag >= 0) return;
     const std::string at = std::isnan(t) ? std::string() : " at t = " + std::to_string(t);
-    CAMBER_REQUIRE(false, "IDAS: " << call << " failed" << at << ": " << IDAGetReturnFlagName(flag) << detail());
+    CAMBER_REQUIRE(false, "IDAS: " << call << " failed" << at << ": " << detail::take_name(IDAGetReturnFlagName(flag)) << detail());
   }
 };
 

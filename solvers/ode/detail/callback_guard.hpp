@@ -5,10 +5,19 @@
 // for the error the wrapper raises.
 #pragma once
 
+#include <cstdlib>
 #include <exception>
 #include <string>
 
 namespace camber::solvers::detail {
+
+// SUNDIALS' ...GetReturnFlagName allocate the name they return: this
+// takes it and frees it.
+inline std::string take_name(char* name) {
+  std::string s = name != nullptr ? name : "unknown flag";
+  std::free(name);
+  return s;
+}
 
 struct CallbackGuard {
   std::exception_ptr error;  // thrown by a callback
