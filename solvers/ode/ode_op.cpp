@@ -29,6 +29,59 @@ ad::Var first_order(const std::string& name, const ad::Vars& inputs, const Tenso
       });
 }
 
+// c dG/dp as an op of (y0, p, c), for second derivatives in p: its JVP
+// along (0, v, dc) is dc dG/dp + c H v, its VJP of h is (-, c H h, <h,
+// dG/dp>), H v from integral_hvp (forward over adjoint; H is symmetric).
+// Derivatives with respect to y0 through it are refused: integral_hvp
+// keeps y0 fixed.
+struct IntegralProblem {
+  OdeSystem system;
+  OdeIntegrand integrand;
+  CvodesOptions options;
+  AdjointOptions adjoint;
+  double t0 = 0.0, t_end = 0.0;
+  std::vector<double> hvp(const Tensor& y0, const Tensor& p, const std::vector<double>& v) const {
+    OdeSystem s = system;
+    s.p = values_of(p);
+    return integral_hvp(s, integrand, options, t0, values_of(y0), t_end, v, adjoint).hvp;
+  }
+};
+
+ad::Var scaled_gradient(std::shared_ptr<const IntegralProblem> problem, std::vector<double> d_p, const ad::Var& y0,
+                        const ad::Var& p, const ad::Var& c) {
+  const index_t np = p.shape()[0];
+  std::vector<double> value = d_p;
+  const double cv = values_of(c.value())[0];
+  for (double& x : value) x *= cv;
+  const auto refuse_y0 = [](const ad::Var& y) {
+    CAMBER_REQUIRE(!y.requires_grad(), "ode_integral: second derivatives with respect to y0 are not implemented "
+                                       "(integral_hvp keeps y0 fixed); make y0 a constant");
+  };
+  return ad::custom_op(
+      "ode_integral_gradient", {y0, p, c}, [value, np](const std::vector<Tensor>&) { return Tensor::from_host({np}, value); },
+      [=](const ad::Vars& in, const ad::Var&, const ad::Var& h) -> ad::Vars {
+        refuse_y0(in[0]);
+        const std::vector<double> hv = values_of(h.value());
+        std::vector<double> Hh = problem->hvp(in[0].value(), in[1].value(), hv);
+        const double c_now = values_of(in[2].value())[0];
+        for (double& x : Hh) x *= c_now;
+        double dc = 0.0;
+        for (size_t j = 0; j < hv.size(); ++j) dc += hv[j] * d_p[j];
+        return {first_order("ode_integral_hvp", {in[0], in[1], h}, Tensor::zeros(in[0].shape())),
+                first_order("ode_integral_hvp", {in[0], in[1], h}, Tensor::from_host({np}, Hh)),
+                first_order("ode_integral_hvp", {in[0], in[1], h}, Tensor::from_host(in[2].shape(), {dc}))};
+      },
+      [=](const ad::Vars& in, const ad::Var&, const ad::Vars& t) -> ad::Var {
+        CAMBER_REQUIRE(t[0].value().max_abs() == 0.0,
+                       "ode_integral: second derivatives with respect to y0 are not implemented (integral_hvp keeps "
+                       "y0 fixed)");
+        std::vector<double> out = problem->hvp(in[0].value(), in[1].value(), values_of(t[1].value()));
+        const double c_now = values_of(in[2].value())[0], dc = values_of(t[2].value())[0];
+        for (size_t j = 0; j < out.size(); ++j) out[j] = c_now * out[j] + dc * d_p[j];
+        return first_order("ode_integral_hvp", {in[0], in[1], t[1]}, Tensor::from_host({np}, out));
+      });
+}
+
 }  // namespace
 
 ad::Var ode_solution(const OdeSystem& system, const ad::Var& y0, const ad::Var& p, double t0,
@@ -78,6 +131,7 @@ ad::Var ode_integral(const OdeSystem& system, const OdeIntegrand& integrand, con
   // The forward pass runs the adjoint sweep already (one CVODES run gives G
   // and its gradient); this op's VJP and JVP reuse it.
   auto sweep = std::make_shared<IntegralGradient>();
+  auto problem = std::make_shared<const IntegralProblem>(IntegralProblem{system, integrand, options, adjoint, t0, t_end});
   return ad::custom_op(
       "ode_integral", {y0, p},
       [=](const std::vector<Tensor>& in) {
@@ -87,12 +141,13 @@ ad::Var ode_integral(const OdeSystem& system, const OdeIntegrand& integrand, con
       [=](const ad::Vars& in, const ad::Var&, const ad::Var& g) -> ad::Vars {
         const IntegralGradient& r = *sweep;
         const double c = values_of(g.value())[0];
-        std::vector<double> dy0 = r.d_dy0, dp = r.d_dp;
+        std::vector<double> dy0 = r.d_dy0;
         for (double& v : dy0) v *= c;
-        for (double& v : dp) v *= c;
-        const index_t np = in[1].shape()[0];
-        return {first_order("ode_integral_vjp", {in[0], in[1], g}, Tensor::from_host({n}, dy0)),
-                first_order("ode_integral_vjp", {in[0], in[1], g}, Tensor::from_host({np}, dp))};
+        // A constant y0's cotangent is unused: no node, so a forward pass
+        // over this backward one does not ask for its second derivatives.
+        const Tensor d_y0 = Tensor::from_host({n}, dy0);
+        return {in[0].requires_grad() ? first_order("ode_integral_vjp", {in[0], in[1], g}, d_y0) : ad::constant(d_y0),
+                scaled_gradient(problem, r.d_dp, in[0], in[1], g)};
       },
       [=](const ad::Vars& in, const ad::Var&, const ad::Vars& t) -> ad::Var {
         const IntegralGradient& r = *sweep;

@@ -13,8 +13,9 @@
 /// The VJP is one CVODES adjoint sweep (solution_vjp), the JVP one
 /// directional forward sensitivity (solution_jvp); tests/ode checks the two
 /// against each other (dot-product test) and against finite differences.
-/// Second derivatives through the op (a VJP of its VJP, Hessian-vector
-/// products) are not implemented: asking for one is an error, not a zero.
+/// Second derivatives through ode_solution (a VJP of its VJP,
+/// Hessian-vector products) are not implemented: asking for one is an
+/// error, not a zero. ode_integral has them with respect to p.
 #pragma once
 
 #include <vector>
@@ -32,7 +33,10 @@ ad::Var ode_solution(const OdeSystem& system, const ad::Var& y0, const ad::Var& 
 
 /// G = integral from t0 to t_end of g(t, y, p) dt, a scalar ({1}), as an
 /// op: its VJP and JVP come from one adjoint sweep (integral_gradients).
-/// First order only, as ode_solution.
+/// Second derivatives with respect to p work too: the gradient in p is
+/// itself an op whose JVP and VJP are Hessian-vector products from
+/// integral_hvp (forward over adjoint), so ad::hvp and reverse over reverse
+/// both give H v. With respect to y0 the derivatives are first order only.
 ad::Var ode_integral(const OdeSystem& system, const OdeIntegrand& integrand, const ad::Var& y0,
                      const ad::Var& p, double t0, double t_end, const CvodesOptions& options = {},
                      const AdjointOptions& adjoint = {});

@@ -513,6 +513,40 @@ TEST(OdeIntegral, IsAnOpWhoseGradientIsTheAdjoints) {
 
 namespace {
 
+TEST(OdeIntegral, SecondDerivativesInPThroughTheOpAreIntegralHvp) {
+  // ad::hvp (forward over reverse) and reverse over reverse through the op
+  // give integral_hvp's H v; H v differs from a wrong rule (zero, or the
+  // gradient) by far more than the tolerances.
+  namespace ad = camber::ad;
+  using camber::Tensor;
+  const solvers::OdeIntegrand g =
+      solvers::make_integrand([](double, const auto* y, const auto* p) { return y[0] * y[1] + p[0] * p[1] * y[0]; });
+  const std::vector<double> v{0.5, -1.0, 0.3, 0.8};
+  const std::vector<double> want =
+      solvers::integral_hvp(solvers::make_ode_system(2, lv_p, lotka), g, tight(), 0.0, lv_y0, 3.0, v, tight_adjoint()).hvp;
+  const solvers::OdeSystem sys = solvers::make_ode_system(2, lv_p, lotka);
+  const ad::Var y0 = ad::constant(Tensor::from_host({2}, lv_y0));
+  const auto G = [&](const ad::Var& p) {
+    return ad::mul_scalar(solvers::ode_integral(sys, g, y0, p, 0.0, 3.0, tight(), tight_adjoint()), 1.5);
+  };
+  const Tensor fwd = ad::hvp([&](const ad::Var& p) { return ad::sum(G(p)); }, Tensor::from_host({4}, lv_p),
+                             Tensor::from_host({4}, v));
+  const ad::Var p = ad::variable(Tensor::from_host({4}, lv_p));
+  const ad::Var grad = ad::grad(ad::sum(G(p)), {p}, true)[0];
+  const Tensor rev = ad::grad(ad::sum(ad::mul(grad, ad::constant(Tensor::from_host({4}, v)))), {p})[0].value();
+  double scale = 0.0;
+  for (double w : want) scale = std::max(scale, std::abs(w));
+  for (size_t j = 0; j < 4; ++j) {
+    EXPECT_NEAR(fwd.to_vector()[j], 1.5 * want[j], 1e-9 * 1.5 * scale) << "forward over reverse, p" << j;
+    EXPECT_NEAR(rev.to_vector()[j], 1.5 * want[j], 1e-9 * 1.5 * scale) << "reverse over reverse, p" << j;
+  }
+  // With respect to a y0 that needs a gradient: refused, not wrong.
+  const ad::Var y0v = ad::variable(Tensor::from_host({2}, lv_y0));
+  const ad::Var gp = ad::grad(ad::sum(solvers::ode_integral(sys, g, y0v, p, 0.0, 3.0, tight(), tight_adjoint())), {p},
+                              true)[0];
+  EXPECT_THROW(ad::grad(ad::sum(gp), {p, y0v}), camber::Error);
+}
+
 TEST(OdeIntegral, HessianVectorProductMatchesDifferencesOfGradientsAndIsSymmetric) {
   // Forward over adjoint, against central differences of the adjoint
   // gradient along v, and u^T H v = v^T H u.
