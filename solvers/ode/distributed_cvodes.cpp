@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 
 #include <camber/error.hpp>
+#include <camber/runtime.hpp>
 
 #include "detail/callback_guard.hpp"
 #include "detail/sundials_handles.hpp"
@@ -299,12 +301,20 @@ struct Problem {
   }
 };
 
-void load(N_Vector v, const std::vector<double>& values, const char* what) {
-  const size_t n = static_cast<size_t>(N_VGetLocalLength_Parallel(v));
-  CAMBER_INPUT_REQUIRE(values.size() == n, "distributed ode: " << what << " has " << values.size()
-                                                               << " rows on this rank, the system " << n);
+void check_rows(const std::vector<double>& values, index_t n, const char* what) {
+  CAMBER_INPUT_REQUIRE(static_cast<index_t>(values.size()) == n, "distributed ode: " << what << " has " << values.size()
+                                                                                   << " rows on this rank, the system " << n);
   for (double x : values) CAMBER_INPUT_REQUIRE(std::isfinite(x), "distributed ode: " << what << " holds " << x);
-  std::copy(values.begin(), values.end(), data(v));
+}
+
+void load(N_Vector v, const std::vector<double>& values) { std::copy(values.begin(), values.end(), data(v)); }
+
+// The checks every rank makes before the first collective call, agreed by
+// all (collective_guard: a bad value on one rank is an error on every
+// rank, not a hang).
+void agree(MPI_Comm comm, const std::function<void()>& checks) {
+  CAMBER_INPUT_REQUIRE(comm != MPI_COMM_NULL, "distributed ode: the system has no communicator");
+  collective_guard(comm, checks);
 }
 
 std::vector<double> rows(N_Vector v) {
@@ -325,7 +335,7 @@ struct DistributedCvodes::Impl {
 
 DistributedCvodes::DistributedCvodes(DistributedOdeSystem system, DistributedCvodesOptions options)
     : impl_(std::make_unique<Impl>()) {
-  check_system(system, options, false);
+  agree(system.comm, [&] { check_system(system, options, false); });
   impl_->sys = std::move(system);
   impl_->o = options;
   impl_->calls.sys = &impl_->sys;
@@ -336,8 +346,11 @@ DistributedCvodes::~DistributedCvodes() = default;
 
 void DistributedCvodes::reset(double t0, const std::vector<double>& y0) {
   Impl& m = *impl_;
-  CAMBER_INPUT_REQUIRE(std::isfinite(t0), "distributed ode: t0 is " << t0);
-  load(m.problem->y.get(), y0, "y0");
+  agree(m.sys.comm, [&] {
+    CAMBER_INPUT_REQUIRE(std::isfinite(t0), "distributed ode: t0 is " << t0);
+    check_rows(y0, m.sys.n_local, "y0");
+  });
+  load(m.problem->y.get(), y0);
   m.calls.clear();
   m.calls.jdiag.clear();
   if (!m.started) {
@@ -368,23 +381,26 @@ DistributedOdeStats DistributedCvodes::stats() const {
 DistributedGradient distributed_gradient(const DistributedOdeSystem& sys, const DistributedCvodesOptions& o,
                                          double t0, const std::vector<double>& y0, const PointLoss& loss,
                                          const DistributedAdjointOptions& a) {
-  check_system(sys, o, true);
-  CAMBER_INPUT_REQUIRE(static_cast<bool>(loss.term) && !loss.times.empty(),
-                       "distributed ode: the loss needs times and a term");
-  double last = t0;
-  for (double t : loss.times) {
-    CAMBER_INPUT_REQUIRE(std::isfinite(t) && t > last,
-                         "distributed ode: loss times must increase after t0 = " << t0 << ", got " << t);
-    last = t;
-  }
-  CAMBER_INPUT_REQUIRE(a.rtol > 0.0 && a.atol > 0.0 && a.quad_rtol > 0.0 && a.quad_atol > 0.0 &&
-                           a.checkpoint_steps > 0,
-                       "distributed ode: adjoint tolerances must be > 0 and checkpoint_steps > 0");
+  agree(sys.comm, [&] {
+    check_system(sys, o, true);
+    CAMBER_INPUT_REQUIRE(static_cast<bool>(loss.term) && !loss.times.empty(),
+                         "distributed ode: the loss needs times and a term");
+    double last = t0;
+    for (double t : loss.times) {
+      CAMBER_INPUT_REQUIRE(std::isfinite(t) && t > last,
+                           "distributed ode: loss times must increase after t0 = " << t0 << ", got " << t);
+      last = t;
+    }
+    CAMBER_INPUT_REQUIRE(a.rtol > 0.0 && a.atol > 0.0 && a.quad_rtol > 0.0 && a.quad_atol > 0.0 &&
+                             a.checkpoint_steps > 0,
+                         "distributed ode: adjoint tolerances must be > 0 and checkpoint_steps > 0");
+    check_rows(y0, sys.n_local, "y0");
+  });
 
   Calls calls;
   calls.sys = &sys;
   Problem f(sys, o, calls);
-  load(f.y.get(), y0, "y0");
+  load(f.y.get(), y0);
   f.init(o, t0, calls);
   void* cv = f.cv();
   calls.check(CVodeAdjInit(cv, a.checkpoint_steps, CV_HERMITE), "CVodeAdjInit");

@@ -28,7 +28,9 @@
 /// @endcode
 ///
 /// Errors: SUNDIALS' failures are camber::Error naming the call, the time
-/// reached and the flag; bad options or sizes are bad input. A callback
+/// reached and the flag; bad options or sizes are bad input, agreed by all
+/// ranks before any collective call (an error on one rank is raised on
+/// every rank, with the lowest failing rank's message). A callback
 /// that throws on one rank while the others wait in its collective
 /// communication cannot be recovered here; the callbacks of a
 /// discretization should validate before communicating.

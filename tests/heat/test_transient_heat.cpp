@@ -306,6 +306,21 @@ TEST(TransientHeat, TheResidualOnShardedCellFieldsMatchesTheKernel) {
   EXPECT_LT(werr, 1e-12 * par::allreduce_max(big, comm));
 }
 
+// A wrong initial state on one rank is an error on every rank (agreed
+// before any collective call), not a hang.
+TEST(TransientHeat, BadInputOnOneRankIsAnErrorOnEveryRank) {
+  mesh::DistributedMesh dm(mesh::rectangle(6, 6, 1.0, 1.0), test::world());
+  solvers::TransientHeat heat(dm, all_held_at(0.0));
+  heat.set_log_conductivity(std::vector<double>(static_cast<size_t>(heat.n_owned()), 0.0));
+  solvers::DistributedCvodes cv(heat.system(), {});
+  std::vector<double> y0(static_cast<size_t>(heat.n_owned()), 0.0);
+  if (test::rank() == test::size() - 1) y0.push_back(1.0);
+  EXPECT_THROW(cv.reset(0.0, y0), Error);
+  std::vector<double> m(static_cast<size_t>(heat.n_owned()), 0.0);
+  if (test::rank() == 0) m[0] = std::nan("");
+  EXPECT_THROW(heat.set_log_conductivity(m), Error);
+}
+
 solvers::ConductivityInverseProblem small_inverse() {
   solvers::ConductivityInverseProblem p;
   p.model = all_held_at(0.0);
