@@ -53,6 +53,7 @@
 #include <camber/nn/quantize.hpp>
 #include <camber/nn/schedule.hpp>
 #include <camber/nn/surrogate.hpp>
+#include <camber/nn/tensor_parallel.hpp>
 #include <camber/nn/trainer.hpp>
 
 #include <camber/optimization/history.hpp>
