@@ -18,7 +18,9 @@
 #include <camber/nn/layers.hpp>
 #include <camber/optimization/optimizer.hpp>
 #include <camber/solvers/petsc_session.hpp>
+#include <camber/nn/tensor_parallel.hpp>
 #include <camber/parallel/collectives.hpp>
+#include <camber/shard/planner.hpp>
 #include <camber/timer.hpp>
 
 namespace camber::app {
@@ -75,7 +77,18 @@ void declare_surrogate_schema(deck::Schema& s) {
                "Stop after this many epochs without a better validation loss (0: never); the "
                "best epoch's weights are kept.")
       .choice("loss", "mse", {"mse", "l1", "huber"}, "Loss on the normalised outputs.")
-      .integer("seed", 0, deck::IntRange::non_negative(), "Seed of the shuffling.");
+      .integer("seed", 0, deck::IntRange::non_negative(), "Seed of the shuffling.")
+      .choice("parallel", "data", {"data", "model", "auto"},
+              "How the ranks share the work. data: each rank takes rows of every batch. model: "
+              "the layers are split over model_ranks ranks (Megatron-style column- and "
+              "row-parallel layers; an mlp in float64, without clip_norm, no --restart), the "
+              "rest of the ranks split the rows. auto: the planner chooses both from a cost "
+              "model calibrated on the machine, under memory_limit_MiB per rank. The result is "
+              "the same, to round-off, under every choice.")
+      .integer("model_ranks", 0, deck::IntRange::non_negative(),
+               "parallel: model: ranks per model group, a divisor of the rank count (0: all).")
+      .real("memory_limit_MiB", 4096.0, deck::Range::positive(),
+            "parallel: auto: memory per rank the plan must fit (parameters, gradients, activations).");
   s.section("design", "camber optimize: the trained network (the case's model file, <output.dir>/<case>_model.h5) "
                       "as a differentiable model, optimized over its inputs within the data "
                       "set's range by SLSQP with gradients through the network, and the "
@@ -98,6 +111,15 @@ void validate_surrogate(const deck::Deck& d) {
   if (d.string("training.schedule") == "cosine" &&
       d.real("training.min_learning_rate") > d.real("training.learning_rate"))
     d.reject("training.min_learning_rate", "must not exceed training.learning_rate");
+  if (d.string("training.parallel") != "data" && d.string("training.parallel") != "auto") {
+    if (d.string("network.kind") != "mlp")
+      d.reject("network.kind", "parallel: model splits an mlp's layers; use kind: mlp or parallel: data");
+    if (d.string("network.dtype") != "float64")
+      d.reject("network.dtype", "parallel: model needs float64");
+    if (d.real("training.clip_norm") > 0.0)
+      d.reject("training.clip_norm", "clipping needs the norm of the whole gradient, which parallel: model "
+                                     "splits over ranks; set 0 or use parallel: data");
+  }
 }
 
 nn::NetworkSpec network_spec(const deck::Deck& d, index_t in, index_t out) {
@@ -154,8 +176,69 @@ nn::Schedule build_schedule(const deck::Deck& d, long steps_per_epoch) {
   return warm > 0 ? nn::warmup(s, warm) : s;
 }
 
+// How the ranks share the training: a {data: d, model: m} grid. "model"
+// splits an mlp's layers over m ranks (nn::TensorParallelMlp); "auto" asks
+// the planner (shard/planner.hpp). Collective.
+struct Layout {
+  int data = 1, model = 1;
+  shard::MeshPtr grid, model_axis;
+  MPI_Comm data_comm = MPI_COMM_NULL;
+};
+
+Layout layout_of(const deck::Deck& d, const Runtime& runtime, index_t n_in, index_t n_out) {
+  const MPI_Comm world = runtime.comm();
+  const int n = runtime.size();
+  Layout l;
+  l.data = n;
+  const std::string mode = d.string("training.parallel");
+  if (mode == "model") {
+    const int m = d.integer("training.model_ranks") == 0 ? n : static_cast<int>(d.integer("training.model_ranks"));
+    l.model = m;
+    l.data = n / m;
+  } else if (mode == "auto") {
+    if (d.string("network.kind") != "mlp" || d.string("network.dtype") != "float64" ||
+        d.real("training.clip_norm") > 0.0) {
+      logging::info("parallel: auto: only an mlp in float64 without clip_norm can be split; data parallel");
+    } else {
+      shard::MlpShape net;
+      net.widths.push_back(n_in);
+      for (std::int64_t w : d.integers("network.hidden")) net.widths.push_back(w);
+      net.widths.push_back(n_out);
+      net.batch = d.integer("training.batch_size");  // the global batch; the planner splits it
+      const shard::Calibration c = shard::calibrate(world);
+      const auto limit = static_cast<std::int64_t>(d.real("training.memory_limit_MiB") * 1048576.0);
+      shard::PlanEstimate best;
+      collective_guard(world, [&] {
+        for (const shard::PlanEstimate& e : shard::estimate_plans(net, n, c, limit))
+          logging::info(CAMBER_MSG("parallel: plan " << e.plan.name() << ": predicted " << std::scientific
+                                                     << std::setprecision(3) << e.step_seconds() << " s per step, "
+                                                     << std::fixed << std::setprecision(2)
+                                                     << static_cast<double>(e.memory_bytes) / 1048576.0 << " MiB per rank"
+                                                     << (e.fits ? "" : " (over the limit)")));
+        best = shard::choose_plan(net, n, c, limit);
+      });
+      l.data = best.plan.data;
+      l.model = best.plan.model;
+    }
+  }
+  l.grid = shard::DeviceMesh::create(world, {{"data", l.data}, {"model", l.model}});
+  l.data_comm = l.grid->axis_comm(0);
+  l.model_axis = shard::DeviceMesh::create(l.grid->axis_comm(1), {{"model", l.model}});
+  logging::info(CAMBER_MSG("parallel: data " << l.data << " x model " << l.model
+                                             << (mode == "auto" ? " (chosen by the planner)" : "")));
+  return l;
+}
+
 int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
   const MPI_Comm comm = runtime.comm();
+  collective_guard(comm, [&] {
+    const std::int64_t m = d.integer("training.model_ranks"), n = runtime.size();
+    if (d.string("training.parallel") == "model" && m > 0 && (m > n || n % m != 0))
+      d.reject("training.model_ranks", CAMBER_MSG(m << " does not divide the " << n << " ranks"));
+    if (d.string("training.parallel") == "model" && options.restart)
+      d.reject("training.parallel", "--restart is not available with model-parallel training (its checkpoints "
+                                    "are not written); use parallel: data");
+  });
   const std::string name = d.string("case"), dir = d.string("output.dir");
   const std::string file = d.string("data.file");
   collective_guard(comm, [&] {
@@ -168,12 +251,25 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
     data = nn::read_dataset(file, comm);
   }
   const DType dt = d.string("network.dtype") == "float32" ? DType::float32 : DType::float64;
+  const index_t n_in = data.shard.x.dim(1), n_out = data.shard.y.dim(1);
+  const Layout layout = layout_of(d, runtime, n_in, n_out);
+  if (layout.model > 1) {
+    collective_guard(comm, [&] {
+      CAMBER_INPUT_REQUIRE(!options.restart, "--restart is not available with model-parallel training (its "
+                                             "checkpoints are not written); use training.parallel: data");
+    });  // parallel: auto chose model parallel
+    ScopedTimer t("data");
+    data = nn::read_dataset(file, layout.data_comm);  // the rows of this rank's data group
+  }
+  const MPI_Comm data_comm = layout.data_comm;
   nn::Shard shard = data.normalized();
   shard.x = shard.x.to(dt);
   shard.y = shard.y.to(dt);
-  const index_t n_in = shard.x.dim(1), n_out = shard.y.dim(1);
   const std::shared_ptr<nn::Module> net = build_network(d, n_in, n_out);
-  const std::unique_ptr<nn::Optimizer> opt = build_optimizer(d, net->parameters());
+  std::shared_ptr<nn::TensorParallelMlp> split;
+  if (layout.model > 1) split = std::make_shared<nn::TensorParallelMlp>(network_spec(d, n_in, n_out), *net, layout.model_axis);
+  nn::Module& trained = split ? static_cast<nn::Module&>(*split) : *net;
+  const std::unique_ptr<nn::Optimizer> opt = build_optimizer(d, trained.parameters());
 
   nn::TrainOptions o;
   o.epochs = static_cast<int>(d.integer("training.epochs"));
@@ -193,6 +289,8 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
   o.schedule = build_schedule(d, (n_train + o.batch_size - 1) / o.batch_size);
   fs::create_directories(dir);
   o.csv = dir + "/" + name + "_loss.csv";
+  const std::string csv_path = o.csv;
+  if (layout.grid->coordinate(1) != 0) o.csv.clear();  // one writer: the first model group's
   const std::string ckpt = dir + "/" + name + "_checkpoint.h5";
 
   std::ostringstream cols;
@@ -211,7 +309,7 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
                                        << d.string("training.optimizer") << " on "
                                        << runtime.size() << (runtime.size() == 1 ? " rank" : " ranks")));
 
-  nn::Trainer trainer(*net, *opt, o, comm);
+  nn::Trainer trainer(trained, *opt, o, data_comm);
   if (options.restart) {
     collective_guard(comm, [&] {
       CAMBER_INPUT_REQUIRE(fs::exists(ckpt), "--restart: no checkpoint at " << ckpt);
@@ -219,17 +317,22 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
     nn::load_checkpoint(ckpt, *net, *opt, trainer, comm);
     logging::info(CAMBER_MSG("restart from " << ckpt << " after epoch " << trainer.epoch()));
   }
-  trainer.on_epoch([&](const nn::EpochRecord&) {
-    ScopedTimer t("checkpoint");
-    nn::save_checkpoint(ckpt, *net, *opt, trainer, comm);
-  });
+  if (!split)
+    trainer.on_epoch([&](const nn::EpochRecord&) {
+      ScopedTimer t("checkpoint");
+      nn::save_checkpoint(ckpt, *net, *opt, trainer, comm);
+    });
   nn::TrainResult r;
   {
     ScopedTimer t("train");
     r = trainer.fit(shard);
   }
-  // The final weights (the best epoch's with early stopping) as the checkpoint.
-  nn::save_checkpoint(ckpt, *net, *opt, trainer, comm);
+  if (split) {
+    net->load_parameter_values(split->whole_parameters());  // the whole weights, on every rank
+  } else {
+    // The final weights (the best epoch's with early stopping) as the checkpoint.
+    nn::save_checkpoint(ckpt, *net, *opt, trainer, comm);
+  }
 
   // Validation error per output, in the data's units.
   std::vector<double> val_rmse;
@@ -250,7 +353,7 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
       for (size_t i = 0; i < p.size(); ++i) sq[i % static_cast<size_t>(n_out)] += (p[i] - t[i]) * (p[i] - t[i]);
     }
     Tensor s = Tensor::from_host({n_out}, sq);
-    par::allreduce_sum_in_place(s, comm);
+    par::allreduce_sum_in_place(s, data_comm);  // each row once (every model group holds them all)
     const std::vector<double> total = s.to_vector();
     for (index_t j = 0; j < n_out; ++j) {
       const double rmse = std::sqrt(total[static_cast<size_t>(j)] / static_cast<double>(n_val));
@@ -294,12 +397,12 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
        << "set title 'Training: " << name << "'\n"
        << "set xlabel 'epoch'\nset ylabel 'loss (normalised outputs)'\nset logscale y\n"
        << "set format y '%.0e'\n"
-       << "plot '" << o.csv << "' using 1:2 with lines lw 2 title 'training'"
+       << "plot '" << csv_path << "' using 1:2 with lines lw 2 title 'training'"
        << (n_val > 0 ? ", '' using 1:3 with lines lw 2 title 'validation'" : "") << "\n";
     png = euler_app::run_gnuplot(dir + "/" + name + "_loss.gp", gp.str());
   });
-  logging::info("wrote " + o.csv + (png ? ", " + dir + "/" + name + "_loss.png" : std::string()) +
-                ", " + ckpt + " and " + model_path);
+  logging::info("wrote " + csv_path + (png ? ", " + dir + "/" + name + "_loss.png" : std::string()) +
+                (split ? std::string() : ", " + ckpt) + " and " + model_path);
   return 0;
 }
 

@@ -4,7 +4,7 @@
 # flows; cut back to 3 finished flows (an interrupted run), a run on 1 rank
 # continues with the other 5 and ends with the same results, digit for
 # digit; camber train on 2 ranks fits it and reports the validation error
-# per output; --restart continues from the training checkpoint; camber
+# per output, the same under parallel: model and auto; --restart continues from the training checkpoint; camber
 # optimize minimizes CD over the network with CL >= 0.1 and solves the flow
 # at the optimum. The model file train writes: model-info prints its card
 # (the data set's SHA-256 as coreutils computes it), infer predicts the data
@@ -38,6 +38,20 @@ for out in CL CD CM; do
 done
 grep -q "epoch 20/20" train.log || { echo "FAIL: no progress line of epoch 20"; exit 1; }
 [[ $(wc -l < out/trained/tiny_surrogate_loss.csv) == 21 ]] || { echo "FAIL: the loss curve has not 20 epochs"; exit 1; }
+# The same training with the layers split over the 2 ranks (parallel:
+# model) and with the planner's choice (parallel: auto): the same
+# validation errors, digit for digit, as data parallel.
+for mode in model auto; do
+  sed "s|^training:|training:\n  parallel: $mode|; s|dir: out/trained|dir: out/trained_$mode|" "$train" > "$mode.yaml"
+  "$mpiexec" -n 2 --oversubscribe "$camber" train "$mode.yaml" --no-timers > "train_$mode.log" 2>&1 ||
+    { cat "train_$mode.log"; echo "FAIL: camber train with parallel: $mode failed"; exit 1; }
+  grep -q "^parallel: data [12] x model [12]" "train_$mode.log" ||
+    { cat "train_$mode.log"; echo "FAIL: no parallel layout reported for $mode"; exit 1; }
+  diff <(grep "validation C[LDM]: RMSE" train.log) <(grep "validation C[LDM]: RMSE" "train_$mode.log") ||
+    { cat "train_$mode.log"; echo "FAIL: parallel: $mode gives other validation errors"; exit 1; }
+done
+grep -q "^parallel: data 1 x model 2$" train_model.log || { echo "FAIL: parallel: model did not split over 2 ranks"; exit 1; }
+grep -q "(chosen by the planner)" train_auto.log || { echo "FAIL: parallel: auto did not report the planner's choice"; exit 1; }
 sed 's/epochs: 20/epochs: 25/' "$train" > longer.yaml
 "$camber" train longer.yaml --restart --no-timers > restart.log 2>&1 ||
   { cat restart.log; echo "FAIL: camber train --restart failed"; exit 1; }
