@@ -42,14 +42,17 @@ Shape broadcast_shapes(const Shape& a, const Shape& b) {
   return out;
 }
 
-enum class Binary { add, sub, mul, div };
+enum class Binary { add, sub, mul, div, maximum, minimum, pow };
 
 Var apply(Binary op, const Var& a, const Var& b) {
   switch (op) {
     case Binary::add: return ad::add(a, b);
     case Binary::sub: return ad::sub(a, b);
     case Binary::mul: return ad::mul(a, b);
-    default: return ad::div(a, b);
+    case Binary::div: return ad::div(a, b);
+    case Binary::maximum: return ad::maximum(a, b);
+    case Binary::minimum: return ad::minimum(a, b);
+    default: return ad::pow(a, b);
   }
 }
 
@@ -58,7 +61,10 @@ const char* name_of(Binary op) {
     case Binary::add: return "add";
     case Binary::sub: return "sub";
     case Binary::mul: return "mul";
-    default: return "div";
+    case Binary::div: return "div";
+    case Binary::maximum: return "maximum";
+    case Binary::minimum: return "minimum";
+    default: return "pow";
   }
 }
 
@@ -131,6 +137,8 @@ bool elementwise_rule(Binary op, ShardedVar& a, ShardedVar& b, int t, size_t out
     out = pa;
     return true;
   }
+  const bool product = op == Binary::mul || op == Binary::div;  // linear in the numerator
+  if ((pa.is_partial() || pb.is_partial()) && !linear_mix && !product) return false;
   if (pa.is_partial() && pb.is_replicate()) {
     if (linear_mix) {
       b.local = partial_from_replicate(b.local, b.mesh, t);
@@ -345,6 +353,9 @@ ShardedVar add(const ShardedVar& a, const ShardedVar& b) { return elementwise(Bi
 ShardedVar sub(const ShardedVar& a, const ShardedVar& b) { return elementwise(Binary::sub, a, b); }
 ShardedVar mul(const ShardedVar& a, const ShardedVar& b) { return elementwise(Binary::mul, a, b); }
 ShardedVar div(const ShardedVar& a, const ShardedVar& b) { return elementwise(Binary::div, a, b); }
+ShardedVar maximum(const ShardedVar& a, const ShardedVar& b) { return elementwise(Binary::maximum, a, b); }
+ShardedVar minimum(const ShardedVar& a, const ShardedVar& b) { return elementwise(Binary::minimum, a, b); }
+ShardedVar pow(const ShardedVar& a, const ShardedVar& b) { return elementwise(Binary::pow, a, b); }
 
 ShardedVar map(const ShardedVar& a, const std::function<Var(const Var&)>& f, bool linear, const std::string& name) {
   ShardedVar x = a;
@@ -551,6 +562,27 @@ ShardedVar index_select(const ShardedVar& a, int dim, const Tensor& index) {
   Shape shape = x.global_shape;
   shape[static_cast<size_t>(dim)] = index.dim(0);
   return {ad::index_select(x.local, dim, index), shape, x.mesh, x.placements, nullptr};
+}
+
+ShardedVar mean(const ShardedVar& a, int k) {
+  CAMBER_REQUIRE(k >= 0 && k < static_cast<int>(a.global_shape.size()),
+                 "sharding: mean over dimension " << k << " of " << shape_string(a.global_shape));
+  return mul_scalar(sum(a, k), 1.0 / static_cast<double>(a.global_shape[static_cast<size_t>(k)]));
+}
+
+ShardedVar max(const ShardedVar& a, int k) {
+  no_cells(a, "max");
+  CAMBER_REQUIRE(k >= 0 && k < static_cast<int>(a.global_shape.size()),
+                 "sharding: max over dimension " << k << " of " << shape_string(a.global_shape));
+  ShardedVar x = unsplit(a, k, "max");
+  for (int t = 0; t < x.mesh->ndim(); ++t)
+    if (x.placements[static_cast<size_t>(t)].is_partial()) x = relayout(x, t, Placement::replicate(), "max");
+  Placements out = x.placements;
+  for (Placement& p : out)
+    if (p.is_shard() && p.dim > k) p.dim -= 1;
+  Shape shape = x.global_shape;
+  shape.erase(shape.begin() + k);
+  return {ad::max(x.local, k), shape, x.mesh, out, nullptr};
 }
 
 }  // namespace camber::shard

@@ -23,7 +23,9 @@
 ///                            broadcast and its gradient summed over the axis);  P,P -> P for
 ///                            + and -;  P,R -> P for * and a / R;  otherwise both -> R
 ///   unary f(a)               R -> R;  S(d) -> S(d);  P -> P if f is linear, else P -> R first
-///   sum over dim k           S(k) -> P;  S(d) -> S(d or d-1);  R -> R;  P -> P
+///   sum, mean over dim k     S(k) -> P;  S(d) -> S(d or d-1);  R -> R;  P -> P
+///   max over dim k           S(k) -> R first;  P -> R first;  S(d) -> S(d or d-1)
+///   maximum, minimum, pow    as element-wise, but Partial -> R first
 ///   matmul a [m,k] b [k,n]   S(0),R -> S(0);  R,S(1) -> S(1);  S(1),S(0) -> P;  R,R -> R;
 ///                            P,R -> P;  R,P -> P;  otherwise b (then a) -> R
 ///   transpose                S(d) -> S(swapped d);  R -> R;  P -> P
@@ -112,6 +114,10 @@ ShardedVar add(const ShardedVar& a, const ShardedVar& b);
 ShardedVar sub(const ShardedVar& a, const ShardedVar& b);
 ShardedVar mul(const ShardedVar& a, const ShardedVar& b);
 ShardedVar div(const ShardedVar& a, const ShardedVar& b);
+/// Nonlinear element-wise ops: a Partial operand is reduced first.
+ShardedVar maximum(const ShardedVar& a, const ShardedVar& b);
+ShardedVar minimum(const ShardedVar& a, const ShardedVar& b);
+ShardedVar pow(const ShardedVar& a, const ShardedVar& b);
 /// f applied to the local block; `linear` when f(x + y) = f(x) + f(y)
 /// (then a Partial input stays Partial).
 ShardedVar map(const ShardedVar& a, const std::function<ad::Var(const ad::Var&)>& f, bool linear,
@@ -123,6 +129,11 @@ ShardedVar mul_scalar(const ShardedVar& a, double c);
 /// Sum over dimension k (removed), or over all elements (shape {}).
 ShardedVar sum(const ShardedVar& a, int k);
 ShardedVar sum(const ShardedVar& a);
+/// sum(a, k) / length of dimension k.
+ShardedVar mean(const ShardedVar& a, int k);
+/// Maximum over dimension k (removed): along a split or Partial layout the
+/// operand is gathered or reduced first (a max is no sum).
+ShardedVar max(const ShardedVar& a, int k);
 /// 2-d matrix product.
 ShardedVar matmul(const ShardedVar& a, const ShardedVar& b);
 

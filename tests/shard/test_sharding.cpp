@@ -176,6 +176,27 @@ TEST(Sharding, UnaryAndReductionRules) {
       for (int k = 0; k < 2; ++k)
         expect_same("sum over " + std::to_string(k) + " of " + name, [k](const Vars& x) { return ad::sum(x[0], k); },
                     [&](const Vars& x) { return shard::full(shard::sum(shard::distribute(x[0], mesh, {p}), k)); }, {{7, 5}});
+      for (int k = 0; k < 2; ++k) {
+        expect_same("mean over " + std::to_string(k) + " of " + name, [k](const Vars& x) { return ad::mean(x[0], k); },
+                    [&](const Vars& x) { return shard::full(shard::mean(shard::distribute(x[0], mesh, {p}), k)); }, {{7, 5}});
+        expect_same("max over " + std::to_string(k) + " of " + name, [k](const Vars& x) { return ad::max(x[0], k); },
+                    [&](const Vars& x) { return shard::full(shard::max(shard::distribute(x[0], mesh, {p}), k)); }, {{7, 5}});
+      }
+      for (const Placement& q : {R, S(0), P}) {
+        const std::string pair = name + " " + shard::to_string({q});
+        expect_same("maximum " + pair, [](const Vars& x) { return ad::maximum(x[0], x[1]); },
+                    [&](const Vars& x) {
+                      return shard::full(shard::maximum(shard::distribute(x[0], mesh, {p}), shard::distribute(x[1], mesh, {q})));
+                    },
+                    {{7, 5}, {7, 5}});
+        expect_same("pow " + pair, [](const Vars& x) { return ad::pow(ad::add_scalar(ad::square(x[0]), 1.0), x[1]); },
+                    [&](const Vars& x) {
+                      const ShardedVar base = shard::map(shard::distribute(x[0], mesh, {p}),
+                                                         [](const Var& v) { return ad::add_scalar(ad::square(v), 1.0); }, false, "1+x^2");
+                      return shard::full(shard::pow(base, shard::distribute(x[1], mesh, {q})));
+                    },
+                    {{7, 5}, {7, 5}});
+      }
       expect_same("sum of " + name, [](const Vars& x) { return ad::sum(x[0]); },
                   [&](const Vars& x) { return shard::full(shard::sum(shard::distribute(x[0], mesh, {p}))); }, {{7, 5}});
     }
