@@ -225,6 +225,14 @@ TEST(Cvodes, RobertsonAdjointMatchesSundialsOwnExampleOutput) {
               r[1].value, r[1].d_dp[0], r[1].d_dp[1], r[1].d_dp[2], fwd.steps, r[1].backward.steps);
 }
 
+// Adjoint and quadrature tolerances, all the same relative and absolute.
+solvers::AdjointOptions adjoint_tolerances(double rtol, double atol) {
+  solvers::AdjointOptions a;
+  a.rtol = a.quad_rtol = rtol;
+  a.atol = a.quad_atol = atol;
+  return a;
+}
+
 TEST(Cvodes, AdjointGradientMatchesCentralDifferences) {
   // y' = -p0 y + p1 sin(t), G = integral of y^2 + p0 y over [0, 2]: the
   // adjoint's dG/dp and dG/dy0 against central differences of G, with
@@ -238,11 +246,7 @@ TEST(Cvodes, AdjointGradientMatchesCentralDifferences) {
   o.rtol = 1e-11;
   o.atol = {1e-13};
   o.max_steps = 100000;
-  solvers::AdjointOptions a;
-  a.rtol = 1e-11;
-  a.atol = 1e-13;
-  a.quad_rtol = 1e-11;
-  a.quad_atol = 1e-13;
+  const solvers::AdjointOptions a = adjoint_tolerances(1e-11, 1e-13);
   auto G = [&](std::vector<double> p, double y0) {
     return solvers::integral_gradients(solvers::make_ode_system(1, p, f), g, o, 0.0, {y0}, {2.0}, a)[0];
   };
@@ -379,14 +383,7 @@ solvers::CvodesOptions tight() {
   return o;
 }
 
-solvers::AdjointOptions tight_adjoint() {
-  solvers::AdjointOptions a;
-  a.rtol = 1e-10;
-  a.atol = 1e-12;
-  a.quad_rtol = 1e-10;
-  a.quad_atol = 1e-12;
-  return a;
-}
+solvers::AdjointOptions tight_adjoint() { return adjoint_tolerances(1e-10, 1e-12); }
 
 const std::vector<double> lv_p{1.1, 0.4, 0.9, 0.3}, lv_y0{2.0, 1.5}, lv_times{0.5, 1.5, 3.0};
 const std::vector<double> lv_w{0.3, -1.2, 0.8, 0.5, -0.7, 1.1};  // 3 times x 2
@@ -731,11 +728,7 @@ TEST(Idas, AdjointGradientMatchesCentralDifferences) {
   o.rtol = 1e-11;
   o.atol = {1e-13};
   o.max_steps = 100000;
-  solvers::AdjointOptions a;
-  a.rtol = 1e-11;
-  a.atol = 1e-13;
-  a.quad_rtol = 1e-11;
-  a.quad_atol = 1e-13;
+  const solvers::AdjointOptions a = adjoint_tolerances(1e-11, 1e-13);
   const std::vector<double> p = {0.7, 0.4, 0.3};
   // Consistent initial values: y2 = sin(0) y1 + p2, y1' = -p0 y1 + p1 y2.
   const auto value = [&](const std::vector<double>& q) {
