@@ -7,20 +7,21 @@
 ///   camber::Runtime runtime(argc, argv);
 /// @endcode
 ///
-/// Module headers can also be included one by one (<camber/tensor.hpp>,
+/// Module headers can also be included one by one (<camber/core/tensor.hpp>,
 /// <camber/mesh/mesh.hpp>, ...).
 #pragma once
 
-#include <camber/allocator.hpp>
-#include <camber/config.hpp>
-#include <camber/error.hpp>
-#include <camber/kokkos_math.hpp>
-#include <camber/log.hpp>
-#include <camber/progress.hpp>
-#include <camber/runtime.hpp>
-#include <camber/tensor.hpp>
-#include <camber/timer.hpp>
-#include <camber/version.hpp>
+#include <camber/core/allocator.hpp>
+#include <camber/core/atomic_file.hpp>
+#include <camber/core/config.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/kokkos_math.hpp>
+#include <camber/core/log.hpp>
+#include <camber/core/progress.hpp>
+#include <camber/core/runtime.hpp>
+#include <camber/core/tensor.hpp>
+#include <camber/core/timer.hpp>
+#include <camber/core/version.hpp>
 
 #include <camber/parallel/cell_distribution.hpp>
 #include <camber/parallel/collectives.hpp>
@@ -110,12 +111,12 @@
 #include <camber/nn/serve/server.hpp>
 #endif
 #if CAMBER_WITH_PETSC
-#include <camber/solvers/heat_conduction.hpp>
-#include <camber/solvers/linear_solver.hpp>
-#include <camber/solvers/petsc_error.hpp>
-#include <camber/solvers/petsc_handle.hpp>
-#include <camber/solvers/petsc_numbering.hpp>
-#include <camber/solvers/petsc_session.hpp>
+#include <camber/solvers/heat/heat_conduction.hpp>
+#include <camber/solvers/petsc/linear_solver.hpp>
+#include <camber/solvers/petsc/petsc_error.hpp>
+#include <camber/solvers/petsc/petsc_handle.hpp>
+#include <camber/solvers/petsc/petsc_numbering.hpp>
+#include <camber/solvers/petsc/petsc_session.hpp>
 #include <camber/solvers/euler/adjoint.hpp>
 #include <camber/solvers/euler/boundary.hpp>
 #include <camber/solvers/euler/discretization.hpp>

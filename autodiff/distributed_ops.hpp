@@ -26,6 +26,11 @@
 ///                        products of replicated values count them once.
 /// @endcode
 ///
+/// One sum, several faces: ad::allreduce_sum is par::allreduce_sum_in_place
+/// (parallel/collectives.hpp, values outside the graph), which it calls,
+/// made a graph op; shard::all_reduce is this op on one device-mesh axis
+/// with a placement; nn::allreduce_sum sums many gradients in buckets.
+///
 /// Lifetime: the ops keep a reference to `halo`; it must outlive every
 /// backward or forward pass through them. All ranks of the communicator must
 /// call the ops (and their derivatives) in the same order: they are

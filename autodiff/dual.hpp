@@ -62,8 +62,8 @@
 #include <ostream>
 #include <type_traits>
 
-#include <camber/error.hpp>
-#include <camber/kokkos_math.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/kokkos_math.hpp>
 
 namespace camber::ad {
 

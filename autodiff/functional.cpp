@@ -6,7 +6,7 @@
 #include <utility>
 
 #include <camber/autodiff/fusion.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::ad {
 

@@ -10,7 +10,7 @@
 
 #include <camber/autodiff/detail/fusion.hpp>
 #include <camber/autodiff/ops.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::ad {
 

@@ -7,7 +7,7 @@
 #include <random>
 #include <sstream>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::ad {
 

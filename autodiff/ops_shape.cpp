@@ -5,7 +5,7 @@
 #include <camber/autodiff/detail/kernels.hpp>
 #include <camber/autodiff/fusion.hpp>
 #include <camber/autodiff/ops.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::ad {
 

@@ -61,7 +61,7 @@
 #include <string>
 #include <vector>
 
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::ad {
 

@@ -11,7 +11,9 @@
 #
 # The input is every public header as users include it: the links that
 # camber_add_module() makes under ${CAMBER_HEADER_ROOT}/camber/ (one per
-# header in a HEADERS list; detail/ folders left out) and <camber.hpp>.
+# header in a HEADERS list; detail/ folders left out), the generated
+# camber/core/config.hpp and version.hpp, and <camber.hpp>; each must open
+# with "/// @file".
 
 if(CMAKE_SCRIPT_MODE_FILE)
   # Script mode: -DDOXYGEN_EXECUTABLE=... -DCAMBER_DOXYFILE=...
@@ -31,6 +33,22 @@ if(CMAKE_SCRIPT_MODE_FILE)
       file(READ_SYMLINK ${link} target)
       string(REPLACE "${link}:" "${target}:" log "${log}")
       string(REPLACE "${link}:" "${target}:" err "${err}")
+    endif()
+  endforeach()
+  # Every public header has a page in the reference: it opens with
+  # "/// @file" (a header whose opening comment is // is silently left out).
+  foreach(link IN LISTS links)
+    file(RELATIVE_PATH rel ${CAMBER_HEADER_ROOT} ${link})
+    if(EXISTS ${link} AND NOT rel MATCHES "(^|/)detail/")
+      set(target ${link})
+      if(IS_SYMLINK ${link})
+        file(READ_SYMLINK ${link} target)
+      endif()
+      file(STRINGS ${target} first LIMIT_COUNT 1)
+      if(NOT first STREQUAL "/// @file")
+        string(APPEND log "\n${target}:1: the header does not open with '/// @file', so the "
+               "API reference leaves it out")
+      endif()
     endif()
   endforeach()
   string(STRIP "${log}" log)
@@ -61,7 +79,9 @@ file(GLOB_RECURSE camber_docs_links LIST_DIRECTORIES false
 set(camber_docs_headers ${CAMBER_HEADER_ROOT}/camber.hpp)
 foreach(link IN LISTS camber_docs_links)
   file(RELATIVE_PATH rel ${CAMBER_HEADER_ROOT} ${link})
-  if(IS_SYMLINK ${link} AND EXISTS ${link} AND NOT rel MATCHES "(^|/)detail/")
+  # The links to the sources, and the headers CMake generates (config.hpp,
+  # version.hpp): every installed header.
+  if(EXISTS ${link} AND NOT rel MATCHES "(^|/)detail/")
     list(APPEND camber_docs_headers ${link})
   endif()
 endforeach()

@@ -1,9 +1,11 @@
 # camber_add_module(NAME <target> SOURCES ... HEADERS ... LINK ... PRIVATE_LINK ...)
 #
-# One library per module. Every public header is included as
-# <camber/...>: core's src/tensor.hpp is <camber/tensor.hpp>, src/io/ and
-# src/deck/ are <camber/io/...> and <camber/deck/...>, the other modules keep
-# their folder (<camber/autodiff/ops.hpp>, <camber/mesh/mesh.hpp>).
+# One library per module, one module per folder (docs/architecture.md, "The
+# layout rule"). A header's include path is its folder with a leading src/
+# left out: src/core/tensor.hpp is <camber/core/tensor.hpp>, src/io/ is
+# <camber/io/...>, solvers/euler/flux.hpp is <camber/solvers/euler/flux.hpp>.
+# The target is that path with / read as _ (Camber::core, Camber::nn_io,
+# Camber::solvers_euler).
 #
 # The build tree gets the same view as an installation: a symbolic link per
 # declared header under ${PROJECT_BINARY_DIR}/include/camber/, and that
@@ -14,15 +16,11 @@
 # HEADERS) are included by relative path from the module's own sources.
 set(CAMBER_HEADER_ROOT ${PROJECT_BINARY_DIR}/include)
 
-# The include path under camber/ of a source folder: src -> "", src/io -> io,
-# autodiff -> autodiff.
+# The include path under camber/ of a source folder: src/core -> core,
+# src/io -> io, autodiff -> autodiff, solvers/euler -> solvers/euler.
 function(camber_include_subdir source_dir out_var)
   file(RELATIVE_PATH rel ${PROJECT_SOURCE_DIR} ${source_dir})
-  if(rel STREQUAL "src")
-    set(rel "")
-  elseif(rel MATCHES "^src/")
-    string(REGEX REPLACE "^src/" "" rel "${rel}")
-  endif()
+  string(REGEX REPLACE "^src/" "" rel "${rel}")
   set(${out_var} "${rel}" PARENT_SCOPE)
 endfunction()
 
@@ -47,6 +45,13 @@ endfunction()
 
 function(camber_add_module)
   cmake_parse_arguments(M "" "NAME" "SOURCES;HEADERS;LINK;PRIVATE_LINK" ${ARGN})
+  # The layout rule, enforced: the target is named after its folder.
+  camber_include_subdir(${CMAKE_CURRENT_SOURCE_DIR} sub)
+  string(REPLACE "/" "_" expected "${sub}")
+  if(NOT M_NAME STREQUAL expected)
+    message(FATAL_ERROR "camber_add_module(NAME ${M_NAME}) in ${CMAKE_CURRENT_SOURCE_DIR}: "
+            "a module is named after its folder; this one must be '${expected}'")
+  endif()
   add_library(${M_NAME} ${M_SOURCES})
   add_library(Camber::${M_NAME} ALIAS ${M_NAME})
   set_target_properties(${M_NAME} PROPERTIES OUTPUT_NAME camber_${M_NAME}

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include <camber/autodiff/ops.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::design {
 

@@ -44,7 +44,7 @@
 #include <camber/autodiff/variable.hpp>
 #include <camber/design/linear_map.hpp>
 #include <camber/mesh/mesh.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::design {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <utility>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::design {
 

@@ -3,7 +3,7 @@
 #include <utility>
 
 #include <camber/autodiff/functional.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::design {
 

@@ -33,7 +33,7 @@
 #include <string>
 
 #include <camber/autodiff/variable.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::design {
 

@@ -5,8 +5,8 @@
 #include <set>
 #include <utility>
 
-#include <camber/error.hpp>
-#include <camber/kokkos_math.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/kokkos_math.hpp>
 #include <camber/mesh/geometry.hpp>
 
 namespace camber::design {

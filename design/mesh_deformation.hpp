@@ -43,7 +43,7 @@
 #include <camber/design/airfoil_wall.hpp>
 #include <camber/design/linear_map.hpp>
 #include <camber/mesh/mesh.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::design {
 

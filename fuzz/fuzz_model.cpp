@@ -16,7 +16,7 @@
 
 #include <openssl/evp.h>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <Kokkos_Core.hpp>
 
@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   }
   try {
-    const camber::nn::Model m = camber::nn::load_model(path);
+    const camber::nn::io::Model m = camber::nn::io::load_model(path);
     const auto n_in = m.surrogate.spec().in;
     const camber::Tensor y =
         m.surrogate.predict(camber::Tensor::from_host({1, n_in}, std::vector<double>(static_cast<size_t>(n_in), 0.0)));

@@ -9,7 +9,7 @@
 #include <string>
 
 #include <camber/nn/io/model_file.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 int main(int argc, char** argv) {
   camber::Runtime runtime(argc, argv);
@@ -33,12 +33,12 @@ int main(int argc, char** argv) {
       auto net = nn::make_network(spec, rng);
       nn::Surrogate s(spec, net->parameter_values(), {{"a", "b"}, {"", "m"}}, {{"y"}, {""}},
                       {{0.0, 1.0}, {1.0, 2.0}}, {{0.5}, {0.25}});
-      nn::ModelCard card;
+      nn::io::ModelCard card;
       card.data_path = "seed.h5";
       card.validation_rmse = {0.01};
       card.training_deck = "case: seed\n";
       const std::string path = dir + "/seed" + std::to_string(k++) + ".h5";
-      nn::save_model(path, s, card);
+      nn::io::save_model(path, s, card);
       if (content) {  // drop the 512-byte header
         std::ifstream in(path, std::ios::binary);
         const std::string bytes((std::istreambuf_iterator<char>(in)), {});

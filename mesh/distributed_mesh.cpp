@@ -4,11 +4,11 @@
 #include <limits>
 #include <sstream>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/mesh/geometry.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::mesh {
 

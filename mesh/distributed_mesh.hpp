@@ -62,7 +62,7 @@
 #include <camber/parallel/cell_distribution.hpp>
 #include <camber/parallel/halo_exchange.hpp>
 #include <camber/parallel/partition.hpp>
-#include <camber/config.hpp>
+#include <camber/core/config.hpp>
 
 #if CAMBER_WITH_IO
 #include <camber/io/vtk_writer.hpp>

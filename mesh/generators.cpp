@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include <camber/mesh/detail/text_reader.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::mesh {
 

@@ -1,6 +1,6 @@
 #include <camber/mesh/geometry.hpp>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::mesh {
 

@@ -7,7 +7,7 @@
 
 #include <camber/mesh/detail/text_reader.hpp>
 #include <camber/mesh/su2_reader.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::mesh {
 

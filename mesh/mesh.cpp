@@ -5,7 +5,7 @@
 #include <cmath>
 #include <unordered_map>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::mesh {
 

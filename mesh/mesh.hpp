@@ -53,7 +53,7 @@
 #include <string>
 #include <vector>
 
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::mesh {
 

@@ -3,10 +3,10 @@
 #include <cstdint>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/mesh/gmsh_reader.hpp>
 #include <camber/mesh/su2_reader.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::mesh {
 

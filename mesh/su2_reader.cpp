@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include <camber/mesh/detail/text_reader.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::mesh {
 

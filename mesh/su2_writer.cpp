@@ -4,7 +4,8 @@
 #include <fstream>
 #include <iomanip>
 
-#include <camber/error.hpp>
+#include <camber/core/atomic_file.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::mesh {
 
@@ -17,10 +18,7 @@ void write_su2(const Mesh& mesh, const std::string& path) {
   const auto face_offsets =
       Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.face_offsets());
   const auto face_nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.face_nodes());
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream out(partial);
-    CAMBER_REQUIRE(out.good(), "write_su2: cannot write '" << partial << "'");
+  write_file_atomically(path, [&](std::ostream& out) {
     out << "% written by camber\nNDIME= 2\nNELEM= " << mesh.n_cells() << '\n';
     for (index_t c = 0; c < mesh.n_cells(); ++c) {
       out << static_cast<int>(types(c));
@@ -41,12 +39,7 @@ void write_su2(const Mesh& mesh, const std::string& path) {
         out << '\n';
       }
     }
-    CAMBER_REQUIRE(out.good(), "write_su2: writing '" << partial << "' failed");
-  }
-  std::error_code ec;
-  std::filesystem::rename(partial, path, ec);
-  CAMBER_REQUIRE(!ec, "write_su2: cannot rename '" << partial << "' to '" << path
-                                                   << "': " << ec.message());
+  });
 }
 
 }  // namespace camber::mesh

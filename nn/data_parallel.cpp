@@ -14,8 +14,8 @@
 #include <nccl.h>
 #endif
 
-#include <camber/error.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::nn {
 

@@ -12,6 +12,11 @@
 ///   opt.step(g);
 /// @endcode
 ///
+/// nn::allreduce_sum is not par::allreduce_sum_in_place tensor by tensor:
+/// it packs many gradients (float32 and float64) into 16 MiB buckets, one
+/// MPI call each (NCCL on GPU builds), after checking that the ranks agree
+/// on their number, shapes and dtypes.
+///
 /// Dividing the per-rank sum by the global batch size (not the local one)
 /// makes the summed gradient the gradient of the global batch's mean, so a
 /// run on any number of ranks follows the single-rank loss curve to
@@ -31,7 +36,7 @@
 #include <cstddef>
 #include <vector>
 
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::nn {
 

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::nn {
 

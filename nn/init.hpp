@@ -20,7 +20,7 @@
 #include <random>
 #include <string>
 
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::nn {
 

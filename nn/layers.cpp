@@ -3,7 +3,7 @@
 #include <cmath>
 #include <sstream>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::nn {
 

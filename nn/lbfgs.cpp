@@ -5,7 +5,7 @@
 #include <deque>
 #include <limits>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/nn/module.hpp>
 #include <camber/nn/optim.hpp>
 

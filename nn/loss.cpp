@@ -1,6 +1,6 @@
 #include <camber/nn/loss.hpp>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::nn {
 

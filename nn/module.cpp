@@ -5,7 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::nn {
 

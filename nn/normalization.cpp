@@ -1,7 +1,7 @@
 #include <camber/nn/normalization.hpp>
 
 #include <camber/autodiff/ops.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::nn {
 

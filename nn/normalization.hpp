@@ -15,7 +15,7 @@
 #include <vector>
 
 #include <camber/autodiff/variable.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::nn {
 

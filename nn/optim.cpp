@@ -4,8 +4,8 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <camber/error.hpp>
-#include <camber/kokkos_math.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/kokkos_math.hpp>
 #include <camber/nn/module.hpp>
 
 namespace camber::nn {

@@ -12,7 +12,7 @@
 ///
 /// @code
 ///   nn::Surrogate q = nn::quantize_int8(model.surrogate, calibration_rows);
-///   nn::save_model("model_int8.h5", q, card);   // 1 byte per weight
+///   nn::io::save_model("model_int8.h5", q, card);   // 1 byte per weight
 /// @endcode
 /// `camber quantize` does this from the command line and reports the size
 /// and the validation error before and after.

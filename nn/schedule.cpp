@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::nn {
 

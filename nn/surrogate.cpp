@@ -5,7 +5,7 @@
 
 #include <Eigen/Dense>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::nn {
 

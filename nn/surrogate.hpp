@@ -20,7 +20,7 @@
 ///     tensors' backend. Like the engine, single-threaded.
 ///
 /// @code
-///   nn::Surrogate s = nn::load_model("out/airfoil_model.h5");  // nn/io/model_file.hpp
+///   nn::Surrogate s = nn::io::load_model("out/airfoil_model.h5");  // nn/io/model_file.hpp
 ///   Tensor y = s.predict(x);              // {rows, n_in} -> {rows, n_out}
 ///   Tensor j = s.jacobian(x);             // {rows, n_out, n_in}
 ///   ad::Var cd = s.forward(ad::variable(x));   // differentiable

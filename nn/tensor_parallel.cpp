@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::nn {
 

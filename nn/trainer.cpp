@@ -7,12 +7,12 @@
 #include <fstream>
 #include <sstream>
 
-#include <camber/error.hpp>
-#include <camber/log.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/log.hpp>
 #include <camber/nn/data_parallel.hpp>
 #include <camber/nn/loss.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::nn {
 

@@ -10,7 +10,8 @@
 #include <ostream>
 #include <sstream>
 
-#include <camber/error.hpp>
+#include <camber/core/atomic_file.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::opt {
 
@@ -195,19 +196,8 @@ History read_history(std::istream& in, const std::string& source) {
 }
 
 void save_history(const std::string& path, const History& history) {
-  // Written beside the target and renamed over it, so that a crash while
-  // writing leaves the previous history intact.
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream out(partial);
-    CAMBER_REQUIRE(out, "cannot write optimization history '" << partial << "'");
-    write_history(out, history);
-    out.flush();
-    CAMBER_REQUIRE(out, "writing optimization history '" << partial << "' failed");
-  }
-  std::error_code ec;
-  std::filesystem::rename(partial, path, ec);
-  CAMBER_REQUIRE(!ec, "cannot rename '" << partial << "' to '" << path << "': " << ec.message());
+  // A crash while writing leaves the previous history intact.
+  write_file_atomically(path, [&](std::ostream& out) { write_history(out, history); });
 }
 
 History load_history(const std::string& path) {

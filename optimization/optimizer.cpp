@@ -15,7 +15,7 @@
 #include <type_traits>
 #include <utility>
 
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::opt {
 

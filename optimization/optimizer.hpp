@@ -83,7 +83,7 @@
 #include <string>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/optimization/history.hpp>
 #include <camber/parallel/communicator.hpp>
 

@@ -45,7 +45,7 @@
 #include <vector>
 
 #include <camber/parallel/communicator.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::par {
 

@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::par {
 

@@ -23,7 +23,7 @@
 #include <mpi.h>
 
 #include <camber/parallel/cell_distribution.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::par {
 

@@ -2,7 +2,7 @@
 
 #include <utility>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::par {
 

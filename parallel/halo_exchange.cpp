@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::par {
 

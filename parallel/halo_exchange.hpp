@@ -56,7 +56,7 @@
 #include <vector>
 
 #include <camber/parallel/cell_distribution.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::par {
 

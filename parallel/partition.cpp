@@ -7,8 +7,8 @@
 #include <limits>
 #include <string>
 
-#include <camber/error.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::par {
 

@@ -9,8 +9,8 @@
 #   got built with 2 OpenMP threads, so missing atomics and racy reductions
 #   fail. A probe checks that Kokkos' default execution space is OpenMP.
 # cuda: builds Kokkos for CUDA (sm_90) and compiles and links the same
-#   modules and their tests with nvcc_wrapper in build-cuda/ (no GPU here: not
-#   run; scripts/gpu-check runs them on a GPU machine).
+#   modules with nvcc_wrapper in build-cuda/ (no GPU here: their tests are
+#   built and run by scripts/gpu-check on a GPU machine).
 #
 # Environment: CAMBER_CACHE (Kokkos builds, default ~/.cache/camber),
 # CAMBER_JOBS (default 2), CUDA_HOME (default /usr/local/cuda),
@@ -59,7 +59,7 @@ EOF
   cat > "$probe/probe.cpp" <<'EOF'
 #include <Kokkos_Core.hpp>
 #include <cstdio>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 int main(int argc, char** argv) {
   camber::Runtime runtime(argc, argv);
   std::printf("%s; concurrency %d\n", runtime.describe().c_str(),
@@ -100,8 +100,10 @@ leg_cuda() {
         -DCAMBER_ENABLE_NCCL=ON -DCAMBER_USE_CCACHE=ON > "$build/configure.log" 2>&1 \
     || { cat "$build/configure.log"; return 1; }
   grep 'Camber: Kokkos' "$build/configure.log"
-  # Compile and link everything (libraries and test executables); no GPU here.
-  cmake --build "$build" -j "$jobs"
+  # Compile and link the libraries (every module's kernels as device code);
+  # no GPU here, so nothing would run the test programs: scripts/gpu-check
+  # builds and runs them on a GPU machine.
+  cmake --build "$build" -j "$jobs" --target camber_libraries
 }
 
 status=0

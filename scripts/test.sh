@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is needed, builds, and runs the whole test suite (serial and
 # MPI tests at 1, 2 and 4 ranks) with CTest, then the Kokkos backend legs
-# (OpenMP tests, CUDA build).
+# (OpenMP tests, CUDA build) and the command line built without the
+# optional modules (scripts/test-options.sh).
 #
 #   bash scripts/test.sh [ctest arguments, e.g. -L mpi or -R heat]
 set -euo pipefail
@@ -10,7 +11,7 @@ build=${CAMBER_BUILD_DIR:-$root/build}
 
 # Benchmarks are built too (and their set-up checks run as tests), so they
 # cannot rot; their timings are not tests.
-bash "$root/scripts/build.sh" -DCAMBER_ENABLE_BENCHMARKS=ON
+CAMBER_BUILD_TARGETS=all bash "$root/scripts/build.sh" -DCAMBER_ENABLE_BENCHMARKS=ON
 cd "$build"
 # Open MPI refuses root without these; CTest sets them per test as well.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -23,4 +24,5 @@ ctest --output-on-failure --timeout 900 "$@"
 if [[ $# -eq 0 ]]; then
   FUZZ_SEED=1 FUZZ_CI=1 bash "$root/scripts/fuzz.sh" 25
   bash "$root/scripts/test-backends.sh"
+  bash "$root/scripts/test-options.sh"
 fi

@@ -4,6 +4,11 @@
 /// Jacobian-vector products and higher derivatives of a sharded program
 /// go through them unchanged.
 ///
+/// all_reduce is ad::allreduce_sum's sharding form: the same sum
+/// (par::allreduce_sum_in_place) over one mesh axis's communicator, with
+/// the placement change Partial -> Replicate that the propagation rules
+/// need.
+///
 /// The convention for cotangents (as in autodiff/distributed_ops.hpp): a
 /// replicated or partial tensor's cotangent is the whole gradient, the same
 /// on every rank of the axis; a sharded tensor's cotangent is this rank's

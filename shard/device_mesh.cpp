@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <sstream>
 
-#include <camber/error.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::shard {
 

@@ -28,7 +28,7 @@
 #include <utility>
 #include <vector>
 
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::shard {
 

@@ -7,8 +7,8 @@
 
 #include <camber/autodiff/functional.hpp>
 #include <camber/autodiff/ops.hpp>
-#include <camber/error.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::shard {
 

@@ -5,8 +5,8 @@
 #include <camber/autodiff/distributed_ops.hpp>
 #include <camber/autodiff/ops.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/error.hpp>
-#include <camber/log.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/log.hpp>
 
 namespace camber::shard {
 

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::test {
 

@@ -6,7 +6,7 @@
 
 #include <cstdio>
 
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace {
 // On ranks other than 0, print only failed assertions, prefixed with the rank.

@@ -6,16 +6,16 @@
 #include <functional>
 #include <iostream>
 
-#include "heat_case.hpp"
 #include "model_commands.hpp"
 #include "problem.hpp"
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/mesh/quality.hpp>
 #include <camber/deck/deck.hpp>
-#include <camber/error.hpp>
-#include <camber/log.hpp>
-#include <camber/timer.hpp>
-#include <camber/version.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/log.hpp>
+#include <camber/core/timer.hpp>
+#include <camber/core/config.hpp>
+#include <camber/core/version.hpp>
 
 namespace camber::app {
 
@@ -195,11 +195,14 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   model_info->add_option("model", info_model, "Model file (<case>_model.h5 from camber train)")
       ->required();
 
+#if CAMBER_WITH_ONNX
   std::string export_model, export_out;
   CLI::App* export_cmd = app.add_subcommand(
       "export", "Export a trained model to ONNX (opset 13; normalisation inside the graph)");
   export_cmd->add_option("model", export_model, "Model file")->required();
   export_cmd->add_option("-o,--output", export_out, "ONNX file to write (.onnx)")->required();
+
+#endif
 
   QuantizeOptions quantize_options;
   CLI::App* quantize = app.add_subcommand(
@@ -215,6 +218,7 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
                        "Calibrate on the first N rows (0: all)")
       ->default_val(0);
 
+#if CAMBER_WITH_SERVE
   ServeCommandOptions serve_options;
   CLI::App* serve = app.add_subcommand(
       "serve", "Serve a trained model over HTTP/JSON: POST /predict, GET /health, /model, "
@@ -240,6 +244,8 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
                     "Seconds a client may take to send its request")
       ->default_val(5)->check(CLI::Range(1, 3600));
 
+#endif
+
   InferOptions infer_options;
   CLI::App* infer = app.add_subcommand(
       "infer", "Predict with a trained model over the rows of a .csv or .h5 file (rows split "
@@ -252,6 +258,21 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   infer->add_option("-o,--output", infer_options.output, "Predictions: .csv or .h5")->required();
   infer->add_option("--batch", infer_options.batch, "Rows per prediction call")
       ->default_val(4096);
+
+  // The command comes first (the global flags take no values): an unknown
+  // one is bad input whatever flags follow it, --help included.
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (!arg.empty() && arg[0] == '-') continue;
+    const auto commands = app.get_subcommands([&](CLI::App* c) { return c->check_name(arg); });
+    if (commands.empty()) {
+      if (runtime.rank() == 0)
+        std::cerr << "camber: error: unknown command '" << arg
+                  << "'\nRun 'camber --help' for the commands.\n";
+      return 2;
+    }
+    break;
+  }
 
   try {
     app.parse(argc, argv);
@@ -283,8 +304,12 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   if (*mesh_info) return command_mesh_info(mesh_path, runtime);
   if (*model_info) return command_model_info(info_model, runtime);
   if (*infer) return command_infer(infer_options, runtime);
+#if CAMBER_WITH_ONNX
   if (*export_cmd) return command_export(export_model, export_out, runtime);
+#endif
+#if CAMBER_WITH_SERVE
   if (*serve) return command_serve(serve_options, runtime);
+#endif
   if (*quantize) return command_quantize(quantize_options, runtime);
   if (runtime.rank() == 0) std::cout << app.help();
   return 2;

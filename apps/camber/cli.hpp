@@ -15,7 +15,7 @@
 // mesh file, command line). Under MPI every rank returns the same code.
 #pragma once
 
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::app {
 

@@ -22,11 +22,11 @@
 #include <camber/io/vtk_writer.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/mesh.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::app {
 
@@ -83,10 +83,8 @@ FlowSetup flow_setup(const deck::Deck& d, MPI_Comm comm);
 eu::SteadyResult solve_flow_at(const deck::Deck& d, FlowSetup& setup, double mach,
                                double alpha_deg);
 
-// Writes `text` to `path` atomically (temporary file, then rename).
-void write_text(const std::string& path, const std::string& text);
 // Writes the gnuplot script `text` to `script` and runs it (PNG plots);
-// false, with a warning, when gnuplot is not installed.
+// false, with a warning, when gnuplot is not installed or fails.
 bool run_gnuplot(const std::string& script, const std::string& text);
 
 }  // namespace euler_app

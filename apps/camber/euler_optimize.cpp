@@ -29,18 +29,19 @@
 #include <camber/design/ffd.hpp>
 #include <camber/design/hicks_henne.hpp>
 #include <camber/design/mesh_deformation.hpp>
-#include <camber/error.hpp>
+#include <camber/core/atomic_file.hpp>
+#include <camber/core/error.hpp>
 #include <camber/io/hdf5_file.hpp>
 #include <camber/io/pvd_series.hpp>
-#include <camber/log.hpp>
+#include <camber/core/log.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/su2_writer.hpp>
 #include <camber/optimization/history.hpp>
 #include <camber/optimization/optimizer.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
-#include <camber/solvers/petsc_session.hpp>
-#include <camber/timer.hpp>
+#include <camber/solvers/petsc/petsc_session.hpp>
+#include <camber/core/timer.hpp>
 
 namespace camber::app {
 
@@ -228,7 +229,7 @@ std::vector<io::Field> adjoint_fields(const eu::SteadyFlow& flow, const std::str
 int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
                    const std::string& petsc_options) {
   const MPI_Comm comm = runtime.comm();
-  solvers::PetscSession petsc(petsc_options);
+  solvers::petsc::PetscSession petsc(petsc_options);
   const std::string name = d.string("case"), dir = d.string("output.dir");
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
@@ -444,7 +445,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
       const opt::Evaluation& e = optimizer.history().front().values;
       for (size_t k = 0; k < e.objective_gradient.size(); ++k)
         g << k << ',' << e.objective_gradient[k] << '\n';
-      write_text(dir + "/" + d.string("design.parametrization") + "_" + std::to_string(n) + ".csv",
+      write_file_atomically(dir + "/" + d.string("design.parametrization") + "_" + std::to_string(n) + ".csv",
                  g.str());
     }
     if (!r.replayed) {
@@ -481,16 +482,16 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   const std::vector<double> final_c = flow.coefficients(X_final).to_vector();
   const std::vector<double> t_final = thickness_at(result.x);
   if (runtime.rank() == 0) {
-    write_text(dir + "/" + name + "_optimizer_history.csv", csv.str());
-    write_text(dir + "/" + name + "_final.dat",
+    write_file_atomically(dir + "/" + name + "_optimizer_history.csv", csv.str());
+    write_file_atomically(dir + "/" + name + "_final.dat",
                selig_text(name + " (camber optimize, final design)", shape->wall(),
                           shape->wall_coordinates(a_final)));
     std::ostringstream design_csv;
     design_csv << "variable,value\n" << std::setprecision(12);
     for (index_t k = 0; k < n; ++k) design_csv << k << ',' << result.x[static_cast<size_t>(k)] << '\n';
-    write_text(dir + "/" + name + "_final_design.csv", design_csv.str());
+    write_file_atomically(dir + "/" + name + "_final_design.csv", design_csv.str());
     mesh::write_su2(global.with_coordinates(X_final), dir + "/" + name + "_final.su2");
-    if (std::system("command -v gnuplot > /dev/null 2>&1") == 0) {
+    {
       const std::string script = dir + "/" + name + "_optimizer_plots.gp";
       std::ostringstream gp;
       gp << "set terminal pngcairo size 900,900 noenhanced\nset datafile separator ','\n"
@@ -503,9 +504,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
             "'max violation'\n"
          << "set logscale y\nset ylabel '|gradient|'\nset xlabel 'evaluation'\nplot '' every "
             "::1 using 1:4 with linespoints title 'gradient norm'\nunset multiplot\n";
-      write_text(script, gp.str());
-      const int rc = std::system(("gnuplot '" + script + "' 2> '" + script + ".log'").c_str());
-      if (rc != 0) logging::warn("gnuplot failed on " + script);
+      run_gnuplot(script, gp.str());
     }
   }
   std::ostringstream summary;

@@ -15,12 +15,13 @@
 #include <map>
 #include <sstream>
 
-#include <camber/error.hpp>
-#include <camber/log.hpp>
+#include <camber/core/atomic_file.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/log.hpp>
 #include <camber/nn/init.hpp>
 #include <camber/nn/io/dataset.hpp>
-#include <camber/solvers/petsc_session.hpp>
-#include <camber/timer.hpp>
+#include <camber/solvers/petsc/petsc_session.hpp>
+#include <camber/core/timer.hpp>
 
 namespace camber::app {
 
@@ -167,7 +168,7 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
                                       << n_groups << (n_groups == 1 ? " group" : " groups")
                                       << " of " << rps << (rps == 1 ? " rank" : " ranks")));
 
-  solvers::PetscSession petsc(options.petsc_options);
+  solvers::petsc::PetscSession petsc(options.petsc_options);
   FlowSetup setup = flow_setup(d, gcomm);
 
   const auto write_csv = [&]() {
@@ -178,7 +179,7 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
       s << i << ',' << design[static_cast<size_t>(i)].mach << ',' << design[static_cast<size_t>(i)].alpha
         << ',' << r.cl << ',' << r.cd << ',' << r.cm << ',' << r.converged << ','
         << r.iterations << '\n';
-    write_text(csv, s.str());
+    write_file_atomically(csv, s.str());
   };
 
   for (size_t round = 0; round * n_groups < pending.size(); ++round) {
@@ -228,7 +229,7 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
     }
   const index_t rows = static_cast<index_t>(y.size() / 3);
   CAMBER_CHECK_MPI(MPI_Bcast(&failed, 1, MPI_INT, 0, comm));
-  nn::write_dataset(h5, Tensor::from_host({rows, 2}, x), Tensor::from_host({rows, 3}, y),
+  nn::io::write_dataset(h5, Tensor::from_host({rows, 2}, x), Tensor::from_host({rows, 3}, y),
                     {{"mach", "alpha_deg"}, {"", "deg"}}, {{"CL", "CD", "CM"}, {"", "", ""}}, comm);
   const std::string left_out =
       failed > 0 ? ", " + std::to_string(failed) + " not converged and left out" : std::string();

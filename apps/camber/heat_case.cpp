@@ -9,17 +9,17 @@
 #include <string>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/io/hdf5_file.hpp>
 #include <camber/io/pvd_series.hpp>
 #include <camber/io/vtk_writer.hpp>
-#include <camber/log.hpp>
+#include <camber/core/log.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/read_mesh.hpp>
-#include <camber/solvers/heat_conduction.hpp>
-#include <camber/solvers/petsc_session.hpp>
-#include <camber/timer.hpp>
+#include <camber/solvers/heat/heat_conduction.hpp>
+#include <camber/solvers/petsc/petsc_session.hpp>
+#include <camber/core/timer.hpp>
 
 namespace camber::app {
 
@@ -33,7 +33,7 @@ void declare_heat_schema(deck::Schema& s) {
   s.section("heat", "Steady heat conduction -div(k grad T) = f with Dirichlet T = g.")
       .real("conductivity_W_per_mK", 1.0, deck::Range::positive(),
             "Thermal conductivity k, in W/(m K).")
-      .choice("manufactured_solution", "sin_exp", solvers::heat_manufactured_solutions(),
+      .choice("manufactured_solution", "sin_exp", solvers::heat::heat_manufactured_solutions(),
               "Exact solution that defines f and g. sin_exp: T = sin(pi x/Lx) exp(y/Ly) + x y/(Lx "
               "Ly). linear: T = 1 + 2 x/Lx - 3 y/Ly (reproduced to round-off on orthogonal "
               "meshes).");
@@ -53,8 +53,8 @@ void validate_heat(const deck::Deck& d) {
   validate_mesh_source(d, {"cells_x", "cells_y"});
 }
 
-solvers::HeatProblem heat_problem_of(const deck::Deck& d) {
-  solvers::HeatProblem p;
+solvers::heat::HeatProblem heat_problem_of(const deck::Deck& d) {
+  solvers::heat::HeatProblem p;
   p.length_x_m = d.real("mesh.length_x_m");
   p.length_y_m = d.real("mesh.length_y_m");
   p.conductivity = d.real("heat.conductivity_W_per_mK");
@@ -67,7 +67,7 @@ solvers::HeatProblem heat_problem_of(const deck::Deck& d) {
 }
 
 void write_paraview(const std::string& dir, const std::string& name,
-                    const mesh::DistributedMesh& dm, const solvers::HeatResult& r) {
+                    const mesh::DistributedMesh& dm, const solvers::heat::HeatResult& r) {
   ScopedTimer timer("write_vtk");
   const auto t = r.temperature.to_vector();
   const auto e = r.exact.to_vector();
@@ -90,7 +90,7 @@ Tensor owned_rows(const Tensor& field, index_t n_owned) {
 }
 
 void write_hdf5(const std::string& dir, const std::string& name, const deck::Deck& d,
-                const mesh::DistributedMesh& dm, const solvers::HeatResult& r) {
+                const mesh::DistributedMesh& dm, const solvers::heat::HeatResult& r) {
   ScopedTimer timer("write_hdf5");
   const std::string path = dir + "/" + name + ".h5";
   const index_t n_owned = dm.n_owned_cells();
@@ -119,9 +119,9 @@ void write_hdf5(const std::string& dir, const std::string& name, const deck::Dec
 
 int run_heat(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
   const MPI_Comm comm = runtime.comm();
-  const solvers::HeatProblem problem = heat_problem_of(d);
-  collective_guard(comm, [&] { solvers::validate_heat_problem(problem); });
-  solvers::PetscSession petsc(options.petsc_options);
+  const solvers::heat::HeatProblem problem = heat_problem_of(d);
+  collective_guard(comm, [&] { solvers::heat::validate_heat_problem(problem); });
+  solvers::petsc::PetscSession petsc(options.petsc_options);
 
   const std::string name = d.string("case");
   const std::string dir = d.string("output.dir");
@@ -138,10 +138,10 @@ int run_heat(const deck::Deck& d, const Runtime& runtime, const RunOptions& opti
                                 << (runtime.size() == 1 ? " rank" : " ranks")
                                 << ", k = " << problem.conductivity
                                 << " W/(m K), manufactured solution " << problem.manufactured));
-  solvers::HeatResult r;
+  solvers::heat::HeatResult r;
   {
     ScopedTimer timer("heat");
-    r = solvers::solve_heat(dm, problem);
+    r = solvers::heat::solve_heat(dm, problem);
   }
   logging::info(CAMBER_MSG("linear solve: " << problem.solver.method << " + "
                                         << problem.solver.preconditioner << ", " << r.iterations

@@ -13,13 +13,13 @@
 #include <string>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/io/pvd_series.hpp>
 #include <camber/io/vtk_writer.hpp>
-#include <camber/log.hpp>
+#include <camber/core/log.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/solvers/heat/conductivity_inverse.hpp>
-#include <camber/timer.hpp>
+#include <camber/core/timer.hpp>
 
 namespace camber::app {
 
@@ -85,11 +85,11 @@ void validate_inverse(const deck::Deck& d) {
              CAMBER_MSG(k0 << " lies outside the bounds [" << lo << ", " << hi << "]"));
 }
 
-solvers::ConductivityInverseProblem problem_of(const deck::Deck& d, const mesh::Mesh& global) {
-  solvers::ConductivityInverseProblem p;
+solvers::heat::ConductivityInverseProblem problem_of(const deck::Deck& d, const mesh::Mesh& global) {
+  solvers::heat::ConductivityInverseProblem p;
   p.model.heat_capacity = d.real("heat.heat_capacity_J_per_m3K");
   for (const mesh::Marker& m : global.markers())
-    p.model.boundary[m.name] = solvers::HeatBoundary::temperature(d.real("heat.boundary_temperature_K"));
+    p.model.boundary[m.name] = solvers::heat::HeatBoundary::temperature(d.real("heat.boundary_temperature_K"));
   const double q0 = d.real("source.power_W_per_m3"), r = d.real("source.radius_m");
   const auto c = d.reals("source.center_m");
   p.model.source = [q0, r, c](double x, double y) {
@@ -137,7 +137,7 @@ std::vector<double> exp_of(const std::vector<double>& m) {
 }
 
 void write_paraview(const std::string& dir, const std::string& name, const mesh::DistributedMesh& dm,
-                    const solvers::ConductivityInverseResult& r, const std::vector<double>& sensor_cells) {
+                    const solvers::heat::ConductivityInverseResult& r, const std::vector<double>& sensor_cells) {
   ScopedTimer timer("write_vtk");
   const std::vector<double> kt = exp_of(r.true_m), kr = exp_of(r.recovered_m);
   std::vector<double> err(kt.size());
@@ -163,12 +163,12 @@ int run_inverse(const deck::Deck& d, const Runtime& runtime, const RunOptions&) 
     global = build_rectangle_or_file_mesh(d, comm);
     dm = mesh::DistributedMesh(global, comm);
   }
-  const solvers::ConductivityInverseProblem p = problem_of(d, global);
+  const solvers::heat::ConductivityInverseProblem p = problem_of(d, global);
   logging::info(CAMBER_MSG("heat inverse: " << dm.n_global_cells() << " cells (unknowns) on " << runtime.size()
                                             << (runtime.size() == 1 ? " rank, " : " ranks, ") << p.sensors.size()
                                             << " sensors x " << p.times.size() << " times, noise "
                                             << p.noise_std << " K, regularization " << p.regularization));
-  const auto report = [&](const solvers::InverseProgress& e) {
+  const auto report = [&](const solvers::heat::InverseProgress& e) {
     logging::info(CAMBER_MSG("evaluation " << e.evaluation << ": J " << std::scientific << std::setprecision(4)
                                            << e.objective << " (misfit " << e.misfit << ", smoothness "
                                            << e.regularization << "), |grad| " << e.gradient_norm << ", k error "
@@ -178,10 +178,10 @@ int run_inverse(const deck::Deck& d, const Runtime& runtime, const RunOptions&) 
                                            << e.backward.ode.steps << " steps, " << e.checkpoints
                                            << " checkpoints"));
   };
-  solvers::ConductivityInverseResult r;
+  solvers::heat::ConductivityInverseResult r;
   {
     ScopedTimer timer("inverse");
-    r = solvers::run_conductivity_inverse(dm, p, report);
+    r = solvers::heat::run_conductivity_inverse(dm, p, report);
   }
   logging::info(CAMBER_MSG("optimizer: " << r.optimizer.message << ", " << r.optimizer.n_evaluations
                                          << " evaluations"));
@@ -202,8 +202,8 @@ int run_inverse(const deck::Deck& d, const Runtime& runtime, const RunOptions&) 
   }
   if (d.boolean("output.paraview")) {
     std::vector<double> sensor(r.true_m.size(), 0.0);
-    solvers::TransientHeat heat(dm, p.model);
-    const solvers::SensorCells cells = solvers::locate_sensors(heat, p.sensors);
+    solvers::heat::TransientHeat heat(dm, p.model);
+    const solvers::heat::SensorCells cells = solvers::heat::locate_sensors(heat, p.sensors);
     for (index_t c : cells.cell) sensor[static_cast<size_t>(c)] = 1.0;
     write_paraview(dir, name, dm, r, sensor);
   }

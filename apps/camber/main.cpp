@@ -1,6 +1,6 @@
 // camber — the command-line driver. See `camber --help` and docs/.
 #include "cli.hpp"
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 int main(int argc, char** argv) {
   camber::Runtime runtime(argc, argv);

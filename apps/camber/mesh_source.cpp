@@ -2,10 +2,10 @@
 
 #include <filesystem>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/read_mesh.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::app {
 

@@ -17,16 +17,21 @@
 #include <thread>
 #include <sstream>
 
-#include <camber/error.hpp>
-#include <camber/log.hpp>
+#include <camber/core/config.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/log.hpp>
 #include <camber/nn/data_parallel.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/model_file.hpp>
-#include <camber/nn/onnx/onnx_export.hpp>
 #include <camber/nn/quantize.hpp>
-#include <camber/nn/serve/server.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/progress.hpp>
+#include <camber/core/progress.hpp>
+#if CAMBER_WITH_ONNX
+#include <camber/nn/onnx/onnx_export.hpp>
+#endif
+#if CAMBER_WITH_SERVE
+#include <camber/nn/serve/server.hpp>
+#endif
 
 namespace camber::app {
 
@@ -34,9 +39,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::unique_ptr<nn::Model> load_everywhere(const std::string& path, MPI_Comm comm) {
-  std::unique_ptr<nn::Model> m;
-  collective_guard(comm, [&] { m = std::make_unique<nn::Model>(nn::load_model(path)); });
+std::unique_ptr<nn::io::Model> load_everywhere(const std::string& path, MPI_Comm comm) {
+  std::unique_ptr<nn::io::Model> m;
+  collective_guard(comm, [&] { m = std::make_unique<nn::io::Model>(nn::io::load_model(path)); });
   return m;
 }
 
@@ -178,21 +183,22 @@ void write_csv(const std::string& path, const Tensor& x, const Tensor& y, const 
 }  // namespace
 
 int command_model_info(const std::string& model, const Runtime& runtime) {
-  const std::unique_ptr<nn::Model> m = load_everywhere(model, runtime.comm());
-  if (runtime.rank() == 0) std::cout << nn::describe_model(*m, model) << std::flush;
+  const std::unique_ptr<nn::io::Model> m = load_everywhere(model, runtime.comm());
+  if (runtime.rank() == 0) std::cout << nn::io::describe_model(*m, model) << std::flush;
   return 0;
 }
 
+#if CAMBER_WITH_ONNX
 int command_export(const std::string& model, const std::string& output, const Runtime& runtime) {
   const MPI_Comm comm = runtime.comm();
   collective_guard(comm, [&] {
     CAMBER_INPUT_REQUIRE(extension(output) == ".onnx",
                          "export: output '" << output << "' must end in .onnx");
   });
-  const std::unique_ptr<nn::Model> m = load_everywhere(model, comm);
-  nn::OnnxOptions o;
+  const std::unique_ptr<nn::io::Model> m = load_everywhere(model, comm);
+  nn::onnx::OnnxOptions o;
   o.graph_name = fs::path(model).stem().string();
-  const nn::ModelCard& c = m->card;
+  const nn::io::ModelCard& c = m->card;
   o.metadata = {{"camber.model_sha256", m->sha256},
                 {"camber.data_path", c.data_path},
                 {"camber.data_sha256", c.data_sha256},
@@ -203,13 +209,14 @@ int command_export(const std::string& model, const std::string& output, const Ru
   for (size_t k = 0; k < c.validation_rmse.size(); ++k) rmse << (k ? "," : "") << c.validation_rmse[k];
   o.metadata.emplace_back("camber.validation_rmse", rmse.str());
   collective_guard(comm, [&] {
-    if (runtime.rank() == 0) nn::export_onnx(m->surrogate, output, o);
+    if (runtime.rank() == 0) nn::onnx::export_onnx(m->surrogate, output, o);
   });
   logging::info(CAMBER_MSG("export: " << model << " -> " << output << " (ONNX opset 13, "
                                       << dtype_name(m->surrogate.spec().dtype) << ", "
                                       << fs::file_size(output) << " bytes)"));
   return 0;
 }
+#endif
 
 int command_quantize(const QuantizeOptions& o, const Runtime& runtime) {
   const MPI_Comm comm = runtime.comm();
@@ -221,11 +228,11 @@ int command_quantize(const QuantizeOptions& o, const Runtime& runtime) {
     CAMBER_INPUT_REQUIRE(o.calibration_rows >= 0, "quantize: --calibration-rows must be >= 0");
     CAMBER_INPUT_REQUIRE(fs::exists(o.data), "quantize: cannot find data '" << o.data << "'");
   });
-  const std::unique_ptr<nn::Model> m = load_everywhere(o.model, comm);
+  const std::unique_ptr<nn::io::Model> m = load_everywhere(o.model, comm);
   const nn::Surrogate& f = m->surrogate;
-  std::unique_ptr<nn::DataSet> data;
+  std::unique_ptr<nn::io::DataSet> data;
   collective_guard(comm, [&] {
-    data = std::make_unique<nn::DataSet>(nn::read_dataset(o.data, comm));
+    data = std::make_unique<nn::io::DataSet>(nn::io::read_dataset(o.data, comm));
     CAMBER_INPUT_REQUIRE(data->inputs.names == f.inputs().names && data->outputs.names == f.outputs().names,
                          o.data << ": its columns are not the model's");
     CAMBER_INPUT_REQUIRE(!f.quantized(), "quantize: " << o.model << " is int8 already");
@@ -256,10 +263,10 @@ int command_quantize(const QuantizeOptions& o, const Runtime& runtime) {
   par::allreduce_sum_in_place(st, comm);
   const std::vector<double> tot = st.to_vector();
 
-  nn::ModelCard card = m->card;
+  nn::io::ModelCard card = m->card;
   card.created.clear();  // save_model stamps the time of this file
   collective_guard(comm, [&] {
-    if (runtime.rank() == 0) nn::save_model(o.output, q, card);
+    if (runtime.rank() == 0) nn::io::save_model(o.output, q, card);
   });
   const auto before = fs::file_size(o.model), after = fs::file_size(o.output);
   logging::info(CAMBER_MSG("quantize: " << o.model << " -> " << o.output << " (int8 weights per output "
@@ -291,17 +298,17 @@ int command_infer(const InferOptions& o, const Runtime& runtime) {
     CAMBER_INPUT_REQUIRE(o.batch > 0, "infer: --batch must be positive, got " << o.batch);
     CAMBER_INPUT_REQUIRE(fs::exists(o.input), "infer: cannot find input '" << o.input << "'");
   });
-  const std::unique_ptr<nn::Model> m = load_everywhere(o.model, comm);
+  const std::unique_ptr<nn::io::Model> m = load_everywhere(o.model, comm);
   const nn::Surrogate& s = m->surrogate;
 
   // This rank's rows (a data set is read a rank's block at a time; a CSV is
   // parsed on every rank, which keeps its line numbers in every message).
   Tensor x;
-  std::unique_ptr<nn::DataSet> data;
+  std::unique_ptr<nn::io::DataSet> data;
   index_t global_rows = 0;
   collective_guard(comm, [&] {
     if (in_ext == ".h5") {
-      data = std::make_unique<nn::DataSet>(nn::read_dataset(o.input, comm));
+      data = std::make_unique<nn::io::DataSet>(nn::io::read_dataset(o.input, comm));
       CAMBER_INPUT_REQUIRE(data->inputs.names == s.inputs().names && data->inputs.units == s.inputs().units,
                            o.input << ": its inputs are not the model's (names and units, in order)");
       x = data->shard.x;
@@ -350,7 +357,7 @@ int command_infer(const InferOptions& o, const Runtime& runtime) {
   }
 
   if (out_ext == ".h5")
-    nn::write_dataset(o.output, x, yt, s.inputs(), s.outputs(), comm);
+    nn::io::write_dataset(o.output, x, yt, s.inputs(), s.outputs(), comm);
   else
     write_csv(o.output, x, yt, s, comm);
   logging::info(CAMBER_MSG("infer: " << global_rows << " rows in " << std::setprecision(3) << seconds
@@ -360,6 +367,7 @@ int command_infer(const InferOptions& o, const Runtime& runtime) {
   return 0;
 }
 
+#if CAMBER_WITH_SERVE
 namespace {
 
 // SIGTERM and SIGINT write a byte to a pipe (all a signal handler may
@@ -384,7 +392,7 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
     CAMBER_INPUT_REQUIRE(o.max_batch_rows > 0 && o.max_rows_per_request > 0 && o.max_body_bytes > 0,
                          "serve: --max-batch, --max-rows and --max-body must be positive");
   });
-  nn::Model model = nn::load_model(o.model);
+  nn::io::Model model = nn::io::load_model(o.model);
   const std::string describe = model.surrogate.network().describe();
   nn::serve::ServeOptions so;
   so.host = o.host;
@@ -432,5 +440,6 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
                                                    << " error answers"));
   return 0;
 }
+#endif
 
 }  // namespace camber::app

@@ -14,12 +14,13 @@
 
 #include <string>
 
-#include <camber/runtime.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/runtime.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::app {
 
 int command_model_info(const std::string& model, const Runtime& runtime);
+// Built with ONNX (CAMBER_WITH_ONNX).
 int command_export(const std::string& model, const std::string& output, const Runtime& runtime);
 
 struct QuantizeOptions {
@@ -45,6 +46,7 @@ struct ServeCommandOptions {
   long max_body_bytes = 1 << 20;
   int read_timeout_s = 5;
 };
+// Built with the server (CAMBER_WITH_SERVE).
 int command_serve(const ServeCommandOptions& options, const Runtime& runtime);
 
 }  // namespace camber::app

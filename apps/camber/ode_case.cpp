@@ -6,10 +6,10 @@
 #include <iomanip>
 #include <sstream>
 
-#include <camber/error.hpp>
-#include <camber/log.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/log.hpp>
 #include <camber/solvers/ode/cvodes.hpp>
-#include <camber/timer.hpp>
+#include <camber/core/timer.hpp>
 
 namespace camber::app {
 
@@ -35,14 +35,14 @@ const Model& model_of(const deck::Deck& d) {
   return models[0];  // the schema's choice admits only these
 }
 
-solvers::OdeSystem system_of(const deck::Deck& d) {
+solvers::ode::OdeSystem system_of(const deck::Deck& d) {
   const std::vector<double>& p = d.reals("model.parameters");
   if (d.string("model.name") == "lotka_volterra")
-    return solvers::make_ode_system(2, p, [](double, const auto* y, const auto* q, auto* ydot) {
+    return solvers::ode::make_ode_system(2, p, [](double, const auto* y, const auto* q, auto* ydot) {
       ydot[0] = q[0] * y[0] - q[1] * y[0] * y[1];
       ydot[1] = -q[2] * y[1] + q[3] * y[0] * y[1];
     });
-  return solvers::make_ode_system(3, p, [](double, const auto* y, const auto* q, auto* ydot) {
+  return solvers::ode::make_ode_system(3, p, [](double, const auto* y, const auto* q, auto* ydot) {
     ydot[0] = -q[0] * y[0] + q[1] * y[1] * y[2];
     ydot[2] = q[2] * y[1] * y[1];
     ydot[1] = -ydot[0] - ydot[2];
@@ -116,9 +116,9 @@ std::string vector_text(const std::vector<double>& v) {
 int run_ode(const deck::Deck& d, const Runtime& runtime, const RunOptions&) {
   const std::string name = d.string("case"), dir = d.string("output.dir");
   const Model& m = model_of(d);
-  const solvers::OdeSystem sys = system_of(d);
-  solvers::CvodesOptions o;
-  o.method = d.string("integration.method") == "adams" ? solvers::OdeMethod::adams : solvers::OdeMethod::bdf;
+  const solvers::ode::OdeSystem sys = system_of(d);
+  solvers::ode::CvodesOptions o;
+  o.method = d.string("integration.method") == "adams" ? solvers::ode::OdeMethod::adams : solvers::ode::OdeMethod::bdf;
   o.rtol = d.real("integration.rtol");
   o.atol = d.reals("integration.atol");
   o.max_steps = d.integer("integration.max_steps");
@@ -136,10 +136,10 @@ int run_ode(const deck::Deck& d, const Runtime& runtime, const RunOptions&) {
     for (int j = 1; j <= m.n_params; ++j)
       for (int i = 1; i <= m.n; ++i) csv << ",dy" << i << "_dp" << j;
   csv << "\n";
-  solvers::OdeStats stats;
+  solvers::ode::OdeStats stats;
   if (mode == "forward") {
     ScopedTimer timer("ode forward sensitivities");
-    const solvers::SensitivitySolution r = solvers::forward_sensitivities(sys, o, t0, y0, times);
+    const solvers::ode::SensitivitySolution r = solvers::ode::forward_sensitivities(sys, o, t0, y0, times);
     for (size_t k = 0; k < r.t.size(); ++k) {
       logging::info(CAMBER_MSG("t = " << std::setprecision(4) << std::scientific << r.t[k] << "  steps "
                                       << r.steps[k] << "  y = " << vector_text(r.y[k])));
@@ -151,12 +151,12 @@ int run_ode(const deck::Deck& d, const Runtime& runtime, const RunOptions&) {
     stats = r.stats;
   } else {
     ScopedTimer timer("ode integration");
-    solvers::Cvodes cv(sys, o);
+    solvers::ode::Cvodes cv(sys, o);
     cv.reset(t0, y0);
     std::vector<double> y;
     for (double t : times) {
       const double reached = cv.advance(t, y);
-      const solvers::OdeStats s = cv.stats();
+      const solvers::ode::OdeStats s = cv.stats();
       logging::info(CAMBER_MSG("t = " << std::setprecision(4) << std::scientific << reached << "  steps "
                                       << s.steps << "  step size " << s.last_step << "  order "
                                       << s.last_order << "  y = " << vector_text(y)));
@@ -177,13 +177,13 @@ int run_ode(const deck::Deck& d, const Runtime& runtime, const RunOptions&) {
   if (mode == "adjoint") {
     ScopedTimer timer("ode adjoint");
     const int k = static_cast<int>(d.integer("sensitivity.integrand_component")) - 1;
-    solvers::AdjointOptions a;
+    solvers::ode::AdjointOptions a;
     a.checkpoint_steps = d.integer("sensitivity.checkpoint_steps");
     a.rtol = o.rtol;
-    const solvers::OdeIntegrand g = solvers::make_integrand([k](double, const auto* y, const auto*) { return y[k]; });
-    solvers::OdeStats fwd;
-    const solvers::IntegralGradient r =
-        solvers::integral_gradients(sys, g, o, t0, y0, {times.back()}, a, &fwd)[0];
+    const solvers::ode::OdeIntegrand g = solvers::ode::make_integrand([k](double, const auto* y, const auto*) { return y[k]; });
+    solvers::ode::OdeStats fwd;
+    const solvers::ode::IntegralGradient r =
+        solvers::ode::integral_gradients(sys, g, o, t0, y0, {times.back()}, a, &fwd)[0];
     logging::info(CAMBER_MSG("G = integral of y" << k + 1 << " from " << t0 << " to " << times.back()
                                                 << " = " << std::setprecision(6) << std::scientific << r.value));
     logging::info("dG/dp  = " + vector_text(r.d_dp));

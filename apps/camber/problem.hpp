@@ -18,7 +18,7 @@
 
 #include <camber/deck/deck.hpp>
 #include <camber/deck/schema.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::app {
 

@@ -2,7 +2,7 @@
 #include <sstream>
 
 #include "problem.hpp"
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/deck/reference.hpp>
 
 namespace camber::app {

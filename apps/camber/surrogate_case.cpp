@@ -10,18 +10,18 @@
 #include <memory>
 #include <sstream>
 
-#include <camber/error.hpp>
-#include <camber/log.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/log.hpp>
 #include <camber/nn/io/checkpoint.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/layers.hpp>
 #include <camber/optimization/optimizer.hpp>
-#include <camber/solvers/petsc_session.hpp>
+#include <camber/solvers/petsc/petsc_session.hpp>
 #include <camber/nn/tensor_parallel.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/shard/planner.hpp>
-#include <camber/timer.hpp>
+#include <camber/core/timer.hpp>
 
 namespace camber::app {
 
@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 namespace {
 
 void declare_surrogate_schema(deck::Schema& s) {
-  s.section("data", "The training data: an HDF5 data set (camber sample, nn::write_dataset).")
+  s.section("data", "The training data: an HDF5 data set (camber sample, nn::io::write_dataset).")
       .string("file", deck::required,
               "Data set file; a relative path starts at the working directory, like output.dir "
               "(so the file `camber sample` wrote is found from the same place).")
@@ -245,10 +245,10 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
     if (!fs::exists(file))
       d.reject("data.file", "cannot find '" + file + "' (relative to the working directory)");
   });
-  nn::DataSet data;
+  nn::io::DataSet data;
   {
     ScopedTimer t("data");
-    data = nn::read_dataset(file, comm);
+    data = nn::io::read_dataset(file, comm);
   }
   const DType dt = d.string("network.dtype") == "float32" ? DType::float32 : DType::float64;
   const index_t n_in = data.shard.x.dim(1), n_out = data.shard.y.dim(1);
@@ -259,7 +259,7 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
                                              "checkpoints are not written); use training.parallel: data");
     });  // parallel: auto chose model parallel
     ScopedTimer t("data");
-    data = nn::read_dataset(file, layout.data_comm);  // the rows of this rank's data group
+    data = nn::io::read_dataset(file, layout.data_comm);  // the rows of this rank's data group
   }
   const MPI_Comm data_comm = layout.data_comm;
   nn::Shard shard = data.normalized();
@@ -314,13 +314,13 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
     collective_guard(comm, [&] {
       CAMBER_INPUT_REQUIRE(fs::exists(ckpt), "--restart: no checkpoint at " << ckpt);
     });
-    nn::load_checkpoint(ckpt, *net, *opt, trainer, comm);
+    nn::io::load_checkpoint(ckpt, *net, *opt, trainer, comm);
     logging::info(CAMBER_MSG("restart from " << ckpt << " after epoch " << trainer.epoch()));
   }
   if (!split)
     trainer.on_epoch([&](const nn::EpochRecord&) {
       ScopedTimer t("checkpoint");
-      nn::save_checkpoint(ckpt, *net, *opt, trainer, comm);
+      nn::io::save_checkpoint(ckpt, *net, *opt, trainer, comm);
     });
   nn::TrainResult r;
   {
@@ -331,7 +331,7 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
     net->load_parameter_values(split->whole_parameters());  // the whole weights, on every rank
   } else {
     // The final weights (the best epoch's with early stopping) as the checkpoint.
-    nn::save_checkpoint(ckpt, *net, *opt, trainer, comm);
+    nn::io::save_checkpoint(ckpt, *net, *opt, trainer, comm);
   }
 
   // Validation error per output, in the data's units.
@@ -372,7 +372,7 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
   {
     const nn::Surrogate surrogate(network_spec(d, n_in, n_out), net->parameter_values(),
                                   data.inputs, data.outputs, data.input_stats, data.output_stats);
-    nn::ModelCard card;
+    nn::io::ModelCard card;
     card.data_path = file;
     card.data_rows = data.shard.global_rows;
     card.epochs = trainer.epoch();
@@ -382,8 +382,8 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
     card.git_revision = git_revision();
     collective_guard(comm, [&] {
       if (runtime.rank() != 0) return;
-      card.data_sha256 = nn::sha256_file(file);
-      nn::save_model(model_path, surrogate, card);
+      card.data_sha256 = nn::io::sha256_file(file);
+      nn::io::save_model(model_path, surrogate, card);
     });
   }
   // The loss curve as a PNG (gnuplot), beside the CSV.
@@ -426,15 +426,15 @@ int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOpt
     CAMBER_INPUT_REQUIRE(fs::exists(model_path), "no trained network at "
                                                      << model_path << ": run camber train first");
   });
-  const nn::DataSet data = nn::read_dataset(file, comm);
+  const nn::io::DataSet data = nn::io::read_dataset(file, comm);
   size_t obj = 0, con = 0;
   const bool constrained = !d.string("design.constraint").empty();
   collective_guard(comm, [&] {
     obj = column_of(d, "design.objective", data.outputs);
     if (constrained) con = column_of(d, "design.constraint", data.outputs);
   });
-  std::unique_ptr<nn::Model> model;
-  collective_guard(comm, [&] { model = std::make_unique<nn::Model>(nn::load_model(model_path)); });
+  std::unique_ptr<nn::io::Model> model;
+  collective_guard(comm, [&] { model = std::make_unique<nn::io::Model>(nn::io::load_model(model_path)); });
   const nn::Surrogate& surrogate = model->surrogate;
   const index_t n_in = surrogate.spec().in, n_out = surrogate.spec().out;
   collective_guard(comm, [&] {
@@ -529,7 +529,7 @@ int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOpt
     if (data.inputs.names != std::vector<std::string>{"mach", "alpha_deg"})
       d.reject("design.flow_deck", "the re-check needs the inputs mach and alpha_deg");
   });
-  solvers::PetscSession petsc("");
+  solvers::petsc::PetscSession petsc("");
   euler_app::FlowSetup setup = euler_app::flow_setup(fd, comm);
   const eu::SteadyResult flow_r = euler_app::solve_flow_at(fd, setup, r.x[0], r.x[1]);
   const double solved[3] = {flow_r.forces.cl, flow_r.forces.cd, flow_r.forces.cm};

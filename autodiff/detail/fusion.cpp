@@ -9,8 +9,8 @@
 #include <unordered_set>
 
 #include <camber/autodiff/ops.hpp>
-#include <camber/error.hpp>
-#include <camber/kokkos_math.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/kokkos_math.hpp>
 
 // No two of an instruction's registers overlap (see compile()).
 #if defined(__GNUC__) || defined(__clang__) || defined(__CUDACC__)

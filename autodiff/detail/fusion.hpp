@@ -29,7 +29,7 @@
 #include <vector>
 
 #include <camber/autodiff/variable.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::ad::detail {
 

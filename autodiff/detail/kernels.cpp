@@ -2,8 +2,8 @@
 
 #include <Eigen/Core>
 
-#include <camber/error.hpp>
-#include <camber/kokkos_math.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/kokkos_math.hpp>
 
 #if defined(CAMBER_USE_CUBLAS)
 #include <cublas_v2.h>

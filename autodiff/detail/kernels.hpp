@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::ad::detail {
 

@@ -44,9 +44,9 @@
 
 #include <Eigen/Dense>
 
-#include <camber/allocator.hpp>
+#include <camber/core/allocator.hpp>
 #include <camber/autodiff/graph.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace ad = camber::ad;
 using camber::index_t;

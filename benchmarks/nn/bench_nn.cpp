@@ -34,7 +34,7 @@
 #include <camber/nn/optim.hpp>
 #include <camber/nn/quantize.hpp>
 #include <camber/nn/surrogate.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace ad = camber::ad;
 namespace nn = camber::nn;

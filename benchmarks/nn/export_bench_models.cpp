@@ -10,7 +10,7 @@
 
 #include <camber/nn/onnx/onnx_export.hpp>
 #include <camber/nn/quantize.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 int main(int argc, char** argv) {
   camber::Runtime runtime(argc, argv);
@@ -39,14 +39,14 @@ int main(int argc, char** argv) {
       const nn::Surrogate s(spec, net->parameter_values(), in, out, si, so);
       const std::string path = std::string(argv[1]) + "/mlp4x" + std::to_string(width) + "_" +
                                camber::dtype_name(dt) + ".onnx";
-      nn::export_onnx(s, path);
+      nn::onnx::export_onnx(s, path);
       std::printf("%s\n", path.c_str());
       if (dt == camber::DType::float32) {
         // bench_nn's inputs: uniform in [-1, 1], seed 2, 1024 rows.
         nn::Rng xr(2);
         const camber::Tensor x = nn::uniform({1024, 16}, -1.0, 1.0, xr);
         const std::string qpath = std::string(argv[1]) + "/mlp4x" + std::to_string(width) + "_int8.onnx";
-        nn::export_onnx(nn::quantize_int8(s, x), qpath);
+        nn::onnx::export_onnx(nn::quantize_int8(s, x), qpath);
         std::printf("%s\n", qpath.c_str());
       }
     }

@@ -30,7 +30,7 @@
 #include <camber/nn/loss.hpp>
 #include <camber/nn/optim.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace ad = camber::ad;
 namespace nn = camber::nn;

@@ -45,7 +45,7 @@
 #include <camber/nn/lbfgs.hpp>
 #include <camber/nn/optim.hpp>
 #include <camber/nn/schedule.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace ad = camber::ad;
 namespace nn = camber::nn;

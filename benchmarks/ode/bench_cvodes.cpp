@@ -1,7 +1,7 @@
 // Time integration costs (docs/performance.md, "Time integration"):
 //
 // 1. Robertson (cvsRoberts_dns's problem, tolerances, roots and 12 outputs)
-//    through camber::solvers::Cvodes against SUNDIALS' own example program,
+//    through camber::solvers::ode::Cvodes against SUNDIALS' own example program,
 //    compiled from Debian's installed source and called in-process (its
 //    printing goes to /dev/null; it also writes its statistics CSV once per
 //    output, in a scratch folder), and against the same program built with
@@ -37,8 +37,8 @@ const auto robertson = [](double, const auto* y, const auto* p, auto* ydot) {
   ydot[1] = -ydot[0] - ydot[2];
 };
 
-solvers::OdeSystem roberts_system() {
-  solvers::OdeSystem s = solvers::make_ode_system(3, {0.04, 1.0e4, 3.0e7}, robertson);
+solvers::ode::OdeSystem roberts_system() {
+  solvers::ode::OdeSystem s = solvers::ode::make_ode_system(3, {0.04, 1.0e4, 3.0e7}, robertson);
   s.n_roots = 2;
   s.roots = [](double, const double* y, double* g) {
     g[0] = y[0] - 0.0001;
@@ -49,10 +49,10 @@ solvers::OdeSystem roberts_system() {
 
 // The example's loop: 12 outputs at 0.4 x 10^k, stopping at roots too.
 long camber_roberts() {
-  solvers::CvodesOptions o;
+  solvers::ode::CvodesOptions o;
   o.rtol = 1e-4;
   o.atol = {1e-8, 1e-14, 1e-6};
-  solvers::Cvodes cv(roberts_system(), o);
+  solvers::ode::Cvodes cv(roberts_system(), o);
   cv.reset(0.0, {1.0, 0.0, 0.0});
   std::vector<double> y;
   std::vector<int> roots;
@@ -95,8 +95,8 @@ void BM_robertson_sundials_example_quiet(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(cvs_roberts_dns_quiet_main());
 }
 
-solvers::CvodesOptions asa_options() {
-  solvers::CvodesOptions o;
+solvers::ode::CvodesOptions asa_options() {
+  solvers::ode::CvodesOptions o;
   o.rtol = 1e-6;
   o.atol = {1e-8, 1e-14, 1e-6};
   o.max_steps = 2500;
@@ -104,9 +104,9 @@ solvers::CvodesOptions asa_options() {
 }
 
 void BM_roberts_forward(benchmark::State& state) {
-  const solvers::OdeSystem sys = solvers::make_ode_system(3, {0.04, 1.0e4, 3.0e7}, robertson);
+  const solvers::ode::OdeSystem sys = solvers::ode::make_ode_system(3, {0.04, 1.0e4, 3.0e7}, robertson);
   for (auto _ : state) {
-    solvers::Cvodes cv(sys, asa_options());
+    solvers::ode::Cvodes cv(sys, asa_options());
     cv.reset(0.0, {1.0, 0.0, 0.0});
     std::vector<double> y;
     cv.advance(4e7, y);
@@ -115,13 +115,13 @@ void BM_roberts_forward(benchmark::State& state) {
 }
 
 void BM_roberts_adjoint(benchmark::State& state) {
-  const solvers::OdeSystem sys = solvers::make_ode_system(3, {0.04, 1.0e4, 3.0e7}, robertson);
-  const solvers::OdeIntegrand g =
-      solvers::make_integrand([](double, const auto* y, const auto*) { return y[2]; });
-  solvers::AdjointOptions a;
+  const solvers::ode::OdeSystem sys = solvers::ode::make_ode_system(3, {0.04, 1.0e4, 3.0e7}, robertson);
+  const solvers::ode::OdeIntegrand g =
+      solvers::ode::make_integrand([](double, const auto* y, const auto*) { return y[2]; });
+  solvers::ode::AdjointOptions a;
   a.checkpoint_steps = state.range(0);
   for (auto _ : state)
-    benchmark::DoNotOptimize(solvers::integral_gradients(sys, g, asa_options(), 0.0, {1.0, 0.0, 0.0}, {4e7}, a));
+    benchmark::DoNotOptimize(solvers::ode::integral_gradients(sys, g, asa_options(), 0.0, {1.0, 0.0, 0.0}, {4e7}, a));
 }
 
 }  // namespace

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include <camber/mesh/generators.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 #include <camber/solvers/heat/conductivity_inverse.hpp>
 
 namespace solvers = camber::solvers;
@@ -38,10 +38,10 @@ namespace {
 
 int cells = 64;
 
-solvers::ConductivityInverseProblem problem() {
-  solvers::ConductivityInverseProblem p;
+solvers::heat::ConductivityInverseProblem problem() {
+  solvers::heat::ConductivityInverseProblem p;
   for (const char* name : {"left", "right", "bottom", "top"})
-    p.model.boundary[name] = solvers::HeatBoundary::temperature(0.0);
+    p.model.boundary[name] = solvers::heat::HeatBoundary::temperature(0.0);
   p.model.source = [](double x, double y) {
     return 20.0 * std::exp(-((x - 0.5) * (x - 0.5) + (y - 0.5) * (y - 0.5)) / 0.09);
   };
@@ -57,8 +57,8 @@ solvers::ConductivityInverseProblem problem() {
 
 struct Case {
   mesh::DistributedMesh dm{mesh::rectangle(cells, cells, 1.0, 1.0), MPI_COMM_WORLD};
-  solvers::ConductivityInverseProblem p = problem();
-  solvers::TransientHeat heat{dm, p.model};
+  solvers::heat::ConductivityInverseProblem p = problem();
+  solvers::heat::TransientHeat heat{dm, p.model};
   std::vector<double> m = heat.at_centroids([](double, double) { return 0.0; });
 };
 
@@ -76,7 +76,7 @@ void BM_heat_forward(benchmark::State& state) {
   for (auto _ : state) {
     camber::bench::reset_peak();
     const long before = camber::bench::status_kb("VmRSS:");
-    solvers::DistributedCvodes cv(c.heat.system(), c.p.ode);
+    solvers::ode::DistributedCvodes cv(c.heat.system(), c.p.ode);
     cv.reset(0.0, std::vector<double>(c.m.size(), 0.0));
     std::vector<double> T;
     for (double t : c.p.times) cv.advance(t, T);
@@ -93,9 +93,9 @@ void BM_heat_forward(benchmark::State& state) {
 void BM_heat_gradient(benchmark::State& state) {
   Case& c = shared_case();
   c.p.adjoint.checkpoint_steps = state.range(0);
-  solvers::ConductivityObjective objective(c.heat, c.p, std::vector<double>(c.p.sensors.size() * c.p.times.size(), 0.1));
+  solvers::heat::ConductivityObjective objective(c.heat, c.p, std::vector<double>(c.p.sensors.size() * c.p.times.size(), 0.1));
   long peak = 0;
-  solvers::ConductivityObjective::Value v;
+  solvers::heat::ConductivityObjective::Value v;
   for (auto _ : state) {
     camber::bench::reset_peak();
     const long before = camber::bench::status_kb("VmRSS:");

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 #include <camber/shard/planner.hpp>
 
 namespace shard = camber::shard;

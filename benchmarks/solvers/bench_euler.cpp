@@ -27,9 +27,9 @@
 
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/read_mesh.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
-#include <camber/solvers/petsc_session.hpp>
+#include <camber/solvers/petsc/petsc_session.hpp>
 
 namespace eu = camber::solvers::euler;
 using camber::index_t;
@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
   camber::Runtime runtime(argc, argv);
   int rc = 0;
   {
-    camber::solvers::PetscSession petsc;
+    camber::solvers::petsc::PetscSession petsc;
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();

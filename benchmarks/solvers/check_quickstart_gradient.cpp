@@ -49,13 +49,13 @@
 #include <camber/autodiff/functional.hpp>
 #include <camber/design/hicks_henne.hpp>
 #include <camber/design/mesh_deformation.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
-#include <camber/solvers/petsc_session.hpp>
+#include <camber/solvers/petsc/petsc_session.hpp>
 
 namespace camber {
 namespace {
@@ -152,7 +152,7 @@ int check(int argc, char** argv, const Runtime& runtime) {
   }
   const MPI_Comm comm = runtime.comm();
   const bool root = runtime.rank() == 0;
-  solvers::PetscSession petsc;
+  solvers::petsc::PetscSession petsc;
 
   deck::Deck d;
   collective_guard(comm, [&] { d = app::load_case_deck(deck_path); });

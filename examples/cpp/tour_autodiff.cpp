@@ -15,12 +15,12 @@
 #include <memory>
 #include <vector>
 
-#include <camber/allocator.hpp>
+#include <camber/core/allocator.hpp>
 #include <camber/autodiff/dual.hpp>
 #include <camber/autodiff/graph.hpp>
 #include <camber/autodiff/jacobian.hpp>
-#include <camber/error.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace ad = camber::ad;
 using camber::Tensor;

@@ -17,13 +17,13 @@
 #include <cmath>
 #include <cstdio>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/geometry.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/runtime.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace mesh = camber::mesh;
 namespace par = camber::par;

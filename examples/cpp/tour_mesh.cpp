@@ -13,10 +13,10 @@
 #include <cstdio>
 #include <string>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/mesh/geometry.hpp>
 #include <camber/mesh/read_mesh.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace mesh = camber::mesh;
 using camber::index_t;

@@ -1,8 +1,8 @@
-// C++ API tour 4: a parallel linear solve with PETSc (component: solvers).
+// C++ API tour 4: a parallel linear solve with PETSc (component: solvers_petsc).
 //
-// Shows: solvers::PetscSession (PETSc started after MPI and Kokkos), RAII
+// Shows: solvers::petsc::PetscSession (PETSc started after MPI and Kokkos), RAII
 // handles for Mat and Vec, CAMBER_CHECK_PETSC on every call, and
-// solvers::solve_linear (conjugate gradients + BoomerAMG). The problem:
+// solvers::petsc::solve_linear (conjugate gradients + BoomerAMG). The problem:
 // -u'' = 2 on (0, 1), u(0) = u(1) = 0, by central differences on n interior
 // points. Its exact solution u = x (1 - x) is quadratic, for which central
 // differences are exact, so the discrete solution must equal it to the
@@ -14,23 +14,23 @@
 #include <cmath>
 #include <cstdio>
 
-#include <camber/error.hpp>
-#include <camber/runtime.hpp>
-#include <camber/solvers/linear_solver.hpp>
-#include <camber/solvers/petsc_error.hpp>
-#include <camber/solvers/petsc_handle.hpp>
-#include <camber/solvers/petsc_session.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
+#include <camber/solvers/petsc/linear_solver.hpp>
+#include <camber/solvers/petsc/petsc_error.hpp>
+#include <camber/solvers/petsc/petsc_handle.hpp>
+#include <camber/solvers/petsc/petsc_session.hpp>
 
 namespace solvers = camber::solvers;
 
 int main(int argc, char** argv) {
   camber::Runtime runtime(argc, argv);
   return camber::run_guarded(runtime.comm(), [&] {
-    solvers::PetscSession petsc;  // after Runtime; finalized before it
+    solvers::petsc::PetscSession petsc;  // after Runtime; finalized before it
     const PetscInt n = 999;       // interior points, h = 1 / (n + 1)
     const double h = 1.0 / static_cast<double>(n + 1);
 
-    solvers::MatHandle A;
+    solvers::petsc::MatHandle A;
     CAMBER_CHECK_PETSC(MatCreateAIJ(runtime.comm(), PETSC_DECIDE, PETSC_DECIDE, n, n, 3,
                                     nullptr, 1, nullptr, A.out()));
     PetscInt first = 0, last = 0;
@@ -45,13 +45,13 @@ int main(int argc, char** argv) {
     CAMBER_CHECK_PETSC(MatAssemblyBegin(A.get(), MAT_FINAL_ASSEMBLY));
     CAMBER_CHECK_PETSC(MatAssemblyEnd(A.get(), MAT_FINAL_ASSEMBLY));
 
-    solvers::VecHandle u, b;
+    solvers::petsc::VecHandle u, b;
     CAMBER_CHECK_PETSC(MatCreateVecs(A.get(), u.out(), b.out()));
     CAMBER_CHECK_PETSC(VecSet(b.get(), 2.0));
 
-    solvers::LinearSolverOptions options;  // cg + hypre BoomerAMG
+    solvers::petsc::LinearSolverOptions options;  // cg + hypre BoomerAMG
     options.rel_tolerance = 1e-12;
-    const solvers::LinearSolveReport report =
+    const solvers::petsc::LinearSolveReport report =
         solve_linear(A.get(), b.get(), u.get(), options, "tour_");
 
     // Largest error against x (1 - x) on this rank, then over all ranks.

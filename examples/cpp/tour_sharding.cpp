@@ -12,8 +12,8 @@
 
 #include <camber/autodiff/functional.hpp>
 #include <camber/autodiff/ops.hpp>
-#include <camber/error.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
 #include <camber/shard/planner.hpp>
 #include <camber/shard/sharded_var.hpp>
 

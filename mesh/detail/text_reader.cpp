@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::mesh::detail {
 

@@ -5,10 +5,10 @@
 
 #include "detail/lines.hpp"
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/io/hdf5_file.hpp>
 
-namespace camber::nn {
+namespace camber::nn::io {
 
 namespace {
 
@@ -22,14 +22,14 @@ DType dtype_from_name(const std::string& path, const std::string& what, const st
   return DType::float64;
 }
 
-void write_tensor(io::H5File& f, const std::string& name, const Tensor& t) {
+void write_tensor(camber::io::H5File& f, const std::string& name, const Tensor& t) {
   // Rank-0 tensors are written as {1} (the shape attribute restores them).
   const Tensor v = t.to(DType::float64);
   f.write_replicated(name, t.rank() == 0 ? v.reshape({1}) : v);
   f.set_attribute(name, "dtype", dtype_name(t.dtype()));
 }
 
-Tensor read_tensor(const io::H5File& f, const std::string& path, const std::string& name,
+Tensor read_tensor(const camber::io::H5File& f, const std::string& path, const std::string& name,
                    const Tensor& like) {
   CAMBER_INPUT_REQUIRE(f.has_dataset(name), path << ": missing dataset '" << name << "'");
   const DType dt = dtype_from_name(path, name, f.attribute<std::string>(name, "dtype"));
@@ -48,7 +48,7 @@ Tensor read_tensor(const io::H5File& f, const std::string& path, const std::stri
 
 void save_checkpoint(const std::string& path, const Module& model, const Optimizer& optimizer,
                      const Trainer& trainer, MPI_Comm comm) {
-  io::H5File f(path, io::Mode::create, comm);
+  camber::io::H5File f(path, camber::io::Mode::create, comm);
   f.set_attribute("", "format", checkpoint_format);
   f.set_attribute("", "version", checkpoint_version);
   f.set_attribute("", "epoch", static_cast<std::int64_t>(trainer.epoch()));
@@ -78,7 +78,7 @@ void save_checkpoint(const std::string& path, const Module& model, const Optimiz
 
 namespace {
 
-void check_format(const io::H5File& f, const std::string& path) {
+void check_format(const camber::io::H5File& f, const std::string& path) {
   CAMBER_INPUT_REQUIRE(f.has_attribute("", "format") &&
                            f.attribute<std::string>("", "format") == checkpoint_format,
                        path << ": not a Camber training checkpoint");
@@ -89,7 +89,7 @@ void check_format(const io::H5File& f, const std::string& path) {
 }
 
 // The parameters' values, checked against the model's names, shapes, dtypes.
-std::vector<Tensor> read_parameters(const io::H5File& f, const std::string& path,
+std::vector<Tensor> read_parameters(const camber::io::H5File& f, const std::string& path,
                                     const Module& model) {
   const auto named = model.named_parameters();
   const std::vector<std::string> names = detail::split_lines(f.attribute<std::string>("", "parameters"));
@@ -109,7 +109,7 @@ std::vector<Tensor> read_parameters(const io::H5File& f, const std::string& path
 }  // namespace
 
 void load_parameters(const std::string& path, Module& model, MPI_Comm comm) {
-  io::H5File f(path, io::Mode::read, comm);
+  camber::io::H5File f(path, camber::io::Mode::read, comm);
   check_format(f, path);
   const std::vector<Tensor> values = read_parameters(f, path, model);
   f.close();
@@ -118,7 +118,7 @@ void load_parameters(const std::string& path, Module& model, MPI_Comm comm) {
 
 void load_checkpoint(const std::string& path, Module& model, Optimizer& optimizer,
                      Trainer& trainer, MPI_Comm comm) {
-  io::H5File f(path, io::Mode::read, comm);
+  camber::io::H5File f(path, camber::io::Mode::read, comm);
   check_format(f, path);
   const std::vector<Tensor> values = read_parameters(f, path, model);
   auto state = optimizer.state();
@@ -160,4 +160,4 @@ void load_checkpoint(const std::string& path, Module& model, Optimizer& optimize
   trainer.resume(std::move(history), rng);
 }
 
-}  // namespace camber::nn
+}  // namespace camber::nn::io

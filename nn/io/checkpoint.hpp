@@ -1,16 +1,16 @@
 /// @file
 /// Training checkpoints for camber::nn in HDF5: the model's parameters by
 /// name, the optimizer's state, the trainer's epoch count, history and
-/// shuffling RNG state. Written atomically (io::H5File writes
+/// shuffling RNG state. Written atomically (camber::io::H5File writes
 /// "<path>.tmp" and renames it when complete), so a run killed while
 /// writing leaves the previous checkpoint intact.
 ///
 /// @code
 ///   trainer.on_epoch([&](const nn::EpochRecord&) {
-///     nn::save_checkpoint("run/checkpoint.h5", *net, opt, trainer, comm);
+///     nn::io::save_checkpoint("run/checkpoint.h5", *net, opt, trainer, comm);
 ///   });
 ///   if (std::filesystem::exists("run/checkpoint.h5"))
-///     nn::load_checkpoint("run/checkpoint.h5", *net, opt, trainer, comm);
+///     nn::io::load_checkpoint("run/checkpoint.h5", *net, opt, trainer, comm);
 ///   trainer.fit(shard);   // continues after the checkpoint's epoch
 /// @endcode
 ///
@@ -29,7 +29,7 @@
 #include <camber/nn/optim.hpp>
 #include <camber/nn/trainer.hpp>
 
-namespace camber::nn {
+namespace camber::nn::io {
 
 void save_checkpoint(const std::string& path, const Module& model, const Optimizer& optimizer,
                      const Trainer& trainer, MPI_Comm comm);
@@ -39,4 +39,4 @@ void load_checkpoint(const std::string& path, Module& model, Optimizer& optimize
 /// network used as an op), with the same checks.
 void load_parameters(const std::string& path, Module& model, MPI_Comm comm);
 
-}  // namespace camber::nn
+}  // namespace camber::nn::io

@@ -5,12 +5,12 @@
 
 #include "detail/lines.hpp"
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/io/hdf5_file.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
-namespace camber::nn {
+namespace camber::nn::io {
 
 namespace {
 
@@ -79,7 +79,7 @@ void write_dataset(const std::string& path, const Tensor& local_inputs, const Te
       par::allreduce_sum(static_cast<double>(local_inputs.dim(0)), comm));
   const Normalization si = statistics(local_inputs, rows, comm);
   const Normalization so = statistics(local_outputs, rows, comm);
-  io::H5File f(path, io::Mode::create, comm);
+  camber::io::H5File f(path, camber::io::Mode::create, comm);
   f.write("inputs", local_inputs.to(DType::float64));
   f.write("outputs", local_outputs.to(DType::float64));
   f.set_attribute("inputs", "names", detail::join_lines(inputs.names));
@@ -100,7 +100,7 @@ void write_dataset(const std::string& path, const Tensor& local_inputs, const Te
 }
 
 DataSet read_dataset(const std::string& path, MPI_Comm comm) {
-  io::H5File f(path, io::Mode::read, comm);
+  camber::io::H5File f(path, camber::io::Mode::read, comm);
   CAMBER_INPUT_REQUIRE(f.has_attribute("", "format") &&
                            f.attribute<std::string>("", "format") == dataset_format,
                        path << ": not a Camber data set (no format attribute '" << dataset_format
@@ -120,7 +120,7 @@ DataSet read_dataset(const std::string& path, MPI_Comm comm) {
   d.shard.x = f.read("inputs");
   d.shard.y = f.read("outputs");
   d.shard.global_rows = si[0];
-  d.shard.offset = io::even_row_block(si[0], comm_rank(comm), comm_size(comm)).offset;
+  d.shard.offset = camber::io::even_row_block(si[0], comm_rank(comm), comm_size(comm)).offset;
   d.inputs.names = detail::split_lines(f.attribute<std::string>("inputs", "names"), 0);
   d.inputs.units = detail::split_lines(f.attribute<std::string>("inputs", "units"), d.inputs.names.size());
   d.outputs.names = detail::split_lines(f.attribute<std::string>("outputs", "names"), 0);
@@ -149,4 +149,4 @@ DataSet read_dataset(const std::string& path, MPI_Comm comm) {
   return d;
 }
 
-}  // namespace camber::nn
+}  // namespace camber::nn::io

@@ -15,7 +15,7 @@
 /// holds the whole set.
 ///
 /// @code
-///   nn::DataSet d = nn::read_dataset("samples.h5", comm);
+///   nn::io::DataSet d = nn::io::read_dataset("samples.h5", comm);
 ///   nn::Shard s = d.normalized();        // (x - mean) / std, per column
 /// @endcode
 #pragma once
@@ -28,7 +28,7 @@
 #include <camber/nn/normalization.hpp>
 #include <camber/nn/trainer.hpp>
 
-namespace camber::nn {
+namespace camber::nn::io {
 
 struct DataSet {
   Shard shard;  ///< this rank's rows, raw
@@ -49,4 +49,4 @@ void write_dataset(const std::string& path, const Tensor& local_inputs,
 /// shapes are errors naming the file (bad input: exit code 2 in apps).
 DataSet read_dataset(const std::string& path, MPI_Comm comm);
 
-}  // namespace camber::nn
+}  // namespace camber::nn::io

@@ -16,14 +16,15 @@
 
 #include "detail/lines.hpp"
 
-#include <camber/error.hpp>
+#include <camber/core/atomic_file.hpp>
+#include <camber/core/error.hpp>
 #include <camber/io/detail/hdf5_check.hpp>
-#include <camber/version.hpp>
+#include <camber/core/version.hpp>
 
-namespace camber::nn {
+namespace camber::nn::io {
 
 namespace fs = std::filesystem;
-using io::detail::Hid;
+using camber::io::detail::Hid;
 
 namespace {
 
@@ -306,7 +307,7 @@ std::string sha256_file(const std::string& path) {
 }
 
 void save_model(const std::string& path, const Surrogate& s, ModelCard card) {
-  io::detail::silence_hdf5_errors();
+  camber::io::detail::silence_hdf5_errors();
   if (card.created.empty()) card.created = utc_now();
   if (card.camber_version.empty()) card.camber_version = CAMBER_VERSION_STRING;
   const NetworkSpec& spec = s.spec();
@@ -314,9 +315,8 @@ void save_model(const std::string& path, const Surrogate& s, ModelCard card) {
                      static_cast<index_t>(card.validation_rmse.size()) == spec.out,
                  "save_model: " << card.validation_rmse.size() << " validation errors for "
                                 << spec.out << " outputs");
-  const fs::path target(path);
-  if (target.has_parent_path()) fs::create_directories(target.parent_path());
-  const std::string tmp = path + ".tmp";
+  create_parent_directories(path);
+  const std::string tmp = temporary_path(path).string();
   {
     Hid fcpl(CAMBER_CHECK_HDF5(H5Pcreate(H5P_FILE_CREATE)), H5Pclose);
     CAMBER_CHECK_HDF5(H5Pset_userblock(fcpl.get(), userblock));
@@ -390,15 +390,15 @@ void save_model(const std::string& path, const Surrogate& s, ModelCard card) {
     file.close();
   }
   seal(tmp);
-  fs::rename(tmp, path);
+  commit_file(tmp, path);
 }
 
 Model load_model(const std::string& path) {
-  io::detail::silence_hdf5_errors();
+  camber::io::detail::silence_hdf5_errors();
   const Header h = check_header(path);
   Hid file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   CAMBER_INPUT_REQUIRE(file.valid(), "model file '" << path << "': HDF5 cannot open it: "
-                                                     << io::detail::hdf5_error_stack());
+                                                     << camber::io::detail::hdf5_error_stack());
   Reader r{path, file.get(), h.bytes};
   CAMBER_INPUT_REQUIRE(r.string("", "format") == model_format,
                        "'" << path << "' is not a Camber model (format '" << r.string("", "format")
@@ -582,4 +582,4 @@ std::string describe_model(const Model& m, const std::string& path) {
   return o.str();
 }
 
-}  // namespace camber::nn
+}  // namespace camber::nn::io

@@ -24,12 +24,12 @@
 /// parameter whose shape does not fit the network.
 ///
 /// @code
-///   nn::ModelCard card;
+///   nn::io::ModelCard card;
 ///   card.data_path = "samples.h5";
-///   card.data_sha256 = nn::sha256_file("samples.h5");
-///   nn::save_model("out/model.h5", surrogate, card);   // on one rank
-///   nn::Model m = nn::load_model("out/model.h5");      // on any rank
-///   std::cout << nn::describe_model(m);                // camber model-info
+///   card.data_sha256 = nn::io::sha256_file("samples.h5");
+///   nn::io::save_model("out/model.h5", surrogate, card);   // on one rank
+///   nn::io::Model m = nn::io::load_model("out/model.h5");      // on any rank
+///   std::cout << nn::io::describe_model(m);                // camber model-info
 /// @endcode
 #pragma once
 
@@ -39,7 +39,7 @@
 
 #include <camber/nn/surrogate.hpp>
 
-namespace camber::nn {
+namespace camber::nn::io {
 
 /// What a registry needs to know about a trained model.
 struct ModelCard {
@@ -76,4 +76,4 @@ std::string describe_model(const Model& model, const std::string& path);
 /// Hex SHA-256 of a file's bytes (OpenSSL); a missing file is bad input.
 std::string sha256_file(const std::string& path);
 
-}  // namespace camber::nn
+}  // namespace camber::nn::io

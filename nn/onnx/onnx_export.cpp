@@ -10,10 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include <camber/error.hpp>
-#include <camber/version.hpp>
+#include <camber/core/atomic_file.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/version.hpp>
 
-namespace camber::nn {
+namespace camber::nn::onnx {
 
 namespace {
 
@@ -31,15 +32,15 @@ std::string joined(const std::vector<std::string>& v) {
 // Builds the graph node by node; every value gets a fresh name.
 class GraphBuilder {
  public:
-  GraphBuilder(onnx::GraphProto* g, DType dtype) : g_(g), dtype_(dtype) {}
+  GraphBuilder(::onnx::GraphProto* g, DType dtype) : g_(g), dtype_(dtype) {}
 
   int elem() const {
-    return dtype_ == DType::float32 ? onnx::TensorProto::FLOAT : onnx::TensorProto::DOUBLE;
+    return dtype_ == DType::float32 ? ::onnx::TensorProto::FLOAT : ::onnx::TensorProto::DOUBLE;
   }
   // A constant initializer of the graph's dtype.
   std::string constant(const std::string& hint, const std::vector<std::int64_t>& dims,
                        const std::vector<double>& values) {
-    onnx::TensorProto* t = g_->add_initializer();
+    ::onnx::TensorProto* t = g_->add_initializer();
     const std::string name = fresh(hint);
     t->set_name(name);
     for (std::int64_t d : dims) t->add_dims(d);
@@ -55,15 +56,15 @@ class GraphBuilder {
   // An int8 initializer (ONNX stores int8 widened in int32_data).
   std::string int8_constant(const std::string& hint, const std::vector<std::int64_t>& dims,
                             const std::vector<std::int8_t>& values) {
-    onnx::TensorProto* t = g_->add_initializer();
+    ::onnx::TensorProto* t = g_->add_initializer();
     const std::string name = fresh(hint);
     t->set_name(name);
     for (std::int64_t d : dims) t->add_dims(d);
-    t->set_data_type(onnx::TensorProto::INT8);
+    t->set_data_type(::onnx::TensorProto::INT8);
     for (std::int8_t v : values) t->add_int32_data(v);
     return name;
   }
-  onnx::NodeProto* last_node() { return g_->mutable_node(g_->node_size() - 1); }
+  ::onnx::NodeProto* last_node() { return g_->mutable_node(g_->node_size() - 1); }
   std::string scalar(double v) {
     auto it = scalars_.find(v);
     if (it != scalars_.end()) return it->second;
@@ -73,7 +74,7 @@ class GraphBuilder {
   }
   std::string op(const std::string& type, const std::vector<std::string>& inputs,
                  const std::string& output = "") {
-    onnx::NodeProto* n = g_->add_node();
+    ::onnx::NodeProto* n = g_->add_node();
     n->set_op_type(type);
     n->set_name(type + "_" + std::to_string(g_->node_size()));
     for (const std::string& i : inputs) n->add_input(i);
@@ -112,24 +113,24 @@ class GraphBuilder {
 
  private:
   std::string fresh(const std::string& hint) { return hint + "_" + std::to_string(counter_++); }
-  onnx::GraphProto* g_;
+  ::onnx::GraphProto* g_;
   DType dtype_;
   int counter_ = 0;
   std::map<double, std::string> scalars_;
 };
 
-void set_io(onnx::ValueInfoProto* v, const std::string& name, int elem, std::int64_t cols,
+void set_io(::onnx::ValueInfoProto* v, const std::string& name, int elem, std::int64_t cols,
             const std::string& doc) {
   v->set_name(name);
   v->set_doc_string(doc);
-  onnx::TypeProto_Tensor* t = v->mutable_type()->mutable_tensor_type();
+  ::onnx::TypeProto_Tensor* t = v->mutable_type()->mutable_tensor_type();
   t->set_elem_type(elem);
   t->mutable_shape()->add_dim()->set_dim_param("N");
   t->mutable_shape()->add_dim()->set_dim_value(cols);
 }
 
-void add_meta(onnx::ModelProto& m, const std::string& key, const std::string& value) {
-  onnx::StringStringEntryProto* e = m.add_metadata_props();
+void add_meta(::onnx::ModelProto& m, const std::string& key, const std::string& value) {
+  ::onnx::StringStringEntryProto* e = m.add_metadata_props();
   e->set_key(key);
   e->set_value(value);
 }
@@ -145,13 +146,13 @@ std::string columns_doc(const Columns& c) {
 
 void export_onnx(const Surrogate& s, const std::string& path, const OnnxOptions& o) {
   const NetworkSpec& spec = s.spec();
-  onnx::ModelProto model;
+  ::onnx::ModelProto model;
   model.set_ir_version(ir_version);
   model.set_producer_name("camber");
   model.set_producer_version(CAMBER_VERSION_STRING);
   model.set_model_version(1);
   model.set_doc_string("Camber surrogate: " + s.network().describe());
-  onnx::OperatorSetIdProto* os = model.add_opset_import();
+  ::onnx::OperatorSetIdProto* os = model.add_opset_import();
   os->set_domain("");
   os->set_version(opset);
   add_meta(model, "camber.inputs", joined(s.inputs().names));
@@ -160,7 +161,7 @@ void export_onnx(const Surrogate& s, const std::string& path, const OnnxOptions&
   add_meta(model, "camber.output_units", joined(s.outputs().units));
   for (const auto& [k, v] : o.metadata) add_meta(model, k, v);
 
-  onnx::GraphProto* g = model.mutable_graph();
+  ::onnx::GraphProto* g = model.mutable_graph();
   g->set_name(o.graph_name);
   GraphBuilder b(g, spec.dtype);
   set_io(g->add_input(), "inputs", b.elem(), spec.in, columns_doc(s.inputs()));
@@ -195,9 +196,9 @@ void export_onnx(const Surrogate& s, const std::string& path, const OnnxOptions&
       const std::string wz = b.int8_constant(base + "_zero", {w.dim(1)},
                                              std::vector<std::int8_t>(static_cast<size_t>(w.dim(1)), 0));
       const std::string wdq = b.op("DequantizeLinear", {wq, ws, wz});
-      onnx::AttributeProto* axis = b.last_node()->add_attribute();
+      ::onnx::AttributeProto* axis = b.last_node()->add_attribute();
       axis->set_name("axis");
-      axis->set_type(onnx::AttributeProto::INT);
+      axis->set_type(::onnx::AttributeProto::INT);
       axis->set_i(1);
       const std::string bn = b.constant(named[2 * layer + 1].first, {bias.dim(0)},
                                         bias.to(DType::float64).to_vector());
@@ -227,17 +228,9 @@ void export_onnx(const Surrogate& s, const std::string& path, const OnnxOptions&
                b.constant("out_shift", {spec.out}, s.output_stats().mean)},
        "outputs");
 
-  const std::filesystem::path target(path);
-  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path());
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    CAMBER_INPUT_REQUIRE(out.good(), "export_onnx: cannot write '" << tmp << "'");
+  write_file_atomically(path, [&](std::ostream& out) {
     CAMBER_REQUIRE(model.SerializeToOstream(&out), "export_onnx: serialising the model failed");
-    out.close();
-    CAMBER_REQUIRE(out.good(), "export_onnx: writing '" << tmp << "' failed");
-  }
-  std::filesystem::rename(tmp, path);
+  });
 }
 
-}  // namespace camber::nn
+}  // namespace camber::nn::onnx

@@ -23,8 +23,8 @@
 /// model card's data SHA-256 when given, and the producer's version.
 ///
 /// @code
-///   nn::Model m = nn::load_model("out/airfoil_model.h5");
-///   nn::export_onnx(m.surrogate, "out/airfoil.onnx");
+///   nn::io::Model m = nn::io::load_model("out/airfoil_model.h5");
+///   nn::onnx::export_onnx(m.surrogate, "out/airfoil.onnx");
 /// @endcode
 /// tests/nn checks the file with onnx.checker and runs it in ONNX Runtime
 /// against predict() (float64 to 1e-12 relative, float32 to 1e-5).
@@ -34,7 +34,7 @@
 
 #include <camber/nn/surrogate.hpp>
 
-namespace camber::nn {
+namespace camber::nn::onnx {
 
 struct OnnxOptions {
   std::string graph_name = "camber_surrogate";
@@ -46,4 +46,4 @@ struct OnnxOptions {
 void export_onnx(const Surrogate& surrogate, const std::string& path,
                  const OnnxOptions& options = {});
 
-}  // namespace camber::nn
+}  // namespace camber::nn::onnx

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/nn/serve/batcher.hpp>
 #include <camber/nn/serve/request.hpp>
 
@@ -61,7 +61,7 @@ void raise_listen_backlog(int port) {
 }  // namespace
 
 struct InferenceServer::Impl {
-  Model model;
+  io::Model model;
   ServeOptions options;
   ColumnSchema inputs, outputs;
   std::string model_json;
@@ -71,7 +71,7 @@ struct InferenceServer::Impl {
   std::atomic<bool> bound{false};
   int port = -1;
 
-  Impl(Model m, ServeOptions o) : model(std::move(m)), options(std::move(o)) {
+  Impl(io::Model m, ServeOptions o) : model(std::move(m)), options(std::move(o)) {
     CAMBER_INPUT_REQUIRE(options.threads > 0 && options.max_batch_rows > 0 &&
                              options.max_rows_per_request > 0 && options.max_body_bytes > 0 &&
                              options.read_timeout_s > 0,
@@ -80,7 +80,7 @@ struct InferenceServer::Impl {
     const Surrogate& s = model.surrogate;
     inputs = schema_of(s.inputs());
     outputs = schema_of(s.outputs());
-    const ModelCard& c = model.card;
+    const io::ModelCard& c = model.card;
     json card = {{"network", s.network().describe()},
                  {"parameters", s.network().num_parameters()},
                  {"dtype", dtype_name(s.spec().dtype)},
@@ -168,7 +168,7 @@ struct InferenceServer::Impl {
   }
 };
 
-InferenceServer::InferenceServer(Model model, ServeOptions options)
+InferenceServer::InferenceServer(io::Model model, ServeOptions options)
     : impl_(std::make_unique<Impl>(std::move(model), std::move(options))) {}
 
 InferenceServer::~InferenceServer() { stop(); }

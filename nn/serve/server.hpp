@@ -17,7 +17,7 @@
 /// finish, and makes run() return.
 ///
 /// @code
-///   serve::InferenceServer server(nn::load_model("model.h5"), {});
+///   serve::InferenceServer server(nn::io::load_model("model.h5"), {});
 ///   const int port = server.bind();      // options.port, or any free one if 0
 ///   std::thread t([&] { server.run(); });
 ///   ...
@@ -52,7 +52,7 @@ struct ServeOptions {
 
 class InferenceServer {
  public:
-  InferenceServer(Model model, ServeOptions options);
+  InferenceServer(io::Model model, ServeOptions options);
   ~InferenceServer();
   InferenceServer(const InferenceServer&) = delete;
   InferenceServer& operator=(const InferenceServer&) = delete;

@@ -5,10 +5,10 @@
 #include <chrono>
 #include <cmath>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/solvers/petsc_error.hpp>
-#include <camber/solvers/petsc_handle.hpp>
+#include <camber/solvers/petsc/petsc_error.hpp>
+#include <camber/solvers/petsc/petsc_handle.hpp>
 
 namespace camber::solvers::euler {
 
@@ -36,7 +36,7 @@ struct LinearSolve {
 LinearSolve solve_with(KSP ksp, const Tensor& b, Tensor& x, bool transpose, index_t n_owned,
                        MPI_Comm comm) {
   Tensor rhs = b.clone();
-  VecHandle bv, xv;
+  petsc::VecHandle bv, xv;
   CAMBER_CHECK_PETSC(
       VecCreateMPIWithArray(comm, nv, nv * n_owned, PETSC_DETERMINE, rhs.data(), bv.out()));
   CAMBER_CHECK_PETSC(
@@ -87,7 +87,7 @@ void Adjoint::linearize(Tensor& U) {
   const Discretization& disc = *disc_;
   const MPI_Comm comm = disc.mesh().comm();
   jacobian_.assemble(disc, U);
-  ksp_ = KspHandle();
+  ksp_ = petsc::KspHandle();
   CAMBER_CHECK_PETSC(KSPCreate(comm, ksp_.out()));
   CAMBER_CHECK_PETSC(KSPSetOptionsPrefix(ksp_.get(), options_.options_prefix.c_str()));
   CAMBER_CHECK_PETSC(KSPSetType(ksp_.get(), KSPGMRES));

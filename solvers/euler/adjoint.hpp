@@ -43,8 +43,8 @@
 
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/exact_jacobian.hpp>
-#include <camber/solvers/petsc_handle.hpp>
-#include <camber/tensor.hpp>
+#include <camber/solvers/petsc/petsc_handle.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::solvers::euler {
 
@@ -125,7 +125,7 @@ class Adjoint {
   const Discretization* disc_;
   AdjointOptions options_;
   ExactJacobian jacobian_;
-  KspHandle ksp_;
+  petsc::KspHandle ksp_;
   bool linearized_ = false;
 };
 

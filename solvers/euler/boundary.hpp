@@ -1,38 +1,39 @@
-// Boundary conditions of the compressible Euler equations as face fluxes
-// and ghost states, templated on the scalar type like solvers/euler/flux.hpp.
-//
-// Slip wall: no mass or energy crosses the wall, so only the pressure acts,
-//   F_wall = (0, p n, 0),   p the interior pressure,
-// with n the area-weighted normal pointing out of the fluid.
-//
-// Characteristic far field (Riemann invariants of the 1-D flow normal to
-// the face, n pointing out of the domain, q = u.n/|n|):
-//   R+ = q_i + 2 c_i / (gamma - 1)   carried outward, from the interior
-//   R- = q_inf - 2 c_inf / (gamma - 1)   carried inward, from the free stream
-//   q_b = (R+ + R-) / 2,   c_b = (gamma - 1) (R+ - R-) / 4,
-// entropy s = p / rho^gamma and tangential velocity from the upstream side
-// (the interior where q_b > 0, outflow; the free stream where q_b <= 0,
-// inflow), rho_b = (c_b^2 / (gamma s))^(1 / (gamma - 1)), p_b = rho_b c_b^2 /
-// gamma. Supersonic normal flow takes every value from upstream: q_i >= c_i
-// returns the interior state, q_i <= -c_i the free stream (both exactly).
-//
-//   namespace eu = camber::solvers::euler;
-//   const eu::IdealGas air{1.4};
-//   const auto u_inf = eu::to_conserved(air, eu::Primitive<double, 2>{1.0, {0.5, 0.0}, 1 / 1.4});
-//   const auto u_b = eu::far_field_state(air, u_interior, u_inf, n);  // ghost state
-//   const auto f_far = eu::roe_flux(air, u_interior, u_b, n);         // far-field face
-//   const auto f_wall = eu::slip_wall_flux(air, u_interior, n);       // wall face
-//
-// Limits: the far-field state switches its data source at q_b = 0 and at
-// |q_i| = c_i, so it is discontinuous there unless the interior is close to
-// the free stream (as it is where a far-field boundary belongs); it needs
-// R+ > R- (c_b > 0), which fails only for a strong expansion towards the
-// boundary. The wall pressure is the interior's (first order, no normal
-// Riemann problem). Not checked (kernels cannot throw); violations give NaN.
-//
-// Derivatives: forward mode through any Dual. Both functions are smooth
-// inside each branch; at the switches a Dual takes the branch its value
-// selects (q_b = 0 counts as inflow, q_i = +-c_i as supersonic).
+/// @file
+/// Boundary conditions of the compressible Euler equations as face fluxes
+/// and ghost states, templated on the scalar type like solvers/euler/flux.hpp.
+///
+/// Slip wall: no mass or energy crosses the wall, so only the pressure acts,
+///   F_wall = (0, p n, 0),   p the interior pressure,
+/// with n the area-weighted normal pointing out of the fluid.
+///
+/// Characteristic far field (Riemann invariants of the 1-D flow normal to
+/// the face, n pointing out of the domain, q = u.n/|n|):
+///   R+ = q_i + 2 c_i / (gamma - 1)   carried outward, from the interior
+///   R- = q_inf - 2 c_inf / (gamma - 1)   carried inward, from the free stream
+///   q_b = (R+ + R-) / 2,   c_b = (gamma - 1) (R+ - R-) / 4,
+/// entropy s = p / rho^gamma and tangential velocity from the upstream side
+/// (the interior where q_b > 0, outflow; the free stream where q_b <= 0,
+/// inflow), rho_b = (c_b^2 / (gamma s))^(1 / (gamma - 1)), p_b = rho_b c_b^2 /
+/// gamma. Supersonic normal flow takes every value from upstream: q_i >= c_i
+/// returns the interior state, q_i <= -c_i the free stream (both exactly).
+///
+///   namespace eu = camber::solvers::euler;
+///   const eu::IdealGas air{1.4};
+///   const auto u_inf = eu::to_conserved(air, eu::Primitive<double, 2>{1.0, {0.5, 0.0}, 1 / 1.4});
+///   const auto u_b = eu::far_field_state(air, u_interior, u_inf, n);  // ghost state
+///   const auto f_far = eu::roe_flux(air, u_interior, u_b, n);         // far-field face
+///   const auto f_wall = eu::slip_wall_flux(air, u_interior, n);       // wall face
+///
+/// Limits: the far-field state switches its data source at q_b = 0 and at
+/// |q_i| = c_i, so it is discontinuous there unless the interior is close to
+/// the free stream (as it is where a far-field boundary belongs); it needs
+/// R+ > R- (c_b > 0), which fails only for a strong expansion towards the
+/// boundary. The wall pressure is the interior's (first order, no normal
+/// Riemann problem). Not checked (kernels cannot throw); violations give NaN.
+///
+/// Derivatives: forward mode through any Dual. Both functions are smooth
+/// inside each branch; at the switches a Dual takes the branch its value
+/// selects (q_b = 0 counts as inflow, q_i = +-c_i as supersonic).
 #pragma once
 
 #include <Kokkos_Core.hpp>

@@ -8,10 +8,10 @@
 
 #include <camber/autodiff/dual.hpp>
 #include <camber/autodiff/jacobian.hpp>
-#include <camber/error.hpp>
-#include <camber/kokkos_math.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/kokkos_math.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 #include <camber/solvers/euler/boundary.hpp>
 #include <camber/solvers/euler/flux.hpp>
 

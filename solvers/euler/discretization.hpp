@@ -1,67 +1,69 @@
-// camber::solvers::euler::Discretization — the steady compressible Euler
-// residual on an unstructured 2-D mesh split over MPI ranks.
-//
-// Cell-centred finite volumes: the residual of cell i is the net flux out
-// of it,
-//
-//   R_i(U) = sum over faces f of i of  s_if F(U_L(f), U_R(f), n_f),
-//
-// with n_f the area-weighted normal from the left cell to the right one and
-// s_if = +1 when i is the left cell, -1 when it is the right one. First
-// order (SpatialOptions::order = 1, the default): U_L, U_R are the two
-// cells' states. Second order (order = 2): they are reconstructed at the
-// face midpoint x_f from the primitive variables W = (rho, u, v, p),
-//
-//   W_L = W_i + phi_i grad W_i . (x_f - x_i),
-//
-// with least-squares gradients and Venkatakrishnan's limiter phi (per cell
-// and variable; solvers/euler/reconstruction.hpp says how, and how boundary
-// faces and non-positive face states are treated). Interior faces use the
-// numerical flux (Roe or HLLC, solvers/euler/flux.hpp); boundary faces use
-// the condition of their marker with the (reconstructed) interior state:
-//
-//   slip_wall, symmetry   pressure only, (0, p n, 0)
-//   far_field             numerical flux against the characteristic state
-//                         from Riemann invariants (solvers/euler/boundary.hpp)
-//   supersonic_inflow     the free stream's physical flux
-//   supersonic_outflow    the interior's physical flux
-//
-// Nondimensional internally: free-stream density 1, speed of sound 1,
-// pressure 1/gamma, speed = Mach; lengths as the mesh gives them. A
-// FlowConditions object converts to physical units for output.
-//
-//   mesh::DistributedMesh dm = mesh::DistributedMesh::read("naca0012.su2", comm);
-//   euler::FlowConditions flow;  flow.mach = 0.5;  flow.alpha_deg = 1.25;
-//   euler::Discretization disc(dm, flow, {{"airfoil", euler::BoundaryKind::slip_wall},
-//                                         {"farfield", euler::BoundaryKind::far_field}});
-//   Tensor U = disc.free_stream_field();          // {n_local_cells, 4}
-//   Tensor R = disc.residual(U);                  // halo exchange inside
-//   euler::Forces f = disc.forces(U);             // CL, CD, CM (all ranks)
-//
-// Derivatives: the face kernels, gradients, limiter and reconstruction are
-// templates on the scalar, so residual_and_tangent() gives R and the exact
-// directional derivative (dR/dU) V with one Dual<double, 1> evaluation, at
-// either order (with a frozen limiter: the derivative with phi fixed).
-// face_jacobians() gives the exact 4x4 blocks dF/dU_L, dF/dU_R of the
-// first-order fluxes from Dual<double, 8>: assembled, they are the exact
-// Jacobian of the first-order residual (the Newton matrix of
-// solvers/euler/steady_solver.hpp at order 1, its preconditioner at order
-// 2). At the kinks of |.|, min and max in the fluxes and the limiter the
-// conventions of autodiff/dual.hpp apply.
-//
-//   euler::SpatialOptions second;  second.order = 2;   // Venkatakrishnan, K = 5
-//   euler::Discretization disc2(dm, flow, conditions, euler::FluxScheme::roe, second);
-//   disc2.residual_and_tangent(U, V, R, dR);           // dR = (dR/dU) V, exact
-//   disc2.freeze_limiter(U);                           // phi(U) kept from now on
-//
-// Ownership and limits: holds copies of the local mesh's Views, its
-// geometry and a face/cell layout; the DistributedMesh must outlive it (its
-// halo exchange is used). Geometry is fixed (double): derivatives with
-// respect to node coordinates come with the shape-optimization work. The
-// frozen limiter is state of this object (freeze_limiter, set_limiter); the
-// rest is fixed at construction. 2-D only; every boundary face of an owned
-// cell must carry a marker with a condition (a bad_input error names the
-// marker otherwise).
+/// @file
+/// camber::solvers::euler::Discretization — the steady compressible Euler
+/// residual on an unstructured 2-D mesh split over MPI ranks.
+///
+/// Cell-centred finite volumes: the residual of cell i is the net flux out
+/// of it,
+///
+///   R_i(U) = sum over faces f of i of  s_if F(U_L(f), U_R(f), n_f),
+///
+/// with n_f the area-weighted normal from the left cell to the right one and
+/// s_if = +1 when i is the left cell, -1 when it is the right one. First
+/// order (SpatialOptions::order = 1, the default): U_L, U_R are the two
+/// cells' states. Second order (order = 2): they are reconstructed at the
+/// face midpoint x_f from the primitive variables W = (rho, u, v, p),
+///
+///   W_L = W_i + phi_i grad W_i . (x_f - x_i),
+///
+/// with least-squares gradients and Venkatakrishnan's limiter phi (per cell
+/// and variable; solvers/euler/reconstruction.hpp says how, and how boundary
+/// faces and non-positive face states are treated). Interior faces use the
+/// numerical flux (Roe or HLLC, solvers/euler/flux.hpp); boundary faces use
+/// the condition of their marker with the (reconstructed) interior state:
+///
+///   slip_wall, symmetry   pressure only, (0, p n, 0)
+///   far_field             numerical flux against the characteristic state
+///                         from Riemann invariants (solvers/euler/boundary.hpp)
+///   supersonic_inflow     the free stream's physical flux
+///   supersonic_outflow    the interior's physical flux
+///
+/// Nondimensional internally: free-stream density 1, speed of sound 1,
+/// pressure 1/gamma, speed = Mach; lengths as the mesh gives them. A
+/// FlowConditions object converts to physical units for output.
+///
+///   mesh::DistributedMesh dm = mesh::DistributedMesh::read("naca0012.su2", comm);
+///   euler::FlowConditions flow;  flow.mach = 0.5;  flow.alpha_deg = 1.25;
+///   euler::Discretization disc(dm, flow, {{"airfoil", euler::BoundaryKind::slip_wall},
+///                                         {"farfield", euler::BoundaryKind::far_field}});
+///   Tensor U = disc.free_stream_field();          // {n_local_cells, 4}
+///   Tensor R = disc.residual(U);                  // halo exchange inside
+///   euler::Forces f = disc.forces(U);             // CL, CD, CM (all ranks)
+///
+/// Derivatives: the face kernels, gradients, limiter and reconstruction are
+/// templates on the scalar, so residual_and_tangent() gives R and the exact
+/// directional derivative (dR/dU) V with one Dual<double, 1> evaluation, at
+/// either order (with a frozen limiter: the derivative with phi fixed).
+/// face_jacobians() gives the exact 4x4 blocks dF/dU_L, dF/dU_R of the
+/// first-order fluxes from Dual<double, 8>: assembled, they are the exact
+/// Jacobian of the first-order residual (the Newton matrix of
+/// solvers/euler/steady_solver.hpp at order 1, its preconditioner at order
+/// 2). At the kinks of |.|, min and max in the fluxes and the limiter the
+/// conventions of autodiff/dual.hpp apply.
+///
+///   euler::SpatialOptions second;  second.order = 2;   // Venkatakrishnan, K = 5
+///   euler::Discretization disc2(dm, flow, conditions, euler::FluxScheme::roe, second);
+///   disc2.residual_and_tangent(U, V, R, dR);           // dR = (dR/dU) V, exact
+///   disc2.freeze_limiter(U);                           // phi(U) kept from now on
+///
+/// Ownership and limits: holds copies of the local mesh's Views, its
+/// geometry and a face/cell layout; the DistributedMesh must outlive it (its
+/// halo exchange is used). Geometry is fixed (double) here: derivatives
+/// with respect to node coordinates are ShapeDerivative's
+/// (solvers/euler/shape_derivative.hpp). The
+/// frozen limiter is state of this object (freeze_limiter, set_limiter); the
+/// rest is fixed at construction. 2-D only; every boundary face of an owned
+/// cell must carry a marker with a condition (a bad_input error names the
+/// marker otherwise).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -74,7 +76,7 @@
 #include <camber/mesh/geometry.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
 #include <camber/solvers/euler/reconstruction.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::solvers::euler {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdint>
 
-#include <camber/error.hpp>
-#include <camber/solvers/petsc_error.hpp>
-#include <camber/solvers/petsc_numbering.hpp>
+#include <camber/core/error.hpp>
+#include <camber/solvers/petsc/petsc_error.hpp>
+#include <camber/solvers/petsc/petsc_numbering.hpp>
 
 #include "detail/global_cells.hpp"
 
@@ -131,8 +131,8 @@ std::vector<Tensor> ExactJacobian::objective_gradients(
   // (within S(c)); a colour's column of it belongs to the one cell of that
   // colour in S(c), which may be a ghost: each gradient is summed into a
   // PETSc vector, which moves such entries to their owners.
-  std::vector<VecHandle> g(weights.size());
-  for (VecHandle& v : g) {
+  std::vector<petsc::VecHandle> g(weights.size());
+  for (petsc::VecHandle& v : g) {
     CAMBER_CHECK_PETSC(VecCreateMPI(comm_, nv * n_owned_, PETSC_DETERMINE, v.out()));
     CAMBER_CHECK_PETSC(VecSetBlockSize(v.get(), nv));
     CAMBER_CHECK_PETSC(VecZeroEntries(v.get()));
@@ -159,7 +159,7 @@ std::vector<Tensor> ExactJacobian::objective_gradients(
       }
   }
   std::vector<Tensor> out;
-  for (VecHandle& v : g) {
+  for (petsc::VecHandle& v : g) {
     CAMBER_CHECK_PETSC(VecAssemblyBegin(v.get()));
     CAMBER_CHECK_PETSC(VecAssemblyEnd(v.get()));
     std::vector<double> values(static_cast<size_t>(n_local_ * nv), 0.0);

@@ -48,8 +48,8 @@
 #include <vector>
 
 #include <camber/solvers/euler/discretization.hpp>
-#include <camber/solvers/petsc_handle.hpp>
-#include <camber/tensor.hpp>
+#include <camber/solvers/petsc/petsc_handle.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::solvers::euler {
 
@@ -67,7 +67,7 @@ class ExactJacobian {
   void assemble(const Discretization& disc, Tensor& U, const std::vector<double>* shift = nullptr);
 
   /// The assembled matrix (rows and columns in PETSc's cell numbering,
-  /// solvers/petsc_numbering.hpp, 4 unknowns per cell).
+  /// solvers/petsc/petsc_numbering.hpp, 4 unknowns per cell).
   Mat matrix() const noexcept { return matrix_.get(); }
 
   /// d(w . (f_x, f_y, m_z))/dU, the gradient of a weighted sum of the wall
@@ -95,7 +95,7 @@ class ExactJacobian {
   // that colour in the owned rows.
   std::vector<std::vector<std::pair<index_t, PetscInt>>> entries_;
   std::vector<PetscInt> block_;  // PETSc block of every local cell
-  MatHandle matrix_;
+  petsc::MatHandle matrix_;
 };
 
 }  // namespace camber::solvers::euler

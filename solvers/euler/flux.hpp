@@ -1,83 +1,84 @@
-// Numerical fluxes of the compressible Euler equations for finite volumes.
-//
-// The flux of mass, momentum and energy through one face, written once as a
-// template on the scalar type: T = double gives the values, T =
-// ad::Dual<double, 4> the exact local Jacobians dF/dU_L and dF/dU_R that an
-// implicit (Newton-Krylov) solver assembles, and a nested Dual their second
-// derivatives. n is the area-weighted face normal (|n| = face length in
-// 2-D), pointing from the left state to the right one, as
-// mesh::compute_geometry gives it:
-//
-//   physical  F(U).n = (rho q, rho u q + p n, (rho E + p) q),    q = u.n
-//   Roe       F = (F(U_L) + F(U_R)).n / 2 - |n| |A(U~, n^)| (U_R - U_L) / 2
-//   HLLC      F = F_L, F*_L, F*_R or F_R by the signs of S_L, S*, S_R
-//
-// with U~ Roe's average (weights sqrt(rho)) and n^ = n / |n|. Both are
-// consistent (F(U, U, n) = F(U).n), conservative (F(U_L, U_R, n) =
-// -F(U_R, U_L, -n)), rotationally invariant, upwind where every wave of U_L,
-// U_R and U~ moves one way (supersonic normal flow), and exact, to rounding,
-// on a stationary contact or slip line and on a stationary normal shock
-// (Roe's linearization maps the shock's jump to a zero eigenvalue q~ - c~,
-// which Einfeldt's S_L = min(q_L - c_L, q~ - c~) picks up too). All of this
-// is tested in tests/solvers/test_euler_flux.cpp.
-//
-//   namespace eu = camber::solvers::euler;
-//   const eu::IdealGas air{1.4};
-//   const double n[2] = {0.0, 0.1};                             // from mesh geometry
-//   eu::Conserved<double, 2> f = eu::roe_flux(air, ul, ur, n);  // or hllc_flux
-//   using D = camber::ad::Dual<double, 4>;                      // d/dU_L, U_R constant
-//   auto fd = eu::roe_flux(air, eu::make_variable_state(ul), eu::state_cast<D>(ur), n);
-//   // fd[i].val() == f[i], fd[i].der(k) == dF_i / dU_L[k]
-//
-// Roe's entropy fix (Harten and Hyman, J. Comput. Phys. 50, 1983, as
-// LeVeque presents it in "Finite Volume Methods for Hyperbolic Problems",
-// 2002, ch. 15). Roe's
-// linearization lets an expansion shock stand where a rarefaction is
-// transonic, lambda_L < 0 < lambda_R. For the two acoustic fields
-// lambda = q -+ c (lambda_L, lambda_R from U_L and U_R, lambda~ from U~) the
-// wave is split into a left-going part beta at lambda_L and a right-going
-// part 1 - beta at lambda_R, beta = (lambda_R - lambda~) / (lambda_R -
-// lambda_L) clamped to [0, 1], so |lambda~| becomes
-//   max(|lambda~|, (1 - beta) lambda_R - beta lambda_L)   if lambda_L < 0 < lambda_R,
-// and stays |lambda~| otherwise. The fix has no tuning parameter and is off
-// on shocks (lambda_L > lambda_R) and in supersonic flow (both signs equal),
-// which keeps the exact shock and the exact upwinding; it is continuous in
-// the states. The contact and shear waves (lambda = q, linearly degenerate)
-// get no fix, which keeps stationary contacts exact. A fixed-width Harten fix
-// such as delta = 0.1 (|q~| + c~) was not chosen: it would smear the
-// stationary shock (whose q~ - c~ = 0 lies inside delta), and the contact
-// too if applied to the q wave.
-//
-// HLLC (Toro, "Riemann Solvers and Numerical Methods for Fluid Dynamics",
-// 3rd ed., ch. 10) with Einfeldt's wave speeds (SIAM J. Numer. Anal. 25,
-// 1988): S_L = min(q_L - c_L, q~ - c~), S_R = max(q_R + c_R, q~ + c~), and
-// S* = (p_R - p_L + rho_L q_L (S_L - q_L) - rho_R q_R (S_R - q_R)) /
-//      (rho_L (S_L - q_L) - rho_R (S_R - q_R)).
-// Davis' estimates (min/max of the two states' own speeds only) were not
-// chosen: with them HLLC is not exact on the stationary shock.
-//
-// Limits: rho > 0 and p > 0 on both sides and |n| > 0 are not checked (a
-// violation gives NaN, kernels cannot throw); Roe's average needs c~^2 > 0,
-// which holds for physical states. First order: reconstruction and limiting
-// come with the residual. The contact-wave eigenvalue |q~| vanishes for flow
-// along the face (stagnation points, boundary layers), where Roe's scheme
-// adds no dissipation to that wave.
-//
-// Derivatives: forward mode through any Dual, conventions of
-// autodiff/dual.hpp. The physical flux is smooth. Roe's flux is continuous
-// but not differentiable where an eigenvalue changes sign (abs: Dual gives
-// sign(0) = 0, so at lambda~ = 0 exactly the derivative of |lambda~| is 0,
-// the mean of the two sides) and where the entropy fix switches on or clamps
-// (max and the comparisons take one side: max returns its first argument,
-// |lambda~|, on a tie). HLLC is continuous but not differentiable where S_L
-// or S_R switch between their two candidates (min/max: the first argument,
-// the left/right state's own speed, on a tie) and where S_L, S* or S_R cross
-// 0 (the branch taken at 0: 0 <= S_L gives F_L, else 0 <= S* gives F*_L).
-// Except for abs at 0, a Dual at such a point returns the derivative of the
-// side its comparison selects, not a mean or a subgradient.
-//
-// Boundary fluxes (slip wall, far field) are in solvers/euler/boundary.hpp;
-// the gas model and state conversions in solvers/euler/ideal_gas.hpp.
+/// @file
+/// Numerical fluxes of the compressible Euler equations for finite volumes.
+///
+/// The flux of mass, momentum and energy through one face, written once as a
+/// template on the scalar type: T = double gives the values, T =
+/// ad::Dual<double, 4> the exact local Jacobians dF/dU_L and dF/dU_R that an
+/// implicit (Newton-Krylov) solver assembles, and a nested Dual their second
+/// derivatives. n is the area-weighted face normal (|n| = face length in
+/// 2-D), pointing from the left state to the right one, as
+/// mesh::compute_geometry gives it:
+///
+///   physical  F(U).n = (rho q, rho u q + p n, (rho E + p) q),    q = u.n
+///   Roe       F = (F(U_L) + F(U_R)).n / 2 - |n| |A(U~, n^)| (U_R - U_L) / 2
+///   HLLC      F = F_L, F*_L, F*_R or F_R by the signs of S_L, S*, S_R
+///
+/// with U~ Roe's average (weights sqrt(rho)) and n^ = n / |n|. Both are
+/// consistent (F(U, U, n) = F(U).n), conservative (F(U_L, U_R, n) =
+/// -F(U_R, U_L, -n)), rotationally invariant, upwind where every wave of U_L,
+/// U_R and U~ moves one way (supersonic normal flow), and exact, to rounding,
+/// on a stationary contact or slip line and on a stationary normal shock
+/// (Roe's linearization maps the shock's jump to a zero eigenvalue q~ - c~,
+/// which Einfeldt's S_L = min(q_L - c_L, q~ - c~) picks up too). All of this
+/// is tested in tests/solvers/euler/test_euler_flux.cpp.
+///
+///   namespace eu = camber::solvers::euler;
+///   const eu::IdealGas air{1.4};
+///   const double n[2] = {0.0, 0.1};                             // from mesh geometry
+///   eu::Conserved<double, 2> f = eu::roe_flux(air, ul, ur, n);  // or hllc_flux
+///   using D = camber::ad::Dual<double, 4>;                      // d/dU_L, U_R constant
+///   auto fd = eu::roe_flux(air, eu::make_variable_state(ul), eu::state_cast<D>(ur), n);
+///   // fd[i].val() == f[i], fd[i].der(k) == dF_i / dU_L[k]
+///
+/// Roe's entropy fix (Harten and Hyman, J. Comput. Phys. 50, 1983, as
+/// LeVeque presents it in "Finite Volume Methods for Hyperbolic Problems",
+/// 2002, ch. 15). Roe's
+/// linearization lets an expansion shock stand where a rarefaction is
+/// transonic, lambda_L < 0 < lambda_R. For the two acoustic fields
+/// lambda = q -+ c (lambda_L, lambda_R from U_L and U_R, lambda~ from U~) the
+/// wave is split into a left-going part beta at lambda_L and a right-going
+/// part 1 - beta at lambda_R, beta = (lambda_R - lambda~) / (lambda_R -
+/// lambda_L) clamped to [0, 1], so |lambda~| becomes
+///   max(|lambda~|, (1 - beta) lambda_R - beta lambda_L)   if lambda_L < 0 < lambda_R,
+/// and stays |lambda~| otherwise. The fix has no tuning parameter and is off
+/// on shocks (lambda_L > lambda_R) and in supersonic flow (both signs equal),
+/// which keeps the exact shock and the exact upwinding; it is continuous in
+/// the states. The contact and shear waves (lambda = q, linearly degenerate)
+/// get no fix, which keeps stationary contacts exact. A fixed-width Harten fix
+/// such as delta = 0.1 (|q~| + c~) was not chosen: it would smear the
+/// stationary shock (whose q~ - c~ = 0 lies inside delta), and the contact
+/// too if applied to the q wave.
+///
+/// HLLC (Toro, "Riemann Solvers and Numerical Methods for Fluid Dynamics",
+/// 3rd ed., ch. 10) with Einfeldt's wave speeds (SIAM J. Numer. Anal. 25,
+/// 1988): S_L = min(q_L - c_L, q~ - c~), S_R = max(q_R + c_R, q~ + c~), and
+/// S* = (p_R - p_L + rho_L q_L (S_L - q_L) - rho_R q_R (S_R - q_R)) /
+///      (rho_L (S_L - q_L) - rho_R (S_R - q_R)).
+/// Davis' estimates (min/max of the two states' own speeds only) were not
+/// chosen: with them HLLC is not exact on the stationary shock.
+///
+/// Limits: rho > 0 and p > 0 on both sides and |n| > 0 are not checked (a
+/// violation gives NaN, kernels cannot throw); Roe's average needs c~^2 > 0,
+/// which holds for physical states. First order: reconstruction and limiting
+/// come with the residual. The contact-wave eigenvalue |q~| vanishes for flow
+/// along the face (stagnation points, boundary layers), where Roe's scheme
+/// adds no dissipation to that wave.
+///
+/// Derivatives: forward mode through any Dual, conventions of
+/// autodiff/dual.hpp. The physical flux is smooth. Roe's flux is continuous
+/// but not differentiable where an eigenvalue changes sign (abs: Dual gives
+/// sign(0) = 0, so at lambda~ = 0 exactly the derivative of |lambda~| is 0,
+/// the mean of the two sides) and where the entropy fix switches on or clamps
+/// (max and the comparisons take one side: max returns its first argument,
+/// |lambda~|, on a tie). HLLC is continuous but not differentiable where S_L
+/// or S_R switch between their two candidates (min/max: the first argument,
+/// the left/right state's own speed, on a tie) and where S_L, S* or S_R cross
+/// 0 (the branch taken at 0: 0 <= S_L gives F_L, else 0 <= S* gives F*_L).
+/// Except for abs at 0, a Dual at such a point returns the derivative of the
+/// side its comparison selects, not a mean or a subgradient.
+///
+/// Boundary fluxes (slip wall, far field) are in solvers/euler/boundary.hpp;
+/// the gas model and state conversions in solvers/euler/ideal_gas.hpp.
 #pragma once
 
 #include <Kokkos_Core.hpp>

@@ -1,31 +1,32 @@
-// Ideal-gas states for the compressible Euler equations, templated on the
-// scalar type so one source gives values (double) and exact derivatives
-// (camber::ad::Dual, nested for second order).
-//
-// A state lives in two forms, in Dim = 2 or 3 space dimensions:
-//
-//   conserved  U = (rho, rho u_1 .. rho u_Dim, rho E)      Conserved<T, Dim>
-//   primitive  W = (rho, u_1 .. u_Dim, p)                  Primitive<T, Dim>
-//   p = (gamma - 1) (rho E - rho |u|^2 / 2),   c^2 = gamma p / rho,
-//   H = (rho E + p) / rho,   M = |u| / c,   s = p / rho^gamma.
-//
-//   namespace eu = camber::solvers::euler;
-//   const eu::IdealGas air{1.4};
-//   const eu::Primitive<double, 2> w{1.0, {0.8, 0.1}, 1.0 / 1.4};  // rho, u, p
-//   const eu::Conserved<double, 2> u = eu::to_conserved(air, w);
-//   const double c = eu::sound_speed(air, u), h = eu::total_enthalpy(air, u);
-//
-// Conserved<T, Dim> is also the layout of a flux and of a residual (one
-// entry per conserved quantity), stored by value in a plain array q[Dim + 2]
-// so that a cell's state copies into ad::jacobian's input arrays. Most users
-// want the fluxes of solvers/euler/flux.hpp built on these functions.
-//
-// Everything is KOKKOS_INLINE_FUNCTION on value types (no allocation, no
-// exceptions): callable inside kernels. Nothing checks that rho > 0 and
-// p > 0; a non-physical state gives NaN, not an error, as kernels cannot
-// throw. Derivatives: forward mode through any Dual; mach_number has an
-// infinite derivative at u = 0 (sqrt of |u|^2 at 0, see autodiff/dual.hpp),
-// every other function is smooth where rho > 0 and p > 0.
+/// @file
+/// Ideal-gas states for the compressible Euler equations, templated on the
+/// scalar type so one source gives values (double) and exact derivatives
+/// (camber::ad::Dual, nested for second order).
+///
+/// A state lives in two forms, in Dim = 2 or 3 space dimensions:
+///
+///   conserved  U = (rho, rho u_1 .. rho u_Dim, rho E)      Conserved<T, Dim>
+///   primitive  W = (rho, u_1 .. u_Dim, p)                  Primitive<T, Dim>
+///   p = (gamma - 1) (rho E - rho |u|^2 / 2),   c^2 = gamma p / rho,
+///   H = (rho E + p) / rho,   M = |u| / c,   s = p / rho^gamma.
+///
+///   namespace eu = camber::solvers::euler;
+///   const eu::IdealGas air{1.4};
+///   const eu::Primitive<double, 2> w{1.0, {0.8, 0.1}, 1.0 / 1.4};  // rho, u, p
+///   const eu::Conserved<double, 2> u = eu::to_conserved(air, w);
+///   const double c = eu::sound_speed(air, u), h = eu::total_enthalpy(air, u);
+///
+/// Conserved<T, Dim> is also the layout of a flux and of a residual (one
+/// entry per conserved quantity), stored by value in a plain array q[Dim + 2]
+/// so that a cell's state copies into ad::jacobian's input arrays. Most users
+/// want the fluxes of solvers/euler/flux.hpp built on these functions.
+///
+/// Everything is KOKKOS_INLINE_FUNCTION on value types (no allocation, no
+/// exceptions): callable inside kernels. Nothing checks that rho > 0 and
+/// p > 0; a non-physical state gives NaN, not an error, as kernels cannot
+/// throw. Derivatives: forward mode through any Dual; mach_number has an
+/// infinite derivative at u = 0 (sqrt of |u|^2 at 0, see autodiff/dual.hpp),
+/// every other function is smooth where rho > 0 and p > 0.
 #pragma once
 
 #include <Kokkos_Core.hpp>

@@ -1,63 +1,64 @@
-// Second-order face states for the finite-volume Euler residual: least-
-// squares gradients of the primitive variables W = (rho, u, v, p) and
-// Venkatakrishnan's limiter, on the owned cells of a DistributedMesh.
-//
-//   grad W_i = argmin_g sum_j w_ij (W_j - W_i - g . d_ij)^2,
-//              d_ij = x_j - x_i,  w_ij = 1 / |d_ij|^2   (j: face neighbours)
-//   W_f     = W_i + phi_i grad W_i . (x_f - x_i)         (x_f: face midpoint)
-//   phi_i   = min(1, min over faces f of i of phi(D1, D2)),  per variable,
-//   phi(D1, D2) = (D1^2 + eps^2 + 2 D1 D2) / (D1^2 + 2 D2^2 + D1 D2 + eps^2),
-//   D2 = grad W_i . (x_f - x_i),  D1 = max_j W_j - W_i if D2 > 0,
-//   min_j W_j - W_i if D2 < 0 (phi = 1 if D2 = 0),  eps^2 = (K h_i)^3,
-//   h_i = sqrt(V_i).
-//
-// Venkatakrishnan, "Convergence to steady state solutions of the Euler
-// equations on unstructured grids with limiters", J. Comput. Phys. 118
-// (1995); the weights are SU2's weighted least squares. Most users want
-// Discretization (solvers/euler/discretization.hpp), which takes a
-// SpatialOptions and does all of this inside its residual:
-//
-//   euler::SpatialOptions second;  second.order = 2;  second.venkatakrishnan_k = 5.0;
-//   euler::Discretization disc(dm, flow, conditions, euler::FluxScheme::roe, second);
-//   Tensor R = disc.residual(U);             // second order, limited
-//   disc.freeze_limiter(U);                  // phi fixed at this U from now on
-//   Tensor phi = disc.limiter(U);            // {n_local, 4}
-//
-// Choices, and why:
-//  - Inverse-distance-squared weights: on the stretched, curved cells of an
-//    O-grid the unweighted fit lets far neighbours dominate; weighted, the
-//    gradient is still exact for linear W (any weights are).
-//  - Boundary faces are left out of the fit and of the limiter's min/max
-//    (but not of its min over faces, so wall and far-field face states are
-//    limited too): a slip wall or far-field face has no state of its own,
-//    only a function of the interior one, and putting the interior state at
-//    the face midpoint would force a zero normal gradient (wrong for the
-//    wall pressure of a curved body). A cell keeps at least two face
-//    neighbours on any reasonable mesh; one whose neighbours do not span
-//    the plane (det of the 2x2 normal matrix below 1e-12 of its trace
-//    squared, e.g. a triangle in a corner) gets a zero gradient: first
-//    order there.
-//  - The limiter is differentiable except where a min/max changes its
-//    argument or D2 changes sign (a kink; a Dual takes the selected side,
-//    conventions of autodiff/dual.hpp); phi is continuous everywhere (phi
-//    -> 1 as D2 -> 0). eps^2 = (K h)^3 lets variations below about eps
-//    through unlimited (phi -> 1 where D1, D2 << eps), so smooth extrema
-//    are clipped less as the mesh is refined; K = 0 limits everywhere.
-//  - Positivity: a face state whose reconstructed density or pressure is
-//    not positive falls back to the cell's own state (first order on that
-//    side of that face only). With the limiter on this practically never
-//    happens (W_f stays within the neighbours' range up to O(eps)); with
-//    limiter none, or a frozen phi far from the state it was computed at,
-//    it may.
-//
-// Ownership: a Reconstruction holds its own Views (per owned cell and face
-// entry: neighbour, fit coefficients, x_f - x_i; per owned cell eps^2),
-// built once from the geometry; fields passed to it are the caller's.
-// Kernels are templates on the scalar, explicitly instantiated for double
-// and ad::Dual<double, 1> and <double, 4> (forward mode: the tangent of
-// gradient, limiter and face state is exact away from the kinks above;
-// Dual<double, 4> carries the four columns of one cell block of the
-// Jacobian, solvers/euler/exact_jacobian.hpp).
+/// @file
+/// Second-order face states for the finite-volume Euler residual: least-
+/// squares gradients of the primitive variables W = (rho, u, v, p) and
+/// Venkatakrishnan's limiter, on the owned cells of a DistributedMesh.
+///
+///   grad W_i = argmin_g sum_j w_ij (W_j - W_i - g . d_ij)^2,
+///              d_ij = x_j - x_i,  w_ij = 1 / |d_ij|^2   (j: face neighbours)
+///   W_f     = W_i + phi_i grad W_i . (x_f - x_i)         (x_f: face midpoint)
+///   phi_i   = min(1, min over faces f of i of phi(D1, D2)),  per variable,
+///   phi(D1, D2) = (D1^2 + eps^2 + 2 D1 D2) / (D1^2 + 2 D2^2 + D1 D2 + eps^2),
+///   D2 = grad W_i . (x_f - x_i),  D1 = max_j W_j - W_i if D2 > 0,
+///   min_j W_j - W_i if D2 < 0 (phi = 1 if D2 = 0),  eps^2 = (K h_i)^3,
+///   h_i = sqrt(V_i).
+///
+/// Venkatakrishnan, "Convergence to steady state solutions of the Euler
+/// equations on unstructured grids with limiters", J. Comput. Phys. 118
+/// (1995); the weights are SU2's weighted least squares. Most users want
+/// Discretization (solvers/euler/discretization.hpp), which takes a
+/// SpatialOptions and does all of this inside its residual:
+///
+///   euler::SpatialOptions second;  second.order = 2;  second.venkatakrishnan_k = 5.0;
+///   euler::Discretization disc(dm, flow, conditions, euler::FluxScheme::roe, second);
+///   Tensor R = disc.residual(U);             // second order, limited
+///   disc.freeze_limiter(U);                  // phi fixed at this U from now on
+///   Tensor phi = disc.limiter(U);            // {n_local, 4}
+///
+/// Choices, and why:
+///  - Inverse-distance-squared weights: on the stretched, curved cells of an
+///    O-grid the unweighted fit lets far neighbours dominate; weighted, the
+///    gradient is still exact for linear W (any weights are).
+///  - Boundary faces are left out of the fit and of the limiter's min/max
+///    (but not of its min over faces, so wall and far-field face states are
+///    limited too): a slip wall or far-field face has no state of its own,
+///    only a function of the interior one, and putting the interior state at
+///    the face midpoint would force a zero normal gradient (wrong for the
+///    wall pressure of a curved body). A cell keeps at least two face
+///    neighbours on any reasonable mesh; one whose neighbours do not span
+///    the plane (det of the 2x2 normal matrix below 1e-12 of its trace
+///    squared, e.g. a triangle in a corner) gets a zero gradient: first
+///    order there.
+///  - The limiter is differentiable except where a min/max changes its
+///    argument or D2 changes sign (a kink; a Dual takes the selected side,
+///    conventions of autodiff/dual.hpp); phi is continuous everywhere (phi
+///    -> 1 as D2 -> 0). eps^2 = (K h)^3 lets variations below about eps
+///    through unlimited (phi -> 1 where D1, D2 << eps), so smooth extrema
+///    are clipped less as the mesh is refined; K = 0 limits everywhere.
+///  - Positivity: a face state whose reconstructed density or pressure is
+///    not positive falls back to the cell's own state (first order on that
+///    side of that face only). With the limiter on this practically never
+///    happens (W_f stays within the neighbours' range up to O(eps)); with
+///    limiter none, or a frozen phi far from the state it was computed at,
+///    it may.
+///
+/// Ownership: a Reconstruction holds its own Views (per owned cell and face
+/// entry: neighbour, fit coefficients, x_f - x_i; per owned cell eps^2),
+/// built once from the geometry; fields passed to it are the caller's.
+/// Kernels are templates on the scalar, explicitly instantiated for double
+/// and ad::Dual<double, 1> and <double, 4> (forward mode: the tangent of
+/// gradient, limiter and face state is exact away from the kinks above;
+/// Dual<double, 4> carries the four columns of one cell block of the
+/// Jacobian, solvers/euler/exact_jacobian.hpp).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -65,7 +66,7 @@
 #include <camber/autodiff/dual.hpp>
 #include <camber/mesh/geometry.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::solvers::euler {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 #include "detail/global_cells.hpp"
 

@@ -38,7 +38,7 @@
 
 #include <camber/solvers/euler/adjoint.hpp>
 #include <camber/solvers/euler/discretization.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::solvers::euler {
 

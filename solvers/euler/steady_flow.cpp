@@ -6,10 +6,10 @@
 #include <utility>
 
 #include <camber/autodiff/functional.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 #include <camber/solvers/euler/shape_derivative.hpp>
 
 namespace camber::solvers::euler {

@@ -13,12 +13,12 @@
 #include <utility>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
-#include <camber/solvers/petsc_error.hpp>
-#include <camber/solvers/petsc_handle.hpp>
-#include <camber/solvers/petsc_numbering.hpp>
+#include <camber/core/runtime.hpp>
+#include <camber/solvers/petsc/petsc_error.hpp>
+#include <camber/solvers/petsc/petsc_handle.hpp>
+#include <camber/solvers/petsc/petsc_numbering.hpp>
 
 namespace camber::solvers::euler {
 
@@ -121,7 +121,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   const MPI_Comm comm = dm.comm();
   const index_t n_owned = disc.n_owned(), n_faces = disc.n_faces();
   // PETSc block of every local cell (owned, then ghosts).
-  const std::vector<PetscInt> block = petsc_cell_numbers(disc.mesh());
+  const std::vector<PetscInt> block = petsc::petsc_cell_numbers(disc.mesh());
 
   // Sparsity: a block row per owned cell, a block per face neighbour.
   const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_left());
@@ -133,7 +133,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
     for (const auto& [row, col] : {std::pair<index_t, index_t>{l, r}, {r, l}})
       if (row < n_owned) ++(col < n_owned ? d_nnz : o_nnz)[static_cast<size_t>(row)];
   }
-  MatHandle A;
+  petsc::MatHandle A;
   CAMBER_CHECK_PETSC(MatCreate(comm, A.out()));
   CAMBER_CHECK_PETSC(MatSetSizes(A.get(), nv * n_owned, nv * n_owned, PETSC_DETERMINE,
                                  PETSC_DETERMINE));
@@ -146,7 +146,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   // The right-hand side and the update live in Tensors; PETSc's Vecs are
   // placed over their owned rows (the first n_owned * 4 values).
   Tensor dU({disc.n_local(), nv});
-  VecHandle b, x;
+  petsc::VecHandle b, x;
   CAMBER_CHECK_PETSC(
       VecCreateMPIWithArray(comm, nv, nv * n_owned, PETSC_DETERMINE, nullptr, b.out()));
   CAMBER_CHECK_PETSC(
@@ -161,7 +161,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   if (exact_operator && !matrix_free) exact_jacobian = std::make_unique<ExactJacobian>(disc);
   std::vector<double> shift(exact_jacobian ? static_cast<size_t>(n_owned) : 0);
   NewtonShell shell;
-  MatHandle exact;
+  petsc::MatHandle exact;
   if (matrix_free) {
     shell.disc = &disc;
     shell.state = &U;
@@ -178,7 +178,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
     CAMBER_CHECK_PETSC(MatSetUp(exact.get()));
   }
 
-  KspHandle ksp;
+  petsc::KspHandle ksp;
   CAMBER_CHECK_PETSC(KSPCreate(comm, ksp.out()));
   CAMBER_CHECK_PETSC(KSPSetOptionsPrefix(ksp.get(), options.options_prefix.c_str()));
   CAMBER_CHECK_PETSC(KSPSetType(ksp.get(), KSPGMRES));

@@ -1,75 +1,76 @@
-// Steady Euler solutions by Newton's method with pseudo-transient
-// continuation (PTC), on PETSc.
-//
-// Each step solves
-//
-//   (diag(lambda_i / CFL) + dR/dU) dU = -R(U),      U <- U + alpha dU,
-//
-// where lambda_i is cell i's convective spectral radius (so lambda_i / CFL =
-// V_i / dt_i, a local time step) and dR/dU is, at first order, the exact
-// Jacobian of the residual, assembled from the Dual face blocks of
-// Discretization::face_jacobians into a PETSc block (BAIJ, 4x4) matrix. As
-// the residual falls the CFL number grows by the same factor (switched
-// evolution relaxation, at most cfl_growth per step; a step that raised the
-// residual multiplies it by cfl_cut instead), so the iteration turns into
-// Newton's method and converges quadratically. alpha < 1 only where the full
-// step would make a density or pressure negative (halved until it does
-// not); a step that needs alpha below 1/64 is rejected, the CFL number cut
-// by 10 and the step retried.
-//
-// Second order (Discretization::spatial().order == 2): the Krylov operator
-// is the exact Newton matrix diag(lambda_i / CFL) + dR/dU of the second-
-// order residual, assembled by column colouring from Dual evaluations
-// (ExactJacobian; SteadyOptions::newton_operator = assembled) and its own
-// preconditioner, or applied matrix-free through
-// Discretization::residual_and_tangent (matrix_free, the default: a PETSc
-// MatShell, one Dual residual evaluation per product, preconditioned by the
-// first-order matrix). Either is exact, with no finite-difference step.
-// SteadyOptions::defect_correction = true uses the first-
-// order matrix as the operator too: cheaper steps, linear convergence, and
-// only at moderate CFL numbers (defect_correction_cfl_max). The limited
-// scheme needs more care than the first-order one, so at order 2 (and
-// only there):
-//  - the solve starts with first-order steps until that residual has fallen
-//    by first_order_drop (1e-8; cheap, and it puts the shock near its
-//    place), then switches to second order;
-//  - the CFL number grows by at most second_order_cfl_growth (2) per step;
-//    a step whose linear solve did not converge multiplies it by cfl_cut,
-//    and one damped to alpha < 1 by max(alpha, 0.1);
-//  - alpha also keeps the change of density and pressure in every cell
-//    within max_update (20 %);
-//  - GMRES restarts after 200 iterations, not 60 (the first-order
-//    preconditioner is weaker on the second-order operator);
-//  - optionally (freeze_limiter_drop) the limiter is frozen once the
-//    residual is small, which stops limiter cycling at the cost of solving
-//    the frozen-limiter residual.
-// Limits: Venkatakrishnan's limiter is not smooth (min over faces, max/min
-// over neighbours), and a transonic limited solution need not be unique:
-// different paths (first_order_drop, the rank count through the block-
-// Jacobi preconditioner) may converge, to 1e-10, to solutions whose CL
-// differs by ~1e-4 (the QuickStart NACA 0012 at M = 0.8). Such a case also
-// needs more steps than the default max_iterations (~120).
-//
-// The linear solver is GMRES with block-Jacobi/ILU(0) (ILU(0) on one rank),
-// to a relative tolerance; -<prefix>ksp_* and -<prefix>pc_* options
-// override it. The matrix, the Krylov solver and its vectors are created
-// once and reused across steps; PETSc's vectors are placed over the
-// Tensors' own storage (no copies).
-//
-//   solvers::PetscSession petsc;
-//   euler::Discretization disc(dm, flow, conditions);
-//   Tensor U = disc.free_stream_field();
-//   euler::SteadyResult r = euler::solve_steady(disc, U, {});
-//   // r.converged, r.iterations, r.history (residuals, CFL, forces per step)
-//
-//   euler::SpatialOptions second;  second.order = 2;
-//   euler::Discretization disc2(dm, flow, conditions, euler::FluxScheme::roe, second);
-//   euler::SteadyOptions o;  o.max_iterations = 200;
-//   euler::SteadyResult r2 = euler::solve_steady(disc2, U, o);  // first-order start inside
-//
-// Errors: a NaN residual, or a step rejected at the CFL floor, is a
-// camber::Error (failure) naming the cell and its coordinates; U keeps the
-// last good state.
+/// @file
+/// Steady Euler solutions by Newton's method with pseudo-transient
+/// continuation (PTC), on PETSc.
+///
+/// Each step solves
+///
+///   (diag(lambda_i / CFL) + dR/dU) dU = -R(U),      U <- U + alpha dU,
+///
+/// where lambda_i is cell i's convective spectral radius (so lambda_i / CFL =
+/// V_i / dt_i, a local time step) and dR/dU is, at first order, the exact
+/// Jacobian of the residual, assembled from the Dual face blocks of
+/// Discretization::face_jacobians into a PETSc block (BAIJ, 4x4) matrix. As
+/// the residual falls the CFL number grows by the same factor (switched
+/// evolution relaxation, at most cfl_growth per step; a step that raised the
+/// residual multiplies it by cfl_cut instead), so the iteration turns into
+/// Newton's method and converges quadratically. alpha < 1 only where the full
+/// step would make a density or pressure negative (halved until it does
+/// not); a step that needs alpha below 1/64 is rejected, the CFL number cut
+/// by 10 and the step retried.
+///
+/// Second order (Discretization::spatial().order == 2): the Krylov operator
+/// is the exact Newton matrix diag(lambda_i / CFL) + dR/dU of the second-
+/// order residual, assembled by column colouring from Dual evaluations
+/// (ExactJacobian; SteadyOptions::newton_operator = assembled) and its own
+/// preconditioner, or applied matrix-free through
+/// Discretization::residual_and_tangent (matrix_free, the default: a PETSc
+/// MatShell, one Dual residual evaluation per product, preconditioned by the
+/// first-order matrix). Either is exact, with no finite-difference step.
+/// SteadyOptions::defect_correction = true uses the first-
+/// order matrix as the operator too: cheaper steps, linear convergence, and
+/// only at moderate CFL numbers (defect_correction_cfl_max). The limited
+/// scheme needs more care than the first-order one, so at order 2 (and
+/// only there):
+///  - the solve starts with first-order steps until that residual has fallen
+///    by first_order_drop (1e-8; cheap, and it puts the shock near its
+///    place), then switches to second order;
+///  - the CFL number grows by at most second_order_cfl_growth (2) per step;
+///    a step whose linear solve did not converge multiplies it by cfl_cut,
+///    and one damped to alpha < 1 by max(alpha, 0.1);
+///  - alpha also keeps the change of density and pressure in every cell
+///    within max_update (20 %);
+///  - GMRES restarts after 200 iterations, not 60 (the first-order
+///    preconditioner is weaker on the second-order operator);
+///  - optionally (freeze_limiter_drop) the limiter is frozen once the
+///    residual is small, which stops limiter cycling at the cost of solving
+///    the frozen-limiter residual.
+/// Limits: Venkatakrishnan's limiter is not smooth (min over faces, max/min
+/// over neighbours), and a transonic limited solution need not be unique:
+/// different paths (first_order_drop, the rank count through the block-
+/// Jacobi preconditioner) may converge, to 1e-10, to solutions whose CL
+/// differs by ~1e-4 (the QuickStart NACA 0012 at M = 0.8). Such a case also
+/// needs more steps than the default max_iterations (~120).
+///
+/// The linear solver is GMRES with block-Jacobi/ILU(0) (ILU(0) on one rank),
+/// to a relative tolerance; `-PREFIXksp_*` and `-PREFIXpc_*` options
+/// override it. The matrix, the Krylov solver and its vectors are created
+/// once and reused across steps; PETSc's vectors are placed over the
+/// Tensors' own storage (no copies).
+///
+///   solvers::petsc::PetscSession petsc;
+///   euler::Discretization disc(dm, flow, conditions);
+///   Tensor U = disc.free_stream_field();
+///   euler::SteadyResult r = euler::solve_steady(disc, U, {});
+///   // r.converged, r.iterations, r.history (residuals, CFL, forces per step)
+///
+///   euler::SpatialOptions second;  second.order = 2;
+///   euler::Discretization disc2(dm, flow, conditions, euler::FluxScheme::roe, second);
+///   euler::SteadyOptions o;  o.max_iterations = 200;
+///   euler::SteadyResult r2 = euler::solve_steady(disc2, U, o);  // first-order start inside
+///
+/// Errors: a NaN residual, or a step rejected at the CFL floor, is a
+/// camber::Error (failure) naming the cell and its coordinates; U keeps the
+/// last good state.
 #pragma once
 
 #include <functional>
@@ -77,7 +78,7 @@
 #include <vector>
 
 #include <camber/solvers/euler/discretization.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::solvers::euler {
 
@@ -196,7 +197,7 @@ struct SteadyResult {
 using SteadyMonitor = std::function<void(const IterationReport&)>;
 
 // Drives U (shape {n_local, 4}, owned rows meaningful) to R(U) = 0.
-// Collective; needs a live solvers::PetscSession.
+// Collective; needs a live solvers::petsc::PetscSession.
 SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOptions& options,
                           const SteadyMonitor& monitor = nullptr);
 

@@ -67,7 +67,7 @@
 #include <functional>
 
 #include <camber/solvers/euler/discretization.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::solvers::euler {
 

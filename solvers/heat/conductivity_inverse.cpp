@@ -9,11 +9,11 @@
 #include <random>
 #include <utility>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
-namespace camber::solvers {
+namespace camber::solvers::heat {
 
 void validate_conductivity_inverse(const ConductivityInverseProblem& p) {
   CAMBER_INPUT_REQUIRE(!p.sensors.empty(), "heat inverse: no sensors");
@@ -91,7 +91,7 @@ std::vector<double> ConductivityObjective::simulate(const std::vector<double>& m
   heat_->set_log_conductivity(m);
   const size_t ns = p_->sensors.size();
   std::vector<double> readings(p_->times.size() * ns, 0.0), T;
-  DistributedCvodes cv(heat_->system(), p_->ode);
+  ode::DistributedCvodes cv(heat_->system(), p_->ode);
   cv.reset(0.0, std::vector<double>(static_cast<size_t>(heat_->n_owned()), p_->initial_temperature));
   for (size_t j = 0; j < p_->times.size(); ++j) {
     cv.advance(p_->times[j], T);
@@ -116,7 +116,7 @@ ConductivityObjective::Value ConductivityObjective::evaluate(const std::vector<d
   heat_->set_log_conductivity(m);
   const size_t ns = p_->sensors.size();
   const double s2 = sigma_ * sigma_;
-  PointLoss loss;
+  ode::PointLoss loss;
   loss.times = p_->times;
   loss.term = [&](int k, const double* T, double* dphi) {
     std::fill(dphi, dphi + heat_->n_owned(), 0.0);
@@ -130,7 +130,7 @@ ConductivityObjective::Value ConductivityObjective::evaluate(const std::vector<d
     return v;
   };
   const std::vector<double> T0(static_cast<size_t>(heat_->n_owned()), p_->initial_temperature);
-  DistributedGradient g = distributed_gradient(heat_->system(), p_->ode, 0.0, T0, loss, p_->adjoint);
+  ode::DistributedGradient g = ode::distributed_gradient(heat_->system(), p_->ode, 0.0, T0, loss, p_->adjoint);
   Value out;
   out.misfit = g.value;
   std::vector<double> rg;
@@ -236,4 +236,4 @@ ConductivityInverseResult run_conductivity_inverse(mesh::DistributedMesh& dm,
   return out;
 }
 
-}  // namespace camber::solvers
+}  // namespace camber::solvers::heat

@@ -14,7 +14,7 @@
 /// discrete H1 seminorm of m, a smoothness regularization). A sensor reads
 /// the cell whose centroid is nearest to it (the temperature a cell-centred
 /// scheme has there). The gradient of the misfit is one forward CVODES run
-/// with checkpoints and one adjoint run (distributed_gradient, with jumps
+/// with checkpoints and one adjoint run (ode::distributed_gradient, with jumps
 /// at the measurement times); the regularization's is local to each cell
 /// and its faces (TransientHeat::smoothness). The gradient is the same bits
 /// at any rank count (tests/heat). A library
@@ -29,13 +29,13 @@
 /// not assumed.
 ///
 /// @code
-///   solvers::ConductivityInverseProblem p;
+///   solvers::heat::ConductivityInverseProblem p;
 ///   p.model = ...;                 // boundary conditions and a heat source
 ///   p.sensors = {{0.25, 0.25}, {0.5, 0.5}, ...};
 ///   p.times = {0.05, 0.1, 0.2};
 ///   p.noise_std = 1e-3;
 ///   p.true_log_conductivity = [](double x, double y) { return 0.5 * std::exp(-20 * (x*x + y*y)); };
-///   solvers::ConductivityInverseResult r = solvers::run_conductivity_inverse(dm, p);  // collective
+///   solvers::heat::ConductivityInverseResult r = solvers::heat::run_conductivity_inverse(dm, p);  // collective
 ///   // r.error_initial, r.error_final; r.recovered_m, r.true_m (owned cells)
 /// @endcode
 #pragma once
@@ -49,7 +49,7 @@
 #include <camber/optimization/optimizer.hpp>
 #include <camber/solvers/heat/transient_heat.hpp>
 
-namespace camber::solvers {
+namespace camber::solvers::heat {
 
 struct ConductivityInverseProblem {
   TransientHeatModel model;
@@ -64,8 +64,8 @@ struct ConductivityInverseProblem {
   double regularization = 1e-3;                 ///< beta >= 0
   double lower_log_conductivity = -5.0;         ///< bounds on m for the optimizer
   double upper_log_conductivity = 5.0;
-  DistributedCvodesOptions ode;
-  DistributedAdjointOptions adjoint;
+  ode::DistributedCvodesOptions ode;
+  ode::DistributedAdjointOptions adjoint;
   /// L-BFGS with bounds, 60 evaluations, unless changed. Near the
   /// minimum the gradient's error (the integrator's tolerance) can stall
   /// L-BFGS's line search; NLopt then returns FAILURE, and the result is the
@@ -98,7 +98,7 @@ class ConductivityObjective {
     double misfit = 0.0, regularization = 0.0;
     std::vector<double> gradient;  ///< owned cells
     std::vector<double> final_temperature;  ///< owned cells, at the last time
-    DistributedOdeStats forward, backward;
+    ode::DistributedOdeStats forward, backward;
     int checkpoints = 0;
     double total() const { return misfit + regularization; }
   };
@@ -129,7 +129,7 @@ struct ConductivityInverseResult {
   opt::Result optimizer;
   std::vector<double> objective_history;  ///< J at each evaluation
   std::vector<double> error_history;      ///< the k error at each evaluation
-  DistributedOdeStats forward, backward;  ///< of the last evaluation
+  ode::DistributedOdeStats forward, backward;  ///< of the last evaluation
   int checkpoints = 0;
 };
 
@@ -139,7 +139,7 @@ struct InverseProgress {
   double objective = 0.0, misfit = 0.0, regularization = 0.0;
   double gradient_norm = 0.0;
   double k_error = 0.0;  ///< of the evaluated field, as error_final
-  DistributedOdeStats forward, backward;
+  ode::DistributedOdeStats forward, backward;
   int checkpoints = 0;
 };
 using InverseReport = std::function<void(const InverseProgress&)>;
@@ -153,4 +153,4 @@ ConductivityInverseResult run_conductivity_inverse(mesh::DistributedMesh& dm,
 /// Checks the problem's values; bad_input naming the field.
 void validate_conductivity_inverse(const ConductivityInverseProblem& problem);
 
-}  // namespace camber::solvers
+}  // namespace camber::solvers::heat

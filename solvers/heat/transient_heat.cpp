@@ -7,13 +7,13 @@
 #include <utility>
 
 #include <camber/autodiff/dual.hpp>
-#include <camber/error.hpp>
-#include <camber/kokkos_math.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/kokkos_math.hpp>
 #include <camber/mesh/geometry.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
-namespace camber::solvers {
+namespace camber::solvers::heat {
 
 namespace detail {
 
@@ -239,7 +239,7 @@ void TransientHeat::set_log_conductivity(const std::vector<double>& m) {
   load(m.data(), m_);
   has_conductivity_ = true;
   detail::HeatFaceCoefficients k{face_left_, face_right_, face_weight_, face_value_, m_.view(), face_kind_, coef_};
-  Kokkos::parallel_for("camber::solvers::TransientHeat::coefficients",
+  Kokkos::parallel_for("camber::solvers::heat::TransientHeat::coefficients",
                        Kokkos::RangePolicy<>(0, static_cast<index_t>(coef_.extent(0))), k);
   Kokkos::fence();
 }
@@ -286,7 +286,7 @@ void TransientHeat::apply(Product what, const double* T, const double* v, double
   detail::HeatKernel k{cell_faces_.offset, cell_faces_.face, face_left_, face_right_, cell_faces_.sign,
                        inv_capacity_,      source_,          T_.view(),  v_.view(),  coef_,
                        out_,               static_cast<int>(what)};
-  Kokkos::parallel_for("camber::solvers::TransientHeat::apply", Kokkos::RangePolicy<>(0, n_owned_), k);
+  Kokkos::parallel_for("camber::solvers::heat::TransientHeat::apply", Kokkos::RangePolicy<>(0, n_owned_), k);
   Kokkos::fence();
   Kokkos::deep_copy(HostOut(out, static_cast<size_t>(n_owned_)), out_);
 }
@@ -297,8 +297,8 @@ void TransientHeat::vjp_T(const double* T, const double* w, double* out) { apply
 void TransientHeat::vjp_m(const double* T, const double* w, double* out) { apply(Product::vjp_m, T, w, out); }
 void TransientHeat::jacobian_diagonal(const double* T, double* out) { apply(Product::diagonal, T, nullptr, out); }
 
-DistributedOdeSystem TransientHeat::system() {
-  DistributedOdeSystem s;
+ode::DistributedOdeSystem TransientHeat::system() {
+  ode::DistributedOdeSystem s;
   s.comm = dm_->comm();
   s.n_local = n_owned_;
   s.n_local_p = n_owned_;
@@ -310,4 +310,4 @@ DistributedOdeSystem TransientHeat::system() {
   return s;
 }
 
-}  // namespace camber::solvers
+}  // namespace camber::solvers::heat

@@ -12,7 +12,7 @@
 ///
 /// (s_cf = +1 where c is the face's left cell, -1 where it is the right
 /// one; d_f the orthogonal distance between the centroids, or from the
-/// centroid to the face, as in solvers/heat_conduction.hpp, with the same
+/// centroid to the face, as in solvers/heat/heat_conduction.hpp, with the same
 /// second order on orthogonal meshes and the same inconsistency on skewed
 /// ones), integrated in time by CVODES on SUNDIALS' parallel vectors
 /// (solvers/ode/distributed_cvodes.hpp). The conductivity enters as its
@@ -32,12 +32,12 @@
 ///
 /// @code
 ///   mesh::DistributedMesh dm(mesh::rectangle(32, 32, 1.0, 1.0), comm);
-///   solvers::TransientHeatModel model;
-///   model.boundary["left"] = solvers::HeatBoundary::temperature(0.0);   // every marker needs one
+///   solvers::heat::TransientHeatModel model;
+///   model.boundary["left"] = solvers::heat::HeatBoundary::temperature(0.0);   // every marker needs one
 ///   model.source = [](double x, double y) { return 10.0; };
-///   solvers::TransientHeat heat(dm, model);                           // collective
+///   solvers::heat::TransientHeat heat(dm, model);                           // collective
 ///   heat.set_log_conductivity(std::vector<double>(dm.n_owned_cells(), 0.0));
-///   solvers::DistributedCvodes cv(heat.system(), {});
+///   solvers::ode::DistributedCvodes cv(heat.system(), {});
 ///   cv.reset(0.0, std::vector<double>(dm.n_owned_cells(), 0.0));
 ///   std::vector<double> T;
 ///   cv.advance(0.1, T);                                               // owned cells' T at t = 0.1
@@ -45,7 +45,7 @@
 ///
 /// Ownership: keeps a pointer to the DistributedMesh (which must outlive it
 /// and whose halo exchange it uses) and its own work fields; the
-/// DistributedOdeSystem from system() refers to this object. Every product
+/// ode::DistributedOdeSystem from system() refers to this object. Every product
 /// is collective (halo exchanges of its inputs). Not thread-safe.
 ///
 /// Units: lengths in m, k in W/(m K), rho_c in J/(m^3 K), q in W/m^3, T in
@@ -59,9 +59,9 @@
 
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/solvers/ode/distributed_cvodes.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
-namespace camber::solvers {
+namespace camber::solvers::heat {
 
 /// The condition on a boundary marker's faces.
 struct HeatBoundary {
@@ -100,7 +100,7 @@ class TransientHeat {
 
   /// The ODE system (n_local = n_local_p = n_owned), its callbacks bound to
   /// this object.
-  DistributedOdeSystem system();
+  ode::DistributedOdeSystem system();
 
   // The products (each collective; arrays are the owned cells' rows).
   void rhs(const double* T, double* out);
@@ -143,4 +143,4 @@ class TransientHeat {
   Tensor s_;                             // n_local, for smoothness()
 };
 
-}  // namespace camber::solvers
+}  // namespace camber::solvers::heat

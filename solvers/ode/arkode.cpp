@@ -10,12 +10,12 @@
 #include <cstdlib>
 #include <string>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 #include "detail/callback_guard.hpp"
 #include "detail/sundials_handles.hpp"
 
-namespace camber::solvers {
+namespace camber::solvers::ode {
 
 struct Arkode::Impl : detail::CallbackGuard {
   ArkodeSystem sys;
@@ -87,19 +87,10 @@ Arkode::Arkode(ArkodeSystem system, ArkodeOptions options) : impl_(std::make_uni
                        "(make_implicit_system)");
   CAMBER_INPUT_REQUIRE(m.o.method != ArkMethod::imex || (has_e && has_i && m.sys.implicit_rhs_dual),
                        "arkode: IMEX needs an explicit and an implicit right-hand side (make_imex_system)");
-  CAMBER_INPUT_REQUIRE(std::isfinite(m.o.rtol) && m.o.rtol > 0.0, "arkode: rtol must be positive, got " << m.o.rtol);
-  CAMBER_INPUT_REQUIRE(m.o.atol.size() == 1 || static_cast<int>(m.o.atol.size()) == n,
-                       "arkode: atol needs 1 or " << n << " values, got " << m.o.atol.size());
-  for (double v : m.o.atol) CAMBER_INPUT_REQUIRE(std::isfinite(v) && v >= 0.0, "arkode: atol values must be >= 0");
-  CAMBER_INPUT_REQUIRE(m.o.max_steps > 0, "arkode: max_steps must be positive");
-  SUNContext raw = nullptr;
-  CAMBER_REQUIRE(SUNContext_Create(nullptr, &raw) == 0, "ARKODE: SUNContext_Create failed");
-  m.ctx.reset(raw);
-  m.y.reset(N_VNew_Serial(n, raw));
-  m.atol.reset(N_VNew_Serial(n, raw));
-  CAMBER_REQUIRE(m.y && m.atol, "ARKODE: N_VNew_Serial failed");
-  for (int i = 0; i < n; ++i)
-    NV_Ith_S(m.atol.get(), i) = m.o.atol.size() == 1 ? m.o.atol[0] : m.o.atol[static_cast<size_t>(i)];
+  detail::check_tolerances("arkode", n, m.o.rtol, m.o.atol, m.o.max_steps);
+  m.ctx = detail::make_context("ARKODE");
+  m.y = detail::make_vector(n, m.ctx.get(), "ARKODE");
+  m.atol = detail::absolute_tolerances(m.o.atol, n, m.ctx.get(), "ARKODE");
 }
 
 Arkode::~Arkode() = default;
@@ -192,4 +183,4 @@ ArkodeStats Arkode::stats() const {
   return s;
 }
 
-}  // namespace camber::solvers
+}  // namespace camber::solvers::ode

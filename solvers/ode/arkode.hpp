@@ -1,5 +1,5 @@
 /// @file
-/// camber::solvers::Arkode: SUNDIALS' ARKODE additive Runge-Kutta methods
+/// camber::solvers::ode::Arkode: SUNDIALS' ARKODE additive Runge-Kutta methods
 /// on dy/dt = f_E(t, y, p) + f_I(t, y, p): explicit (ERKStep, f_I = 0),
 /// diagonally implicit (ARKStep, f_E = 0) or IMEX (ARKStep, both), with
 /// adaptive steps, the Newton systems' dense Jacobian df_I/dy from Dual
@@ -11,9 +11,9 @@
 ///   auto f = [](double t, const auto* y, const auto* p, auto* ydot) {
 ///     ydot[0] = p[0] * y[0] + 1.0 / (1.0 + t * t) - p[0] * std::atan(t);
 ///   };
-///   solvers::ArkodeOptions o;
-///   o.method = solvers::ArkMethod::implicit;
-///   solvers::Arkode ark(solvers::make_implicit_system(1, {-100.0}, f), o);
+///   solvers::ode::ArkodeOptions o;
+///   o.method = solvers::ode::ArkMethod::implicit;
+///   solvers::ode::Arkode ark(solvers::ode::make_implicit_system(1, {-100.0}, f), o);
 ///   ark.reset(0.0, {0.0});
 ///   std::vector<double> y;
 ///   ark.advance(1.0, y);
@@ -32,7 +32,7 @@
 
 #include <camber/solvers/ode/cvodes.hpp>
 
-namespace camber::solvers {
+namespace camber::solvers::ode {
 
 /// dy/dt = f_E + f_I with parameters p; either part may be empty.
 struct ArkodeSystem {
@@ -110,4 +110,4 @@ class Arkode {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace camber::solvers
+}  // namespace camber::solvers::ode

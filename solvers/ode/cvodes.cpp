@@ -11,12 +11,12 @@
 #include <sstream>
 #include <string>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 #include "detail/callback_guard.hpp"
 #include "detail/sundials_handles.hpp"
 
-namespace camber::solvers {
+namespace camber::solvers::ode {
 
 namespace {
 
@@ -104,8 +104,8 @@ OdeStats stats_of(void* mem) { return detail::cvode_stats(mem); }
 struct Cvodes::Impl : detail::CallbackGuard {
   OdeSystem sys;
   CvodesOptions o;
-  std::unique_ptr<std::remove_pointer_t<SUNContext>, ContextDeleter> ctx;
-  std::unique_ptr<std::remove_pointer_t<N_Vector>, VectorDeleter> y, atol;
+  detail::Context ctx;
+  detail::Vec y, atol;
   std::unique_ptr<std::remove_pointer_t<SUNMatrix>, MatrixDeleter> a;
   std::unique_ptr<std::remove_pointer_t<SUNLinearSolver>, SolverDeleter> ls;
   std::unique_ptr<void, MemoryDeleter> mem;
@@ -144,24 +144,14 @@ Cvodes::Cvodes(OdeSystem system, CvodesOptions options) : impl_(std::make_unique
   const int n = m.sys.n;
   CAMBER_INPUT_REQUIRE(n > 0 && m.sys.rhs, "ode: a system needs n > 0 equations and a right-hand side");
   CAMBER_INPUT_REQUIRE(m.sys.n_roots == 0 || m.sys.roots, "ode: n_roots > 0 needs root functions");
-  CAMBER_INPUT_REQUIRE(std::isfinite(m.o.rtol) && m.o.rtol > 0.0,
-                       "ode: rtol must be positive, got " << m.o.rtol);
-  CAMBER_INPUT_REQUIRE(m.o.atol.size() == 1 || static_cast<int>(m.o.atol.size()) == n,
-                       "ode: atol needs 1 or " << n << " values, got " << m.o.atol.size());
-  for (double a : m.o.atol)
-    CAMBER_INPUT_REQUIRE(std::isfinite(a) && a >= 0.0, "ode: atol values must be >= 0, got " << a);
-  CAMBER_INPUT_REQUIRE(m.o.max_steps > 0, "ode: max_steps must be positive, got " << m.o.max_steps);
+  detail::check_tolerances("ode", n, m.o.rtol, m.o.atol, m.o.max_steps);
   CAMBER_INPUT_REQUIRE(m.o.max_step >= 0.0 && m.o.initial_step >= 0.0,
                        "ode: max_step and initial_step must be >= 0");
 
-  SUNContext ctx = nullptr;
-  CAMBER_REQUIRE(SUNContext_Create(nullptr, &ctx) == 0, "CVODES: SUNContext_Create failed");
-  m.ctx.reset(ctx);
-  m.y.reset(N_VNew_Serial(n, ctx));
-  m.atol.reset(N_VNew_Serial(n, ctx));
-  CAMBER_REQUIRE(m.y && m.atol, "CVODES: N_VNew_Serial failed");
-  for (int i = 0; i < n; ++i)
-    NV_Ith_S(m.atol.get(), i) = m.o.atol.size() == 1 ? m.o.atol[0] : m.o.atol[static_cast<size_t>(i)];
+  m.ctx = detail::make_context("CVODES");
+  SUNContext ctx = m.ctx.get();
+  m.y = detail::make_vector(n, ctx, "CVODES");
+  m.atol = detail::absolute_tolerances(m.o.atol, n, ctx, "CVODES");
   m.mem.reset(CVodeCreate(m.o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, ctx));
   CAMBER_REQUIRE(m.mem != nullptr, "CVODES: CVodeCreate failed");
   m.check(CVodeSetErrHandlerFn(m.mem.get(), Impl::on_error, &m), "CVodeSetErrHandlerFn");
@@ -332,7 +322,7 @@ void check_forward(const OdeSystem& sys, const CvodesOptions& o, const std::vect
 // CVODES memory with the dense linear solver, the AD Jacobian and the
 // options, its callbacks reading `run`.
 struct Forward {
-  std::unique_ptr<std::remove_pointer_t<SUNContext>, ContextDeleter> ctx;
+  detail::Context ctx;
   Vec y, atol;
   std::unique_ptr<void, MemoryDeleter> mem;
   Matrix a;
@@ -340,15 +330,11 @@ struct Forward {
 
   Forward(const OdeSystem& sys, const CvodesOptions& o, double t0, const std::vector<double>& y0, Run& run) {
     const int n = sys.n;
-    SUNContext raw = nullptr;
-    CAMBER_REQUIRE(SUNContext_Create(nullptr, &raw) == 0, "CVODES: SUNContext_Create failed");
-    ctx.reset(raw);
-    y.reset(N_VNew_Serial(n, raw));
-    atol.reset(N_VNew_Serial(n, raw));
-    for (int i = 0; i < n; ++i) {
-      NV_Ith_S(y.get(), i) = y0[static_cast<size_t>(i)];
-      NV_Ith_S(atol.get(), i) = o.atol.size() == 1 ? o.atol[0] : o.atol[static_cast<size_t>(i)];
-    }
+    ctx = detail::make_context("CVODES");
+    SUNContext raw = ctx.get();
+    y = detail::make_vector(n, raw, "CVODES");
+    atol = detail::absolute_tolerances(o.atol, n, raw, "CVODES");
+    for (int i = 0; i < n; ++i) NV_Ith_S(y.get(), i) = y0[static_cast<size_t>(i)];
     mem.reset(CVodeCreate(o.method == OdeMethod::bdf ? CV_BDF : CV_ADAMS, raw));
     CAMBER_REQUIRE(mem != nullptr, "CVODES: CVodeCreate failed");
     void* cv = mem.get();
@@ -814,4 +800,4 @@ IntegralHvp integral_hvp(const OdeSystem& sys, const OdeIntegrand& g, const Cvod
   return out;
 }
 
-}  // namespace camber::solvers
+}  // namespace camber::solvers::ode

@@ -1,5 +1,5 @@
 /// @file
-/// camber::solvers::Cvodes: CVODES (SUNDIALS' variable-order, variable-step
+/// camber::solvers::ode::Cvodes: CVODES (SUNDIALS' variable-order, variable-step
 /// BDF and Adams methods) on a dense system dy/dt = f(t, y), with the
 /// Jacobian df/dy from the AD engine and root finding.
 ///
@@ -12,10 +12,10 @@
 ///     ydot[2] = 3.0e7 * y[1] * y[1];
 ///     ydot[1] = -ydot[0] - ydot[2];
 ///   };
-///   solvers::CvodesOptions o;
+///   solvers::ode::CvodesOptions o;
 ///   o.rtol = 1e-4;
 ///   o.atol = {1e-8, 1e-14, 1e-6};
-///   solvers::Cvodes cv(solvers::make_ode_system(3, robertson), o);
+///   solvers::ode::Cvodes cv(solvers::ode::make_ode_system(3, robertson), o);
 ///   cv.reset(0.0, {1.0, 0.0, 0.0});
 ///   std::vector<double> y(3);
 ///   double t = cv.advance(0.4, y);       // y at t = 0.4 (or at a root before it)
@@ -34,7 +34,7 @@
 
 #include <camber/autodiff/dual.hpp>
 
-namespace camber::solvers {
+namespace camber::solvers::ode {
 
 using OdeDual = ad::Dual<double, 1>;
 /// Four tangents at once: Jacobians and adjoint products take one
@@ -243,4 +243,4 @@ class Cvodes {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace camber::solvers
+}  // namespace camber::solvers::ode

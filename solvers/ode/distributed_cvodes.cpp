@@ -11,13 +11,13 @@
 #include <string>
 #include <utility>
 
-#include <camber/error.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
 
 #include "detail/callback_guard.hpp"
 #include "detail/sundials_handles.hpp"
 
-namespace camber::solvers {
+namespace camber::solvers::ode {
 
 namespace {
 
@@ -459,4 +459,4 @@ DistributedGradient distributed_gradient(const DistributedOdeSystem& sys, const 
   return out;
 }
 
-}  // namespace camber::solvers
+}  // namespace camber::solvers::ode

@@ -13,17 +13,17 @@
 /// order). solvers/heat/transient_heat.hpp is one such system.
 ///
 /// @code
-///   solvers::DistributedOdeSystem sys;   // comm, n_local, n_local_p, callbacks
-///   solvers::DistributedCvodesOptions o;
+///   solvers::ode::DistributedOdeSystem sys;   // comm, n_local, n_local_p, callbacks
+///   solvers::ode::DistributedCvodesOptions o;
 ///   o.rtol = 1e-6; o.atol = 1e-9;
-///   solvers::DistributedCvodes cv(sys, o);
+///   solvers::ode::DistributedCvodes cv(sys, o);
 ///   cv.reset(0.0, y0_local);
 ///   cv.advance(0.1, y_local);            // collective
 ///
-///   solvers::PointLoss loss;             // sum over k of phi_k(y(t_k))
+///   solvers::ode::PointLoss loss;             // sum over k of phi_k(y(t_k))
 ///   loss.times = {0.05, 0.1};
 ///   loss.term = [&](int k, const double* y, double* dphi_dy) { ...; return phi_local; };
-///   solvers::DistributedGradient g = solvers::distributed_gradient(sys, o, 0.0, y0_local, loss);
+///   solvers::ode::DistributedGradient g = solvers::ode::distributed_gradient(sys, o, 0.0, y0_local, loss);
 ///   // g.value (summed over ranks), g.d_dp (this rank's rows of dL/dp)
 /// @endcode
 ///
@@ -43,9 +43,9 @@
 #include <vector>
 
 #include <camber/solvers/ode/cvodes.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
-namespace camber::solvers {
+namespace camber::solvers::ode {
 
 /// A distributed ODE system: this rank's n_local rows of y (and n_local_p
 /// rows of the parameters, which the system itself holds). Every callback
@@ -144,4 +144,4 @@ DistributedGradient distributed_gradient(const DistributedOdeSystem& system,
                                          const std::vector<double>& y0, const PointLoss& loss,
                                          const DistributedAdjointOptions& adjoint = {});
 
-}  // namespace camber::solvers
+}  // namespace camber::solvers::ode

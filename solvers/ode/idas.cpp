@@ -10,12 +10,12 @@
 #include <exception>
 #include <string>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 #include "detail/callback_guard.hpp"
 #include "detail/sundials_handles.hpp"
 
-namespace camber::solvers {
+namespace camber::solvers::ode {
 
 namespace {
 
@@ -48,8 +48,10 @@ std::vector<double> residual_column(const DaeSystem& sys, double t, const double
 struct Idas::Impl : detail::CallbackGuard {
   DaeSystem sys;
   IdasOptions o;
-  SUNContext ctx = nullptr;
-  N_Vector y = nullptr, yp = nullptr, atol = nullptr;
+  // Declared first: destroyed after everything made in it.
+  detail::Context ctx;
+  detail::Vec atol;
+  N_Vector y = nullptr, yp = nullptr;
   SUNMatrix a = nullptr;
   SUNLinearSolver ls = nullptr;
   void* mem = nullptr;
@@ -60,9 +62,8 @@ struct Idas::Impl : detail::CallbackGuard {
     if (mem != nullptr) IDAFree(&mem);
     if (ls != nullptr) SUNLinSolFree(ls);
     if (a != nullptr) SUNMatDestroy(a);
-    for (N_Vector v : {y, yp, atol})
+    for (N_Vector v : {y, yp})
       if (v != nullptr) N_VDestroy(v);
-    if (ctx != nullptr) SUNContext_Free(&ctx);
   }
 
   static Impl& of(void* data) { return *static_cast<Impl*>(data); }
@@ -104,19 +105,13 @@ Idas::Idas(DaeSystem system, IdasOptions options) : impl_(std::make_unique<Impl>
   const int n = m.sys.n;
   CAMBER_INPUT_REQUIRE(n > 0 && m.sys.residual, "dae: a system needs n > 0 equations and a residual");
   CAMBER_INPUT_REQUIRE(m.sys.n_roots == 0 || m.sys.roots, "dae: n_roots > 0 needs root functions");
-  CAMBER_INPUT_REQUIRE(std::isfinite(m.o.rtol) && m.o.rtol > 0.0, "dae: rtol must be positive, got " << m.o.rtol);
-  CAMBER_INPUT_REQUIRE(m.o.atol.size() == 1 || static_cast<int>(m.o.atol.size()) == n,
-                       "dae: atol needs 1 or " << n << " values, got " << m.o.atol.size());
-  for (double v : m.o.atol) CAMBER_INPUT_REQUIRE(std::isfinite(v) && v >= 0.0, "dae: atol values must be >= 0");
-  CAMBER_INPUT_REQUIRE(m.o.max_steps > 0, "dae: max_steps must be positive");
-  CAMBER_REQUIRE(SUNContext_Create(nullptr, &m.ctx) == 0, "IDAS: SUNContext_Create failed");
-  m.y = N_VNew_Serial(n, m.ctx);
-  m.yp = N_VNew_Serial(n, m.ctx);
-  m.atol = N_VNew_Serial(n, m.ctx);
-  CAMBER_REQUIRE(m.y && m.yp && m.atol, "IDAS: N_VNew_Serial failed");
-  for (int i = 0; i < n; ++i)
-    NV_Ith_S(m.atol, i) = m.o.atol.size() == 1 ? m.o.atol[0] : m.o.atol[static_cast<size_t>(i)];
-  m.mem = IDACreate(m.ctx);
+  detail::check_tolerances("dae", n, m.o.rtol, m.o.atol, m.o.max_steps);
+  m.ctx = detail::make_context("IDAS");
+  m.atol = detail::absolute_tolerances(m.o.atol, n, m.ctx.get(), "IDAS");
+  m.y = N_VNew_Serial(n, m.ctx.get());
+  m.yp = N_VNew_Serial(n, m.ctx.get());
+  CAMBER_REQUIRE(m.y && m.yp, "IDAS: N_VNew_Serial failed");
+  m.mem = IDACreate(m.ctx.get());
   CAMBER_REQUIRE(m.mem != nullptr, "IDAS: IDACreate failed");
   m.check(IDASetErrHandlerFn(m.mem, Impl::on_error, &m), "IDASetErrHandlerFn");
   m.check(IDASetUserData(m.mem, &m), "IDASetUserData");
@@ -137,9 +132,9 @@ void Idas::reset(double t0, const std::vector<double>& y0, const std::vector<dou
   }
   if (!m.started) {
     m.check(IDAInit(m.mem, Impl::res, t0, m.y, m.yp), "IDAInit");
-    m.check(IDASVtolerances(m.mem, m.o.rtol, m.atol), "IDASVtolerances");
-    m.a = SUNDenseMatrix(n, n, m.ctx);
-    m.ls = SUNLinSol_Dense(m.y, m.a, m.ctx);
+    m.check(IDASVtolerances(m.mem, m.o.rtol, m.atol.get()), "IDASVtolerances");
+    m.a = SUNDenseMatrix(n, n, m.ctx.get());
+    m.ls = SUNLinSol_Dense(m.y, m.a, m.ctx.get());
     CAMBER_REQUIRE(m.a && m.ls, "IDAS: dense matrix or linear solver creation failed");
     m.check(IDASetLinearSolver(m.mem, m.ls, m.a), "IDASetLinearSolver");
     if (m.sys.residual_dual) m.check(IDASetJacFn(m.mem, Impl::jac), "IDASetJacFn");
@@ -313,20 +308,18 @@ std::vector<DaeIntegralGradient> dae_integral_gradients(const DaeSystem& sys, co
   DaeRun run;
   run.sys = &sys;
   run.g = &g;
-  SUNContext raw = nullptr;
-  CAMBER_REQUIRE(SUNContext_Create(nullptr, &raw) == 0, "IDAS: SUNContext_Create failed");
-  detail::Context ctx(raw);
+  detail::Context ctx = detail::make_context("IDAS");
+  SUNContext raw = ctx.get();
   const auto vec = [&](int len) {
-    detail::Vec v(N_VNew_Serial(std::max(len, 1), raw));
-    CAMBER_REQUIRE(v != nullptr, "IDAS: N_VNew_Serial failed");
+    detail::Vec v = detail::make_vector(std::max(len, 1), raw, "IDAS");
     N_VConst(0.0, v.get());
     return v;
   };
-  detail::Vec y = vec(n), yp = vec(n), atol = vec(n), q = vec(1), yb = vec(n), ypb = vec(n), qb = vec(np), id = vec(n);
+  detail::Vec y = vec(n), yp = vec(n), q = vec(1), yb = vec(n), ypb = vec(n), qb = vec(np), id = vec(n);
+  detail::Vec atol = detail::absolute_tolerances(o.atol, n, raw, "IDAS");
   for (int i = 0; i < n; ++i) {
     NV_Ith_S(y.get(), i) = y0[static_cast<size_t>(i)];
     NV_Ith_S(yp.get(), i) = yp0[static_cast<size_t>(i)];
-    NV_Ith_S(atol.get(), i) = o.atol.size() == 1 ? o.atol[0] : o.atol[static_cast<size_t>(i)];
   }
   std::unique_ptr<void, IdaMemoryDeleter> mem(IDACreate(raw));
   CAMBER_REQUIRE(mem != nullptr, "IDAS: IDACreate failed");
@@ -415,4 +408,4 @@ std::vector<DaeIntegralGradient> dae_integral_gradients(const DaeSystem& sys, co
   return out;
 }
 
-}  // namespace camber::solvers
+}  // namespace camber::solvers::ode

@@ -1,5 +1,5 @@
 /// @file
-/// camber::solvers::Idas: IDAS (SUNDIALS' variable-order BDF for
+/// camber::solvers::ode::Idas: IDAS (SUNDIALS' variable-order BDF for
 /// differential-algebraic equations) on a dense system F(t, y, y', p) = 0,
 /// with the iteration matrix dF/dy + c_j dF/dy' from the AD engine and root
 /// finding.
@@ -14,7 +14,7 @@
 ///     r[0] = r[0] - yp[0];
 ///     r[2] = y[0] + y[1] + y[2] - 1.0;                       // algebraic
 ///   };
-///   solvers::Idas ida(solvers::make_dae_system(3, {0.04, 1e4, 3e7}, robertson), o);
+///   solvers::ode::Idas ida(solvers::ode::make_dae_system(3, {0.04, 1e4, 3e7}, robertson), o);
 ///   ida.reset(0.0, {1, 0, 0}, {-0.04, 0.04, 0});          // consistent y, y'
 ///   double t = ida.advance(0.4, y);
 /// @endcode
@@ -31,7 +31,7 @@
 
 #include <camber/solvers/ode/cvodes.hpp>
 
-namespace camber::solvers {
+namespace camber::solvers::ode {
 
 /// F(t, y, y', p) = 0 of n equations, optional roots g_i(t, y).
 struct DaeSystem {
@@ -110,4 +110,4 @@ class Idas {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace camber::solvers
+}  // namespace camber::solvers::ode

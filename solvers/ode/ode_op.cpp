@@ -3,9 +3,9 @@
 #include <memory>
 
 #include <camber/autodiff/functional.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
-namespace camber::solvers {
+namespace camber::solvers::ode {
 
 namespace {
 
@@ -159,4 +159,4 @@ ad::Var ode_integral(const OdeSystem& system, const OdeIntegrand& integrand, con
       });
 }
 
-}  // namespace camber::solvers
+}  // namespace camber::solvers::ode

@@ -5,7 +5,7 @@
 /// @code
 ///   ad::Var p = ad::variable(Tensor::from_host({3}, {0.04, 1e4, 3e7}));
 ///   ad::Var y0 = ad::constant(Tensor::from_host({3}, {1, 0, 0}));
-///   ad::Var Y = solvers::ode_solution(system, y0, p, 0.0, {0.4, 4.0, 40.0}, options);  // {3, 3}
+///   ad::Var Y = solvers::ode::ode_solution(system, y0, p, 0.0, {0.4, 4.0, 40.0}, options);  // {3, 3}
 ///   ad::Var loss = ad::sum(Y * Y);
 ///   Tensor dp = ad::grad(loss, {p})[0].value();  // one adjoint sweep
 /// @endcode
@@ -23,7 +23,7 @@
 #include <camber/autodiff/variable.hpp>
 #include <camber/solvers/ode/cvodes.hpp>
 
-namespace camber::solvers {
+namespace camber::solvers::ode {
 
 /// Y = [y(t_1); ...; y(t_K)], shape {K, n}, from y(t0) = y0 ({n}) with
 /// parameters p ({n_p}, replacing system.p), float64.
@@ -41,4 +41,4 @@ ad::Var ode_integral(const OdeSystem& system, const OdeIntegrand& integrand, con
                      const ad::Var& p, double t0, double t_end, const CvodesOptions& options = {},
                      const AdjointOptions& adjoint = {});
 
-}  // namespace camber::solvers
+}  // namespace camber::solvers::ode

@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "detail/text.hpp"
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::deck {
 

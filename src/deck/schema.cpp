@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "detail/text.hpp"
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::deck {
 

@@ -12,10 +12,11 @@
 #include <functional>
 #include <sstream>
 
-#include <camber/error.hpp>
+#include <camber/core/atomic_file.hpp>
+#include <camber/core/error.hpp>
 #include "detail/files.hpp"
 #include "detail/hdf5_check.hpp"
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::io {
 
@@ -400,10 +401,10 @@ H5File::H5File(const std::string& path, Mode mode, MPI_Comm comm)
   CAMBER_CHECK_HDF5(H5Pset_fapl_mpio(fapl.get(), m.comm, MPI_INFO_NULL));
 
   if (mode == Mode::create) {
-    m.open_path = detail::temporary_path(path).string();
+    m.open_path = temporary_path(path).string();
     detail::on_rank0(m.comm, [&] {
       CAMBER_REQUIRE(!path.empty(), "H5File: the file name is empty");
-      detail::create_parent_directories(path);
+      create_parent_directories(path);
     });
     // Metadata goes out in collective MPI-IO writes rather than from rank 0
     // alone, which scales better on parallel file systems.
@@ -477,7 +478,7 @@ void H5File::close() {
     // old one; the agreement afterwards means the new one is in place when
     // close() returns on any rank.
     CAMBER_CHECK_MPI(MPI_Barrier(m.comm));
-    detail::on_rank0(m.comm, [&] { detail::replace_file(m.open_path, m.path); });
+    detail::on_rank0(m.comm, [&] { commit_file(m.open_path, m.path); });
   }
 }
 

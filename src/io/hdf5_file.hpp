@@ -33,7 +33,7 @@
 /// crash, or an exception leaving the H5File's scope, never touches `path`:
 /// the previous checkpoint stays intact and a stale "<path>.tmp" may remain.
 /// After such an exception the file is abandoned, not closed, since closing
-/// is collective and the other ranks may not be there (see <camber/runtime.hpp>:
+/// is collective and the other ranks may not be there (see <camber/core/runtime.hpp>:
 /// a rank-local error ends the job with MPI_Abort); HDF5 releases it at
 /// MPI_Finalize.
 ///
@@ -57,7 +57,7 @@
 #include <string>
 #include <vector>
 
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::io {
 

@@ -7,28 +7,13 @@
 #include <sstream>
 #include <utility>
 
-#include <camber/error.hpp>
+#include <camber/core/atomic_file.hpp>
+#include <camber/core/error.hpp>
 #include "detail/files.hpp"
 
 namespace camber::io {
 
 namespace {
-
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // Shortest text that reads back as the same double.
 std::string exact(double value) {
@@ -61,8 +46,8 @@ void PvdSeries::add(double time, const std::string& relative_file) {
   if (!replaced) entries_.push_back({time, relative_file});
   const std::string text = xml();
   detail::on_rank0(comm_, [&] {
-    detail::create_parent_directories(path_);
-    detail::write_text_atomically(path_, text);
+    create_parent_directories(path_);
+    write_file_atomically(path_, text);
   });
 }
 
@@ -73,7 +58,7 @@ std::string PvdSeries::xml() const {
      << "  <Collection>\n";
   for (const Entry& e : entries_)
     os << "    <DataSet timestep=\"" << exact(e.time) << "\" group=\"\" part=\"0\" file=\""
-       << xml_escape(e.file) << "\"/>\n";
+       << detail::xml_escape(e.file) << "\"/>\n";
   os << "  </Collection>\n"
      << "</VTKFile>\n";
   return os.str();

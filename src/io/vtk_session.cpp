@@ -5,7 +5,7 @@
 #include <vtkMultiProcessController.h>
 #include <vtkSmartPointer.h>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber::io {
 

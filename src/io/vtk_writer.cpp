@@ -26,9 +26,10 @@
 #include <sstream>
 #include <system_error>
 
-#include <camber/error.hpp>
+#include <camber/core/atomic_file.hpp>
+#include <camber/core/error.hpp>
 #include "detail/files.hpp"
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::io {
 
@@ -171,7 +172,7 @@ void configure(vtkXMLWriter* writer) {
 // renames it to `path`.
 template <class Writer>
 void write_xml_file(vtkDataObject* data, const fs::path& path) {
-  const fs::path tmp = detail::temporary_path(path);
+  const fs::path tmp = temporary_path(path);
   vtkNew<Writer> writer;
   configure(writer);
   writer->SetInputData(data);
@@ -190,7 +191,7 @@ void write_xml_file(vtkDataObject* data, const fs::path& path) {
                                       : std::string())
                               << messages.text());
   }
-  detail::replace_file(tmp, path);
+  commit_file(tmp, path);
 }
 
 // VTK's parallel writer (vtkXMLPUnstructuredGridWriter or
@@ -296,7 +297,7 @@ std::string write_parallel(const fs::path& summary, const char* piece_extension,
     CAMBER_REQUIRE(writer->Write() == 1 && writer->GetErrorCode() == vtkErrorCode::NoError,
                    "VTK could not write the summary '" << summary.string()
                                                        << "': " << messages.text());
-    detail::write_text_atomically(summary, writer->GetOutputString());
+    write_file_atomically(summary, writer->GetOutputString());
   });
   return summary.string();
 }
@@ -407,7 +408,7 @@ void validate(const UnstructuredPiece& piece) {
 std::string write_vtu(const std::string& path, const UnstructuredPiece& piece) {
   CAMBER_REQUIRE(!path.empty(), "write_vtu: the output path is empty");
   validate(piece);
-  detail::create_parent_directories(path);
+  create_parent_directories(path);
   auto grid = to_vtk(piece);
   write_xml_file<vtkXMLUnstructuredGridWriter>(grid, path);
   return path;
@@ -437,7 +438,7 @@ void validate(const SurfacePiece& surface) {
 std::string write_vtp(const std::string& path, const SurfacePiece& surface) {
   CAMBER_REQUIRE(!path.empty(), "write_vtp: the output path is empty");
   validate(surface);
-  detail::create_parent_directories(path);
+  create_parent_directories(path);
   auto poly = to_vtk(surface);
   write_xml_file<vtkXMLPolyDataWriter>(poly, path);
   return path;

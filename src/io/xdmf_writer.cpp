@@ -6,11 +6,12 @@
 #include <sstream>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/atomic_file.hpp>
+#include <camber/core/error.hpp>
 #include "detail/files.hpp"
 #include <camber/io/hdf5_file.hpp>
-#include <camber/runtime.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/runtime.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::io {
 
@@ -36,19 +37,6 @@ int xdmf_type(std::uint8_t vtk_type, bool& with_count) {
   }
 }
 
-std::string xml_escaped(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 std::int64_t sum_over_ranks(std::int64_t value, MPI_Comm comm) {
   std::int64_t total = 0;
@@ -67,11 +55,11 @@ void attribute_xml(std::ostringstream& xml, const Field& field, const char* cent
                    std::int64_t rows, const std::string& h5, const std::string& dataset) {
   const bool scalar = field.components == 1;
   const char* type = scalar ? "Scalar" : field.components == 3 ? "Vector" : "Matrix";
-  xml << "      <Attribute Name=\"" << xml_escaped(field.name) << "\" AttributeType=\"" << type
+  xml << "      <Attribute Name=\"" << detail::xml_escape(field.name) << "\" AttributeType=\"" << type
       << "\" Center=\"" << center << "\">\n"
       << "        <DataItem Dimensions=\"" << rows;
   if (!scalar) xml << " " << field.components;
-  xml << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << xml_escaped(h5) << ":"
+  xml << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << detail::xml_escape(h5) << ":"
       << dataset << "</DataItem>\n"
       << "      </Attribute>\n";
 }
@@ -165,12 +153,12 @@ std::string write_xdmf_mesh(const std::string& h5_path, const std::string& xdmf_
       << "    <Grid Name=\"mesh\" GridType=\"Uniform\">\n"
       << "      <Topology TopologyType=\"Mixed\" NumberOfElements=\"" << n_cells << "\">\n"
       << "        <DataItem Dimensions=\"" << topology_size
-      << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << xml_escaped(h5_name)
+      << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << detail::xml_escape(h5_name)
       << ":/mesh/topology</DataItem>\n"
       << "      </Topology>\n"
       << "      <Geometry GeometryType=\"XYZ\">\n"
       << "        <DataItem Dimensions=\"" << n_points
-      << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << xml_escaped(h5_name)
+      << " 3\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << detail::xml_escape(h5_name)
       << ":/mesh/points</DataItem>\n"
       << "      </Geometry>\n";
   for (std::size_t i = 0; i < block.cell_data.size(); ++i)
@@ -183,8 +171,8 @@ std::string write_xdmf_mesh(const std::string& h5_path, const std::string& xdmf_
       << "  </Domain>\n"
       << "</Xdmf>\n";
   detail::on_rank0(comm, [&] {
-    detail::create_parent_directories(xdmf);
-    detail::write_text_atomically(xdmf, xml.str());
+    create_parent_directories(xdmf);
+    write_file_atomically(xdmf, xml.str());
   });
   return xdmf_path;
 }

@@ -15,7 +15,7 @@
 #include <random>
 
 #include <camber/autodiff/graph.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber_test_custom_op {
 

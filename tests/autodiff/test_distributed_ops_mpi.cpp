@@ -8,14 +8,14 @@
 #include <random>
 #include <string>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 #include <camber/autodiff/distributed_ops.hpp>
 #include <camber/autodiff/graph.hpp>
 #include <camber/parallel/cell_distribution.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/parallel/partition.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 #include "tests/parallel/graphs.hpp"
 
 namespace ad = camber::ad;

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include <camber/autodiff/graph.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber_test_fusion {
 

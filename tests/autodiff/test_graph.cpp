@@ -14,7 +14,7 @@
 
 #include <camber/autodiff/dual.hpp>
 #include <camber/autodiff/graph.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber_test_graph {
 

@@ -7,8 +7,8 @@
 
 #include <cstdio>
 
-#include <camber/allocator.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/allocator.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace {
 int failures = 0;

@@ -1,7 +1,7 @@
 // Rank 1 throws while every other rank waits in a barrier. The job must end
 // on all ranks, quickly, with a non-zero exit status and one error message.
-#include <camber/error.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
 
 int main(int argc, char** argv) {
   camber::Runtime runtime(argc, argv);

@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include <camber/allocator.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/allocator.hpp>
+#include <camber/core/tensor.hpp>
 
 using camber::Tensor;
 using camber::memory::CachingAllocator;

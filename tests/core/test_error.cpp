@@ -3,7 +3,7 @@
 
 #include <mpi.h>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 TEST(Error, RequireThrowsFailureWithLocation) {
   try {

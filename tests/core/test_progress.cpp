@@ -1,7 +1,7 @@
 // Progress line formatting (the terminal/plain choice is made by isatty).
 #include <gtest/gtest.h>
 
-#include <camber/progress.hpp>
+#include <camber/core/progress.hpp>
 
 TEST(Progress, FormatShowsCountPercentAndStatus) {
   camber::Progress p("newton", 200);

@@ -1,8 +1,8 @@
 // Runtime and collective error handling, at 1, 2 and 4 ranks.
 #include <gtest/gtest.h>
 
-#include <camber/error.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
 
 TEST(Runtime, CommMatchesWorld) {
   int size = 0;

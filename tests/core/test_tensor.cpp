@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include <camber/error.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/tensor.hpp>
 
 using camber::Shape;
 using camber::Tensor;

@@ -4,8 +4,8 @@
 #include <sstream>
 #include <thread>
 
-#include <camber/error.hpp>
-#include <camber/timer.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/timer.hpp>
 
 TEST(Timer, NestingBuildsPathsAndCounts) {
   auto& reg = camber::TimerRegistry::instance();

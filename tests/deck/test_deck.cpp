@@ -16,7 +16,7 @@
 #include "src/deck/detail/text.hpp"
 #include <camber/deck/reference.hpp>
 #include <camber/deck/schema.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace {
 

@@ -28,7 +28,7 @@
 #include <camber/design/hicks_henne.hpp>
 #include <camber/design/linear_map.hpp>
 #include <camber/design/mesh_deformation.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/su2_reader.hpp>
 

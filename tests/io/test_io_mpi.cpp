@@ -26,14 +26,14 @@
 #include <string>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/io/hdf5_file.hpp>
 #include <camber/io/pvd_series.hpp>
 #include <camber/io/vtk_session.hpp>
 #include <camber/io/vtk_writer.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 #include "tests/mpi_test_utils.hpp"
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace fs = std::filesystem;
 using camber::index_t;

@@ -20,11 +20,11 @@
 #include <string>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/io/hdf5_file.hpp>
 #include <camber/io/vtk_writer.hpp>
 #include <camber/io/xdmf_writer.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 #include "tests/mpi_test_utils.hpp"
 
 namespace fs = std::filesystem;

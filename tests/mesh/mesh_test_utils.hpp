@@ -12,7 +12,7 @@
 
 #include <camber/mesh/geometry.hpp>
 #include <camber/mesh/mesh.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 
 namespace camber_test_mesh {
 

@@ -26,9 +26,9 @@
 #include <camber/mesh/geometry.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/config.hpp>
-#include <camber/runtime.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/config.hpp>
+#include <camber/core/runtime.hpp>
+#include <camber/core/tensor.hpp>
 #include "tests/mpi_test_utils.hpp"
 #include "tests/shared_data.hpp"
 

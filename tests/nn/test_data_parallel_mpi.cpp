@@ -10,13 +10,13 @@
 #include <limits>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/nn/data_parallel.hpp>
 #include <camber/nn/layers.hpp>
 #include <camber/nn/loss.hpp>
 #include <camber/nn/optim.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 #include "../mpi_test_utils.hpp"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/io/hdf5_file.hpp>
 #include <camber/nn/io/checkpoint.hpp>
 #include <camber/nn/io/dataset.hpp>
@@ -38,7 +38,7 @@ void write_rows(const std::string& path) {
     x.push_back(2.0 * i + 1);
     y.push_back(3.0 - i);
   }
-  nn::write_dataset(path, Tensor::from_host({r.size(), 2}, x), Tensor::from_host({r.size(), 1}, y),
+  nn::io::write_dataset(path, Tensor::from_host({r.size(), 2}, x), Tensor::from_host({r.size(), 1}, y),
                     {{"mach", "alpha"}, {"", "deg"}}, {{"cl"}, {""}}, world());
 }
 
@@ -46,7 +46,7 @@ TEST(NnDataset, RoundTripReadsOnlyThisRanksRows) {
   const auto dir = camber::test::scratch_dir("nn_io", "dataset");
   const std::string path = (dir / "set.h5").string();
   write_rows(path);
-  const nn::DataSet d = nn::read_dataset(path, world());
+  const nn::io::DataSet d = nn::io::read_dataset(path, world());
   EXPECT_EQ(d.inputs.names, (std::vector<std::string>{"mach", "alpha"}));
   EXPECT_EQ(d.inputs.units, (std::vector<std::string>{"", "deg"}));
   EXPECT_EQ(d.outputs.names, (std::vector<std::string>{"cl"}));
@@ -87,14 +87,14 @@ TEST(NnDataset, MalformedFilesAreErrorsNamingTheFile) {
     f.close();
   }
   try {
-    nn::read_dataset(other, world());
+    nn::io::read_dataset(other, world());
     FAIL() << "expected an error";
   } catch (const camber::Error& e) {
     EXPECT_NE(std::string(e.what()).find("other.h5"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("not a Camber data set"), std::string::npos) << e.what();
   }
-  EXPECT_THROW(nn::read_dataset((dir / "missing.h5").string(), world()), camber::Error);
-  EXPECT_THROW(nn::write_dataset((dir / "bad.h5").string(), Tensor({1, 2}), Tensor({1, 1}),
+  EXPECT_THROW(nn::io::read_dataset((dir / "missing.h5").string(), world()), camber::Error);
+  EXPECT_THROW(nn::io::write_dataset((dir / "bad.h5").string(), Tensor({1, 2}), Tensor({1, 1}),
                                  {{"a"}, {""}}, {{"b"}, {""}}, world()),
                camber::Error);  // one name for two columns
 }
@@ -113,13 +113,13 @@ TEST(NnCheckpoint, RestoresModelOptimizerAndTrainer) {
   const Tensor x = Tensor::from_host({8, 2}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15});
   const Tensor y = Tensor::from_host({8, 1}, {1, 0, 1, 0, 1, 0, 1, 0});
   t.fit(nn::shard_of(x, y, world()));
-  nn::save_checkpoint(path, *net, opt, t, world());
+  nn::io::save_checkpoint(path, *net, opt, t, world());
 
   nn::Rng other(9);
   const auto net2 = nn::mlp({2, {4}, 1}, other);
   nn::Adam opt2(net2->parameters(), {0.5});
   nn::Trainer t2(*net2, opt2, o, world());
-  nn::load_checkpoint(path, *net2, opt2, t2, world());
+  nn::io::load_checkpoint(path, *net2, opt2, t2, world());
   for (size_t k = 0; k < net->parameter_values().size(); ++k)
     EXPECT_EQ(net2->parameter_values()[k].to_vector(), net->parameter_values()[k].to_vector());
   EXPECT_EQ(opt2.steps(), opt.steps());
@@ -134,7 +134,7 @@ TEST(NnCheckpoint, RestoresModelOptimizerAndTrainer) {
   nn::Adam opt3(wider->parameters(), {0.01});
   nn::Trainer t3(*wider, opt3, o, world());
   try {
-    nn::load_checkpoint(path, *wider, opt3, t3, world());
+    nn::io::load_checkpoint(path, *wider, opt3, t3, world());
     FAIL() << "expected an error";
   } catch (const camber::Error& e) {
     EXPECT_NE(std::string(e.what()).find("0.weight"), std::string::npos) << e.what();
@@ -142,7 +142,7 @@ TEST(NnCheckpoint, RestoresModelOptimizerAndTrainer) {
   }
   // Another optimizer.
   nn::Sgd sgd(net2->parameters(), {0.1, 0.9});
-  EXPECT_THROW(nn::load_checkpoint(path, *net2, sgd, t2, world()), camber::Error);
+  EXPECT_THROW(nn::io::load_checkpoint(path, *net2, sgd, t2, world()), camber::Error);
 }
 
 }  // namespace

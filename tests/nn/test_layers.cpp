@@ -10,7 +10,7 @@
 #include <vector>
 
 #include <camber/autodiff/gradcheck.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/nn/init.hpp>
 #include <camber/nn/layers.hpp>
 #include <camber/nn/loss.hpp>

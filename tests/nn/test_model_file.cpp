@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/quantize.hpp>
@@ -46,8 +46,8 @@ nn::Surrogate make(const std::string& kind, DType dt) {
   return nn::Surrogate(spec, net->parameter_values(), in, out, si, so);
 }
 
-nn::ModelCard card() {
-  nn::ModelCard c;
+nn::io::ModelCard card() {
+  nn::io::ModelCard c;
   c.data_path = "out/samples.h5";
   c.data_sha256 = std::string(64, 'a');
   c.data_rows = 120;
@@ -61,7 +61,7 @@ nn::ModelCard card() {
 
 std::string error_of(const std::string& path) {
   try {
-    nn::load_model(path);
+    nn::io::load_model(path);
   } catch (const camber::Error& e) {
     EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input) << e.what();
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
@@ -88,9 +88,9 @@ TEST(ModelFile, RoundTripKeepsPredictionsAndCard) {
     for (DType dt : {DType::float64, DType::float32}) {
       const nn::Surrogate s = make(kind, dt);
       const std::string path = (dir / (std::string(kind) + "_" + camber::dtype_name(dt) + ".h5")).string();
-      nn::save_model(path, s, card());
+      nn::io::save_model(path, s, card());
       EXPECT_FALSE(fs::exists(path + ".tmp"));
-      const nn::Model m = nn::load_model(path);
+      const nn::io::Model m = nn::io::load_model(path);
       EXPECT_EQ(m.surrogate.predict(x).to_vector(), s.predict(x).to_vector()) << kind;
       EXPECT_EQ(m.surrogate.spec().kind, kind);
       EXPECT_EQ(m.surrogate.spec().dtype, dt);
@@ -98,7 +98,7 @@ TEST(ModelFile, RoundTripKeepsPredictionsAndCard) {
       EXPECT_EQ(m.surrogate.inputs().names, s.inputs().names);
       EXPECT_EQ(m.surrogate.inputs().units, s.inputs().units);
       EXPECT_EQ(m.surrogate.output_stats().stddev, s.output_stats().stddev);
-      const nn::ModelCard c = card();
+      const nn::io::ModelCard c = card();
       EXPECT_EQ(m.card.data_path, c.data_path);
       EXPECT_EQ(m.card.data_sha256, c.data_sha256);
       EXPECT_EQ(m.card.training_deck, c.training_deck);
@@ -108,7 +108,7 @@ TEST(ModelFile, RoundTripKeepsPredictionsAndCard) {
       EXPECT_EQ(m.card.created.size(), 20u) << m.card.created;  // 2026-12-01T00:00:00Z
       EXPECT_FALSE(m.card.camber_version.empty());
       EXPECT_EQ(m.file_bytes, fs::file_size(path));
-      const std::string text = nn::describe_model(m, path);
+      const std::string text = nn::io::describe_model(m, path);
       EXPECT_NE(text.find("alpha [deg]"), std::string::npos) << text;
       EXPECT_NE(text.find("  | problem: surrogate"), std::string::npos) << text;
     }
@@ -133,9 +133,9 @@ TEST(ModelFile, Int8ModelsRoundTripAtOneBytePerWeight) {
   const Tensor calib = nn::uniform({64, 2}, -1.0, 3.0, rng);
   const nn::Surrogate q = nn::quantize_int8(f, calib);
   const std::string fp = (dir / "f32.h5").string(), qp = (dir / "int8.h5").string();
-  nn::save_model(fp, f, card());
-  nn::save_model(qp, q, card());
-  const nn::Model m = nn::load_model(qp);
+  nn::io::save_model(fp, f, card());
+  nn::io::save_model(qp, q, card());
+  const nn::io::Model m = nn::io::load_model(qp);
   ASSERT_TRUE(m.surrogate.quantized());
   EXPECT_EQ(m.surrogate.predict(calib).to_vector(), q.predict(calib).to_vector());
   EXPECT_EQ(m.surrogate.int8_layers()[1].values, q.int8_layers()[1].values);
@@ -145,13 +145,13 @@ TEST(ModelFile, Int8ModelsRoundTripAtOneBytePerWeight) {
   // quantization group (a group and two small datasets, under 3 KB).
   EXPECT_GE(fs::file_size(fp) + 3072u, fs::file_size(qp) + 4416u * 3u)
       << fs::file_size(fp) << " " << fs::file_size(qp);
-  EXPECT_NE(nn::describe_model(m, qp).find("int8 weights per output channel"), std::string::npos);
+  EXPECT_NE(nn::io::describe_model(m, qp).find("int8 weights per output channel"), std::string::npos);
 }
 
 TEST(ModelFile, DamagedFilesAreBadInputNamingTheFault) {
   const fs::path dir = scratch();
   const std::string good = (dir / "good.h5").string();
-  nn::save_model(good, make("mlp", DType::float64), card());
+  nn::io::save_model(good, make("mlp", DType::float64), card());
   const std::string bytes = read_bytes(good);
 
   EXPECT_NE(error_of((dir / "nowhere.h5").string()).find("no such file"), std::string::npos);
@@ -161,7 +161,7 @@ TEST(ModelFile, DamagedFilesAreBadInputNamingTheFault) {
 
   // An HDF5 file of another kind: a data set.
   const std::string data = (dir / "data.h5").string();
-  nn::write_dataset(data, Tensor::from_host({2, 1}, {1.0, 2.0}), Tensor::from_host({2, 1}, {3.0, 4.0}),
+  nn::io::write_dataset(data, Tensor::from_host({2, 1}, {1.0, 2.0}), Tensor::from_host({2, 1}, {3.0, 4.0}),
                     {{"a"}, {""}}, {{"b"}, {""}}, MPI_COMM_WORLD);
   EXPECT_NE(error_of(data).find("an HDF5 file without the model header"), std::string::npos);
 
@@ -197,7 +197,7 @@ TEST(ModelFile, Sha256OfAKnownInput) {
   // FIPS 180-2, appendix B.1: SHA-256("abc").
   const fs::path p = scratch() / "abc.txt";
   write_bytes(p, "abc");
-  EXPECT_EQ(nn::sha256_file(p.string()),
+  EXPECT_EQ(nn::io::sha256_file(p.string()),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 

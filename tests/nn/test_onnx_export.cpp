@@ -122,7 +122,7 @@ TEST(OnnxExport, CheckerAcceptsAndOnnxRuntimeAgrees) {
       const nn::Surrogate s =
           int8 ? nn::quantize_int8(make(c.kind, c.act, DType::float32), xt) : make(c.kind, c.act, dt);
       const fs::path model = dir / (name + ".onnx");
-      nn::export_onnx(s, model.string(), {"g", {{"camber.data_sha256", std::string(64, '0')}}});
+      nn::onnx::export_onnx(s, model.string(), {"g", {{"camber.data_sha256", std::string(64, '0')}}});
       int status = 0;
       const std::string checked = run(
           "/usr/bin/python3 -c \"import onnx, sys; "

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/nn/layers.hpp>
 #include <camber/nn/lbfgs.hpp>
 #include <camber/nn/loss.hpp>

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include <camber/autodiff/ops.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/nn/quantize.hpp>
 
 namespace {

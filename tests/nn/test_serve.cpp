@@ -130,7 +130,7 @@ TEST(ServeBatcher, ConcurrentCallersGetTheirOwnRowsAndShareEvaluations) {
   EXPECT_NE(metrics.prometheus_text().find("camber_predicted_rows_total 320"), std::string::npos);
 }
 
-nn::Model test_model() {
+nn::io::Model test_model() {
   nn::NetworkSpec spec;
   spec.in = 2;
   spec.out = 3;
@@ -140,10 +140,10 @@ nn::Model test_model() {
   nn::Surrogate s(spec, net->parameter_values(), {{"mach", "alpha_deg"}, {"", "deg"}},
                   {{"CL", "CD", "CM"}, {"", "", ""}}, {{0.5, 1.0}, {0.1, 2.0}},
                   {{0.2, 0.05, -0.01}, {0.2, 0.01, 0.01}});
-  nn::ModelCard card;
+  nn::io::ModelCard card;
   card.data_path = "data.h5";
   card.validation_rmse = {1e-3, 2e-4, 3e-4};
-  return nn::Model{std::move(s), card, 1, 0, std::string(64, 'f')};
+  return nn::io::Model{std::move(s), card, 1, 0, std::string(64, 'f')};
 }
 
 struct RunningServer {
@@ -170,7 +170,7 @@ TEST(ServeHttp, PredictionsHealthModelAndMetrics) {
   o.read_timeout_s = 1;
   RunningServer rs(o);
   httplib::Client c("127.0.0.1", rs.port);
-  const nn::Model reference = test_model();
+  const nn::io::Model reference = test_model();
 
   auto h = c.Get("/health");
   ASSERT_TRUE(h);
@@ -259,7 +259,7 @@ TEST(ServeHttp, ConcurrentClientsAndStopWithRequestsInFlight) {
   o.max_wait = std::chrono::microseconds(2000);
   auto rs = std::make_unique<RunningServer>(o);
   const int port = rs->port;
-  const nn::Model reference = test_model();
+  const nn::io::Model reference = test_model();
   // Rows evaluated in a batch may differ from a lone row's in the last bits
   // (the GEMM blocks differently), hence a round-off tolerance.
   std::atomic<int> wrong{0}, answered{0}, failed{0};

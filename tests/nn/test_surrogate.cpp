@@ -12,7 +12,7 @@
 
 #include <camber/autodiff/functional.hpp>
 #include <camber/autodiff/ops.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/nn/surrogate.hpp>
 
 namespace {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/nn/layers.hpp>
 #include <camber/nn/trainer.hpp>
 

@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include <camber/error.hpp>
-#include <camber/log.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/log.hpp>
 #include <camber/nn/io/checkpoint.hpp>
 #include <camber/nn/layers.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace ad = camber::ad;
 namespace nn = camber::nn;
@@ -50,11 +50,11 @@ int main(int argc, char** argv) {
     o.schedule = nn::warmup(nn::cosine_lr(5e-3, 8 * 5), 5);
     nn::Trainer trainer(*net, opt, o, MPI_COMM_WORLD);
     if (std::filesystem::exists(ckpt)) {
-      nn::load_checkpoint(ckpt, *net, opt, trainer, MPI_COMM_WORLD);
+      nn::io::load_checkpoint(ckpt, *net, opt, trainer, MPI_COMM_WORLD);
       camber::logging::info("resumed from " + ckpt + " after epoch " + std::to_string(trainer.epoch()));
     }
     trainer.on_epoch([&](const nn::EpochRecord& r) {
-      nn::save_checkpoint(ckpt, *net, opt, trainer, MPI_COMM_WORLD);
+      nn::io::save_checkpoint(ckpt, *net, opt, trainer, MPI_COMM_WORLD);
       if (r.epoch == kill_after && camber::comm_rank(MPI_COMM_WORLD) == 0) std::raise(SIGKILL);
     });
     trainer.fit(nn::shard_of(x, y, MPI_COMM_WORLD));

@@ -23,7 +23,7 @@
 
 #include <camber/autodiff/functional.hpp>
 #include <camber/optimization/optimizer.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 
 namespace camber::test {
 

@@ -15,7 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/optimization/history.hpp>
 #include <camber/optimization/optimizer.hpp>
 

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/optimization/optimizer.hpp>
 #include <camber/parallel/collectives.hpp>
 

@@ -7,7 +7,7 @@
 
 #include <camber/optimization/optimizer.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 int main(int argc, char** argv) {
   camber::Runtime runtime(argc, argv);

@@ -7,7 +7,7 @@
 
 #include <camber/parallel/cell_distribution.hpp>
 #include <camber/parallel/partition.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 #include "tests/parallel/graphs.hpp"
 
 namespace camber::test {

@@ -11,8 +11,8 @@
 #include <camber/parallel/collectives.hpp>
 #include <camber/parallel/halo_exchange.hpp>
 #include <camber/parallel/partition.hpp>
-#include <camber/error.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
 #include "tests/parallel/graphs.hpp"
 #include "tests/parallel/halo_grids.hpp"
 

@@ -6,10 +6,10 @@
 #include <cstdio>
 #include <string>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/parallel/halo_exchange.hpp>
-#include <camber/runtime.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/runtime.hpp>
+#include <camber/core/tensor.hpp>
 #include "tests/parallel/halo_grids.hpp"
 
 namespace par = camber::par;

@@ -8,8 +8,8 @@
 #include <set>
 
 #include <camber/parallel/partition.hpp>
-#include <camber/error.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
 #include "tests/parallel/graphs.hpp"
 
 namespace par = camber::par;

@@ -37,18 +37,18 @@
 #include <string>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/geometry.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 #include <camber/solvers/euler/boundary.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/flux.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
 #include <camber/solvers/euler/unsteady.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 #include "tests/mpi_test_utils.hpp"
 
 namespace camber::solvers::euler {

@@ -20,16 +20,16 @@
 #include <cstdio>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/geometry.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/runtime.hpp>
-#include <camber/solvers/heat_conduction.hpp>
+#include <camber/core/runtime.hpp>
+#include <camber/solvers/heat/heat_conduction.hpp>
 #include "tests/solvers/petsc_environment.hpp"
 
-namespace camber::solvers {
+namespace camber::solvers::heat {
 namespace {
 
 // An MPI communicator freed when it goes out of scope.
@@ -267,4 +267,4 @@ TEST(HeatConvergence, SmoothSolutionOnRightTrianglesIsNotConvergedTo) {
 }
 
 }  // namespace
-}  // namespace camber::solvers
+}  // namespace camber::solvers::heat

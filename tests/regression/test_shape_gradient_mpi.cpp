@@ -33,7 +33,7 @@
 #include <camber/mesh/generators.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
-#include <camber/tensor.hpp>
+#include <camber/core/tensor.hpp>
 #include "tests/mpi_test_utils.hpp"
 #include "tests/solvers/petsc_environment.hpp"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/shard/planner.hpp>
 
 #include "tests/mpi_test_utils.hpp"

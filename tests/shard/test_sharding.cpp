@@ -11,7 +11,7 @@
 
 #include <camber/autodiff/functional.hpp>
 #include <camber/autodiff/ops.hpp>
-#include <camber/error.hpp>
+#include <camber/core/error.hpp>
 #include <camber/shard/sharded_var.hpp>
 
 #include "tests/mpi_test_utils.hpp"

@@ -12,17 +12,17 @@
 
 #include <memory>
 
-#include <camber/solvers/petsc_session.hpp>
+#include <camber/solvers/petsc/petsc_session.hpp>
 
 namespace camber::solvers::testing {
 
 class PetscEnvironment : public ::testing::Environment {
  public:
-  void SetUp() override { session_ = std::make_unique<PetscSession>(); }
+  void SetUp() override { session_ = std::make_unique<petsc::PetscSession>(); }
   void TearDown() override { session_.reset(); }
 
  private:
-  std::unique_ptr<PetscSession> session_;
+  std::unique_ptr<petsc::PetscSession> session_;
 };
 
 // GoogleTest takes ownership of the environment.

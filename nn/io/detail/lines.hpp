@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace camber::nn::detail {
+namespace camber::nn::io::detail {
 
 inline std::string join_lines(const std::vector<std::string>& parts) {
   std::string s;
@@ -25,4 +25,4 @@ inline std::vector<std::string> split_lines(const std::string& s, size_t at_leas
   return out;
 }
 
-}  // namespace camber::nn::detail
+}  // namespace camber::nn::io::detail

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include <camber/error.hpp>
-#include <camber/solvers/petsc_numbering.hpp>
+#include <camber/core/error.hpp>
+#include <camber/solvers/petsc/petsc_numbering.hpp>
 
 namespace camber::solvers::euler::detail {
 
@@ -28,7 +28,7 @@ GlobalCells gather_global_cells(const Discretization& disc) {
       Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dm.local().cell_nodes());
   // Per owned cell: global id, PETSc block, neighbour count, neighbours,
   // node count, nodes (global ids).
-  const std::vector<PetscInt> blocks = petsc_cell_numbers(dm);
+  const std::vector<PetscInt> blocks = petsc::petsc_cell_numbers(dm);
   std::vector<std::int64_t> mine;
   for (index_t c = 0; c < n_owned; ++c) {
     const auto& n = nbr[static_cast<size_t>(c)];

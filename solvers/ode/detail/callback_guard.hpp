@@ -9,7 +9,7 @@
 #include <exception>
 #include <string>
 
-namespace camber::solvers::detail {
+namespace camber::solvers::ode::detail {
 
 // SUNDIALS' ...GetReturnFlagName allocate the name they return: this
 // takes it and frees it.
@@ -46,4 +46,4 @@ struct CallbackGuard {
   std::string detail() const { return message.empty() ? std::string() : ": " + message; }
 };
 
-}  // namespace camber::solvers::detail
+}  // namespace camber::solvers::ode::detail

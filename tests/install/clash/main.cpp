@@ -6,7 +6,7 @@
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/geometry.hpp>
 #include <camber/mesh/su2_reader.hpp>
-#include <camber/runtime.hpp>
+#include <camber/core/runtime.hpp>
 
 #include <cmath>
 #include <cstdio>

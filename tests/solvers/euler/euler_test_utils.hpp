@@ -1,0 +1,292 @@
+// Shared helpers of the Euler test suites: deterministic random fields and
+// distorted meshes (the same on every rank count), a smooth non-uniform
+// state, the small mesh and flows the derivative tests use, and error
+// measures over owned rows and ranks.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include <camber/mesh/distributed_mesh.hpp>
+#include <camber/mesh/mesh.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/ideal_gas.hpp>
+#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/core/tensor.hpp>
+#include "tests/mpi_test_utils.hpp"
+
+namespace camber::solvers::euler::test_utils {
+
+constexpr double pi = 3.14159265358979323846;
+constexpr double eps = std::numeric_limits<double>::epsilon();  // 2.2e-16
+constexpr int nv = Discretization::n_vars;
+
+inline MPI_Comm world() { return test::world(); }
+inline int rank() { return test::rank(); }
+using test::say;
+
+// ------------------------------------------------------------------ random numbers
+
+// splitmix64: a portable hash, so that random fields and meshes are the same
+// on every rank, every rank count and every standard library.
+inline std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+// Uniform in [0, 1) from a 64-bit draw.
+inline double unit(std::uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
+// Uniform in [-1, 1), a function of (seed, global cell id, component) only.
+inline double hashed_uniform(std::uint64_t seed, std::int64_t id, int k) {
+  return 2.0 * unit(splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(id) * 8 + k))) - 1.0;
+}
+
+// ------------------------------------------------------------------ meshes
+
+// nx x ny cells on [0, lx] x [0, ly], interior nodes moved by a random
+// vector of length up to `amplitude` times the spacing h = min(lx/nx,
+// ly/ny) (uniform direction, so that no cell folds), boundary nodes
+// slid along their side by up to `amplitude` times that side's spacing (the
+// sides stay straight), corners fixed. About 40% of the quads are split into
+// two triangles along a random diagonal. Finally the whole mesh is rotated
+// by `rotate_deg` about the origin. Markers left/right/bottom/top.
+// Deterministic (seeded), so every rank builds the same mesh.
+inline mesh::Mesh distorted_rectangle(int nx, int ny, double lx, double ly, double amplitude,
+                               double rotate_deg, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const double hx = lx / nx, hy = ly / ny, h = std::min(hx, hy);
+  const double c = std::cos(rotate_deg * pi / 180.0), s = std::sin(rotate_deg * pi / 180.0);
+  mesh::MeshData d;
+  const auto node = [&](int i, int j) { return static_cast<index_t>(j) * (nx + 1) + i; };
+  for (int j = 0; j <= ny; ++j)
+    for (int i = 0; i <= nx; ++i) {
+      double x = i * hx, y = j * hy;
+      const bool side_x = i == 0 || i == nx, side_y = j == 0 || j == ny;
+      const double a = unit(rng()), b = unit(rng());
+      if (!side_x && !side_y) {
+        const double r = amplitude * h * std::sqrt(a), phi = 2.0 * pi * b;
+        x += r * std::cos(phi);
+        y += r * std::sin(phi);
+      } else if (side_y && !side_x) {
+        x += amplitude * hx * (2.0 * a - 1.0);
+      } else if (side_x && !side_y) {
+        y += amplitude * hy * (2.0 * a - 1.0);
+      }
+      if (rotate_deg != 0.0) {
+        const double xr = c * x - s * y, yr = s * x + c * y;
+        x = xr;
+        y = yr;
+      }
+      d.add_node(x, y);
+    }
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      const index_t a = node(i, j), b = node(i + 1, j), cc = node(i + 1, j + 1),
+                    dd = node(i, j + 1);
+      const double split = unit(rng()), diagonal = unit(rng());
+      if (split >= 0.4) {
+        d.add_cell(mesh::CellType::quad, {a, b, cc, dd});
+      } else if (diagonal < 0.5) {
+        d.add_cell(mesh::CellType::triangle, {a, b, cc});
+        d.add_cell(mesh::CellType::triangle, {a, cc, dd});
+      } else {
+        d.add_cell(mesh::CellType::triangle, {a, b, dd});
+        d.add_cell(mesh::CellType::triangle, {b, cc, dd});
+      }
+    }
+  for (const char* name : {"left", "right", "bottom", "top"}) d.add_marker(name);
+  for (int j = 0; j < ny; ++j) {
+    d.markers[0].add_element({node(0, j + 1), node(0, j)});
+    d.markers[1].add_element({node(nx, j), node(nx, j + 1)});
+  }
+  for (int i = 0; i < nx; ++i) {
+    d.markers[2].add_element({node(i, 0), node(i + 1, 0)});
+    d.markers[3].add_element({node(i + 1, ny), node(i, ny)});
+  }
+  return mesh::Mesh::from_cells(std::move(d), mesh::Orientation::require);
+}
+
+// ------------------------------------------------------------------ helpers
+
+// The largest size of a flux component of state u through a unit normal:
+// mass rho |u|, momentum rho |u|^2 + p, energy (rho E + p) |u|. A face's
+// flux terms are at most this times its length.
+inline double flux_scale(const IdealGas& gas, const Conserved<double, 2>& u) {
+  const Primitive<double, 2> w = to_primitive(gas, u);
+  const double speed = std::sqrt(w.vel[0] * w.vel[0] + w.vel[1] * w.vel[1]);
+  return std::max({w.rho * speed, w.rho * speed * speed + w.p, (u.rho_E() + w.p) * speed});
+}
+
+// Per owned cell, the sum of its faces' lengths.
+inline std::vector<double> perimeters(const Discretization& disc) {
+  const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_left());
+  const auto right = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_right());
+  const auto area =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.geometry().face_area);
+  std::vector<double> p(static_cast<size_t>(disc.n_owned()), 0.0);
+  for (index_t f = 0; f < disc.n_faces(); ++f) {
+    if (left(f) < disc.n_owned()) p[static_cast<size_t>(left(f))] += area(f);
+    if (right(f) >= 0 && right(f) < disc.n_owned()) p[static_cast<size_t>(right(f))] += area(f);
+  }
+  return p;
+}
+
+// A cell field {n_local, 4} whose owned rows are hashed_uniform(seed, global
+// id, k): the same vector on every partition. Ghost rows zero.
+inline Tensor random_field(const Discretization& disc, std::uint64_t seed) {
+  Tensor v({disc.n_local(), nv});
+  const auto& gid = disc.mesh().cell_global_ids();
+  std::vector<double> values(static_cast<size_t>(disc.n_local() * nv), 0.0);
+  for (index_t c = 0; c < disc.n_owned(); ++c)
+    for (int k = 0; k < nv; ++k)
+      values[static_cast<size_t>(c * nv + k)] =
+          hashed_uniform(seed, gid[static_cast<size_t>(c)], k);
+  v.assign(values);
+  return v;
+}
+
+// Sum over owned rows and ranks of a . b.
+inline double dot_owned(const Discretization& disc, const Tensor& a, const Tensor& b) {
+  const std::vector<double> x = a.to_vector(), y = b.to_vector();
+  double s = 0.0;
+  for (index_t i = 0; i < disc.n_owned() * nv; ++i)
+    s += x[static_cast<size_t>(i)] * y[static_cast<size_t>(i)];
+  return par::allreduce_sum(s, disc.mesh().comm());
+}
+
+// Free stream plus a smooth perturbation of density (+-10%), velocity
+// (+-0.1 M) and pressure (+-10%), evaluated at the cell centroids of the
+// unit square: a non-uniform state with every flux branch in its interior.
+inline Tensor perturbed_state(const Discretization& disc) {
+  const auto centroid =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.geometry().cell_centroid);
+  const FlowConditions& flow = disc.flow();
+  const double a = flow.alpha_deg * pi / 180.0, m = flow.mach, g = flow.gamma;
+  std::vector<double> values(static_cast<size_t>(disc.n_local() * nv));
+  for (index_t c = 0; c < disc.n_local(); ++c) {
+    const double x = centroid(c, 0), y = centroid(c, 1);
+    Primitive<double, 2> w;
+    w.rho = 1.0 + 0.1 * std::sin(2.0 * pi * x + 0.3) * std::cos(pi * y);
+    w.vel[0] = m * std::cos(a) + 0.1 * m * std::sin(pi * x + 0.3) * std::sin(2.0 * pi * y);
+    w.vel[1] = m * std::sin(a) + 0.1 * m * std::cos(2.0 * pi * x) * std::sin(pi * y + 0.5);
+    w.p = (1.0 + 0.1 * std::cos(pi * x) * std::sin(2.0 * pi * y + 0.2)) / g;
+    const Conserved<double, 2> u = to_conserved(disc.gas(), w);
+    for (int k = 0; k < nv; ++k) values[static_cast<size_t>(c * nv + k)] = u[k];
+  }
+  Tensor U({disc.n_local(), nv});
+  U.assign(values);
+  return U;
+}
+
+// max over owned rows and ranks of |a - b| / max(scale).
+inline double max_error(const Discretization& disc, const Tensor& a, const Tensor& b, double scale) {
+  const std::vector<double> x = a.to_vector(), y = b.to_vector();
+  double e = 0.0;
+  for (index_t i = 0; i < disc.n_owned() * nv; ++i)
+    e = std::max(e, std::abs(x[static_cast<size_t>(i)] - y[static_cast<size_t>(i)]));
+  return par::allreduce_max(e, disc.mesh().comm()) / scale;
+}
+
+inline double max_owned(const Discretization& disc, const Tensor& a) {
+  const std::vector<double> x = a.to_vector();
+  double e = 0.0;
+  for (index_t i = 0; i < disc.n_owned() * nv; ++i)
+    e = std::max(e, std::abs(x[static_cast<size_t>(i)]));
+  return par::allreduce_max(e, disc.mesh().comm());
+}
+
+// A small distorted mesh (10 x 8 quads, some split into triangles) with a
+// slip wall below and far field elsewhere, so that every face kind has
+// blocks; the state is perturbed_state(). Subsonic (M = 0.5) and
+// supersonic (M = 1.3: the far-field state takes the upstream values)
+// flow at 20 degrees, so that no far-field face sits near the inflow/outflow
+// switch q_b = 0 (|q| >= M sin 20 - 0.1 M > 0.1).
+// Built per use: a static one would outlive Kokkos (its Views are freed at
+// exit, after Runtime finalized Kokkos).
+inline mesh::Mesh derivative_mesh() { return distorted_rectangle(10, 8, 1.0, 1.0, 0.3, 0.0, 4242); }
+inline const std::vector<BoundaryCondition> derivative_conditions = {{"left", BoundaryKind::far_field},
+                                                              {"right", BoundaryKind::far_field},
+                                                              {"bottom", BoundaryKind::slip_wall},
+                                                              {"top", BoundaryKind::far_field}};
+
+inline FlowConditions derivative_flow(double mach) {
+  FlowConditions flow;
+  flow.mach = mach;
+  flow.alpha_deg = 20.0;
+  return flow;
+}
+
+// The size of the flux terms summed into a residual entry, max over cells:
+// perimeter * flux_scale of the free stream (the perturbed state's fluxes
+// are within ~30% of it). FD errors are measured against it.
+inline double residual_term_scale(const Discretization& disc) {
+  const std::vector<double> p = perimeters(disc);
+  double m = 0.0;
+  for (double x : p) m = std::max(m, x);
+  return par::allreduce_max(m, disc.mesh().comm()) *
+         flux_scale(disc.gas(), disc.flow().free_stream());
+}
+
+// Central difference of residual() in direction V with step h.
+inline Tensor central_difference(const Discretization& disc, const Tensor& U, const Tensor& V, double h) {
+  Tensor up = U.clone(), um = U.clone();
+  up.axpy(h, V);
+  um.axpy(-h, V);
+  Tensor r = disc.residual(up);
+  r -= disc.residual(um);
+  r *= 1.0 / (2.0 * h);
+  return r;
+}
+
+// ------------------------------------------------------------------ airfoil solves
+
+inline const std::vector<BoundaryCondition> airfoil_conditions = {{"airfoil", BoundaryKind::slip_wall},
+                                                           {"farfield", BoundaryKind::far_field}};
+
+// A converged solution at `flow` (second order, limiter frozen at phi if
+// given, else frozen once the residual fell 1e-4 and returned in phi), the
+// density residual at ~1e-14 (round-off) either way.
+struct Solved {
+  Tensor U;
+  Forces forces;
+};
+
+inline Solved solve_frozen(mesh::DistributedMesh& dm, const FlowConditions& flow, Tensor& phi,
+             const Tensor* start) {
+  SpatialOptions spatial;
+  spatial.order = 2;
+  Discretization disc(dm, flow, airfoil_conditions, FluxScheme::roe, spatial);
+  SteadyOptions o;
+  o.max_iterations = 200;
+  o.rel_tolerance = 1e-12;
+  Tensor U = start ? start->clone() : disc.free_stream_field();
+  if (!phi.empty()) {
+    // From the baseline solution: its residual at a nearby alpha or mesh is
+    // small (1e-3 .. 1e-6), and 1e-10 of that below round-off (~2e-14): stop
+    // at 1e-13 then.
+    disc.set_limiter(phi);
+    o.first_order_drop = 0.0;
+    o.rel_tolerance = 1e-10;
+    o.abs_tolerance = 1e-13;
+  } else {
+    o.freeze_limiter_drop = 1e-4;
+  }
+  const SteadyResult r = solve_steady(disc, U, o);
+  say("[adjoint] solve at alpha %.4f: %d steps, %.2f s, residual %.2e of %.2e\n",
+      flow.alpha_deg, r.iterations, r.history.back().seconds, r.history.back().residual_density,
+      r.reference_residual);
+  EXPECT_TRUE(r.converged) << "alpha " << flow.alpha_deg;
+  if (phi.empty()) phi = r.limiter;
+  return {U, r.forces};
+}
+
+}  // namespace camber::solvers::euler::test_utils
