@@ -3,18 +3,9 @@
 #include <sstream>
 
 #include <camber/core/error.hpp>
+#include <camber/shard/planner.hpp>
 
 namespace camber::nn {
-
-namespace {
-
-// Layer i: column-parallel for even i, row-parallel for odd i.
-shard::Placements weight_layout(size_t i) { return {shard::Placement::shard(i % 2 == 0 ? 1 : 0)}; }
-shard::Placements bias_layout(size_t i) {
-  return {i % 2 == 0 ? shard::Placement::shard(0) : shard::Placement::replicate()};
-}
-
-}  // namespace
 
 TensorParallelMlp::TensorParallelMlp(const NetworkSpec& spec, const Module& whole, shard::MeshPtr model_axis)
     : spec_(spec), mesh_(std::move(model_axis)) {
@@ -29,7 +20,8 @@ TensorParallelMlp::TensorParallelMlp(const NetworkSpec& spec, const Module& whol
   for (size_t i = 0; i < layers; ++i) {
     for (int k = 0; k < 2; ++k) {
       const auto& [name, var] = named[2 * i + static_cast<size_t>(k)];
-      const shard::Placements p = k == 0 ? weight_layout(i) : bias_layout(i);
+      const shard::Placements p =
+          k == 0 ? shard::dense_weight_placements(i, 1, 0) : shard::dense_bias_placements(i, 1, 0);
       shapes_.push_back(var.shape());
       placements_.push_back(p);
       std::string flat = name;  // "0.weight" -> "0_weight": one level of names
@@ -41,18 +33,15 @@ TensorParallelMlp::TensorParallelMlp(const NetworkSpec& spec, const Module& whol
 }
 
 ad::Var TensorParallelMlp::forward(const ad::Var& x) const {
-  shard::ShardedVar h = shard::distribute(x, mesh_, {shard::Placement::replicate()});
-  const size_t layers = shapes_.size() / 2;
-  for (size_t i = 0; i < layers; ++i) {
-    const shard::ShardedVar W = shard::from_local(param(2 * i), shapes_[2 * i], mesh_, placements_[2 * i]);
-    const shard::ShardedVar b = shard::from_local(param(2 * i + 1), shapes_[2 * i + 1], mesh_, placements_[2 * i + 1]);
-    h = shard::add(shard::matmul(h, W), b);
-    if (i + 1 < layers) {
-      const Activation a = spec_.activation;
-      h = shard::map(h, [a](const ad::Var& v) { return activate(a, v); }, a == Activation::identity,
-                     activation_name(a));
-    }
-  }
+  const shard::ShardedVar h0 = shard::distribute(x, mesh_, {shard::Placement::replicate()});
+  std::vector<shard::ShardedVar> params;
+  for (size_t k = 0; k < shapes_.size(); ++k)
+    params.push_back(shard::from_local(param(k), shapes_[k], mesh_, placements_[k]));
+  const Activation a = spec_.activation;
+  const shard::ShardedVar h = shard::dense_forward(h0, params, [a](const shard::ShardedVar& v) {
+    return shard::map(v, [a](const ad::Var& u) { return activate(a, u); }, a == Activation::identity,
+                      activation_name(a));
+  });
   return shard::full(h);
 }
 

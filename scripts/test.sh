@@ -9,20 +9,31 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${CAMBER_BUILD_DIR:-$root/build}
 
+# The time of each part, printed at the end.
+parts=()
+timed() {
+  local name=$1 t0=$SECONDS
+  shift
+  "$@"
+  parts+=("$name $((SECONDS - t0)) s")
+}
+
 # Benchmarks are built too (and their set-up checks run as tests), so they
 # cannot rot; their timings are not tests.
-CAMBER_BUILD_TARGETS=all bash "$root/scripts/build.sh" -DCAMBER_ENABLE_BENCHMARKS=ON
+timed build env CAMBER_BUILD_TARGETS=all bash "$root/scripts/build.sh" -DCAMBER_ENABLE_BENCHMARKS=ON
 cd "$build"
 # Open MPI refuses root without these; CTest sets them per test as well.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-ctest --output-on-failure --timeout 900 "$@"
+timed ctest ctest --output-on-failure --timeout 900 "$@"
 
 # Fuzzing (a short run: 25 s for each of the request parser and the model
-# loader, a fixed seed) and the Kokkos backends: the Kokkos-only suites run
-# on OpenMP with 2 threads, and build for CUDA (compile and link; no GPU
-# here). Skipped when the caller selects tests.
+# loader, a fixed seed), the Kokkos backends (the Kokkos-only suites run on
+# OpenMP with 2 threads; the libraries built for CUDA, no GPU here) and the
+# command line without its optional modules. Skipped when the caller
+# selects tests.
 if [[ $# -eq 0 ]]; then
-  FUZZ_SEED=1 FUZZ_CI=1 bash "$root/scripts/fuzz.sh" 25
-  bash "$root/scripts/test-backends.sh"
-  bash "$root/scripts/test-options.sh"
+  timed fuzz env FUZZ_SEED=1 FUZZ_CI=1 bash "$root/scripts/fuzz.sh" 25
+  timed backends bash "$root/scripts/test-backends.sh"
+  timed options bash "$root/scripts/test-options.sh"
 fi
+echo "== test.sh: passed; ${parts[*]/%/,} total $SECONDS s"

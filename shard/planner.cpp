@@ -176,6 +176,30 @@ PlanEstimate choose_plan(const MlpShape& net, int ranks, const Calibration& c, s
   return *best;
 }
 
+Placements dense_weight_placements(size_t layer, int ndim, int axis) {
+  Placements p(static_cast<size_t>(ndim), R);
+  p[static_cast<size_t>(axis)] = Placement::shard(column_parallel(layer) ? 1 : 0);
+  return p;
+}
+
+Placements dense_bias_placements(size_t layer, int ndim, int axis) {
+  Placements p(static_cast<size_t>(ndim), R);
+  if (column_parallel(layer)) p[static_cast<size_t>(axis)] = Placement::shard(0);
+  return p;
+}
+
+ShardedVar dense_forward(ShardedVar h, const std::vector<ShardedVar>& params,
+                         const std::function<ShardedVar(const ShardedVar&)>& activation) {
+  CAMBER_REQUIRE(!params.empty() && params.size() % 2 == 0,
+                 "dense_forward: weights and biases come in pairs, got " << params.size());
+  const size_t layers = params.size() / 2;
+  for (size_t i = 0; i < layers; ++i) {
+    h = add(matmul(h, params[2 * i]), params[2 * i + 1]);
+    if (i + 1 < layers) h = activation(h);
+  }
+  return h;
+}
+
 ShardedMlp::ShardedMlp(MlpShape net, MlpPlan plan, MeshPtr mesh, unsigned seed)
     : net_(std::move(net)), plan_(plan), mesh_(std::move(mesh)) {
   check_net(net_);
@@ -184,11 +208,10 @@ ShardedMlp::ShardedMlp(MlpShape net, MlpPlan plan, MeshPtr mesh, unsigned seed)
   const size_t L = net_.widths.size() - 1;
   for (size_t i = 0; i < L; ++i) {
     const index_t in = net_.widths[i], out = net_.widths[i + 1];
-    const bool col = column_parallel(i);
     shapes_.push_back({in, out});
-    placements_.push_back({R, Placement::shard(col ? 1 : 0)});
+    placements_.push_back(dense_weight_placements(i, 2, 1));
     shapes_.push_back({out});
-    placements_.push_back({R, col ? Placement::shard(0) : R});
+    placements_.push_back(dense_bias_placements(i, 2, 1));
   }
   // Each rank draws only its blocks' entries (by global index).
   for (size_t k = 0; k < shapes_.size(); ++k) {
@@ -215,15 +238,12 @@ ShardedMlp::ShardedMlp(MlpShape net, MlpPlan plan, MeshPtr mesh, unsigned seed)
 
 double ShardedMlp::step(const Tensor& X, const Tensor& Y, double learning_rate) {
   const Placements rows = {Placement::shard(0), R};
-  ShardedVar h = distribute(ad::constant(X), mesh_, rows);
+  const ShardedVar x = distribute(ad::constant(X), mesh_, rows);
   const ShardedVar y = distribute(ad::constant(Y), mesh_, rows);
-  const size_t L = net_.widths.size() - 1;
-  for (size_t i = 0; i < L; ++i) {
-    const ShardedVar W = from_local(params_[2 * i], shapes_[2 * i], mesh_, placements_[2 * i]);
-    const ShardedVar b = from_local(params_[2 * i + 1], shapes_[2 * i + 1], mesh_, placements_[2 * i + 1]);
-    h = add(matmul(h, W), b);
-    if (i + 1 < L) h = tanh(h);
-  }
+  std::vector<ShardedVar> params;
+  for (size_t k = 0; k < params_.size(); ++k)
+    params.push_back(from_local(params_[k], shapes_[k], mesh_, placements_[k]));
+  const ShardedVar h = dense_forward(x, params, [](const ShardedVar& v) { return tanh(v); });
   const ad::Var loss =
       full(mul_scalar(sum(square(sub(h, y))), 0.5 / static_cast<double>(X.shape()[0])));
   const ad::Vars g = ad::grad(loss, params_);

@@ -39,6 +39,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -86,8 +87,28 @@ std::vector<PlanEstimate> estimate_plans(const MlpShape& net, int ranks, const C
 /// The fitting plan with the smallest predicted step time.
 PlanEstimate choose_plan(const MlpShape& net, int ranks, const Calibration& c, std::int64_t memory_limit_bytes);
 
+/// The Megatron layouts of layer `layer` of a dense network over axis
+/// `axis` of a mesh of `ndim` axes (the other axes replicated): even layers
+/// column-parallel (weight Shard(1), bias Shard(0)), odd layers
+/// row-parallel (weight Shard(0), bias replicated).
+Placements dense_weight_placements(size_t layer, int ndim, int axis);
+Placements dense_bias_placements(size_t layer, int ndim, int axis);
+
+/// The forward pass of a dense network on sharded values: h <- h W_i + b_i
+/// for each layer, `activation` between layers (not after the last);
+/// `params` is W_0, b_0, W_1, b_1, ... in the layouts above. The one
+/// implementation of the Megatron MLP: ShardedMlp and
+/// nn::TensorParallelMlp (nn/tensor_parallel.hpp) both call it.
+ShardedVar dense_forward(ShardedVar h, const std::vector<ShardedVar>& params,
+                         const std::function<ShardedVar(const ShardedVar&)>& activation);
+
 /// The network under a plan, its parameters held only as this rank's
 /// blocks, trained by plain SGD on the loss 0.5 / B sum (f(X) - Y)^2.
+/// Why this and nn::TensorParallelMlp: this is the planner's measurement
+/// harness on a data x model mesh whose parameters are drawn block by
+/// block (no rank ever holds a whole weight, so plans that only fit
+/// sharded can be run); TensorParallelMlp is the Module that nn::Trainer
+/// trains, split from a whole network. Both run dense_forward.
 class ShardedMlp {
  public:
   /// `mesh` must be plan.axes(); weights are drawn (the same whole

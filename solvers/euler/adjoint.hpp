@@ -33,8 +33,9 @@
 /// Parameters so far: the angle of attack (the far-field state). Its partial
 /// dR/dalpha|_U is a central difference of the residual in alpha (R is an
 /// explicit, smooth function of alpha: step 1e-3 degree, error ~1e-10
-/// relative); dJ/dalpha|_U is exact. Node coordinates (shape) come with the
-/// geometry's reverse mode.
+/// relative); dJ/dalpha|_U is exact. Derivatives with respect to the node
+/// coordinates (shape) are ShapeDerivative's
+/// (solvers/euler/shape_derivative.hpp), from this adjoint solution.
 #pragma once
 
 #include <array>

@@ -59,8 +59,10 @@
 ///
 /// Limits: rho > 0 and p > 0 on both sides and |n| > 0 are not checked (a
 /// violation gives NaN, kernels cannot throw); Roe's average needs c~^2 > 0,
-/// which holds for physical states. First order: reconstruction and limiting
-/// come with the residual. The contact-wave eigenvalue |q~| vanishes for flow
+/// which holds for physical states. These are first-order fluxes of the two
+/// face states they are given; second order comes from the reconstructed
+/// and limited face states (solvers/euler/reconstruction.hpp) that the
+/// residual passes in. The contact-wave eigenvalue |q~| vanishes for flow
 /// along the face (stagnation points, boundary layers), where Roe's scheme
 /// adds no dissipation to that wave.
 ///
