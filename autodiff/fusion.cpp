@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include <camber/autodiff/detail/fusion.hpp>
+#include "detail/fusion.hpp"
 #include <camber/autodiff/ops.hpp>
 #include <camber/core/error.hpp>
 

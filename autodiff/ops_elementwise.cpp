@@ -1,7 +1,7 @@
 // Element-wise ops: each one an expression node of the fusion layer
 // (autodiff/fusion.cpp holds their derivative rules; see ops.hpp for the
 // conventions at kinks).
-#include <camber/autodiff/detail/fusion.hpp>
+#include "detail/fusion.hpp"
 #include <camber/autodiff/ops.hpp>
 
 namespace camber::ad {

@@ -1,8 +1,8 @@
 // Shape, indexing, reduction and linear-algebra ops.
 #include <algorithm>
 
-#include <camber/autodiff/detail/fusion.hpp>
-#include <camber/autodiff/detail/kernels.hpp>
+#include "detail/fusion.hpp"
+#include "detail/kernels.hpp"
 #include <camber/autodiff/fusion.hpp>
 #include <camber/autodiff/ops.hpp>
 #include <camber/core/error.hpp>

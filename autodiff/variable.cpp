@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-#include <camber/autodiff/detail/fusion.hpp>
+#include "detail/fusion.hpp"
 #include <camber/autodiff/ops.hpp>
 #include <camber/core/error.hpp>
 

@@ -13,7 +13,9 @@
 # header that is not declared in HEADERS is therefore not includable from
 # tests, apps or other modules, just as it would be missing after
 # installation. Module-private headers (a module's detail/ files not in
-# HEADERS) are included by relative path from the module's own sources.
+# HEADERS) are included by relative path from the module's own sources
+# (and, for io's HDF5 check that nn_io shares, from nn_io's); no detail/
+# header is installed.
 set(CAMBER_HEADER_ROOT ${PROJECT_BINARY_DIR}/include)
 
 # The include path under camber/ of a source folder: src/core -> core,

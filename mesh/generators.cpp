@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cmath>
 
-#include <camber/mesh/detail/text_reader.hpp>
+#include "detail/text_reader.hpp"
 #include <camber/core/error.hpp>
 
 namespace camber::mesh {

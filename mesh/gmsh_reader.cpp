@@ -5,7 +5,7 @@
 #include <map>
 #include <unordered_map>
 
-#include <camber/mesh/detail/text_reader.hpp>
+#include "detail/text_reader.hpp"
 #include <camber/mesh/su2_reader.hpp>
 #include <camber/core/error.hpp>
 

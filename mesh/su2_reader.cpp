@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 
-#include <camber/mesh/detail/text_reader.hpp>
+#include "detail/text_reader.hpp"
 #include <camber/core/error.hpp>
 
 namespace camber::mesh {

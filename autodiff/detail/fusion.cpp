@@ -1,4 +1,4 @@
-#include <camber/autodiff/detail/fusion.hpp>
+#include "fusion.hpp"
 
 #include <algorithm>
 #include <cmath>

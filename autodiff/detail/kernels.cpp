@@ -1,4 +1,4 @@
-#include <camber/autodiff/detail/kernels.hpp>
+#include "kernels.hpp"
 
 #include <Eigen/Core>
 

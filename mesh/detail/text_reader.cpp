@@ -1,4 +1,4 @@
-#include <camber/mesh/detail/text_reader.hpp>
+#include "text_reader.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -18,7 +18,8 @@
 
 #include <camber/core/atomic_file.hpp>
 #include <camber/core/error.hpp>
-#include <camber/io/detail/hdf5_check.hpp>
+// The core I/O module's HDF5 check, internal to Camber (not installed).
+#include "../../src/io/detail/hdf5_check.hpp"
 #include <camber/core/version.hpp>
 
 namespace camber::nn::io {
