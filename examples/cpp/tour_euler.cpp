@@ -9,8 +9,9 @@
 // 0012 at M 0.8 and alpha 1.25 deg, at first order (the second-order
 // scheme is SpatialOptions::order = 2). Checks: the density residual falls
 // by 8 orders, and the airfoil lifts (CL > 0) with drag (CD > 0) at this
-// transonic, positive-incidence condition; CL and CD are the same to
-// round-off on any number of ranks.
+// transonic, positive-incidence condition. (That the forces do not depend
+// on the rank count is tests/solvers/euler's to check; run this at 1 and 2
+// ranks to see it.)
 //
 //   mpirun -n 2 build-tour/tour_euler ../shared/data/meshes/naca0012_inviscid_su2_quickstart.su2
 #include <cstdio>

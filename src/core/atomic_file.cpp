@@ -17,8 +17,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // fsync of an open descriptor of `path` (a file, or a directory opened
-// read-only); a file system that cannot sync a directory (EINVAL) is not
-// an error.
+// read-only); a file system that cannot sync a directory (EINVAL, or EBADF
+// on some network file systems) is not an error.
 void sync_path(const fs::path& path, bool directory) {
   const int fd = ::open(path.c_str(), directory ? (O_RDONLY | O_DIRECTORY) : O_RDONLY);
   CAMBER_REQUIRE(fd >= 0, "cannot open '" << path.string() << "' to flush it to disk: "
@@ -60,14 +60,21 @@ void commit_file(const fs::path& written, const fs::path& path) {
 void write_file_atomically(const fs::path& path, const std::function<void(std::ostream&)>& write) {
   create_parent_directories(path);
   const fs::path tmp = temporary_path(path);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    CAMBER_REQUIRE(out, "cannot open '" << tmp.string() << "' for writing");
-    write(out);
-    out.flush();
-    CAMBER_REQUIRE(out, "writing '" << tmp.string() << "' failed (disk full or quota exceeded?)");
+  try {
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      CAMBER_REQUIRE(out, "cannot open '" << tmp.string() << "' for writing");
+      write(out);
+      out.flush();
+      CAMBER_REQUIRE(out, "writing '" << tmp.string() << "' failed (disk full or quota exceeded?)");
+    }
+    commit_file(tmp, path);
+  } catch (...) {
+    // The target is untouched; the partial file goes too.
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw;
   }
-  commit_file(tmp, path);
 }
 
 void write_file_atomically(const fs::path& path, const std::string& text) {

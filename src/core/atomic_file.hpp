@@ -40,7 +40,8 @@ void commit_file(const std::filesystem::path& written, const std::filesystem::pa
 
 /// Writes what `write` puts into the stream to `path` atomically
 /// (temporary_path, then commit_file), creating the parent directories.
-/// A stream error (disk full) throws and leaves `path` as it was.
+/// A stream error (disk full) or an exception from `write` leaves `path`
+/// as it was, removes the temporary file and propagates.
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write);
 

@@ -46,7 +46,6 @@ void PvdSeries::add(double time, const std::string& relative_file) {
   if (!replaced) entries_.push_back({time, relative_file});
   const std::string text = xml();
   detail::on_rank0(comm_, [&] {
-    create_parent_directories(path_);
     write_file_atomically(path_, text);
   });
 }

@@ -171,7 +171,6 @@ std::string write_xdmf_mesh(const std::string& h5_path, const std::string& xdmf_
       << "  </Domain>\n"
       << "</Xdmf>\n";
   detail::on_rank0(comm, [&] {
-    create_parent_directories(xdmf);
     write_file_atomically(xdmf, xml.str());
   });
   return xdmf_path;

@@ -79,9 +79,6 @@ def check(root):
         candidates = []
         for dirpath, dirnames, filenames in os.walk(base):
             rel = os.path.relpath(dirpath, root)
-            if rel != folder and not rel.endswith("detail") and rel in spaces:
-                dirnames[:] = []
-                continue
             dirnames[:] = [d for d in dirnames if os.path.join(rel, d) not in spaces]
             candidates += [os.path.join(dirpath, f) for f in filenames
                            if f.endswith((".hpp", ".cpp", ".hpp.in"))]
