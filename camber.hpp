@@ -62,6 +62,7 @@
 
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
+#include <camber/mesh/karman_trefftz_ogrid.hpp>
 #include <camber/mesh/geometry.hpp>
 #include <camber/mesh/gmsh_reader.hpp>
 #include <camber/mesh/mesh.hpp>

@@ -1,44 +1,64 @@
 #!/usr/bin/env bash
-# Transonic NACA 0012 (M = 0.8, alpha = 1.25 deg, second order, Roe,
-# Venkatakrishnan K = 5) on a sequence of O-grids (far field 50 chords,
-# first cell height 0.256 / cells_around), one rank each, and the
-# grid-converged values of Vassberg and Jameson (2010) beside them: the
-# table in docs/performance.md ("Grid study").
+# NACA 0012 at alpha = 1.25 deg (M = 0.8 by default), second order, Roe,
+# on a sequence of grids, one rank each, beside CFL3D's values on Vassberg
+# and Jameson's grids (J. Aircraft 47(4), 2010, Tables 7-8: far field 150
+# chords, no vortex correction): the tables in docs/performance.md ("Grid
+# study").
 #
 #   benchmarks/euler-grid-study.sh [camber executable] [sizes...]
-#   (default: build-bench-eu/bin/camber, sizes 64 128 256; cells_normal =
-#   cells_around / 2). The 256 x 128 grid takes minutes on one core.
-#   Environment: FARFIELD (chords, default 50), K (Venkatakrishnan's
-#   constant, default 5; LIMITER=none for the unlimited scheme), FLUX (roe
-#   or hllc), FREEZE (solver.freeze_limiter_drop, default: never frozen),
-#   FIRST (first cell height times cells_around, default 0.256), NORMAL
-#   (cells_normal as a multiple of cells_around, default 0.5).
+#
+# Default: build/bin/camber, sizes 64 128 256. Environment:
+#   FAMILY    kt (default): Vassberg and Jameson's Karman-Trefftz O-grids,
+#             N x N cells (mesh.generate: karman_trefftz_ogrid);
+#             ogrid: the project's airfoil_ogrid, N around, NORMAL * N out
+#             (NORMAL default 0.5), first cell FIRST / N (FIRST default
+#             0.256), far field FARFIELD chords (default 150), NACA 0012
+#             with the ADODG sharp trailing edge
+#   MACH      free-stream Mach number (0.8; 0.5 for the subsonic case)
+#   LIMITER   venkatakrishnan_wang (default), venkatakrishnan or none
+#   SHAPE     quads (default) or triangles (each quad split, same nodes)
+#   EXTRA     more flow keys, e.g. "wang_epsilon: 0.1"
+#   SOLVER    more solver keys, e.g. "newton_operator: assembled"
+# The 512^2 grid takes tens of minutes on one core.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-camber=${1:-$root/build-bench-eu/bin/camber}
+camber=${1:-$root/build/bin/camber}
 shift || true
 sizes=("$@")
 [[ ${#sizes[@]} -gt 0 ]] || sizes=(64 128 256)
+family=${FAMILY:-kt}
+mach=${MACH:-0.8}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-printf '| grid | cells | Newton steps | CL | CD | CM | solve time, s |\n|---|---|---|---|---|---|---|\n'
+printf '| grid | cells | Newton steps | orders | CL | CD | CM | solve time, s | peak memory, MiB |\n'
+printf '|---|---|---|---|---|---|---|---|---|\n'
 for n in "${sizes[@]}"; do
-  h=$(python3 -c "print(${FIRST:-0.256} / $n)")
-  nn=$(python3 -c "print(int(${NORMAL:-0.5} * $n))")
-  freeze=${FREEZE:+, freeze_limiter_drop: $FREEZE}
+  if [[ $family == kt ]]; then
+    mesh="{generate: karman_trefftz_ogrid, cells: $n, cell_shape: ${SHAPE:-quads}}"
+    label="$n x $n"
+  else
+    h=$(python3 -c "print(${FIRST:-0.256} / $n)")
+    nn=$(python3 -c "print(int(${NORMAL:-0.5} * $n))")
+    mesh="{generate: airfoil_ogrid, naca: \"0012\", cells_around: $n, cells_normal: $nn, first_cell_height: $h, farfield_chords: ${FARFIELD:-150.0}, cell_shape: ${SHAPE:-quads}}"
+    label="$n x $nn"
+  fi
   cat >"$work/g$n.yaml" <<DECK
 case: g$n
 problem: euler
-mesh: {generate: airfoil_ogrid, naca: "0012", cells_around: $n, cells_normal: $nn, first_cell_height: $h, farfield_chords: ${FARFIELD:-50.0}}
-flow: {mach: 0.8, alpha_deg: 1.25, order: 2, flux: ${FLUX:-roe}, limiter: ${LIMITER:-venkatakrishnan}, venkatakrishnan_k: ${K:-5.0}}
+mesh: $mesh
+flow: {mach: $mach, alpha_deg: 1.25, order: 2, flux: roe, limiter: ${LIMITER:-venkatakrishnan_wang}${EXTRA:+, $EXTRA}}
 boundaries: {slip_wall: airfoil, far_field: farfield}
-solver: {max_iterations: 400, rel_tolerance: 1.0e-10$freeze}
+solver: {max_iterations: 400, rel_tolerance: 1.0e-12${SOLVER:+, $SOLVER}}
 output: {dir: $work/out, paraview: false, hdf5: false}
 DECK
   out=$("$camber" run "$work/g$n.yaml" --no-timers 2>&1 || true)
   get() { sed -n "s/^ *$1 *\([^ ]*\).*/\1/p" <<<"$out" | head -1; }
-  steps=$(sed -n 's/^ *Newton steps *\(.*\)/\1/p' <<<"$out")
-  printf '| %d x %d | %d | %s | %s | %s | %s | %s |\n' "$n" "$nn" $((n * nn)) \
-    "$steps" "$(get CL)" "$(get CD)" "$(get CM)" "$(get 'wall time')"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$(get cells)" \
+    "$(sed -n 's/^ *Newton steps *\(.*\)/\1/p' <<<"$out")" "$(get 'residual drop')" \
+    "$(get CL)" "$(get CD)" "$(get CM)" "$(get 'wall time')" "$(get 'peak memory')"
 done
-printf '| Vassberg & Jameson (2010), grid-converged | | | 0.3474 | 0.0221 | | |\n'
+if [[ $mach == 0.8 ]]; then
+  printf '| CFL3D 256 / 512 / 1024 / 2048 (V&J Tables 7-8) | | | | 0.359073 / 0.357581 / 0.355944 / 0.354593 | | | | |\n'
+elif [[ $mach == 0.5 ]]; then
+  printf '| CFL3D 256 / 512 / 1024 (V&J Tables 7-8) | | | | 0.178367 / 0.179125 / 0.179488 | | | | |\n'
+fi

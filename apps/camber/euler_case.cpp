@@ -23,6 +23,7 @@
 #include <camber/core/log.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
+#include <camber/mesh/karman_trefftz_ogrid.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/core/progress.hpp>
@@ -49,13 +50,19 @@ const std::vector<std::pair<std::string, eu::BoundaryKind>>& boundary_keys() {
 
 void declare_euler_schema(deck::Schema& s) {
   s.section("mesh", "The computational mesh: an airfoil O-grid generated here, or a file.")
-      .choice("generate", "airfoil_ogrid", {"airfoil_ogrid", "file"},
+      .choice("generate", "airfoil_ogrid", {"airfoil_ogrid", "karman_trefftz_ogrid", "file"},
               "airfoil_ogrid: a structured O-grid around a NACA 4-digit airfoil, chord 1 "
-              "(markers airfoil, farfield). file: read mesh.file.")
+              "(markers airfoil, farfield). karman_trefftz_ogrid: Vassberg and Jameson's "
+              "cells x cells O-grid around the NACA 0012 closed at x = 1.0089 (conformal, "
+              "aspect-ratio-one cells, far field ~150 chords; same markers). file: read "
+              "mesh.file.")
       .string("file", "",
               "Mesh file (.su2 or .msh, by extension) when generate is file; a relative path "
               "is relative to the deck's folder.")
       .string("naca", "0012", "NACA 4-digit designation of the airfoil (e.g. 0012, 2412).")
+      .string("airfoil_file", "",
+              "airfoil_ogrid: a Selig-format .dat file of the airfoil, instead of mesh.naca "
+              "(relative to the deck's folder).")
       .boolean("sharp_trailing_edge", true,
                "Close the trailing edge (the ADODG modification of the NACA thickness law).")
       .integer("cells_around", 128, deck::IntRange(16, 1 << 16), "Cells around the airfoil.")
@@ -64,7 +71,12 @@ void declare_euler_schema(deck::Schema& s) {
       .real("first_cell_height", 2e-3, deck::Range(1e-8, 0.1),
             "Height of the first cell at the wall, in chords.")
       .real("farfield_chords", 50.0, deck::Range(50.0, 1e4),
-            "Far-field radius, in chords from the airfoil.");
+            "Far-field radius, in chords from the airfoil.")
+      .integer("cells", 64, deck::IntRange(16, 1 << 14),
+               "karman_trefftz_ogrid: N, the cells around and from the wall out (even).")
+      .choice("cell_shape", "quads", {"quads", "triangles"},
+              "Generated O-grids: quads, or each quad split into two triangles (the same "
+              "nodes).");
   s.section("flow", "The free stream and the reference quantities of the coefficients.")
       .real("mach", deck::required, deck::Range::positive().and_at_most(10.0),
             "Free-stream Mach number.")
@@ -82,10 +94,16 @@ void declare_euler_schema(deck::Schema& s) {
       .integer("order", 1, deck::IntRange(1, 2),
                "Spatial order: 1 (cell states at the faces) or 2 (least-squares gradients of "
                "the primitive variables, limited, reconstructed at the faces).")
-      .choice("limiter", "venkatakrishnan", {"venkatakrishnan", "none"},
-              "Order 2: venkatakrishnan (differentiable) or none (smooth flows only).")
+      .choice("limiter", "venkatakrishnan", {"venkatakrishnan", "venkatakrishnan_wang", "none"},
+              "Order 2: venkatakrishnan (threshold (K h)^3 per cell, min(1, phi)), "
+              "venkatakrishnan_wang (one threshold per variable, wang_epsilon of its "
+              "free-stream scale, and a smooth cap: Newton converges without freezing) or "
+              "none (smooth flows only).")
       .real("venkatakrishnan_k", 5.0, deck::Range::positive(),
             "Venkatakrishnan's K: eps^2 = (K h)^3; larger K limits less.")
+      .real("wang_epsilon", 0.05, deck::Range::positive().and_at_most(10.0),
+            "venkatakrishnan_wang: the threshold as a fraction of each variable's "
+            "free-stream scale (rho, speed of sound, rho c^2); larger limits less.")
       .real("reference_length_m", 1.0, deck::Range::positive(),
             "Reference length (chord) of the coefficients, in mesh units.")
       .reals("moment_point_m", {0.25, 0.0}, deck::Length::exactly(2), deck::Range::all(),
@@ -118,6 +136,11 @@ void declare_euler_schema(deck::Schema& s) {
             "camber optimize: the first CFL number of a design's flow solve started from the "
             "previous design's converged flow (the small transonic example: 7-49 Newton steps "
             "per design at 1000, 15-60 at the cold start's 10).")
+      .real("first_order_drop", 1e-8, deck::Range(0.0, 1.0),
+            "Order 2: first-order Newton steps until that residual has fallen by this "
+            "factor, then second order. 0: second order from the start.")
+      .real("second_order_cfl_growth", 2.0, deck::Range::greater_than(1.0).and_at_most(1e6),
+            "Order 2: the largest factor the CFL number grows by in one step.")
       .real("freeze_limiter_drop", 0.0, deck::Range(0.0, 1.0),
             "Order 2 with a limiter: once the density residual has fallen by this factor, "
             "freeze the limiter at the current state (the Newton iteration then converges "
@@ -179,8 +202,28 @@ std::vector<std::string> split_names(const std::string& text) {
 }
 
 void validate_euler(const deck::Deck& d) {
-  validate_mesh_source(d, {"naca", "sharp_trailing_edge", "cells_around", "cells_normal",
-                          "first_cell_height", "farfield_chords"});
+  const std::vector<std::string> ogrid_keys = {"naca", "airfoil_file", "sharp_trailing_edge",
+                                               "cells_around", "cells_normal",
+                                               "first_cell_height", "farfield_chords"};
+  const std::vector<std::string> kt_keys = {"cells"};
+  std::vector<std::string> all = ogrid_keys;
+  all.insert(all.end(), kt_keys.begin(), kt_keys.end());
+  all.push_back("cell_shape");
+  if (d.has("mesh.airfoil_file") && (d.has("mesh.naca") || d.has("mesh.sharp_trailing_edge")))
+    d.reject(d.has("mesh.naca") ? "mesh.naca" : "mesh.sharp_trailing_edge",
+             "the airfoil comes from mesh.airfoil_file, so this would be ignored; remove it");
+  validate_mesh_source(d, all);
+  // A key of the other generator would be silently ignored.
+  const std::string& gen = d.string("mesh.generate");
+  const auto& foreign = gen == "karman_trefftz_ogrid" ? ogrid_keys : kt_keys;
+  if (gen != "file")
+    for (const std::string& key : foreign)
+      if (d.has("mesh." + key))
+        d.reject("mesh." + key, "does not shape a '" + gen + "' mesh, so it would be ignored; "
+                                "remove it");
+  if (gen == "karman_trefftz_ogrid" && d.integer("mesh.cells") % 2 != 0)
+    d.reject("mesh.cells", "must be even (the grid is built symmetric about the chord), got " +
+                               std::to_string(d.integer("mesh.cells")));
   const std::string& naca = d.string("mesh.naca");
   if (naca.size() != 4 || !std::all_of(naca.begin(), naca.end(), ::isdigit) ||
       naca.substr(2) == "00")
@@ -198,10 +241,28 @@ mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm) {
   if (mesh_from_file(d)) return read_mesh_file(d, comm);
   mesh::Mesh m;
   collective_guard(comm, [&] {
-    m = mesh::airfoil_ogrid(mesh::naca4(d.string("mesh.naca"), d.boolean("mesh.sharp_trailing_edge")),
-                            static_cast<int>(d.integer("mesh.cells_around")),
+    if (d.string("mesh.generate") == "karman_trefftz_ogrid") {
+      m = mesh::karman_trefftz_ogrid(static_cast<int>(d.integer("mesh.cells")),
+                                     d.string("mesh.cell_shape") == "quads"
+                                         ? mesh::CellShape::quads
+                                         : mesh::CellShape::triangles);
+      return;
+    }
+    if (!d.string("mesh.airfoil_file").empty() &&
+        !fs::exists(deck_relative_path(d, d.string("mesh.airfoil_file"))))
+      d.reject("mesh.airfoil_file", "cannot find '" +
+                                        deck_relative_path(d, d.string("mesh.airfoil_file")) +
+                                        "' (relative paths start at the deck's folder)");
+    const mesh::AirfoilSurface surface =
+        d.string("mesh.airfoil_file").empty()
+            ? mesh::naca4(d.string("mesh.naca"), d.boolean("mesh.sharp_trailing_edge"))
+            : mesh::selig_dat(deck_relative_path(d, d.string("mesh.airfoil_file")));
+    m = mesh::airfoil_ogrid(surface, static_cast<int>(d.integer("mesh.cells_around")),
                             static_cast<int>(d.integer("mesh.cells_normal")),
-                            d.real("mesh.first_cell_height"), d.real("mesh.farfield_chords"));
+                            d.real("mesh.first_cell_height"), d.real("mesh.farfield_chords"),
+                            nullptr,
+                            d.string("mesh.cell_shape") == "quads" ? mesh::CellShape::quads
+                                                                   : mesh::CellShape::triangles);
   });
   return m;
 }
@@ -240,9 +301,12 @@ eu::FluxScheme flux_scheme(const deck::Deck& d) {
 eu::SpatialOptions spatial_options(const deck::Deck& d) {
   eu::SpatialOptions spatial;
   spatial.order = static_cast<int>(d.integer("flow.order"));
-  spatial.limiter = d.string("flow.limiter") == "none" ? eu::LimiterKind::none
+  const std::string& limiter = d.string("flow.limiter");
+  spatial.limiter = limiter == "none"                   ? eu::LimiterKind::none
+                    : limiter == "venkatakrishnan_wang" ? eu::LimiterKind::venkatakrishnan_wang
                                                         : eu::LimiterKind::venkatakrishnan;
   spatial.venkatakrishnan_k = d.real("flow.venkatakrishnan_k");
+  spatial.wang_epsilon = d.real("flow.wang_epsilon");
   return spatial;
 }
 
@@ -255,6 +319,8 @@ eu::SteadyOptions steady_options(const deck::Deck& d) {
   so.linear_rel_tolerance = d.real("solver.linear_rel_tolerance");
   so.linear_max_iterations = static_cast<int>(d.integer("solver.linear_max_iterations"));
   so.freeze_limiter_drop = d.real("solver.freeze_limiter_drop");
+  so.first_order_drop = d.real("solver.first_order_drop");
+  so.second_order_cfl_growth = d.real("solver.second_order_cfl_growth");
   so.newton_operator = d.string("solver.newton_operator") == "matrix_free"
                            ? eu::SteadyOptions::NewtonOperator::matrix_free
                            : eu::SteadyOptions::NewtonOperator::assembled;

@@ -31,11 +31,13 @@ void validate_mesh_source(const deck::Deck& d, const std::vector<std::string>& g
                               "would be ignored; remove it");
 }
 
-std::string mesh_file_path(const deck::Deck& d) {
-  const fs::path p(d.string("mesh.file"));
+std::string deck_relative_path(const deck::Deck& d, const std::string& path) {
+  const fs::path p(path);
   if (p.is_absolute()) return p.string();
   return (fs::path(d.source()).parent_path() / p).lexically_normal().string();
 }
+
+std::string mesh_file_path(const deck::Deck& d) { return deck_relative_path(d, d.string("mesh.file")); }
 
 mesh::Mesh read_mesh_file(const deck::Deck& d, MPI_Comm comm) {
   collective_guard(comm, [&] {

@@ -31,6 +31,9 @@ bool mesh_from_file(const deck::Deck& d);
 // the mesh section) written in a deck that reads a file.
 void validate_mesh_source(const deck::Deck& d, const std::vector<std::string>& generator_keys);
 
+// A path a deck names: absolute as given, relative from the deck's folder.
+std::string deck_relative_path(const deck::Deck& d, const std::string& path);
+
 // mesh.file as the deck names it, relative to the deck's folder.
 std::string mesh_file_path(const deck::Deck& d);
 

@@ -200,6 +200,9 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
                              spatial.venkatakrishnan_k >= 0.0,
                          "venkatakrishnan_k = " << spatial.venkatakrishnan_k
                                                 << " must be a finite number >= 0 (5 is usual)");
+    CAMBER_INPUT_REQUIRE(std::isfinite(spatial.wang_epsilon) && spatial.wang_epsilon > 0.0,
+                         "wang_epsilon = " << spatial.wang_epsilon
+                                           << " must be a finite number > 0 (0.05 is usual)");
   });
   const mesh::Mesh& local = dm.local();
   n_owned_ = dm.n_owned_cells();

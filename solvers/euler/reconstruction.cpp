@@ -8,6 +8,7 @@ const char* limiter_kind_name(LimiterKind kind) {
   switch (kind) {
     case LimiterKind::venkatakrishnan: return "venkatakrishnan";
     case LimiterKind::none: return "none";
+    case LimiterKind::venkatakrishnan_wang: return "venkatakrishnan_wang";
   }
   return "unknown";
 }
@@ -144,6 +145,8 @@ void Reconstruction::limiters_with(const StencilGeometry<Gs>& geometry, const Fi
   const auto to_face = geometry.to_face;
   const auto eps2 = geometry.eps2;
   const bool unlimited = options_.limiter == LimiterKind::none;
+  const bool wang = options_.limiter == LimiterKind::venkatakrishnan_wang;
+  const double wang_eps2 = options_.wang_epsilon * options_.wang_epsilon;
   Kokkos::parallel_for(
       "euler::venkatakrishnan", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
         for (int k = 0; k < 4; ++k) {
@@ -163,10 +166,18 @@ void Reconstruction::limiters_with(const StencilGeometry<Gs>& geometry, const Fi
           T p = T(1.0);
           for (index_t j = offset(c); j < offset(c + 1); ++j) {
             const T d2 = G(c, 2 * k) * to_face(j, 0) + G(c, 2 * k + 1) * to_face(j, 1);
-            if (d2 > 0.0)
+            if (wang) {
+              // Near d2 = 0 the function exceeds 1 on both sides, so the
+              // cap removes the switch between d_max and d_min there too.
+              if (d2 > 0.0)
+                p = ad::min(p, smooth_cap(venkatakrishnan_phi(d_max, d2, wang_eps2)));
+              else if (d2 < 0.0)
+                p = ad::min(p, smooth_cap(venkatakrishnan_phi(d_min, d2, wang_eps2)));
+            } else if (d2 > 0.0) {
               p = ad::min(p, venkatakrishnan_phi(d_max, d2, eps2(c)));
-            else if (d2 < 0.0)
+            } else if (d2 < 0.0) {
               p = ad::min(p, venkatakrishnan_phi(d_min, d2, eps2(c)));
+            }
           }
           phi(c, k) = p;
         }

@@ -78,8 +78,12 @@ using Field = Kokkos::View<T**, Kokkos::LayoutRight>;
 enum class LimiterKind : int {
   venkatakrishnan = 0,
   none = 1,  // unlimited: for smooth flows and accuracy studies only
+  // Venkatakrishnan's function with one global threshold per variable
+  // (Wang's modification) and a smooth cap at 1: C^1 in the states away
+  // from shocks, so Newton converges on it without freezing.
+  venkatakrishnan_wang = 2,
 };
-// "venkatakrishnan", "none"
+// "venkatakrishnan", "none", "venkatakrishnan_wang"
 const char* limiter_kind_name(LimiterKind kind);
 
 // The spatial discretization's order and limiter. The defaults give the
@@ -88,6 +92,11 @@ struct SpatialOptions {
   int order = 1;  // 1: cell states at the faces; 2: reconstructed face states
   LimiterKind limiter = LimiterKind::venkatakrishnan;
   double venkatakrishnan_k = 5.0;  // eps^2 = (K h)^3; larger K limits less
+  // venkatakrishnan_wang: eps = wang_epsilon times the variable's free-
+  // stream scale (rho_inf; c_inf for u and v; rho_inf c_inf^2 for p: all 1
+  // in the nondimensional variables), the same in every cell; larger
+  // limits less.
+  double wang_epsilon = 0.05;
   // Order 2: the residual uses a fixed phi, computed by
   // Discretization::freeze_limiter(U) or given by set_limiter(phi), instead
   // of phi(U); its Jacobian is then the exact one for that fixed phi (what
@@ -104,6 +113,22 @@ template <class T, class E>
 KOKKOS_INLINE_FUNCTION T venkatakrishnan_phi(const T& d1, const T& d2, const E& eps2) {
   const T d1_2 = d1 * d1;
   return (d1_2 + eps2 + 2.0 * d1 * d2) / (d1_2 + 2.0 * d2 * d2 + d1 * d2 + eps2);
+}
+
+// The smooth cap of venkatakrishnan_wang: x below 1 - delta, 1 above 1,
+// and between them the cubic Hermite blend with value and slope matched at
+// both ends (C^1, monotone, equal to 1 with slope 0 at x = 1). Venkatakrishnan's
+// function is 1 for linear data and exceeds 1 where the neighbours' range
+// is wide (up to ~1.06), so min(1, phi) puts smooth regions on a kink; the
+// cap leaves them flat at 1.
+template <class T>
+KOKKOS_INLINE_FUNCTION T smooth_cap(const T& x, double delta = 0.5) {
+  if (x >= 1.0) return T(1.0);
+  if (x <= 1.0 - delta) return x;
+  const T t = (x - (1.0 - delta)) / delta;
+  const T t2 = t * t, t3 = t2 * t;
+  return (1.0 - delta) * (2.0 * t3 - 3.0 * t2 + 1.0) + delta * (t3 - 2.0 * t2 + t) +
+         (-2.0 * t3 + 3.0 * t2);
 }
 
 // W + L . dx for the cell row c of W (primitive, {rows, 4}) and of the

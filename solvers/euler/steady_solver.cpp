@@ -196,8 +196,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   const Discretization* active = &disc;
   std::unique_ptr<Discretization> frozen;
   const bool may_freeze = disc.spatial().order == 2 && options.freeze_limiter_drop > 0.0 &&
-                          disc.spatial().limiter == LimiterKind::venkatakrishnan &&
-                          !disc.limiter_frozen();
+                          disc.spatial().limiter != LimiterKind::none && !disc.limiter_frozen();
 
   SteadyResult result;
   Tensor R = disc.residual(U);

@@ -60,7 +60,9 @@ struct Case {
 const Case cases[] = {{"first order", 1, LimiterKind::none, false},
                       {"second order, no limiter", 2, LimiterKind::none, false},
                       {"second order, Venkatakrishnan live", 2, LimiterKind::venkatakrishnan, false},
-                      {"second order, Venkatakrishnan frozen", 2, LimiterKind::venkatakrishnan, true}};
+                      {"second order, Venkatakrishnan frozen", 2, LimiterKind::venkatakrishnan, true},
+                      {"second order, Venkatakrishnan-Wang live", 2, LimiterKind::venkatakrishnan_wang, false},
+                      {"second order, Venkatakrishnan-Wang frozen", 2, LimiterKind::venkatakrishnan_wang, true}};
 
 // Round-off: J V sums <= ~25 blocks per row whose entries come from the
 // same chain rule as the Dual<1> tangent, in a different order; relative
@@ -76,6 +78,7 @@ TEST(EulerExactJacobian, TimesAVectorEqualsTheDualTangent) {
       SpatialOptions spatial;
       spatial.order = c.order;
       spatial.limiter = c.limiter;
+      spatial.wang_epsilon = derivative_wang_epsilon;
       Discretization disc(dm, derivative_flow(mach), derivative_conditions, FluxScheme::roe,
                           spatial);
       Tensor U = perturbed_state(disc);

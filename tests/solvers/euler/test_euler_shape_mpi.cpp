@@ -67,7 +67,8 @@ TEST(EulerShapeDerivative, ResidualDirectionalDerivativeMatchesFiniteDifferences
   const Case cases[] = {{"first order", 1, LimiterKind::none, false},
                         {"second order, no limiter", 2, LimiterKind::none, false},
                         {"second order, Venkatakrishnan frozen", 2, LimiterKind::venkatakrishnan, true},
-                        {"second order, Venkatakrishnan live", 2, LimiterKind::venkatakrishnan, false}};
+                        {"second order, Venkatakrishnan live", 2, LimiterKind::venkatakrishnan, false},
+                        {"second order, Venkatakrishnan-Wang live", 2, LimiterKind::venkatakrishnan_wang, false}};
   const mesh::Mesh global = derivative_mesh();
   const Tensor V = random_displacement(global, 77);
   const double h = 1e-6;
@@ -77,6 +78,7 @@ TEST(EulerShapeDerivative, ResidualDirectionalDerivativeMatchesFiniteDifferences
       SpatialOptions spatial;
       spatial.order = c.order;
       spatial.limiter = c.limiter;
+      spatial.wang_epsilon = derivative_wang_epsilon;
       mesh::DistributedMesh dm(global, world()), dmp(plus_mesh, world()), dmm(minus_mesh, world());
       Discretization disc(dm, derivative_flow(mach), derivative_conditions, FluxScheme::roe,
                           spatial);
