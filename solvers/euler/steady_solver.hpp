@@ -51,9 +51,10 @@
 /// differs by ~1e-4 (the QuickStart NACA 0012 at M = 0.8). Such a case also
 /// needs more steps than the default max_iterations (~120).
 ///
-/// The linear solver is GMRES with block-Jacobi/ILU(0) (ILU(0) on one rank),
-/// to a relative tolerance; `-PREFIXksp_*` and `-PREFIXpc_*` options
-/// override it. The matrix, the Krylov solver and its vectors are created
+/// The linear solver is GMRES with block-Jacobi/ILU(0) (ILU(0) on one rank;
+/// ILU(2) in RCM order for the assembled second-order operator), to a
+/// relative tolerance; `-PREFIXksp_*`, `-PREFIXpc_*` and `-PREFIXsub_pc_*`
+/// options override it. The matrix, the Krylov solver and its vectors are created
 /// once and reused across steps; PETSc's vectors are placed over the
 /// Tensors' own storage (no copies).
 ///
@@ -109,9 +110,12 @@ struct SteadyOptions {
   // assembled: the exact second-order Jacobian plus the PTC diagonal is
   // assembled each step by column colouring (ExactJacobian,
   // solvers/euler/exact_jacobian.hpp: one Dual<double, 4> residual
-  // evaluation per colour) and preconditions itself (ILU(0)). Transonic
-  // NACA 0012, 128 x 64 O-grid, limiter frozen at 1e-3, one rank: assembled
-  // 112 steps in 50 s, matrix-free 144 steps in 26 s; hence the default.
+  // evaluation per colour) and preconditions itself (block Jacobi with
+  // ILU(2) in RCM order unless -PREFIXsub_pc_* options say otherwise).
+  // SU2's QuickStart mesh, Venkatakrishnan-Wang, first_order_drop 1e-3,
+  // second_order_cfl_growth 4, one rank: assembled 80 steps in 19 s,
+  // matrix-free 169 steps in 129 s (2026-12-02, docs/performance.md). The
+  // default stays matrix_free until the optimizer's path is measured too.
   enum class NewtonOperator { assembled, matrix_free };
   NewtonOperator newton_operator = NewtonOperator::matrix_free;
   // The CFL ceiling of defect correction (the smaller of this and cfl_max):
@@ -142,9 +146,9 @@ struct SteadyOptions {
   // this fraction in any cell (alpha scaled down to fit). 0: only
   // admissibility limits alpha, as at first order.
   double max_update = 0.2;
-  // GMRES restart length; 0: 60 with an assembled operator, 200 with the
-  // matrix-free one (whose first-order preconditioner is weaker: GMRES(60)
-  // stagnates on it at large CFL numbers).
+  // GMRES restart length; 0: 200 with the exact second-order operator
+  // (matrix-free or assembled: GMRES(60) stagnates at large CFL numbers),
+  // 60 otherwise.
   int krylov_restart = 0;
   // Second order with Venkatakrishnan's limiter, when disc's limiter is not
   // frozen already. > 0: once the density residual has fallen by this
