@@ -52,9 +52,10 @@
 /// needs more steps than the default max_iterations (~120).
 ///
 /// The linear solver is GMRES with block-Jacobi/ILU(0) (ILU(0) on one rank;
-/// ILU(2) in RCM order for the assembled second-order operator), to a
-/// relative tolerance; `-PREFIXksp_*`, `-PREFIXpc_*` and `-PREFIXsub_pc_*`
-/// options override it. The matrix, the Krylov solver and its vectors are created
+/// ILU(2) in RCM order for the assembled second-order operator, written
+/// into PETSc's options database, so that later solves with the same
+/// prefix get them too), to a relative tolerance; `-PREFIXksp_*`,
+/// `-PREFIXpc_*` and `-PREFIXsub_pc_*` options override it. The matrix, the Krylov solver and its vectors are created
 /// once and reused across steps; PETSc's vectors are placed over the
 /// Tensors' own storage (no copies).
 ///
