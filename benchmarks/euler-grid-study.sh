@@ -48,7 +48,7 @@ problem: euler
 mesh: $mesh
 flow: {mach: $mach, alpha_deg: 1.25, order: 2, flux: roe, limiter: ${LIMITER:-venkatakrishnan_wang}${EXTRA:+, $EXTRA}}
 boundaries: {slip_wall: airfoil, far_field: farfield}
-solver: {max_iterations: 400, rel_tolerance: 1.0e-12${SOLVER:+, $SOLVER}}
+solver: {max_iterations: 400, rel_tolerance: 1.0e-10${SOLVER:+, $SOLVER}}
 output: {dir: $work/out, paraview: false, hdf5: false}
 DECK
   out=$("$camber" run "$work/g$n.yaml" --no-timers 2>&1 || true)

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 
+#include "detail/ogrid_topology.hpp"
 #include "detail/text_reader.hpp"
 #include <camber/core/error.hpp>
 
@@ -166,6 +167,31 @@ double polygon_signed_area(const std::vector<Pt>& p) {
 
 }  // namespace
 
+namespace detail {
+
+void add_ogrid_cells(MeshData& d, int ni, int nj, CellShape shape) {
+  auto node = [ni](int i, int j) { return static_cast<index_t>(j) * ni + (i % ni); };
+  d.cell_types.reserve(static_cast<std::size_t>(ni) * nj * (shape == CellShape::quads ? 1 : 2));
+  for (int j = 0; j < nj; ++j)
+    for (int i = 0; i < ni; ++i) {
+      // The wall runs counter-clockwise with the domain on its right, so
+      // (i,j) -> (i,j+1) -> (i+1,j+1) -> (i+1,j) is counter-clockwise.
+      const index_t a = node(i, j), b = node(i, j + 1), c = node(i + 1, j + 1), e = node(i + 1, j);
+      if (shape == CellShape::quads) {
+        d.add_cell(CellType::quad, {a, b, c, e});
+      } else {
+        d.add_cell(CellType::triangle, {a, b, c});
+        d.add_cell(CellType::triangle, {a, c, e});
+      }
+    }
+  auto& airfoil = d.add_marker("airfoil");
+  for (int i = 0; i < ni; ++i) airfoil.add_element({node(i, 0), node(i + 1, 0)});
+  auto& farfield = d.add_marker("farfield");
+  for (int i = 0; i < ni; ++i) farfield.add_element({node(i + 1, nj), node(i, nj)});
+}
+
+}  // namespace detail
+
 Mesh airfoil_ogrid(const AirfoilSurface& surface, int cells_around, int cells_normal,
                    double first_cell_height, double farfield_chords, OGridInfo* info,
                    CellShape shape) {
@@ -320,27 +346,54 @@ Mesh airfoil_ogrid(const AirfoilSurface& surface, int cells_around, int cells_no
   // spread over the columns within b_j of it. (The plain normals send one
   // column of wedges, 90 degrees wide, into each side of the near wake;
   // on the transonic NACA 0012 that alone cost 10% of CL.)
-  std::vector<Pt> dir(ni);
+  // The weights are negligible past 5 b_j, so each average walks out from
+  // i in both directions only that far; the layers beyond chord / 4 share
+  // one width, and their directions are computed once.
+  std::vector<Pt> dir(normal);
+  double dir_width = 0.0;
   for (int j = 0; j <= nj; ++j) {
     const double w = (1.0 - std::exp(-s[j] / blend_len)) / w_end;
     const double width = std::min(s[j], 0.25 * chord);
-    for (int i = 0; i < ni; ++i) {
-      if (j == 0) {
-        dir[i] = normal[i];
-        continue;
-      }
+    for (int i = 0; i < ni && j > 0 && width != dir_width; ++i) {
+      // The window of wall points within 5 b_j of i: walk forward and
+      // backward by arc length (each k taken from the side nearer to it,
+      // forward on a tie), then sum in increasing k.
+      const double perimeter = arc[ni];
+      int reach[2] = {0, 0};  // steps forward, backward
+      for (int side = 0; side < 2; ++side)
+        for (int step = 1; step < ni; ++step) {
+          const int k = ((i + (side == 0 ? step : -step)) % ni + ni) % ni;
+          const double along =
+              std::fmod((side == 0 ? 1.0 : -1.0) * (arc[k] - arc[i]) + perimeter, perimeter);
+          if (along > 5 * width ||
+              (side == 0 ? along > 0.5 * perimeter : along >= 0.5 * perimeter))
+            break;
+          reach[side] = step;
+        }
+      const int first = ((i - reach[1]) % ni + ni) % ni, last = (i + reach[0]) % ni;
       double sx = 0, sy = 0;
-      for (int k = 0; k < ni; ++k) {
-        double dd = std::fabs(arc[k] - arc[i]);
-        dd = std::min(dd, arc[ni] - dd);
-        if (dd > 5 * width) continue;
-        const double wk = std::exp(-(dd / width) * (dd / width));
-        sx += wk * normal[k].x;
-        sy += wk * normal[k].y;
+      const auto add = [&](int from, int to) {
+        for (int k = from; k <= to; ++k) {
+          double dd = std::fabs(arc[k] - arc[i]);
+          dd = std::min(dd, perimeter - dd);
+          if (dd > 5 * width) continue;
+          const double wk = std::exp(-(dd / width) * (dd / width));
+          sx += wk * normal[k].x;
+          sy += wk * normal[k].y;
+        }
+      };
+      if (reach[0] + reach[1] + 1 >= ni) {
+        add(0, ni - 1);
+      } else if (first <= last) {
+        add(first, last);
+      } else {
+        add(0, last);
+        add(first, ni - 1);
       }
       const double l = std::hypot(sx, sy);
       dir[i] = {sx / l, sy / l};
     }
+    if (j > 0) dir_width = width;
     for (int i = 0; i < ni; ++i) {
       if (j == nj) {
         d.add_node(far[i].x, far[i].y);
@@ -351,22 +404,7 @@ Mesh airfoil_ogrid(const AirfoilSurface& surface, int cells_around, int cells_no
       d.add_node(wall[i].x + s[j] * ux, wall[i].y + s[j] * uy);
     }
   }
-  auto node = [ni](int i, int j) { return static_cast<index_t>(j) * ni + (i % ni); };
-  d.cell_types.reserve(static_cast<std::size_t>(ni) * nj * (shape == CellShape::quads ? 1 : 2));
-  for (int j = 0; j < nj; ++j)
-    for (int i = 0; i < ni; ++i)
-      // The wall runs counter-clockwise with the domain on its right, so
-      // (i,j) -> (i,j+1) -> (i+1,j+1) -> (i+1,j) is counter-clockwise.
-      if (shape == CellShape::quads) {
-        d.add_cell(CellType::quad, {node(i, j), node(i, j + 1), node(i + 1, j + 1), node(i + 1, j)});
-      } else {
-        d.add_cell(CellType::triangle, {node(i, j), node(i, j + 1), node(i + 1, j + 1)});
-        d.add_cell(CellType::triangle, {node(i, j), node(i + 1, j + 1), node(i + 1, j)});
-      }
-  auto& airfoil = d.add_marker("airfoil");
-  for (int i = 0; i < ni; ++i) airfoil.add_element({node(i, 0), node(i + 1, 0)});
-  auto& farfield = d.add_marker("farfield");
-  for (int i = 0; i < ni; ++i) farfield.add_element({node(i + 1, nj), node(i, nj)});
+  detail::add_ogrid_cells(d, ni, nj, shape);
 
   if (info) {
     info->chord = chord;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <vector>
 
+#include "detail/ogrid_topology.hpp"
 #include <camber/core/error.hpp>
 
 namespace camber::mesh {
@@ -10,6 +11,10 @@ namespace camber::mesh {
 namespace {
 constexpr double pi = 3.14159265358979323846;
 using cplx = std::complex<double>;
+
+// The NACA 0012 thickness law with its original coefficient (a blunt edge
+// at x = 1, closed further out), and its slope.
+double half_thickness(double x) { return naca4_half_thickness(x, 0.12, false); }
 
 double half_thickness_slope(double x) {
   return 0.6 * (0.5 * 0.2969 / std::sqrt(x) - 0.1260 - 2 * 0.3516 * x + 3 * 0.2843 * x * x -
@@ -22,11 +27,6 @@ double circle_angle(const KarmanTrefftzMap& map, cplx zeta) {
   return a < 0 ? a + 2 * pi : a;
 }
 }  // namespace
-
-double KarmanTrefftzMap::half_thickness(double x) {
-  return 0.6 * (0.2969 * std::sqrt(x) - 0.1260 * x - 0.3516 * x * x + 0.2843 * x * x * x -
-                0.1015 * x * x * x * x);
-}
 
 KarmanTrefftzMap KarmanTrefftzMap::naca0012() {
   KarmanTrefftzMap m;
@@ -79,11 +79,11 @@ Mesh karman_trefftz_ogrid(int n, CellShape shape, KarmanTrefftzInfo* info) {
       const double mid = 0.5 * (lo + hi);
       if (mid == lo || mid == hi) break;
       const double x = mid * mid;
-      const double a = circle_angle(map, map.to_circle(cplx(x, KarmanTrefftzMap::half_thickness(x))));
+      const double a = circle_angle(map, map.to_circle(cplx(x, half_thickness(x))));
       (a > theta ? lo : hi) = mid;
     }
     const double x = 0.25 * (lo + hi) * (lo + hi);
-    wall[static_cast<std::size_t>(i)] = cplx(x, KarmanTrefftzMap::half_thickness(x));
+    wall[static_cast<std::size_t>(i)] = cplx(x, half_thickness(x));
   }
   // R_1: the perimeter of the wall's images (the whole near-circle, twice
   // the upper half by symmetry) over 2 pi.
@@ -124,23 +124,7 @@ Mesh karman_trefftz_ogrid(int n, CellShape shape, KarmanTrefftzInfo* info) {
   d.dim = 2;
   d.coords.reserve(2 * z.size());
   for (const cplx& p : z) d.add_node(p.real(), p.imag());
-  auto node = [&](int i, int j) { return static_cast<index_t>(at(i, j)); };
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      // Counter-clockwise: the wall runs counter-clockwise with the domain on
-      // its right.
-      const index_t a = node(i, j), b = node(i, j + 1), c = node(i + 1, j + 1), e = node(i + 1, j);
-      if (shape == CellShape::quads) {
-        d.add_cell(CellType::quad, {a, b, c, e});
-      } else {
-        d.add_cell(CellType::triangle, {a, b, c});
-        d.add_cell(CellType::triangle, {a, c, e});
-      }
-    }
-  auto& airfoil = d.add_marker("airfoil");
-  for (int i = 0; i < n; ++i) airfoil.add_element({node(i, 0), node(i + 1, 0)});
-  auto& farfield = d.add_marker("farfield");
-  for (int i = 0; i < n; ++i) farfield.add_element({node(i + 1, n), node(i, n)});
+  detail::add_ogrid_cells(d, n, n, shape);
 
   if (info) {
     info->map = map;

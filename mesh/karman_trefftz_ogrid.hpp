@@ -61,11 +61,10 @@ struct KarmanTrefftzMap {
   double zeta_c = 0;    ///< centre of the near-circle
   double power = 0;     ///< P = pi / (2 pi - tau)
 
-  /// The map's constants derived from the thickness law (x_te by bisection,
-  /// tau from the slope there, z2 from the leading-edge radius).
+  /// The map's constants derived from the thickness law,
+  /// naca4_half_thickness(x, 0.12, false) (x_te by bisection, tau from the
+  /// slope there, z2 from the leading-edge radius).
   static KarmanTrefftzMap naca0012();
-  /// Half thickness of the section at 0 <= x <= x_te.
-  static double half_thickness(double x);
 
   std::complex<double> to_circle(std::complex<double> z) const;     ///< z -> zeta
   std::complex<double> from_circle(std::complex<double> zeta) const;  ///< zeta -> z

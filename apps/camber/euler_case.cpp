@@ -240,29 +240,27 @@ void validate_euler(const deck::Deck& d) {
 mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm) {
   if (mesh_from_file(d)) return read_mesh_file(d, comm);
   mesh::Mesh m;
+  const mesh::CellShape shape = d.string("mesh.cell_shape") == "quads"
+                                    ? mesh::CellShape::quads
+                                    : mesh::CellShape::triangles;
   collective_guard(comm, [&] {
     if (d.string("mesh.generate") == "karman_trefftz_ogrid") {
-      m = mesh::karman_trefftz_ogrid(static_cast<int>(d.integer("mesh.cells")),
-                                     d.string("mesh.cell_shape") == "quads"
-                                         ? mesh::CellShape::quads
-                                         : mesh::CellShape::triangles);
+      m = mesh::karman_trefftz_ogrid(static_cast<int>(d.integer("mesh.cells")), shape);
       return;
     }
-    if (!d.string("mesh.airfoil_file").empty() &&
-        !fs::exists(deck_relative_path(d, d.string("mesh.airfoil_file"))))
-      d.reject("mesh.airfoil_file", "cannot find '" +
-                                        deck_relative_path(d, d.string("mesh.airfoil_file")) +
+    const std::string& airfoil_file = d.string("mesh.airfoil_file");
+    const std::string airfoil_path = airfoil_file.empty() ? "" : deck_relative_path(d, airfoil_file);
+    if (!airfoil_file.empty() && !fs::exists(airfoil_path))
+      d.reject("mesh.airfoil_file", "cannot find '" + airfoil_path +
                                         "' (relative paths start at the deck's folder)");
     const mesh::AirfoilSurface surface =
-        d.string("mesh.airfoil_file").empty()
+        airfoil_file.empty()
             ? mesh::naca4(d.string("mesh.naca"), d.boolean("mesh.sharp_trailing_edge"))
-            : mesh::selig_dat(deck_relative_path(d, d.string("mesh.airfoil_file")));
+            : mesh::selig_dat(airfoil_path);
     m = mesh::airfoil_ogrid(surface, static_cast<int>(d.integer("mesh.cells_around")),
                             static_cast<int>(d.integer("mesh.cells_normal")),
                             d.real("mesh.first_cell_height"), d.real("mesh.farfield_chords"),
-                            nullptr,
-                            d.string("mesh.cell_shape") == "quads" ? mesh::CellShape::quads
-                                                                   : mesh::CellShape::triangles);
+                            nullptr, shape);
   });
   return m;
 }

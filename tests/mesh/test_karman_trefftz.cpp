@@ -28,7 +28,7 @@ TEST(KarmanTrefftz, ConstantsAreThePapers) {
   EXPECT_NEAR(m.x_te, 1.0089304115, 1e-9);
   EXPECT_NEAR(m.tau, 0.2818725, 1e-7);
   EXPECT_NEAR(m.z2, 0.0079337, 1e-7);
-  EXPECT_NEAR(KarmanTrefftzMap::half_thickness(m.x_te), 0.0, 1e-15);
+  EXPECT_NEAR(naca4_half_thickness(m.x_te, 0.12, false), 0.0, 1e-15);
   // The map sends the trailing edge to zeta_1 and inverts to round-off
   // outside the airfoil.
   EXPECT_NEAR(std::abs(m.to_circle(cplx(m.x_te + 1e-12, 0.0)) - m.zeta1), 0.0, 1e-6);
@@ -66,7 +66,7 @@ TEST(KarmanTrefftz, WallOnTheSurfaceAtEqualMappedAngles) {
   for (int i = 0; i < n; ++i) {
     const cplx z = p.at(i, 0);
     // On the analytic surface (upper for i < N/2, lower after).
-    const double yt = KarmanTrefftzMap::half_thickness(std::max(z.real(), 0.0));
+    const double yt = naca4_half_thickness(std::max(z.real(), 0.0), 0.12, false);
     EXPECT_NEAR(std::abs(z.imag()), yt, 1e-15) << i;
     EXPECT_EQ(z.imag() >= 0, i <= n / 2) << i;
     // Its image at angle 2 pi i / N about zeta_c (the bisection resolves x
