@@ -203,9 +203,10 @@ Mesh airfoil_ogrid(const AirfoilSurface& surface, int cells_around, int cells_no
                        "airfoil_ogrid: cells_around must be even and >= 16, got " << cells_around);
   CAMBER_INPUT_REQUIRE(cells_normal >= 2,
                        "airfoil_ogrid: cells_normal must be >= 2, got " << cells_normal);
-  CAMBER_INPUT_REQUIRE(farfield_chords >= 50,
-                       "airfoil_ogrid: farfield_chords must be >= 50 (a closer far field "
-                       "biases the forces), got "
+  CAMBER_INPUT_REQUIRE(farfield_chords >= 2,
+                       "airfoil_ogrid: farfield_chords must be >= 2 (the far-field circle "
+                       "must clear the airfoil; below about 50 chords the forces need a "
+                       "far-field vortex correction), got "
                            << farfield_chords);
 
   // The closed wall polygon, counter-clockwise, first point at the trailing

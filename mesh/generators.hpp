@@ -89,7 +89,9 @@ struct OGridInfo {
 /// O-grid around `surface`; see the header comment. Requires cells_around
 /// >= 16 (even), cells_normal >= 2, first_cell_height > 0 with
 /// cells_normal * first_cell_height < the far-field distance, and
-/// farfield_chords >= 50 (bad_input otherwise). `info`, if given, receives
+/// farfield_chords >= 2 (bad_input otherwise; a far field closer than
+/// about 50 chords biases the lift unless the flow solver corrects it,
+/// FlowConditions::far_field_vortex). `info`, if given, receives
 /// the chord, far-field radius, growth ratio and wall polygon area.
 /// CellShape::triangles splits every quad along one diagonal (the same
 /// nodes), for comparisons between cell types.

@@ -70,7 +70,7 @@ void declare_euler_schema(deck::Schema& s) {
                "Cells from the wall to the far field.")
       .real("first_cell_height", 2e-3, deck::Range(1e-8, 0.1),
             "Height of the first cell at the wall, in chords.")
-      .real("farfield_chords", 50.0, deck::Range(50.0, 1e4),
+      .real("farfield_chords", 50.0, deck::Range(2.0, 1e4),
             "Far-field radius, in chords from the airfoil.")
       .integer("cells", 64, deck::IntRange(16, 1 << 14),
                "karman_trefftz_ogrid: N, the cells around and from the wall out (even).")
@@ -107,7 +107,11 @@ void declare_euler_schema(deck::Schema& s) {
       .real("reference_length_m", 1.0, deck::Range::positive(),
             "Reference length (chord) of the coefficients, in mesh units.")
       .reals("moment_point_m", {0.25, 0.0}, deck::Length::exactly(2), deck::Range::all(),
-             "Point the pitching moment is taken about (x, y).");
+             "Point the pitching moment is taken about (x, y).")
+      .boolean("far_field_vortex", false,
+               "Subsonic free streams: the far field sees a point vortex at moment_point_m "
+               "carrying the current lift (Usab-Murman), so that a near far field gives a far "
+               "one's lift. Not with camber optimize (its adjoint holds the far field fixed).");
   auto& b = s.section("boundaries",
                       "Boundary condition of each mesh marker: comma-separated marker names per "
                       "kind. Every marker of the mesh needs exactly one.");
@@ -131,7 +135,8 @@ void declare_euler_schema(deck::Schema& s) {
       .choice("newton_operator", "matrix_free", {"matrix_free", "assembled"},
               "Order 2: the exact Newton matrix applied matrix-free (one Dual residual per "
               "Krylov iteration, the first-order matrix preconditions) or assembled by "
-              "column colouring (its ILU(0) preconditions).")
+              "column colouring (block Jacobi with ILU(2) in reverse Cuthill-McKee order "
+              "preconditions it).")
       .real("warm_cfl_start", 1000.0, deck::Range::positive(),
             "camber optimize: the first CFL number of a design's flow solve started from the "
             "previous design's converged flow (the small transonic example: 7-49 Newton steps "
@@ -139,6 +144,9 @@ void declare_euler_schema(deck::Schema& s) {
       .real("first_order_drop", 1e-8, deck::Range(0.0, 1.0),
             "Order 2: first-order Newton steps until that residual has fallen by this "
             "factor, then second order. 0: second order from the start.")
+      .real("max_update", 0.2, deck::Range(0.0, 1e6),
+            "Order 2: a step changes density and pressure by at most this fraction in any "
+            "cell (the step is scaled down to fit). 0: only positivity limits the step.")
       .real("second_order_cfl_growth", 2.0, deck::Range::greater_than(1.0).and_at_most(1e6),
             "Order 2: the largest factor the CFL number grows by in one step.")
       .real("freeze_limiter_drop", 0.0, deck::Range(0.0, 1.0),
@@ -233,6 +241,8 @@ void validate_euler(const deck::Deck& d) {
     for (const std::string& name : split_names(d.string("boundaries." + key)))
       if (!seen.insert(name).second)
         d.reject("boundaries." + key, "marker '" + name + "' is given two boundary conditions");
+  if (d.boolean("flow.far_field_vortex") && d.real("flow.mach") >= 1.0)
+    d.reject("flow.far_field_vortex", "needs a subsonic free stream (flow.mach < 1)");
   if (d.real("solver.cfl_max") < d.real("solver.cfl_start"))
     d.reject("solver.cfl_max", "must be at least solver.cfl_start");
 }
@@ -319,6 +329,7 @@ eu::SteadyOptions steady_options(const deck::Deck& d) {
   so.freeze_limiter_drop = d.real("solver.freeze_limiter_drop");
   so.first_order_drop = d.real("solver.first_order_drop");
   so.second_order_cfl_growth = d.real("solver.second_order_cfl_growth");
+  so.max_update = d.real("solver.max_update");
   so.newton_operator = d.string("solver.newton_operator") == "matrix_free"
                            ? eu::SteadyOptions::NewtonOperator::matrix_free
                            : eu::SteadyOptions::NewtonOperator::assembled;
@@ -336,6 +347,7 @@ eu::FlowConditions flow_conditions(const deck::Deck& d) {
   f.reference_length = d.real("flow.reference_length_m");
   const auto& mp = d.reals("flow.moment_point_m");
   f.moment_point = {mp[0], mp[1]};
+  f.far_field_vortex = d.boolean("flow.far_field_vortex");
   return f;
 }
 

@@ -229,6 +229,10 @@ std::vector<io::Field> adjoint_fields(const eu::SteadyFlow& flow, const std::str
 int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
                    const std::string& petsc_options) {
   const MPI_Comm comm = runtime.comm();
+  if (d.boolean("flow.far_field_vortex"))
+    d.reject("flow.far_field_vortex",
+             "camber optimize's adjoint holds the far field fixed, so it would not be the "
+             "derivative of a lift-dependent far field; use a far field of many chords");
   solvers::petsc::PetscSession petsc(petsc_options);
   const std::string name = d.string("case"), dir = d.string("output.dir");
   const auto start = std::chrono::steady_clock::now();

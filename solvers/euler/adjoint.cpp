@@ -79,7 +79,12 @@ double objective_alpha_partial(const Discretization& disc, const Tensor& U, Forc
 }  // namespace
 
 Adjoint::Adjoint(const Discretization& disc, const AdjointOptions& options)
-    : disc_(&disc), options_(options), jacobian_(disc) {}
+    : disc_(&disc), options_(options), jacobian_(disc) {
+  CAMBER_REQUIRE(!disc.flow().far_field_vortex,
+                 "Adjoint: the far-field vortex makes the residual depend on the lift, which "
+                 "the adjoint does not differentiate; solve with FlowConditions::"
+                 "far_field_vortex off");
+}
 
 Adjoint::~Adjoint() = default;
 

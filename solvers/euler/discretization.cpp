@@ -1,5 +1,6 @@
 #include <camber/solvers/euler/discretization.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -104,6 +105,14 @@ struct BoundaryFlux {
     for (int k = 0; k < 4; ++k) y[k] = f[k];
   }
 };
+
+// Row f of the outer states as a Conserved.
+KOKKOS_INLINE_FUNCTION Conserved<double, 2> outer_state(const Kokkos::View<double**>& outer,
+                                                        index_t f) {
+  Conserved<double, 2> s;
+  for (int k = 0; k < 4; ++k) s[k] = outer(f, k);
+  return s;
+}
 
 // A {rows, 4} Tensor's storage as a Field (shared, unmanaged).
 Field<double> field_of(const Tensor& t) {
@@ -283,6 +292,18 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
   for (size_t i = 0; i < walls.size(); ++i) wh(i) = walls[i];
   Kokkos::deep_copy(wall_faces_, wh);
 
+  if (flow.far_field_vortex) {
+    const double vortex_mach = flow.mach;
+    collective_guard(dm.comm(), [&] {
+      CAMBER_INPUT_REQUIRE(vortex_mach < 1.0,
+                           "the far-field vortex needs a subsonic free stream; mach = "
+                               << vortex_mach);
+    });
+  }
+  outer_state_ = Kokkos::View<double**>("euler::outer_state", n_faces_, 4);
+  far_field_lift_ = std::make_shared<double>(0.0);
+  fill_outer_states(0.0);
+
   face_to_center_ = face_to_centers(geometry_, face_left_, face_right_, n_faces_);
   reconstruction_ = Reconstruction(geometry_, n_owned_, face_left_, face_right_, cell_face_offset_,
                                    cell_face_, cell_face_sign_, spatial_);
@@ -299,7 +320,48 @@ Discretization Discretization::with_flow(const FlowConditions& flow) const {
   Discretization copy(*this);
   copy.flow_ = flow;
   copy.gas_ = IdealGas{flow.gamma};
+  copy.outer_state_ = Kokkos::View<double**>("euler::outer_state", n_faces_, 4);
+  copy.far_field_lift_ = std::make_shared<double>(*far_field_lift_);
+  copy.fill_outer_states(*far_field_lift_);
   return copy;
+}
+
+void Discretization::set_far_field_lift(double cl) const {
+  if (flow_.far_field_vortex) fill_outer_states(cl);
+}
+
+void Discretization::fill_outer_states(double cl) const {
+  *far_field_lift_ = cl;
+  const Conserved<double, 2> fs = flow_.free_stream();
+  const auto h = Kokkos::create_mirror_view(outer_state_);
+  const auto kind = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), face_kind_);
+  const auto center =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), geometry_.face_center);
+  const double m = flow_.mach, a = flow_.alpha_deg * M_PI / 180.0;
+  const double beta = std::sqrt(std::max(0.0, 1.0 - m * m));
+  const double circulation = 0.5 * cl * flow_.reference_length * m;
+  const double g = flow_.gamma;
+  for (index_t f = 0; f < n_faces_; ++f) {
+    for (int k = 0; k < 4; ++k) h(f, k) = fs[k];
+    if (!flow_.far_field_vortex || kind(f) != static_cast<int>(BoundaryKind::far_field)) continue;
+    const double dx = center(f, 0) - flow_.moment_point[0];
+    const double dy = center(f, 1) - flow_.moment_point[1];
+    const double r = std::hypot(dx, dy), theta = std::atan2(dy, dx);
+    const double sn = std::sin(theta - a);
+    const double w = circulation * beta / (2.0 * M_PI * r * (1.0 - m * m * sn * sn));
+    Primitive<double, 2> s;
+    s.vel[0] = m * std::cos(a) + w * std::sin(theta);
+    s.vel[1] = m * std::sin(a) - w * std::cos(theta);
+    // The free stream's total enthalpy c^2 / (g - 1) + q^2 / 2 and entropy
+    // p / rho^g (there c = 1, rho = 1, p = 1 / g).
+    const double q2 = s.vel[0] * s.vel[0] + s.vel[1] * s.vel[1];
+    const double c2 = 1.0 + 0.5 * (g - 1.0) * (m * m - q2);
+    s.rho = std::pow(c2, 1.0 / (g - 1.0));
+    s.p = s.rho * c2 / g;
+    const Conserved<double, 2> u = to_conserved(gas_, s);
+    for (int k = 0; k < 4; ++k) h(f, k) = u[k];
+  }
+  Kokkos::deep_copy(outer_state_, h);
 }
 
 Tensor Discretization::free_stream_field() const {
@@ -320,7 +382,7 @@ void Discretization::face_fluxes(const Kokkos::View<G**>& normal, const Field<T>
   const auto kind = face_kind_;
   const IdealGas gas = gas_;
   const int scheme = static_cast<int>(scheme_);
-  const Conserved<double, 2> fs = flow_.free_stream();
+  const auto outer = outer_state_;
   Kokkos::parallel_for(
       "euler::face_fluxes", Kokkos::RangePolicy<>(0, n_faces_), KOKKOS_LAMBDA(const index_t f) {
         const index_t l = left(f), r = right(f);
@@ -334,7 +396,7 @@ void Discretization::face_fluxes(const Kokkos::View<G**>& normal, const Field<T>
           }
           flux(x, y);
         } else {
-          const BoundaryFlux<G> flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), fs};
+          const BoundaryFlux<G> flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), outer_state(outer, f)};
           T x[4];
           for (int k = 0; k < 4; ++k) x[k] = U(l, k);
           flux(x, y);
@@ -398,7 +460,7 @@ void Discretization::reconstructed_fluxes(const Kokkos::View<G**>& normal,
   const auto kind = face_kind_;
   const IdealGas gas = gas_;
   const int scheme = static_cast<int>(scheme_);
-  const Conserved<double, 2> fs = flow_.free_stream();
+  const auto outer = outer_state_;
   Kokkos::parallel_for(
       "euler::reconstructed_fluxes", Kokkos::RangePolicy<>(0, n_faces_),
       KOKKOS_LAMBDA(const index_t f) {
@@ -417,7 +479,7 @@ void Discretization::reconstructed_fluxes(const Kokkos::View<G**>& normal,
           }
           flux(x, y);
         } else {
-          const BoundaryFlux<G> flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), fs};
+          const BoundaryFlux<G> flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), outer_state(outer, f)};
           T x[4];
           for (int k = 0; k < 4; ++k) x[k] = ul[k];
           flux(x, y);
@@ -571,7 +633,7 @@ Tensor Discretization::face_jacobians(const Tensor& U) const {
   const auto normal = geometry_.face_normal;
   const IdealGas gas = gas_;
   const int scheme = static_cast<int>(scheme_);
-  const Conserved<double, 2> fs = flow_.free_stream();
+  const auto outer = outer_state_;
   Kokkos::parallel_for(
       "euler::face_jacobians", Kokkos::RangePolicy<>(0, n_faces_), KOKKOS_LAMBDA(const index_t f) {
         const index_t l = left(f), r = right(f);
@@ -588,7 +650,7 @@ Tensor Discretization::face_jacobians(const Tensor& U) const {
           for (int i = 0; i < 4; ++i)
             for (int k = 0; k < 8; ++k) jf[i * 8 + k] = jac[i][k];
         } else {
-          const BoundaryFlux<> flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), fs};
+          const BoundaryFlux<> flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), outer_state(outer, f)};
           double x[4], jac[4][4];
           for (int k = 0; k < 4; ++k) x[k] = u(l, k);
           ad::jacobian(flux, x, y, jac);

@@ -69,6 +69,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -107,6 +108,21 @@ struct FlowConditions {
   double temperature = 288.15;    // K
   double reference_length = 1.0;  // chord, in mesh units (m)
   std::array<double, 2> moment_point = {0.25, 0.0};
+  // Far-field point vortex (Usab and Murman; Thomas and Salas, AIAA J.
+  // 24(7), 1986): the far-field state of each face is the free stream plus
+  // the compressible velocity of a vortex at moment_point whose circulation
+  // gives the current lift, Gamma = CL reference_length |u_inf| / 2,
+  //
+  //   (u, v) = u_inf + Gamma beta / (2 pi r (1 - M^2 sin^2(theta - alpha)))
+  //                    (sin theta, -cos theta),   beta = sqrt(1 - M^2),
+  //
+  // (r, theta) the face midpoint's polar position about moment_point, with
+  // the free stream's total enthalpy and entropy. So a domain of a few
+  // chords behaves as one of many: the lift's 1/r far field is put at the
+  // boundary instead of being cut off. Subsonic free streams only; the
+  // circulation follows the solution (Discretization::set_far_field_lift,
+  // which the steady solver calls with each state's CL).
+  bool far_field_vortex = false;
 
   // Physical scales of the nondimensional variables.
   double density_scale() const { return pressure / (gas_constant * temperature); }
@@ -150,6 +166,17 @@ class Discretization {
 
   // The free stream in every local cell, shape {n_local, 4}.
   Tensor free_stream_field() const;
+
+  // FlowConditions::far_field_vortex: the far-field faces' states from a
+  // point vortex of lift coefficient cl (no effect without the option).
+  // The states live in a View shared by this Discretization's copies
+  // (first_order(), a frozen-limiter copy; not with_flow()), so one call
+  // sets the far field of all of them; const for that reason: the
+  // circulation is part of the state being solved for, not of the scheme.
+  // The residual then depends on cl as a parameter: dR/dU, the exact
+  // Jacobians and the adjoint hold it fixed.
+  void set_far_field_lift(double cl) const;
+  double far_field_lift() const noexcept { return *far_field_lift_; }
 
   // R(U), shape {n_local, 4}: owned rows hold the residual, ghost rows 0.
   // Fills U's ghost rows first (collective).
@@ -290,6 +317,12 @@ class Discretization {
   mesh::Geometry geometry_;
   Kokkos::View<index_t*> face_left_, face_right_;
   Kokkos::View<int*> face_kind_;  // -1 interior
+  // The state outside each boundary face ({n_faces, 4}): the free stream,
+  // or on far-field faces with FlowConditions::far_field_vortex the vortex-
+  // corrected one for the lift *far_field_lift_ (both shared by copies).
+  Kokkos::View<double**> outer_state_;
+  std::shared_ptr<double> far_field_lift_;
+  void fill_outer_states(double cl) const;
   // Owned cell i's faces: cell_face_(cell_face_offset_(i) ..), with the sign
   // +1 (i is the face's left cell) or -1 in cell_face_sign_.
   Kokkos::View<index_t*> cell_face_offset_, cell_face_;

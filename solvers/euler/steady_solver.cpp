@@ -82,6 +82,14 @@ PetscErrorCode newton_shell_mult(Mat M, Vec x, Vec y) {
   return 0;
 }
 
+// R(U), with the far-field vortex (FlowConditions::far_field_vortex) set
+// to U's own lift first: the residual of the coupled problem, whose
+// Jacobian the solver approximates by dR/dU at fixed circulation.
+Tensor coupled_residual(const Discretization& disc, Tensor& U) {
+  if (disc.flow().far_field_vortex) disc.set_far_field_lift(disc.forces(U).cl);
+  return disc.residual(U);
+}
+
 struct Norms {
   double density = 0.0, all = 0.0;
   index_t worst_cell = -1;  // a NaN cell (owned, local id), or -1
@@ -213,7 +221,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
                           disc.spatial().limiter != LimiterKind::none && !disc.limiter_frozen();
 
   SteadyResult result;
-  Tensor R = disc.residual(U);
+  Tensor R = coupled_residual(disc, U);
   Norms norms = residual_norms(R, n_owned, comm);
   const double r0 = phase.r0 > 0.0 ? phase.r0 : norms.density;
   double cfl = options.cfl_start;
@@ -310,47 +318,51 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
 
     if (matrix_free) shell.disc = active;
 
-    const Tensor J = active->face_jacobians(U);
+    const Tensor J = exact_jacobian ? Tensor({0}) : active->face_jacobians(U);
     const Tensor lambda = active->spectral_radius(U);
     const auto jh = J.host();
     const auto lh = lambda.host();
     for (int attempt = 0;; ++attempt) {
-      // A = diag(lambda / CFL) + dR/dU, block by block.
-      CAMBER_CHECK_PETSC(MatZeroEntries(A.get()));
-      for (index_t f = 0; f < n_faces; ++f) {
-        const index_t l = left(f), r = right(f);
-        PetscScalar jl[nv * nv], jr[nv * nv], njl[nv * nv], njr[nv * nv];
-        for (int i = 0; i < nv; ++i)
-          for (int k = 0; k < nv; ++k) {
-            jl[i * nv + k] = jh(f * 32 + i * 8 + k);
-            jr[i * nv + k] = jh(f * 32 + i * 8 + 4 + k);
-            njl[i * nv + k] = -jl[i * nv + k];
-            njr[i * nv + k] = -jr[i * nv + k];
+      // A = diag(lambda / CFL) + dR/dU, block by block; not needed when the
+      // assembled second-order matrix is operator and preconditioner.
+      if (exact_jacobian) {
+        for (index_t c = 0; c < n_owned; ++c) shift[static_cast<size_t>(c)] = lh(c) / cfl;
+      } else {
+        CAMBER_CHECK_PETSC(MatZeroEntries(A.get()));
+        for (index_t f = 0; f < n_faces; ++f) {
+          const index_t l = left(f), r = right(f);
+          PetscScalar jl[nv * nv], jr[nv * nv], njl[nv * nv], njr[nv * nv];
+          for (int i = 0; i < nv; ++i)
+            for (int k = 0; k < nv; ++k) {
+              jl[i * nv + k] = jh(f * 32 + i * 8 + k);
+              jr[i * nv + k] = jh(f * 32 + i * 8 + 4 + k);
+              njl[i * nv + k] = -jl[i * nv + k];
+              njr[i * nv + k] = -jr[i * nv + k];
+            }
+          const PetscInt bl = block[static_cast<size_t>(l)];
+          if (l < n_owned) {
+            CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &bl, 1, &bl, jl, ADD_VALUES));
+            if (r >= 0) {
+              const PetscInt br = block[static_cast<size_t>(r)];
+              CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &bl, 1, &br, jr, ADD_VALUES));
+            }
           }
-        const PetscInt bl = block[static_cast<size_t>(l)];
-        if (l < n_owned) {
-          CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &bl, 1, &bl, jl, ADD_VALUES));
-          if (r >= 0) {
+          if (r >= 0 && r < n_owned) {
             const PetscInt br = block[static_cast<size_t>(r)];
-            CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &bl, 1, &br, jr, ADD_VALUES));
+            CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &br, 1, &bl, njl, ADD_VALUES));
+            CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &br, 1, &br, njr, ADD_VALUES));
           }
         }
-        if (r >= 0 && r < n_owned) {
-          const PetscInt br = block[static_cast<size_t>(r)];
-          CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &br, 1, &bl, njl, ADD_VALUES));
-          CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &br, 1, &br, njr, ADD_VALUES));
+        for (index_t c = 0; c < n_owned; ++c) {
+          PetscScalar d[nv * nv] = {};
+          for (int i = 0; i < nv; ++i) d[i * nv + i] = lh(c) / cfl;
+          if (matrix_free) shell.diagonal[static_cast<size_t>(c)] = lh(c) / cfl;
+          const PetscInt bc = block[static_cast<size_t>(c)];
+          CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &bc, 1, &bc, d, ADD_VALUES));
         }
+        CAMBER_CHECK_PETSC(MatAssemblyBegin(A.get(), MAT_FINAL_ASSEMBLY));
+        CAMBER_CHECK_PETSC(MatAssemblyEnd(A.get(), MAT_FINAL_ASSEMBLY));
       }
-      for (index_t c = 0; c < n_owned; ++c) {
-        PetscScalar d[nv * nv] = {};
-        for (int i = 0; i < nv; ++i) d[i * nv + i] = lh(c) / cfl;
-        if (matrix_free) shell.diagonal[static_cast<size_t>(c)] = lh(c) / cfl;
-        if (exact_jacobian) shift[static_cast<size_t>(c)] = lh(c) / cfl;
-        const PetscInt bc = block[static_cast<size_t>(c)];
-        CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &bc, 1, &bc, d, ADD_VALUES));
-      }
-      CAMBER_CHECK_PETSC(MatAssemblyBegin(A.get(), MAT_FINAL_ASSEMBLY));
-      CAMBER_CHECK_PETSC(MatAssemblyEnd(A.get(), MAT_FINAL_ASSEMBLY));
 
       // b = -R over R's storage; x = dU.
       R *= -1.0;
@@ -416,7 +428,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
         last_alpha = alpha;
         U = U_good.clone();
         U.axpy(alpha, dU);
-        R = active->residual(U);
+        R = coupled_residual(*active, U);
         norms = residual_norms(R, n_owned, comm);
         check_finite();
         U_good = U.clone();
@@ -465,7 +477,7 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
   // first_order_drop, then second order from there. The convergence test
   // stays relative to the second-order residual at the initial state.
   if (phase.r0 <= 0.0) {
-    Tensor R = disc.residual(U);
+    Tensor R = coupled_residual(disc, U);
     phase.r0 = residual_norms(R, disc.n_owned(), disc.mesh().comm()).density;
   }
   SteadyOptions first_options = options;

@@ -27,6 +27,7 @@
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
 #include "tests/mpi_test_utils.hpp"
+#include "tests/solvers/euler/euler_test_utils.hpp"
 #include "tests/solvers/petsc_environment.hpp"
 
 namespace {
@@ -47,12 +48,7 @@ Solution solve_vj(int n, double mach, mesh::CellShape shape, MPI_Comm comm,
   FlowConditions flow;
   flow.mach = mach;
   flow.alpha_deg = 1.25;
-  SpatialOptions spatial;
-  spatial.order = 2;
-  spatial.limiter = LimiterKind::venkatakrishnan_wang;
-  const Discretization disc(
-      dm, flow, {{"airfoil", BoundaryKind::slip_wall}, {"farfield", BoundaryKind::far_field}},
-      FluxScheme::roe, spatial);
+  const Discretization disc = test_utils::airfoil_discretization(dm, flow);
   Tensor U = disc.free_stream_field();
   SteadyOptions options;
   options.max_iterations = 300;

@@ -258,6 +258,15 @@ inline Tensor central_difference(const Discretization& disc, const Tensor& U, co
 inline const std::vector<BoundaryCondition> airfoil_conditions = {{"airfoil", BoundaryKind::slip_wall},
                                                            {"farfield", BoundaryKind::far_field}};
 
+// Second order, Roe, the smooth Venkatakrishnan-Wang limiter: the scheme
+// of the airfoil regression tests.
+inline Discretization airfoil_discretization(mesh::DistributedMesh& dm, const FlowConditions& flow) {
+  SpatialOptions spatial;
+  spatial.order = 2;
+  spatial.limiter = LimiterKind::venkatakrishnan_wang;
+  return Discretization(dm, flow, airfoil_conditions, FluxScheme::roe, spatial);
+}
+
 // A converged solution at `flow` (second order, limiter frozen at phi if
 // given, else frozen once the residual fell 1e-4 and returned in phi), the
 // density residual at ~1e-14 (round-off) either way.
