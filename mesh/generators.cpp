@@ -179,9 +179,14 @@ void add_ogrid_cells(MeshData& d, int ni, int nj, CellShape shape) {
       const index_t a = node(i, j), b = node(i, j + 1), c = node(i + 1, j + 1), e = node(i + 1, j);
       if (shape == CellShape::quads) {
         d.add_cell(CellType::quad, {a, b, c, e});
-      } else {
+      } else if (2 * i < ni) {
         d.add_cell(CellType::triangle, {a, b, c});
         d.add_cell(CellType::triangle, {a, c, e});
+      } else {
+        // The mirror image of the first half's split (node i reflects to
+        // ni - i), so that a grid symmetric about the chord stays so.
+        d.add_cell(CellType::triangle, {a, b, e});
+        d.add_cell(CellType::triangle, {b, c, e});
       }
     }
   auto& airfoil = d.add_marker("airfoil");

@@ -93,8 +93,9 @@ struct OGridInfo {
 /// about 50 chords biases the lift unless the flow solver corrects it,
 /// FlowConditions::far_field_vortex). `info`, if given, receives
 /// the chord, far-field radius, growth ratio and wall polygon area.
-/// CellShape::triangles splits every quad along one diagonal (the same
-/// nodes), for comparisons between cell types.
+/// CellShape::triangles splits every quad in two (the same nodes), along
+/// mirror-image diagonals on the two halves so that the grid keeps its
+/// symmetry about the chord, for comparisons between cell types.
 Mesh airfoil_ogrid(const AirfoilSurface& surface, int cells_around, int cells_normal,
                    double first_cell_height, double farfield_chords = 50.0,
                    OGridInfo* info = nullptr, CellShape shape = CellShape::quads);

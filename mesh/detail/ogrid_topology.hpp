@@ -8,9 +8,11 @@
 
 namespace camber::mesh::detail {
 
-// Adds the ni x nj cells (quads, or each quad split along its (i, j) -
-// (i + 1, j + 1) diagonal into two triangles), counter-clockwise, and the
-// markers "airfoil" (j = 0) and "farfield" (j = nj).
+// Adds the ni x nj cells, counter-clockwise, and the markers "airfoil"
+// (j = 0) and "farfield" (j = nj). Triangles: each quad split in two, along
+// its (i, j) - (i + 1, j + 1) diagonal for i < ni / 2 and along the other
+// one beyond, the mirror image (node i reflects to ni - i; ni even), so a
+// grid symmetric about the chord stays symmetric.
 void add_ogrid_cells(MeshData& d, int ni, int nj, CellShape shape);
 
 }  // namespace camber::mesh::detail

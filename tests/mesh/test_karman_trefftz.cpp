@@ -8,6 +8,8 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include <camber/core/error.hpp>
 #include <camber/mesh/geometry.hpp>
@@ -178,6 +180,21 @@ TEST(KarmanTrefftz, TrianglesShareTheNodes) {
   EXPECT_EQ(t.n_cells(), 2 * n * n);
   EXPECT_EQ(t.n_nodes(), q.n_nodes());
   EXPECT_NEAR(total_volume(t), total_volume(q), 1e-12 * total_volume(q));
+  // Split symmetrically: every triangle's centroid has a mirror image
+  // about the chord (the quad grid is symmetric to the last bit).
+  const Geometry g = compute_geometry(t);
+  const auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.cell_centroid);
+  std::vector<std::pair<double, double>> upper, lower;
+  for (index_t k = 0; k < t.n_cells(); ++k)
+    (c(k, 1) > 0 ? upper : lower).emplace_back(c(k, 0), std::abs(c(k, 1)));
+  ASSERT_EQ(upper.size(), lower.size());
+  std::sort(upper.begin(), upper.end());
+  std::sort(lower.begin(), lower.end());
+  double worst = 0;
+  for (size_t k = 0; k < upper.size(); ++k)
+    worst = std::max({worst, std::abs(upper[k].first - lower[k].first),
+                      std::abs(upper[k].second - lower[k].second)});
+  EXPECT_LT(worst, 1e-10) << "triangle centroids not mirrored about the chord";
 }
 
 TEST(KarmanTrefftz, BadCellCountIsBadInput) {
