@@ -101,7 +101,7 @@ void declare_euler_schema(deck::Schema& s) {
               "none (smooth flows only).")
       .real("venkatakrishnan_k", 5.0, deck::Range::positive(),
             "Venkatakrishnan's K: eps^2 = (K h)^3; larger K limits less.")
-      .real("wang_epsilon", 0.05, deck::Range::positive().and_at_most(10.0),
+      .real("wang_epsilon", 0.3, deck::Range::positive().and_at_most(10.0),
             "venkatakrishnan_wang: the threshold as a fraction of each variable's "
             "free-stream scale (rho, speed of sound, rho c^2); larger limits less.")
       .real("reference_length_m", 1.0, deck::Range::positive(),
@@ -137,17 +137,24 @@ void declare_euler_schema(deck::Schema& s) {
               "Krylov iteration, the first-order matrix preconditions) or assembled by "
               "column colouring (block Jacobi with ILU(2) in reverse Cuthill-McKee order "
               "preconditions it).")
+      .choice("preconditioner", "second_order", {"first_order", "second_order"},
+              "Order 2, matrix_free: the first-order matrix with ILU(0), or the assembled "
+              "second-order Jacobian with ILU(2) in reverse Cuthill-McKee order, assembled "
+              "every jacobian_refresh steps.")
+      .integer("jacobian_refresh", 5, deck::IntRange(1, 1000),
+               "Order 2, matrix_free with the second_order preconditioner: Newton steps "
+               "between assemblies of the preconditioner (kept, with its factors, in between).")
       .real("warm_cfl_start", 1000.0, deck::Range::positive(),
             "camber optimize: the first CFL number of a design's flow solve started from the "
             "previous design's converged flow (the small transonic example: 7-49 Newton steps "
             "per design at 1000, 15-60 at the cold start's 10).")
-      .real("first_order_drop", 1e-8, deck::Range(0.0, 1.0),
+      .real("first_order_drop", 1e-3, deck::Range(0.0, 1.0),
             "Order 2: first-order Newton steps until that residual has fallen by this "
             "factor, then second order. 0: second order from the start.")
       .real("max_update", 0.2, deck::Range(0.0, 1e6),
             "Order 2: a step changes density and pressure by at most this fraction in any "
             "cell (the step is scaled down to fit). 0: only positivity limits the step.")
-      .real("second_order_cfl_growth", 2.0, deck::Range::greater_than(1.0).and_at_most(1e6),
+      .real("second_order_cfl_growth", 4.0, deck::Range::greater_than(1.0).and_at_most(1e6),
             "Order 2: the largest factor the CFL number grows by in one step.")
       .real("freeze_limiter_drop", 0.0, deck::Range(0.0, 1.0),
             "Order 2 with a limiter: once the density residual has fallen by this factor, "
@@ -330,6 +337,10 @@ eu::SteadyOptions steady_options(const deck::Deck& d) {
   so.first_order_drop = d.real("solver.first_order_drop");
   so.second_order_cfl_growth = d.real("solver.second_order_cfl_growth");
   so.max_update = d.real("solver.max_update");
+  so.preconditioner = d.string("solver.preconditioner") == "first_order"
+                          ? eu::SteadyOptions::Preconditioner::first_order
+                          : eu::SteadyOptions::Preconditioner::second_order;
+  so.jacobian_refresh = static_cast<int>(d.integer("solver.jacobian_refresh"));
   so.newton_operator = d.string("solver.newton_operator") == "matrix_free"
                            ? eu::SteadyOptions::NewtonOperator::matrix_free
                            : eu::SteadyOptions::NewtonOperator::assembled;

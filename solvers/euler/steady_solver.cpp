@@ -165,8 +165,15 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   const bool exact_operator = disc.spatial().order == 2 && !options.defect_correction;
   const bool matrix_free =
       exact_operator && options.newton_operator == SteadyOptions::NewtonOperator::matrix_free;
+  // The assembled exact second-order Jacobian: the operator (assembled),
+  // or the preconditioner of the matrix-free operator (second_order
+  // preconditioner, refreshed every jacobian_refresh steps).
+  const bool second_order_pc =
+      matrix_free && options.preconditioner == SteadyOptions::Preconditioner::second_order;
   std::unique_ptr<ExactJacobian> exact_jacobian;
-  if (exact_operator && !matrix_free) exact_jacobian = std::make_unique<ExactJacobian>(disc);
+  if ((exact_operator && !matrix_free) || second_order_pc)
+    exact_jacobian = std::make_unique<ExactJacobian>(disc);
+  int assembled_at = -1;  // the step whose state the assembled matrix is of
   std::vector<double> shift(exact_jacobian ? static_cast<size_t>(n_owned) : 0);
   NewtonShell shell;
   petsc::MatHandle exact;
@@ -326,7 +333,10 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
       // A = diag(lambda / CFL) + dR/dU, block by block; not needed when the
       // assembled second-order matrix is operator and preconditioner.
       if (exact_jacobian) {
-        for (index_t c = 0; c < n_owned; ++c) shift[static_cast<size_t>(c)] = lh(c) / cfl;
+        for (index_t c = 0; c < n_owned; ++c) {
+          shift[static_cast<size_t>(c)] = lh(c) / cfl;
+          if (matrix_free) shell.diagonal[static_cast<size_t>(c)] = lh(c) / cfl;
+        }
       } else {
         CAMBER_CHECK_PETSC(MatZeroEntries(A.get()));
         for (index_t f = 0; f < n_faces; ++f) {
@@ -368,9 +378,15 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
       R *= -1.0;
       CAMBER_CHECK_PETSC(VecPlaceArray(b.get(), R.data()));
       if (exact_jacobian) {
-        exact_jacobian->assemble(*active, U, &shift);
-        CAMBER_CHECK_PETSC(
-            KSPSetOperators(ksp.get(), exact_jacobian->matrix(), exact_jacobian->matrix()));
+        // A preconditioner may lag (its ILU factors are kept while the
+        // matrix is unchanged); the assembled operator may not.
+        if (!second_order_pc || assembled_at < 0 || attempt > 0 ||
+            it - assembled_at >= std::max(1, options.jacobian_refresh)) {
+          exact_jacobian->assemble(*active, U, &shift);
+          assembled_at = it;
+        }
+        Mat jm = exact_jacobian->matrix();
+        CAMBER_CHECK_PETSC(KSPSetOperators(ksp.get(), matrix_free ? exact.get() : jm, jm));
       } else {
         CAMBER_CHECK_PETSC(
             KSPSetOperators(ksp.get(), matrix_free ? exact.get() : A.get(), A.get()));

@@ -24,17 +24,22 @@
 /// (ExactJacobian; SteadyOptions::newton_operator = assembled) and its own
 /// preconditioner, or applied matrix-free through
 /// Discretization::residual_and_tangent (matrix_free, the default: a PETSc
-/// MatShell, one Dual residual evaluation per product, preconditioned by the
-/// first-order matrix). Either is exact, with no finite-difference step.
+/// MatShell, one Dual residual evaluation per product). The matrix-free
+/// operator is preconditioned by the assembled second-order matrix, built
+/// every jacobian_refresh (5) steps and kept with its ILU factors in
+/// between (preconditioner = second_order, the default), or by the first-
+/// order matrix (first_order). Either operator is exact, with no finite-
+/// difference step; a lagged preconditioner costs Krylov iterations, not
+/// Newton's convergence.
 /// SteadyOptions::defect_correction = true uses the first-
 /// order matrix as the operator too: cheaper steps, linear convergence, and
 /// only at moderate CFL numbers (defect_correction_cfl_max). The limited
 /// scheme needs more care than the first-order one, so at order 2 (and
 /// only there):
 ///  - the solve starts with first-order steps until that residual has fallen
-///    by first_order_drop (1e-8; cheap, and it puts the shock near its
+///    by first_order_drop (1e-3; cheap, and it puts the shock near its
 ///    place), then switches to second order;
-///  - the CFL number grows by at most second_order_cfl_growth (2) per step;
+///  - the CFL number grows by at most second_order_cfl_growth (4) per step;
 ///    a step whose linear solve did not converge multiplies it by cfl_cut,
 ///    and one damped to alpha < 1 by max(alpha, 0.1);
 ///  - alpha also keeps the change of density and pressure in every cell
@@ -44,12 +49,17 @@
 ///  - optionally (freeze_limiter_drop) the limiter is frozen once the
 ///    residual is small, which stops limiter cycling at the cost of solving
 ///    the frozen-limiter residual.
-/// Limits: Venkatakrishnan's limiter is not smooth (min over faces, max/min
-/// over neighbours), and a transonic limited solution need not be unique:
-/// different paths (first_order_drop, the rank count through the block-
-/// Jacobi preconditioner) may converge, to 1e-10, to solutions whose CL
-/// differs by ~1e-4 (the QuickStart NACA 0012 at M = 0.8). Such a case also
-/// needs more steps than the default max_iterations (~120).
+/// Limits: a limited scheme's discrete solution need not be unique, and
+/// then the path (these options, the rank count through the block-Jacobi
+/// preconditioner) picks one of several, each converged to round-off.
+/// Measured on the transonic NACA 0012 (benchmarks/euler-path-study.sh):
+/// Venkatakrishnan-Wang with wang_epsilon 0.05 gave three CLs from 0.325 to
+/// 0.354 on SU2's QuickStart mesh and two 6e-5 apart on Vassberg and
+/// Jameson's 128^2 grid; with the default 0.3 every converged path agreed
+/// to 1e-10 on both. The classic limiter behaves like the small threshold.
+/// SU2's QuickStart mesh needs 80 to 160 steps (the shock position
+/// oscillates for ~100 steps at CFL 100-1000 before Newton takes over),
+/// more than the default max_iterations.
 ///
 /// The linear solver is GMRES with block-Jacobi/ILU(0) (ILU(0) on one rank;
 /// ILU(2) in RCM order for the assembled second-order operator, written
@@ -126,6 +136,19 @@ struct SteadyOptions {
   // default stays matrix_free until the optimizer's path is measured too.
   enum class NewtonOperator { assembled, matrix_free };
   NewtonOperator newton_operator = NewtonOperator::matrix_free;
+  // The preconditioner of the matrix-free operator: the first-order matrix
+  // with ILU(0) (first_order), or the assembled exact second-order matrix
+  // with ILU(2) in RCM order (second_order), assembled every
+  // jacobian_refresh steps and kept in between (its factors too), so that
+  // the colouring's cost is shared by several steps while the operator
+  // stays exact.
+  enum class Preconditioner { first_order, second_order };
+  // Default second_order every 5 steps: the transonic NACA 0012 with the
+  // smooth limiter (one run each, 2026-12-02) on Vassberg and Jameson's
+  // 128^2 grid 8.8 s against 9.8 s with first_order, on SU2's QuickStart
+  // mesh 37 s against 73 s (docs/performance.md).
+  Preconditioner preconditioner = Preconditioner::second_order;
+  int jacobian_refresh = 5;
   // The CFL ceiling of defect correction (the smaller of this and cfl_max):
   // at large CFL numbers the first-order operator no longer converges the
   // second-order residual, at small ones it converges slowly. NACA 0012 at
@@ -142,14 +165,14 @@ struct SteadyOptions {
   // while the shock forms. 0: second order from the first step (also the
   // choice when U is already a second-order solution, e.g. a restart: the
   // first-order steps would move it away).
-  double first_order_drop = 1e-8;
+  double first_order_drop = 1e-3;
   // Second order: the largest CFL factor per step (the smaller of this and
   // cfl_growth). A slower ramp keeps the limited scheme's transient, while
   // the shock settles, closer to a time march. At second order, too, a step
   // damped to alpha < 1 multiplies the CFL number by max(alpha, 0.1), and
   // one whose linear solve did not converge by cfl_cut, instead of letting
   // it grow.
-  double second_order_cfl_growth = 2.0;
+  double second_order_cfl_growth = 4.0;
   // Second order only. > 0: a step changes density and pressure by at most
   // this fraction in any cell (alpha scaled down to fit). 0: only
   // admissibility limits alpha, as at first order.

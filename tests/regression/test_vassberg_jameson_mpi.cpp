@@ -8,18 +8,25 @@
 // paper's Tables 7-8), the outside reference:
 //
 //   M = 0.5, alpha = 1.25 deg: CL 0.178367 (256^2), 0.179125 (512^2)
-//   M = 0.8, alpha = 1.25 deg: CL 0.359073 (256^2), 0.357581 (512^2)
+//   M = 0.8, alpha = 1.25 deg: CL 0.359073 (256^2), 0.357581 (512^2),
+//                              0.355944 (1024^2), 0.354593 (2048^2)
 //
-// CFL3D's CL moves by 0.4% from 256^2 to 512^2; the 128^2 grid is one level
-// coarser than its first, so the checks here hold CL at 128^2 within 1% of
-// CFL3D's 256^2 value. Also: the spurious drag of the subsonic flow falls
-// at second order or better from 64^2 to 128^2; and the transonic
-// solution does not depend on the rank count (CL to 1e-10 relative against
-// one rank).
+// The 128^2 grid is one level coarser than CFL3D's first. Subsonic CL
+// moves little with the grid (0.4% from 256^2 to 1024^2), so CL at 128^2
+// is held within 1% of CFL3D's 256^2 value; transonic CL moves more (1.3%
+// from 256^2 to 2048^2, and each code approaches the limit from its own
+// side), so CL at 128^2 is held within 1% of the band CFL3D's sequence
+// spans, [0.354593, 0.359073] (the 1% at 256^2 and above is the
+// benchmark's). Also: the spurious drag of the subsonic flow falls at
+// second order or better from 64^2 to 128^2; the transonic solution does
+// not depend on the rank count or the solver path (CL to 1e-10 relative);
+// the triangle grid at alpha 0 gives zero lift.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/karman_trefftz_ogrid.hpp>
@@ -42,17 +49,23 @@ struct Solution {
   double orders = 0;
 };
 
-Solution solve_vj(int n, double mach, mesh::CellShape shape, MPI_Comm comm,
-                  double rel_tolerance = 1e-10) {
-  mesh::DistributedMesh dm(mesh::karman_trefftz_ogrid(n, shape), comm);
-  FlowConditions flow;
-  flow.mach = mach;
-  flow.alpha_deg = 1.25;
-  const Discretization disc = test_utils::airfoil_discretization(dm, flow);
-  Tensor U = disc.free_stream_field();
+// Solver options of the cases: up to 300 steps to a relative drop of
+// rel_tolerance, the defaults otherwise.
+SteadyOptions vj_options(double rel_tolerance = 1e-10) {
   SteadyOptions options;
   options.max_iterations = 300;
   options.rel_tolerance = rel_tolerance;
+  return options;
+}
+
+Solution solve_vj(int n, double mach, mesh::CellShape shape, MPI_Comm comm,
+                  const SteadyOptions& options = vj_options(), double alpha_deg = 1.25) {
+  mesh::DistributedMesh dm(mesh::karman_trefftz_ogrid(n, shape), comm);
+  FlowConditions flow;
+  flow.mach = mach;
+  flow.alpha_deg = alpha_deg;
+  const Discretization disc = test_utils::airfoil_discretization(dm, flow);
+  Tensor U = disc.free_stream_field();
   const SteadyResult r = solve_steady(disc, U, options);
   Solution s;
   s.forces = r.forces;
@@ -87,23 +100,65 @@ TEST(VassbergJameson, TransonicLift) {
   const Solution q = solve_vj(128, 0.8, mesh::CellShape::quads, test::world());
   report("M 0.8", 128, q);
   ASSERT_TRUE(q.converged);
-  EXPECT_NEAR(q.forces.cl / 0.359073, 1.0, 0.01);
+  EXPECT_GE(q.forces.cl, 0.99 * 0.354593);
+  EXPECT_LE(q.forces.cl, 1.01 * 0.359073);
 }
 
 TEST(VassbergJameson, TransonicSolutionDoesNotDependOnTheRankCount) {
   // Newton on the smooth limiter to 1e-11 (the round-off floor of this
   // grid's residual is near 1e-11.6) at every rank count; rank 0 also
   // solves alone. The converged CL agrees to 1e-10 relative.
-  const Solution all = solve_vj(64, 0.8, mesh::CellShape::quads, test::world(), 1e-11);
+  const Solution all = solve_vj(64, 0.8, mesh::CellShape::quads, test::world(), vj_options(1e-11));
   double alone_cl = 0.0;
   if (test::rank() == 0)
-    alone_cl = solve_vj(64, 0.8, mesh::CellShape::quads, MPI_COMM_SELF, 1e-11).forces.cl;
+    alone_cl =
+        solve_vj(64, 0.8, mesh::CellShape::quads, MPI_COMM_SELF, vj_options(1e-11)).forces.cl;
   CAMBER_CHECK_MPI(MPI_Bcast(&alone_cl, 1, MPI_DOUBLE, 0, test::world()));
   report("M 0.8, all ranks", 64, all);
   test::say("[vj] M 0.8, 64^2 on %d ranks against one: CL differs by %.2e relative\n",
             test::size(), std::abs(all.forces.cl / alone_cl - 1.0));
   ASSERT_TRUE(all.converged);
   EXPECT_LE(std::abs(all.forces.cl / alone_cl - 1.0), 1e-10);
+}
+
+TEST(VassbergJameson, TransonicSolutionDoesNotDependOnTheSolverPath) {
+  // A limited scheme may have several discrete solutions, and then the
+  // Newton path picks one. With the default threshold of the smooth
+  // limiter this case has one: four paths (the defaults: matrix-free,
+  // preconditioned by the assembled second-order Jacobian refreshed every
+  // fifth step; the assembled operator; the same without the cap on the
+  // change per step; the matrix-free operator preconditioned by the first-
+  // order matrix, a first-order phase to 1e-8 and a slow CFL ramp)
+  // converge to the same CL within 1e-10. (With wang_epsilon 0.05 the
+  // second and third converge to CL 0.3577044 and 0.3577255 here.)
+  std::vector<SteadyOptions> paths(4, vj_options(1e-11));
+  paths[1].newton_operator = SteadyOptions::NewtonOperator::assembled;
+  paths[2].newton_operator = SteadyOptions::NewtonOperator::assembled;
+  paths[2].max_update = 0;
+  paths[3].preconditioner = SteadyOptions::Preconditioner::first_order;
+  paths[3].first_order_drop = 1e-8;
+  paths[3].second_order_cfl_growth = 2;
+  double first = 0;
+  for (size_t p = 0; p < paths.size(); ++p) {
+    const Solution s = solve_vj(128, 0.8, mesh::CellShape::quads, test::world(), paths[p]);
+    report(("M 0.8, path " + std::to_string(p)).c_str(), 128, s);
+    ASSERT_TRUE(s.converged) << "path " << p;
+    if (p == 0) first = s.forces.cl;
+    EXPECT_LE(std::abs(s.forces.cl / first - 1.0), 1e-10) << "path " << p;
+  }
+}
+
+TEST(VassbergJameson, TrianglesAtZeroIncidenceGiveZeroLift) {
+  // The triangle grid is symmetric about the chord, so the symmetric flow
+  // at alpha 0 is a discrete solution; a limiter with several solutions
+  // can converge to an asymmetric one instead (with wang_epsilon 0.05 or
+  // 0.1 on this grid: CL 1e-4 to 9e-4). A unique one gives CL 0 to
+  // round-off.
+  const Solution s =
+      solve_vj(64, 0.5, mesh::CellShape::triangles, test::world(), vj_options(), 0.0);
+  report("M 0.5, triangles, alpha 0", 64, s);
+  ASSERT_TRUE(s.converged);
+  EXPECT_LE(std::abs(s.forces.cl), 1e-10);
 }
 
 }  // namespace
