@@ -99,7 +99,9 @@ struct SpatialOptions {
   // transonic NACA 0012 converged to one CL (to 1e-10) along six solver
   // paths and rank counts, and the triangle grid at alpha 0 to a symmetric
   // flow; below it the discrete solution is not unique (docs/performance.md,
-  // "Is the discrete solution unique?").
+  // "Is the discrete solution unique?"). Its cost: on triangle grids it
+  // limits too little at transonic shocks (the triangle-split 128^2
+  // Karman-Trefftz grid gives CL 0.392 against the quads' 0.355).
   double wang_epsilon = 0.3;
   // Order 2: the residual uses a fixed phi, computed by
   // Discretization::freeze_limiter(U) or given by set_limiter(phi), instead
