@@ -137,7 +137,7 @@ void declare_euler_schema(deck::Schema& s) {
               "Krylov iteration, the first-order matrix preconditions) or assembled by "
               "column colouring (block Jacobi with ILU(2) in reverse Cuthill-McKee order "
               "preconditions it).")
-      .choice("preconditioner", "second_order", {"first_order", "second_order"},
+      .choice("preconditioner", "first_order", {"first_order", "second_order"},
               "Order 2, matrix_free: the first-order matrix with ILU(0), or the assembled "
               "second-order Jacobian with ILU(2) in reverse Cuthill-McKee order, assembled "
               "every jacobian_refresh steps.")

@@ -25,10 +25,10 @@
 /// preconditioner, or applied matrix-free through
 /// Discretization::residual_and_tangent (matrix_free, the default: a PETSc
 /// MatShell, one Dual residual evaluation per product). The matrix-free
-/// operator is preconditioned by the assembled second-order matrix, built
-/// every jacobian_refresh (5) steps and kept with its ILU factors in
-/// between (preconditioner = second_order, the default), or by the first-
-/// order matrix (first_order). Either operator is exact, with no finite-
+/// operator is preconditioned by the first-order matrix (preconditioner =
+/// first_order, the default), or by the assembled second-order matrix,
+/// built every jacobian_refresh (5) steps and kept with its ILU factors in
+/// between (second_order: faster on one rank, weak on several). Either operator is exact, with no finite-
 /// difference step; a lagged preconditioner costs Krylov iterations, not
 /// Newton's convergence.
 /// SteadyOptions::defect_correction = true uses the first-
@@ -143,11 +143,14 @@ struct SteadyOptions {
   // the colouring's cost is shared by several steps while the operator
   // stays exact.
   enum class Preconditioner { first_order, second_order };
-  // Default second_order every 5 steps: the transonic NACA 0012 with the
-  // smooth limiter (one run each, 2026-12-02) on Vassberg and Jameson's
-  // 128^2 grid 8.8 s against 9.8 s with first_order, on SU2's QuickStart
-  // mesh 37 s against 73 s (docs/performance.md).
-  Preconditioner preconditioner = Preconditioner::second_order;
+  // second_order every 5 steps is the faster on one rank (the transonic
+  // NACA 0012 with the smooth limiter, one run each, 2026-12-02: Vassberg
+  // and Jameson's 128^2 grid 8.8 s against 9.8 s, SU2's QuickStart mesh
+  // 37 s against 73 s), but on two ranks its block-Jacobi ILU(2) of the
+  // lagged matrix did not converge the QuickStart case in 400 steps, where
+  // first_order did in 109 (docs/performance.md): first_order stays the
+  // default.
+  Preconditioner preconditioner = Preconditioner::first_order;
   int jacobian_refresh = 5;
   // The CFL ceiling of defect correction (the smaller of this and cfl_max):
   // at large CFL numbers the first-order operator no longer converges the
