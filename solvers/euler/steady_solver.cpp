@@ -331,7 +331,8 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
     const auto lh = lambda.host();
     for (int attempt = 0;; ++attempt) {
       // A = diag(lambda / CFL) + dR/dU, block by block; not needed when the
-      // assembled second-order matrix is operator and preconditioner.
+      // assembled second-order matrix preconditions (the operator being
+      // that matrix or the matrix-free shell, whose diagonal is set here).
       if (exact_jacobian) {
         for (index_t c = 0; c < n_owned; ++c) {
           shift[static_cast<size_t>(c)] = lh(c) / cfl;
