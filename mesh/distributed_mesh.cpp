@@ -62,6 +62,40 @@ void cell_graph(const Mesh& mesh, std::vector<std::int64_t>& xadj,
   }
 }
 
+void node_graph(const Mesh& mesh, std::vector<std::int64_t>& xadj,
+                std::vector<std::int64_t>& adjncy) {
+  const index_t n_cells = mesh.n_cells();
+  const auto offsets = host_copy(mesh.cell_offsets());
+  const auto nodes = host_copy(mesh.cell_nodes());
+  // Cells of every node (CSR), then each cell's union over its nodes.
+  std::vector<std::int64_t> nc_off(static_cast<std::size_t>(mesh.n_nodes()) + 1, 0), nc;
+  for (index_t k = 0; k < offsets(n_cells); ++k) ++nc_off[static_cast<std::size_t>(nodes(k)) + 1];
+  for (std::size_t n = 1; n < nc_off.size(); ++n) nc_off[n] += nc_off[n - 1];
+  nc.resize(static_cast<std::size_t>(nc_off.back()));
+  {
+    std::vector<std::int64_t> fill(nc_off.begin(), nc_off.end() - 1);
+    for (index_t c = 0; c < n_cells; ++c)
+      for (index_t k = offsets(c); k < offsets(c + 1); ++k)
+        nc[static_cast<std::size_t>(fill[static_cast<std::size_t>(nodes(k))]++)] = c;
+  }
+  xadj.assign(1, 0);
+  xadj.reserve(static_cast<std::size_t>(n_cells) + 1);
+  adjncy.clear();
+  std::vector<std::int64_t> list;
+  for (index_t c = 0; c < n_cells; ++c) {
+    list.clear();
+    for (index_t k = offsets(c); k < offsets(c + 1); ++k) {
+      const std::size_t n = static_cast<std::size_t>(nodes(k));
+      for (std::int64_t a = nc_off[n]; a < nc_off[n + 1]; ++a)
+        if (nc[static_cast<std::size_t>(a)] != c) list.push_back(nc[static_cast<std::size_t>(a)]);
+    }
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    adjncy.insert(adjncy.end(), list.begin(), list.end());
+    xadj.push_back(static_cast<std::int64_t>(adjncy.size()));
+  }
+}
+
 DistributedMesh::DistributedMesh(const Mesh& global, MPI_Comm comm,
                                  const par::PartitionOptions& options) {
   // The same mesh on every rank, so every rank fails alike: agree, so the
@@ -82,7 +116,11 @@ DistributedMesh::DistributedMesh(const Mesh& global, MPI_Comm comm,
   std::vector<std::int64_t> xadj, adjncy;
   cell_graph(global, xadj, adjncy);
   const std::vector<int> part = par::partition_over_ranks(comm, xadj, adjncy, options);
-  dist_ = par::CellDistribution(comm, xadj, adjncy, part);
+  // Partitioned by faces; the ghost layer is every cell that shares a node
+  // with an owned cell (what node-neighbour stencils need).
+  std::vector<std::int64_t> node_xadj, node_adjncy;
+  node_graph(global, node_xadj, node_adjncy);
+  dist_ = par::CellDistribution(comm, node_xadj, node_adjncy, part);
   halo_ = par::HaloExchange(dist_);
   quality_ = par::partition_quality(xadj, adjncy, part, dist_.size(), options);
   n_global_nodes_ = global.n_nodes();

@@ -1,10 +1,14 @@
 /// @file
 /// camber::mesh::DistributedMesh — a global Mesh split over MPI ranks, with
-/// this rank's local sub-mesh (owned cells, then one layer of ghosts).
+/// this rank's local sub-mesh (owned cells, then one layer of ghosts: every
+/// cell that shares a node with an owned cell).
 ///
 /// The cell graph (cells = vertices, interior faces = edges) is partitioned
 /// with METIS on rank 0 (par::partition_over_ranks) and laid out by a
-/// par::CellDistribution. Each rank then keeps a Mesh of its local cells:
+/// par::CellDistribution over the node graph (node_graph: cells sharing a
+/// node), so that the ghosts hold every cell a node-neighbour stencil of an
+/// owned cell reaches (the face neighbours among them). Each rank then keeps
+/// a Mesh of its local cells:
 ///
 /// @code
 ///   local cells   0 .. n_owned-1 owned (sorted by global id), then ghosts in
@@ -74,6 +78,13 @@ namespace camber::mesh {
 /// interior face, both directions, neighbours sorted, no duplicates): the
 /// input of par::partition_graph and par::CellDistribution.
 void cell_graph(const Mesh& mesh, std::vector<std::int64_t>& xadj,
+                std::vector<std::int64_t>& adjncy);
+
+/// Node adjacency of `mesh` as a CSR graph over cell ids: c and d are
+/// neighbours when they share at least one node (c not its own neighbour;
+/// neighbours sorted, no duplicates). The face graph's edges are among them.
+/// The ghost layer of a DistributedMesh.
+void node_graph(const Mesh& mesh, std::vector<std::int64_t>& xadj,
                 std::vector<std::int64_t>& adjncy);
 
 class DistributedMesh {

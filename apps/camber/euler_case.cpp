@@ -99,9 +99,14 @@ void declare_euler_schema(deck::Schema& s) {
               "venkatakrishnan_wang (one threshold per variable, wang_epsilon of its "
               "free-stream scale, and a smooth cap: Newton converges without freezing) or "
               "none (smooth flows only).")
+      .choice("gradient_stencil", "mixed", {"mixed", "nodes", "faces"},
+              "Order 2: the cells the least-squares gradient and the limiter's bounds take "
+              "around a cell: every cell sharing a node with it (nodes), its face neighbours "
+              "(faces: three on a triangle, too few for transonic shocks), or node neighbours "
+              "for triangles and face neighbours for other cells (mixed).")
       .real("venkatakrishnan_k", 5.0, deck::Range::positive(),
             "Venkatakrishnan's K: eps^2 = (K h)^3; larger K limits less.")
-      .real("wang_epsilon", 0.3, deck::Range::positive().and_at_most(10.0),
+      .real("wang_epsilon", 0.1, deck::Range::positive().and_at_most(10.0),
             "venkatakrishnan_wang: the threshold as a fraction of each variable's "
             "free-stream scale (rho, speed of sound, rho c^2); larger limits less.")
       .real("reference_length_m", 1.0, deck::Range::positive(),
@@ -322,6 +327,10 @@ eu::SpatialOptions spatial_options(const deck::Deck& d) {
                                                         : eu::LimiterKind::venkatakrishnan;
   spatial.venkatakrishnan_k = d.real("flow.venkatakrishnan_k");
   spatial.wang_epsilon = d.real("flow.wang_epsilon");
+  const std::string& stencil = d.string("flow.gradient_stencil");
+  spatial.gradient_stencil = stencil == "faces"   ? eu::GradientStencil::faces
+                             : stencil == "nodes" ? eu::GradientStencil::nodes
+                                                  : eu::GradientStencil::mixed;
   return spatial;
 }
 

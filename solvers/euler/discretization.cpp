@@ -305,8 +305,44 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
   fill_outer_states(0.0);
 
   face_to_center_ = face_to_centers(geometry_, face_left_, face_right_, n_faces_);
-  reconstruction_ = Reconstruction(geometry_, n_owned_, face_left_, face_right_, cell_face_offset_,
-                                   cell_face_, cell_face_sign_, spatial_);
+  // The reconstruction's neighbours: every cell sharing a node (all local:
+  // the ghost layer is the node layer, mesh/distributed_mesh.hpp) for the
+  // cells the stencil option gives them to, the face neighbours otherwise.
+  Kokkos::View<index_t*> nb_off, nb_cell;
+  {
+    const GradientStencil stencil =
+        spatial_.order == 2 ? spatial_.gradient_stencil : GradientStencil::faces;
+    std::vector<std::int64_t> xadj, adjncy;
+    if (stencil != GradientStencil::faces) mesh::node_graph(dm.local(), xadj, adjncy);
+    const auto lh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), face_left_);
+    const auto rh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), face_right_);
+    const auto co = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cell_face_offset_);
+    const auto cf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cell_face_);
+    std::vector<index_t> off{0}, cells;
+    for (index_t c = 0; c < n_owned_; ++c) {
+      if (uses_node_stencil(stencil, co(c + 1) - co(c))) {
+        for (std::int64_t k = xadj[static_cast<size_t>(c)]; k < xadj[static_cast<size_t>(c) + 1]; ++k)
+          cells.push_back(static_cast<index_t>(adjncy[static_cast<size_t>(k)]));
+      } else {
+        for (index_t j = co(c); j < co(c + 1); ++j) {
+          const index_t f = cf(j);
+          const index_t nb = lh(f) == c ? rh(f) : lh(f);
+          if (nb >= 0) cells.push_back(nb);
+        }
+      }
+      off.push_back(static_cast<index_t>(cells.size()));
+    }
+    nb_off = Kokkos::View<index_t*>("euler::recon_nb_offset", off.size());
+    nb_cell = Kokkos::View<index_t*>("euler::recon_nb_cell", cells.size());
+    auto oh = Kokkos::create_mirror_view(nb_off);
+    auto ch = Kokkos::create_mirror_view(nb_cell);
+    for (size_t i = 0; i < off.size(); ++i) oh(i) = off[i];
+    for (size_t i = 0; i < cells.size(); ++i) ch(i) = cells[i];
+    Kokkos::deep_copy(nb_off, oh);
+    Kokkos::deep_copy(nb_cell, ch);
+  }
+  reconstruction_ = Reconstruction(geometry_, n_owned_, cell_face_offset_, cell_face_,
+                                   spatial_, nb_off, nb_cell);
   Kokkos::fence();
 }
 

@@ -24,14 +24,17 @@ ExactJacobian::ExactJacobian(const Discretization& disc)
   detail::distance_two_stencils(g, s_off, s);
   const std::int64_t n_global = static_cast<std::int64_t>(g.block.size());
 
+  std::vector<std::int64_t> t_off, t;
+  detail::transpose_stencils(s_off, s, t_off, t);
+
   // Greedy colouring in global id order: j takes the smallest colour not
-  // used by any k with j, k in a common stencil (k in S(c) for c in S(j);
-  // S is symmetric).
+  // used by any k with j, k in a common stencil (k in S(c) for the rows c
+  // with j in S(c)).
   std::vector<int> color(static_cast<size_t>(n_global), -1);
   std::vector<std::int64_t> stamp;
   for (std::int64_t j = 0; j < n_global; ++j) {
-    for (std::int64_t a = s_off[j]; a < s_off[j + 1]; ++a) {
-      const std::int64_t c = s[static_cast<size_t>(a)];
+    for (std::int64_t a = t_off[j]; a < t_off[j + 1]; ++a) {
+      const std::int64_t c = t[static_cast<size_t>(a)];
       for (std::int64_t b = s_off[c]; b < s_off[c + 1]; ++b) {
         const int k = color[static_cast<size_t>(s[static_cast<size_t>(b)])];
         if (k < 0) continue;

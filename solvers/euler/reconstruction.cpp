@@ -13,6 +13,15 @@ const char* limiter_kind_name(LimiterKind kind) {
   return "unknown";
 }
 
+const char* gradient_stencil_name(GradientStencil stencil) {
+  switch (stencil) {
+    case GradientStencil::faces: return "faces";
+    case GradientStencil::nodes: return "nodes";
+    case GradientStencil::mixed: return "mixed";
+  }
+  return "unknown";
+}
+
 namespace detail {
 
 // The weighted least-squares fit of every owned cell from its face
@@ -22,8 +31,8 @@ namespace detail {
 template <class Gs>
 index_t build_stencil(const mesh::GeometryFields<Gs>& geometry, index_t n_owned,
                       const Kokkos::View<index_t*>& offset, const Kokkos::View<index_t*>& faces,
-                      const Kokkos::View<index_t*>& neighbor, double k,
-                      const StencilGeometry<Gs>& out) {
+                      const Kokkos::View<index_t*>& nb_offset, const Kokkos::View<index_t*>& nb_cell,
+                      double k, const StencilGeometry<Gs>& out) {
   const auto centroid = geometry.cell_centroid;
   const auto center = geometry.face_center;
   const auto volume = geometry.cell_volume;
@@ -35,14 +44,15 @@ index_t build_stencil(const mesh::GeometryFields<Gs>& geometry, index_t n_owned,
       "euler::recon_stencil", Kokkos::RangePolicy<>(0, n_owned),
       KOKKOS_LAMBDA(const index_t c, index_t& n_bad) {
         const Gs xc = centroid(c, 0), yc = centroid(c, 1);
-        // Normal matrix M = sum_j w_j d_j d_j^T of the weighted fit.
-        Gs m00 = 0.0, m01 = 0.0, m11 = 0.0;
         for (index_t j = offset(c); j < offset(c + 1); ++j) {
           const index_t f = faces(j);
-          const index_t nb = neighbor(j);
           to_face(j, 0) = center(f, 0) - xc;
           to_face(j, 1) = center(f, 1) - yc;
-          if (nb < 0) continue;
+        }
+        // Normal matrix M = sum_j w_j d_j d_j^T of the weighted fit.
+        Gs m00 = 0.0, m01 = 0.0, m11 = 0.0;
+        for (index_t j = nb_offset(c); j < nb_offset(c + 1); ++j) {
+          const index_t nb = nb_cell(j);
           const Gs dx = centroid(nb, 0) - xc, dy = centroid(nb, 1) - yc;
           const Gs w = 1.0 / (dx * dx + dy * dy);
           m00 += w * dx * dx;
@@ -53,11 +63,11 @@ index_t build_stencil(const mesh::GeometryFields<Gs>& geometry, index_t n_owned,
         const Gs trace = m00 + m11;
         const bool singular = !(det > 1e-12 * trace * trace);
         if (singular) ++n_bad;
-        for (index_t j = offset(c); j < offset(c + 1); ++j) {
-          const index_t nb = neighbor(j);
+        for (index_t j = nb_offset(c); j < nb_offset(c + 1); ++j) {
+          const index_t nb = nb_cell(j);
           coefficient(j, 0) = 0.0;
           coefficient(j, 1) = 0.0;
-          if (nb < 0 || singular) continue;
+          if (singular) continue;
           const Gs dx = centroid(nb, 0) - xc, dy = centroid(nb, 1) - yc;
           const Gs w = 1.0 / (dx * dx + dy * dy);
           // M^-1 w d
@@ -72,9 +82,9 @@ index_t build_stencil(const mesh::GeometryFields<Gs>& geometry, index_t n_owned,
 }
 
 template <class Gs>
-StencilGeometry<Gs> allocate_stencil(index_t n_entries, index_t n_owned) {
+StencilGeometry<Gs> allocate_stencil(index_t n_entries, index_t n_neighbors, index_t n_owned) {
   StencilGeometry<Gs> s;
-  s.coefficient = Kokkos::View<Gs**>("euler::recon_coefficient", n_entries, 2);
+  s.coefficient = Kokkos::View<Gs**>("euler::recon_coefficient", n_neighbors, 2);
   s.to_face = Kokkos::View<Gs**>("euler::recon_to_face", n_entries, 2);
   s.eps2 = Kokkos::View<Gs*>("euler::recon_eps2", n_owned);
   return s;
@@ -83,49 +93,41 @@ StencilGeometry<Gs> allocate_stencil(index_t n_entries, index_t n_owned) {
 }  // namespace detail
 
 Reconstruction::Reconstruction(const mesh::Geometry& geometry, index_t n_owned,
-                               const Kokkos::View<index_t*>& face_left,
-                               const Kokkos::View<index_t*>& face_right,
                                const Kokkos::View<index_t*>& cell_face_offset,
                                const Kokkos::View<index_t*>& cell_face,
-                               const Kokkos::View<double*>& cell_face_sign,
-                               const SpatialOptions& options)
+                               const SpatialOptions& options,
+                               const Kokkos::View<index_t*>& neighbor_offset,
+                               const Kokkos::View<index_t*>& neighbor_cell)
     : n_owned_(n_owned), options_(options), offset_(cell_face_offset), face_(cell_face) {
-  const index_t n_entries = static_cast<index_t>(cell_face.extent(0));
-  neighbor_ = Kokkos::View<index_t*>("euler::recon_neighbor", n_entries);
-  const auto neighbor = neighbor_;
-  const auto faces = cell_face;
-  const auto sign = cell_face_sign;
-  const auto left = face_left, right = face_right;
-  Kokkos::parallel_for(
-      "euler::recon_neighbors", Kokkos::RangePolicy<>(0, n_entries), KOKKOS_LAMBDA(const index_t j) {
-        const index_t f = faces(j);
-        neighbor(j) = sign(j) > 0.0 ? right(f) : left(f);
-      });
-  geometry_ = detail::allocate_stencil<double>(n_entries, n_owned);
-  n_degenerate_ = detail::build_stencil<double>(geometry, n_owned, offset_, face_, neighbor_,
-                                        options.venkatakrishnan_k, geometry_);
+  nb_offset_ = neighbor_offset;
+  nb_cell_ = neighbor_cell;
+  geometry_ = detail::allocate_stencil<double>(static_cast<index_t>(cell_face.extent(0)),
+                                               static_cast<index_t>(nb_cell_.extent(0)), n_owned);
+  n_degenerate_ = detail::build_stencil<double>(geometry, n_owned, offset_, face_, nb_offset_,
+                                                nb_cell_, options.venkatakrishnan_k, geometry_);
 }
 
 template <class Gs>
 StencilGeometry<Gs> Reconstruction::stencil_geometry(
     const mesh::GeometryFields<Gs>& geometry) const {
-  StencilGeometry<Gs> s = detail::allocate_stencil<Gs>(static_cast<index_t>(face_.extent(0)), n_owned_);
-  detail::build_stencil<Gs>(geometry, n_owned_, offset_, face_, neighbor_, options_.venkatakrishnan_k, s);
+  StencilGeometry<Gs> s = detail::allocate_stencil<Gs>(
+      static_cast<index_t>(face_.extent(0)), static_cast<index_t>(nb_cell_.extent(0)), n_owned_);
+  detail::build_stencil<Gs>(geometry, n_owned_, offset_, face_, nb_offset_, nb_cell_,
+                            options_.venkatakrishnan_k, s);
   return s;
 }
 
 template <class T, class Gs>
 void Reconstruction::gradients_with(const StencilGeometry<Gs>& geometry, const Field<T>& W,
                                     const Field<T>& G) const {
-  const auto offset = offset_;
-  const auto neighbor = neighbor_;
+  const auto offset = nb_offset_;
+  const auto neighbor = nb_cell_;
   const auto coefficient = geometry.coefficient;
   Kokkos::parallel_for(
       "euler::lsq_gradients", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
         T g[8] = {};
         for (index_t j = offset(c); j < offset(c + 1); ++j) {
           const index_t nb = neighbor(j);
-          if (nb < 0) continue;
           const Gs cx = coefficient(j, 0), cy = coefficient(j, 1);
           for (int k = 0; k < 4; ++k) {
             const T dw = W(nb, k) - W(c, k);
@@ -141,7 +143,8 @@ template <class T, class Gs>
 void Reconstruction::limiters_with(const StencilGeometry<Gs>& geometry, const Field<T>& W,
                                    const Field<T>& G, const Field<T>& phi) const {
   const auto offset = offset_;
-  const auto neighbor = neighbor_;
+  const auto nb_offset = nb_offset_;
+  const auto neighbor = nb_cell_;
   const auto to_face = geometry.to_face;
   const auto eps2 = geometry.eps2;
   const bool unlimited = options_.limiter == LimiterKind::none;
@@ -156,9 +159,8 @@ void Reconstruction::limiters_with(const StencilGeometry<Gs>& geometry, const Fi
           }
           const T wc = W(c, k);
           T w_max = wc, w_min = wc;
-          for (index_t j = offset(c); j < offset(c + 1); ++j) {
+          for (index_t j = nb_offset(c); j < nb_offset(c + 1); ++j) {
             const index_t nb = neighbor(j);
-            if (nb < 0) continue;
             w_max = ad::max(w_max, W(nb, k));
             w_min = ad::min(w_min, W(nb, k));
           }

@@ -4,7 +4,8 @@
 /// Venkatakrishnan's limiter, on the owned cells of a DistributedMesh.
 ///
 ///   grad W_i = argmin_g sum_j w_ij (W_j - W_i - g . d_ij)^2,
-///              d_ij = x_j - x_i,  w_ij = 1 / |d_ij|^2   (j: face neighbours)
+///              d_ij = x_j - x_i,  w_ij = 1 / |d_ij|^2
+///              (j: the cells sharing a node with i, or its face neighbours)
 ///   W_f     = W_i + phi_i grad W_i . (x_f - x_i)         (x_f: face midpoint)
 ///   phi_i   = min(1, min over faces f of i of phi(D1, D2)),  per variable,
 ///   phi(D1, D2) = (D1^2 + eps^2 + 2 D1 D2) / (D1^2 + 2 D2^2 + D1 D2 + eps^2),
@@ -25,6 +26,24 @@
 ///   Tensor phi = disc.limiter(U);            // {n_local, 4}
 ///
 /// Choices, and why:
+///  - Node neighbours for triangles, face neighbours for quads by default
+///    (SpatialOptions::gradient_stencil = mixed): a triangle has three face
+///    neighbours for the two unknowns of its gradient, and a wall triangle
+///    two; fits that thin and min/max bounds that narrow gave transonic
+///    solutions that depended on the limiter's threshold and the solver's
+///    path. Measured on Vassberg and Jameson's 64^2 grid split into
+///    triangles (M 0.8, alpha 1.25 deg, wang_epsilon 0.05): face neighbours
+///    CL 0.3377 against the quads' 0.3514; node neighbours 0.3475, the same
+///    to ten digits along five solver paths; unlimited, the face-neighbour
+///    scheme did not converge on the triangles and the node-neighbour one
+///    did. On quads the node stencil (eight cells) gave 30% more spurious
+///    drag than the face stencil in subsonic flow (128^2, M 0.5: CD 1.38e-3
+///    against 1.05e-3, CL 0.5% lower), so quads keep their four face
+///    neighbours (docs/performance.md, "Triangles and the gradient
+///    stencil"). Diskin and Thomas (AIAA J. 49(4), 2011) compare the two
+///    stencils for cell-centred schemes. The ghost layer of a
+///    DistributedMesh holds every node neighbour of an owned cell, so
+///    either stencil is complete on every rank.
 ///  - Inverse-distance-squared weights: on the stretched, curved cells of an
 ///    O-grid the unweighted fit lets far neighbours dominate; weighted, the
 ///    gradient is still exact for linear W (any weights are).
@@ -33,7 +52,7 @@
 ///    limited too): a slip wall or far-field face has no state of its own,
 ///    only a function of the interior one, and putting the interior state at
 ///    the face midpoint would force a zero normal gradient (wrong for the
-///    wall pressure of a curved body). A cell keeps at least two face
+///    wall pressure of a curved body). A cell keeps at least two
 ///    neighbours on any reasonable mesh; one whose neighbours do not span
 ///    the plane (det of the 2x2 normal matrix below 1e-12 of its trace
 ///    squared, e.g. a triangle in a corner) gets a zero gradient: first
@@ -86,6 +105,20 @@ enum class LimiterKind : int {
 // "venkatakrishnan", "none", "venkatakrishnan_wang"
 const char* limiter_kind_name(LimiterKind kind);
 
+// The cells the least-squares fit and the limiter's min/max take around a
+// cell: its face neighbours, every cell sharing a node with it, or (mixed)
+// the node neighbours of a triangle and the face neighbours of any other
+// cell.
+enum class GradientStencil : int { faces = 0, nodes = 1, mixed = 2 };
+// "faces", "nodes", "mixed"
+const char* gradient_stencil_name(GradientStencil stencil);
+
+// Whether a cell with n_faces faces takes its node neighbours under
+// `stencil` (mixed: triangles only).
+inline bool uses_node_stencil(GradientStencil stencil, index_t n_faces) {
+  return stencil == GradientStencil::nodes || (stencil == GradientStencil::mixed && n_faces == 3);
+}
+
 // The spatial discretization's order and limiter. The defaults give the
 // first-order scheme.
 struct SpatialOptions {
@@ -95,20 +128,24 @@ struct SpatialOptions {
   // venkatakrishnan_wang: eps = wang_epsilon times the variable's free-
   // stream scale (rho_inf; c_inf for u and v; rho_inf c_inf^2 for p: all 1
   // in the nondimensional variables), the same in every cell; larger
-  // limits less. 0.3: the smallest of 0.05, 0.1, 0.2, 0.3 for which the
-  // transonic NACA 0012 converged to one CL (to 1e-10) along six solver
-  // paths and rank counts, and the triangle grid at alpha 0 to a symmetric
-  // flow; below it the discrete solution is not unique (docs/performance.md,
-  // "Is the discrete solution unique?"). Its cost: on triangle grids it
-  // limits too little at transonic shocks (the triangle-split 128^2
-  // Karman-Trefftz grid gives CL 0.392 against the quads' 0.355).
-  double wang_epsilon = 0.3;
+  // limits less. 0.1 with node-neighbour stencils: every solver path tried
+  // converged to one CL (to 1e-9) on SU2's QuickStart mesh (five paths),
+  // the triangle grid at alpha 0 to the symmetric flow, and the 64^2
+  // triangles to within 0.4% of the quads; with 0.05 the QuickStart mesh
+  // still has three discrete solutions (CL 0.3390, 0.3462, 0.3540), and 0.3
+  // limits too little at shocks (128^2 Karman-Trefftz triangles 3.9% above
+  // the quads). With face-neighbour stencils 0.3 was the smallest unique
+  // threshold, and the triangles landed 10.6% above the quads there
+  // (docs/performance.md, "Is the discrete solution unique?").
+  double wang_epsilon = 0.1;
   // Order 2: the residual uses a fixed phi, computed by
   // Discretization::freeze_limiter(U) or given by set_limiter(phi), instead
   // of phi(U); its Jacobian is then the exact one for that fixed phi (what
   // the adjoint uses). A residual evaluated before a limiter was stored is
   // an error.
   bool freeze_limiter = false;
+  // Order 2: the fit's and the limiter's neighbours (see the file comment).
+  GradientStencil gradient_stencil = GradientStencil::mixed;
 };
 
 // Venkatakrishnan's limiter value of one face: d1 the neighbours' range
@@ -171,14 +208,14 @@ struct StencilGeometry {
 class Reconstruction {
  public:
   Reconstruction() = default;
-  // Owned cell i's faces are cell_face(cell_face_offset(i) ..), with sign +1
-  // where i is the face's left cell (Discretization's layout); face_right
-  // is -1 on the boundary.
+  // Owned cell i's faces are cell_face(cell_face_offset(i) ..)
+  // (Discretization's layout). Its fit's and limiter's neighbours (local cells,
+  // not i) are neighbor_cell(neighbor_offset(i) .. neighbor_offset(i + 1)).
   Reconstruction(const mesh::Geometry& geometry, index_t n_owned,
-                 const Kokkos::View<index_t*>& face_left, const Kokkos::View<index_t*>& face_right,
                  const Kokkos::View<index_t*>& cell_face_offset,
-                 const Kokkos::View<index_t*>& cell_face,
-                 const Kokkos::View<double*>& cell_face_sign, const SpatialOptions& options);
+                 const Kokkos::View<index_t*>& cell_face, const SpatialOptions& options,
+                 const Kokkos::View<index_t*>& neighbor_offset,
+                 const Kokkos::View<index_t*>& neighbor_cell);
 
   // Owned rows of G ({rows >= n_owned, 8}, G(c, 2 k + d) = dW_k/dx_d) from
   // W ({n_local, 4}, ghost rows current).
@@ -220,7 +257,10 @@ class Reconstruction {
   SpatialOptions options_;
   // Entry j of owned cell i (the layout of cell_face_offset): the face and
   // the neighbour across it (-1 on the boundary).
-  Kokkos::View<index_t*> offset_, face_, neighbor_;
+  Kokkos::View<index_t*> offset_, face_;
+  // The fit's and the limiter's neighbours of owned cell i:
+  // nb_cell_(nb_offset_(i) .. nb_offset_(i + 1)).
+  Kokkos::View<index_t*> nb_offset_, nb_cell_;
   StencilGeometry<double> geometry_;
   index_t n_degenerate_ = 0;
 };

@@ -34,28 +34,20 @@ ShapeDerivative::ShapeDerivative(const Discretization& disc) : disc_(&disc) {
     ns_off[static_cast<size_t>(c) + 1] = static_cast<std::int64_t>(ns.size());
   }
   // Cells of every node.
-  std::vector<std::int64_t> nc_off(static_cast<size_t>(n_global_nodes_) + 1, 0), nc;
-  for (std::int64_t c = 0; c < n_cells; ++c)
-    for (std::int64_t a = g.node_offset[c]; a < g.node_offset[c + 1]; ++a)
-      ++nc_off[static_cast<size_t>(g.node[static_cast<size_t>(a)]) + 1];
-  for (std::int64_t n = 0; n < n_global_nodes_; ++n) nc_off[n + 1] += nc_off[n];
-  nc.resize(static_cast<size_t>(nc_off.back()));
-  {
-    std::vector<std::int64_t> fill(nc_off.begin(), nc_off.end() - 1);
-    for (std::int64_t c = 0; c < n_cells; ++c)
-      for (std::int64_t a = g.node_offset[c]; a < g.node_offset[c + 1]; ++a)
-        nc[static_cast<size_t>(fill[static_cast<size_t>(g.node[static_cast<size_t>(a)])]++)] = c;
-  }
-  // Greedy colouring in global node order: node a's rows are S(e) for the
-  // cells e of a (S is symmetric); it may not share a colour with any node
+  std::vector<std::int64_t> nc_off, nc;
+  detail::node_cells(g, nc_off, nc);
+  // Greedy colouring in global node order: node a's rows are the c with e
+  // in S(c), for the cells e of a; it may not share a colour with any node
   // of those rows' NS.
+  std::vector<std::int64_t> t_off, t;
+  detail::transpose_stencils(s_off, s, t_off, t);
   std::vector<int> color(static_cast<size_t>(n_global_nodes_), -1);
   std::vector<std::int64_t> stamp;
   for (std::int64_t a = 0; a < n_global_nodes_; ++a) {
     for (std::int64_t i = nc_off[a]; i < nc_off[a + 1]; ++i) {
       const std::int64_t e = nc[static_cast<size_t>(i)];
-      for (std::int64_t j = s_off[e]; j < s_off[e + 1]; ++j) {
-        const std::int64_t c = s[static_cast<size_t>(j)];
+      for (std::int64_t j = t_off[e]; j < t_off[e + 1]; ++j) {
+        const std::int64_t c = t[static_cast<size_t>(j)];
         for (std::int64_t b = ns_off[c]; b < ns_off[c + 1]; ++b) {
           const int k = color[static_cast<size_t>(ns[static_cast<size_t>(b)])];
           if (k < 0) continue;

@@ -53,10 +53,11 @@
 /// then the path (these options, the rank count through the block-Jacobi
 /// preconditioner) picks one of several, each converged to round-off.
 /// Measured on the transonic NACA 0012 (benchmarks/euler-path-study.sh):
-/// Venkatakrishnan-Wang with wang_epsilon 0.05 gave three CLs from 0.325 to
-/// 0.354 on SU2's QuickStart mesh and two 6e-5 apart on Vassberg and
-/// Jameson's 128^2 grid; with the default 0.3 every converged path agreed
-/// to 1e-10 on both. The classic limiter behaves like the small threshold.
+/// Venkatakrishnan-Wang with wang_epsilon 0.05 gave three CLs from 0.339 to
+/// 0.354 on SU2's QuickStart mesh; with the default 0.1 (and node-neighbour
+/// gradients) every path tried agreed to 1e-9 there, and six paths agreed
+/// on Vassberg and Jameson's 128^2 grid even at 0.05. The classic limiter
+/// behaves like a small threshold.
 /// SU2's QuickStart mesh needs 80 to 160 steps (the shock position
 /// oscillates for ~100 steps at CFL 100-1000 before Newton takes over),
 /// more than the default max_iterations.

@@ -53,6 +53,7 @@ GlobalCells gather_global_cells(const Discretization& disc) {
   const std::int64_t n_global = dm.n_global_cells();
   GlobalCells g;
   g.n_nodes = dm.n_global_nodes();
+  g.stencil = disc.spatial().order == 2 ? disc.spatial().gradient_stencil : GradientStencil::faces;
   g.offset.assign(static_cast<size_t>(n_global) + 1, 0);
   g.node_offset.assign(static_cast<size_t>(n_global) + 1, 0);
   g.block.assign(static_cast<size_t>(n_global), -1);
@@ -88,25 +89,87 @@ GlobalCells gather_global_cells(const Discretization& disc) {
   return g;
 }
 
+void node_cells(const GlobalCells& g, std::vector<std::int64_t>& offset,
+                std::vector<std::int64_t>& cells) {
+  offset.assign(static_cast<size_t>(g.n_nodes) + 1, 0);
+  for (std::int64_t a : g.node) ++offset[static_cast<size_t>(a) + 1];
+  for (size_t a = 1; a < offset.size(); ++a) offset[a] += offset[a - 1];
+  cells.resize(static_cast<size_t>(offset.back()));
+  std::vector<std::int64_t> fill(offset.begin(), offset.end() - 1);
+  const std::int64_t n = static_cast<std::int64_t>(g.block.size());
+  for (std::int64_t c = 0; c < n; ++c)
+    for (std::int64_t a = g.node_offset[c]; a < g.node_offset[c + 1]; ++a)
+      cells[static_cast<size_t>(fill[static_cast<size_t>(g.node[static_cast<size_t>(a)])]++)] = c;
+}
+
 void distance_two_stencils(const GlobalCells& g, std::vector<std::int64_t>& offset,
                            std::vector<std::int64_t>& stencil) {
   const std::int64_t n = static_cast<std::int64_t>(g.block.size());
+  // The reconstruction's neighbours of every cell: the face neighbours, or
+  // the cells sharing a node.
+  std::vector<std::int64_t> r_off, r;
+  const bool any_nodes = g.stencil != GradientStencil::faces;
+  if (any_nodes) {
+    std::vector<std::int64_t> nc_off, nc;
+    node_cells(g, nc_off, nc);
+    r_off.assign(1, 0);
+    std::vector<std::int64_t> s;
+    for (std::int64_t c = 0; c < n; ++c) {
+      s.clear();
+      // A 2-D cell has as many faces as nodes.
+      if (!uses_node_stencil(g.stencil, static_cast<index_t>(g.node_offset[c + 1] - g.node_offset[c]))) {
+        r.insert(r.end(), g.neighbor.begin() + g.offset[c], g.neighbor.begin() + g.offset[c + 1]);
+        r_off.push_back(static_cast<std::int64_t>(r.size()));
+        continue;
+      }
+      for (std::int64_t a = g.node_offset[c]; a < g.node_offset[c + 1]; ++a) {
+        const size_t node = static_cast<size_t>(g.node[static_cast<size_t>(a)]);
+        for (std::int64_t b = nc_off[node]; b < nc_off[node + 1]; ++b)
+          if (nc[static_cast<size_t>(b)] != c) s.push_back(nc[static_cast<size_t>(b)]);
+      }
+      std::sort(s.begin(), s.end());
+      s.erase(std::unique(s.begin(), s.end()), s.end());
+      r.insert(r.end(), s.begin(), s.end());
+      r_off.push_back(static_cast<std::int64_t>(r.size()));
+    }
+  }
+  const std::vector<std::int64_t>& ro = any_nodes ? r_off : g.offset;
+  const std::vector<std::int64_t>& rn = any_nodes ? r : g.neighbor;
+
   offset.assign(static_cast<size_t>(n) + 1, 0);
   stencil.clear();
   std::vector<std::int64_t> s;
   for (std::int64_t c = 0; c < n; ++c) {
+    // R_c: the fluxes through c's faces, from the reconstructed states of c
+    // and of its face neighbours, each from its reconstruction neighbours.
     s.assign(1, c);
+    s.insert(s.end(), rn.begin() + ro[c], rn.begin() + ro[c + 1]);
     for (std::int64_t a = g.offset[c]; a < g.offset[c + 1]; ++a) {
       const std::int64_t nb = g.neighbor[static_cast<size_t>(a)];
       s.push_back(nb);
-      for (std::int64_t b = g.offset[nb]; b < g.offset[nb + 1]; ++b)
-        s.push_back(g.neighbor[static_cast<size_t>(b)]);
+      s.insert(s.end(), rn.begin() + ro[nb], rn.begin() + ro[nb + 1]);
     }
     std::sort(s.begin(), s.end());
     s.erase(std::unique(s.begin(), s.end()), s.end());
     stencil.insert(stencil.end(), s.begin(), s.end());
     offset[static_cast<size_t>(c) + 1] = static_cast<std::int64_t>(stencil.size());
   }
+}
+
+void transpose_stencils(const std::vector<std::int64_t>& offset,
+                        const std::vector<std::int64_t>& stencil,
+                        std::vector<std::int64_t>& t_offset, std::vector<std::int64_t>& t_stencil) {
+  const size_t n = offset.size() - 1;
+  t_offset.assign(n + 1, 0);
+  for (std::int64_t j : stencil) ++t_offset[static_cast<size_t>(j) + 1];
+  for (size_t c = 0; c < n; ++c) t_offset[c + 1] += t_offset[c];
+  t_stencil.resize(stencil.size());
+  std::vector<std::int64_t> fill(t_offset.begin(), t_offset.end() - 1);
+  // Rows in ascending order, so every transposed row comes out sorted.
+  for (size_t c = 0; c < n; ++c)
+    for (std::int64_t a = offset[c]; a < offset[c + 1]; ++a)
+      t_stencil[static_cast<size_t>(fill[static_cast<size_t>(stencil[static_cast<size_t>(a)])]++)] =
+          static_cast<std::int64_t>(c);
 }
 
 }  // namespace camber::solvers::euler::detail
