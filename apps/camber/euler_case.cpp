@@ -126,7 +126,7 @@ void declare_euler_schema(deck::Schema& s) {
               "Characteristic far field from Riemann invariants (subsonic or supersonic).")
       .string("supersonic_inflow", "", "Supersonic inflow: the free stream's flux.")
       .string("supersonic_outflow", "", "Supersonic outflow: the interior's flux.");
-  s.section("solver", "Pseudo-transient Newton (PETSc GMRES, block-Jacobi/ILU(0)); "
+  s.section("solver", "Pseudo-transient Newton (PETSc GMRES, block-Jacobi/ILU(1)); "
                       "-flow_ksp_* and -flow_pc_* options override the linear solver.")
       .integer("max_iterations", 100, deck::IntRange(1, 100000), "Most Newton steps.")
       .real("rel_tolerance", 1e-10, deck::Range::positive().and_less_than(1.0),
@@ -143,7 +143,7 @@ void declare_euler_schema(deck::Schema& s) {
               "column colouring (block Jacobi with ILU(2) in reverse Cuthill-McKee order "
               "preconditions it).")
       .choice("preconditioner", "first_order", {"first_order", "second_order"},
-              "Order 2, matrix_free: the first-order matrix with ILU(0), or the assembled "
+              "Order 2, matrix_free: the first-order matrix with ILU(1), or the assembled "
               "second-order Jacobian with ILU(2) in reverse Cuthill-McKee order, assembled "
               "every jacobian_refresh steps.")
       .integer("jacobian_refresh", 5, deck::IntRange(1, 1000),

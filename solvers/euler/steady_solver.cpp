@@ -10,6 +10,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -193,18 +194,34 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
     CAMBER_CHECK_PETSC(MatSetUp(exact.get()));
   }
 
-  // The assembled second-order Jacobian is far from diagonally dominant at
-  // large CFL numbers: ILU(0) of it stalls GMRES. Unless the user chose,
-  // its block-Jacobi blocks get ILU(2) in reverse Cuthill-McKee order
-  // (SU2's QuickStart mesh, smooth limiter: 80 Newton steps to 10 orders
-  // where ILU(0) and ILU(1) cycled for 300).
-  if (exact_jacobian) {
-    for (const auto& [name, value] : {std::pair<const char*, const char*>{"sub_pc_factor_levels", "2"},
-                                      {"sub_pc_factor_mat_ordering_type", "rcm"}}) {
+  // The block-Jacobi blocks' ILU, unless the user chose (an option this
+  // code wrote for an earlier solve does not count as the user's): the
+  // assembled second-order Jacobian is far from diagonally dominant at large
+  // CFL numbers, and ILU(0) of it stalls GMRES, so ILU(2) in reverse
+  // Cuthill-McKee order (SU2's QuickStart mesh, smooth limiter: 80 Newton
+  // steps to 10 orders where ILU(0) and ILU(1) cycled for 300); the
+  // first-order matrix gets ILU(1): with ILU(0) the first-order solve of the
+  // 256^2 triangle grid stalled at a residual drop of 1.7 orders (GMRES at
+  // its 200 iterations every step), with ILU(1) it converged in 71 steps,
+  // and SU2's QuickStart mesh took 1.9 s against 3.8 s at first order and
+  // 15 s against 50 s at second order (one run each, docs/performance.md).
+  {
+    static std::vector<std::string> written;  // options this code set
+    const auto set_default = [&](const char* name, const char* value) {
       const std::string key = "-" + options.options_prefix + name;
       PetscBool given = PETSC_FALSE;
       CAMBER_CHECK_PETSC(PetscOptionsHasName(nullptr, nullptr, key.c_str(), &given));
-      if (!given) CAMBER_CHECK_PETSC(PetscOptionsSetValue(nullptr, key.c_str(), value));
+      const bool ours = std::find(written.begin(), written.end(), key) != written.end();
+      if (given && !ours) return;
+      CAMBER_CHECK_PETSC(PetscOptionsSetValue(nullptr, key.c_str(), value));
+      if (!ours) written.push_back(key);
+    };
+    if (exact_jacobian) {
+      set_default("sub_pc_factor_levels", "2");
+      set_default("sub_pc_factor_mat_ordering_type", "rcm");
+    } else {
+      set_default("sub_pc_factor_levels", "1");
+      set_default("sub_pc_factor_mat_ordering_type", "natural");
     }
   }
   petsc::KspHandle ksp;

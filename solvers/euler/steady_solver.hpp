@@ -62,10 +62,10 @@
 /// oscillates for ~100 steps at CFL 100-1000 before Newton takes over),
 /// more than the default max_iterations.
 ///
-/// The linear solver is GMRES with block-Jacobi/ILU(0) (ILU(0) on one rank;
-/// ILU(2) in RCM order for the assembled second-order operator, written
-/// into PETSc's options database, so that later solves with the same
-/// prefix get them too), to a relative tolerance; `-PREFIXksp_*`,
+/// The linear solver is GMRES with block-Jacobi (one block per rank): ILU(1)
+/// of the first-order matrix, ILU(2) in RCM order of the assembled second-
+/// order one (written into PETSc's options database unless the user gave
+/// them), to a relative tolerance; `-PREFIXksp_*`,
 /// `-PREFIXpc_*` and `-PREFIXsub_pc_*` options override it. The matrix, the Krylov solver and its vectors are created
 /// once and reused across steps; PETSc's vectors are placed over the
 /// Tensors' own storage (no copies).
@@ -138,7 +138,7 @@ struct SteadyOptions {
   enum class NewtonOperator { assembled, matrix_free };
   NewtonOperator newton_operator = NewtonOperator::matrix_free;
   // The preconditioner of the matrix-free operator: the first-order matrix
-  // with ILU(0) (first_order), or the assembled exact second-order matrix
+  // with ILU(1) (first_order), or the assembled exact second-order matrix
   // with ILU(2) in RCM order (second_order), assembled every
   // jacobian_refresh steps and kept in between (its factors too), so that
   // the colouring's cost is shared by several steps while the operator
