@@ -36,9 +36,9 @@
 ///    CL 0.3377 against the quads' 0.3514; node neighbours 0.3475, the same
 ///    to ten digits along five solver paths; unlimited, the face-neighbour
 ///    scheme did not converge on the triangles and the node-neighbour one
-///    did. On quads the node stencil (eight cells) gave 30% more spurious
-///    drag than the face stencil in subsonic flow (128^2, M 0.5: CD 1.38e-3
-///    against 1.05e-3, CL 0.5% lower), so quads keep their four face
+///    did. On quads the node stencil (eight cells) gave 37% more spurious
+///    drag than the face stencil in subsonic flow (128^2, M 0.5, threshold
+///    0.1: CD 1.44e-3 against 1.05e-3, CL 0.26% lower), so quads keep their four face
 ///    neighbours (docs/performance.md, "Triangles and the gradient
 ///    stencil"). Diskin and Thomas (AIAA J. 49(4), 2011) compare the two
 ///    stencils for cell-centred schemes. The ghost layer of a
