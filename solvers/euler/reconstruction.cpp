@@ -13,18 +13,9 @@ const char* limiter_kind_name(LimiterKind kind) {
   return "unknown";
 }
 
-const char* gradient_stencil_name(GradientStencil stencil) {
-  switch (stencil) {
-    case GradientStencil::faces: return "faces";
-    case GradientStencil::nodes: return "nodes";
-    case GradientStencil::mixed: return "mixed";
-  }
-  return "unknown";
-}
-
 namespace detail {
 
-// The weighted least-squares fit of every owned cell from its face
+// The weighted least-squares fit of every owned cell from its stencil
 // neighbours' centroids (weights 1 / |d|^2), x_f - x_i, and eps^2, in the
 // geometry's scalar. Returns the number of cells whose neighbours do not
 // span the plane (their coefficients are zero: a zero gradient).

@@ -110,8 +110,6 @@ const char* limiter_kind_name(LimiterKind kind);
 // the node neighbours of a triangle and the face neighbours of any other
 // cell.
 enum class GradientStencil : int { faces = 0, nodes = 1, mixed = 2 };
-// "faces", "nodes", "mixed"
-const char* gradient_stencil_name(GradientStencil stencil);
 
 // Whether a cell with n_faces faces takes its node neighbours under
 // `stencil` (mixed: triangles only).
