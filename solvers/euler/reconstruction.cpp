@@ -148,14 +148,25 @@ void Reconstruction::limiters_with(const StencilGeometry<Gs>& geometry, const Fi
             phi(c, k) = T(1.0);
             continue;
           }
+          // The extremes are found on plain values and their cells taken
+          // afterwards: the same choice as ad::max/ad::min (the first of
+          // equal values wins), without copying derivatives in the loop.
           const T wc = W(c, k);
-          T w_max = wc, w_min = wc;
+          index_t c_max = c, c_min = c;
+          double v_max = ad::value(wc), v_min = v_max;
           for (index_t j = nb_offset(c); j < nb_offset(c + 1); ++j) {
             const index_t nb = neighbor(j);
-            w_max = ad::max(w_max, W(nb, k));
-            w_min = ad::min(w_min, W(nb, k));
+            const double v = ad::value(W(nb, k));
+            if (v_max < v) {
+              v_max = v;
+              c_max = nb;
+            }
+            if (v < v_min) {
+              v_min = v;
+              c_min = nb;
+            }
           }
-          const T d_max = w_max - wc, d_min = w_min - wc;
+          const T d_max = W(c_max, k) - wc, d_min = W(c_min, k) - wc;
           T p = T(1.0);
           for (index_t j = offset(c); j < offset(c + 1); ++j) {
             const T d2 = G(c, 2 * k) * to_face(j, 0) + G(c, 2 * k + 1) * to_face(j, 1);
