@@ -137,14 +137,14 @@ void declare_euler_schema(deck::Schema& s) {
             "Relative tolerance of each linear solve.")
       .integer("linear_max_iterations", 200, deck::IntRange(1, 100000),
                "Most GMRES iterations per Newton step.")
-      .choice("newton_operator", "matrix_free", {"matrix_free", "assembled"},
-              "Order 2: the exact Newton matrix applied matrix-free (one Dual residual per "
-              "Krylov iteration, the first-order matrix preconditions) or assembled by "
-              "column colouring (block Jacobi with ILU(2) in reverse Cuthill-McKee order "
-              "preconditions it).")
+      .choice("newton_operator", "assembled", {"assembled", "matrix_free"},
+              "Order 2: the exact Newton matrix assembled every step by the chain rule "
+              "through each cell's reconstruction (block Jacobi with ILU(1) in reverse "
+              "Cuthill-McKee order preconditions it) or applied matrix-free (one Dual "
+              "residual per Krylov iteration, the preconditioner below).")
       .choice("preconditioner", "first_order", {"first_order", "second_order"},
               "Order 2, matrix_free: the first-order matrix with ILU(1), or the assembled "
-              "second-order Jacobian with ILU(2) in reverse Cuthill-McKee order, assembled "
+              "second-order Jacobian with ILU(1) in reverse Cuthill-McKee order, assembled "
               "every jacobian_refresh steps.")
       .integer("jacobian_refresh", 5, deck::IntRange(1, 1000),
                "Order 2, matrix_free with the second_order preconditioner: Newton steps "

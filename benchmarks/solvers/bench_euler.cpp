@@ -7,6 +7,13 @@
 //   BM_residual         one residual evaluation R(U) at the converged state
 //                       (cells/s, and bytes/s under the byte model below)
 //   BM_face_jacobians   the exact Dual face blocks of the Jacobian
+//   BM_residual_order2  one second-order residual (Venkatakrishnan-Wang
+//                       limiter, the deck's defaults) at the same state
+//   BM_tangent_order2   R and (dR/dU) V at second order: the matrix-free
+//                       Newton operator's cost per Krylov iteration
+//   BM_jacobian_order2/0, /1  the exact second-order Jacobian assembled
+//                       into PETSc's matrix by the stencil chain rule (0)
+//                       and by column colouring (1)
 //   BM_steady_solve     the whole solve from the free stream to a 10-order
 //                       drop of the density residual
 //
@@ -28,6 +35,7 @@
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/core/runtime.hpp>
+#include <camber/solvers/euler/exact_jacobian.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 
@@ -41,6 +49,7 @@ struct Case {
   // Heap-held: the Discretization keeps a pointer to the mesh.
   std::unique_ptr<camber::mesh::DistributedMesh> dm;
   std::unique_ptr<eu::Discretization> disc;
+  std::unique_ptr<eu::Discretization> second;  // order 2, same mesh and flow
   Tensor converged;
   double residual_bytes = 0.0;
 };
@@ -63,6 +72,14 @@ Case& quickstart() {
         *k.dm, flow,
         std::vector<eu::BoundaryCondition>{{"airfoil", eu::BoundaryKind::slip_wall},
                                            {"farfield", eu::BoundaryKind::far_field}});
+    eu::SpatialOptions order2;
+    order2.order = 2;
+    order2.limiter = eu::LimiterKind::venkatakrishnan_wang;
+    k.second = std::make_unique<eu::Discretization>(
+        *k.dm, flow,
+        std::vector<eu::BoundaryCondition>{{"airfoil", eu::BoundaryKind::slip_wall},
+                                           {"farfield", eu::BoundaryKind::far_field}},
+        eu::FluxScheme::roe, order2);
     k.converged = k.disc->free_stream_field();
     const eu::SteadyResult r = eu::solve_steady(*k.disc, k.converged, {});
     if (!r.converged) {
@@ -116,6 +133,46 @@ void BM_face_jacobians(benchmark::State& state) {
   }
 }
 
+void BM_residual_order2(benchmark::State& state) {
+  Case& k = quickstart();
+  Tensor U = k.converged.clone();
+  for (auto _ : state) {
+    Tensor R = k.second->residual(U);
+    benchmark::DoNotOptimize(R.data());
+  }
+  state.counters["cells/s"] = benchmark::Counter(
+      static_cast<double>(k.second->n_owned()) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+}
+
+void BM_tangent_order2(benchmark::State& state) {
+  Case& k = quickstart();
+  Tensor U = k.converged.clone();
+  Tensor V = k.converged.clone();  // any direction: the cost does not depend on it
+  Tensor R, dR;
+  for (auto _ : state) {
+    k.second->residual_and_tangent(U, V, R, dR);
+    benchmark::DoNotOptimize(dR.data());
+  }
+  state.counters["cells/s"] = benchmark::Counter(
+      static_cast<double>(k.second->n_owned()) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+}
+
+void BM_jacobian_order2(benchmark::State& state) {
+  Case& k = quickstart();
+  Tensor U = k.converged.clone();
+  eu::ExactJacobian jac(*k.second);
+  for (auto _ : state) {
+    if (state.range(0) == 0)
+      jac.assemble(*k.second, U);
+    else
+      jac.assemble_by_colouring(*k.second, U);
+  }
+  state.counters["colours"] = jac.n_colors();
+  state.counters["blocks"] = static_cast<double>(jac.n_blocks());
+}
+
 void BM_steady_solve(benchmark::State& state) {
   Case& k = quickstart();
   int steps = 0;
@@ -133,6 +190,9 @@ void BM_steady_solve(benchmark::State& state) {
 BENCHMARK(BM_stream_triad)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_residual)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_face_jacobians)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_residual_order2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_tangent_order2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_jacobian_order2)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_steady_solve)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 int main(int argc, char** argv) {
@@ -145,6 +205,7 @@ int main(int argc, char** argv) {
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
     // Views go before Kokkos: the solver first, then its mesh.
+    quickstart().second.reset();
     quickstart().disc.reset();
     quickstart() = Case();
   }

@@ -12,7 +12,7 @@
 ///   (dR/dU) dU = -dR/dp|_U,  dJ/dp = dJ/dp|_U + dJ/dU dU    the tangent (one solve per p)
 /// @endcode
 ///
-/// dR/dU is the exact Jacobian (ExactJacobian, column colouring) and the
+/// dR/dU is the exact Jacobian (ExactJacobian, stencil assembly) and the
 /// transposed system is solved by PETSc (KSPSolveTranspose: GMRES around a
 /// MUMPS LU of the same matrix, or block-Jacobi/ILU(0); -adjoint_ksp_* and
 /// -adjoint_pc_* options override it). One Adjoint holds one linearization:

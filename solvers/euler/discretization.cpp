@@ -16,6 +16,8 @@
 #include <camber/solvers/euler/boundary.hpp>
 #include <camber/solvers/euler/flux.hpp>
 
+#include "detail/face_flux.hpp"
+
 namespace camber::solvers::euler {
 
 const char* boundary_kind_name(BoundaryKind kind) {
@@ -45,91 +47,11 @@ Conserved<double, 2> FlowConditions::free_stream() const {
 
 namespace {
 
-using FaceNormals = Kokkos::View<double**>;
-
-// The numerical flux of an interior face as a function of (U_L, U_R): what
-// both the residual (T = double, Dual<double, 1>) and the Jacobian blocks
-// (ad::jacobian with Dual<double, 8>) evaluate.
-// TN: the normal's scalar (a Dual for derivatives with respect to node
-// coordinates).
-template <class TN = double>
-struct InteriorFlux {
-  IdealGas gas;
-  TN n[2];
-  int scheme;
-  template <class T>
-  KOKKOS_INLINE_FUNCTION void operator()(const T (&x)[8], T (&y)[4]) const {
-    Conserved<T, 2> ul, ur;
-    for (int k = 0; k < 4; ++k) {
-      ul[k] = x[k];
-      ur[k] = x[4 + k];
-    }
-    const Conserved<T, 2> f = scheme == static_cast<int>(FluxScheme::roe)
-                                  ? roe_flux(gas, ul, ur, n)
-                                  : hllc_flux(gas, ul, ur, n);
-    for (int k = 0; k < 4; ++k) y[k] = f[k];
-  }
-};
-
-// The flux through a boundary face as a function of the interior state.
-template <class TN = double>
-struct BoundaryFlux {
-  IdealGas gas;
-  TN n[2];
-  int scheme;
-  int kind;
-  Conserved<double, 2> free_stream;
-  template <class T>
-  KOKKOS_INLINE_FUNCTION void operator()(const T (&x)[4], T (&y)[4]) const {
-    Conserved<T, 2> u;
-    for (int k = 0; k < 4; ++k) u[k] = x[k];
-    Conserved<T, 2> f;
-    switch (static_cast<BoundaryKind>(kind)) {
-      case BoundaryKind::slip_wall:
-      case BoundaryKind::symmetry:
-        f = slip_wall_flux(gas, u, n);
-        break;
-      case BoundaryKind::far_field: {
-        const Conserved<T, 2> ub = far_field_state(gas, u, free_stream, n);
-        f = scheme == static_cast<int>(FluxScheme::roe) ? roe_flux(gas, u, ub, n)
-                                                        : hllc_flux(gas, u, ub, n);
-        break;
-      }
-      case BoundaryKind::supersonic_inflow:
-        f = physical_flux(gas, state_cast<T>(free_stream), n);
-        break;
-      case BoundaryKind::supersonic_outflow:
-        f = physical_flux(gas, u, n);
-        break;
-    }
-    for (int k = 0; k < 4; ++k) y[k] = f[k];
-  }
-};
-
-// Row f of the outer states as a Conserved.
-KOKKOS_INLINE_FUNCTION Conserved<double, 2> outer_state(const Kokkos::View<double**>& outer,
-                                                        index_t f) {
-  Conserved<double, 2> s;
-  for (int k = 0; k < 4; ++k) s[k] = outer(f, k);
-  return s;
-}
-
-// A {rows, 4} Tensor's storage as a Field (shared, unmanaged).
-Field<double> field_of(const Tensor& t) {
-  return Field<double>(t.data(), static_cast<size_t>(t.dim(0)), static_cast<size_t>(t.dim(1)));
-}
-
-// A Field<T>'s storage as a Tensor of doubles, {rows, cols * doubles per T}
-// (shared): a Dual is its value and derivatives side by side, so a halo
-// exchange of this Tensor moves whole Duals.
-template <class T>
-Tensor raw_tensor(const Field<T>& f) {
-  static_assert(std::is_trivially_copyable<T>::value && sizeof(T) % sizeof(double) == 0,
-                "raw_tensor: T must be a trivially copyable bundle of doubles");
-  const index_t per = static_cast<index_t>(sizeof(T) / sizeof(double));
-  return Tensor::wrap(reinterpret_cast<double*>(f.data()),
-                      {static_cast<index_t>(f.extent(0)), static_cast<index_t>(f.extent(1)) * per});
-}
+using detail::BoundaryFlux;
+using detail::InteriorFlux;
+using detail::field_of;
+using detail::outer_state;
+using detail::raw_tensor;
 
 // The local cells' states as Dual<double, 4> whose derivative part is the
 // identity in the cells where seeded(c) != 0 and zero elsewhere: the seed
@@ -458,9 +380,11 @@ void Discretization::primitive_field(const Field<T>& U, const Field<T>& W) const
 
 template <class T, class Gs>
 void Discretization::limited_gradients(const StencilGeometry<Gs>& stencil, const Field<T>& U,
-                                       const Field<T>& W, const Field<T>& L) const {
+                                       const Field<T>& W, const Field<T>& L, Field<T> G,
+                                       Field<T> phi) const {
   primitive_field<T>(U, W);
-  Field<T> G("euler::G", static_cast<size_t>(n_owned_), 8);
+  if (G.extent(0) == 0) G = Field<T>("euler::G", static_cast<size_t>(n_owned_), 8);
+  if (phi.extent(0) == 0) phi = Field<T>("euler::phi", static_cast<size_t>(n_owned_), 4);
   reconstruction_.gradients_with<T, Gs>(stencil, W, G);
   if (spatial_.freeze_limiter) {
     // Every rank holds a frozen limiter or none (they are stored
@@ -468,25 +392,30 @@ void Discretization::limited_gradients(const StencilGeometry<Gs>& stencil, const
     CAMBER_REQUIRE(!frozen_phi_.empty(),
                    "the Euler limiter is frozen (SpatialOptions::freeze_limiter) but no limiter "
                    "was stored: call Discretization::freeze_limiter(U) or set_limiter(phi) first");
-    const Field<double> phi = field_of(frozen_phi_);
+    const Field<double> stored = field_of(frozen_phi_);
     Kokkos::parallel_for(
         "euler::limit_frozen", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
-          for (int k = 0; k < 4; ++k)
-            for (int d = 0; d < 2; ++d) L(c, 2 * k + d) = phi(c, k) * G(c, 2 * k + d);
+          for (int k = 0; k < 4; ++k) phi(c, k) = T(stored(c, k));
         });
   } else {
-    Field<T> phi("euler::phi", static_cast<size_t>(n_owned_), 4);
     reconstruction_.limiters_with<T, Gs>(stencil, W, G, phi);
-    Kokkos::parallel_for(
-        "euler::limit", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
-          for (int k = 0; k < 4; ++k)
-            for (int d = 0; d < 2; ++d) L(c, 2 * k + d) = phi(c, k) * G(c, 2 * k + d);
-        });
   }
+  Kokkos::parallel_for(
+      "euler::limit", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+        for (int k = 0; k < 4; ++k)
+          for (int d = 0; d < 2; ++d) L(c, 2 * k + d) = phi(c, k) * G(c, 2 * k + d);
+      });
   Kokkos::fence();
   Tensor raw = raw_tensor(L);
   dm_->halo().forward(raw);
 }
+
+// For the stencil assembly (stencil_jacobian.cpp).
+template void Discretization::primitive_field<double>(const Field<double>&,
+                                                      const Field<double>&) const;
+template void Discretization::limited_gradients<double, double>(
+    const StencilGeometry<double>&, const Field<double>&, const Field<double>&,
+    const Field<double>&, Field<double>, Field<double>) const;
 
 template <class T, class G>
 void Discretization::reconstructed_fluxes(const Kokkos::View<G**>& normal,

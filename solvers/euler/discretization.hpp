@@ -69,6 +69,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -199,6 +200,25 @@ class Discretization {
   // (collective).
   void residual_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded, Tensor& R,
                               Tensor& D) const;
+  // The exact Jacobian dR/dU (either order; live, frozen or no limiter) by
+  // the chain rule through the reconstruction, cell by cell ("stencil
+  // assembly", solvers/euler/stencil_jacobian.cpp): for every owned cell c
+  // and face f of c, the flux's derivative through c's face state,
+  //
+  //   dF_f/dU_m = dF_f/dW_f,c  dW_f,c/dW_m  dW_m/dU_m,   m in M(c),
+  //
+  // with M(c) = c and its reconstruction neighbours (c alone at first
+  // order), enters the rows of f's two cells. visit(row, n, cols, blocks)
+  // receives the blocks of one row and the n columns M(c) (local cell ids;
+  // blocks: n row-major 4x4 blocks, the terms of dR_row/dU_cols[i]); it is
+  // called for the row of every owned cell and, per face of it, for the
+  // row of the cell across (which may be a ghost: its owner must receive
+  // the terms, e.g. by PETSc's ADD_VALUES). Summed over the visits of all
+  // ranks, each owned row is the exact Jacobian's, to round-off the blocks
+  // residual_block_columns gives. Fills U's ghost rows (collective).
+  using BlockVisitor =
+      std::function<void(index_t row, index_t n, const index_t* cols, const double* blocks)>;
+  void jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) const;
   // The same compression for the wall force of each owned cell: F[c, m, j]
   // = sum over s in S of dG_{c,m} / dU_{s,j}, with G_c = (f_x, f_y, m_z) the
   // nondimensional force and moment (about moment_point) of cell c's wall
@@ -281,10 +301,12 @@ class Discretization {
   void primitive_field(const Field<T>& U, const Field<T>& W) const;
   // W = primitive(U) in every local cell, and the limited gradients L
   // ({n_local, 8}, L(c, 2 k + d) = phi_k dW_k/dx_d; ghost rows by a halo
-  // exchange of T's storage), with the stencil geometry given.
+  // exchange of T's storage), with the stencil geometry given. G ({n_owned,
+  // 8}, unlimited) and phi ({n_owned, 4}) are kept where given.
   template <class T, class Gs>
   void limited_gradients(const StencilGeometry<Gs>& stencil, const Field<T>& U,
-                         const Field<T>& W, const Field<T>& L) const;
+                         const Field<T>& W, const Field<T>& L, Field<T> G = {},
+                         Field<T> phi = {}) const;
   // Face fluxes of the second-order scheme from W and L.
   template <class T, class G>
   void reconstructed_fluxes(const Kokkos::View<G**>& normal, const Kokkos::View<G**>& to_center,

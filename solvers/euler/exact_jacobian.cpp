@@ -95,6 +95,46 @@ void ExactJacobian::assemble(const Discretization& disc, Tensor& U,
                                                        << n_owned_);
   Mat A = matrix_.get();
   CAMBER_CHECK_PETSC(MatZeroEntries(A));
+  // Rows of ghost cells go to their owners (PETSc's stash): every term is
+  // added, none inserted.
+  std::vector<PetscInt> cols;
+  disc.jacobian_by_stencil(U, [&](index_t row, index_t n, const index_t* local_cols,
+                                  const double* blocks) {
+    cols.resize(static_cast<size_t>(n));
+    for (index_t i = 0; i < n; ++i)
+      cols[static_cast<size_t>(i)] = block_[static_cast<size_t>(local_cols[i])];
+    const PetscInt r = block_[static_cast<size_t>(row)];
+    // MatSetValuesBlocked takes the blocks of one row as a row-major
+    // (4 x 4n) array: block i's row a is entries a * 4n + 4 i ...
+    scratch_.resize(static_cast<size_t>(n) * 16);
+    for (index_t i = 0; i < n; ++i)
+      for (int a = 0; a < nv; ++a)
+        for (int e = 0; e < nv; ++e)
+          scratch_[static_cast<size_t>(a * nv * n + nv * i + e)] = blocks[i * 16 + a * nv + e];
+    CAMBER_CHECK_PETSC(MatSetValuesBlocked(A, 1, &r, static_cast<PetscInt>(n), cols.data(),
+                                           scratch_.data(), ADD_VALUES));
+  });
+  if (shift)
+    for (index_t c = 0; c < n_owned_; ++c) {
+      const PetscInt r = block_[static_cast<size_t>(c)];
+      PetscScalar b[nv * nv] = {};
+      for (int i = 0; i < nv; ++i) b[i * nv + i] = (*shift)[static_cast<size_t>(c)];
+      CAMBER_CHECK_PETSC(MatSetValuesBlocked(A, 1, &r, 1, &r, b, ADD_VALUES));
+    }
+  CAMBER_CHECK_PETSC(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  CAMBER_CHECK_PETSC(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+}
+
+void ExactJacobian::assemble_by_colouring(const Discretization& disc, Tensor& U,
+                                          const std::vector<double>* shift) {
+  CAMBER_REQUIRE(disc.n_owned() == n_owned_ && disc.n_local() == n_local_,
+                 "ExactJacobian::assemble_by_colouring: the discretization has "
+                     << disc.n_owned() << " owned cells, the Jacobian was built for " << n_owned_);
+  CAMBER_REQUIRE(shift == nullptr || static_cast<index_t>(shift->size()) == n_owned_,
+                 "ExactJacobian::assemble_by_colouring: shift has "
+                     << shift->size() << " values, expected " << n_owned_);
+  Mat A = matrix_.get();
+  CAMBER_CHECK_PETSC(MatZeroEntries(A));
   Kokkos::View<int*> seeded("euler::jacobian_seeded", static_cast<size_t>(n_local_));
   const auto color = color_;
   Tensor R, D;

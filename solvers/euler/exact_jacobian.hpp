@@ -1,6 +1,7 @@
 /// @file
 /// The exact Jacobian dR/dU of the Euler residual, at either order,
-/// assembled into a PETSc block matrix by column colouring.
+/// assembled into a PETSc block matrix (by the chain rule through each
+/// cell's reconstruction, or by column colouring).
 ///
 /// At second order the residual of cell c depends on the states of the
 /// cells within two face-neighbour steps of c (its neighbours' reconstructed
@@ -15,6 +16,11 @@
 ///   D = sum over j of colour k of  dR/dU_j        (Discretization::residual_block_columns)
 ///   J(c, j) = D(c)   for the one j of colour k in S(c)
 /// @endcode
+///
+/// assemble() builds the same matrix without the colouring's residual
+/// sweeps: the chain rule through each cell's reconstruction
+/// (Discretization::jacobian_by_stencil); assemble_by_colouring() keeps the
+/// colouring, which the tests compare it with.
 ///
 /// The colouring is greedy over global cell ids (the same on every rank and
 /// rank count), so the assembled matrix is the exact Jacobian of the
@@ -61,10 +67,15 @@ class ExactJacobian {
 
   /// Assembles dR/dU of disc's residual at U (either order; disc must be the
   /// discretization this was built for, or a copy of it such as one with a
-  /// frozen limiter). With `shift` (one value per owned cell), adds
-  /// shift[c] to the four diagonal entries of cell c (a pseudo-time term).
-  /// Fills U's ghost rows. Collective.
+  /// frozen limiter) by the chain rule through the reconstruction, cell by
+  /// cell (Discretization::jacobian_by_stencil). With `shift` (one value per
+  /// owned cell), adds shift[c] to the four diagonal entries of cell c (a
+  /// pseudo-time term). Fills U's ghost rows. Collective.
   void assemble(const Discretization& disc, Tensor& U, const std::vector<double>* shift = nullptr);
+  /// The same matrix by the column colouring (one Dual<double, 4> residual
+  /// per colour): equal to assemble's to round-off, and the check of it.
+  void assemble_by_colouring(const Discretization& disc, Tensor& U,
+                             const std::vector<double>* shift = nullptr);
 
   /// The assembled matrix (rows and columns in PETSc's cell numbering,
   /// solvers/petsc/petsc_numbering.hpp, 4 unknowns per cell).
@@ -95,6 +106,7 @@ class ExactJacobian {
   // that colour in the owned rows.
   std::vector<std::vector<std::pair<index_t, PetscInt>>> entries_;
   std::vector<PetscInt> block_;  // PETSc block of every local cell
+  std::vector<PetscScalar> scratch_;  // one row's blocks, PETSc's layout
   petsc::MatHandle matrix_;
 };
 

@@ -148,41 +148,15 @@ void Reconstruction::limiters_with(const StencilGeometry<Gs>& geometry, const Fi
             phi(c, k) = T(1.0);
             continue;
           }
-          // The extremes are found on plain values and their cells taken
-          // afterwards: the same choice as ad::max/ad::min (the first of
-          // equal values wins), without copying derivatives in the loop.
+          index_t c_max, c_min;
+          neighbour_extremes(W, c, k, neighbor, nb_offset(c), nb_offset(c + 1), c_max, c_min);
           const T wc = W(c, k);
-          index_t c_max = c, c_min = c;
-          double v_max = ad::value(wc), v_min = v_max;
-          for (index_t j = nb_offset(c); j < nb_offset(c + 1); ++j) {
-            const index_t nb = neighbor(j);
-            const double v = ad::value(W(nb, k));
-            if (v_max < v) {
-              v_max = v;
-              c_max = nb;
-            }
-            if (v < v_min) {
-              v_min = v;
-              c_min = nb;
-            }
-          }
           const T d_max = W(c_max, k) - wc, d_min = W(c_min, k) - wc;
-          T p = T(1.0);
-          for (index_t j = offset(c); j < offset(c + 1); ++j) {
-            const T d2 = G(c, 2 * k) * to_face(j, 0) + G(c, 2 * k + 1) * to_face(j, 1);
-            if (wang) {
-              // Near d2 = 0 the function exceeds 1 on both sides, so the
-              // cap removes the switch between d_max and d_min there too.
-              if (d2 > 0.0)
-                p = ad::min(p, smooth_cap(venkatakrishnan_phi(d_max, d2, wang_eps2)));
-              else if (d2 < 0.0)
-                p = ad::min(p, smooth_cap(venkatakrishnan_phi(d_min, d2, wang_eps2)));
-            } else if (d2 > 0.0) {
-              p = ad::min(p, venkatakrishnan_phi(d_max, d2, eps2(c)));
-            } else if (d2 < 0.0) {
-              p = ad::min(p, venkatakrishnan_phi(d_min, d2, eps2(c)));
-            }
-          }
+          const T gx = G(c, 2 * k), gy = G(c, 2 * k + 1);
+          const T p = wang ? venkatakrishnan_cell(d_max, d_min, gx, gy, to_face, offset(c),
+                                                  offset(c + 1), true, wang_eps2)
+                           : venkatakrishnan_cell(d_max, d_min, gx, gy, to_face, offset(c),
+                                                  offset(c + 1), false, eps2(c));
           phi(c, k) = p;
         }
       });

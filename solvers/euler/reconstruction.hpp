@@ -172,6 +172,59 @@ KOKKOS_INLINE_FUNCTION T smooth_cap(const T& x, double delta = 0.5) {
          (-2.0 * t3 + 3.0 * t2);
 }
 
+// The limiter of one cell and variable: the smallest face value over the
+// cell's faces, d_max and d_min the neighbours' largest and smallest values
+// minus the cell's, (gx, gy) the unlimited gradient, to_face(j, .) = x_f -
+// x_i for the cell's face entries j in [j0, j1), eps2 the threshold squared
+// (venkatakrishnan_wang: the global one, with the smooth cap). The kinks
+// (which face, d_max or d_min) are chosen on values, as ad::min does.
+template <class T, class TF, class E>
+KOKKOS_INLINE_FUNCTION T venkatakrishnan_cell(const T& d_max, const T& d_min, const T& gx,
+                                              const T& gy, const TF& to_face, index_t j0,
+                                              index_t j1, bool wang, const E& eps2) {
+  T p = T(1.0);
+  for (index_t j = j0; j < j1; ++j) {
+    const T d2 = gx * to_face(j, 0) + gy * to_face(j, 1);
+    if (wang) {
+      // Near d2 = 0 the function exceeds 1 on both sides, so the cap
+      // removes the switch between d_max and d_min there too.
+      if (d2 > 0.0)
+        p = ad::min(p, smooth_cap(venkatakrishnan_phi(d_max, d2, eps2)));
+      else if (d2 < 0.0)
+        p = ad::min(p, smooth_cap(venkatakrishnan_phi(d_min, d2, eps2)));
+    } else if (d2 > 0.0) {
+      p = ad::min(p, venkatakrishnan_phi(d_max, d2, eps2));
+    } else if (d2 < 0.0) {
+      p = ad::min(p, venkatakrishnan_phi(d_min, d2, eps2));
+    }
+  }
+  return p;
+}
+
+// The cells holding the largest and the smallest value of variable k among
+// cell c and its neighbours neighbor(j0 .. j1) (the first of equal values
+// wins, as ad::max and ad::min choose), found on plain values.
+template <class T, class N>
+KOKKOS_INLINE_FUNCTION void neighbour_extremes(const Field<T>& W, index_t c, int k,
+                                               const N& neighbor, index_t j0, index_t j1,
+                                               index_t& c_max, index_t& c_min) {
+  c_max = c;
+  c_min = c;
+  double v_max = ad::value(W(c, k)), v_min = v_max;
+  for (index_t j = j0; j < j1; ++j) {
+    const index_t nb = neighbor(j);
+    const double v = ad::value(W(nb, k));
+    if (v_max < v) {
+      v_max = v;
+      c_max = nb;
+    }
+    if (v < v_min) {
+      v_min = v;
+      c_min = nb;
+    }
+  }
+}
+
 // W + L . dx for the cell row c of W (primitive, {rows, 4}) and of the
 // limited gradients L ({rows, 8}: L(c, 2 k + d) = phi_k dW_k/dx_d), or W
 // itself where the result's density or pressure is not positive.
@@ -246,6 +299,12 @@ class Reconstruction {
 
   // The stencil geometry of the mesh this was built on.
   const StencilGeometry<double>& geometry() const noexcept { return geometry_; }
+
+  // The fit's and the limiter's neighbours of owned cell i:
+  // neighbor_cell()(neighbor_offset()(i) .. neighbor_offset()(i + 1)).
+  const Kokkos::View<index_t*>& neighbor_offset() const noexcept { return nb_offset_; }
+  const Kokkos::View<index_t*>& neighbor_cell() const noexcept { return nb_cell_; }
+  const SpatialOptions& options() const noexcept { return options_; }
 
   // Owned cells whose neighbours do not span the plane (zero gradient).
   index_t n_degenerate() const noexcept { return n_degenerate_; }

@@ -197,14 +197,15 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   // The block-Jacobi blocks' ILU, unless the user chose (an option this
   // code wrote for an earlier solve does not count as the user's): the
   // assembled second-order Jacobian is far from diagonally dominant at large
-  // CFL numbers, and ILU(0) of it stalls GMRES, so ILU(2) in reverse
-  // Cuthill-McKee order (SU2's QuickStart mesh, smooth limiter: 80 Newton
-  // steps to 10 orders where ILU(0) and ILU(1) cycled for 300); the
-  // first-order matrix gets ILU(1): with ILU(0) the first-order solve of the
-  // 256^2 triangle grid stalled at a residual drop of 1.7 orders (GMRES at
-  // its 200 iterations every step), with ILU(1) it converged in 71 steps,
-  // and SU2's QuickStart mesh took 1.9 s against 3.8 s at first order and
-  // 15 s against 50 s at second order (one run each, docs/performance.md).
+  // CFL numbers, so ILU(1) in reverse Cuthill-McKee order (SU2's QuickStart
+  // mesh, assembled operator: ILU(0) 2,001 Krylov iterations in 8.7 s,
+  // ILU(1) 974 in 7.3 s, ILU(2) 919 in 12.3 s, the factorization being
+  // most of ILU(2)'s time; one run each, docs/performance.md); the
+  // first-order matrix gets ILU(1) in natural order: with ILU(0) the
+  // first-order solve of the 256^2 triangle grid stalled at a residual drop
+  // of 1.7 orders (GMRES at its 200 iterations every step), with ILU(1) it
+  // converged in 71 steps, and SU2's QuickStart mesh took 1.9 s against
+  // 3.8 s at first order.
   {
     static std::vector<std::string> written;  // options this code set
     const auto set_default = [&](const char* name, const char* value) {
@@ -217,7 +218,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
       if (!ours) written.push_back(key);
     };
     if (exact_jacobian) {
-      set_default("sub_pc_factor_levels", "2");
+      set_default("sub_pc_factor_levels", "1");
       set_default("sub_pc_factor_mat_ordering_type", "rcm");
     } else {
       set_default("sub_pc_factor_levels", "1");

@@ -20,17 +20,17 @@
 ///
 /// Second order (Discretization::spatial().order == 2): the Krylov operator
 /// is the exact Newton matrix diag(lambda_i / CFL) + dR/dU of the second-
-/// order residual, assembled by column colouring from Dual evaluations
-/// (ExactJacobian; SteadyOptions::newton_operator = assembled) and its own
-/// preconditioner, or applied matrix-free through
-/// Discretization::residual_and_tangent (matrix_free, the default: a PETSc
-/// MatShell, one Dual residual evaluation per product). The matrix-free
-/// operator is preconditioned by the first-order matrix (preconditioner =
-/// first_order, the default), or by the assembled second-order matrix,
-/// built every jacobian_refresh (5) steps and kept with its ILU factors in
-/// between (second_order: faster on one rank, weak on several). Either operator is exact, with no finite-
-/// difference step; a lagged preconditioner costs Krylov iterations, not
-/// Newton's convergence.
+/// order residual, assembled every step by the chain rule through each
+/// cell's reconstruction (ExactJacobian::assemble; SteadyOptions::
+/// newton_operator = assembled, the default) and its own preconditioner
+/// (block Jacobi, ILU(1) in RCM order), or applied matrix-free through
+/// Discretization::residual_and_tangent (matrix_free: a PETSc MatShell, one
+/// Dual residual evaluation per product). The matrix-free operator is
+/// preconditioned by the first-order matrix (preconditioner = first_order),
+/// or by the assembled second-order matrix, built every jacobian_refresh
+/// (5) steps and kept with its ILU factors in between (second_order).
+/// Either operator is exact, with no finite-difference step; a lagged
+/// preconditioner costs Krylov iterations, not Newton's convergence.
 /// SteadyOptions::defect_correction = true uses the first-
 /// order matrix as the operator too: cheaper steps, linear convergence, and
 /// only at moderate CFL numbers (defect_correction_cfl_max). The limited
@@ -64,7 +64,7 @@
 /// more than the default max_iterations.
 ///
 /// The linear solver is GMRES with block-Jacobi (one block per rank): ILU(1)
-/// of the first-order matrix, ILU(2) in RCM order of the assembled second-
+/// of the first-order matrix, ILU(1) in RCM order of the assembled second-
 /// order one (written into PETSc's options database unless the user gave
 /// them), to a relative tolerance; `-PREFIXksp_*`,
 /// `-PREFIXpc_*` and `-PREFIXsub_pc_*` options override it. The matrix, the Krylov solver and its vectors are created
@@ -125,33 +125,32 @@ struct SteadyOptions {
   // evaluations), linear convergence.
   bool defect_correction = false;
   // Second order, exact Newton operator (defect_correction false): how it
-  // is applied. matrix_free: each Krylov iteration costs one Dual<double, 1>
-  // residual evaluation and the first-order matrix preconditions.
-  // assembled: the exact second-order Jacobian plus the PTC diagonal is
-  // assembled each step by column colouring (ExactJacobian,
-  // solvers/euler/exact_jacobian.hpp: one Dual<double, 4> residual
-  // evaluation per colour) and preconditions itself (block Jacobi with
-  // ILU(2) in RCM order unless -PREFIXsub_pc_* options say otherwise).
-  // SU2's QuickStart mesh, Venkatakrishnan-Wang, first_order_drop 1e-3,
-  // second_order_cfl_growth 4, one rank: assembled 80 steps in 19 s,
-  // matrix-free 169 steps in 129 s (2026-12-02, docs/performance.md). The
-  // default stays matrix_free until the optimizer's path is measured too.
+  // is applied. assembled: the exact second-order Jacobian plus the PTC
+  // diagonal, assembled each step by the chain rule through each cell's
+  // reconstruction (ExactJacobian::assemble, solvers/euler/
+  // exact_jacobian.hpp), preconditions itself (block Jacobi with ILU(1) in
+  // RCM order unless -PREFIXsub_pc_* options say otherwise). matrix_free:
+  // each Krylov iteration costs one Dual<double, 1> residual evaluation and
+  // the first-order matrix preconditions. Transonic NACA 0012, Venkatakrishnan-
+  // Wang, one rank, one run each (docs/performance.md, "The stencil-
+  // assembled Jacobian"): SU2's QuickStart mesh (triangles, node-neighbour
+  // stencils) assembled 7.3 s against matrix-free 14.5 s; Vassberg and
+  // Jameson's 128^2 quads 12.7 s against 13.7 s.
   enum class NewtonOperator { assembled, matrix_free };
-  NewtonOperator newton_operator = NewtonOperator::matrix_free;
+  NewtonOperator newton_operator = NewtonOperator::assembled;
   // The preconditioner of the matrix-free operator: the first-order matrix
   // with ILU(1) (first_order), or the assembled exact second-order matrix
-  // with ILU(2) in RCM order (second_order), assembled every
+  // with ILU(1) in RCM order (second_order), assembled every
   // jacobian_refresh steps and kept in between (its factors too), so that
-  // the colouring's cost is shared by several steps while the operator
+  // the assembly's cost is shared by several steps while the operator
   // stays exact.
   enum class Preconditioner { first_order, second_order };
-  // second_order every 5 steps is the faster on one rank (the transonic
-  // NACA 0012 with the smooth limiter, one run each, 2026-12-02: Vassberg
-  // and Jameson's 128^2 grid 8.8 s against 9.8 s, SU2's QuickStart mesh
-  // 37 s against 73 s), but on two ranks its block-Jacobi ILU(2) of the
-  // lagged matrix did not converge the QuickStart case in 400 steps, where
-  // first_order did in 109 (docs/performance.md): first_order stays the
-  // default.
+  // With threshold 0.3 and the colouring assembly, second_order every 5
+  // steps was the faster on one rank (the transonic NACA 0012, one run
+  // each: Vassberg and Jameson's 128^2 grid 8.8 s against 9.8 s, SU2's
+  // QuickStart mesh 37 s against 73 s), but on two ranks its block-Jacobi
+  // ILU(2) of the lagged matrix did not converge the QuickStart case in 400
+  // steps, where first_order did in 109 (docs/performance.md).
   Preconditioner preconditioner = Preconditioner::first_order;
   int jacobian_refresh = 5;
   // The CFL ceiling of defect correction (the smaller of this and cfl_max):

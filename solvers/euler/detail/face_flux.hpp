@@ -1,0 +1,100 @@
+// The face fluxes as functions of the face states, shared by the residual
+// (discretization.cpp) and the stencil assembly of its Jacobian
+// (stencil_jacobian.cpp), and the views between Tensors and Fields.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <type_traits>
+
+#include <camber/solvers/euler/boundary.hpp>
+#include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/flux.hpp>
+
+namespace camber::solvers::euler::detail {
+
+// The numerical flux of an interior face as a function of (U_L, U_R): what
+// both the residual (T = double, Dual<double, 1>) and the Jacobian blocks
+// (ad::jacobian with Dual<double, 8>) evaluate.
+// TN: the normal's scalar (a Dual for derivatives with respect to node
+// coordinates).
+template <class TN = double>
+struct InteriorFlux {
+  IdealGas gas;
+  TN n[2];
+  int scheme;
+  template <class T>
+  KOKKOS_INLINE_FUNCTION void operator()(const T (&x)[8], T (&y)[4]) const {
+    Conserved<T, 2> ul, ur;
+    for (int k = 0; k < 4; ++k) {
+      ul[k] = x[k];
+      ur[k] = x[4 + k];
+    }
+    const Conserved<T, 2> f = scheme == static_cast<int>(FluxScheme::roe)
+                                  ? roe_flux(gas, ul, ur, n)
+                                  : hllc_flux(gas, ul, ur, n);
+    for (int k = 0; k < 4; ++k) y[k] = f[k];
+  }
+};
+
+// The flux through a boundary face as a function of the interior state.
+template <class TN = double>
+struct BoundaryFlux {
+  IdealGas gas;
+  TN n[2];
+  int scheme;
+  int kind;
+  Conserved<double, 2> free_stream;
+  template <class T>
+  KOKKOS_INLINE_FUNCTION void operator()(const T (&x)[4], T (&y)[4]) const {
+    Conserved<T, 2> u;
+    for (int k = 0; k < 4; ++k) u[k] = x[k];
+    Conserved<T, 2> f;
+    switch (static_cast<BoundaryKind>(kind)) {
+      case BoundaryKind::slip_wall:
+      case BoundaryKind::symmetry:
+        f = slip_wall_flux(gas, u, n);
+        break;
+      case BoundaryKind::far_field: {
+        const Conserved<T, 2> ub = far_field_state(gas, u, free_stream, n);
+        f = scheme == static_cast<int>(FluxScheme::roe) ? roe_flux(gas, u, ub, n)
+                                                        : hllc_flux(gas, u, ub, n);
+        break;
+      }
+      case BoundaryKind::supersonic_inflow:
+        f = physical_flux(gas, state_cast<T>(free_stream), n);
+        break;
+      case BoundaryKind::supersonic_outflow:
+        f = physical_flux(gas, u, n);
+        break;
+    }
+    for (int k = 0; k < 4; ++k) y[k] = f[k];
+  }
+};
+
+// Row f of the outer states as a Conserved.
+KOKKOS_INLINE_FUNCTION Conserved<double, 2> outer_state(const Kokkos::View<double**>& outer,
+                                                        index_t f) {
+  Conserved<double, 2> s;
+  for (int k = 0; k < 4; ++k) s[k] = outer(f, k);
+  return s;
+}
+
+// A {rows, 4} Tensor's storage as a Field (shared, unmanaged).
+inline Field<double> field_of(const Tensor& t) {
+  return Field<double>(t.data(), static_cast<size_t>(t.dim(0)), static_cast<size_t>(t.dim(1)));
+}
+
+// A Field<T>'s storage as a Tensor of doubles, {rows, cols * doubles per T}
+// (shared): a Dual is its value and derivatives side by side, so a halo
+// exchange of this Tensor moves whole Duals.
+template <class T>
+Tensor raw_tensor(const Field<T>& f) {
+  static_assert(std::is_trivially_copyable<T>::value && sizeof(T) % sizeof(double) == 0,
+                "raw_tensor: T must be a trivially copyable bundle of doubles");
+  const index_t per = static_cast<index_t>(sizeof(T) / sizeof(double));
+  return Tensor::wrap(reinterpret_cast<double*>(f.data()),
+                      {static_cast<index_t>(f.extent(0)), static_cast<index_t>(f.extent(1)) * per});
+}
+
+}  // namespace camber::solvers::euler::detail
