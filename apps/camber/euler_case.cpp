@@ -94,11 +94,12 @@ void declare_euler_schema(deck::Schema& s) {
       .integer("order", 1, deck::IntRange(1, 2),
                "Spatial order: 1 (cell states at the faces) or 2 (least-squares gradients of "
                "the primitive variables, limited, reconstructed at the faces).")
-      .choice("limiter", "venkatakrishnan", {"venkatakrishnan", "venkatakrishnan_wang", "none"},
-              "Order 2: venkatakrishnan (threshold (K h)^3 per cell, min(1, phi)), "
-              "venkatakrishnan_wang (one threshold per variable, wang_epsilon of its "
-              "free-stream scale, and a smooth cap: Newton converges without freezing) or "
-              "none (smooth flows only).")
+      .choice("limiter", "venkatakrishnan_wang", {"venkatakrishnan_wang", "venkatakrishnan", "none"},
+              "Order 2: venkatakrishnan_wang (one threshold per variable, wang_epsilon of its "
+              "free-stream scale, and a smooth cap: Newton converges without freezing, and "
+              "an optimizer's function is differentiable), venkatakrishnan (threshold (K h)^3 "
+              "per cell, min(1, phi); classic, may cycle unless frozen) or none (smooth flows "
+              "only).")
       .choice("gradient_stencil", "mixed", {"mixed", "nodes", "faces"},
               "Order 2: the cells the least-squares gradient and the limiter's bounds take "
               "around a cell: every cell sharing a node with it (nodes), its face neighbours "
