@@ -141,8 +141,9 @@ void declare_euler_schema(deck::Schema& s) {
       .choice("newton_operator", "assembled", {"assembled", "matrix_free"},
               "Order 2: the exact Newton matrix assembled every step by the chain rule "
               "through each cell's reconstruction (block Jacobi with ILU(1) in reverse "
-              "Cuthill-McKee order preconditions it) or applied matrix-free (one Dual "
-              "residual per Krylov iteration, the preconditioner below).")
+              "Cuthill-McKee order preconditions it, from the right) or applied matrix-free "
+              "(one Dual residual per Krylov iteration, the preconditioner below; the one "
+              "measured to converge the 512 x 512 transonic grid).")
       .choice("preconditioner", "first_order", {"first_order", "second_order"},
               "Order 2, matrix_free: the first-order matrix with ILU(1), or the assembled "
               "second-order Jacobian with ILU(1) in reverse Cuthill-McKee order, assembled "

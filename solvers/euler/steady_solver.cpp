@@ -234,6 +234,14 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   PC pc;
   CAMBER_CHECK_PETSC(KSPGetPC(ksp.get(), &pc));
   CAMBER_CHECK_PETSC(PCSetType(pc, PCBJACOBI));  // ILU in each block (levels above)
+  // The assembled operator: right preconditioning, so that GMRES stops on
+  // the true residual of the Newton system. Left-preconditioned, ILU(1) of
+  // the second-order matrix met the tolerance on its preconditioned
+  // residual in 1-3 iterations with steps that did not reduce R: the 48 x
+  // 24 transonic O-grid on two ranks cycled at a residual of 6e-5 for 150
+  // steps (converged in 43 with right preconditioning), and the 512^2 grid
+  // stalled near 2e-5 (docs/performance.md).
+  if (exact_jacobian && !matrix_free) CAMBER_CHECK_PETSC(KSPSetPCSide(ksp.get(), PC_RIGHT));
   CAMBER_CHECK_PETSC(KSPSetTolerances(ksp.get(), options.linear_rel_tolerance, 1e-50,
                                       PETSC_DEFAULT, options.linear_max_iterations));
   CAMBER_CHECK_PETSC(KSPSetFromOptions(ksp.get()));

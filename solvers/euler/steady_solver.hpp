@@ -135,7 +135,10 @@ struct SteadyOptions {
   // Wang, one rank, one run each (docs/performance.md, "The stencil-
   // assembled Jacobian"): SU2's QuickStart mesh (triangles, node-neighbour
   // stencils) assembled 7.3 s against matrix-free 14.5 s; Vassberg and
-  // Jameson's 128^2 quads 12.7 s against 13.7 s.
+  // Jameson's 128^2 quads 12.7 s against 13.7 s. GMRES is right-
+  // preconditioned for it (it stops on the true residual). Limit: on the
+  // 512^2 grid the assembled operator stalled near 1e-5 where the
+  // matrix-free one converged (227 steps): use matrix_free there.
   enum class NewtonOperator { assembled, matrix_free };
   NewtonOperator newton_operator = NewtonOperator::assembled;
   // The preconditioner of the matrix-free operator: the first-order matrix

@@ -13,6 +13,9 @@
 //   * the tangent/adjoint dot-product identity of the whole chain,
 //     <w, J v> (forward mode: one tangent solve) = <J^T w, v> (reverse
 //     mode), 1e-8 relative (the linear solves' tolerance is 1e-10);
+//   * transonic, with the smooth limiter live: the gradient against central
+//     differences of full solves (no frozen stand-in), 1e-5 of the largest
+//     component, at the baseline and at a design away from it;
 //   * with Venkatakrishnan's limiter, which SteadyFlow freezes during the
 //     solve: the reverse-mode gradient against central differences of
 //     solutions of the residual with the limiter frozen at the phi
@@ -168,6 +171,82 @@ TEST(ShapeGradient, WithTheLimiterFrozenMatchesDifferencesAtTheFrozenPhi) {
         "%+.10e\n",
         static_cast<int>(k), g[static_cast<size_t>(k)], fd);
     EXPECT_NEAR(g[static_cast<size_t>(k)], fd, 1e-5 * g_max) << "bump " << k;
+  }
+}
+
+// Transonic (M 0.8, alpha 1.25 deg) with the smooth Venkatakrishnan-Wang
+// limiter live in every solve (the decks' default, what `camber optimize`
+// evaluates): the adjoint gradient of CL and CD against central
+// differences of full solves of the perturbed designs (each warm-started
+// from the last, as the optimizer's are, and converged to round-off), at
+// the baseline and at a design away from it, 1e-5 of the largest
+// component. No frozen stand-in: the differences are of the function the
+// optimizer evaluates.
+//
+// The step: the limiter's min over faces and its neighbours' max/min
+// switch within 1e-5 of these designs near the shock (bumps 1-3 of the
+// upper surface): central differences with h = 1e-5 were off by up to
+// 5e-3 of the largest CL component and 15% in dCD/da_3 (-0.02755 against
+// the adjoint's -0.02342), with h = 1e-6 by 4e-7 (both designs; the
+// other bumps agree to 1e-6 at either step). The function is piecewise
+// smooth at that scale; the adjoint is its derivative where it is smooth.
+// Rounding: the solves stop at an absolute residual of 1e-13, ~1e-12 in
+// the coefficients, ~1e-6 in a difference over 2e-6: below 1e-5 of |g|
+// ~ 1.5-20.
+TEST(ShapeGradient, SmoothLimiterTransonicGradientMatchesDifferencesOfFullSolves) {
+  const mesh::Mesh global =
+      mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 50.0);
+  const design::HicksHenne bumps(global, {"airfoil"}, design::evenly_spaced_bumps(5));
+  const design::MeshDeformation idw(global, {"airfoil"});
+  eu::SteadyFlowSettings settings = subsonic_settings();
+  settings.flow.mach = 0.8;
+  settings.spatial.limiter = eu::LimiterKind::venkatakrishnan_wang;
+  eu::SteadyFlow flow(global, test::world(), settings);
+  const index_t n = bumps.n_design();
+  const char* names[2] = {"CL", "CD"};
+  const double h = 1e-6;
+  for (const double away : {0.0, 1.0}) {
+    const char* where = away > 0.0 ? "away" : "baseline";
+    std::vector<double> base(static_cast<size_t>(n));
+    for (index_t k = 0; k < n; ++k)
+      base[static_cast<size_t>(k)] = away * 1e-3 * std::sin(0.7 + 1.3 * k);
+    std::vector<double> g[2];
+    double g_max[2] = {0.0, 0.0};
+    for (int m : {0, 1}) {
+      auto coefficient = [&](const ad::Var& a) {
+        return ad::slice(flow.coefficients(design::deformed_coordinates(bumps, idw, a)), 0, m,
+                         m + 1);
+      };
+      g[m] = ad::value_and_grad(coefficient, ad::variable(Tensor::from_host({n}, base)))
+                 .grads[0]
+                 .value()
+                 .to_vector();
+      for (double x : g[m]) g_max[m] = std::max(g_max[m], std::abs(x));
+    }
+    double worst[2] = {0.0, 0.0};
+    for (index_t k = 0; k < n; ++k) {
+      std::vector<double> ap = base, am = base;
+      ap[static_cast<size_t>(k)] += h;
+      am[static_cast<size_t>(k)] -= h;
+      const std::vector<double> cp =
+          flow.coefficients(design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, ap)))
+              .to_vector();
+      const std::vector<double> cm =
+          flow.coefficients(design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, am)))
+              .to_vector();
+      for (int m : {0, 1}) {
+        const double fd = (cp[static_cast<size_t>(m)] - cm[static_cast<size_t>(m)]) / (2 * h);
+        const double gk = g[m][static_cast<size_t>(k)];
+        worst[m] = std::max(worst[m], std::abs(gk - fd) / g_max[m]);
+        say("[shape gradient, smooth limiter, %s] d%s/da_%d: adjoint %+.10e, central difference "
+            "%+.10e\n",
+            where, names[m], static_cast<int>(k), gk, fd);
+        EXPECT_NEAR(gk, fd, 1e-5 * g_max[m]) << where << " " << names[m] << " bump " << k;
+      }
+    }
+    for (int m : {0, 1})
+      say("[shape gradient, smooth limiter, %s] %s: largest difference %.2e of max |g| %.3e\n",
+          where, names[m], worst[m], g_max[m]);
   }
 }
 
