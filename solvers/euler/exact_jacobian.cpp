@@ -85,19 +85,25 @@ ExactJacobian::ExactJacobian(const Discretization& disc)
   CAMBER_CHECK_PETSC(MatSetOption(matrix_.get(), MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
 }
 
+void ExactJacobian::check_assembly(const Discretization& disc, const std::vector<double>* shift,
+                                   const char* who) const {
+  CAMBER_REQUIRE(disc.n_owned() == n_owned_ && disc.n_local() == n_local_,
+                 "ExactJacobian::" << who << ": the discretization has " << disc.n_owned()
+                                   << " owned cells, the Jacobian was built for " << n_owned_);
+  CAMBER_REQUIRE(shift == nullptr || static_cast<index_t>(shift->size()) == n_owned_,
+                 "ExactJacobian::" << who << ": shift has " << shift->size()
+                                   << " values, expected " << n_owned_);
+}
+
 void ExactJacobian::assemble(const Discretization& disc, Tensor& U,
                              const std::vector<double>* shift) {
-  CAMBER_REQUIRE(disc.n_owned() == n_owned_ && disc.n_local() == n_local_,
-                 "ExactJacobian::assemble: the discretization has "
-                     << disc.n_owned() << " owned cells, the Jacobian was built for " << n_owned_);
-  CAMBER_REQUIRE(shift == nullptr || static_cast<index_t>(shift->size()) == n_owned_,
-                 "ExactJacobian::assemble: shift has " << shift->size() << " values, expected "
-                                                       << n_owned_);
+  check_assembly(disc, shift, "assemble");
   Mat A = matrix_.get();
   CAMBER_CHECK_PETSC(MatZeroEntries(A));
   // Rows of ghost cells go to their owners (PETSc's stash): every term is
   // added, none inserted.
   std::vector<PetscInt> cols;
+  std::vector<PetscScalar> values;
   disc.jacobian_by_stencil(U, [&](index_t row, index_t n, const index_t* local_cols,
                                   const double* blocks) {
     cols.resize(static_cast<size_t>(n));
@@ -106,13 +112,13 @@ void ExactJacobian::assemble(const Discretization& disc, Tensor& U,
     const PetscInt r = block_[static_cast<size_t>(row)];
     // MatSetValuesBlocked takes the blocks of one row as a row-major
     // (4 x 4n) array: block i's row a is entries a * 4n + 4 i ...
-    scratch_.resize(static_cast<size_t>(n) * 16);
+    values.resize(static_cast<size_t>(n) * 16);
     for (index_t i = 0; i < n; ++i)
       for (int a = 0; a < nv; ++a)
         for (int e = 0; e < nv; ++e)
-          scratch_[static_cast<size_t>(a * nv * n + nv * i + e)] = blocks[i * 16 + a * nv + e];
+          values[static_cast<size_t>(a * nv * n + nv * i + e)] = blocks[i * 16 + a * nv + e];
     CAMBER_CHECK_PETSC(MatSetValuesBlocked(A, 1, &r, static_cast<PetscInt>(n), cols.data(),
-                                           scratch_.data(), ADD_VALUES));
+                                           values.data(), ADD_VALUES));
   });
   if (shift)
     for (index_t c = 0; c < n_owned_; ++c) {
@@ -127,12 +133,7 @@ void ExactJacobian::assemble(const Discretization& disc, Tensor& U,
 
 void ExactJacobian::assemble_by_colouring(const Discretization& disc, Tensor& U,
                                           const std::vector<double>* shift) {
-  CAMBER_REQUIRE(disc.n_owned() == n_owned_ && disc.n_local() == n_local_,
-                 "ExactJacobian::assemble_by_colouring: the discretization has "
-                     << disc.n_owned() << " owned cells, the Jacobian was built for " << n_owned_);
-  CAMBER_REQUIRE(shift == nullptr || static_cast<index_t>(shift->size()) == n_owned_,
-                 "ExactJacobian::assemble_by_colouring: shift has "
-                     << shift->size() << " values, expected " << n_owned_);
+  check_assembly(disc, shift, "assemble_by_colouring");
   Mat A = matrix_.get();
   CAMBER_CHECK_PETSC(MatZeroEntries(A));
   Kokkos::View<int*> seeded("euler::jacobian_seeded", static_cast<size_t>(n_local_));

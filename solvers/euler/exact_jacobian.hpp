@@ -97,6 +97,10 @@ class ExactJacobian {
   long long n_blocks() const noexcept { return n_blocks_; }
 
  private:
+  // disc is the one this was built for, shift (if given) has n_owned values.
+  void check_assembly(const Discretization& disc, const std::vector<double>* shift,
+                      const char* who) const;
+
   MPI_Comm comm_;
   index_t n_owned_ = 0, n_local_ = 0;
   int n_colors_ = 0;
@@ -106,7 +110,6 @@ class ExactJacobian {
   // that colour in the owned rows.
   std::vector<std::vector<std::pair<index_t, PetscInt>>> entries_;
   std::vector<PetscInt> block_;  // PETSc block of every local cell
-  std::vector<PetscScalar> scratch_;  // one row's blocks, PETSc's layout
   petsc::MatHandle matrix_;
 };
 

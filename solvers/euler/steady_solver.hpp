@@ -132,11 +132,12 @@ struct SteadyOptions {
   // RCM order unless -PREFIXsub_pc_* options say otherwise). matrix_free:
   // each Krylov iteration costs one Dual<double, 1> residual evaluation and
   // the first-order matrix preconditions. Transonic NACA 0012, Venkatakrishnan-
-  // Wang, one rank, one run each (docs/performance.md, "The stencil-
-  // assembled Jacobian"): SU2's QuickStart mesh (triangles, node-neighbour
-  // stencils) assembled 7.3 s against matrix-free 14.5 s; Vassberg and
-  // Jameson's 128^2 quads 12.7 s against 13.7 s. GMRES is right-
-  // preconditioned for it (it stops on the true residual). Limit: on the
+  // Wang, one rank (docs/performance.md, "The stencil-assembled
+  // Jacobian"): SU2's QuickStart mesh (triangles, node-neighbour stencils)
+  // assembled 8.13 s against matrix-free 12.87 s (medians of 3 alternating
+  // pairs); Vassberg and Jameson's 128^2 quads 12.7 s against 13.7 s (one
+  // run each). GMRES is right-preconditioned for it (it stops on the true
+  // residual). Limit: on the
   // 512^2 grid the assembled operator stalled near 1e-5 where the
   // matrix-free one converged (227 steps): use matrix_free there.
   enum class NewtonOperator { assembled, matrix_free };
