@@ -94,10 +94,13 @@ void declare_euler_schema(deck::Schema& s) {
       .integer("order", 1, deck::IntRange(1, 2),
                "Spatial order: 1 (cell states at the faces) or 2 (least-squares gradients of "
                "the primitive variables, limited, reconstructed at the faces).")
-      .choice("limiter", "venkatakrishnan_wang", {"venkatakrishnan_wang", "venkatakrishnan", "none"},
+      .choice("limiter", "venkatakrishnan_wang",
+              {"venkatakrishnan_wang", "venkatakrishnan_smooth", "venkatakrishnan", "none"},
               "Order 2: venkatakrishnan_wang (one threshold per variable, wang_epsilon of its "
               "free-stream scale, and a smooth cap: Newton converges without freezing, and "
-              "an optimizer's function is differentiable), venkatakrishnan (threshold (K h)^3 "
+              "an optimizer's function is differentiable), venkatakrishnan_smooth (the same "
+              "with smooth maxima and minima in place of the neighbours' extremes and the "
+              "minimum over faces: no switch left for Newton to cycle on), venkatakrishnan (threshold (K h)^3 "
               "per cell, min(1, phi); classic, may cycle unless frozen) or none (smooth flows "
               "only).")
       .choice("gradient_stencil", "mixed", {"mixed", "nodes", "faces"},
@@ -108,7 +111,7 @@ void declare_euler_schema(deck::Schema& s) {
       .real("venkatakrishnan_k", 5.0, deck::Range::positive(),
             "Venkatakrishnan's K: eps^2 = (K h)^3; larger K limits less.")
       .real("wang_epsilon", 0.1, deck::Range::positive().and_at_most(10.0),
-            "venkatakrishnan_wang: the threshold as a fraction of each variable's "
+            "venkatakrishnan_wang and _smooth: the threshold as a fraction of each variable's "
             "free-stream scale (rho, speed of sound, rho c^2); larger limits less.")
       .real("reference_length_m", 1.0, deck::Range::positive(),
             "Reference length (chord) of the coefficients, in mesh units.")
@@ -326,7 +329,9 @@ eu::SpatialOptions spatial_options(const deck::Deck& d) {
   const std::string& limiter = d.string("flow.limiter");
   spatial.limiter = limiter == "none"                   ? eu::LimiterKind::none
                     : limiter == "venkatakrishnan_wang" ? eu::LimiterKind::venkatakrishnan_wang
-                                                        : eu::LimiterKind::venkatakrishnan;
+                    : limiter == "venkatakrishnan_smooth"
+                        ? eu::LimiterKind::venkatakrishnan_smooth
+                        : eu::LimiterKind::venkatakrishnan;
   spatial.venkatakrishnan_k = d.real("flow.venkatakrishnan_k");
   spatial.wang_epsilon = d.real("flow.wang_epsilon");
   const std::string& stencil = d.string("flow.gradient_stencil");

@@ -59,6 +59,13 @@ eu::SteadyFlowSettings design_flow_settings(const deck::Deck& d, const mesh::Mes
   settings.steady = steady_options(d);
   settings.steady.abs_tolerance = 1e-13;  // warm starts begin near round-off
   settings.warm_cfl_start = d.real("solver.warm_cfl_start");
+  // `camber -v optimize`: every Newton step of every flow solve.
+  settings.monitor = [](const eu::IterationReport& r) {
+    logging::debug(CAMBER_MSG("  flow step " << r.iteration << std::scientific << std::setprecision(3)
+                                             << "  res " << r.residual_density << "  cfl " << r.cfl
+                                             << "  step " << r.step << "  ksp " << r.linear_iterations
+                                             << std::fixed << std::setprecision(6) << "  CL " << r.forces.cl));
+  };
   return settings;
 }
 

@@ -9,6 +9,7 @@ const char* limiter_kind_name(LimiterKind kind) {
     case LimiterKind::venkatakrishnan: return "venkatakrishnan";
     case LimiterKind::none: return "none";
     case LimiterKind::venkatakrishnan_wang: return "venkatakrishnan_wang";
+    case LimiterKind::venkatakrishnan_smooth: return "venkatakrishnan_smooth";
   }
   return "unknown";
 }
@@ -139,8 +140,9 @@ void Reconstruction::limiters_with(const StencilGeometry<Gs>& geometry, const Fi
   const auto to_face = geometry.to_face;
   const auto eps2 = geometry.eps2;
   const bool unlimited = options_.limiter == LimiterKind::none;
-  const bool wang = options_.limiter == LimiterKind::venkatakrishnan_wang;
+  const LimiterForm form = limiter_form(options_.limiter);
   const double wang_eps2 = options_.wang_epsilon * options_.wang_epsilon;
+  const double extreme_width = smooth_extreme_width * options_.wang_epsilon;
   Kokkos::parallel_for(
       "euler::venkatakrishnan", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
         for (int k = 0; k < 4; ++k) {
@@ -148,15 +150,22 @@ void Reconstruction::limiters_with(const StencilGeometry<Gs>& geometry, const Fi
             phi(c, k) = T(1.0);
             continue;
           }
-          index_t c_max, c_min;
-          neighbour_extremes(W, c, k, neighbor, nb_offset(c), nb_offset(c + 1), c_max, c_min);
-          const T wc = W(c, k);
-          const T d_max = W(c_max, k) - wc, d_min = W(c_min, k) - wc;
+          T d_max, d_min;
+          if (form == LimiterForm::smooth) {
+            smooth_neighbour_range(W, c, k, neighbor, nb_offset(c), nb_offset(c + 1),
+                                   extreme_width, d_max, d_min);
+          } else {
+            index_t c_max, c_min;
+            neighbour_extremes(W, c, k, neighbor, nb_offset(c), nb_offset(c + 1), c_max, c_min);
+            d_max = W(c_max, k) - W(c, k);
+            d_min = W(c_min, k) - W(c, k);
+          }
           const T gx = G(c, 2 * k), gy = G(c, 2 * k + 1);
-          const T p = wang ? venkatakrishnan_cell(d_max, d_min, gx, gy, to_face, offset(c),
-                                                  offset(c + 1), true, wang_eps2)
-                           : venkatakrishnan_cell(d_max, d_min, gx, gy, to_face, offset(c),
-                                                  offset(c + 1), false, eps2(c));
+          const T p = form == LimiterForm::classic
+                          ? venkatakrishnan_cell(d_max, d_min, gx, gy, to_face, offset(c),
+                                                 offset(c + 1), form, eps2(c))
+                          : venkatakrishnan_cell(d_max, d_min, gx, gy, to_face, offset(c),
+                                                 offset(c + 1), form, wang_eps2);
           phi(c, k) = p;
         }
       });

@@ -101,8 +101,19 @@ enum class LimiterKind : int {
   // (Wang's modification) and a smooth cap at 1: C^1 in the states away
   // from shocks, so Newton converges on it without freezing.
   venkatakrishnan_wang = 2,
+  // venkatakrishnan_wang with its remaining switches smoothed: the
+  // neighbours' largest and smallest values and the smallest face value
+  // are smooth maxima and minima (smooth_max_above, smooth_min_between), so
+  // the limited residual is C^1 in the states everywhere a reconstructed
+  // face state stays positive. Newton's steps on the switching functions
+  // can cycle between their pieces (Wang's form: a period-5 cycle at 5e-3
+  // of the reference residual on the second design of the README's
+  // optimization with lift held); here there is no switch to cycle on (the
+  // same design then stalls at 4e-3 without cycling: a stall with another
+  // cause). Widths: smooth_extreme_width, smooth_face_width.
+  venkatakrishnan_smooth = 3,
 };
-// "venkatakrishnan", "none", "venkatakrishnan_wang"
+// "venkatakrishnan", "none", "venkatakrishnan_wang", "venkatakrishnan_smooth"
 const char* limiter_kind_name(LimiterKind kind);
 
 // The cells the least-squares fit and the limiter's min/max take around a
@@ -172,6 +183,37 @@ KOKKOS_INLINE_FUNCTION T smooth_cap(const T& x, double delta = 0.5) {
          (-2.0 * t3 + 3.0 * t2);
 }
 
+// Smooth maximum of a and b: (a + b + sqrt((a - b)^2 + delta^2)) / 2, at
+// least max(a, b) and at most max(a, b) + delta / 2 (at a = b); C^infinity.
+template <class T>
+KOKKOS_INLINE_FUNCTION T smooth_max_above(const T& a, const T& b, double delta) {
+  const T d = a - b;
+  return 0.5 * (a + b + ad::sqrt(d * d + delta * delta));
+}
+// Smooth minimum of a and b that stays between them:
+// (a + b + delta - sqrt((a - b)^2 + delta^2)) / 2, equal to a at a = b and
+// within delta / 2 above min(a, b); C^infinity.
+template <class T>
+KOKKOS_INLINE_FUNCTION T smooth_min_between(const T& a, const T& b, double delta) {
+  const T d = a - b;
+  return 0.5 * (a + b + delta - ad::sqrt(d * d + delta * delta));
+}
+
+// The limiter's switches, from the most to the least switching.
+enum class LimiterForm : int { classic, wang, smooth };
+
+inline LimiterForm limiter_form(LimiterKind kind) {
+  return kind == LimiterKind::venkatakrishnan_smooth ? LimiterForm::smooth
+         : kind == LimiterKind::venkatakrishnan_wang ? LimiterForm::wang
+                                                     : LimiterForm::classic;
+}
+
+// venkatakrishnan_smooth's widths: of the neighbours' extremes, a fraction
+// of the threshold eps (differences below eps are smooth data to the
+// limiter), and of the minimum over faces, in units of phi.
+constexpr double smooth_extreme_width = 0.25;
+constexpr double smooth_face_width = 0.05;
+
 // The limiter of one cell and variable: the smallest face value over the
 // cell's faces, d_max and d_min the neighbours' largest and smallest values
 // minus the cell's, (gx, gy) the unlimited gradient, to_face(j, .) = x_f -
@@ -181,17 +223,16 @@ KOKKOS_INLINE_FUNCTION T smooth_cap(const T& x, double delta = 0.5) {
 template <class T, class TF, class E>
 KOKKOS_INLINE_FUNCTION T venkatakrishnan_cell(const T& d_max, const T& d_min, const T& gx,
                                               const T& gy, const TF& to_face, index_t j0,
-                                              index_t j1, bool wang, const E& eps2) {
+                                              index_t j1, LimiterForm form, const E& eps2) {
   T p = T(1.0);
   for (index_t j = j0; j < j1; ++j) {
     const T d2 = gx * to_face(j, 0) + gy * to_face(j, 1);
-    if (wang) {
+    if (form != LimiterForm::classic) {
       // Near d2 = 0 the function exceeds 1 on both sides, so the cap
       // removes the switch between d_max and d_min there too.
-      if (d2 > 0.0)
-        p = ad::min(p, smooth_cap(venkatakrishnan_phi(d_max, d2, eps2)));
-      else if (d2 < 0.0)
-        p = ad::min(p, smooth_cap(venkatakrishnan_phi(d_min, d2, eps2)));
+      if (!(d2 > 0.0) && !(d2 < 0.0)) continue;
+      const T f = smooth_cap(venkatakrishnan_phi(d2 > 0.0 ? d_max : d_min, d2, eps2));
+      p = form == LimiterForm::smooth ? smooth_min_between(p, f, smooth_face_width) : ad::min(p, f);
     } else if (d2 > 0.0) {
       p = ad::min(p, venkatakrishnan_phi(d_max, d2, eps2));
     } else if (d2 < 0.0) {
@@ -222,6 +263,23 @@ KOKKOS_INLINE_FUNCTION void neighbour_extremes(const Field<T>& W, index_t c, int
       v_min = v;
       c_min = nb;
     }
+  }
+}
+
+// venkatakrishnan_smooth's d_max and d_min of variable k at cell c: smooth
+// maxima (minima) of W_j - W_c over the neighbours and the cell itself
+// (0), folded in neighbour order; d_max >= the largest difference >= 0 and
+// d_min <= the smallest <= 0, each within delta / 2 per neighbour.
+template <class T, class N>
+KOKKOS_INLINE_FUNCTION void smooth_neighbour_range(const Field<T>& W, index_t c, int k,
+                                                   const N& neighbor, index_t j0, index_t j1,
+                                                   double delta, T& d_max, T& d_min) {
+  d_max = T(0.0);
+  d_min = T(0.0);
+  for (index_t j = j0; j < j1; ++j) {
+    const T d = W(neighbor(j), k) - W(c, k);
+    d_max = smooth_max_above(d_max, d, delta);
+    d_min = -smooth_max_above(-d_min, -d, delta);
   }
 }
 

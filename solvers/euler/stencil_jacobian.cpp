@@ -106,8 +106,10 @@ void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) c
   const bool reconstruct = spatial_.order == 2;
   const bool frozen = reconstruct && spatial_.freeze_limiter;
   const bool unlimited = spatial_.limiter == LimiterKind::none;
-  const bool wang = spatial_.limiter == LimiterKind::venkatakrishnan_wang;
+  const LimiterForm form = limiter_form(spatial_.limiter);
+  const bool smooth = form == LimiterForm::smooth;
   const double wang_eps2 = spatial_.wang_epsilon * spatial_.wang_epsilon;
+  const double extreme_width = smooth_extreme_width * spatial_.wang_epsilon;
 
   // Values: W and P = dW/dU in every local cell; at second order the
   // gradients G and limiter phi of the owned cells and the limited
@@ -215,7 +217,7 @@ void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) c
             const bool live = !frozen && !unlimited;
             for (int k = 0; k < 4; ++k) {
               index_t i_max = 0, i_min = 0;
-              if (live) {
+              if (live && !smooth) {
                 index_t c_max, c_min;
                 neighbour_extremes(W, c, k, nb_cell, n0, n0 + nm - 1, c_max, c_min);
                 for (index_t i = 1; i < nm; ++i) {
@@ -238,11 +240,21 @@ void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) c
                 }
                 D8 p(phi(c, k));
                 if (live) {
-                  const D8 d_max = x(i_max) - x0, d_min = x(i_min) - x0;
-                  p = wang ? venkatakrishnan_cell(d_max, d_min, gx, gy, to_face, j0, j1, true,
-                                                  wang_eps2)
-                           : venkatakrishnan_cell(d_max, d_min, gx, gy, to_face, j0, j1, false,
-                                                  eps2(c));
+                  D8 d_max = x(i_max) - x0, d_min = x(i_min) - x0;
+                  if (smooth) {
+                    // smooth_neighbour_range on the members' Duals.
+                    d_max = D8(0.0);
+                    d_min = D8(0.0);
+                    for (index_t i = 1; i < nm; ++i) {
+                      const D8 dw = x(i) - x0;
+                      d_max = smooth_max_above(d_max, dw, extreme_width);
+                      d_min = -smooth_max_above(-d_min, -dw, extreme_width);
+                    }
+                  }
+                  p = form == LimiterForm::classic
+                          ? venkatakrishnan_cell(d_max, d_min, gx, gy, to_face, j0, j1, form, eps2(c))
+                          : venkatakrishnan_cell(d_max, d_min, gx, gy, to_face, j0, j1, form,
+                                                 wang_eps2);
                 }
                 const D8 lx = p * gx, ly = p * gy;
                 for (index_t j = j0; j < j1; ++j) {

@@ -65,7 +65,8 @@ const Case cases[] = {{"first order", 1, LimiterKind::none, false},
                       {"second order, Venkatakrishnan live", 2, LimiterKind::venkatakrishnan, false},
                       {"second order, Venkatakrishnan frozen", 2, LimiterKind::venkatakrishnan, true},
                       {"second order, Venkatakrishnan-Wang live", 2, LimiterKind::venkatakrishnan_wang, false},
-                      {"second order, Venkatakrishnan-Wang frozen", 2, LimiterKind::venkatakrishnan_wang, true}};
+                      {"second order, Venkatakrishnan-Wang frozen", 2, LimiterKind::venkatakrishnan_wang, true},
+                      {"second order, smooth Venkatakrishnan live", 2, LimiterKind::venkatakrishnan_smooth, false}};
 
 // Round-off: J V sums <= ~25 blocks per row whose entries come from the
 // same chain rule as the Dual<1> tangent, in a different order; relative

@@ -235,7 +235,7 @@ TEST(EulerFreeStream, PreservedAtSecondOrder) {
                                               {"bottom", BoundaryKind::slip_wall},
                                               {"top", BoundaryKind::far_field}};
   for (LimiterKind limiter : {LimiterKind::venkatakrishnan, LimiterKind::venkatakrishnan_wang,
-                              LimiterKind::none}) {
+                              LimiterKind::venkatakrishnan_smooth, LimiterKind::none}) {
     SpatialOptions spatial;
     spatial.order = 2;
     spatial.limiter = limiter;
@@ -359,7 +359,8 @@ TEST(EulerDerivatives, SecondOrderTangentMatchesFiniteDifferences) {
                         Case{"Venkatakrishnan, frozen", LimiterKind::venkatakrishnan, true},
                         Case{"Venkatakrishnan, live", LimiterKind::venkatakrishnan, false},
                         Case{"Venkatakrishnan-Wang, live", LimiterKind::venkatakrishnan_wang, false},
-                        Case{"Venkatakrishnan-Wang, frozen", LimiterKind::venkatakrishnan_wang, true}})
+                        Case{"Venkatakrishnan-Wang, frozen", LimiterKind::venkatakrishnan_wang, true},
+                        Case{"smooth Venkatakrishnan, live", LimiterKind::venkatakrishnan_smooth, false}})
     for (double mach : {0.5, 1.3}) {
       mesh::DistributedMesh dm(derivative_mesh(), world());
       SpatialOptions spatial;

@@ -68,7 +68,8 @@ TEST(EulerShapeDerivative, ResidualDirectionalDerivativeMatchesFiniteDifferences
                         {"second order, no limiter", 2, LimiterKind::none, false},
                         {"second order, Venkatakrishnan frozen", 2, LimiterKind::venkatakrishnan, true},
                         {"second order, Venkatakrishnan live", 2, LimiterKind::venkatakrishnan, false},
-                        {"second order, Venkatakrishnan-Wang live", 2, LimiterKind::venkatakrishnan_wang, false}};
+                        {"second order, Venkatakrishnan-Wang live", 2, LimiterKind::venkatakrishnan_wang, false},
+                        {"second order, smooth Venkatakrishnan live", 2, LimiterKind::venkatakrishnan_smooth, false}};
   const mesh::Mesh global = derivative_mesh();
   const Tensor V = random_displacement(global, 77);
   const double h = 1e-6;
