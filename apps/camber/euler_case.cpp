@@ -158,6 +158,10 @@ void declare_euler_schema(deck::Schema& s) {
             "camber optimize: the first CFL number of a design's flow solve started from the "
             "previous design's converged flow (the small transonic example: 7-49 Newton steps "
             "per design at 1000, 15-60 at the cold start's 10).")
+      .integer("warm_max_iterations", 50, deck::IntRange(0, 1000000),
+               "camber optimize: a design's flow solve started from the previous design's flow "
+               "that has not converged after this many Newton steps is solved again from the "
+               "free stream (max_iterations). 0: no retry.")
       .real("first_order_drop", 1e-3, deck::Range(0.0, 1.0),
             "Order 2: first-order Newton steps until that residual has fallen by this "
             "factor, then second order. 0: second order from the start.")

@@ -59,6 +59,7 @@ eu::SteadyFlowSettings design_flow_settings(const deck::Deck& d, const mesh::Mes
   settings.steady = steady_options(d);
   settings.steady.abs_tolerance = 1e-13;  // warm starts begin near round-off
   settings.warm_cfl_start = d.real("solver.warm_cfl_start");
+  settings.warm_max_iterations = static_cast<int>(d.integer("solver.warm_max_iterations"));
   // `camber -v optimize`: every Newton step of every flow solve.
   settings.monitor = [](const eu::IterationReport& r) {
     logging::debug(CAMBER_MSG("  flow step " << r.iteration << std::scientific << std::setprecision(3)
@@ -307,6 +308,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   struct Extra {
     double cl = 0, cd = 0, cm = 0, seconds = 0, flow_seconds = 0, adjoint_seconds = 0;
     int newton = 0, adjoint = 0;
+    bool cold = false;  // the warm start was abandoned for a cold one
   };
   std::vector<Extra> extras;  // per live evaluation, in order
   opt::Problem problem;
@@ -327,6 +329,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
     try {
       c = flow.coefficients(X);
     } catch (const Error& e) {
+      if (std::getenv("CAMBER_DUMP_FAILED")) mesh::write_su2(global.with_coordinates(X.value()), std::getenv("CAMBER_DUMP_FAILED"));
       throw opt::EvaluationFailed(e.what());
     }
     const std::vector<double> cv = c.value().to_vector();
@@ -335,6 +338,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
     ex.cd = cv[1];
     ex.cm = cv[2];
     ex.newton = flow.report().newton_iterations;
+    ex.cold = flow.report().cold_restart;
     ex.flow_seconds = flow.report().solve_seconds;
     const auto gradient_of = [&](int m) {
       std::vector<double> w(3, 0.0);
@@ -440,6 +444,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
       line << "  (replayed)";
     else if (!r.failed)
       line << "  CL " << ex.cl << std::setprecision(2) << "  flow " << ex.newton << " steps "
+           << (ex.cold ? "(warm start abandoned, solved cold) " : "")
            << ex.flow_seconds << " s, adjoint " << ex.adjoint << " its " << ex.adjoint_seconds
            << " s, total " << ex.seconds << " s";
     logging::info(line.str());

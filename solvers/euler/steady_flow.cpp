@@ -61,23 +61,48 @@ std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& X) {
   spatial.freeze_limiter = false;
   lin->disc = std::make_unique<Discretization>(*lin->dm, settings_.flow, settings_.conditions,
                                                settings_.scheme, spatial);
-  SteadyOptions options = settings_.steady;
   const bool warm = !warm_start_.empty();
-  lin->U = warm ? warm_start_.clone() : lin->disc->free_stream_field();
-  // From a converged neighbouring design the first-order start would move
-  // the state away.
-  if (warm) options.first_order_drop = 0.0;
-  if (warm && settings_.warm_cfl_start > 0.0)
-    options.cfl_start = std::max(options.cfl_start, settings_.warm_cfl_start);
-  // Converged means the residual fell rel_tolerance below the cold start's
-  // (the first solve's) initial residual, not below the warm start's, which
-  // may already be converged.
-  if (warm && reference_residual_ > 0.0 && options.reference_residual <= 0.0)
-    options.reference_residual = reference_residual_;
-  const SteadyResult r = solve_steady(*lin->disc, lin->U, options, settings_.monitor);
+  SteadyResult r;
+  int newton = 0, linear = 0;
+  report_.cold_restart = false;
+  if (warm) {
+    SteadyOptions options = settings_.steady;
+    lin->U = warm_start_.clone();
+    // From a converged neighbouring design the first-order start would
+    // move the state away.
+    options.first_order_drop = 0.0;
+    if (settings_.warm_cfl_start > 0.0)
+      options.cfl_start = std::max(options.cfl_start, settings_.warm_cfl_start);
+    // Converged means the residual fell rel_tolerance below the cold
+    // start's (the first solve's) initial residual, not below the warm
+    // start's, which may already be converged.
+    if (reference_residual_ > 0.0 && options.reference_residual <= 0.0)
+      options.reference_residual = reference_residual_;
+    const bool retry = settings_.warm_max_iterations > 0;
+    if (retry) options.max_iterations = std::min(options.max_iterations, settings_.warm_max_iterations);
+    try {
+      r = solve_steady(*lin->disc, lin->U, options, settings_.monitor);
+    } catch (const Error&) {
+      // No admissible step (every rank alike): retry cold, or report.
+      if (!retry) throw;
+      r = SteadyResult{};
+    }
+    newton += r.iterations;
+    linear += r.linear_iterations;
+    report_.cold_restart = retry && !r.converged;
+  }
+  if (!warm || report_.cold_restart) {
+    SteadyOptions options = settings_.steady;
+    if (reference_residual_ > 0.0 && options.reference_residual <= 0.0)
+      options.reference_residual = reference_residual_;
+    lin->U = lin->disc->free_stream_field();
+    r = solve_steady(*lin->disc, lin->U, options, settings_.monitor);
+    newton += r.iterations;
+    linear += r.linear_iterations;
+  }
   report_.converged = r.converged;
-  report_.newton_iterations = r.iterations;
-  report_.linear_iterations = r.linear_iterations;
+  report_.newton_iterations = newton;
+  report_.linear_iterations = linear;
   report_.residual_drop =
       r.history.empty() || r.reference_residual <= 0.0
           ? 0.0

@@ -32,7 +32,8 @@
 /// the same X (the global mesh is replicated). A flow solve that does not
 /// converge throws camber::Error (on every rank alike, nothing printed)
 /// naming the residual drop; the previous converged state is kept as the
-/// next warm start. Convergence is measured against the first (cold)
+/// next warm start. A warm start that stalls may be retried cold
+/// (SteadyFlowSettings::warm_max_iterations). Convergence is measured against the first (cold)
 /// solve's initial residual, so a warm start near the solution stops at
 /// once.
 #pragma once
@@ -64,6 +65,15 @@ struct SteadyFlowSettings {
   /// design's converged flow is a good start; the cold start's cfl_start
   /// would spend steps ramping up). 0: steady.cfl_start.
   double warm_cfl_start = 0.0;
+  /// > 0: a warm-started solve that has not converged after this many
+  /// Newton steps (or stops without an admissible step) is abandoned, and
+  /// the design is solved again from the free stream as the first solve
+  /// was (first-order start, steady.cfl_start, steady.max_iterations). A
+  /// neighbouring design's flow is usually a good start, but not always: on
+  /// the README's optimization with lift held, the warm start of its
+  /// second design stalled at 4e-3 of the reference (200 steps) where the
+  /// cold start converged in 77. 0: no retry (steady.max_iterations warm).
+  int warm_max_iterations = 0;
   /// Called after every Newton step of every flow solve (progress output).
   SteadyMonitor monitor;
 };
@@ -71,8 +81,9 @@ struct SteadyFlowSettings {
 /// What the last forward solve and the last derivative cost.
 struct SteadyFlowReport {
   bool converged = false;
-  int newton_iterations = 0;
+  int newton_iterations = 0;  ///< of every attempt (warm, then cold)
   int linear_iterations = 0;
+  bool cold_restart = false;  ///< the warm start was abandoned (warm_max_iterations)
   double residual_drop = 0.0;  ///< final / initial density residual
   double solve_seconds = 0.0;
   int adjoint_iterations = 0;  ///< of the last VJP (or JVP)

@@ -250,6 +250,46 @@ TEST(ShapeGradient, SmoothLimiterTransonicGradientMatchesDifferencesOfFullSolves
   }
 }
 
+// A warm start that has not converged after warm_max_iterations steps is
+// abandoned and the design solved again from the free stream; with the
+// smooth limiter live the flow it reaches is the one a patient warm start
+// reaches (one discrete solution: CL and CD to 1e-9 relative, the solves'
+// tolerance 1e-12 of the reference residual).
+TEST(ShapeGradient, AbandonedWarmStartIsSolvedColdToTheSameFlow) {
+  const mesh::Mesh global =
+      mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 50.0);
+  const design::HicksHenne bumps(global, {"airfoil"}, design::evenly_spaced_bumps(5));
+  const design::MeshDeformation idw(global, {"airfoil"});
+  eu::SteadyFlowSettings settings = subsonic_settings();
+  settings.flow.mach = 0.8;
+  settings.spatial.limiter = eu::LimiterKind::venkatakrishnan_smooth;
+  settings.warm_cfl_start = 1000.0;
+  const index_t n = bumps.n_design();
+  std::vector<double> a(static_cast<size_t>(n));
+  for (index_t k = 0; k < n; ++k) a[static_cast<size_t>(k)] = 2e-3 * std::sin(0.7 + 1.3 * k);
+  const Tensor X0 = design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, std::vector<double>(static_cast<size_t>(n), 0.0)));
+  const Tensor X1 = design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, a));
+
+  eu::SteadyFlowSettings impatient = settings;
+  impatient.warm_max_iterations = 2;
+  eu::SteadyFlow retried(global, test::world(), impatient), patient(global, test::world(), settings);
+  for (eu::SteadyFlow* f : {&retried, &patient}) f->coefficients(X0);
+  const std::vector<double> c_retried = retried.coefficients(X1).to_vector();
+  const eu::SteadyFlowReport r = retried.report();
+  const std::vector<double> c_patient = patient.coefficients(X1).to_vector();
+  EXPECT_TRUE(r.cold_restart);
+  EXPECT_TRUE(r.converged);
+  EXPECT_FALSE(patient.report().cold_restart);
+  say("[warm start abandoned] %d Newton steps (2 warm, then cold), CL %.12f; patient warm start "
+      "%d steps, CL %.12f\n",
+      r.newton_iterations, c_retried[0], patient.report().newton_iterations, c_patient[0]);
+  EXPECT_GT(r.newton_iterations, patient.report().newton_iterations);
+  for (int m : {0, 1})
+    EXPECT_NEAR(c_retried[static_cast<size_t>(m)], c_patient[static_cast<size_t>(m)],
+                1e-9 * std::abs(c_patient[static_cast<size_t>(m)]))
+        << (m == 0 ? "CL" : "CD");
+}
+
 TEST(ShapeGradient, TangentAndAdjointOfTheWholeChainAgree) {
   const mesh::Mesh global =
       mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 50.0);
