@@ -71,6 +71,7 @@
 #include <camber/mesh/su2_reader.hpp>
 #include <camber/mesh/su2_writer.hpp>
 
+#include <camber/design/airfoil_section.hpp>
 #include <camber/design/airfoil_wall.hpp>
 #include <camber/design/cst.hpp>
 #include <camber/design/ffd.hpp>
@@ -129,4 +130,8 @@
 #include <camber/solvers/euler/steady_flow.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
 #include <camber/solvers/euler/unsteady.hpp>
+#endif
+#if CAMBER_WITH_PETSC && CAMBER_WITH_IO
+#include <camber/solvers/aero/airfoil_design.hpp>
+#include <camber/solvers/aero/flow_state.hpp>
 #endif

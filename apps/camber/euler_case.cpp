@@ -493,54 +493,6 @@ bool plot(const std::string& dir, const std::string& name) {
   return run_gnuplot(script, gp.str());
 }
 
-void write_conserved(io::H5File& file, const mesh::DistributedMesh& dm, const Tensor& U) {
-  const index_t n = dm.n_owned_cells();
-  Tensor owned({n, 4}), ids({n, 1});
-  {
-    const auto u = U.host();
-    auto o = owned.host();
-    auto g = ids.host();
-    for (index_t c = 0; c < n; ++c) {
-      for (int k = 0; k < 4; ++k) o(c * 4 + k) = u(c * 4 + k);
-      g(c) = static_cast<double>(dm.cell_global_ids()[static_cast<size_t>(c)]);
-    }
-    Kokkos::deep_copy(owned.view(), o);
-    Kokkos::deep_copy(ids.view(), g);
-  }
-  file.write("fields/conserved_nondimensional", owned);
-  file.write("fields/cell_global_id", ids);
-  file.set_attribute("", "n_cells", static_cast<std::int64_t>(dm.n_global_cells()));
-}
-
-Tensor read_conserved(const std::string& path, const mesh::DistributedMesh& dm,
-                      const std::function<void(io::H5File&)>& attributes) {
-  collective_guard(dm.comm(), [&] {
-    CAMBER_INPUT_REQUIRE(fs::exists(path), "--restart: no state file '" << path << "'");
-  });
-  Tensor state, ids;
-  collective_guard(dm.comm(), [&] {
-    io::H5File file(path, io::Mode::read, dm.comm());
-    const auto n = file.attribute<std::int64_t>("", "n_cells");
-    CAMBER_INPUT_REQUIRE(n == dm.n_global_cells(),
-                         "--restart: '" << path << "' holds " << n << " cells, the mesh has "
-                                        << dm.n_global_cells());
-    if (attributes) attributes(file);
-    state = file.read_all("fields/conserved_nondimensional");
-    ids = file.read_all("fields/cell_global_id");
-  });
-  const auto s = state.host();
-  const auto g = ids.host();
-  std::vector<std::int64_t> row(static_cast<size_t>(dm.n_global_cells()), -1);
-  for (index_t r = 0; r < ids.dim(0); ++r) row[static_cast<size_t>(g(r))] = r;
-  std::vector<double> u(static_cast<size_t>(dm.n_local_cells()) * 4, 0.0);
-  for (index_t c = 0; c < dm.n_owned_cells(); ++c) {
-    const std::int64_t r = row[static_cast<size_t>(dm.cell_global_ids()[static_cast<size_t>(c)])];
-    CAMBER_REQUIRE(r >= 0, "--restart: '" << path << "' lacks a cell of this mesh");
-    for (int k = 0; k < 4; ++k) u[static_cast<size_t>(c * 4 + k)] = s(r * 4 + k);
-  }
-  return Tensor::from_host({dm.n_local_cells(), 4}, u);
-}
-
 // The state file <dir>/<case>.h5: the conserved variables (nondimensional)
 // of every cell with its global cell id, rows in rank order, and the run's
 // settings as attributes. Collective; written atomically by H5File.
@@ -549,7 +501,7 @@ void write_state(const std::string& path, const deck::Deck& d, const eu::Discret
   ScopedTimer t("write_hdf5");
   mesh::DistributedMesh& dm = disc.mesh();
   io::H5File file(path, io::Mode::create, dm.comm());
-  write_conserved(file, dm, U);
+  aero::write_flow_state(file, dm, U);
   file.set_attribute("", "case", d.string("case"));
   file.set_attribute("", "deck", d.source());
   file.set_attribute("", "mach", disc.flow().mach);
@@ -574,7 +526,7 @@ double read_state(const std::string& path, const eu::Discretization& disc, Tenso
                                                << "(with output.hdf5: true) to write it");
   });
   double reference = 0.0;
-  const Tensor state = read_conserved(path, disc.mesh(), [&](io::H5File& file) {
+  const Tensor state = aero::read_flow_state(path, disc.mesh(), [&](io::H5File& file) {
     reference = file.attribute<double>("", "reference_residual");
   });
   Kokkos::deep_copy(U.view(), state.view());

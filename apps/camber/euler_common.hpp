@@ -23,6 +23,7 @@
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/mesh.hpp>
 #include <camber/core/runtime.hpp>
+#include <camber/solvers/aero/flow_state.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
@@ -31,6 +32,7 @@
 namespace camber::app {
 
 namespace eu = solvers::euler;
+namespace aero = solvers::aero;
 
 namespace euler_app {
 
@@ -63,14 +65,6 @@ design::IdwOptions idw_options(const deck::Deck& d);
 
 // Cell fields in physical units for ParaView (owned rows).
 std::vector<io::Field> flow_fields(const eu::Discretization& disc, const Tensor& U);
-// The conserved state's owned rows and their global cell ids into an open
-// HDF5 file (collective), with the attribute n_cells; and back, into the
-// {n_local, 4} layout of `dm` (any rank count; ghost rows 0), calling
-// `attributes` on the open file (bad_input for a missing file or another
-// mesh).
-void write_conserved(io::H5File& file, const mesh::DistributedMesh& dm, const Tensor& U);
-Tensor read_conserved(const std::string& path, const mesh::DistributedMesh& dm,
-                      const std::function<void(io::H5File&)>& attributes = {});
 // What every flow of a design shares: the deck's mesh, partitioned over
 // `comm`, and its boundary conditions.
 struct FlowSetup {

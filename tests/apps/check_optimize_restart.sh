@@ -38,7 +38,7 @@ n=$(grep -c '^entry' "$history" || true)
 [[ ! -f out/optimize_small_final_design.csv ]] || { echo "FAIL: the killed run finished"; exit 1; }
 "$camber" optimize "$deck" --restart --no-timers > restart.log 2>&1 ||
   { cat restart.log; echo "FAIL: the restart failed"; exit 1; }
-grep -q "restart: replaying $n evaluations" restart.log ||
+grep -q "restart: replayed $n evaluations" restart.log ||
   { cat restart.log; echo "FAIL: no replay of $n evaluations"; exit 1; }
 if ! diff -u ../direct/out/optimize_small_final_design.csv out/optimize_small_final_design.csv; then
   echo "FAIL: the restarted run's final design differs"; exit 1

@@ -1,0 +1,88 @@
+#include <camber/design/airfoil_section.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace camber::design {
+
+ThicknessStations::ThicknessStations(const AirfoilWall& wall, int n) : wall_(&wall) {
+  for (int s = 1; s < n; ++s) stations_.push_back(0.5 * (1.0 - std::cos(M_PI * s / n)));
+  for (Surface side : {Surface::upper, Surface::lower}) {
+    std::vector<index_t>& order = side == Surface::upper ? upper_ : lower_;
+    for (index_t k = 0; k < wall.n_nodes(); ++k)
+      if (wall.surface()[static_cast<size_t>(k)] == side) order.push_back(k);
+    std::sort(order.begin(), order.end(), [&](index_t a, index_t b) {
+      return wall.chord_coordinate()[static_cast<size_t>(a)] <
+             wall.chord_coordinate()[static_cast<size_t>(b)];
+    });
+  }
+}
+
+std::vector<double> ThicknessStations::operator()(const Tensor& coords) const {
+  std::vector<double> t;
+  t.reserve(stations_.size());
+  for (double x : stations_) t.push_back(height(upper_, coords, x) - height(lower_, coords, x));
+  return t;
+}
+
+double ThicknessStations::height(const std::vector<index_t>& order, const Tensor& coords,
+                                 double x) const {
+  const auto c = coords.host();
+  const auto& n = wall_->normal();
+  const auto& xc = wall_->chord_coordinate();
+  auto it = std::lower_bound(order.begin(), order.end(), x, [&](index_t k, double v) {
+    return xc[static_cast<size_t>(k)] < v;
+  });
+  if (it == order.begin()) ++it;
+  if (it == order.end()) --it;
+  const index_t b = *it, a = *(it - 1);
+  const double xa = xc[static_cast<size_t>(a)], xb = xc[static_cast<size_t>(b)];
+  const double w = xb > xa ? (x - xa) / (xb - xa) : 0.0;
+  const double ya = n[0] * c(a * 2) + n[1] * c(a * 2 + 1);
+  const double yb = n[0] * c(b * 2) + n[1] * c(b * 2 + 1);
+  return (1.0 - w) * ya + w * yb;
+}
+
+LinearThickness::LinearThickness(const ThicknessStations& stations,
+                                 const ShapeParametrization& shape) {
+  const index_t n = shape.n_design();
+  std::vector<double> e(static_cast<size_t>(n), 0.0);
+  t0_ = stations(shape.wall_coordinates(Tensor::from_host({n}, e)));
+  T_.assign(stations.size(), std::vector<double>(static_cast<size_t>(n)));
+  for (index_t k = 0; k < n; ++k) {
+    e.assign(static_cast<size_t>(n), 0.0);
+    e[static_cast<size_t>(k)] = 1.0;
+    const std::vector<double> tk = stations(shape.wall_coordinates(Tensor::from_host({n}, e)));
+    for (size_t s = 0; s < stations.size(); ++s) T_[s][static_cast<size_t>(k)] = tk[s] - t0_[s];
+  }
+}
+
+std::vector<double> LinearThickness::operator()(const std::vector<double>& a) const {
+  std::vector<double> t = t0_;
+  for (size_t s = 0; s < t.size(); ++s)
+    for (size_t k = 0; k < a.size(); ++k) t[s] += T_[s][k] * a[k];
+  return t;
+}
+
+std::string selig_text(const std::string& title, const AirfoilWall& wall, const Tensor& coords) {
+  const auto c = coords.host();
+  std::vector<index_t> upper, lower;
+  for (index_t k = 0; k < wall.n_nodes(); ++k)
+    (wall.surface()[static_cast<size_t>(k)] == Surface::upper ? upper : lower).push_back(k);
+  const auto& x = wall.chord_coordinate();
+  std::sort(upper.begin(), upper.end(), [&](index_t a, index_t b) {
+    return x[static_cast<size_t>(a)] > x[static_cast<size_t>(b)];
+  });
+  std::sort(lower.begin(), lower.end(), [&](index_t a, index_t b) {
+    return x[static_cast<size_t>(a)] < x[static_cast<size_t>(b)];
+  });
+  std::ostringstream out;
+  out << title << '\n' << std::setprecision(10);
+  for (index_t k : upper) out << c(k * 2) << ' ' << c(k * 2 + 1) << '\n';
+  for (index_t k : lower) out << c(k * 2) << ' ' << c(k * 2 + 1) << '\n';
+  return out.str();
+}
+
+}  // namespace camber::design

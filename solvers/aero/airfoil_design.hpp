@@ -1,0 +1,170 @@
+/// @file
+/// Aerodynamic shape optimization of an airfoil, as a library problem: a
+/// parametrization of the wall (design/: Hicks-Henne, CST, FFD), the volume
+/// mesh moved by inverse-distance weighting, the converged Euler flow and
+/// its discrete adjoint (euler::SteadyFlow), the force coefficients as
+/// objective and constraint, the thickness as exact linear constraints,
+/// and an NLopt optimizer (opt::Optimizer) over them, with a checkpoint
+/// after every design and a restart that reaches the uninterrupted run's
+/// design. `camber optimize` is this class with a deck in front.
+///
+/// @code
+///   namespace aero = camber::solvers::aero;
+///   mesh::Mesh m = mesh::airfoil_ogrid(mesh::naca4("0012", true), 128, 40, 3e-3, 50.0);
+///   aero::AirfoilDesignSettings s;
+///   s.flow.flow.mach = 0.8;  s.flow.flow.alpha_deg = 1.25;
+///   s.flow.conditions = {{"airfoil", euler::BoundaryKind::slip_wall},
+///                        {"farfield", euler::BoundaryKind::far_field}};
+///   s.flow.spatial.order = 2;
+///   s.flow.spatial.limiter = euler::LimiterKind::venkatakrishnan_smooth;
+///   s.objective = aero::Coefficient::cd;
+///   s.thickness_fraction = 1.0;   // t >= t0 at every station
+///   s.hold_lift = true;           // CL >= the baseline's
+///   s.optimizer.max_evaluations = 20;
+///   aero::AirfoilDesign design(m, comm,
+///       std::make_unique<design::HicksHenne>(m, std::vector<std::string>{"airfoil"},
+///                                            design::evenly_spaced_bumps(19)), s);
+///   aero::AirfoilDesignResult r = design.run();   // collective
+///   // r.baseline, r.final (CL, CD, CM), r.optimizer.x, r.final_coordinates
+/// @endcode
+///
+/// Every evaluation is one flow solve (warm-started from the last converged
+/// design; SteadyFlowSettings::warm_max_iterations bounds a warm start
+/// before the design is solved cold) and one adjoint solve per gradient
+/// (the objective's, and CL's when the lift is held). A design that
+/// inverts a cell, or whose flow or adjoint does not converge, is reported
+/// to the optimizer as failed (opt::EvaluationFailed: it cuts the step
+/// back) and never accepted. With a live limiter (venkatakrishnan_wang,
+/// venkatakrishnan_smooth) the function evaluated is the one the adjoint
+/// differentiates; with the classic limiter each solve freezes it on its
+/// own path (see euler::SteadyFlow).
+///
+/// Limits: 2-D, one airfoil element; the far field is held fixed (no
+/// point-vortex correction); every rank holds the global mesh and the
+/// global shape gradient; each flow solve builds its distributed mesh and
+/// discretization anew.
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <camber/design/airfoil_section.hpp>
+#include <camber/design/airfoil_wall.hpp>
+#include <camber/design/mesh_deformation.hpp>
+#include <camber/mesh/mesh.hpp>
+#include <camber/optimization/optimizer.hpp>
+#include <camber/solvers/euler/steady_flow.hpp>
+
+namespace camber::solvers::aero {
+
+enum class Coefficient : int { cl = 0, cd = 1, cm = 2 };
+/// "cl", "cd", "cm".
+const char* coefficient_name(Coefficient c);
+
+struct AirfoilDesignSettings {
+  euler::SteadyFlowSettings flow;  ///< the flow solved at every design
+  std::string wall = "airfoil";    ///< the wall marker the parametrization moves
+  design::IdwOptions deformation;
+  Coefficient objective = Coefficient::cd;  ///< minimized
+  /// > 0: t(x_s) >= fraction * t0(x_s) at the 49 thickness stations.
+  double thickness_fraction = 0.0;
+  /// > 0: the largest thickness is at least this (chords).
+  double max_thickness_min = 0.0;
+  /// CL >= the baseline's CL (one more adjoint solve per design).
+  bool hold_lift = false;
+  /// |a_k| <= bound for every design variable.
+  double bound = 0.004;
+  /// The optimizer (algorithm, max_evaluations, ftol_rel, ...); run() sets
+  /// the scales: x by bound, the objective and the lift by their baseline
+  /// values, the thickness by bound.
+  opt::Options optimizer;
+  /// Non-empty: a path prefix P; checkpoint after every design to
+  /// P.history and P_state_K.h5 (the flow after design K: the next warm
+  /// start), and the baseline's coefficients to P_baseline.txt.
+  std::string checkpoint;
+};
+
+/// What one live evaluation found and cost.
+struct DesignCosts {
+  std::array<double, 3> coefficients{};  ///< CL, CD, CM
+  int newton_iterations = 0;
+  bool cold_restart = false;  ///< the warm start was abandoned
+  int adjoint_iterations = 0;
+  double flow_seconds = 0.0, adjoint_seconds = 0.0, seconds = 0.0;
+};
+
+struct AirfoilDesignResult {
+  opt::Result optimizer;  ///< x: the best design; status, counts
+  std::array<double, 3> baseline{}, final{};  ///< CL, CD, CM
+  double baseline_max_thickness = 0.0, final_max_thickness = 0.0;
+  Tensor final_wall;         ///< (n_wall, 2)
+  Tensor final_coordinates;  ///< (n_nodes, 2), the deformed mesh
+};
+
+class AirfoilDesign {
+ public:
+  /// `global`: the undeformed mesh, the same on every rank. Collective.
+  /// bad_input for a wall marker the mesh lacks.
+  AirfoilDesign(const mesh::Mesh& global, MPI_Comm comm,
+                std::unique_ptr<design::ShapeParametrization> shape,
+                AirfoilDesignSettings settings);
+
+  index_t n_design() const noexcept { return shape_->n_design(); }
+  const design::ShapeParametrization& shape() const noexcept { return *shape_; }
+  const design::ThicknessStations& thickness_stations() const noexcept { return stations_; }
+  const AirfoilDesignSettings& settings() const noexcept { return settings_; }
+  euler::SteadyFlow& flow() noexcept { return flow_; }
+
+  /// The thickness at every station for design a (exact: linear in a).
+  std::vector<double> thickness(const std::vector<double>& a) const { return thickness_(a); }
+  /// The deformed mesh's node coordinates (n_nodes, 2) for design a.
+  Tensor coordinates(const std::vector<double>& a) const;
+
+  /// CL, CD, CM of the undeformed design, solved from the free stream on
+  /// the first call. Collective.
+  const std::array<double, 3>& baseline();
+
+  /// The optimizer's problem: the objective and the constraints g <= 0
+  /// (thickness stations, largest thickness, lift), values and gradients;
+  /// last_costs() holds what the last live evaluation found. Collective.
+  opt::Problem problem();
+  /// settings().optimizer with the scales of this problem (see
+  /// AirfoilDesignSettings::optimizer).
+  opt::Options options();
+  const DesignCosts& last_costs() const noexcept { return costs_; }
+
+  /// Called on every rank after each evaluation (live or replayed), after
+  /// its checkpoint: the record and, for a live one that did not fail, its
+  /// costs (else nullptr).
+  using Report = std::function<void(const opt::Record&, const DesignCosts*)>;
+  /// Minimizes; restart: continues from settings().checkpoint (replaying
+  /// its history without flow solves). The result's coefficients are those
+  /// the best design was evaluated with (solved again, warm, only when it
+  /// came from a replayed history). Collective.
+  AirfoilDesignResult run(const Report& report = {}, bool restart = false);
+  /// The evaluations of the last run() (also while it runs).
+  const opt::History& history() const;
+
+ private:
+  std::string state_path(std::size_t k) const;
+
+  mesh::Mesh global_;
+  MPI_Comm comm_;
+  std::unique_ptr<design::ShapeParametrization> shape_;
+  AirfoilDesignSettings settings_;
+  design::MeshDeformation idw_;
+  design::ThicknessStations stations_;
+  design::LinearThickness thickness_;
+  euler::SteadyFlow flow_;
+  bool have_baseline_ = false;
+  std::array<double, 3> baseline_{};
+  DesignCosts costs_;
+  std::unique_ptr<opt::Optimizer> optimizer_;
+};
+
+}  // namespace camber::solvers::aero

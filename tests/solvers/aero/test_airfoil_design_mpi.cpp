@@ -1,0 +1,142 @@
+// The airfoil design problem of solvers/aero at 1, 2 and 4 ranks.
+//
+// 1. What the optimizer differentiates is what it evaluates: the adjoint
+//    gradients of the objective (CD) and of the lift constraint, from the
+//    problem's own evaluate(), against central differences of evaluate()
+//    itself (every point a full flow solve, warm-started from the last one
+//    as the optimizer's are; the smooth limiter live, transonic), at the
+//    baseline and at a design away from it, for all 10 variables.
+// 2. A run cut short after 2 designs and restarted from its checkpoint
+//    reaches the design of the uninterrupted run (to 1e-12).
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <camber/design/hicks_henne.hpp>
+#include <camber/mesh/generators.hpp>
+#include <camber/solvers/aero/airfoil_design.hpp>
+#include "tests/mpi_test_utils.hpp"
+#include "tests/solvers/petsc_environment.hpp"
+
+namespace camber {
+namespace {
+
+namespace aero = camber::solvers::aero;
+namespace eu = camber::solvers::euler;
+using test::say;
+
+// M 0.8, alpha 1.25 deg on a 48x24 NACA 0012 O-grid, second order, the
+// smooth limiter live; 5 bumps per surface; thickness at every station at
+// least the baseline's and CL at least the baseline's.
+mesh::Mesh grid() {
+  return mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 50.0);
+}
+
+aero::AirfoilDesignSettings transonic_settings() {
+  aero::AirfoilDesignSettings s;
+  s.flow.flow.mach = 0.8;
+  s.flow.flow.alpha_deg = 1.25;
+  s.flow.conditions = {{"airfoil", eu::BoundaryKind::slip_wall},
+                       {"farfield", eu::BoundaryKind::far_field}};
+  s.flow.spatial.order = 2;
+  s.flow.spatial.limiter = eu::LimiterKind::venkatakrishnan_smooth;
+  s.flow.steady.max_iterations = 200;
+  s.flow.steady.rel_tolerance = 1e-12;
+  s.flow.steady.abs_tolerance = 1e-13;
+  s.flow.warm_cfl_start = 1000.0;
+  s.flow.warm_max_iterations = 50;
+  s.objective = aero::Coefficient::cd;
+  s.thickness_fraction = 1.0;
+  s.hold_lift = true;
+  s.bound = 0.004;
+  return s;
+}
+
+std::unique_ptr<design::ShapeParametrization> bumps(const mesh::Mesh& m) {
+  return std::make_unique<design::HicksHenne>(m, std::vector<std::string>{"airfoil"},
+                                              design::evenly_spaced_bumps(5));
+}
+
+TEST(AirfoilDesign, GradientsAreThoseOfTheFunctionsTheOptimizerEvaluates) {
+  const mesh::Mesh m = grid();
+  aero::AirfoilDesign problem(m, test::world(), bumps(m), transonic_settings());
+  const opt::Problem p = problem.problem();
+  const index_t n = problem.n_design();
+  ASSERT_EQ(n, 10);
+  const int lift = p.n_inequality - 1;  // the last constraint: CL0 - CL <= 0
+  const double h = 1e-6;
+  for (const double away : {0.0, 1.0}) {
+    const char* where = away > 0.0 ? "away" : "baseline";
+    std::vector<double> a(static_cast<size_t>(n));
+    for (index_t k = 0; k < n; ++k) a[static_cast<size_t>(k)] = away * 1e-3 * std::sin(0.7 + 1.3 * k);
+    const opt::Evaluation e = p.evaluate(a);
+    const std::vector<double>& gf = e.objective_gradient;
+    const std::vector<double>& gl = e.inequality_gradients[static_cast<size_t>(lift)];
+    double max_f = 0.0, max_l = 0.0, worst_f = 0.0, worst_l = 0.0;
+    for (index_t k = 0; k < n; ++k) {
+      max_f = std::max(max_f, std::abs(gf[static_cast<size_t>(k)]));
+      max_l = std::max(max_l, std::abs(gl[static_cast<size_t>(k)]));
+    }
+    for (index_t k = 0; k < n; ++k) {
+      std::vector<double> ap = a, am = a;
+      ap[static_cast<size_t>(k)] += h;
+      am[static_cast<size_t>(k)] -= h;
+      const opt::Evaluation ep = p.evaluate(ap), em = p.evaluate(am);
+      const double fd_f = (ep.objective - em.objective) / (2 * h);
+      const double fd_l = (ep.inequality[static_cast<size_t>(lift)] -
+                           em.inequality[static_cast<size_t>(lift)]) /
+                          (2 * h);
+      worst_f = std::max(worst_f, std::abs(gf[static_cast<size_t>(k)] - fd_f) / max_f);
+      worst_l = std::max(worst_l, std::abs(gl[static_cast<size_t>(k)] - fd_l) / max_l);
+      EXPECT_NEAR(gf[static_cast<size_t>(k)], fd_f, 1e-5 * max_f) << where << " dCD/da_" << k;
+      EXPECT_NEAR(gl[static_cast<size_t>(k)], fd_l, 1e-5 * max_l) << where << " d(-CL)/da_" << k;
+    }
+    say("[airfoil design, %s] largest |adjoint - central difference| / max|g|: CD %.2e (max|g| "
+        "%.3e), lift constraint %.2e (max|g| %.3e)\n",
+        where, worst_f, max_f, worst_l, max_l);
+  }
+}
+
+TEST(AirfoilDesign, RestartFromACheckpointReachesTheUninterruptedDesign) {
+  const mesh::Mesh m = grid();
+  const std::string dir = test::scratch_dir(CAMBER_TEST_SCRATCH, "restart").string();
+  aero::AirfoilDesignSettings s = transonic_settings();
+  s.optimizer.max_evaluations = 5;
+  s.checkpoint = dir + "/whole";
+  aero::AirfoilDesign whole(m, test::world(), bumps(m), s);
+  const aero::AirfoilDesignResult r_whole = whole.run();
+
+  s.checkpoint = dir + "/cut";
+  s.optimizer.max_evaluations = 2;
+  {
+    aero::AirfoilDesign cut(m, test::world(), bumps(m), s);
+    cut.run();
+  }
+  s.optimizer.max_evaluations = 5;
+  aero::AirfoilDesign resumed(m, test::world(), bumps(m), s);
+  int replayed = 0;
+  const aero::AirfoilDesignResult r_resumed =
+      resumed.run([&](const opt::Record& r, const aero::DesignCosts*) { replayed += r.replayed; },
+                  /*restart=*/true);
+  EXPECT_EQ(replayed, 2);
+  ASSERT_EQ(r_resumed.optimizer.x.size(), r_whole.optimizer.x.size());
+  for (size_t k = 0; k < r_whole.optimizer.x.size(); ++k)
+    EXPECT_NEAR(r_resumed.optimizer.x[k], r_whole.optimizer.x[k], 1e-12) << k;
+  EXPECT_NEAR(r_resumed.optimizer.objective, r_whole.optimizer.objective, 1e-15);
+  say("[airfoil design restart] CD %.8f -> %.8f (whole run), %.8f (cut after 2, restarted); CL "
+      "%.6f -> %.6f\n",
+      r_whole.baseline[1], r_whole.final[1], r_resumed.optimizer.objective, r_whole.baseline[0],
+      r_whole.final[0]);
+  // The lift held at the design returned (the constraint's tolerance:
+  // 1e-8 of CL0).
+  EXPECT_GE(r_whole.final[0], r_whole.baseline[0] * (1.0 - 1e-8));
+  EXPECT_DOUBLE_EQ(r_whole.final[1], r_whole.optimizer.objective);
+}
+
+}  // namespace
+}  // namespace camber
