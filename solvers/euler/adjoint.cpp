@@ -9,6 +9,7 @@
 #include <camber/parallel/collectives.hpp>
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>
+#include <camber/solvers/petsc/petsc_session.hpp>
 
 namespace camber::solvers::euler {
 
@@ -88,30 +89,61 @@ Adjoint::Adjoint(const Discretization& disc, const AdjointOptions& options)
 
 Adjoint::~Adjoint() = default;
 
-void Adjoint::linearize(Tensor& U) {
-  const Discretization& disc = *disc_;
-  const MPI_Comm comm = disc.mesh().comm();
-  jacobian_.assemble(disc, U);
-  ksp_ = petsc::KspHandle();
-  CAMBER_CHECK_PETSC(KSPCreate(comm, ksp_.out()));
-  CAMBER_CHECK_PETSC(KSPSetOptionsPrefix(ksp_.get(), options_.options_prefix.c_str()));
-  CAMBER_CHECK_PETSC(KSPSetType(ksp_.get(), KSPGMRES));
-  CAMBER_CHECK_PETSC(KSPGMRESSetRestart(ksp_.get(), options_.restart));
+void Adjoint::make_ksp(petsc::KspHandle& ksp, bool direct, bool fallback) const {
+  const MPI_Comm comm = disc_->mesh().comm();
+  ksp = petsc::KspHandle();
+  CAMBER_CHECK_PETSC(KSPCreate(comm, ksp.out()));
+  CAMBER_CHECK_PETSC(KSPSetOptionsPrefix(ksp.get(), options_.options_prefix.c_str()));
+  CAMBER_CHECK_PETSC(KSPSetType(ksp.get(), KSPGMRES));
+  CAMBER_CHECK_PETSC(KSPGMRESSetRestart(ksp.get(), options_.restart));
   PC pc;
-  CAMBER_CHECK_PETSC(KSPGetPC(ksp_.get(), &pc));
-  if (options_.direct) {
+  CAMBER_CHECK_PETSC(KSPGetPC(ksp.get(), &pc));
+  if (direct) {
     // LU by MUMPS (parallel), the same on every rank count up to pivoting
     // round-off; GMRES around it mops up that round-off.
     CAMBER_CHECK_PETSC(PCSetType(pc, PCLU));
     CAMBER_CHECK_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
   } else {
+    // The steady solver's preconditioner of the assembled operator; right
+    // preconditioning, so that GMRES stops on the true residual.
+    petsc::set_option_default(options_.options_prefix, "sub_pc_factor_levels", "1");
+    petsc::set_option_default(options_.options_prefix, "sub_pc_factor_mat_ordering_type", "rcm");
     CAMBER_CHECK_PETSC(PCSetType(pc, PCBJACOBI));
+    CAMBER_CHECK_PETSC(KSPSetPCSide(ksp.get(), PC_RIGHT));
   }
-  CAMBER_CHECK_PETSC(KSPSetTolerances(ksp_.get(), options_.rel_tolerance, 1e-50, PETSC_DEFAULT,
+  CAMBER_CHECK_PETSC(KSPSetTolerances(ksp.get(), options_.rel_tolerance, 1e-50, PETSC_DEFAULT,
                                       options_.max_iterations));
-  CAMBER_CHECK_PETSC(KSPSetOperators(ksp_.get(), jacobian_.matrix(), jacobian_.matrix()));
-  CAMBER_CHECK_PETSC(KSPSetFromOptions(ksp_.get()));
+  CAMBER_CHECK_PETSC(KSPSetOperators(ksp.get(), jacobian_.matrix(), jacobian_.matrix()));
+  // The fallback is the LU whatever -adjoint_pc_type says.
+  if (!fallback) CAMBER_CHECK_PETSC(KSPSetFromOptions(ksp.get()));
+}
+
+void Adjoint::linearize(Tensor& U) {
+  jacobian_.assemble(*disc_, U);
+  make_ksp(ksp_, options_.direct, false);
+  lu_ = petsc::KspHandle();
   linearized_ = true;
+}
+
+struct Adjoint::Solve {
+  int iterations = 0;
+  bool converged = false;
+  bool fell_back = false;
+};
+
+Adjoint::Solve Adjoint::solve_system(const Tensor& b, Tensor& x, bool transpose) {
+  const index_t n = disc_->n_owned();
+  const MPI_Comm comm = disc_->mesh().comm();
+  const LinearSolve s = solve_with(ksp_.get(), b, x, transpose, n, comm);
+  Solve out{s.iterations, s.converged, false};
+  if (s.converged || options_.direct) return out;
+  // Every rank sees the same reason: all take the LU alike.
+  if (!lu_) make_ksp(lu_, true, true);
+  const LinearSolve d = solve_with(lu_.get(), b, x, transpose, n, comm);
+  out.iterations += d.iterations;
+  out.converged = d.converged;
+  out.fell_back = true;
+  return out;
 }
 
 AdjointSolution Adjoint::solve(Tensor& U, ForceCoefficient objective) {
@@ -132,10 +164,10 @@ AdjointSolution Adjoint::solve(Tensor& U, const std::array<double, 3>& weights) 
   if (!linearized_) linearize(U);
   a.objective_gradient = jacobian_.objective_gradient(disc, U, weights);
   a.psi = Tensor({disc.n_local(), nv});
-  const LinearSolve s =
-      solve_with(ksp_.get(), a.objective_gradient, a.psi, true, disc.n_owned(), disc.mesh().comm());
+  const Solve s = solve_system(a.objective_gradient, a.psi, true);
   a.iterations = s.iterations;
   a.converged = s.converged;
+  a.fell_back = s.fell_back;
   a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return a;
 }
@@ -164,7 +196,7 @@ Tensor Adjoint::solve_tangent(Tensor& U, const Tensor& rhs, int* iterations) {
   const Discretization& disc = *disc_;
   if (!linearized_) linearize(U);
   Tensor x({disc.n_local(), nv});
-  const LinearSolve s = solve_with(ksp_.get(), rhs, x, false, disc.n_owned(), disc.mesh().comm());
+  const Solve s = solve_system(rhs, x, false);
   if (iterations) *iterations = s.iterations;
   return x;
 }

@@ -20,6 +20,7 @@
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>
 #include <camber/solvers/petsc/petsc_numbering.hpp>
+#include <camber/solvers/petsc/petsc_session.hpp>
 
 namespace camber::solvers::euler {
 
@@ -207,15 +208,8 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   // converged in 71 steps, and SU2's QuickStart mesh took 1.9 s against
   // 3.8 s at first order.
   {
-    static std::vector<std::string> written;  // options this code set
     const auto set_default = [&](const char* name, const char* value) {
-      const std::string key = "-" + options.options_prefix + name;
-      PetscBool given = PETSC_FALSE;
-      CAMBER_CHECK_PETSC(PetscOptionsHasName(nullptr, nullptr, key.c_str(), &given));
-      const bool ours = std::find(written.begin(), written.end(), key) != written.end();
-      if (given && !ours) return;
-      CAMBER_CHECK_PETSC(PetscOptionsSetValue(nullptr, key.c_str(), value));
-      if (!ours) written.push_back(key);
+      petsc::set_option_default(options.options_prefix, name, value);
     };
     if (exact_jacobian) {
       set_default("sub_pc_factor_levels", "1");

@@ -3,6 +3,9 @@
 #include <mpi.h>
 #include <petscsys.h>
 
+#include <algorithm>
+#include <vector>
+
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
@@ -76,5 +79,16 @@ bool PetscSession::petsc_active() {
 }
 
 int PetscSession::live_sessions() noexcept { return g_live_sessions; }
+
+void set_option_default(const std::string& prefix, const char* name, const char* value) {
+  static std::vector<std::string> written;  // options this function set
+  const std::string key = "-" + prefix + name;
+  PetscBool given = PETSC_FALSE;
+  CAMBER_CHECK_PETSC(PetscOptionsHasName(nullptr, nullptr, key.c_str(), &given));
+  const bool ours = std::find(written.begin(), written.end(), key) != written.end();
+  if (given && !ours) return;
+  CAMBER_CHECK_PETSC(PetscOptionsSetValue(nullptr, key.c_str(), value));
+  if (!ours) written.push_back(key);
+}
 
 }  // namespace camber::solvers::petsc

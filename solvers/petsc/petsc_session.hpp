@@ -60,4 +60,10 @@ class PetscSession {
   bool started_petsc_ = false;
 };
 
+/// Sets -PREFIXname to value in PETSc's options database unless the user
+/// gave it (an option set by an earlier call of this function does not
+/// count as the user's): a solver's default that -PREFIXname on the
+/// command line or in PETSC_OPTIONS overrides. Needs a live session.
+void set_option_default(const std::string& prefix, const char* name, const char* value);
+
 }  // namespace camber::solvers::petsc

@@ -15,12 +15,15 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/solvers/euler/adjoint.hpp>
 #include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/parallel/collectives.hpp>
 #include <camber/core/tensor.hpp>
 #include "tests/mpi_test_utils.hpp"
 #include "tests/solvers/euler/euler_test_utils.hpp"
@@ -73,6 +76,55 @@ TEST(EulerAdjoint, AlphaSensitivityMatchesFiniteDifferencesAndTheTangent) {
     EXPECT_NEAR(by_adjoint, by_fd, 2e-6 * scale) << name;
     EXPECT_NEAR(by_adjoint, by_tangent, 1e-8 * scale) << name;
   }
+}
+
+// The default iterative transpose solve (right-preconditioned GMRES, block-
+// Jacobi ILU(1) in RCM order), the LU, and the iterative solve cut off after
+// 2 iterations (so that it falls back to the LU) give one adjoint: psi to
+// 1e-8 of its largest entry (the solves' tolerance 1e-10 of the right-hand
+// side, times the condition of the system), at a transonic second-order
+// state with the smooth limiter live.
+TEST(EulerAdjoint, IterativeSolveAndItsLuFallbackGiveTheLusAdjoint) {
+  mesh::DistributedMesh dm(
+      mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 50.0),
+      world());
+  FlowConditions flow;
+  flow.mach = 0.8;
+  flow.alpha_deg = 1.25;
+  SpatialOptions spatial;
+  spatial.order = 2;
+  spatial.limiter = LimiterKind::venkatakrishnan_smooth;
+  Discretization disc(dm, flow, airfoil_conditions, FluxScheme::roe, spatial);
+  Tensor U = disc.free_stream_field();
+  SteadyOptions so;
+  so.max_iterations = 200;
+  so.rel_tolerance = 1e-11;
+  ASSERT_TRUE(solve_steady(disc, U, so).converged);
+  AdjointOptions iterative, direct, cut;
+  direct.direct = true;
+  cut.max_iterations = 2;
+  const AdjointSolution a = Adjoint(disc, iterative).solve(U, ForceCoefficient::cd);
+  const AdjointSolution b = Adjoint(disc, direct).solve(U, ForceCoefficient::cd);
+  const AdjointSolution c = Adjoint(disc, cut).solve(U, ForceCoefficient::cd);
+  EXPECT_TRUE(a.converged && b.converged && c.converged);
+  EXPECT_FALSE(a.fell_back);
+  EXPECT_TRUE(c.fell_back);
+  const auto pa = a.psi.host(), pb = b.psi.host(), pc = c.psi.host();
+  double largest = 0.0, diff_a = 0.0, diff_c = 0.0;
+  for (index_t i = 0; i < disc.n_owned() * Discretization::n_vars; ++i) {
+    largest = std::max(largest, std::abs(pb(i)));
+    diff_a = std::max(diff_a, std::abs(pa(i) - pb(i)));
+    diff_c = std::max(diff_c, std::abs(pc(i) - pb(i)));
+  }
+  largest = par::allreduce_max(largest, world());
+  diff_a = par::allreduce_max(diff_a, world());
+  diff_c = par::allreduce_max(diff_c, world());
+  say("[adjoint solvers] CD adjoint: iterative %d its (%.3f s), LU %d its (%.3f s), cut-off %d "
+      "its then LU; max |psi - psi_LU| / max |psi_LU|: %.2e, %.2e\n",
+      a.iterations, a.seconds, b.iterations, b.seconds, c.iterations, diff_a / largest,
+      diff_c / largest);
+  EXPECT_LT(diff_a, 1e-8 * largest);
+  EXPECT_LT(diff_c, 1e-8 * largest);
 }
 
 }  // namespace
