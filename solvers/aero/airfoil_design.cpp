@@ -22,15 +22,6 @@ namespace camber::solvers::aero {
 
 namespace fs = std::filesystem;
 
-const char* coefficient_name(Coefficient c) {
-  switch (c) {
-    case Coefficient::cl: return "cl";
-    case Coefficient::cd: return "cd";
-    case Coefficient::cm: return "cm";
-  }
-  return "unknown";
-}
-
 namespace {
 
 std::unique_ptr<design::ShapeParametrization> checked(
@@ -79,6 +70,11 @@ const std::array<double, 3>& AirfoilDesign::baseline() {
   return baseline_;
 }
 
+int AirfoilDesign::n_inequality() const {
+  return (settings_.thickness_fraction > 0.0 ? static_cast<int>(stations_.size()) : 0) +
+         (settings_.max_thickness_min > 0.0 ? 1 : 0) + (settings_.hold_lift ? 1 : 0);
+}
+
 opt::Problem AirfoilDesign::problem() {
   const std::array<double, 3> base = baseline();
   const index_t n = n_design();
@@ -88,8 +84,7 @@ opt::Problem AirfoilDesign::problem() {
   p.x0.assign(static_cast<size_t>(n), 0.0);
   p.lower.assign(static_cast<size_t>(n), -settings_.bound);
   p.upper.assign(static_cast<size_t>(n), settings_.bound);
-  p.n_inequality = (stations ? static_cast<int>(stations_.size()) : 0) + (thickest ? 1 : 0) +
-                   (settings_.hold_lift ? 1 : 0);
+  p.n_inequality = n_inequality();
   p.evaluate = [this, base, n, stations, thickest](const std::vector<double>& a) {
     const auto start = std::chrono::steady_clock::now();
     const ad::Var av = ad::variable(Tensor::from_host({n}, a));
@@ -160,9 +155,7 @@ opt::Problem AirfoilDesign::problem() {
 opt::Options AirfoilDesign::options() {
   const std::array<double, 3> base = baseline();
   opt::Options o = settings_.optimizer;
-  const size_t n_ineq = (settings_.thickness_fraction > 0.0 ? stations_.size() : 0) +
-                        (settings_.max_thickness_min > 0.0 ? 1 : 0) +
-                        (settings_.hold_lift ? 1 : 0);
+  const size_t n_ineq = static_cast<size_t>(n_inequality());
   o.x_scale.assign(static_cast<size_t>(n_design()), settings_.bound);
   o.objective_scale =
       1.0 / std::max(std::abs(base[static_cast<size_t>(settings_.objective)]), 1e-6);

@@ -63,8 +63,6 @@
 namespace camber::solvers::aero {
 
 enum class Coefficient : int { cl = 0, cd = 1, cm = 2 };
-/// "cl", "cd", "cm".
-const char* coefficient_name(Coefficient c);
 
 struct AirfoilDesignSettings {
   euler::SteadyFlowSettings flow;  ///< the flow solved at every design
@@ -152,6 +150,8 @@ class AirfoilDesign {
 
  private:
   std::string state_path(std::size_t k) const;
+  /// The constraints g <= 0: thickness stations, largest thickness, lift.
+  int n_inequality() const;
 
   mesh::Mesh global_;
   MPI_Comm comm_;

@@ -266,6 +266,14 @@ KOKKOS_INLINE_FUNCTION void neighbour_extremes(const Field<T>& W, index_t c, int
   }
 }
 
+// Adds one neighbour's difference d to venkatakrishnan_smooth's running
+// d_max (smooth maximum) and d_min (smooth minimum).
+template <class T>
+KOKKOS_INLINE_FUNCTION void smooth_range_add(T& d_max, T& d_min, const T& d, double delta) {
+  d_max = smooth_max_above(d_max, d, delta);
+  d_min = -smooth_max_above(-d_min, -d, delta);
+}
+
 // venkatakrishnan_smooth's d_max and d_min of variable k at cell c: smooth
 // maxima (minima) of W_j - W_c over the neighbours and the cell itself
 // (0), folded in neighbour order; d_max >= the largest difference >= 0 and
@@ -276,11 +284,8 @@ KOKKOS_INLINE_FUNCTION void smooth_neighbour_range(const Field<T>& W, index_t c,
                                                    double delta, T& d_max, T& d_min) {
   d_max = T(0.0);
   d_min = T(0.0);
-  for (index_t j = j0; j < j1; ++j) {
-    const T d = W(neighbor(j), k) - W(c, k);
-    d_max = smooth_max_above(d_max, d, delta);
-    d_min = -smooth_max_above(-d_min, -d, delta);
-  }
+  for (index_t j = j0; j < j1; ++j)
+    smooth_range_add(d_max, d_min, T(W(neighbor(j), k) - W(c, k)), delta);
 }
 
 // W + L . dx for the cell row c of W (primitive, {rows, 4}) and of the

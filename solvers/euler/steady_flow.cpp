@@ -65,19 +65,20 @@ std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& X) {
   SteadyResult r;
   int newton = 0, linear = 0;
   report_.cold_restart = false;
+  // Converged means the residual fell rel_tolerance below the cold start's
+  // (the first solve's) initial residual, not below a warm start's, which
+  // may already be converged.
+  SteadyOptions cold = settings_.steady;
+  if (reference_residual_ > 0.0 && cold.reference_residual <= 0.0)
+    cold.reference_residual = reference_residual_;
   if (warm) {
-    SteadyOptions options = settings_.steady;
+    SteadyOptions options = cold;
     lin->U = warm_start_.clone();
     // From a converged neighbouring design the first-order start would
     // move the state away.
     options.first_order_drop = 0.0;
     if (settings_.warm_cfl_start > 0.0)
       options.cfl_start = std::max(options.cfl_start, settings_.warm_cfl_start);
-    // Converged means the residual fell rel_tolerance below the cold
-    // start's (the first solve's) initial residual, not below the warm
-    // start's, which may already be converged.
-    if (reference_residual_ > 0.0 && options.reference_residual <= 0.0)
-      options.reference_residual = reference_residual_;
     const bool retry = settings_.warm_max_iterations > 0;
     if (retry) options.max_iterations = std::min(options.max_iterations, settings_.warm_max_iterations);
     try {
@@ -92,11 +93,8 @@ std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& X) {
     report_.cold_restart = retry && !r.converged;
   }
   if (!warm || report_.cold_restart) {
-    SteadyOptions options = settings_.steady;
-    if (reference_residual_ > 0.0 && options.reference_residual <= 0.0)
-      options.reference_residual = reference_residual_;
     lin->U = lin->disc->free_stream_field();
-    r = solve_steady(*lin->disc, lin->U, options, settings_.monitor);
+    r = solve_steady(*lin->disc, lin->U, cold, settings_.monitor);
     newton += r.iterations;
     linear += r.linear_iterations;
   }

@@ -245,11 +245,8 @@ void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) c
                     // smooth_neighbour_range on the members' Duals.
                     d_max = D8(0.0);
                     d_min = D8(0.0);
-                    for (index_t i = 1; i < nm; ++i) {
-                      const D8 dw = x(i) - x0;
-                      d_max = smooth_max_above(d_max, dw, extreme_width);
-                      d_min = -smooth_max_above(-d_min, -dw, extreme_width);
-                    }
+                    for (index_t i = 1; i < nm; ++i)
+                      smooth_range_add(d_max, d_min, D8(x(i) - x0), extreme_width);
                   }
                   p = form == LimiterForm::classic
                           ? venkatakrishnan_cell(d_max, d_min, gx, gy, to_face, j0, j1, form, eps2(c))
