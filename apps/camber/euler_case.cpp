@@ -202,9 +202,19 @@ void declare_euler_schema(deck::Schema& s) {
             "baseline's. 0: no such constraint.")
       .real("max_thickness_min", 0.0, deck::Range(0.0, 1.0),
             "The largest thickness stays at least this (chord units). 0: no such constraint.")
-      .choice("lift", "free", {"free", "at_least_baseline"},
-              "at_least_baseline: CL stays at least the baseline's (a lift-constrained "
-              "design).");
+      .choice("lift", "free", {"free", "at_least_baseline", "at_least", "equal_baseline", "equal"},
+              "How the lift is held. at_least_baseline / at_least: CL stays at least the "
+              "baseline's / lift_target (one more adjoint solve per design); equal_baseline / "
+              "equal: CL equals the baseline's / lift_target, the angle of attack a design "
+              "variable that the optimizer trims (within alpha_range_deg of flow.alpha_deg).")
+      .real("lift_target", 0.0, deck::Range(-5.0, 5.0),
+            "The CL held by lift: at_least and lift: equal (required with them).")
+      .real("alpha_range_deg", 3.0, deck::Range::positive().and_at_most(20.0),
+            "lift: equal and equal_baseline: the angle of attack stays within flow.alpha_deg "
+            "+- this, in degrees.")
+      .real("cm_min", 0.0, deck::Range(-5.0, 5.0),
+            "When given: the pitching moment stays CM >= cm_min (one more adjoint solve per "
+            "design); absent: CM is free.");
   s.section("sample", "camber sample: flows over a Latin-hypercube design of Mach number and "
                       "angle of attack, written as a data set (inputs mach, alpha_deg; outputs "
                       "CL, CD, CM) for camber train.")
@@ -264,6 +274,18 @@ void validate_euler(const deck::Deck& d) {
         d.reject("boundaries." + key, "marker '" + name + "' is given two boundary conditions");
   if (d.boolean("flow.far_field_vortex") && d.real("flow.mach") >= 1.0)
     d.reject("flow.far_field_vortex", "needs a subsonic free stream (flow.mach < 1)");
+  const std::string& lift = d.string("optimizer.lift");
+  if ((lift == "at_least" || lift == "equal") && !d.has("optimizer.lift_target"))
+    d.reject("optimizer.lift", "'" + lift + "' holds CL at optimizer.lift_target, which is not given");
+  if (d.has("optimizer.lift_target") && lift != "at_least" && lift != "equal")
+    d.reject("optimizer.lift_target", "is used only with optimizer.lift: at_least or equal (lift is '" +
+                                          lift + "'), so it would be ignored");
+  if (d.has("optimizer.alpha_range_deg") && lift != "equal" && lift != "equal_baseline")
+    d.reject("optimizer.alpha_range_deg", "is used only when optimizer.lift trims the angle of "
+                                          "attack (equal, equal_baseline), so it would be ignored");
+  if (lift != "free" && d.string("optimizer.objective") == "cl")
+    d.reject("optimizer.lift", "the objective is CL, so the lift cannot also be held; use "
+                               "lift: free");
   if (d.real("solver.cfl_max") < d.real("solver.cfl_start"))
     d.reject("solver.cfl_max", "must be at least solver.cfl_start");
 }

@@ -175,7 +175,13 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
                                                 : aero::Coefficient::cm;
   settings.thickness_fraction = d.real("optimizer.thickness_fraction");
   settings.max_thickness_min = d.real("optimizer.max_thickness_min");
-  settings.hold_lift = d.string("optimizer.lift") == "at_least_baseline";
+  const std::string& lift = d.string("optimizer.lift");
+  settings.lift = lift == "free"                                   ? aero::LiftConstraint::none
+                  : lift == "at_least" || lift == "at_least_baseline" ? aero::LiftConstraint::at_least
+                                                                   : aero::LiftConstraint::equal;
+  if (d.has("optimizer.lift_target")) settings.lift_target = d.real("optimizer.lift_target");
+  settings.alpha_range_deg = d.real("optimizer.alpha_range_deg");
+  if (d.has("optimizer.cm_min")) settings.cm_min = d.real("optimizer.cm_min");
   settings.bound = d.real("design.bound");
   settings.optimizer.algorithm = d.string("optimizer.algorithm");
   settings.optimizer.max_evaluations = static_cast<int>(d.integer("optimizer.max_iterations"));
@@ -197,20 +203,26 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   logging::info(CAMBER_MSG("optimize: " << global.n_cells() << " cells on " << runtime.size()
                                         << (runtime.size() == 1 ? " rank" : " ranks") << ", "
                                         << n << " design variables ("
-                                        << d.string("design.parametrization") << "), objective "
-                                        << objective_name));
+                                        << d.string("design.parametrization")
+                                        << (problem.trims_alpha() ? ", and alpha" : "")
+                                        << "), objective " << objective_name));
   const std::array<double, 3> base = problem.baseline();
   logging::info(CAMBER_MSG(std::setprecision(6)
                            << "baseline: CL " << base[0] << ", CD " << base[1] << ", CM " << base[2]
                            << ", max thickness " << t0_max << " ("
                            << problem.flow().report().newton_iterations << " Newton steps, "
                            << std::setprecision(3) << problem.flow().report().solve_seconds << " s)"));
+  if (settings.lift != aero::LiftConstraint::none)
+    logging::info(CAMBER_MSG(std::setprecision(6)
+                             << "lift: CL " << (problem.trims_alpha() ? "= " : ">= ")
+                             << problem.lift_target()
+                             << (problem.trims_alpha() ? ", alpha trimmed" : "")));
 
   if (runtime.rank() == 0) fs::create_directories(dir);
   CAMBER_CHECK_MPI(MPI_Barrier(comm));
   // Per evaluation: progress, history CSV row, fields.
   std::ostringstream csv;
-  csv << "evaluation,objective,max_violation,gradient_norm,best_objective,CL,CD,CM,"
+  csv << "evaluation,objective,max_violation,gradient_norm,best_objective,CL,CD,CM,alpha_deg,"
          "newton_steps,adjoint_iterations,flow_seconds,adjoint_seconds,seconds,replayed\n"
       << std::setprecision(10);
   io::PvdSeries series(dir + "/" + name + "_designs.pvd", comm);
@@ -235,7 +247,9 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
         if (r.replayed)
           line << "  (replayed)";
         else if (costs)
-          line << "  CL " << ex.coefficients[0] << std::setprecision(2) << "  flow "
+          line << "  CL " << ex.coefficients[0]
+               << (problem.trims_alpha() ? "  alpha " + std::to_string(r.x.back()) : "")
+               << std::setprecision(2) << "  flow "
                << ex.newton_iterations << " steps "
                << (ex.cold_restart ? "(warm start abandoned, solved cold) " : "")
                << ex.flow_seconds << " s, adjoint " << ex.adjoint_iterations << " its "
@@ -243,7 +257,9 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
         logging::info(line.str());
         csv << r.evaluation << ',' << r.objective << ',' << r.max_violation << ','
             << r.gradient_norm << ',' << r.best_objective << ',' << ex.coefficients[0] << ','
-            << ex.coefficients[1] << ',' << ex.coefficients[2] << ',' << ex.newton_iterations
+            << ex.coefficients[1] << ',' << ex.coefficients[2] << ','
+            << (problem.trims_alpha() ? r.x.back() : settings.flow.flow.alpha_deg) << ','
+            << ex.newton_iterations
             << ',' << ex.adjoint_iterations << ',' << ex.flow_seconds << ','
             << ex.adjoint_seconds << ',' << ex.seconds << ',' << (r.replayed ? 1 : 0) << '\n';
         const std::string file = io::series_file_name(name + "_design", r.evaluation) + ".pvtu";
@@ -253,7 +269,8 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
           g << "variable,d" << objective_name << "_d_a\n" << std::setprecision(12);
           const opt::Evaluation& e = problem.history().front().values;
           for (size_t k = 0; k < e.objective_gradient.size(); ++k)
-            g << k << ',' << e.objective_gradient[k] << '\n';
+            g << (k == static_cast<size_t>(n) ? std::string("alpha_deg") : std::to_string(k))
+              << ',' << e.objective_gradient[k] << '\n';
           write_file_atomically(dir + "/" + d.string("design.parametrization") + "_" +
                                     std::to_string(n) + ".csv",
                                 g.str());
@@ -285,6 +302,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
     design_csv << "variable,value\n" << std::setprecision(12);
     for (index_t k = 0; k < n; ++k)
       design_csv << k << ',' << result.optimizer.x[static_cast<size_t>(k)] << '\n';
+    if (problem.trims_alpha()) design_csv << "alpha_deg," << result.final_alpha_deg << '\n';
     write_file_atomically(dir + "/" + name + "_final_design.csv", design_csv.str());
     mesh::write_su2(global.with_coordinates(result.final_coordinates), dir + "/" + name + "_final.su2");
     {
@@ -309,6 +327,8 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
           << "\n  CL              " << result.baseline[0] << "    " << result.final[0]
           << "\n  CD              " << result.baseline[1] << "    " << result.final[1]
           << "\n  CM              " << result.baseline[2] << "    " << result.final[2]
+          << "\n  alpha, deg      " << result.baseline_alpha_deg << "    "
+          << result.final_alpha_deg
           << "\n  max thickness   " << result.baseline_max_thickness << "    "
           << result.final_max_thickness << "\n  evaluations     " << o.n_evaluations << " ("
           << o.n_live_evaluations << " solved, " << o.n_failures << " failed)"

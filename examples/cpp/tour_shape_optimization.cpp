@@ -49,7 +49,7 @@ int main(int argc, char** argv) {
     s.flow.warm_max_iterations = 50;      // then solve the design cold
     s.objective = aero::Coefficient::cd;
     s.thickness_fraction = 1.0;  // t(x) >= t0(x) at every station
-    s.hold_lift = true;          // CL >= CL0
+    s.lift = aero::LiftConstraint::at_least;  // CL >= CL0
     s.bound = 0.004;             // |a_k| <= 0.4% chord
     s.optimizer.algorithm = "slsqp";
     s.optimizer.max_evaluations = 10;

@@ -53,6 +53,13 @@ AirfoilDesign::AirfoilDesign(const mesh::Mesh& global, MPI_Comm comm,
                                                                          << " must be positive");
   CAMBER_INPUT_REQUIRE(settings_.thickness_fraction >= 0.0 && settings_.max_thickness_min >= 0.0,
                        "AirfoilDesign: thickness_fraction and max_thickness_min must be >= 0");
+  CAMBER_INPUT_REQUIRE(settings_.lift == LiftConstraint::none ||
+                           settings_.objective != Coefficient::cl,
+                       "AirfoilDesign: the objective is CL, so the lift cannot also be held");
+  CAMBER_INPUT_REQUIRE(!trims_alpha() || settings_.alpha_range_deg > 0.0,
+                       "AirfoilDesign: alpha_range_deg = " << settings_.alpha_range_deg
+                                                           << " must be positive");
+  CAMBER_INPUT_REQUIRE(!std::isnan(settings_.cm_min), "AirfoilDesign: cm_min is NaN");
 }
 
 Tensor AirfoilDesign::coordinates(const std::vector<double>& a) const {
@@ -70,29 +77,45 @@ const std::array<double, 3>& AirfoilDesign::baseline() {
   return baseline_;
 }
 
+double AirfoilDesign::lift_target() {
+  return std::isnan(settings_.lift_target) ? baseline()[0] : settings_.lift_target;
+}
+
 int AirfoilDesign::n_inequality() const {
   return (settings_.thickness_fraction > 0.0 ? static_cast<int>(stations_.size()) : 0) +
-         (settings_.max_thickness_min > 0.0 ? 1 : 0) + (settings_.hold_lift ? 1 : 0);
+         (settings_.max_thickness_min > 0.0 ? 1 : 0) +
+         (settings_.lift == LiftConstraint::at_least ? 1 : 0) +
+         (std::isfinite(settings_.cm_min) ? 1 : 0);
 }
 
 opt::Problem AirfoilDesign::problem() {
-  const std::array<double, 3> base = baseline();
+  const double target = lift_target();
   const index_t n = n_design();
   const bool stations = settings_.thickness_fraction > 0.0;
   const bool thickest = settings_.max_thickness_min > 0.0;
+  const bool trim = trims_alpha();
+  const double alpha0 = settings_.flow.flow.alpha_deg;
   opt::Problem p;
   p.x0.assign(static_cast<size_t>(n), 0.0);
   p.lower.assign(static_cast<size_t>(n), -settings_.bound);
   p.upper.assign(static_cast<size_t>(n), settings_.bound);
+  if (trim) {
+    p.x0.push_back(alpha0);
+    p.lower.push_back(alpha0 - settings_.alpha_range_deg);
+    p.upper.push_back(alpha0 + settings_.alpha_range_deg);
+  }
   p.n_inequality = n_inequality();
-  p.evaluate = [this, base, n, stations, thickest](const std::vector<double>& a) {
+  p.n_equality = trim ? 1 : 0;
+  p.evaluate = [this, target, n, stations, thickest, trim](const std::vector<double>& x) {
     const auto start = std::chrono::steady_clock::now();
+    const std::vector<double> a(x.begin(), x.begin() + n);
     const ad::Var av = ad::variable(Tensor::from_host({n}, a));
+    const ad::Var alpha = ad::variable(Tensor::from_host({1}, {trim ? x.back() : 0.0}));
     const ad::Var X = design::deformed_coordinates(*shape_, idw_, av);
     ad::Var c;
     try {
       design::check_cell_volumes(global_, X.value());
-      c = flow_.coefficients(X);
+      c = trim ? flow_.coefficients(X, alpha) : flow_.coefficients(X);
     } catch (const Error& e) {
       throw opt::EvaluationFailed(e.what());  // a folded cell or a flow that did not converge
     }
@@ -109,7 +132,10 @@ opt::Problem AirfoilDesign::problem() {
       go.retain_graph = true;
       std::vector<double> g;
       try {
-        g = ad::vjp({c}, {av}, {ad::constant(Tensor::from_host({3}, w))}, go)[0].value().to_vector();
+        const ad::Vars d = trim ? ad::vjp({c}, {av, alpha}, {ad::constant(Tensor::from_host({3}, w))}, go)
+                                : ad::vjp({c}, {av}, {ad::constant(Tensor::from_host({3}, w))}, go);
+        g = d[0].value().to_vector();
+        if (trim) g.push_back(d[1].item());
       } catch (const Error& e) {
         throw opt::EvaluationFailed(e.what());  // an adjoint that did not converge
       }
@@ -126,7 +152,12 @@ opt::Problem AirfoilDesign::problem() {
     const auto& T = thickness_.jacobian();
     const auto minus_row = [&](size_t s) {
       std::vector<double> g(T[s]);
-      for (double& x : g) x = -x;
+      for (double& v : g) v = -v;
+      if (trim) g.push_back(0.0);  // the thickness does not depend on alpha
+      return g;
+    };
+    const auto negated = [](std::vector<double> g) {
+      for (double& v : g) v = -v;
       return g;
     };
     if (stations)
@@ -139,11 +170,17 @@ opt::Problem AirfoilDesign::problem() {
       e.inequality.push_back(settings_.max_thickness_min - t[s]);
       e.inequality_gradients.push_back(minus_row(s));
     }
-    if (settings_.hold_lift) {
-      e.inequality.push_back(base[0] - cv[0]);
-      std::vector<double> g = gradient_of(0);
-      for (double& x : g) x = -x;
-      e.inequality_gradients.push_back(g);
+    if (settings_.lift == LiftConstraint::at_least) {
+      e.inequality.push_back(target - cv[0]);
+      e.inequality_gradients.push_back(negated(gradient_of(0)));
+    }
+    if (std::isfinite(settings_.cm_min)) {
+      e.inequality.push_back(settings_.cm_min - cv[2]);
+      e.inequality_gradients.push_back(negated(gradient_of(2)));
+    }
+    if (trim) {
+      e.equality.push_back(cv[0] - target);
+      e.equality_gradients.push_back(gradient_of(0));
     }
     costs.seconds = seconds_since(start);
     costs_ = costs;
@@ -154,13 +191,20 @@ opt::Problem AirfoilDesign::problem() {
 
 opt::Options AirfoilDesign::options() {
   const std::array<double, 3> base = baseline();
+  const double lift_scale = 1.0 / std::max(std::abs(lift_target()), 1e-6);
   opt::Options o = settings_.optimizer;
-  const size_t n_ineq = static_cast<size_t>(n_inequality());
   o.x_scale.assign(static_cast<size_t>(n_design()), settings_.bound);
+  if (trims_alpha()) o.x_scale.push_back(1.0);  // degrees
   o.objective_scale =
       1.0 / std::max(std::abs(base[static_cast<size_t>(settings_.objective)]), 1e-6);
-  o.constraint_scale.assign(n_ineq, 1.0 / settings_.bound);
-  if (settings_.hold_lift) o.constraint_scale.back() = 1.0 / std::max(std::abs(base[0]), 1e-6);
+  // In the order of evaluate(): thickness stations and largest thickness,
+  // lift (at_least), moment, then lift (equal).
+  o.constraint_scale.assign(static_cast<size_t>(n_inequality()), 1.0 / settings_.bound);
+  size_t k = o.constraint_scale.size();
+  if (std::isfinite(settings_.cm_min))
+    o.constraint_scale[--k] = 1.0 / std::max(std::abs(settings_.cm_min), 1e-2);
+  if (settings_.lift == LiftConstraint::at_least) o.constraint_scale[--k] = lift_scale;
+  if (trims_alpha()) o.constraint_scale.push_back(lift_scale);
   return o;
 }
 
@@ -258,17 +302,22 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
   // than one discrete solution; solving the design again from the last
   // design's flow could reach another.) A best design served from a
   // replayed history is solved again, warm from the checkpoint's flow.
-  const Tensor a = Tensor::from_host({n_design()}, result.optimizer.x);
+  const std::vector<double> shape_x(result.optimizer.x.begin(),
+                                    result.optimizer.x.begin() + n_design());
+  const Tensor a = Tensor::from_host({n_design()}, shape_x);
+  result.baseline_alpha_deg = settings_.flow.flow.alpha_deg;
+  result.final_alpha_deg = trims_alpha() ? result.optimizer.x.back() : result.baseline_alpha_deg;
   result.final_coordinates = design::deformed_coordinates(*shape_, idw_, a);
   result.final_wall = shape_->wall_coordinates(a);
   if (last_best > 0 && last_best == best_evaluation) {
     result.final = best_coefficients;
     flow_.set_state(best_state);
   } else {
-    const std::vector<double> c = flow_.coefficients(result.final_coordinates).to_vector();
+    const std::vector<double> c =
+        flow_.coefficients(result.final_coordinates, result.final_alpha_deg).to_vector();
     result.final = {c[0], c[1], c[2]};
   }
-  result.final_max_thickness = largest(thickness_(result.optimizer.x));
+  result.final_max_thickness = largest(thickness_(shape_x));
   return result;
 }
 

@@ -19,7 +19,7 @@
 ///   s.flow.spatial.limiter = euler::LimiterKind::venkatakrishnan_smooth;
 ///   s.objective = aero::Coefficient::cd;
 ///   s.thickness_fraction = 1.0;   // t >= t0 at every station
-///   s.hold_lift = true;           // CL >= the baseline's
+///   s.lift = aero::LiftConstraint::at_least;   // CL >= the baseline's
 ///   s.optimizer.max_evaluations = 20;
 ///   aero::AirfoilDesign design(m, comm,
 ///       std::make_unique<design::HicksHenne>(m, std::vector<std::string>{"airfoil"},
@@ -31,7 +31,10 @@
 /// Every evaluation is one flow solve (warm-started from the last converged
 /// design; SteadyFlowSettings::warm_max_iterations bounds a warm start
 /// before the design is solved cold) and one adjoint solve per gradient
-/// (the objective's, and CL's when the lift is held). A design that
+/// (the objective's, CL's when the lift is held, CM's when it is bounded).
+/// With the lift held equal to a target the angle of attack is a design
+/// variable: the optimizer trims it, and the drag it minimizes is the
+/// drag at that lift. A design that
 /// inverts a cell, or whose flow or adjoint does not converge, is reported
 /// to the optimizer as failed (opt::EvaluationFailed: it cuts the step
 /// back) and never accepted. With a live limiter (venkatakrishnan_wang,
@@ -48,6 +51,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <limits>
 #include <functional>
 #include <memory>
 #include <string>
@@ -64,6 +68,14 @@ namespace camber::solvers::aero {
 
 enum class Coefficient : int { cl = 0, cd = 1, cm = 2 };
 
+/// How a design holds its lift.
+///  - none: CL is free;
+///  - at_least: CL >= the target (one more adjoint solve per design);
+///  - equal: CL = the target, the angle of attack a design variable (the
+///    last one, in degrees) that the optimizer trims; its derivatives come
+///    from the same adjoint solves (euler::SteadyFlow with alpha).
+enum class LiftConstraint : int { none = 0, at_least = 1, equal = 2 };
+
 struct AirfoilDesignSettings {
   euler::SteadyFlowSettings flow;  ///< the flow solved at every design
   std::string wall = "airfoil";    ///< the wall marker the parametrization moves
@@ -73,13 +85,20 @@ struct AirfoilDesignSettings {
   double thickness_fraction = 0.0;
   /// > 0: the largest thickness is at least this (chords).
   double max_thickness_min = 0.0;
-  /// CL >= the baseline's CL (one more adjoint solve per design).
-  bool hold_lift = false;
-  /// |a_k| <= bound for every design variable.
+  LiftConstraint lift = LiftConstraint::none;
+  /// The CL that `lift` holds; NaN: the baseline's.
+  double lift_target = std::numeric_limits<double>::quiet_NaN();
+  /// LiftConstraint::equal: alpha stays within flow.flow.alpha_deg +- this
+  /// (degrees).
+  double alpha_range_deg = 3.0;
+  /// Finite: CM >= cm_min (a bound on the nose-down pitching moment; one
+  /// more adjoint solve per design).
+  double cm_min = -std::numeric_limits<double>::infinity();
+  /// |a_k| <= bound for every shape variable.
   double bound = 0.004;
   /// The optimizer (algorithm, max_evaluations, ftol_rel, ...); run() sets
-  /// the scales: x by bound, the objective and the lift by their baseline
-  /// values, the thickness by bound.
+  /// the scales: x by bound (alpha by one degree), the objective and the
+  /// lift by their baseline values, the thickness by bound.
   opt::Options optimizer;
   /// Non-empty: a path prefix P; checkpoint after every design to
   /// P.history and P_state_K.h5 (the flow after design K: the next warm
@@ -97,8 +116,9 @@ struct DesignCosts {
 };
 
 struct AirfoilDesignResult {
-  opt::Result optimizer;  ///< x: the best design; status, counts
+  opt::Result optimizer;  ///< x: the best design (shape, then alpha if trimmed); status, counts
   std::array<double, 3> baseline{}, final{};  ///< CL, CD, CM
+  double baseline_alpha_deg = 0.0, final_alpha_deg = 0.0;
   double baseline_max_thickness = 0.0, final_max_thickness = 0.0;
   Tensor final_wall;         ///< (n_wall, 2)
   Tensor final_coordinates;  ///< (n_nodes, 2), the deformed mesh
@@ -112,7 +132,15 @@ class AirfoilDesign {
                 std::unique_ptr<design::ShapeParametrization> shape,
                 AirfoilDesignSettings settings);
 
+  /// The shape variables.
   index_t n_design() const noexcept { return shape_->n_design(); }
+  /// The optimizer's variables: the shape's, then alpha when it is trimmed
+  /// (LiftConstraint::equal).
+  index_t n_variables() const noexcept { return n_design() + (trims_alpha() ? 1 : 0); }
+  bool trims_alpha() const noexcept { return settings_.lift == LiftConstraint::equal; }
+  /// The CL held (settings().lift_target, or the baseline's). Collective
+  /// on the first call (it may solve the baseline).
+  double lift_target();
   const design::ShapeParametrization& shape() const noexcept { return *shape_; }
   const design::ThicknessStations& thickness_stations() const noexcept { return stations_; }
   const AirfoilDesignSettings& settings() const noexcept { return settings_; }
@@ -127,8 +155,9 @@ class AirfoilDesign {
   /// the first call. Collective.
   const std::array<double, 3>& baseline();
 
-  /// The optimizer's problem: the objective and the constraints g <= 0
-  /// (thickness stations, largest thickness, lift), values and gradients;
+  /// The optimizer's problem over n_variables(): the objective, the
+  /// constraints g <= 0 (thickness stations, largest thickness, lift when
+  /// at_least, moment) and h = 0 (lift when equal), values and gradients;
   /// last_costs() holds what the last live evaluation found. Collective.
   opt::Problem problem();
   /// settings().optimizer with the scales of this problem (see
@@ -150,7 +179,8 @@ class AirfoilDesign {
 
  private:
   std::string state_path(std::size_t k) const;
-  /// The constraints g <= 0: thickness stations, largest thickness, lift.
+  /// The constraints g <= 0: thickness stations, largest thickness, lift,
+  /// moment.
   int n_inequality() const;
 
   mesh::Mesh global_;

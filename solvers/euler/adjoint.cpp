@@ -54,29 +54,6 @@ LinearSolve solve_with(KSP ksp, const Tensor& b, Tensor& x, bool transpose, inde
   return {static_cast<int>(its), reason > 0};
 }
 
-// d(weights)/dalpha per radian: the lift and drag rows rotate with the free
-// stream; the moment row does not depend on alpha.
-std::array<double, 3> weights_alpha_derivative(const Discretization& disc, ForceCoefficient j) {
-  const auto w = disc.force_coefficient_weights();
-  switch (j) {
-    case ForceCoefficient::cl: return {-w[1][0], -w[1][1], 0.0};  // dCL/da = -CD terms
-    case ForceCoefficient::cd: return {w[0][0], w[0][1], 0.0};    // dCD/da = CL terms
-    case ForceCoefficient::cm:
-    case ForceCoefficient::weighted: return {0.0, 0.0, 0.0};
-  }
-  return {0.0, 0.0, 0.0};
-}
-
-// dJ/dalpha|_U per radian: d(weights)/dalpha . (f_x, f_y, m_z).
-double objective_alpha_partial(const Discretization& disc, const Tensor& U, ForceCoefficient j) {
-  const Forces f = disc.forces(U);
-  const std::array<double, 3> dw = weights_alpha_derivative(disc, j);
-  // forces() returns the summed f_x, f_y; m_z is recovered from CM.
-  const auto w = disc.force_coefficient_weights();
-  const double mz = f.cm / w[2][2];
-  return dw[0] * f.fx + dw[1] * f.fy + dw[2] * mz;
-}
-
 }  // namespace
 
 Adjoint::Adjoint(const Discretization& disc, const AdjointOptions& options)
@@ -122,7 +99,14 @@ void Adjoint::linearize(Tensor& U) {
   jacobian_.assemble(*disc_, U);
   make_ksp(ksp_, options_.direct, false);
   lu_ = petsc::KspHandle();
+  force_partials_ = jacobian_.force_partials(*disc_, U);
   linearized_ = true;
+}
+
+std::vector<Tensor> Adjoint::objective_gradients(
+    Tensor& U, const std::vector<std::array<double, 3>>& weights) {
+  if (!linearized_) linearize(U);
+  return jacobian_.objective_gradients(force_partials_, weights);
 }
 
 struct Adjoint::Solve {
@@ -162,7 +146,7 @@ AdjointSolution Adjoint::solve(Tensor& U, const std::array<double, 3>& weights) 
   a.objective = ForceCoefficient::weighted;
   a.weights = weights;
   if (!linearized_) linearize(U);
-  a.objective_gradient = jacobian_.objective_gradient(disc, U, weights);
+  a.objective_gradient = objective_gradients(U, {weights}).front();
   a.psi = Tensor({disc.n_local(), nv});
   const Solve s = solve_system(a.objective_gradient, a.psi, true);
   a.iterations = s.iterations;
@@ -184,12 +168,20 @@ Tensor Adjoint::residual_alpha_derivative(Tensor& U) const {
   return r;
 }
 
+double Adjoint::objective_alpha_partial(const Tensor& U,
+                                        const std::array<double, 3>& weights) const {
+  // The force part of any weights is a combination of the lift and drag
+  // directions, which turn with the free stream: d(w_x, w_y)/dalpha =
+  // (-w_y, w_x) per radian (dCL/dalpha|_U = -CD, dCD/dalpha|_U = CL). The
+  // moment's weight does not depend on alpha.
+  const Forces f = disc_->forces(U);
+  return (-weights[1] * f.fx + weights[0] * f.fy) * degree;
+}
+
 double Adjoint::alpha_derivative(Tensor& U, const AdjointSolution& adjoint) const {
-  CAMBER_REQUIRE(adjoint.objective != ForceCoefficient::weighted,
-                 "Adjoint::alpha_derivative: the adjoint must be of CL, CD or CM");
   const Tensor dr = residual_alpha_derivative(U);
-  const double partial = objective_alpha_partial(*disc_, U, adjoint.objective) * degree;
-  return partial - dot_owned(adjoint.psi, dr, disc_->n_owned(), disc_->mesh().comm());
+  return objective_alpha_partial(U, adjoint.weights) -
+         dot_owned(adjoint.psi, dr, disc_->n_owned(), disc_->mesh().comm());
 }
 
 Tensor Adjoint::solve_tangent(Tensor& U, const Tensor& rhs, int* iterations) {
@@ -205,12 +197,13 @@ double Adjoint::alpha_derivative_tangent(Tensor& U, ForceCoefficient objective, 
   const Discretization& disc = *disc_;
   Tensor rhs = residual_alpha_derivative(U);
   rhs *= -1.0;
-  const Tensor dU = solve_tangent(U, rhs, iterations);
   CAMBER_REQUIRE(objective != ForceCoefficient::weighted,
                  "Adjoint::alpha_derivative_tangent: the objective must be CL, CD or CM");
-  const Tensor g = jacobian_.objective_gradient(
-      disc, U, disc.force_coefficient_weights()[static_cast<size_t>(objective)]);
-  return objective_alpha_partial(disc, U, objective) * degree +
+  const Tensor dU = solve_tangent(U, rhs, iterations);
+  const std::array<double, 3> weights =
+      disc.force_coefficient_weights()[static_cast<size_t>(objective)];
+  const Tensor g = objective_gradients(U, {weights}).front();
+  return objective_alpha_partial(U, weights) +
          dot_owned(g, dU, disc.n_owned(), disc.mesh().comm());
 }
 

@@ -42,6 +42,7 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/exact_jacobian.hpp>
@@ -97,10 +98,16 @@ class Adjoint {
   Adjoint& operator=(const Adjoint&) = delete;
 
   /// Assembles dR/dU at U and sets up its solver (the LU is factored at the
-  /// first solve). solve() and solve_tangent() do this at their first call
-  /// and reuse it after: call linearize again when U has changed.
-  /// Collective.
+  /// first solve), and evaluates the wall force's dG/dU (the objectives'
+  /// gradients are then sparse products). solve(), solve_tangent() and
+  /// objective_gradients() do this at their first call and reuse it after:
+  /// call linearize again when U has changed. Collective.
   void linearize(Tensor& U);
+
+  /// d(w . (f_x, f_y, m_z))/dU at the linearized U for each weight vector
+  /// ({n_local, 4}, owned rows). Collective.
+  std::vector<Tensor> objective_gradients(Tensor& U,
+                                          const std::vector<std::array<double, 3>>& weights);
 
   /// Assembles dR/dU at U and solves (dR/dU)^T psi = (dJ/dU)^T. Collective.
   AdjointSolution solve(Tensor& U, ForceCoefficient objective);
@@ -108,9 +115,12 @@ class Adjoint {
   /// CL, CD and CM (objective() is then `weighted`).
   AdjointSolution solve(Tensor& U, const std::array<double, 3>& weights);
 
-  /// dJ/dalpha (per degree) from an adjoint solution at U (of CL, CD or
-  /// CM, not `weighted`).
+  /// dJ/dalpha (per degree) from an adjoint solution at U (of CL, CD, CM
+  /// or a weighted sum of them).
   double alpha_derivative(Tensor& U, const AdjointSolution& adjoint) const;
+  /// dJ/dalpha|_U (per degree) of J = weights . (f_x, f_y, m_z) with the
+  /// weights turning with the free stream (a combination of CL, CD, CM).
+  double objective_alpha_partial(const Tensor& U, const std::array<double, 3>& weights) const;
 
   /// dJ/dalpha (per degree) from the tangent: (dR/dU) dU = -dR/dalpha, then
   /// dJ/dalpha|_U + dJ/dU . dU. One linear solve per parameter; the same
@@ -139,6 +149,7 @@ class Adjoint {
 
   petsc::KspHandle ksp_;
   petsc::KspHandle lu_;  // the fallback, built on first use
+  ExactJacobian::ForcePartials force_partials_;
   bool linearized_ = false;
 };
 

@@ -168,19 +168,19 @@ Tensor ExactJacobian::objective_gradient(const Discretization& disc, const Tenso
 std::vector<Tensor> ExactJacobian::objective_gradients(
     const Discretization& disc, const Tensor& U,
     const std::vector<std::array<double, 3>>& weights) const {
+  return objective_gradients(force_partials(disc, U), weights);
+}
+
+ExactJacobian::ForcePartials ExactJacobian::force_partials(const Discretization& disc,
+                                                           const Tensor& U) const {
   CAMBER_REQUIRE(disc.n_owned() == n_owned_ && disc.n_local() == n_local_,
-                 "ExactJacobian::objective_gradients: the discretization has "
+                 "ExactJacobian::force_partials: the discretization has "
                      << disc.n_owned() << " owned cells, the Jacobian was built for " << n_owned_);
   // The wall force of cell c depends on the states of c and its neighbours
   // (within S(c)); a colour's column of it belongs to the one cell of that
-  // colour in S(c), which may be a ghost: each gradient is summed into a
-  // PETSc vector, which moves such entries to their owners.
-  std::vector<petsc::VecHandle> g(weights.size());
-  for (petsc::VecHandle& v : g) {
-    CAMBER_CHECK_PETSC(VecCreateMPI(comm_, nv * n_owned_, PETSC_DETERMINE, v.out()));
-    CAMBER_CHECK_PETSC(VecSetBlockSize(v.get(), nv));
-    CAMBER_CHECK_PETSC(VecZeroEntries(v.get()));
-  }
+  // colour in S(c), which may be a ghost (objective_gradients sums such
+  // entries into their owners).
+  ForcePartials p;
   Kokkos::View<int*> seeded("euler::gradient_seeded", static_cast<size_t>(n_local_));
   const auto color = color_;
   for (int k = 0; k < n_colors_; ++k) {
@@ -189,18 +189,35 @@ std::vector<Tensor> ExactJacobian::objective_gradients(
         KOKKOS_LAMBDA(const index_t c) { seeded(c) = color(c) == k ? 1 : 0; });
     const Tensor F = disc.force_block_columns(U, seeded);
     const auto fh = F.host();
-    for (const auto& [c, col] : entries_[static_cast<size_t>(k)])
-      for (size_t o = 0; o < weights.size(); ++o) {
-        PetscScalar v[nv];
-        bool any = false;
-        for (int j = 0; j < nv; ++j) {
-          v[j] = 0.0;
-          for (int m = 0; m < 3; ++m)
-            v[j] += weights[o][static_cast<size_t>(m)] * fh((c * 3 + m) * nv + j);
-          any = any || v[j] != 0.0;
-        }
-        if (any) CAMBER_CHECK_PETSC(VecSetValuesBlocked(g[o].get(), 1, &col, v, ADD_VALUES));
+    for (const auto& [c, col] : entries_[static_cast<size_t>(k)]) {
+      const double* f = &fh(c * 3 * nv);
+      if (std::all_of(f, f + 3 * nv, [](double v) { return v == 0.0; })) continue;
+      p.blocks.push_back({c, col});
+      p.values.insert(p.values.end(), f, f + 3 * nv);
+    }
+  }
+  return p;
+}
+
+std::vector<Tensor> ExactJacobian::objective_gradients(
+    const ForcePartials& partials, const std::vector<std::array<double, 3>>& weights) const {
+  std::vector<petsc::VecHandle> g(weights.size());
+  for (petsc::VecHandle& v : g) {
+    CAMBER_CHECK_PETSC(VecCreateMPI(comm_, nv * n_owned_, PETSC_DETERMINE, v.out()));
+    CAMBER_CHECK_PETSC(VecSetBlockSize(v.get(), nv));
+    CAMBER_CHECK_PETSC(VecZeroEntries(v.get()));
+  }
+  for (size_t b = 0; b < partials.blocks.size(); ++b) {
+    const PetscInt col = partials.blocks[b].second;
+    const double* f = &partials.values[b * 3 * nv];
+    for (size_t o = 0; o < weights.size(); ++o) {
+      PetscScalar v[nv];
+      for (int j = 0; j < nv; ++j) {
+        v[j] = 0.0;
+        for (int m = 0; m < 3; ++m) v[j] += weights[o][static_cast<size_t>(m)] * f[m * nv + j];
       }
+      CAMBER_CHECK_PETSC(VecSetValuesBlocked(g[o].get(), 1, &col, v, ADD_VALUES));
+    }
   }
   std::vector<Tensor> out;
   for (petsc::VecHandle& v : g) {

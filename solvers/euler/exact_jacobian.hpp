@@ -92,6 +92,20 @@ class ExactJacobian {
   std::vector<Tensor> objective_gradients(const Discretization& disc, const Tensor& U,
                                           const std::vector<std::array<double, 3>>& weights) const;
 
+  /// dG/dU at U for G = (f_x, f_y, m_z): its nonzero blocks, each 3 x 4
+  /// (row-major), of owned rows c against PETSc block columns. One colour
+  /// sweep; every gradient at that U is then a sparse product
+  /// (objective_gradients below), as Adjoint keeps it for the objectives'
+  /// and constraints' several adjoints of one design.
+  struct ForcePartials {
+    std::vector<std::pair<index_t, PetscInt>> blocks;
+    std::vector<double> values;  ///< 12 per block
+  };
+  ForcePartials force_partials(const Discretization& disc, const Tensor& U) const;
+  /// d(w . G)/dU for each weight vector from ForcePartials (collective).
+  std::vector<Tensor> objective_gradients(const ForcePartials& partials,
+                                          const std::vector<std::array<double, 3>>& weights) const;
+
   int n_colors() const noexcept { return n_colors_; }
   /// Blocks in the owned rows (all ranks).
   long long n_blocks() const noexcept { return n_blocks_; }

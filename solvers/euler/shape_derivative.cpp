@@ -82,73 +82,96 @@ ShapeDerivative::ShapeDerivative(const Discretization& disc) : disc_(&disc) {
   }
 }
 
-void ShapeDerivative::sweep(
-    Tensor& U, const std::function<void(int, const Tensor&, const Tensor&)>& body) const {
+void ShapeDerivative::linearize(Tensor& U) {
   Kokkos::View<int*> seeded("euler::shape_seeded", color_.extent(0));
   const auto color = color_;
+  all_entries_.clear();
+  dr_.clear();
+  force_entries_.clear();
+  df_.clear();
   Tensor DR, DF;
   for (int k = 0; k < n_colors_; ++k) {
     Kokkos::parallel_for(
         "euler::shape_seed", Kokkos::RangePolicy<>(0, static_cast<index_t>(color.extent(0))),
         KOKKOS_LAMBDA(const index_t n) { seeded(n) = color(n) == k ? 1 : 0; });
     disc_->shape_block_columns(U, seeded, DR, DF);
-    body(k, DR, DF);
+    const auto rh = DR.host();
+    const auto fh = DF.host();
+    for (const auto& [c, a] : entries_[static_cast<size_t>(k)]) {
+      all_entries_.push_back({c, a});
+      for (int i = 0; i < nv; ++i)
+        for (int d = 0; d < 2; ++d) dr_.push_back(rh((c * nv + i) * 2 + d));
+      bool force = false;
+      for (int q = 0; q < 6; ++q) force = force || fh(c * 6 + q) != 0.0;
+      if (!force) continue;
+      force_entries_.push_back({c, a});
+      for (int q = 0; q < 6; ++q) df_.push_back(fh(c * 6 + q));
+    }
   }
+  linearized_ = true;
 }
 
-Tensor ShapeDerivative::total_derivative(Tensor& U, const AdjointSolution& adjoint) const {
+Tensor ShapeDerivative::total_derivative(Tensor& U, const AdjointSolution& adjoint) {
   return total_derivative(U, adjoint.psi, adjoint.weights);
 }
 
 Tensor ShapeDerivative::total_derivative(Tensor& U, const Tensor& psi,
-                                         const std::array<double, 3>& weights) const {
+                                         const std::array<double, 3>& weights) {
   const Discretization& disc = *disc_;
   CAMBER_REQUIRE(psi.shape() == (Shape{disc.n_local(), nv}),
                  "ShapeDerivative::total_derivative: psi has shape "
                      << shape_string(psi.shape()) << ", expected "
                      << shape_string({disc.n_local(), nv}));
+  if (!linearized_) linearize(U);
   std::vector<double> out(static_cast<size_t>(n_global_nodes_) * 2, 0.0);
   const auto ph = psi.host();
-  sweep(U, [&](int k, const Tensor& DR, const Tensor& DF) {
-    const auto rh = DR.host();
-    const auto fh = DF.host();
-    for (const auto& [c, a] : entries_[static_cast<size_t>(k)])
-      for (int d = 0; d < 2; ++d) {
-        double v = 0.0;
-        for (int m = 0; m < 3; ++m) v += weights[static_cast<size_t>(m)] * fh((c * 3 + m) * 2 + d);
-        for (int i = 0; i < nv; ++i) v -= ph(c * nv + i) * rh((c * nv + i) * 2 + d);
-        out[static_cast<size_t>(a * 2 + d)] += v;
-      }
-  });
+  for (size_t e = 0; e < all_entries_.size(); ++e) {
+    const auto [c, a] = all_entries_[e];
+    const double* r = &dr_[e * nv * 2];
+    for (int d = 0; d < 2; ++d) {
+      double v = 0.0;
+      for (int i = 0; i < nv; ++i) v -= ph(c * nv + i) * r[i * 2 + d];
+      out[static_cast<size_t>(a * 2 + d)] += v;
+    }
+  }
+  for (size_t e = 0; e < force_entries_.size(); ++e) {
+    const std::int64_t a = force_entries_[e].second;
+    const double* f = &df_[e * 6];
+    for (int d = 0; d < 2; ++d)
+      for (int m = 0; m < 3; ++m)
+        out[static_cast<size_t>(a * 2 + d)] += weights[static_cast<size_t>(m)] * f[m * 2 + d];
+  }
   std::vector<double> sum(out.size());
   CAMBER_CHECK_MPI(MPI_Allreduce(out.data(), sum.data(), static_cast<int>(out.size()), MPI_DOUBLE,
                                  MPI_SUM, disc.mesh().comm()));
   return Tensor::from_host({static_cast<index_t>(n_global_nodes_), 2}, sum);
 }
 
-Tensor ShapeDerivative::residual_directional(Tensor& U, const Tensor& V) const {
+Tensor ShapeDerivative::residual_directional(Tensor& U, const Tensor& V) {
   std::array<double, 3> dG;
   return directional(U, V, dG);
 }
 
-Tensor ShapeDerivative::directional(Tensor& U, const Tensor& V, std::array<double, 3>& dG) const {
+Tensor ShapeDerivative::directional(Tensor& U, const Tensor& V, std::array<double, 3>& dG) {
   const Discretization& disc = *disc_;
   CAMBER_REQUIRE(V.shape() == (Shape{static_cast<index_t>(n_global_nodes_), 2}),
                  "ShapeDerivative::residual_directional: V has shape "
                      << shape_string(V.shape()) << ", expected {" << n_global_nodes_ << ", 2}");
+  if (!linearized_) linearize(U);
   const auto vh = V.host();
   std::vector<double> out(static_cast<size_t>(disc.n_local() * nv), 0.0);
+  for (size_t e = 0; e < all_entries_.size(); ++e) {
+    const auto [c, a] = all_entries_[e];
+    const double* r = &dr_[e * nv * 2];
+    for (int i = 0; i < nv; ++i)
+      out[static_cast<size_t>(c * nv + i)] += r[i * 2] * vh(a * 2) + r[i * 2 + 1] * vh(a * 2 + 1);
+  }
   double g[3] = {0.0, 0.0, 0.0};
-  sweep(U, [&](int k, const Tensor& DR, const Tensor& DF) {
-    const auto rh = DR.host();
-    const auto fh = DF.host();
-    for (const auto& [c, a] : entries_[static_cast<size_t>(k)])
-      for (int d = 0; d < 2; ++d) {
-        for (int i = 0; i < nv; ++i)
-          out[static_cast<size_t>(c * nv + i)] += rh((c * nv + i) * 2 + d) * vh(a * 2 + d);
-        for (int m = 0; m < 3; ++m) g[m] += fh((c * 3 + m) * 2 + d) * vh(a * 2 + d);
-      }
-  });
+  for (size_t e = 0; e < force_entries_.size(); ++e) {
+    const std::int64_t a = force_entries_[e].second;
+    const double* f = &df_[e * 6];
+    for (int m = 0; m < 3; ++m) g[m] += f[m * 2] * vh(a * 2) + f[m * 2 + 1] * vh(a * 2 + 1);
+  }
   CAMBER_CHECK_MPI(MPI_Allreduce(g, dG.data(), 3, MPI_DOUBLE, MPI_SUM, disc.mesh().comm()));
   return Tensor::from_host({disc.n_local(), nv}, out);
 }

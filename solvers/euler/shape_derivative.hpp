@@ -32,7 +32,6 @@
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <utility>
 #include <vector>
 
@@ -48,26 +47,31 @@ class ShapeDerivative {
   /// outlive this object.
   explicit ShapeDerivative(const Discretization& disc);
 
+  /// Evaluates the partials dR/dX|_U and dG/dX|_U (one Dual residual sweep
+  /// per node colour) and keeps them, so that every further derivative at
+  /// this U is a sparse product: total_derivative() and directional() do
+  /// this at their first call and reuse it after (several objectives'
+  /// adjoints, tangents); call linearize again when U has changed.
+  /// Collective.
+  void linearize(Tensor& U);
+
   /// dJ/dX = w . dG/dX|_U - psi^T dR/dX|_U for the objective J = w . (f_x,
   /// f_y, m_z) of the adjoint solution; {n_global_nodes, 2} on every rank.
   /// Collective.
-  Tensor total_derivative(Tensor& U, const AdjointSolution& adjoint) const;
+  Tensor total_derivative(Tensor& U, const AdjointSolution& adjoint);
   /// The same with psi and the weights given (psi {n_local, 4}, owned rows).
-  Tensor total_derivative(Tensor& U, const Tensor& psi, const std::array<double, 3>& weights) const;
+  Tensor total_derivative(Tensor& U, const Tensor& psi, const std::array<double, 3>& weights);
 
   /// (dR/dX|_U) V for a node displacement V {n_global_nodes, 2} (the same
   /// on every rank): {n_local, 4}, owned rows. For tests and tangents.
-  Tensor residual_directional(Tensor& U, const Tensor& V) const;
+  Tensor residual_directional(Tensor& U, const Tensor& V);
   /// The same and (dG/dX|_U) V, the change of the wall force and moment
   /// (f_x, f_y, m_z) summed over ranks. Collective.
-  Tensor directional(Tensor& U, const Tensor& V, std::array<double, 3>& dG) const;
+  Tensor directional(Tensor& U, const Tensor& V, std::array<double, 3>& dG);
 
   int n_colors() const noexcept { return n_colors_; }
 
  private:
-  // For each colour k: the compressed columns DR, DF of its nodes
-  // (Discretization::shape_block_columns), handed to body(k, DR, DF).
-  void sweep(Tensor& U, const std::function<void(int, const Tensor&, const Tensor&)>& body) const;
 
   const Discretization* disc_;
   std::int64_t n_global_nodes_ = 0;
@@ -75,6 +79,15 @@ class ShapeDerivative {
   Kokkos::View<int*> color_;  // colour of every local node
   // Per colour: (owned local row, global node) pairs.
   std::vector<std::vector<std::pair<index_t, std::int64_t>>> entries_;
+  // The partials at the linearized U: for every (row c, node a) pair of
+  // every colour in turn, dR_c/dX_a (4 x 2, row-major) in dr_; the pairs
+  // whose dG_c/dX_a (the wall force and moment of cell c's faces, 3 x 2)
+  // is not zero, with it, in force_entries_ and df_.
+  bool linearized_ = false;
+  std::vector<std::pair<index_t, std::int64_t>> all_entries_;
+  std::vector<double> dr_;
+  std::vector<std::pair<index_t, std::int64_t>> force_entries_;
+  std::vector<double> df_;
 };
 
 }  // namespace camber::solvers::euler

@@ -50,7 +50,7 @@ SteadyFlow::SteadyFlow(const mesh::Mesh& global, MPI_Comm comm, SteadyFlowSettin
 
 SteadyFlow::~SteadyFlow() = default;
 
-std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& X) {
+std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& X, double alpha_deg) {
   CAMBER_REQUIRE(X.shape() == (Shape{global_.n_nodes(), 2}),
                  "SteadyFlow: X has shape " << shape_string(X.shape()) << ", expected {"
                                             << global_.n_nodes() << ", 2}");
@@ -59,7 +59,9 @@ std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& X) {
   lin->dm = std::make_unique<mesh::DistributedMesh>(global_.with_coordinates(X), comm_);
   SpatialOptions spatial = settings_.spatial;
   spatial.freeze_limiter = false;
-  lin->disc = std::make_unique<Discretization>(*lin->dm, settings_.flow, settings_.conditions,
+  FlowConditions flow = settings_.flow;
+  flow.alpha_deg = alpha_deg;
+  lin->disc = std::make_unique<Discretization>(*lin->dm, flow, settings_.conditions,
                                                settings_.scheme, spatial);
   const bool warm = !warm_start_.empty();
   SteadyResult r;
@@ -120,19 +122,37 @@ std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& X) {
   return lin;
 }
 
-Tensor SteadyFlow::coefficients(const Tensor& X) { return coefficient_vector(solve(X)->forces); }
+Tensor SteadyFlow::coefficients(const Tensor& X) {
+  return coefficients(X, settings_.flow.alpha_deg);
+}
 
-ad::Var SteadyFlow::coefficients(const ad::Var& X) {
+Tensor SteadyFlow::coefficients(const Tensor& X, double alpha_deg) {
+  return coefficient_vector(solve(X, alpha_deg)->forces);
+}
+
+ad::Var SteadyFlow::coefficients(const ad::Var& X) { return differentiable({X}); }
+
+ad::Var SteadyFlow::coefficients(const ad::Var& X, const ad::Var& alpha_deg) {
+  CAMBER_REQUIRE(alpha_deg.size() == 1, "SteadyFlow::coefficients: alpha_deg has shape "
+                                            << shape_string(alpha_deg.shape())
+                                            << ", expected one value");
+  return differentiable({X, alpha_deg});
+}
+
+// inputs: X, and optionally alpha (degrees); the op's value is (CL, CD, CM).
+ad::Var SteadyFlow::differentiable(const ad::Vars& inputs) {
   // The forward pass runs now (eager); the rules keep its linearization.
   auto lin = std::make_shared<std::shared_ptr<Linearization>>();
   SteadyFlow* self = this;
+  const bool with_alpha = inputs.size() == 2;
   return ad::custom_op(
-      "euler_steady_flow", {X},
-      [self, lin](const std::vector<Tensor>& inputs) {
-        *lin = self->solve(inputs[0]);
+      "euler_steady_flow", inputs,
+      [self, lin, with_alpha](const std::vector<Tensor>& values) {
+        const double alpha = with_alpha ? values[1].to_vector()[0] : self->settings_.flow.alpha_deg;
+        *lin = self->solve(values[0], alpha);
         return coefficient_vector((*lin)->forces);
       },
-      [self, lin](const ad::Vars&, const ad::Var&, const ad::Var& grad_out) -> ad::Vars {
+      [self, lin, with_alpha](const ad::Vars& in, const ad::Var&, const ad::Var& grad_out) -> ad::Vars {
         const auto start = std::chrono::steady_clock::now();
         Linearization& l = **lin;
         l.prepare_derivatives(self->settings_.adjoint);
@@ -149,22 +169,30 @@ ad::Var SteadyFlow::coefficients(const ad::Var& X) {
         l.sensitivities.push_back({weights, a.psi, dX});
         self->report_.adjoint_iterations = a.iterations;
         self->report_.adjoint_seconds = seconds_since(start);
-        return {ad::constant(dX)};
+        ad::Vars out{ad::constant(dX)};
+        if (with_alpha)
+          out.push_back(in[1].requires_grad()
+                            ? ad::constant(Tensor::from_host(
+                                  in[1].shape(), {l.adjoint->alpha_derivative(l.U, a)}))
+                            : ad::Var());
+        return out;
       },
-      [self, lin](const ad::Vars&, const ad::Var&, const ad::Vars& tangents) -> ad::Var {
+      [self, lin, with_alpha](const ad::Vars&, const ad::Var&, const ad::Vars& tangents) -> ad::Var {
         const auto start = std::chrono::steady_clock::now();
         Linearization& l = **lin;
         l.prepare_derivatives(self->settings_.adjoint);
-        // (dR/dU) dU = -(dR/dX) V;  dJ_m = w_m . (dG/dX V) + dJ_m/dU . dU.
+        // (dR/dU) dU = -(dR/dX) V - (dR/dalpha) da;
+        // dJ_m = w_m . (dG/dX V) + dJ_m/dalpha|_U da + dJ_m/dU . dU.
         std::array<double, 3> dG;
         Tensor rhs = l.shape->directional(l.U, tangents[0].value(), dG);
+        const double da = with_alpha ? tangents[1].value().to_vector()[0] : 0.0;
+        if (da != 0.0) rhs.axpy(da, l.adjoint->residual_alpha_derivative(l.U));
         rhs *= -1.0;
         int its = 0;
         const Tensor dU = l.adjoint->solve_tangent(l.U, rhs, &its);
         const auto w = l.disc->force_coefficient_weights();
         // dJ_m/dU . dU for CL, CD and CM from one colour sweep.
-        const std::vector<Tensor> g = l.adjoint->jacobian().objective_gradients(
-            *l.disc, l.U, {w[0], w[1], w[2]});
+        const std::vector<Tensor> g = l.adjoint->objective_gradients(l.U, {w[0], w[1], w[2]});
         const auto dh = dU.host();
         std::vector<double> out(3, 0.0);
         for (int m = 0; m < 3; ++m) {
@@ -173,8 +201,9 @@ ad::Var SteadyFlow::coefficients(const ad::Var& X) {
           double s = 0.0;
           for (index_t i = 0; i < l.disc->n_owned() * Discretization::n_vars; ++i)
             s += gh(i) * dh(i);
-          out[static_cast<size_t>(m)] = par::allreduce_sum(s, self->comm_) + wm[0] * dG[0] +
-                                        wm[1] * dG[1] + wm[2] * dG[2];
+          out[static_cast<size_t>(m)] =
+              par::allreduce_sum(s, self->comm_) + wm[0] * dG[0] + wm[1] * dG[1] +
+              wm[2] * dG[2] + da * l.adjoint->objective_alpha_partial(l.U, wm);
         }
         self->report_.adjoint_iterations = its;
         self->report_.adjoint_seconds = seconds_since(start);

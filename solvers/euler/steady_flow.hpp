@@ -106,6 +106,15 @@ class SteadyFlow {
   ad::Var coefficients(const ad::Var& X);
   /// The same, values only.
   Tensor coefficients(const Tensor& X);
+  /// (CL, CD, CM) at node coordinates X and angle of attack alpha_deg
+  /// (degrees, shape {1}; settings().flow.alpha_deg is ignored): both
+  /// differentiable. The VJP adds dJ/dalpha = dJ/dalpha|_U -
+  /// psi^T dR/dalpha|_U to the shape derivative's adjoint solve (no second
+  /// solve; Adjoint::alpha_derivative); the JVP adds -dR/dalpha dalpha to
+  /// the tangent's right side. This is how a design loop trims the angle of
+  /// attack to hold a lift target. Collective.
+  ad::Var coefficients(const ad::Var& X, const ad::Var& alpha_deg);
+  Tensor coefficients(const Tensor& X, double alpha_deg);
 
   const SteadyFlowReport& report() const noexcept { return report_; }
   /// The last converged state ({n_local, 4}) and the discretization it
@@ -129,7 +138,8 @@ class SteadyFlow {
   struct Linearization;  ///< one converged solve (mesh, discretization, state)
 
  private:
-  std::shared_ptr<Linearization> solve(const Tensor& X);
+  std::shared_ptr<Linearization> solve(const Tensor& X, double alpha_deg);
+  ad::Var differentiable(const ad::Vars& inputs);
 
   mesh::Mesh global_;
   MPI_Comm comm_;

@@ -8,6 +8,9 @@
 //    baseline and at a design away from it, for all 10 variables.
 // 2. A run cut short after 2 designs and restarted from its checkpoint
 //    reaches the design of the uninterrupted run (to 1e-12).
+// 3. The lift held equal to a target by trimming alpha, with a moment
+//    bound: gradients of all three functions in all 11 variables against
+//    central differences of evaluate(), and a run that ends on the target.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -52,7 +55,7 @@ aero::AirfoilDesignSettings transonic_settings() {
   s.flow.warm_max_iterations = 50;
   s.objective = aero::Coefficient::cd;
   s.thickness_fraction = 1.0;
-  s.hold_lift = true;
+  s.lift = aero::LiftConstraint::at_least;
   s.bound = 0.004;
   return s;
 }
@@ -136,6 +139,71 @@ TEST(AirfoilDesign, RestartFromACheckpointReachesTheUninterruptedDesign) {
   // 1e-8 of CL0).
   EXPECT_GE(r_whole.final[0], r_whole.baseline[0] * (1.0 - 1e-8));
   EXPECT_DOUBLE_EQ(r_whole.final[1], r_whole.optimizer.objective);
+}
+
+// The lift held equal to a target by trimming the angle of attack (the
+// last design variable), with a pitching-moment bound: the gradients of the
+// objective, of the moment constraint and of the lift equality with
+// respect to all 11 variables (10 bumps and alpha) against central
+// differences of evaluate() (1e-5 of the largest component), and a short
+// run that ends on the target (within 0.5%, the figure) with less
+// drag than the baseline.
+TEST(AirfoilDesign, TrimmedAlphaHoldsTheLiftTargetWithTheGradientsOfWhatItEvaluates) {
+  const mesh::Mesh m = grid();
+  aero::AirfoilDesignSettings s = transonic_settings();
+  s.lift = aero::LiftConstraint::equal;
+  s.lift_target = 0.3;
+  s.cm_min = -0.2;
+  aero::AirfoilDesign problem(m, test::world(), bumps(m), s);
+  const opt::Problem p = problem.problem();
+  const index_t n = problem.n_variables();
+  ASSERT_EQ(n, 11);
+  ASSERT_EQ(p.n_equality, 1);
+  const int moment = p.n_inequality - 1;  // cm_min - CM <= 0
+  std::vector<double> x(p.x0);
+  for (index_t k = 0; k + 1 < n; ++k) x[static_cast<size_t>(k)] = 1e-3 * std::sin(0.7 + 1.3 * k);
+  x.back() = 1.1;
+  const opt::Evaluation e = p.evaluate(x);
+  const std::vector<double>* g[3] = {&e.objective_gradient,
+                                     &e.inequality_gradients[static_cast<size_t>(moment)],
+                                     &e.equality_gradients[0]};
+  const char* names[3] = {"CD", "CM bound", "CL - target"};
+  double g_max[3] = {0.0, 0.0, 0.0}, worst[3] = {0.0, 0.0, 0.0};
+  for (int j = 0; j < 3; ++j)
+    for (double v : *g[j]) g_max[j] = std::max(g_max[j], std::abs(v));
+  for (index_t k = 0; k < n; ++k) {
+    const double h = k + 1 == n ? 1e-4 : 1e-6;  // degrees for alpha, chords for the bumps
+    std::vector<double> xp = x, xm = x;
+    xp[static_cast<size_t>(k)] += h;
+    xm[static_cast<size_t>(k)] -= h;
+    const opt::Evaluation ep = p.evaluate(xp), em = p.evaluate(xm);
+    const double fd[3] = {
+        (ep.objective - em.objective) / (2 * h),
+        (ep.inequality[static_cast<size_t>(moment)] - em.inequality[static_cast<size_t>(moment)]) /
+            (2 * h),
+        (ep.equality[0] - em.equality[0]) / (2 * h)};
+    for (int j = 0; j < 3; ++j) {
+      const double gk = (*g[j])[static_cast<size_t>(k)];
+      worst[j] = std::max(worst[j], std::abs(gk - fd[j]) / g_max[j]);
+      EXPECT_NEAR(gk, fd[j], 1e-5 * g_max[j]) << names[j] << " variable " << k;
+    }
+  }
+  for (int j = 0; j < 3; ++j)
+    say("[airfoil design, alpha trimmed] %s: largest |adjoint - central difference| / max|g| "
+        "%.2e (max|g| %.3e)\n",
+        names[j], worst[j], g_max[j]);
+
+  s.optimizer.max_evaluations = 10;
+  aero::AirfoilDesign run(m, test::world(), bumps(m), s);
+  const aero::AirfoilDesignResult r = run.run();
+  say("[airfoil design, alpha trimmed] CL %.6f -> %.6f (target 0.3), CD %.6f -> %.6f, alpha "
+      "%.4f -> %.4f deg, CM %.5f -> %.5f, %d evaluations\n",
+      r.baseline[0], r.final[0], r.baseline[1], r.final[1], r.baseline_alpha_deg,
+      r.final_alpha_deg, r.baseline[2], r.final[2], r.optimizer.n_evaluations);
+  EXPECT_NEAR(r.final[0], 0.3, 0.005 * 0.3);
+  EXPECT_LT(r.final[1], r.baseline[1]);
+  EXPECT_GE(r.final[2], -0.2);
+  EXPECT_DOUBLE_EQ(r.final_alpha_deg, r.optimizer.x.back());
 }
 
 }  // namespace
