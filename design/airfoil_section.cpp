@@ -5,6 +5,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include <camber/core/error.hpp>
+
 namespace camber::design {
 
 ThicknessStations::ThicknessStations(const AirfoilWall& wall, int n) : wall_(&wall) {
@@ -66,8 +68,7 @@ std::vector<double> LinearThickness::operator()(const std::vector<double>& a) co
   return t;
 }
 
-std::string selig_text(const std::string& title, const AirfoilWall& wall, const Tensor& coords) {
-  const auto c = coords.host();
+std::vector<index_t> selig_order(const AirfoilWall& wall) {
   std::vector<index_t> upper, lower;
   for (index_t k = 0; k < wall.n_nodes(); ++k)
     (wall.surface()[static_cast<size_t>(k)] == Surface::upper ? upper : lower).push_back(k);
@@ -78,10 +79,34 @@ std::string selig_text(const std::string& title, const AirfoilWall& wall, const 
   std::sort(lower.begin(), lower.end(), [&](index_t a, index_t b) {
     return x[static_cast<size_t>(a)] < x[static_cast<size_t>(b)];
   });
+  upper.insert(upper.end(), lower.begin(), lower.end());
+  return upper;
+}
+
+double section_area(const AirfoilWall& wall, const Tensor& coords, Tensor* gradient) {
+  CAMBER_REQUIRE(coords.shape() == (Shape{wall.n_nodes(), 2}),
+                 "section_area: coords has shape " << shape_string(coords.shape())
+                                                   << ", expected {" << wall.n_nodes() << ", 2}");
+  const std::vector<index_t> order = selig_order(wall);
+  const auto c = coords.host();
+  const size_t n = order.size();
+  double twice = 0.0;
+  std::vector<double> g(static_cast<size_t>(wall.n_nodes()) * 2, 0.0);
+  for (size_t i = 0; i < n; ++i) {
+    const index_t p = order[i], q = order[(i + 1) % n], o = order[(i + n - 1) % n];
+    twice += c(p * 2) * c(q * 2 + 1) - c(q * 2) * c(p * 2 + 1);
+    g[static_cast<size_t>(p * 2)] = 0.5 * (c(q * 2 + 1) - c(o * 2 + 1));
+    g[static_cast<size_t>(p * 2 + 1)] = 0.5 * (c(o * 2) - c(q * 2));
+  }
+  if (gradient) *gradient = Tensor::from_host({wall.n_nodes(), 2}, g);
+  return 0.5 * twice;
+}
+
+std::string selig_text(const std::string& title, const AirfoilWall& wall, const Tensor& coords) {
+  const auto c = coords.host();
   std::ostringstream out;
   out << title << '\n' << std::setprecision(10);
-  for (index_t k : upper) out << c(k * 2) << ' ' << c(k * 2 + 1) << '\n';
-  for (index_t k : lower) out << c(k * 2) << ' ' << c(k * 2 + 1) << '\n';
+  for (index_t k : selig_order(wall)) out << c(k * 2) << ' ' << c(k * 2 + 1) << '\n';
   return out.str();
 }
 

@@ -63,6 +63,18 @@ class LinearThickness {
   std::vector<std::vector<double>> T_;
 };
 
+/// The wall nodes in Selig order: the upper surface from the trailing edge
+/// to the leading edge, then the lower surface back (by chordwise
+/// coordinate).
+std::vector<index_t> selig_order(const AirfoilWall& wall);
+
+/// The area the wall encloses at wall coordinates `coords` (n_wall, 2), in
+/// chord units squared: the shoelace formula over the Selig order (counter-
+/// clockwise: positive), closed from the last node to the first (an open
+/// wall's base is the closing segment). With `gradient`: dA/dcoords,
+/// (n_wall, 2), exact (A is a quadratic function of the coordinates).
+double section_area(const AirfoilWall& wall, const Tensor& coords, Tensor* gradient = nullptr);
+
 /// The wall as a Selig-ordered coordinate file: `title`, then the upper
 /// surface from the trailing edge to the leading edge, then the lower
 /// surface back, one "x y" line per wall node of `coords` (n_wall, 2).

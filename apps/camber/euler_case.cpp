@@ -202,6 +202,9 @@ void declare_euler_schema(deck::Schema& s) {
             "baseline's. 0: no such constraint.")
       .real("max_thickness_min", 0.0, deck::Range(0.0, 1.0),
             "The largest thickness stays at least this (chord units). 0: no such constraint.")
+      .real("area_fraction", 0.0, deck::Range(0.0, 2.0),
+            "The section's area stays at least this fraction of the baseline's. 0: no such "
+            "constraint.")
       .choice("lift", "free", {"free", "at_least_baseline", "at_least", "equal_baseline", "equal"},
               "How the lift is held. at_least_baseline / at_least: CL stays at least the "
               "baseline's / lift_target (one more adjoint solve per design); equal_baseline / "
@@ -214,7 +217,15 @@ void declare_euler_schema(deck::Schema& s) {
             "+- this, in degrees.")
       .real("cm_min", 0.0, deck::Range(-5.0, 5.0),
             "When given: the pitching moment stays CM >= cm_min (one more adjoint solve per "
-            "design); absent: CM is free.");
+            "design); absent: CM is free.")
+      .reals("mach_points", {}, deck::Length::between(0, 16), deck::Range(0.01, 5.0),
+             "A multi-point design: the Mach numbers of its operating points, flow.mach "
+             "among them (the design point, reported first and written for ParaView), each "
+             "at flow.alpha_deg. The objective is the weighted mean over the points; the "
+             "lift and moment constraints hold at each (lift: equal trims each point's "
+             "alpha). Empty: the one point flow.mach.")
+      .reals("point_weights", {}, deck::Length::between(0, 16), deck::Range::positive(),
+             "The weights of mach_points, one each (empty: equal weights).");
   s.section("sample", "camber sample: flows over a Latin-hypercube design of Mach number and "
                       "angle of attack, written as a data set (inputs mach, alpha_deg; outputs "
                       "CL, CD, CM) for camber train.")
@@ -283,6 +294,17 @@ void validate_euler(const deck::Deck& d) {
   if (d.has("optimizer.alpha_range_deg") && lift != "equal" && lift != "equal_baseline")
     d.reject("optimizer.alpha_range_deg", "is used only when optimizer.lift trims the angle of "
                                           "attack (equal, equal_baseline), so it would be ignored");
+  const std::vector<double>& mach_points = d.reals("optimizer.mach_points");
+  const std::vector<double>& point_weights = d.reals("optimizer.point_weights");
+  if (!point_weights.empty() && point_weights.size() != mach_points.size())
+    d.reject("optimizer.point_weights",
+             "has " + std::to_string(point_weights.size()) + " values, optimizer.mach_points " +
+                 std::to_string(mach_points.size()) + "; give one weight per operating point");
+  if (!mach_points.empty() &&
+      std::find(mach_points.begin(), mach_points.end(), d.real("flow.mach")) == mach_points.end())
+    d.reject("optimizer.mach_points",
+             "does not hold flow.mach = " + d.text("flow.mach") +
+                 ", the design point (reported first and written for ParaView); add it");
   if (lift != "free" && d.string("optimizer.objective") == "cl")
     d.reject("optimizer.lift", "the objective is CL, so the lift cannot also be held; use "
                                "lift: free");

@@ -175,6 +175,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
                                                 : aero::Coefficient::cm;
   settings.thickness_fraction = d.real("optimizer.thickness_fraction");
   settings.max_thickness_min = d.real("optimizer.max_thickness_min");
+  settings.area_fraction = d.real("optimizer.area_fraction");
   const std::string& lift = d.string("optimizer.lift");
   settings.lift = lift == "free"                                   ? aero::LiftConstraint::none
                   : lift == "at_least" || lift == "at_least_baseline" ? aero::LiftConstraint::at_least
@@ -182,6 +183,15 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   if (d.has("optimizer.lift_target")) settings.lift_target = d.real("optimizer.lift_target");
   settings.alpha_range_deg = d.real("optimizer.alpha_range_deg");
   if (d.has("optimizer.cm_min")) settings.cm_min = d.real("optimizer.cm_min");
+  // A multi-point design: flow.mach's point first, the others in the
+  // deck's order.
+  const std::vector<double>& mach_points = d.reals("optimizer.mach_points");
+  const std::vector<double>& point_weights = d.reals("optimizer.point_weights");
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t i = 0; i < mach_points.size(); ++i)
+      if ((mach_points[i] == settings.flow.flow.mach) == (pass == 0))
+        settings.points.push_back({mach_points[i], settings.flow.flow.alpha_deg,
+                                   point_weights.empty() ? 1.0 : point_weights[i]});
   settings.bound = d.real("design.bound");
   settings.optimizer.algorithm = d.string("optimizer.algorithm");
   settings.optimizer.max_evaluations = static_cast<int>(d.integer("optimizer.max_iterations"));
@@ -205,18 +215,34 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
                                         << n << " design variables ("
                                         << d.string("design.parametrization")
                                         << (problem.trims_alpha() ? ", and alpha" : "")
-                                        << "), objective " << objective_name));
+                                        << "), objective " << objective_name
+                                        << (problem.n_points() > 1
+                                                ? " (weighted mean over " +
+                                                      std::to_string(problem.n_points()) +
+                                                      " operating points)"
+                                                : std::string())));
   const std::array<double, 3> base = problem.baseline();
   logging::info(CAMBER_MSG(std::setprecision(6)
                            << "baseline: CL " << base[0] << ", CD " << base[1] << ", CM " << base[2]
                            << ", max thickness " << t0_max << " ("
                            << problem.flow().report().newton_iterations << " Newton steps, "
                            << std::setprecision(3) << problem.flow().report().solve_seconds << " s)"));
-  if (settings.lift != aero::LiftConstraint::none)
+  for (int i = 1; i < problem.n_points(); ++i) {
+    const std::array<double, 3>& b = problem.baseline(i);
     logging::info(CAMBER_MSG(std::setprecision(6)
-                             << "lift: CL " << (problem.trims_alpha() ? "= " : ">= ")
-                             << problem.lift_target()
-                             << (problem.trims_alpha() ? ", alpha trimmed" : "")));
+                             << "baseline at M " << problem.points()[static_cast<size_t>(i)].mach
+                             << " (weight " << problem.points()[static_cast<size_t>(i)].weight
+                             << "): CL " << b[0] << ", CD " << b[1] << ", CM " << b[2]));
+  }
+  if (settings.lift != aero::LiftConstraint::none)
+    for (int i = 0; i < problem.n_points(); ++i)
+      logging::info(CAMBER_MSG(std::setprecision(6)
+                               << "lift: CL " << (problem.trims_alpha() ? "= " : ">= ")
+                               << problem.lift_target(i)
+                               << (problem.trims_alpha() ? ", alpha trimmed" : "")
+                               << (problem.n_points() > 1
+                                       ? " at M " + std::to_string(problem.points()[static_cast<size_t>(i)].mach)
+                                       : std::string())));
 
   if (runtime.rank() == 0) fs::create_directories(dir);
   CAMBER_CHECK_MPI(MPI_Barrier(comm));
@@ -248,7 +274,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
           line << "  (replayed)";
         else if (costs)
           line << "  CL " << ex.coefficients[0]
-               << (problem.trims_alpha() ? "  alpha " + std::to_string(r.x.back()) : "")
+               << (problem.trims_alpha() ? "  alpha " + std::to_string(r.x[static_cast<size_t>(n)]) : "")
                << std::setprecision(2) << "  flow "
                << ex.newton_iterations << " steps "
                << (ex.cold_restart ? "(warm start abandoned, solved cold) " : "")
@@ -258,7 +284,8 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
         csv << r.evaluation << ',' << r.objective << ',' << r.max_violation << ','
             << r.gradient_norm << ',' << r.best_objective << ',' << ex.coefficients[0] << ','
             << ex.coefficients[1] << ',' << ex.coefficients[2] << ','
-            << (problem.trims_alpha() ? r.x.back() : settings.flow.flow.alpha_deg) << ','
+            << (problem.trims_alpha() ? r.x[static_cast<size_t>(n)] : settings.flow.flow.alpha_deg)
+            << ','
             << ex.newton_iterations
             << ',' << ex.adjoint_iterations << ',' << ex.flow_seconds << ','
             << ex.adjoint_seconds << ',' << ex.seconds << ',' << (r.replayed ? 1 : 0) << '\n';
@@ -269,7 +296,8 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
           g << "variable,d" << objective_name << "_d_a\n" << std::setprecision(12);
           const opt::Evaluation& e = problem.history().front().values;
           for (size_t k = 0; k < e.objective_gradient.size(); ++k)
-            g << (k == static_cast<size_t>(n) ? std::string("alpha_deg") : std::to_string(k))
+            g << (k >= static_cast<size_t>(n) ? "alpha_deg_" + std::to_string(k - static_cast<size_t>(n))
+                                              : std::to_string(k))
               << ',' << e.objective_gradient[k] << '\n';
           write_file_atomically(dir + "/" + d.string("design.parametrization") + "_" +
                                     std::to_string(n) + ".csv",
@@ -302,7 +330,9 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
     design_csv << "variable,value\n" << std::setprecision(12);
     for (index_t k = 0; k < n; ++k)
       design_csv << k << ',' << result.optimizer.x[static_cast<size_t>(k)] << '\n';
-    if (problem.trims_alpha()) design_csv << "alpha_deg," << result.final_alpha_deg << '\n';
+    if (problem.trims_alpha())
+      for (size_t i = 0; i < result.final_alpha_points.size(); ++i)
+        design_csv << "alpha_deg_" << i << ',' << result.final_alpha_points[i] << '\n';
     write_file_atomically(dir + "/" + name + "_final_design.csv", design_csv.str());
     mesh::write_su2(global.with_coordinates(result.final_coordinates), dir + "/" + name + "_final.su2");
     {
@@ -328,9 +358,26 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
           << "\n  CD              " << result.baseline[1] << "    " << result.final[1]
           << "\n  CM              " << result.baseline[2] << "    " << result.final[2]
           << "\n  alpha, deg      " << result.baseline_alpha_deg << "    "
-          << result.final_alpha_deg
+          << result.final_alpha_deg;
+  if (result.final_points.size() > 1) {
+    double w = 0.0, mean = 0.0;
+    const int m = static_cast<int>(settings.objective);
+    for (size_t i = 0; i < result.baseline_points.size(); ++i) {
+      w += problem.points()[i].weight;
+      mean += problem.points()[i].weight * result.baseline_points[i][static_cast<size_t>(m)];
+    }
+    summary << "\n  " << objective_name << ", weighted    " << mean / w << "    " << o.objective;
+  }
+  for (size_t i = 1; i < result.final_points.size(); ++i)
+    summary << "\n  at M " << problem.points()[i].mach << ": CL " << result.baseline_points[i][0]
+            << " -> " << result.final_points[i][0] << ", CD " << result.baseline_points[i][1]
+            << " -> " << result.final_points[i][1] << ", CM " << result.baseline_points[i][2]
+            << " -> " << result.final_points[i][2] << ", alpha " << result.final_alpha_points[i]
+            << " deg";
+  summary
           << "\n  max thickness   " << result.baseline_max_thickness << "    "
-          << result.final_max_thickness << "\n  evaluations     " << o.n_evaluations << " ("
+          << result.final_max_thickness << "\n  area            " << result.baseline_area
+          << "    " << result.final_area << "\n  evaluations     " << o.n_evaluations << " ("
           << o.n_live_evaluations << " solved, " << o.n_failures << " failed)"
           << "\n  max violation   " << std::scientific << std::setprecision(2) << o.max_violation
           << "\n  stopped         " << opt::to_string(o.status) << ": " << o.message << std::fixed

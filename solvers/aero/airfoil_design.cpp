@@ -36,6 +36,16 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 
 double largest(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
 
+std::vector<OperatingPoint> resolved_points(const AirfoilDesignSettings& s) {
+  if (s.points.empty()) return {{s.flow.flow.mach, s.flow.flow.alpha_deg, 1.0}};
+  for (const OperatingPoint& p : s.points)
+    CAMBER_INPUT_REQUIRE(p.mach > 0.0 && p.weight > 0.0 && std::isfinite(p.alpha_deg),
+                         "AirfoilDesign: an operating point has mach "
+                             << p.mach << ", weight " << p.weight
+                             << "; both must be positive");
+  return s.points;
+}
+
 }  // namespace
 
 AirfoilDesign::AirfoilDesign(const mesh::Mesh& global, MPI_Comm comm,
@@ -48,11 +58,15 @@ AirfoilDesign::AirfoilDesign(const mesh::Mesh& global, MPI_Comm comm,
       idw_(global_, {settings_.wall}, settings_.deformation),
       stations_(shape_->wall()),
       thickness_(stations_, *shape_),
-      flow_(global_, comm_, settings_.flow) {
+      points_(resolved_points(settings_)),
+      baseline_area_(design::section_area(
+          shape_->wall(), shape_->wall_coordinates(Tensor({shape_->n_design()})))) {
   CAMBER_INPUT_REQUIRE(settings_.bound > 0.0, "AirfoilDesign: bound = " << settings_.bound
                                                                          << " must be positive");
-  CAMBER_INPUT_REQUIRE(settings_.thickness_fraction >= 0.0 && settings_.max_thickness_min >= 0.0,
-                       "AirfoilDesign: thickness_fraction and max_thickness_min must be >= 0");
+  CAMBER_INPUT_REQUIRE(settings_.thickness_fraction >= 0.0 && settings_.max_thickness_min >= 0.0 &&
+                           settings_.area_fraction >= 0.0,
+                       "AirfoilDesign: thickness_fraction, max_thickness_min and area_fraction "
+                       "must be >= 0");
   CAMBER_INPUT_REQUIRE(settings_.lift == LiftConstraint::none ||
                            settings_.objective != Coefficient::cl,
                        "AirfoilDesign: the objective is CL, so the lift cannot also be held");
@@ -60,104 +74,138 @@ AirfoilDesign::AirfoilDesign(const mesh::Mesh& global, MPI_Comm comm,
                        "AirfoilDesign: alpha_range_deg = " << settings_.alpha_range_deg
                                                            << " must be positive");
   CAMBER_INPUT_REQUIRE(!std::isnan(settings_.cm_min), "AirfoilDesign: cm_min is NaN");
+  for (const OperatingPoint& p : points_) {
+    euler::SteadyFlowSettings f = settings_.flow;
+    f.flow.mach = p.mach;
+    f.flow.alpha_deg = p.alpha_deg;
+    flows_.push_back(std::make_unique<euler::SteadyFlow>(global_, comm_, f));
+  }
 }
 
 Tensor AirfoilDesign::coordinates(const std::vector<double>& a) const {
   return design::deformed_coordinates(*shape_, idw_, Tensor::from_host({n_design()}, a));
 }
 
-const std::array<double, 3>& AirfoilDesign::baseline() {
+const std::array<double, 3>& AirfoilDesign::baseline(int point) {
   if (!have_baseline_) {
-    const std::vector<double> c =
-        flow_.coefficients(coordinates(std::vector<double>(static_cast<size_t>(n_design()), 0.0)))
-            .to_vector();
-    baseline_ = {c[0], c[1], c[2]};
+    const Tensor X = coordinates(std::vector<double>(static_cast<size_t>(n_design()), 0.0));
+    baseline_.clear();
+    for (int i = 0; i < n_points(); ++i) {
+      const std::vector<double> c =
+          flow(i).coefficients(X, points_[static_cast<size_t>(i)].alpha_deg).to_vector();
+      baseline_.push_back({c[0], c[1], c[2]});
+    }
     have_baseline_ = true;
   }
-  return baseline_;
+  return baseline_.at(static_cast<size_t>(point));
 }
 
-double AirfoilDesign::lift_target() {
-  return std::isnan(settings_.lift_target) ? baseline()[0] : settings_.lift_target;
+double AirfoilDesign::lift_target(int point) {
+  return std::isnan(settings_.lift_target) ? baseline(point)[0] : settings_.lift_target;
 }
 
 int AirfoilDesign::n_inequality() const {
   return (settings_.thickness_fraction > 0.0 ? static_cast<int>(stations_.size()) : 0) +
-         (settings_.max_thickness_min > 0.0 ? 1 : 0) +
-         (settings_.lift == LiftConstraint::at_least ? 1 : 0) +
-         (std::isfinite(settings_.cm_min) ? 1 : 0);
+         (settings_.max_thickness_min > 0.0 ? 1 : 0) + (settings_.area_fraction > 0.0 ? 1 : 0) +
+         n_points() * ((settings_.lift == LiftConstraint::at_least ? 1 : 0) +
+                       (std::isfinite(settings_.cm_min) ? 1 : 0));
 }
 
 opt::Problem AirfoilDesign::problem() {
-  const double target = lift_target();
+  std::vector<double> target;
+  for (int i = 0; i < n_points(); ++i) target.push_back(lift_target(i));
   const index_t n = n_design();
+  const int np = n_points();
   const bool stations = settings_.thickness_fraction > 0.0;
   const bool thickest = settings_.max_thickness_min > 0.0;
   const bool trim = trims_alpha();
-  const double alpha0 = settings_.flow.flow.alpha_deg;
+  double weight_sum = 0.0;
+  for (const OperatingPoint& p : points_) weight_sum += p.weight;
   opt::Problem p;
   p.x0.assign(static_cast<size_t>(n), 0.0);
   p.lower.assign(static_cast<size_t>(n), -settings_.bound);
   p.upper.assign(static_cast<size_t>(n), settings_.bound);
-  if (trim) {
-    p.x0.push_back(alpha0);
-    p.lower.push_back(alpha0 - settings_.alpha_range_deg);
-    p.upper.push_back(alpha0 + settings_.alpha_range_deg);
-  }
+  if (trim)
+    for (const OperatingPoint& o : points_) {
+      p.x0.push_back(o.alpha_deg);
+      p.lower.push_back(o.alpha_deg - settings_.alpha_range_deg);
+      p.upper.push_back(o.alpha_deg + settings_.alpha_range_deg);
+    }
   p.n_inequality = n_inequality();
-  p.n_equality = trim ? 1 : 0;
-  p.evaluate = [this, target, n, stations, thickest, trim](const std::vector<double>& x) {
+  p.n_equality = trim ? np : 0;
+  p.evaluate = [this, target, n, np, stations, thickest, trim,
+                weight_sum](const std::vector<double>& x) {
     const auto start = std::chrono::steady_clock::now();
+    const size_t nx = x.size();
     const std::vector<double> a(x.begin(), x.begin() + n);
     const ad::Var av = ad::variable(Tensor::from_host({n}, a));
-    const ad::Var alpha = ad::variable(Tensor::from_host({1}, {trim ? x.back() : 0.0}));
     const ad::Var X = design::deformed_coordinates(*shape_, idw_, av);
-    ad::Var c;
+    DesignCosts costs;
+    // Per point: its coefficients (a Var of the shape and, trimmed, its
+    // alpha) and the gradient of one of them over all variables.
+    std::vector<ad::Var> alpha(static_cast<size_t>(np)), c(static_cast<size_t>(np));
     try {
       design::check_cell_volumes(global_, X.value());
-      c = trim ? flow_.coefficients(X, alpha) : flow_.coefficients(X);
+      for (int i = 0; i < np; ++i) {
+        euler::SteadyFlow& f = flow(i);
+        if (trim) {
+          alpha[static_cast<size_t>(i)] =
+              ad::variable(Tensor::from_host({1}, {x[static_cast<size_t>(n + i)]}));
+          c[static_cast<size_t>(i)] = f.coefficients(X, alpha[static_cast<size_t>(i)]);
+        } else {
+          c[static_cast<size_t>(i)] = f.coefficients(X);
+        }
+        const std::vector<double> cv = c[static_cast<size_t>(i)].value().to_vector();
+        costs.point_coefficients.push_back({cv[0], cv[1], cv[2]});
+        costs.newton_iterations += f.report().newton_iterations;
+        costs.cold_restart = costs.cold_restart || f.report().cold_restart;
+        costs.flow_seconds += f.report().solve_seconds;
+      }
     } catch (const Error& e) {
       throw opt::EvaluationFailed(e.what());  // a folded cell or a flow that did not converge
     }
-    const std::vector<double> cv = c.value().to_vector();
-    DesignCosts costs;
-    costs.coefficients = {cv[0], cv[1], cv[2]};
-    costs.newton_iterations = flow_.report().newton_iterations;
-    costs.cold_restart = flow_.report().cold_restart;
-    costs.flow_seconds = flow_.report().solve_seconds;
-    const auto gradient_of = [&](int m) {
+    costs.coefficients = costs.point_coefficients.front();
+    const auto gradient_of = [&](int i, int m) {
       std::vector<double> w(3, 0.0);
       w[static_cast<size_t>(m)] = 1.0;
       ad::GradOptions go;
       go.retain_graph = true;
-      std::vector<double> g;
+      std::vector<double> g(nx, 0.0);
+      const ad::Var& ci = c[static_cast<size_t>(i)];
+      const ad::Var cot = ad::constant(Tensor::from_host({3}, w));
       try {
-        const ad::Vars d = trim ? ad::vjp({c}, {av, alpha}, {ad::constant(Tensor::from_host({3}, w))}, go)
-                                : ad::vjp({c}, {av}, {ad::constant(Tensor::from_host({3}, w))}, go);
-        g = d[0].value().to_vector();
-        if (trim) g.push_back(d[1].item());
+        const ad::Vars d = trim ? ad::vjp({ci}, {av, alpha[static_cast<size_t>(i)]}, {cot}, go)
+                                : ad::vjp({ci}, {av}, {cot}, go);
+        const std::vector<double> ga = d[0].value().to_vector();
+        std::copy(ga.begin(), ga.end(), g.begin());
+        if (trim) g[static_cast<size_t>(n + i)] = d[1].item();
       } catch (const Error& e) {
         throw opt::EvaluationFailed(e.what());  // an adjoint that did not converge
       }
-      costs.adjoint_iterations += flow_.report().adjoint_iterations;
-      costs.adjoint_seconds += flow_.report().adjoint_seconds;
-      return g;
-    };
-    opt::Evaluation e;
-    const int objective = static_cast<int>(settings_.objective);
-    e.objective = cv[static_cast<size_t>(objective)];
-    e.objective_gradient = gradient_of(objective);
-    const std::vector<double> t = thickness_(a);
-    const std::vector<double>& t0 = thickness_.baseline();
-    const auto& T = thickness_.jacobian();
-    const auto minus_row = [&](size_t s) {
-      std::vector<double> g(T[s]);
-      for (double& v : g) v = -v;
-      if (trim) g.push_back(0.0);  // the thickness does not depend on alpha
+      costs.adjoint_iterations += flow(i).report().adjoint_iterations;
+      costs.adjoint_seconds += flow(i).report().adjoint_seconds;
       return g;
     };
     const auto negated = [](std::vector<double> g) {
       for (double& v : g) v = -v;
+      return g;
+    };
+    opt::Evaluation e;
+    const int objective = static_cast<int>(settings_.objective);
+    e.objective = 0.0;
+    e.objective_gradient.assign(nx, 0.0);
+    for (int i = 0; i < np; ++i) {
+      const double w = points_[static_cast<size_t>(i)].weight / weight_sum;
+      e.objective += w * costs.point_coefficients[static_cast<size_t>(i)][static_cast<size_t>(objective)];
+      const std::vector<double> g = gradient_of(i, objective);
+      for (size_t k = 0; k < nx; ++k) e.objective_gradient[k] += w * g[k];
+    }
+    const std::vector<double> t = thickness_(a);
+    const std::vector<double>& t0 = thickness_.baseline();
+    const auto& T = thickness_.jacobian();
+    const auto minus_row = [&](size_t s) {
+      std::vector<double> g(nx, 0.0);  // the thickness does not depend on alpha
+      for (size_t k = 0; k < T[s].size(); ++k) g[k] = -T[s][k];
       return g;
     };
     if (stations)
@@ -170,17 +218,31 @@ opt::Problem AirfoilDesign::problem() {
       e.inequality.push_back(settings_.max_thickness_min - t[s]);
       e.inequality_gradients.push_back(minus_row(s));
     }
-    if (settings_.lift == LiftConstraint::at_least) {
-      e.inequality.push_back(target - cv[0]);
-      e.inequality_gradients.push_back(negated(gradient_of(0)));
+    if (settings_.area_fraction > 0.0) {
+      // A(W(a)) with W linear in a: dA/da = (dA/dW)^T dW/da by one VJP.
+      Tensor dA;
+      const double area = design::section_area(shape_->wall(), shape_->wall_coordinates(av).value(), &dA);
+      const std::vector<double> ga =
+          ad::vjp({shape_->wall_coordinates(av)}, {av}, {ad::constant(dA)})[0].value().to_vector();
+      std::vector<double> g(nx, 0.0);
+      for (size_t k = 0; k < ga.size(); ++k) g[k] = -ga[k];
+      e.inequality.push_back(settings_.area_fraction * baseline_area_ - area);
+      e.inequality_gradients.push_back(g);
     }
-    if (std::isfinite(settings_.cm_min)) {
-      e.inequality.push_back(settings_.cm_min - cv[2]);
-      e.inequality_gradients.push_back(negated(gradient_of(2)));
-    }
-    if (trim) {
-      e.equality.push_back(cv[0] - target);
-      e.equality_gradients.push_back(gradient_of(0));
+    for (int i = 0; i < np; ++i) {
+      const auto& cv = costs.point_coefficients[static_cast<size_t>(i)];
+      if (settings_.lift == LiftConstraint::at_least) {
+        e.inequality.push_back(target[static_cast<size_t>(i)] - cv[0]);
+        e.inequality_gradients.push_back(negated(gradient_of(i, 0)));
+      }
+      if (std::isfinite(settings_.cm_min)) {
+        e.inequality.push_back(settings_.cm_min - cv[2]);
+        e.inequality_gradients.push_back(negated(gradient_of(i, 2)));
+      }
+      if (trim) {
+        e.equality.push_back(cv[0] - target[static_cast<size_t>(i)]);
+        e.equality_gradients.push_back(gradient_of(i, 0));
+      }
     }
     costs.seconds = seconds_since(start);
     costs_ = costs;
@@ -190,26 +252,35 @@ opt::Problem AirfoilDesign::problem() {
 }
 
 opt::Options AirfoilDesign::options() {
-  const std::array<double, 3> base = baseline();
-  const double lift_scale = 1.0 / std::max(std::abs(lift_target()), 1e-6);
+  const int objective = static_cast<int>(settings_.objective);
+  double weight_sum = 0.0, base_objective = 0.0;
+  for (int i = 0; i < n_points(); ++i) weight_sum += points_[static_cast<size_t>(i)].weight;
+  for (int i = 0; i < n_points(); ++i)
+    base_objective += points_[static_cast<size_t>(i)].weight / weight_sum *
+                      baseline(i)[static_cast<size_t>(objective)];
   opt::Options o = settings_.optimizer;
   o.x_scale.assign(static_cast<size_t>(n_design()), settings_.bound);
-  if (trims_alpha()) o.x_scale.push_back(1.0);  // degrees
-  o.objective_scale =
-      1.0 / std::max(std::abs(base[static_cast<size_t>(settings_.objective)]), 1e-6);
+  if (trims_alpha()) o.x_scale.resize(static_cast<size_t>(n_variables()), 1.0);  // degrees
+  o.objective_scale = 1.0 / std::max(std::abs(base_objective), 1e-6);
   // In the order of evaluate(): thickness stations and largest thickness,
-  // lift (at_least), moment, then lift (equal).
+  // then per point the lift (at_least) and the moment; the lift equalities.
   o.constraint_scale.assign(static_cast<size_t>(n_inequality()), 1.0 / settings_.bound);
   size_t k = o.constraint_scale.size();
-  if (std::isfinite(settings_.cm_min))
-    o.constraint_scale[--k] = 1.0 / std::max(std::abs(settings_.cm_min), 1e-2);
-  if (settings_.lift == LiftConstraint::at_least) o.constraint_scale[--k] = lift_scale;
-  if (trims_alpha()) o.constraint_scale.push_back(lift_scale);
+  for (int i = n_points() - 1; i >= 0; --i) {
+    if (std::isfinite(settings_.cm_min))
+      o.constraint_scale[--k] = 1.0 / std::max(std::abs(settings_.cm_min), 1e-2);
+    if (settings_.lift == LiftConstraint::at_least)
+      o.constraint_scale[--k] = 1.0 / std::max(std::abs(lift_target(i)), 1e-6);
+  }
+  if (trims_alpha())
+    for (int i = 0; i < n_points(); ++i)
+      o.constraint_scale.push_back(1.0 / std::max(std::abs(lift_target(i)), 1e-6));
   return o;
 }
 
-std::string AirfoilDesign::state_path(std::size_t k) const {
-  return settings_.checkpoint + "_state_" + std::to_string(k) + ".h5";
+std::string AirfoilDesign::state_path(std::size_t k, int point) const {
+  return settings_.checkpoint + "_state_" + std::to_string(k) +
+         (point > 0 ? "_point" + std::to_string(point) : std::string()) + ".h5";
 }
 
 const opt::History& AirfoilDesign::history() const {
@@ -223,6 +294,7 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
                        "AirfoilDesign::run: a restart needs settings.checkpoint");
   int rank = 0;
   MPI_Comm_rank(comm_, &rank);
+  const int np = n_points();
   const std::string history_path = settings_.checkpoint + ".history";
   const std::string baseline_path = settings_.checkpoint + "_baseline.txt";
   opt::History h;
@@ -236,20 +308,26 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
                                                          << history_path
                                                          << "'; run once without --restart");
       h = opt::load_history(history_path);
-      CAMBER_INPUT_REQUIRE(fs::exists(state_path(h.size())),
-                           "--restart: the checkpoint's flow state '" << state_path(h.size())
-                                                                      << "' is missing");
+      for (int i = 0; i < np; ++i)
+        CAMBER_INPUT_REQUIRE(fs::exists(state_path(h.size(), i)),
+                             "--restart: the checkpoint's flow state '"
+                                 << state_path(h.size(), i) << "' is missing");
       std::ifstream in(baseline_path);
-      std::string cl, cd, cm;
-      CAMBER_INPUT_REQUIRE(in >> cl >> cd >> cm, "--restart: '" << baseline_path
-                                                                << "' is missing or unreadable");
-      baseline_ = {std::strtod(cl.c_str(), nullptr), std::strtod(cd.c_str(), nullptr),
-                   std::strtod(cm.c_str(), nullptr)};
+      baseline_.clear();
+      for (int i = 0; i < np; ++i) {
+        std::string cl, cd, cm;
+        CAMBER_INPUT_REQUIRE(in >> cl >> cd >> cm,
+                             "--restart: '" << baseline_path << "' is missing, unreadable or "
+                                            << "has fewer than " << np << " operating points");
+        baseline_.push_back({std::strtod(cl.c_str(), nullptr), std::strtod(cd.c_str(), nullptr),
+                             std::strtod(cm.c_str(), nullptr)});
+      }
       have_baseline_ = true;
     });
   }
   AirfoilDesignResult result;
   result.baseline = baseline();
+  result.baseline_points = baseline_;
   result.baseline_max_thickness = largest(thickness_.baseline());
   optimizer_ = std::make_unique<opt::Optimizer>(problem(), options(), comm_);
   if (checkpoints && rank == 0) {
@@ -257,67 +335,80 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
     if (!parent.empty()) fs::create_directories(parent);
     if (!restart) {
       std::ostringstream text;
-      text << std::hexfloat << baseline_[0] << ' ' << baseline_[1] << ' ' << baseline_[2] << '\n';
+      text << std::hexfloat;
+      for (const auto& b : baseline_) text << b[0] << ' ' << b[1] << ' ' << b[2] << '\n';
       write_file_atomically(baseline_path, text.str());
     }
   }
   if (checkpoints) MPI_Barrier(comm_);
   if (restart) {
     mesh::DistributedMesh dm(global_, comm_);
-    flow_.set_state(read_flow_state(state_path(h.size()), dm));
+    for (int i = 0; i < np; ++i) flow(i).set_state(read_flow_state(state_path(h.size(), i), dm));
     optimizer_->replay(std::move(h));
   }
   int best_evaluation = 0, last_best = 0;
-  std::array<double, 3> best_coefficients{};
-  Tensor best_state;
+  std::vector<std::array<double, 3>> best_coefficients;
+  std::vector<Tensor> best_state(static_cast<size_t>(np));
   optimizer_->on_evaluation([&](const opt::Record& r) {
     if (checkpoints && !r.replayed) {
-      // The state is written first and the previous one removed only after
-      // the history, so whenever the job dies the state matching the
-      // history's length exists.
+      // The states are written first and the previous ones removed only
+      // after the history, so whenever the job dies the states matching
+      // the history's length exist.
       const std::size_t k = optimizer_->history().size();
-      {
-        io::H5File file(state_path(k), io::Mode::create, comm_);
-        write_flow_state(file, flow_.discretization().mesh(), flow_.state());
+      for (int i = 0; i < np; ++i) {
+        io::H5File file(state_path(k, i), io::Mode::create, comm_);
+        write_flow_state(file, flow(i).discretization().mesh(), flow(i).state());
         file.close();
       }
       if (rank == 0) {
         opt::save_history(history_path, optimizer_->history());
         std::error_code ec;
-        fs::remove(state_path(k - 1), ec);
+        for (int i = 0; i < np; ++i) fs::remove(state_path(k - 1, i), ec);
       }
     }
-    // A new best design evaluated now: its coefficients and flow.
+    // A new best design evaluated now: its coefficients and flows.
     if (!r.replayed && !r.failed && r.best_evaluation == r.evaluation) {
       best_evaluation = r.evaluation;
-      best_coefficients = costs_.coefficients;
-      best_state = flow_.state().clone();
+      best_coefficients = costs_.point_coefficients;
+      for (int i = 0; i < np; ++i) best_state[static_cast<size_t>(i)] = flow(i).state().clone();
     }
     last_best = r.best_evaluation;
     if (report) report(r, !r.replayed && !r.failed ? &costs_ : nullptr);
   });
   result.optimizer = optimizer_->minimize();
-  // The final design: the coefficients it was accepted with, and its flow
-  // as the next warm start. (A transonic limited scheme may have more
+  // The final design: the coefficients it was accepted with, and its flows
+  // as the next warm starts. (A transonic limited scheme may have more
   // than one discrete solution; solving the design again from the last
   // design's flow could reach another.) A best design served from a
-  // replayed history is solved again, warm from the checkpoint's flow.
+  // replayed history is solved again, warm from the checkpoint's flows.
   const std::vector<double> shape_x(result.optimizer.x.begin(),
                                     result.optimizer.x.begin() + n_design());
   const Tensor a = Tensor::from_host({n_design()}, shape_x);
-  result.baseline_alpha_deg = settings_.flow.flow.alpha_deg;
-  result.final_alpha_deg = trims_alpha() ? result.optimizer.x.back() : result.baseline_alpha_deg;
   result.final_coordinates = design::deformed_coordinates(*shape_, idw_, a);
   result.final_wall = shape_->wall_coordinates(a);
+  for (int i = 0; i < np; ++i)
+    result.final_alpha_points.push_back(
+        trims_alpha() ? result.optimizer.x[static_cast<size_t>(n_design() + i)]
+                      : points_[static_cast<size_t>(i)].alpha_deg);
   if (last_best > 0 && last_best == best_evaluation) {
-    result.final = best_coefficients;
-    flow_.set_state(best_state);
+    result.final_points = best_coefficients;
+    for (int i = 0; i < np; ++i) flow(i).set_state(best_state[static_cast<size_t>(i)]);
   } else {
-    const std::vector<double> c =
-        flow_.coefficients(result.final_coordinates, result.final_alpha_deg).to_vector();
-    result.final = {c[0], c[1], c[2]};
+    for (int i = 0; i < np; ++i) {
+      const std::vector<double> c =
+          flow(i)
+              .coefficients(result.final_coordinates,
+                            result.final_alpha_points[static_cast<size_t>(i)])
+              .to_vector();
+      result.final_points.push_back({c[0], c[1], c[2]});
+    }
   }
+  result.final = result.final_points.front();
+  result.baseline_alpha_deg = points_.front().alpha_deg;
+  result.final_alpha_deg = result.final_alpha_points.front();
   result.final_max_thickness = largest(thickness_(shape_x));
+  result.baseline_area = baseline_area_;
+  result.final_area = design::section_area(shape_->wall(), result.final_wall);
   return result;
 }
 

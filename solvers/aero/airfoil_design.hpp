@@ -34,7 +34,10 @@
 /// (the objective's, CL's when the lift is held, CM's when it is bounded).
 /// With the lift held equal to a target the angle of attack is a design
 /// variable: the optimizer trims it, and the drag it minimizes is the
-/// drag at that lift. A design that
+/// drag at that lift. Several operating points (AirfoilDesignSettings::
+/// points) make a multi-point design: one SteadyFlow per point (each with
+/// its own warm start), the weighted mean of the objective, the lift and
+/// moment constraints at every point, each point's alpha trimmed. A design that
 /// inverts a cell, or whose flow or adjoint does not converge, is reported
 /// to the optimizer as failed (opt::EvaluationFailed: it cuts the step
 /// back) and never accepted. With a live limiter (venkatakrishnan_wang,
@@ -76,8 +79,22 @@ enum class Coefficient : int { cl = 0, cd = 1, cm = 2 };
 ///    from the same adjoint solves (euler::SteadyFlow with alpha).
 enum class LiftConstraint : int { none = 0, at_least = 1, equal = 2 };
 
+/// One operating point of a multi-point design.
+struct OperatingPoint {
+  double mach = 0.0;
+  double alpha_deg = 0.0;  ///< the start when the lift is held equal (alpha trimmed)
+  double weight = 1.0;     ///< > 0
+};
+
 struct AirfoilDesignSettings {
   euler::SteadyFlowSettings flow;  ///< the flow solved at every design
+  /// Several operating points (a multi-point design), replacing flow.flow's
+  /// Mach number and angle of attack: the objective is the weighted mean
+  /// sum_i w_i C_i / sum_i w_i of the objective coefficient over the points,
+  /// and the lift and moment constraints hold at each point (with lift
+  /// `equal`, each point trims its own alpha). Empty: the one point of
+  /// flow.flow.
+  std::vector<OperatingPoint> points;
   std::string wall = "airfoil";    ///< the wall marker the parametrization moves
   design::IdwOptions deformation;
   Coefficient objective = Coefficient::cd;  ///< minimized
@@ -85,11 +102,15 @@ struct AirfoilDesignSettings {
   double thickness_fraction = 0.0;
   /// > 0: the largest thickness is at least this (chords).
   double max_thickness_min = 0.0;
+  /// > 0: the section's area stays at least this fraction of the
+  /// baseline's (design::section_area; exact gradient).
+  double area_fraction = 0.0;
   LiftConstraint lift = LiftConstraint::none;
-  /// The CL that `lift` holds; NaN: the baseline's.
+  /// The CL that `lift` holds at every point; NaN: each point's baseline
+  /// CL.
   double lift_target = std::numeric_limits<double>::quiet_NaN();
-  /// LiftConstraint::equal: alpha stays within flow.flow.alpha_deg +- this
-  /// (degrees).
+  /// LiftConstraint::equal: each point's alpha stays within its start +-
+  /// this (degrees).
   double alpha_range_deg = 3.0;
   /// Finite: CM >= cm_min (a bound on the nose-down pitching moment; one
   /// more adjoint solve per design).
@@ -102,24 +123,32 @@ struct AirfoilDesignSettings {
   opt::Options optimizer;
   /// Non-empty: a path prefix P; checkpoint after every design to
   /// P.history and P_state_K.h5 (the flow after design K: the next warm
-  /// start), and the baseline's coefficients to P_baseline.txt.
+  /// start; P_state_K_pointI.h5 for the points I > 0), and the baseline's
+  /// coefficients to P_baseline.txt.
   std::string checkpoint;
 };
 
 /// What one live evaluation found and cost.
 struct DesignCosts {
-  std::array<double, 3> coefficients{};  ///< CL, CD, CM
-  int newton_iterations = 0;
-  bool cold_restart = false;  ///< the warm start was abandoned
+  std::array<double, 3> coefficients{};  ///< CL, CD, CM of the first point
+  std::vector<std::array<double, 3>> point_coefficients;  ///< of every point
+  int newton_iterations = 0;      ///< summed over the points
+  bool cold_restart = false;  ///< a warm start was abandoned
   int adjoint_iterations = 0;
   double flow_seconds = 0.0, adjoint_seconds = 0.0, seconds = 0.0;
 };
 
 struct AirfoilDesignResult {
-  opt::Result optimizer;  ///< x: the best design (shape, then alpha if trimmed); status, counts
-  std::array<double, 3> baseline{}, final{};  ///< CL, CD, CM
-  double baseline_alpha_deg = 0.0, final_alpha_deg = 0.0;
+  /// x: the best design (shape, then each point's alpha if trimmed);
+  /// status, counts
+  opt::Result optimizer;
+  std::array<double, 3> baseline{}, final{};  ///< CL, CD, CM of the first point
+  double baseline_alpha_deg = 0.0, final_alpha_deg = 0.0;  ///< of the first point
+  /// Of every operating point.
+  std::vector<std::array<double, 3>> baseline_points, final_points;
+  std::vector<double> final_alpha_points;
   double baseline_max_thickness = 0.0, final_max_thickness = 0.0;
+  double baseline_area = 0.0, final_area = 0.0;
   Tensor final_wall;         ///< (n_wall, 2)
   Tensor final_coordinates;  ///< (n_nodes, 2), the deformed mesh
 };
@@ -134,26 +163,32 @@ class AirfoilDesign {
 
   /// The shape variables.
   index_t n_design() const noexcept { return shape_->n_design(); }
-  /// The optimizer's variables: the shape's, then alpha when it is trimmed
-  /// (LiftConstraint::equal).
-  index_t n_variables() const noexcept { return n_design() + (trims_alpha() ? 1 : 0); }
+  /// The operating points (settings().points, or flow.flow's one point).
+  int n_points() const noexcept { return static_cast<int>(points_.size()); }
+  const std::vector<OperatingPoint>& points() const noexcept { return points_; }
+  /// The optimizer's variables: the shape's, then each point's alpha when
+  /// it is trimmed (LiftConstraint::equal).
+  index_t n_variables() const noexcept {
+    return n_design() + (trims_alpha() ? static_cast<index_t>(n_points()) : 0);
+  }
   bool trims_alpha() const noexcept { return settings_.lift == LiftConstraint::equal; }
-  /// The CL held (settings().lift_target, or the baseline's). Collective
-  /// on the first call (it may solve the baseline).
-  double lift_target();
+  /// The CL held at a point (settings().lift_target, or the point's
+  /// baseline CL). Collective on the first call (it may solve the baseline).
+  double lift_target(int point = 0);
   const design::ShapeParametrization& shape() const noexcept { return *shape_; }
   const design::ThicknessStations& thickness_stations() const noexcept { return stations_; }
   const AirfoilDesignSettings& settings() const noexcept { return settings_; }
-  euler::SteadyFlow& flow() noexcept { return flow_; }
+  /// The flow of an operating point (the last design solved there).
+  euler::SteadyFlow& flow(int point = 0) { return *flows_.at(static_cast<size_t>(point)); }
 
   /// The thickness at every station for design a (exact: linear in a).
   std::vector<double> thickness(const std::vector<double>& a) const { return thickness_(a); }
   /// The deformed mesh's node coordinates (n_nodes, 2) for design a.
   Tensor coordinates(const std::vector<double>& a) const;
 
-  /// CL, CD, CM of the undeformed design, solved from the free stream on
-  /// the first call. Collective.
-  const std::array<double, 3>& baseline();
+  /// CL, CD, CM of the undeformed design at a point, every point solved
+  /// from the free stream on the first call. Collective.
+  const std::array<double, 3>& baseline(int point = 0);
 
   /// The optimizer's problem over n_variables(): the objective, the
   /// constraints g <= 0 (thickness stations, largest thickness, lift when
@@ -178,9 +213,9 @@ class AirfoilDesign {
   const opt::History& history() const;
 
  private:
-  std::string state_path(std::size_t k) const;
-  /// The constraints g <= 0: thickness stations, largest thickness, lift,
-  /// moment.
+  std::string state_path(std::size_t k, int point) const;
+  /// The constraints g <= 0: thickness stations, largest thickness, area,
+  /// then per point lift and moment.
   int n_inequality() const;
 
   mesh::Mesh global_;
@@ -190,9 +225,11 @@ class AirfoilDesign {
   design::MeshDeformation idw_;
   design::ThicknessStations stations_;
   design::LinearThickness thickness_;
-  euler::SteadyFlow flow_;
+  std::vector<OperatingPoint> points_;
+  double baseline_area_ = 0.0;
+  std::vector<std::unique_ptr<euler::SteadyFlow>> flows_;
   bool have_baseline_ = false;
-  std::array<double, 3> baseline_{};
+  std::vector<std::array<double, 3>> baseline_;
   DesignCosts costs_;
   std::unique_ptr<opt::Optimizer> optimizer_;
 };

@@ -735,7 +735,9 @@ TEST(ThicknessStations, Naca0012ConvergesToTheClosedFormAtSecondOrder) {
       if (x < 0.05 || x > 0.95) continue;
       worst[level] = std::max(worst[level], std::abs(t[s] - 2.0 * mesh::naca4_half_thickness(x, 0.12, true)));
     }
-    if (level == 1) EXPECT_NEAR(*std::max_element(t.begin(), t.end()), 0.12, 1e-4);
+    if (level == 1) {
+      EXPECT_NEAR(*std::max_element(t.begin(), t.end()), 0.12, 1e-4);
+    }
   }
   std::cout << "[thickness stations] largest |t - 2 y_t| on 5-95% chord: " << worst[0]
             << " (128 wall nodes), " << worst[1] << " (256), ratio " << worst[0] / worst[1] << "\n";
@@ -759,6 +761,44 @@ TEST(ThicknessStations, LinearInTheDesignForHicksHenne) {
     const std::vector<double> lin = linear(a);
     for (size_t s = 0; s < direct.size(); ++s) EXPECT_NEAR(lin[s], direct[s], 1e-14) << s;
   }
+}
+
+// The shoelace area of a NACA 0012 O-grid's wall (sharp trailing edge)
+// against the closed form 2 int_0^1 y_t dx = 10 t (0.2969 (2/3) - 0.1260/2
+// - 0.3516/3 + 0.2843/4 - 0.1036/5): the polygon's chord error is O(h^2),
+// so doubling the wall nodes (128 to 256) divides the difference by about 4
+// (at least 3 asserted); and its gradient in the coordinates (n_wall, 2)
+// against central differences (exact: A is quadratic), 1e-10.
+TEST(SectionArea, Naca0012ConvergesToTheClosedFormAndItsGradientIsExact) {
+  const double exact =
+      10.0 * 0.12 * (0.2969 * 2.0 / 3.0 - 0.1260 / 2.0 - 0.3516 / 3.0 + 0.2843 / 4.0 - 0.1036 / 5.0);
+  double error[2] = {0.0, 0.0};
+  for (int level : {0, 1}) {
+    const mesh::Mesh m =
+        mesh::airfoil_ogrid(mesh::naca4("0012", true, 801), 128 << level, 16, 1e-3, 50.0);
+    const design::AirfoilWall wall(m, {"airfoil"});
+    Tensor g;
+    const Tensor X = wall.coordinates();
+    const double area = design::section_area(wall, X, &g);
+    error[level] = std::abs(area - exact);
+    if (level == 1) continue;
+    const auto gh = g.host();
+    std::vector<double> x = X.to_vector();
+    const double h = 1e-6;
+    for (size_t i = 0; i < x.size(); i += 7) {
+      std::vector<double> xp = x, xm = x;
+      xp[i] += h;
+      xm[i] -= h;
+      const double fd = (design::section_area(wall, Tensor::from_host(X.shape(), xp)) -
+                         design::section_area(wall, Tensor::from_host(X.shape(), xm))) /
+                        (2 * h);
+      EXPECT_NEAR(gh(static_cast<index_t>(i)), fd, 1e-10) << i;
+    }
+  }
+  std::cout << "[section area] closed form " << exact << "; |A - closed form| " << error[0]
+            << " (128 wall nodes), " << error[1] << " (256), ratio " << error[0] / error[1] << "\n";
+  EXPECT_GT(error[0] / error[1], 3.0);
+  EXPECT_LT(error[1] / exact, 1e-3);
 }
 
 // Selig order: the title, the upper surface from the trailing edge to the

@@ -8,9 +8,11 @@
 //    baseline and at a design away from it, for all 10 variables.
 // 2. A run cut short after 2 designs and restarted from its checkpoint
 //    reaches the design of the uninterrupted run (to 1e-12).
-// 3. The lift held equal to a target by trimming alpha, with a moment
-//    bound: gradients of all three functions in all 11 variables against
+// 3. The lift held equal to a target by trimming alpha, with moment and
+//    area bounds: gradients of all four functions in all 11 variables against
 //    central differences of evaluate(), and a run that ends on the target.
+// 4. Two operating points, each trimmed to the lift target: the weighted
+//    objective's and both equalities' gradients, and a run on the target.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -142,34 +144,37 @@ TEST(AirfoilDesign, RestartFromACheckpointReachesTheUninterruptedDesign) {
 }
 
 // The lift held equal to a target by trimming the angle of attack (the
-// last design variable), with a pitching-moment bound: the gradients of the
-// objective, of the moment constraint and of the lift equality with
-// respect to all 11 variables (10 bumps and alpha) against central
-// differences of evaluate() (1e-5 of the largest component), and a short
-// run that ends on the target (within 0.5%, the figure) with less
-// drag than the baseline.
+// last design variable), with pitching-moment and area bounds: the
+// gradients of the objective, of the moment and area constraints and of the
+// lift equality with respect to all 11 variables (10 bumps and alpha)
+// against central differences of evaluate() (1e-5 of the largest
+// component), and a short run that ends on the target (within 0.5%, the
+// issue's figure) with less drag than the baseline, both bounds held.
 TEST(AirfoilDesign, TrimmedAlphaHoldsTheLiftTargetWithTheGradientsOfWhatItEvaluates) {
   const mesh::Mesh m = grid();
   aero::AirfoilDesignSettings s = transonic_settings();
   s.lift = aero::LiftConstraint::equal;
   s.lift_target = 0.3;
   s.cm_min = -0.2;
+  s.area_fraction = 1.0;
   aero::AirfoilDesign problem(m, test::world(), bumps(m), s);
   const opt::Problem p = problem.problem();
   const index_t n = problem.n_variables();
   ASSERT_EQ(n, 11);
   ASSERT_EQ(p.n_equality, 1);
   const int moment = p.n_inequality - 1;  // cm_min - CM <= 0
+  const int area = p.n_inequality - 2;    // A0 - A <= 0
   std::vector<double> x(p.x0);
   for (index_t k = 0; k + 1 < n; ++k) x[static_cast<size_t>(k)] = 1e-3 * std::sin(0.7 + 1.3 * k);
   x.back() = 1.1;
   const opt::Evaluation e = p.evaluate(x);
-  const std::vector<double>* g[3] = {&e.objective_gradient,
+  const std::vector<double>* g[4] = {&e.objective_gradient,
                                      &e.inequality_gradients[static_cast<size_t>(moment)],
-                                     &e.equality_gradients[0]};
-  const char* names[3] = {"CD", "CM bound", "CL - target"};
-  double g_max[3] = {0.0, 0.0, 0.0}, worst[3] = {0.0, 0.0, 0.0};
-  for (int j = 0; j < 3; ++j)
+                                     &e.equality_gradients[0],
+                                     &e.inequality_gradients[static_cast<size_t>(area)]};
+  const char* names[4] = {"CD", "CM bound", "CL - target", "area bound"};
+  double g_max[4] = {0.0, 0.0, 0.0, 0.0}, worst[4] = {0.0, 0.0, 0.0, 0.0};
+  for (int j = 0; j < 4; ++j)
     for (double v : *g[j]) g_max[j] = std::max(g_max[j], std::abs(v));
   for (index_t k = 0; k < n; ++k) {
     const double h = k + 1 == n ? 1e-4 : 1e-6;  // degrees for alpha, chords for the bumps
@@ -177,18 +182,20 @@ TEST(AirfoilDesign, TrimmedAlphaHoldsTheLiftTargetWithTheGradientsOfWhatItEvalua
     xp[static_cast<size_t>(k)] += h;
     xm[static_cast<size_t>(k)] -= h;
     const opt::Evaluation ep = p.evaluate(xp), em = p.evaluate(xm);
-    const double fd[3] = {
+    const double fd[4] = {
         (ep.objective - em.objective) / (2 * h),
         (ep.inequality[static_cast<size_t>(moment)] - em.inequality[static_cast<size_t>(moment)]) /
             (2 * h),
-        (ep.equality[0] - em.equality[0]) / (2 * h)};
-    for (int j = 0; j < 3; ++j) {
+        (ep.equality[0] - em.equality[0]) / (2 * h),
+        (ep.inequality[static_cast<size_t>(area)] - em.inequality[static_cast<size_t>(area)]) /
+            (2 * h)};
+    for (int j = 0; j < 4; ++j) {
       const double gk = (*g[j])[static_cast<size_t>(k)];
       worst[j] = std::max(worst[j], std::abs(gk - fd[j]) / g_max[j]);
       EXPECT_NEAR(gk, fd[j], 1e-5 * g_max[j]) << names[j] << " variable " << k;
     }
   }
-  for (int j = 0; j < 3; ++j)
+  for (int j = 0; j < 4; ++j)
     say("[airfoil design, alpha trimmed] %s: largest |adjoint - central difference| / max|g| "
         "%.2e (max|g| %.3e)\n",
         names[j], worst[j], g_max[j]);
@@ -203,7 +210,70 @@ TEST(AirfoilDesign, TrimmedAlphaHoldsTheLiftTargetWithTheGradientsOfWhatItEvalua
   EXPECT_NEAR(r.final[0], 0.3, 0.005 * 0.3);
   EXPECT_LT(r.final[1], r.baseline[1]);
   EXPECT_GE(r.final[2], -0.2);
+  EXPECT_GE(r.final_area, r.baseline_area * (1.0 - 1e-6));
   EXPECT_DOUBLE_EQ(r.final_alpha_deg, r.optimizer.x.back());
+}
+
+// Two operating points (M 0.72 and 0.75, weights 1 and 2), each holding CL
+// = 0.3 by its own alpha: the gradients of the weighted objective and of
+// both lift equalities against central differences of evaluate() in both
+// alphas and three bumps (1e-5 of the largest component), and a short run
+// that ends with both points on the target (within 0.5%).
+TEST(AirfoilDesign, TwoOperatingPointsEachTrimmedToTheLiftTarget) {
+  const mesh::Mesh m = grid();
+  aero::AirfoilDesignSettings s = transonic_settings();
+  s.lift = aero::LiftConstraint::equal;
+  s.lift_target = 0.3;
+  s.points = {{0.72, 1.25, 1.0}, {0.75, 1.25, 2.0}};
+  aero::AirfoilDesign problem(m, test::world(), bumps(m), s);
+  const opt::Problem p = problem.problem();
+  ASSERT_EQ(problem.n_variables(), 12);
+  ASSERT_EQ(p.n_equality, 2);
+  std::vector<double> x(p.x0);
+  for (index_t k = 0; k < 10; ++k) x[static_cast<size_t>(k)] = 1e-3 * std::sin(0.7 + 1.3 * k);
+  x[10] = 1.1;
+  x[11] = 1.2;
+  const opt::Evaluation e = p.evaluate(x);
+  // The objective is the weighted mean of the points' CD.
+  const double cd0 = problem.flow(0).report().forces.cd, cd1 = problem.flow(1).report().forces.cd;
+  EXPECT_NEAR(e.objective, (cd0 + 2.0 * cd1) / 3.0, 1e-14);
+  const std::vector<double>* g[3] = {&e.objective_gradient, &e.equality_gradients[0],
+                                     &e.equality_gradients[1]};
+  const char* names[3] = {"weighted CD", "CL(M 0.72) - target", "CL(M 0.75) - target"};
+  double g_max[3] = {0.0, 0.0, 0.0};
+  for (int j = 0; j < 3; ++j)
+    for (double v : *g[j]) g_max[j] = std::max(g_max[j], std::abs(v));
+  // An alpha moves only its own point's lift.
+  EXPECT_EQ((*g[1])[11], 0.0);
+  EXPECT_EQ((*g[2])[10], 0.0);
+  for (const size_t k : {0, 4, 7, 10, 11}) {
+    const double h = k >= 10 ? 1e-4 : 1e-6;
+    std::vector<double> xp = x, xm = x;
+    xp[k] += h;
+    xm[k] -= h;
+    const opt::Evaluation ep = p.evaluate(xp), em = p.evaluate(xm);
+    const double fd[3] = {(ep.objective - em.objective) / (2 * h),
+                          (ep.equality[0] - em.equality[0]) / (2 * h),
+                          (ep.equality[1] - em.equality[1]) / (2 * h)};
+    for (int j = 0; j < 3; ++j)
+      EXPECT_NEAR((*g[j])[k], fd[j], 1e-5 * g_max[j]) << names[j] << " variable " << k;
+  }
+
+  s.optimizer.max_evaluations = 10;
+  aero::AirfoilDesign run(m, test::world(), bumps(m), s);
+  const aero::AirfoilDesignResult r = run.run();
+  ASSERT_EQ(r.final_points.size(), 2u);
+  say("[airfoil design, two points] %d evaluations, %d failed, violation %.2e: %s\n",
+      r.optimizer.n_evaluations, r.optimizer.n_failures, r.optimizer.max_violation,
+      r.optimizer.message.c_str());
+  for (size_t i = 0; i < 2; ++i) {
+    say("[airfoil design, two points] M %.2f: CL %.6f -> %.6f, CD %.6f -> %.6f, alpha %.4f deg\n",
+        s.points[i].mach, r.baseline_points[i][0], r.final_points[i][0], r.baseline_points[i][1],
+        r.final_points[i][1], r.final_alpha_points[i]);
+    EXPECT_NEAR(r.final_points[i][0], 0.3, 0.005 * 0.3) << "point " << i;
+  }
+  const double base = (r.baseline_points[0][1] + 2.0 * r.baseline_points[1][1]) / 3.0;
+  EXPECT_LT(r.optimizer.objective, base);
 }
 
 }  // namespace
