@@ -137,6 +137,7 @@ opt::Problem AirfoilDesign::problem() {
                 weight_sum](const std::vector<double>& x) {
     const auto start = std::chrono::steady_clock::now();
     const size_t nx = x.size();
+    warm_start_nearest(x);
     const std::vector<double> a(x.begin(), x.begin() + n);
     const ad::Var av = ad::variable(Tensor::from_host({n}, a));
     const ad::Var X = design::deformed_coordinates(*shape_, idw_, av);
@@ -246,9 +247,37 @@ opt::Problem AirfoilDesign::problem() {
     }
     costs.seconds = seconds_since(start);
     costs_ = costs;
+    remember(x);
     return e;
   };
   return p;
+}
+
+std::vector<double> AirfoilDesign::scaled(const std::vector<double>& x) const {
+  std::vector<double> y(x);
+  for (size_t k = 0; k < y.size(); ++k)
+    y[k] /= k < static_cast<size_t>(n_design()) ? settings_.bound : 1.0;  // alpha: degrees
+  return y;
+}
+
+void AirfoilDesign::remember(const std::vector<double>& x) {
+  std::vector<Tensor> states;
+  for (int i = 0; i < n_points(); ++i) states.push_back(flow(i).state().clone());
+  converged_.push_back({scaled(x), std::move(states)});
+}
+
+void AirfoilDesign::warm_start_nearest(const std::vector<double>& x) {
+  if (converged_.empty()) return;
+  const std::vector<double> y = scaled(x);
+  size_t best = 0;
+  double best_d = std::numeric_limits<double>::infinity();
+  for (size_t j = 0; j < converged_.size(); ++j) {
+    double d = 0.0;
+    for (size_t k = 0; k < y.size(); ++k) d += (y[k] - converged_[j].y[k]) * (y[k] - converged_[j].y[k]);
+    if (d < best_d) best_d = d, best = j;  // the earliest of equally near designs
+  }
+  for (int i = 0; i < n_points(); ++i)
+    flow(i).set_state(converged_[best].states[static_cast<size_t>(i)]);
 }
 
 opt::Options AirfoilDesign::options() {
@@ -341,30 +370,39 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
     }
   }
   if (checkpoints) MPI_Barrier(comm_);
+  // A restart reads the flows of the replayed designs back: the warm starts
+  // of the designs to come are theirs, as in the uninterrupted run.
+  std::unique_ptr<mesh::DistributedMesh> restart_mesh;
+  converged_.clear();
   if (restart) {
-    mesh::DistributedMesh dm(global_, comm_);
-    for (int i = 0; i < np; ++i) flow(i).set_state(read_flow_state(state_path(h.size(), i), dm));
+    restart_mesh = std::make_unique<mesh::DistributedMesh>(global_, comm_);
+    for (int i = 0; i < np; ++i)
+      flow(i).set_state(read_flow_state(state_path(h.size(), i), *restart_mesh));
     optimizer_->replay(std::move(h));
   }
   int best_evaluation = 0, last_best = 0;
   std::vector<std::array<double, 3>> best_coefficients;
   std::vector<Tensor> best_state(static_cast<size_t>(np));
   optimizer_->on_evaluation([&](const opt::Record& r) {
+    if (r.replayed && !r.failed) {
+      std::vector<Tensor> states;
+      for (int i = 0; i < np; ++i)
+        states.push_back(read_flow_state(state_path(static_cast<std::size_t>(r.evaluation), i),
+                                         *restart_mesh));
+      converged_.push_back({scaled(r.x), std::move(states)});
+    }
     if (checkpoints && !r.replayed) {
-      // The states are written first and the previous ones removed only
-      // after the history, so whenever the job dies the states matching
-      // the history's length exist.
+      // The states are written before the history, so whenever the job
+      // dies the states of every design in the history exist (each
+      // design's are kept: a restart warm-starts from them as the
+      // uninterrupted run does).
       const std::size_t k = optimizer_->history().size();
       for (int i = 0; i < np; ++i) {
         io::H5File file(state_path(k, i), io::Mode::create, comm_);
         write_flow_state(file, flow(i).discretization().mesh(), flow(i).state());
         file.close();
       }
-      if (rank == 0) {
-        opt::save_history(history_path, optimizer_->history());
-        std::error_code ec;
-        for (int i = 0; i < np; ++i) fs::remove(state_path(k - 1, i), ec);
-      }
+      if (rank == 0) opt::save_history(history_path, optimizer_->history());
     }
     // A new best design evaluated now: its coefficients and flows.
     if (!r.replayed && !r.failed && r.best_evaluation == r.evaluation) {

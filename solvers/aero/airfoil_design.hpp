@@ -28,8 +28,10 @@
 ///   // r.baseline, r.final (CL, CD, CM), r.optimizer.x, r.final_coordinates
 /// @endcode
 ///
-/// Every evaluation is one flow solve (warm-started from the last converged
-/// design; SteadyFlowSettings::warm_max_iterations bounds a warm start
+/// Every evaluation is one flow solve (warm-started from the flow of the
+/// converged design nearest to it, in the optimizer's scaled variables: a
+/// line search that backs off a rejected trial starts from the design it
+/// came from; SteadyFlowSettings::warm_max_iterations bounds a warm start
 /// before the design is solved cold) and one adjoint solve per gradient
 /// (the objective's, CL's when the lift is held, CM's when it is bounded).
 /// With the lift held equal to a target the angle of attack is a design
@@ -122,8 +124,9 @@ struct AirfoilDesignSettings {
   /// lift by their baseline values, the thickness by bound.
   opt::Options optimizer;
   /// Non-empty: a path prefix P; checkpoint after every design to
-  /// P.history and P_state_K.h5 (the flow after design K: the next warm
-  /// start; P_state_K_pointI.h5 for the points I > 0), and the baseline's
+  /// P.history and P_state_K.h5 (the flow of design K, kept for every K:
+  /// a restart warm-starts from them as the uninterrupted run does;
+  /// P_state_K_pointI.h5 for the points I > 0), and the baseline's
   /// coefficients to P_baseline.txt.
   std::string checkpoint;
 };
@@ -214,6 +217,13 @@ class AirfoilDesign {
 
  private:
   std::string state_path(std::size_t k, int point) const;
+  /// x divided by the optimizer's scales (bound; one degree for alpha).
+  std::vector<double> scaled(const std::vector<double>& x) const;
+  /// Keeps the flows just solved at design x as a warm start.
+  void remember(const std::vector<double>& x);
+  /// Sets every point's warm start to the flows of the converged design
+  /// nearest to x (in scaled variables).
+  void warm_start_nearest(const std::vector<double>& x);
   /// The constraints g <= 0: thickness stations, largest thickness, area,
   /// then per point lift and moment.
   int n_inequality() const;
@@ -228,6 +238,11 @@ class AirfoilDesign {
   std::vector<OperatingPoint> points_;
   double baseline_area_ = 0.0;
   std::vector<std::unique_ptr<euler::SteadyFlow>> flows_;
+  struct Converged {
+    std::vector<double> y;       // scaled design
+    std::vector<Tensor> states;  // per point
+  };
+  std::vector<Converged> converged_;
   bool have_baseline_ = false;
   std::vector<std::array<double, 3>> baseline_;
   DesignCosts costs_;

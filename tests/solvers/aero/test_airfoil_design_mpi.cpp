@@ -7,7 +7,8 @@
 //    as the optimizer's are; the smooth limiter live, transonic), at the
 //    baseline and at a design away from it, for all 10 variables.
 // 2. A run cut short after 2 designs and restarted from its checkpoint
-//    reaches the design of the uninterrupted run (to 1e-12).
+//    reaches the design of the uninterrupted run (to 1e-12; its objective
+//    to 1e-9 relative).
 // 3. The lift held equal to a target by trimming alpha, with moment and
 //    area bounds: gradients of all four functions in all 11 variables against
 //    central differences of evaluate(), and a run that ends on the target.
@@ -132,7 +133,12 @@ TEST(AirfoilDesign, RestartFromACheckpointReachesTheUninterruptedDesign) {
   ASSERT_EQ(r_resumed.optimizer.x.size(), r_whole.optimizer.x.size());
   for (size_t k = 0; k < r_whole.optimizer.x.size(); ++k)
     EXPECT_NEAR(r_resumed.optimizer.x[k], r_whole.optimizer.x[k], 1e-12) << k;
-  EXPECT_NEAR(r_resumed.optimizer.objective, r_whole.optimizer.objective, 1e-15);
+  // The objective to the flow solves' tolerance (1e-12 of the reference
+  // residual, times the conditioning): at several ranks the assembly's sums
+  // arrive in any order, so a solve repeated from the same warm start
+  // differs in round-off (measured: up to 4e-11 relative at 4 ranks).
+  EXPECT_NEAR(r_resumed.optimizer.objective, r_whole.optimizer.objective,
+              1e-9 * std::abs(r_whole.optimizer.objective));
   say("[airfoil design restart] CD %.8f -> %.8f (whole run), %.8f (cut after 2, restarted); CL "
       "%.6f -> %.6f\n",
       r_whole.baseline[1], r_whole.final[1], r_resumed.optimizer.objective, r_whole.baseline[0],
