@@ -359,15 +359,9 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
           << "\n  CM              " << result.baseline[2] << "    " << result.final[2]
           << "\n  alpha, deg      " << result.baseline_alpha_deg << "    "
           << result.final_alpha_deg;
-  if (result.final_points.size() > 1) {
-    double w = 0.0, mean = 0.0;
-    const int m = static_cast<int>(settings.objective);
-    for (size_t i = 0; i < result.baseline_points.size(); ++i) {
-      w += problem.points()[i].weight;
-      mean += problem.points()[i].weight * result.baseline_points[i][static_cast<size_t>(m)];
-    }
-    summary << "\n  " << objective_name << ", weighted    " << mean / w << "    " << o.objective;
-  }
+  if (result.final_points.size() > 1)
+    summary << "\n  " << objective_name << ", weighted    " << result.baseline_objective << "    "
+            << o.objective;
   for (size_t i = 1; i < result.final_points.size(); ++i)
     summary << "\n  at M " << problem.points()[i].mach << ": CL " << result.baseline_points[i][0]
             << " -> " << result.final_points[i][0] << ", CD " << result.baseline_points[i][1]

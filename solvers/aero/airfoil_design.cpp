@@ -74,7 +74,10 @@ AirfoilDesign::AirfoilDesign(const mesh::Mesh& global, MPI_Comm comm,
                        "AirfoilDesign: alpha_range_deg = " << settings_.alpha_range_deg
                                                            << " must be positive");
   CAMBER_INPUT_REQUIRE(!std::isnan(settings_.cm_min), "AirfoilDesign: cm_min is NaN");
+  double weight_sum = 0.0;
+  for (const OperatingPoint& p : points_) weight_sum += p.weight;
   for (const OperatingPoint& p : points_) {
+    weights_.push_back(p.weight / weight_sum);
     euler::SteadyFlowSettings f = settings_.flow;
     f.flow.mach = p.mach;
     f.flow.alpha_deg = p.alpha_deg;
@@ -119,8 +122,6 @@ opt::Problem AirfoilDesign::problem() {
   const bool stations = settings_.thickness_fraction > 0.0;
   const bool thickest = settings_.max_thickness_min > 0.0;
   const bool trim = trims_alpha();
-  double weight_sum = 0.0;
-  for (const OperatingPoint& p : points_) weight_sum += p.weight;
   opt::Problem p;
   p.x0.assign(static_cast<size_t>(n), 0.0);
   p.lower.assign(static_cast<size_t>(n), -settings_.bound);
@@ -133,8 +134,7 @@ opt::Problem AirfoilDesign::problem() {
     }
   p.n_inequality = n_inequality();
   p.n_equality = trim ? np : 0;
-  p.evaluate = [this, target, n, np, stations, thickest, trim,
-                weight_sum](const std::vector<double>& x) {
+  p.evaluate = [this, target, n, np, stations, thickest, trim](const std::vector<double>& x) {
     const auto start = std::chrono::steady_clock::now();
     const size_t nx = x.size();
     warm_start_nearest(x);
@@ -193,11 +193,10 @@ opt::Problem AirfoilDesign::problem() {
     };
     opt::Evaluation e;
     const int objective = static_cast<int>(settings_.objective);
-    e.objective = 0.0;
+    e.objective = objective_mean(costs.point_coefficients);
     e.objective_gradient.assign(nx, 0.0);
     for (int i = 0; i < np; ++i) {
-      const double w = points_[static_cast<size_t>(i)].weight / weight_sum;
-      e.objective += w * costs.point_coefficients[static_cast<size_t>(i)][static_cast<size_t>(objective)];
+      const double w = weights_[static_cast<size_t>(i)];
       const std::vector<double> g = gradient_of(i, objective);
       for (size_t k = 0; k < nx; ++k) e.objective_gradient[k] += w * g[k];
     }
@@ -253,11 +252,24 @@ opt::Problem AirfoilDesign::problem() {
   return p;
 }
 
+std::vector<double> AirfoilDesign::x_scale() const {
+  std::vector<double> scale(static_cast<size_t>(n_design()), settings_.bound);
+  scale.resize(static_cast<size_t>(n_variables()), 1.0);  // alpha: degrees
+  return scale;
+}
+
 std::vector<double> AirfoilDesign::scaled(const std::vector<double>& x) const {
+  const std::vector<double> scale = x_scale();
   std::vector<double> y(x);
-  for (size_t k = 0; k < y.size(); ++k)
-    y[k] /= k < static_cast<size_t>(n_design()) ? settings_.bound : 1.0;  // alpha: degrees
+  for (size_t k = 0; k < y.size(); ++k) y[k] /= scale[k];
   return y;
+}
+
+double AirfoilDesign::objective_mean(const std::vector<std::array<double, 3>>& c) const {
+  const size_t m = static_cast<size_t>(settings_.objective);
+  double mean = 0.0;
+  for (size_t i = 0; i < c.size(); ++i) mean += weights_[i] * c[i][m];
+  return mean;
 }
 
 void AirfoilDesign::remember(const std::vector<double>& x) {
@@ -281,16 +293,10 @@ void AirfoilDesign::warm_start_nearest(const std::vector<double>& x) {
 }
 
 opt::Options AirfoilDesign::options() {
-  const int objective = static_cast<int>(settings_.objective);
-  double weight_sum = 0.0, base_objective = 0.0;
-  for (int i = 0; i < n_points(); ++i) weight_sum += points_[static_cast<size_t>(i)].weight;
-  for (int i = 0; i < n_points(); ++i)
-    base_objective += points_[static_cast<size_t>(i)].weight / weight_sum *
-                      baseline(i)[static_cast<size_t>(objective)];
+  baseline();
   opt::Options o = settings_.optimizer;
-  o.x_scale.assign(static_cast<size_t>(n_design()), settings_.bound);
-  if (trims_alpha()) o.x_scale.resize(static_cast<size_t>(n_variables()), 1.0);  // degrees
-  o.objective_scale = 1.0 / std::max(std::abs(base_objective), 1e-6);
+  o.x_scale = x_scale();
+  o.objective_scale = 1.0 / std::max(std::abs(objective_mean(baseline_)), 1e-6);
   // In the order of evaluate(): thickness stations and largest thickness,
   // then per point the lift (at_least) and the moment; the lift equalities.
   o.constraint_scale.assign(static_cast<size_t>(n_inequality()), 1.0 / settings_.bound);
@@ -357,6 +363,7 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
   AirfoilDesignResult result;
   result.baseline = baseline();
   result.baseline_points = baseline_;
+  result.baseline_objective = objective_mean(baseline_);
   result.baseline_max_thickness = largest(thickness_.baseline());
   optimizer_ = std::make_unique<opt::Optimizer>(problem(), options(), comm_);
   if (checkpoints && rank == 0) {

@@ -149,6 +149,7 @@ struct AirfoilDesignResult {
   double baseline_alpha_deg = 0.0, final_alpha_deg = 0.0;  ///< of the first point
   /// Of every operating point.
   std::vector<std::array<double, 3>> baseline_points, final_points;
+  double baseline_objective = 0.0;  ///< the weighted mean over the points
   std::vector<double> final_alpha_points;
   double baseline_max_thickness = 0.0, final_max_thickness = 0.0;
   double baseline_area = 0.0, final_area = 0.0;
@@ -217,8 +218,12 @@ class AirfoilDesign {
 
  private:
   std::string state_path(std::size_t k, int point) const;
-  /// x divided by the optimizer's scales (bound; one degree for alpha).
+  /// The optimizer's scale of each variable: bound; one degree for alpha.
+  std::vector<double> x_scale() const;
+  /// x divided by x_scale().
   std::vector<double> scaled(const std::vector<double>& x) const;
+  /// The objective: the weighted mean of the points' objective coefficient.
+  double objective_mean(const std::vector<std::array<double, 3>>& coefficients) const;
   /// Keeps the flows just solved at design x as a warm start.
   void remember(const std::vector<double>& x);
   /// Sets every point's warm start to the flows of the converged design
@@ -236,6 +241,7 @@ class AirfoilDesign {
   design::ThicknessStations stations_;
   design::LinearThickness thickness_;
   std::vector<OperatingPoint> points_;
+  std::vector<double> weights_;  // of the points, summing to 1
   double baseline_area_ = 0.0;
   std::vector<std::unique_ptr<euler::SteadyFlow>> flows_;
   struct Converged {

@@ -85,7 +85,6 @@ ShapeDerivative::ShapeDerivative(const Discretization& disc) : disc_(&disc) {
 void ShapeDerivative::linearize(Tensor& U) {
   Kokkos::View<int*> seeded("euler::shape_seeded", color_.extent(0));
   const auto color = color_;
-  all_entries_.clear();
   dr_.clear();
   force_entries_.clear();
   df_.clear();
@@ -98,7 +97,6 @@ void ShapeDerivative::linearize(Tensor& U) {
     const auto rh = DR.host();
     const auto fh = DF.host();
     for (const auto& [c, a] : entries_[static_cast<size_t>(k)]) {
-      all_entries_.push_back({c, a});
       for (int i = 0; i < nv; ++i)
         for (int d = 0; d < 2; ++d) dr_.push_back(rh((c * nv + i) * 2 + d));
       bool force = false;
@@ -125,15 +123,17 @@ Tensor ShapeDerivative::total_derivative(Tensor& U, const Tensor& psi,
   if (!linearized_) linearize(U);
   std::vector<double> out(static_cast<size_t>(n_global_nodes_) * 2, 0.0);
   const auto ph = psi.host();
-  for (size_t e = 0; e < all_entries_.size(); ++e) {
-    const auto [c, a] = all_entries_[e];
-    const double* r = &dr_[e * nv * 2];
-    for (int d = 0; d < 2; ++d) {
-      double v = 0.0;
-      for (int i = 0; i < nv; ++i) v -= ph(c * nv + i) * r[i * 2 + d];
-      out[static_cast<size_t>(a * 2 + d)] += v;
+  // dr_ holds the blocks in entries_' order, colour after colour.
+  const double* r = dr_.data();
+  for (const auto& entries : entries_)
+    for (const auto& [c, a] : entries) {
+      for (int d = 0; d < 2; ++d) {
+        double v = 0.0;
+        for (int i = 0; i < nv; ++i) v -= ph(c * nv + i) * r[i * 2 + d];
+        out[static_cast<size_t>(a * 2 + d)] += v;
+      }
+      r += nv * 2;
     }
-  }
   for (size_t e = 0; e < force_entries_.size(); ++e) {
     const std::int64_t a = force_entries_[e].second;
     const double* f = &df_[e * 6];
@@ -160,12 +160,13 @@ Tensor ShapeDerivative::directional(Tensor& U, const Tensor& V, std::array<doubl
   if (!linearized_) linearize(U);
   const auto vh = V.host();
   std::vector<double> out(static_cast<size_t>(disc.n_local() * nv), 0.0);
-  for (size_t e = 0; e < all_entries_.size(); ++e) {
-    const auto [c, a] = all_entries_[e];
-    const double* r = &dr_[e * nv * 2];
-    for (int i = 0; i < nv; ++i)
-      out[static_cast<size_t>(c * nv + i)] += r[i * 2] * vh(a * 2) + r[i * 2 + 1] * vh(a * 2 + 1);
-  }
+  const double* r = dr_.data();
+  for (const auto& entries : entries_)
+    for (const auto& [c, a] : entries) {
+      for (int i = 0; i < nv; ++i)
+        out[static_cast<size_t>(c * nv + i)] += r[i * 2] * vh(a * 2) + r[i * 2 + 1] * vh(a * 2 + 1);
+      r += nv * 2;
+    }
   double g[3] = {0.0, 0.0, 0.0};
   for (size_t e = 0; e < force_entries_.size(); ++e) {
     const std::int64_t a = force_entries_[e].second;

@@ -80,11 +80,10 @@ class ShapeDerivative {
   // Per colour: (owned local row, global node) pairs.
   std::vector<std::vector<std::pair<index_t, std::int64_t>>> entries_;
   // The partials at the linearized U: for every (row c, node a) pair of
-  // every colour in turn, dR_c/dX_a (4 x 2, row-major) in dr_; the pairs
-  // whose dG_c/dX_a (the wall force and moment of cell c's faces, 3 x 2)
-  // is not zero, with it, in force_entries_ and df_.
+  // entries_, colour after colour, dR_c/dX_a (4 x 2, row-major) in dr_;
+  // the pairs whose dG_c/dX_a (the wall force and moment of cell c's faces,
+  // 3 x 2) is not zero, with it, in force_entries_ and df_.
   bool linearized_ = false;
-  std::vector<std::pair<index_t, std::int64_t>> all_entries_;
   std::vector<double> dr_;
   std::vector<std::pair<index_t, std::int64_t>> force_entries_;
   std::vector<double> df_;

@@ -201,9 +201,9 @@ ad::Var SteadyFlow::differentiable(const ad::Vars& inputs) {
           double s = 0.0;
           for (index_t i = 0; i < l.disc->n_owned() * Discretization::n_vars; ++i)
             s += gh(i) * dh(i);
-          out[static_cast<size_t>(m)] =
-              par::allreduce_sum(s, self->comm_) + wm[0] * dG[0] + wm[1] * dG[1] +
-              wm[2] * dG[2] + da * l.adjoint->objective_alpha_partial(l.U, wm);
+          out[static_cast<size_t>(m)] = par::allreduce_sum(s, self->comm_) + wm[0] * dG[0] +
+                                        wm[1] * dG[1] + wm[2] * dG[2];
+          if (da != 0.0) out[static_cast<size_t>(m)] += da * l.adjoint->objective_alpha_partial(l.U, wm);
         }
         self->report_.adjoint_iterations = its;
         self->report_.adjoint_seconds = seconds_since(start);
