@@ -113,6 +113,11 @@ void declare_euler_schema(deck::Schema& s) {
       .real("wang_epsilon", 0.1, deck::Range::positive().and_at_most(10.0),
             "venkatakrishnan_wang and _smooth: the threshold as a fraction of each variable's "
             "free-stream scale (rho, speed of sound, rho c^2); larger limits less.")
+      .real("smooth_width", 0.25, deck::Range::positive().and_at_most(10.0),
+            "venkatakrishnan_smooth: the width of the smooth maxima and minima of the "
+            "neighbours' differences, as a fraction of wang_epsilon; smaller is closer to "
+            "venkatakrishnan_wang's extremes (docs/performance.md, \"The smooth limiter's "
+            "width\").")
       .real("reference_length_m", 1.0, deck::Range::positive(),
             "Reference length (chord) of the coefficients, in mesh units.")
       .reals("moment_point_m", {0.25, 0.0}, deck::Length::exactly(2), deck::Range::all(),
@@ -382,6 +387,7 @@ eu::SpatialOptions spatial_options(const deck::Deck& d) {
                         : eu::LimiterKind::venkatakrishnan;
   spatial.venkatakrishnan_k = d.real("flow.venkatakrishnan_k");
   spatial.wang_epsilon = d.real("flow.wang_epsilon");
+  spatial.smooth_width = d.real("flow.smooth_width");
   const std::string& stencil = d.string("flow.gradient_stencil");
   spatial.gradient_stencil = stencil == "faces"   ? eu::GradientStencil::faces
                              : stencil == "nodes" ? eu::GradientStencil::nodes

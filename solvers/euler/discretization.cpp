@@ -133,7 +133,10 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
                                                 << " must be a finite number >= 0 (5 is usual)");
     CAMBER_INPUT_REQUIRE(std::isfinite(spatial.wang_epsilon) && spatial.wang_epsilon > 0.0,
                          "wang_epsilon = " << spatial.wang_epsilon
-                                           << " must be a finite number > 0 (0.3 is the default)");
+                                           << " must be a finite number > 0 (0.1 is the default)");
+    CAMBER_INPUT_REQUIRE(std::isfinite(spatial.smooth_width) && spatial.smooth_width > 0.0,
+                         "smooth_width = " << spatial.smooth_width
+                                           << " must be a finite number > 0 (0.25 is the default)");
   });
   const mesh::Mesh& local = dm.local();
   n_owned_ = dm.n_owned_cells();

@@ -142,7 +142,7 @@ void Reconstruction::limiters_with(const StencilGeometry<Gs>& geometry, const Fi
   const bool unlimited = options_.limiter == LimiterKind::none;
   const LimiterForm form = limiter_form(options_.limiter);
   const double wang_eps2 = options_.wang_epsilon * options_.wang_epsilon;
-  const double extreme_width = smooth_extreme_width * options_.wang_epsilon;
+  const double extreme_width = options_.smooth_width * options_.wang_epsilon;
   Kokkos::parallel_for(
       "euler::venkatakrishnan", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
         for (int k = 0; k < 4; ++k) {

@@ -110,7 +110,7 @@ enum class LimiterKind : int {
   // of the reference residual on the second design of the README's
   // optimization with lift held); here there is no switch to cycle on (the
   // same design then stalls at 4e-3 without cycling: a stall with another
-  // cause). Widths: smooth_extreme_width, smooth_face_width.
+  // cause). Widths: SpatialOptions::smooth_width, smooth_face_width.
   venkatakrishnan_smooth = 3,
 };
 // "venkatakrishnan", "none", "venkatakrishnan_wang", "venkatakrishnan_smooth"
@@ -147,6 +147,19 @@ struct SpatialOptions {
   // threshold, and the triangles landed 10.6% above the quads there
   // (docs/performance.md, "Is the discrete solution unique?").
   double wang_epsilon = 0.1;
+  // venkatakrishnan_smooth: the width of the smooth maxima and minima of
+  // the neighbours' differences, as a fraction of wang_epsilon (differences
+  // below it are smooth data to the limiter). Narrower is closer to the
+  // Wang form's extremes. Neither 0.25 nor 0.02 gave one solution
+  // everywhere: on Vassberg and Jameson's 128^2 grid 0.25 cycled on two of
+  // six solver paths where 0.02 converged all six to one CL (ten digits);
+  // on the 48 x 24 transonic O-grid of the design tests 0.25 gave three
+  // CLs over six paths at the baseline and 0.02 one, but 0.02 (and 0.05,
+  // 0.1) gave two solutions at designs 1e-3 away where 0.25 gave one, and
+  // the narrower widths' sharper functions need central-difference steps
+  // below 1e-6 to meet 1e-5 against the adjoint (docs/performance.md, "The
+  // smooth limiter's width").
+  double smooth_width = 0.25;
   // Order 2: the residual uses a fixed phi, computed by
   // Discretization::freeze_limiter(U) or given by set_limiter(phi), instead
   // of phi(U); its Jacobian is then the exact one for that fixed phi (what
@@ -208,10 +221,10 @@ inline LimiterForm limiter_form(LimiterKind kind) {
                                                      : LimiterForm::classic;
 }
 
-// venkatakrishnan_smooth's widths: of the neighbours' extremes, a fraction
-// of the threshold eps (differences below eps are smooth data to the
-// limiter), and of the minimum over faces, in units of phi.
-constexpr double smooth_extreme_width = 0.25;
+// venkatakrishnan_smooth's width of the minimum over faces, in units of
+// phi (that of the neighbours' extremes is SpatialOptions::smooth_width;
+// 0.01 here instead of 0.05 did not change which solutions Newton found on
+// the 48 x 24 grid of the design tests).
 constexpr double smooth_face_width = 0.05;
 
 // The limiter of one cell and variable: the smallest face value over the

@@ -109,7 +109,7 @@ void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) c
   const LimiterForm form = limiter_form(spatial_.limiter);
   const bool smooth = form == LimiterForm::smooth;
   const double wang_eps2 = spatial_.wang_epsilon * spatial_.wang_epsilon;
-  const double extreme_width = smooth_extreme_width * spatial_.wang_epsilon;
+  const double extreme_width = spatial_.smooth_width * spatial_.wang_epsilon;
 
   // Values: W and P = dW/dU in every local cell; at second order the
   // gradients G and limiter phi of the owned cells and the limited

@@ -59,6 +59,7 @@ struct Case {
   int order;
   LimiterKind limiter;
   bool freeze;
+  double smooth_width = 0.25;  // venkatakrishnan_smooth only
 };
 const Case cases[] = {{"first order", 1, LimiterKind::none, false},
                       {"second order, no limiter", 2, LimiterKind::none, false},
@@ -66,7 +67,8 @@ const Case cases[] = {{"first order", 1, LimiterKind::none, false},
                       {"second order, Venkatakrishnan frozen", 2, LimiterKind::venkatakrishnan, true},
                       {"second order, Venkatakrishnan-Wang live", 2, LimiterKind::venkatakrishnan_wang, false},
                       {"second order, Venkatakrishnan-Wang frozen", 2, LimiterKind::venkatakrishnan_wang, true},
-                      {"second order, smooth Venkatakrishnan live", 2, LimiterKind::venkatakrishnan_smooth, false}};
+                      {"second order, smooth Venkatakrishnan live", 2, LimiterKind::venkatakrishnan_smooth, false},
+                      {"second order, smooth Venkatakrishnan live, width 0.02", 2, LimiterKind::venkatakrishnan_smooth, false, 0.02}};
 
 // Round-off: J V sums <= ~25 blocks per row whose entries come from the
 // same chain rule as the Dual<1> tangent, in a different order; relative
@@ -83,6 +85,7 @@ TEST(EulerExactJacobian, TimesAVectorEqualsTheDualTangent) {
       spatial.order = c.order;
       spatial.limiter = c.limiter;
       spatial.wang_epsilon = derivative_wang_epsilon;
+      spatial.smooth_width = c.smooth_width;
       Discretization disc(dm, derivative_flow(mach), derivative_conditions, FluxScheme::roe,
                           spatial);
       Tensor U = perturbed_state(disc);
