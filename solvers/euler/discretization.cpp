@@ -216,6 +216,20 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
   auto wh = Kokkos::create_mirror_view(wall_faces_);
   for (size_t i = 0; i < walls.size(); ++i) wh(i) = walls[i];
   Kokkos::deep_copy(wall_faces_, wh);
+  {
+    std::vector<index_t> cells;
+    for (const index_t f : walls) {
+      CAMBER_REQUIRE(left_h(f) < n_owned_, "euler: wall face " << f << " of this rank has a ghost cell");
+      cells.push_back(left_h(f));
+    }
+    std::sort(cells.begin(), cells.end());
+    cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+    Kokkos::View<index_t*> wc("euler::wall_cells", cells.size());
+    auto ch = Kokkos::create_mirror_view(wc);
+    for (size_t i = 0; i < cells.size(); ++i) ch(i) = cells[i];
+    Kokkos::deep_copy(wc, ch);
+    wall_cells_ = wc;
+  }
 
   if (flow.far_field_vortex) {
     const double vortex_mach = flow.mach;
@@ -384,11 +398,15 @@ void Discretization::primitive_field(const Field<T>& U, const Field<T>& W) const
 template <class T, class Gs>
 void Discretization::limited_gradients(const StencilGeometry<Gs>& stencil, const Field<T>& U,
                                        const Field<T>& W, const Field<T>& L, Field<T> G,
-                                       Field<T> phi) const {
+                                       Field<T> phi,
+                                       const Kokkos::View<const index_t*>* cells) const {
   primitive_field<T>(U, W);
   if (G.extent(0) == 0) G = Field<T>("euler::G", static_cast<size_t>(n_owned_), 8);
   if (phi.extent(0) == 0) phi = Field<T>("euler::phi", static_cast<size_t>(n_owned_), 4);
-  reconstruction_.gradients_with<T, Gs>(stencil, W, G);
+  const bool all = cells == nullptr;
+  const Kokkos::View<const index_t*> list = all ? Kokkos::View<const index_t*>() : *cells;
+  const index_t n = all ? n_owned_ : static_cast<index_t>(list.extent(0));
+  reconstruction_.gradients_with<T, Gs>(stencil, W, G, cells);
   if (spatial_.freeze_limiter) {
     // Every rank holds a frozen limiter or none (they are stored
     // collectively), so every rank throws alike: no collective check.
@@ -397,18 +415,21 @@ void Discretization::limited_gradients(const StencilGeometry<Gs>& stencil, const
                    "was stored: call Discretization::freeze_limiter(U) or set_limiter(phi) first");
     const Field<double> stored = field_of(frozen_phi_);
     Kokkos::parallel_for(
-        "euler::limit_frozen", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+        "euler::limit_frozen", Kokkos::RangePolicy<>(0, n), KOKKOS_LAMBDA(const index_t i) {
+          const index_t c = all ? i : list(i);
           for (int k = 0; k < 4; ++k) phi(c, k) = T(stored(c, k));
         });
   } else {
-    reconstruction_.limiters_with<T, Gs>(stencil, W, G, phi);
+    reconstruction_.limiters_with<T, Gs>(stencil, W, G, phi, cells);
   }
   Kokkos::parallel_for(
-      "euler::limit", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+      "euler::limit", Kokkos::RangePolicy<>(0, n), KOKKOS_LAMBDA(const index_t i) {
+        const index_t c = all ? i : list(i);
         for (int k = 0; k < 4; ++k)
           for (int d = 0; d < 2; ++d) L(c, 2 * k + d) = phi(c, k) * G(c, 2 * k + d);
       });
   Kokkos::fence();
+  if (!all) return;
   Tensor raw = raw_tensor(L);
   dm_->halo().forward(raw);
 }
@@ -418,7 +439,7 @@ template void Discretization::primitive_field<double>(const Field<double>&,
                                                       const Field<double>&) const;
 template void Discretization::limited_gradients<double, double>(
     const StencilGeometry<double>&, const Field<double>&, const Field<double>&,
-    const Field<double>&, Field<double>, Field<double>) const;
+    const Field<double>&, Field<double>, Field<double>, const Kokkos::View<const index_t*>*) const;
 
 template <class T, class G>
 void Discretization::reconstructed_fluxes(const Kokkos::View<G**>& normal,
@@ -760,7 +781,8 @@ Tensor Discretization::force_block_columns(const Tensor& U,
   if (reconstruct) {
     W = Field<D4>("euler::W_seeded", static_cast<size_t>(n_local_), 4);
     L = Field<D4>("euler::L_seeded", static_cast<size_t>(n_local_), 8);
-    limited_gradients<D4, double>(reconstruction_.geometry(), ud, W, L);
+    // The wall force reads W and L of the wall cells only.
+    limited_gradients<D4, double>(reconstruction_.geometry(), ud, W, L, {}, {}, &wall_cells_);
   }
   return wall_force_derivatives<4, double>(ud, W, L, geometry_.face_normal, geometry_.face_center,
                                            face_to_center_);

@@ -302,11 +302,13 @@ class Discretization {
   // W = primitive(U) in every local cell, and the limited gradients L
   // ({n_local, 8}, L(c, 2 k + d) = phi_k dW_k/dx_d; ghost rows by a halo
   // exchange of T's storage), with the stencil geometry given. G ({n_owned,
-  // 8}, unlimited) and phi ({n_owned, 4}) are kept where given.
+  // 8}, unlimited) and phi ({n_owned, 4}) are kept where given. Given
+  // `cells` (owned, possibly none), G, phi and L are computed in those rows only and no
+  // halo exchange is made (every rank must pass cells or none alike).
   template <class T, class Gs>
   void limited_gradients(const StencilGeometry<Gs>& stencil, const Field<T>& U,
                          const Field<T>& W, const Field<T>& L, Field<T> G = {},
-                         Field<T> phi = {}) const;
+                         Field<T> phi = {}, const Kokkos::View<const index_t*>* cells = nullptr) const;
   // Face fluxes of the second-order scheme from W and L.
   template <class T, class G>
   void reconstructed_fluxes(const Kokkos::View<G**>& normal, const Kokkos::View<G**>& to_center,
@@ -351,6 +353,9 @@ class Discretization {
   Kokkos::View<double*> cell_face_sign_;
   // Wall faces (slip_wall markers) among [0, n_faces): for forces.
   Kokkos::View<index_t*> wall_faces_;
+  // The owned cells left of them, each once: the rows a wall force's
+  // derivative reconstructs (force_block_columns).
+  Kokkos::View<const index_t*> wall_cells_;
   // Order 2: x_f - x_left, x_f - x_right of every face ({n_faces, 4}; the
   // right pair 0 on the boundary), the gradient/limiter stencil, and the
   // frozen limiter ({n_local, 4}, empty until frozen).

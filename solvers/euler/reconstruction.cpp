@@ -111,12 +111,17 @@ StencilGeometry<Gs> Reconstruction::stencil_geometry(
 
 template <class T, class Gs>
 void Reconstruction::gradients_with(const StencilGeometry<Gs>& geometry, const Field<T>& W,
-                                    const Field<T>& G) const {
+                                    const Field<T>& G,
+                                    const Kokkos::View<const index_t*>* cells) const {
   const auto offset = nb_offset_;
   const auto neighbor = nb_cell_;
   const auto coefficient = geometry.coefficient;
+  const bool all = cells == nullptr;
+  const Kokkos::View<const index_t*> list = all ? Kokkos::View<const index_t*>() : *cells;
+  const index_t n = all ? n_owned_ : static_cast<index_t>(list.extent(0));
   Kokkos::parallel_for(
-      "euler::lsq_gradients", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+      "euler::lsq_gradients", Kokkos::RangePolicy<>(0, n), KOKKOS_LAMBDA(const index_t i) {
+        const index_t c = all ? i : list(i);
         T g[8] = {};
         for (index_t j = offset(c); j < offset(c + 1); ++j) {
           const index_t nb = neighbor(j);
@@ -127,13 +132,14 @@ void Reconstruction::gradients_with(const StencilGeometry<Gs>& geometry, const F
             g[2 * k + 1] += cy * dw;
           }
         }
-        for (int i = 0; i < 8; ++i) G(c, i) = g[i];
+        for (int m = 0; m < 8; ++m) G(c, m) = g[m];
       });
 }
 
 template <class T, class Gs>
 void Reconstruction::limiters_with(const StencilGeometry<Gs>& geometry, const Field<T>& W,
-                                   const Field<T>& G, const Field<T>& phi) const {
+                                   const Field<T>& G, const Field<T>& phi,
+                                   const Kokkos::View<const index_t*>* cells) const {
   const auto offset = offset_;
   const auto nb_offset = nb_offset_;
   const auto neighbor = nb_cell_;
@@ -143,8 +149,12 @@ void Reconstruction::limiters_with(const StencilGeometry<Gs>& geometry, const Fi
   const LimiterForm form = limiter_form(options_.limiter);
   const double wang_eps2 = options_.wang_epsilon * options_.wang_epsilon;
   const double extreme_width = options_.smooth_width * options_.wang_epsilon;
+  const bool all = cells == nullptr;
+  const Kokkos::View<const index_t*> list = all ? Kokkos::View<const index_t*>() : *cells;
+  const index_t n = all ? n_owned_ : static_cast<index_t>(list.extent(0));
   Kokkos::parallel_for(
-      "euler::venkatakrishnan", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+      "euler::venkatakrishnan", Kokkos::RangePolicy<>(0, n), KOKKOS_LAMBDA(const index_t i) {
+        const index_t c = all ? i : list(i);
         for (int k = 0; k < 4; ++k) {
           if (unlimited) {
             phi(c, k) = T(1.0);
@@ -173,31 +183,39 @@ void Reconstruction::limiters_with(const StencilGeometry<Gs>& geometry, const Fi
 
 template void Reconstruction::gradients_with<double, double>(const StencilGeometry<double>&,
                                                              const Field<double>&,
-                                                             const Field<double>&) const;
+                                                             const Field<double>&,
+    const Kokkos::View<const index_t*>*) const;
 template void Reconstruction::limiters_with<double, double>(const StencilGeometry<double>&,
                                                             const Field<double>&,
                                                             const Field<double>&,
-                                                            const Field<double>&) const;
+                                                            const Field<double>&,
+    const Kokkos::View<const index_t*>*) const;
 template void Reconstruction::gradients_with<ad::Dual<double, 1>, double>(
     const StencilGeometry<double>&, const Field<ad::Dual<double, 1>>&,
-    const Field<ad::Dual<double, 1>>&) const;
+    const Field<ad::Dual<double, 1>>&,
+    const Kokkos::View<const index_t*>*) const;
 template void Reconstruction::limiters_with<ad::Dual<double, 1>, double>(
     const StencilGeometry<double>&, const Field<ad::Dual<double, 1>>&,
-    const Field<ad::Dual<double, 1>>&, const Field<ad::Dual<double, 1>>&) const;
+    const Field<ad::Dual<double, 1>>&, const Field<ad::Dual<double, 1>>&,
+    const Kokkos::View<const index_t*>*) const;
 template void Reconstruction::gradients_with<ad::Dual<double, 4>, double>(
     const StencilGeometry<double>&, const Field<ad::Dual<double, 4>>&,
-    const Field<ad::Dual<double, 4>>&) const;
+    const Field<ad::Dual<double, 4>>&,
+    const Kokkos::View<const index_t*>*) const;
 template void Reconstruction::limiters_with<ad::Dual<double, 4>, double>(
     const StencilGeometry<double>&, const Field<ad::Dual<double, 4>>&,
-    const Field<ad::Dual<double, 4>>&, const Field<ad::Dual<double, 4>>&) const;
+    const Field<ad::Dual<double, 4>>&, const Field<ad::Dual<double, 4>>&,
+    const Kokkos::View<const index_t*>*) const;
 // Node-coordinate derivatives: state and geometry in Dual<double, 2>.
 template StencilGeometry<ad::Dual<double, 2>> Reconstruction::stencil_geometry(
     const mesh::GeometryFields<ad::Dual<double, 2>>&) const;
 template void Reconstruction::gradients_with<ad::Dual<double, 2>, ad::Dual<double, 2>>(
     const StencilGeometry<ad::Dual<double, 2>>&, const Field<ad::Dual<double, 2>>&,
-    const Field<ad::Dual<double, 2>>&) const;
+    const Field<ad::Dual<double, 2>>&,
+    const Kokkos::View<const index_t*>*) const;
 template void Reconstruction::limiters_with<ad::Dual<double, 2>, ad::Dual<double, 2>>(
     const StencilGeometry<ad::Dual<double, 2>>&, const Field<ad::Dual<double, 2>>&,
-    const Field<ad::Dual<double, 2>>&, const Field<ad::Dual<double, 2>>&) const;
+    const Field<ad::Dual<double, 2>>&, const Field<ad::Dual<double, 2>>&,
+    const Kokkos::View<const index_t*>*) const;
 
 }  // namespace camber::solvers::euler

@@ -361,12 +361,14 @@ class Reconstruction {
   // The same two with the stencil's geometry given (e.g. in Dual numbers of
   // the node coordinates, from stencil_geometry); T must hold products of
   // G and T.
+  // Given `cells` (owned cell indices, possibly none), only those rows are computed (the
+  // wall cells of a force derivative); the others are left as they are.
   template <class T, class Gs>
-  void gradients_with(const StencilGeometry<Gs>& geometry, const Field<T>& W,
-                      const Field<T>& G) const;
+  void gradients_with(const StencilGeometry<Gs>& geometry, const Field<T>& W, const Field<T>& G,
+                      const Kokkos::View<const index_t*>* cells = nullptr) const;
   template <class T, class Gs>
   void limiters_with(const StencilGeometry<Gs>& geometry, const Field<T>& W, const Field<T>& G,
-                     const Field<T>& phi) const;
+                     const Field<T>& phi, const Kokkos::View<const index_t*>* cells = nullptr) const;
 
   // The stencil geometry of other cell geometry (same mesh and layout):
   // centroids, face centres and volumes in G.
