@@ -403,9 +403,7 @@ void Discretization::limited_gradients(const StencilGeometry<Gs>& stencil, const
   primitive_field<T>(U, W);
   if (G.extent(0) == 0) G = Field<T>("euler::G", static_cast<size_t>(n_owned_), 8);
   if (phi.extent(0) == 0) phi = Field<T>("euler::phi", static_cast<size_t>(n_owned_), 4);
-  const bool all = cells == nullptr;
-  const Kokkos::View<const index_t*> list = all ? Kokkos::View<const index_t*>() : *cells;
-  const index_t n = all ? n_owned_ : static_cast<index_t>(list.extent(0));
+  const OwnedRows rows(n_owned_, cells);
   reconstruction_.gradients_with<T, Gs>(stencil, W, G, cells);
   if (spatial_.freeze_limiter) {
     // Every rank holds a frozen limiter or none (they are stored
@@ -415,21 +413,21 @@ void Discretization::limited_gradients(const StencilGeometry<Gs>& stencil, const
                    "was stored: call Discretization::freeze_limiter(U) or set_limiter(phi) first");
     const Field<double> stored = field_of(frozen_phi_);
     Kokkos::parallel_for(
-        "euler::limit_frozen", Kokkos::RangePolicy<>(0, n), KOKKOS_LAMBDA(const index_t i) {
-          const index_t c = all ? i : list(i);
+        "euler::limit_frozen", Kokkos::RangePolicy<>(0, rows.n), KOKKOS_LAMBDA(const index_t i) {
+          const index_t c = rows.row(i);
           for (int k = 0; k < 4; ++k) phi(c, k) = T(stored(c, k));
         });
   } else {
     reconstruction_.limiters_with<T, Gs>(stencil, W, G, phi, cells);
   }
   Kokkos::parallel_for(
-      "euler::limit", Kokkos::RangePolicy<>(0, n), KOKKOS_LAMBDA(const index_t i) {
-        const index_t c = all ? i : list(i);
+      "euler::limit", Kokkos::RangePolicy<>(0, rows.n), KOKKOS_LAMBDA(const index_t i) {
+        const index_t c = rows.row(i);
         for (int k = 0; k < 4; ++k)
           for (int d = 0; d < 2; ++d) L(c, 2 * k + d) = phi(c, k) * G(c, 2 * k + d);
       });
   Kokkos::fence();
-  if (!all) return;
+  if (!rows.all) return;
   Tensor raw = raw_tensor(L);
   dm_->halo().forward(raw);
 }

@@ -116,12 +116,10 @@ void Reconstruction::gradients_with(const StencilGeometry<Gs>& geometry, const F
   const auto offset = nb_offset_;
   const auto neighbor = nb_cell_;
   const auto coefficient = geometry.coefficient;
-  const bool all = cells == nullptr;
-  const Kokkos::View<const index_t*> list = all ? Kokkos::View<const index_t*>() : *cells;
-  const index_t n = all ? n_owned_ : static_cast<index_t>(list.extent(0));
+  const OwnedRows rows(n_owned_, cells);
   Kokkos::parallel_for(
-      "euler::lsq_gradients", Kokkos::RangePolicy<>(0, n), KOKKOS_LAMBDA(const index_t i) {
-        const index_t c = all ? i : list(i);
+      "euler::lsq_gradients", Kokkos::RangePolicy<>(0, rows.n), KOKKOS_LAMBDA(const index_t i) {
+        const index_t c = rows.row(i);
         T g[8] = {};
         for (index_t j = offset(c); j < offset(c + 1); ++j) {
           const index_t nb = neighbor(j);
@@ -149,12 +147,10 @@ void Reconstruction::limiters_with(const StencilGeometry<Gs>& geometry, const Fi
   const LimiterForm form = limiter_form(options_.limiter);
   const double wang_eps2 = options_.wang_epsilon * options_.wang_epsilon;
   const double extreme_width = options_.smooth_width * options_.wang_epsilon;
-  const bool all = cells == nullptr;
-  const Kokkos::View<const index_t*> list = all ? Kokkos::View<const index_t*>() : *cells;
-  const index_t n = all ? n_owned_ : static_cast<index_t>(list.extent(0));
+  const OwnedRows rows(n_owned_, cells);
   Kokkos::parallel_for(
-      "euler::venkatakrishnan", Kokkos::RangePolicy<>(0, n), KOKKOS_LAMBDA(const index_t i) {
-        const index_t c = all ? i : list(i);
+      "euler::venkatakrishnan", Kokkos::RangePolicy<>(0, rows.n), KOKKOS_LAMBDA(const index_t i) {
+        const index_t c = rows.row(i);
         for (int k = 0; k < 4; ++k) {
           if (unlimited) {
             phi(c, k) = T(1.0);

@@ -301,6 +301,19 @@ KOKKOS_INLINE_FUNCTION void smooth_neighbour_range(const Field<T>& W, index_t c,
     smooth_range_add(d_max, d_min, T(W(neighbor(j), k) - W(c, k)), delta);
 }
 
+// The owned rows a reconstruction kernel computes: all n_owned of them
+// (cells == nullptr) or the listed ones; row(i) for i in [0, n).
+struct OwnedRows {
+  OwnedRows(index_t n_owned, const Kokkos::View<const index_t*>* cells)
+      : all(cells == nullptr),
+        list(all ? Kokkos::View<const index_t*>() : *cells),
+        n(all ? n_owned : static_cast<index_t>(list.extent(0))) {}
+  KOKKOS_INLINE_FUNCTION index_t row(index_t i) const { return all ? i : list(i); }
+  bool all;
+  Kokkos::View<const index_t*> list;
+  index_t n;
+};
+
 // W + L . dx for the cell row c of W (primitive, {rows, 4}) and of the
 // limited gradients L ({rows, 8}: L(c, 2 k + d) = phi_k dW_k/dx_d), or W
 // itself where the result's density or pressure is not positive.
