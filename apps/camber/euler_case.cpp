@@ -629,6 +629,19 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   };
   Progress progress("newton", so.max_iterations);
   eu::SteadyResult result;
+  std::vector<eu::IterationReport> steps;  // the history so far, kept should the solve fail
+  const auto write_history = [&](const std::vector<eu::IterationReport>& history) {
+    if (runtime.rank() != 0) return;
+    fs::create_directories(dir);
+    std::ostringstream h;
+    h << "step,residual_density,residual_all,cfl,alpha,linear_iterations,CL,CD,CM,seconds\n"
+      << std::setprecision(10);
+    for (const eu::IterationReport& r : history)
+      h << r.iteration << ',' << r.residual_density << ',' << r.residual_all << ',' << r.cfl << ','
+        << r.step << ',' << r.linear_iterations << ',' << r.forces.cl << ',' << r.forces.cd << ','
+        << r.forces.cm << ',' << r.seconds << '\n';
+    write_file_atomically(dir + "/" + name + "_history.csv", h.str());
+  };
   try {
     ScopedTimer t("solve");
     result = eu::solve_steady(disc, U, so, [&](const eu::IterationReport& r) {
@@ -639,10 +652,22 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
                                      << r.forces.cd << " lin " << r.linear_iterations);
       progress.update(r.iteration, status);
       logging::debug(CAMBER_MSG("step " << r.iteration << ": " << status));
+      steps.push_back(r);
     });
   } catch (const Error&) {
-    // The solver keeps the last good state in U: save it for --restart.
+    // The solver keeps the last good state in U: save it for --restart,
+    // with the history up to it and, when asked for, its fields for
+    // ParaView (where the flow went wrong).
+    result.history = steps;
+    write_history(steps);
+    if (d.boolean("output.paraview")) {
+      const std::string pvtu = io::write_pvtu(dir + "/" + io::series_file_name(name, 0),
+                                              dm.owned_piece(flow_fields(disc, U)), comm);
+      io::PvdSeries series(dir + "/" + name + ".pvd", comm);
+      series.add(0.0, fs::path(pvtu).filename().string());
+    }
     if (d.boolean("output.hdf5")) write_state(state_path, d, disc, U, result, reference_of(result));
+    logging::info("wrote the last good state and " + dir + "/" + name + "_history.csv");
     throw;
   }
   const double r0 = reference_of(result);
@@ -655,16 +680,8 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   {
     ScopedTimer t("output");
     const std::vector<WallPoint> cp = wall_cp(disc, U, conditions);
+    write_history(result.history);
     if (runtime.rank() == 0) {
-      fs::create_directories(dir);
-      std::ostringstream h;
-      h << "step,residual_density,residual_all,cfl,alpha,linear_iterations,CL,CD,CM,seconds\n"
-        << std::setprecision(10);
-      for (const eu::IterationReport& r : result.history)
-        h << r.iteration << ',' << r.residual_density << ',' << r.residual_all << ',' << r.cfl
-          << ',' << r.step << ',' << r.linear_iterations << ',' << r.forces.cl << ','
-          << r.forces.cd << ',' << r.forces.cm << ',' << r.seconds << '\n';
-      write_file_atomically(dir + "/" + name + "_history.csv", h.str());
       std::ostringstream c;
       c << "x,y,Cp\n" << std::setprecision(10);
       for (const WallPoint& p : cp) c << p.x << ',' << p.y << ',' << p.cp << '\n';

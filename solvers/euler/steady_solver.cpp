@@ -270,7 +270,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
     result.history.push_back(rep);
     if (monitor) monitor(rep);
   };
-  auto fail_at_cell = [&](index_t bad, const std::string& why) {
+  auto fail_at_cell = [&](index_t bad, const std::string& why, const std::string& hint = "") {
     // Every rank learns the lowest failing rank's cell.
     const auto centroid = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
                                                               disc.geometry().cell_centroid);
@@ -285,7 +285,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
     CAMBER_CHECK_MPI(MPI_Bcast(where, 2, MPI_DOUBLE, out.rank, comm));
     const std::string message =
         CAMBER_MSG(why << " in the cell at (" << where[0] << ", " << where[1] << ") on rank "
-                       << out.rank << "; the last good state is kept");
+                       << out.rank << "; the last good state is kept" << hint);
     // Every rank throws the same error; collective_guard prints it once.
     collective_guard(comm, [&] { CAMBER_REQUIRE(false, message); });
   };
@@ -446,12 +446,14 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
         worst = par::allreduce_max(worst, comm);
         if (worst > max_change) alpha = max_change / worst;
       }
+      index_t blocking = -1;  // an owned cell the smallest step tried would empty
       for (;;) {
         int ok = 1;
         for (index_t c = 0; c < n_owned && ok; ++c) {
           double s[nv];
           for (int k = 0; k < nv; ++k) s[k] = uh(c * nv + k) + alpha * dh(c * nv + k);
           ok = admissible(gas, s);
+          if (!ok) blocking = c;
         }
         int all = 0;
         CAMBER_CHECK_MPI(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm));
@@ -478,12 +480,14 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
       cfl /= 10.0;
       if (cfl < 1e-3 * options.cfl_start || attempt > 8) {
         U = U_good.clone();
-        const std::string message = CAMBER_MSG(
-            "no admissible Newton step at iteration "
-            << phase.first_iteration + it
-            << ": density or pressure would turn negative even at CFL " << cfl
-            << "; the last good state is kept (try a smaller solver.cfl_start)");
-        collective_guard(comm, [&] { CAMBER_REQUIRE(false, message); });
+        fail_at_cell(blocking, CAMBER_MSG("no admissible Newton step at iteration "
+                                          << phase.first_iteration + it
+                                          << " (linear solve: " << lin << " iterations, "
+                                          << (last_linear_converged ? "converged" : "not converged")
+                                          << "): density or pressure would turn negative even at "
+                                             "CFL "
+                                          << cfl),
+                     " (try a smaller solver.cfl_start)");
       }
     }
   }
