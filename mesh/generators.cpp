@@ -169,6 +169,56 @@ double polygon_signed_area(const std::vector<Pt>& p) {
 
 namespace detail {
 
+WallLoop wall_loop(const AirfoilSurface& surface, const std::string& who) {
+  // The closed wall polygon, counter-clockwise, first point at the trailing
+  // edge, consecutive duplicates removed.
+  std::vector<Pt> p;
+  for (index_t k = 0; k < surface.size(); ++k) {
+    const Pt q{surface.x[k], surface.y[k]};
+    if (p.empty() || q.x != p.back().x || q.y != p.back().y) p.push_back(q);
+  }
+  // Trailing edge: the first point (or the midpoint of first and last for
+  // a blunt edge); leading edge: the point farthest from it (as XFOIL
+  // defines them); chord: their distance.
+  double extent = 0;
+  for (const Pt& q : p) extent = std::max(extent, std::hypot(q.x - p[0].x, q.y - p[0].y));
+  CAMBER_INPUT_REQUIRE(extent > 0, who << ": all surface points coincide");
+  const bool closed = std::hypot(p.back().x - p.front().x, p.back().y - p.front().y) <=
+                      1e-12 * extent;
+  if (closed) p.pop_back();
+  // A clockwise surface (lower surface first) is reversed into Selig order,
+  // keeping a trailing-edge point first.
+  if (polygon_signed_area(p) < 0) std::reverse(closed ? p.begin() + 1 : p.begin(), p.end());
+  CAMBER_INPUT_REQUIRE(polygon_signed_area(p) > 0,
+                       who << ": the surface encloses no area; check the coordinates");
+  const Pt te = closed ? p.front()
+                       : Pt{0.5 * (p.front().x + p.back().x), 0.5 * (p.front().y + p.back().y)};
+  std::size_t le = 0;
+  double chord = 0;
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    const double dist_te = std::hypot(p[k].x - te.x, p[k].y - te.y);
+    if (dist_te > chord) {
+      chord = dist_te;
+      le = k;
+    }
+  }
+  CAMBER_INPUT_REQUIRE(le > 0 && le + 1 < p.size(),
+                       who << ": the leading edge (the point farthest from the trailing "
+                       "edge) must lie between the first and the last point; is the surface in "
+                       "Selig order?");
+  WallLoop loop;
+  for (const Pt& q : p) {
+    loop.x.push_back(q.x);
+    loop.y.push_back(q.y);
+  }
+  loop.closed = closed;
+  loop.te_x = te.x;
+  loop.te_y = te.y;
+  loop.le = le;
+  loop.chord = chord;
+  return loop;
+}
+
 void add_ogrid_cells(MeshData& d, int ni, int nj, CellShape shape) {
   auto node = [ni](int i, int j) { return static_cast<index_t>(j) * ni + (i % ni); };
   d.cell_types.reserve(static_cast<std::size_t>(ni) * nj * (shape == CellShape::quads ? 1 : 2));
@@ -214,42 +264,13 @@ Mesh airfoil_ogrid(const AirfoilSurface& surface, int cells_around, int cells_no
                        "far-field vortex correction), got "
                            << farfield_chords);
 
-  // The closed wall polygon, counter-clockwise, first point at the trailing
-  // edge, consecutive duplicates removed.
-  std::vector<Pt> p;
-  for (index_t k = 0; k < surface.size(); ++k) {
-    const Pt q{surface.x[k], surface.y[k]};
-    if (p.empty() || q.x != p.back().x || q.y != p.back().y) p.push_back(q);
-  }
-  // Trailing edge: the first point (or the midpoint of first and last for
-  // a blunt edge); leading edge: the point farthest from it (as XFOIL
-  // defines them); chord: their distance.
-  double extent = 0;
-  for (const Pt& q : p) extent = std::max(extent, std::hypot(q.x - p[0].x, q.y - p[0].y));
-  CAMBER_INPUT_REQUIRE(extent > 0, "airfoil_ogrid: all surface points coincide");
-  const bool closed = std::hypot(p.back().x - p.front().x, p.back().y - p.front().y) <=
-                      1e-12 * extent;
-  if (closed) p.pop_back();
-  // A clockwise surface (lower surface first) is reversed into Selig order,
-  // keeping a trailing-edge point first.
-  if (polygon_signed_area(p) < 0) std::reverse(closed ? p.begin() + 1 : p.begin(), p.end());
-  CAMBER_INPUT_REQUIRE(polygon_signed_area(p) > 0,
-                       "airfoil_ogrid: the surface encloses no area; check the coordinates");
-  const Pt te = closed ? p.front()
-                       : Pt{0.5 * (p.front().x + p.back().x), 0.5 * (p.front().y + p.back().y)};
-  std::size_t le = 0;
-  double chord = 0;
-  for (std::size_t k = 0; k < p.size(); ++k) {
-    const double dist_te = std::hypot(p[k].x - te.x, p[k].y - te.y);
-    if (dist_te > chord) {
-      chord = dist_te;
-      le = k;
-    }
-  }
-  CAMBER_INPUT_REQUIRE(le > 0 && le + 1 < p.size(),
-                       "airfoil_ogrid: the leading edge (the point farthest from the trailing "
-                       "edge) must lie between the first and the last point; is the surface in "
-                       "Selig order?");
+  const detail::WallLoop loop = detail::wall_loop(surface, "airfoil_ogrid");
+  std::vector<Pt> p(loop.x.size());
+  for (std::size_t k = 0; k < p.size(); ++k) p[k] = {loop.x[k], loop.y[k]};
+  const bool closed = loop.closed;
+  const Pt te{loop.te_x, loop.te_y};
+  const std::size_t le = loop.le;
+  const double chord = loop.chord;
 
   // Sides: upper (trailing edge -> leading edge), lower (leading edge ->
   // trailing edge), and for a blunt trailing edge its base.

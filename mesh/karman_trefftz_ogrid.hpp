@@ -46,7 +46,8 @@
 /// direction everywhere would tilt the grid: 0.016 of CL at alpha 0 on
 /// 64^2), for comparisons between cell types.
 /// Limits: this one airfoil (the map's constants are the paper's); N even
-/// and at least 16 (bad_input otherwise).
+/// and at least 16 (bad_input otherwise). conformal_ogrid() below builds
+/// the same construction around other sharp-edged sections.
 #pragma once
 
 #include <complex>
@@ -72,6 +73,30 @@ struct KarmanTrefftzMap {
   std::complex<double> to_circle(std::complex<double> z) const;     ///< z -> zeta
   std::complex<double> from_circle(std::complex<double> zeta) const;  ///< zeta -> z
 };
+
+/// V&J's airfoil, the NACA 0012 run out to x_te where it closes, as a
+/// surface in Selig order (cosine-spaced in x, the last point the first),
+/// for conformal_ogrid and the other generators.
+AirfoilSurface vassberg_jameson_naca0012(int points_per_side = 4001);
+
+/// The same construction around any airfoil with a sharp trailing edge
+/// (a closed surface: NACA 4-digit with the ADODG edge, a Selig file whose
+/// last point repeats its first): cells_around x cells_normal cells, near-
+/// square where cells_normal = cells_around and the far field is about 150
+/// chords (the radial ratio is set so that the far-field nodes lie, on
+/// average, farfield_chords chords from mid-chord). The map's constants
+/// come from the polygon: z_1 its trailing edge, tau the angle between its
+/// first two segments there, z_2 half the leading-edge radius (the circle
+/// through the nose and its neighbours about 0.5% of the chord away) behind
+/// the nose, zeta = 1 / (1 - ((z - z_1) / (z - z_2))^P); the wall nodes are
+/// points of the polygon (linear between its points), so give it densely.
+/// bad_input: an open (blunt) trailing edge, an edge angle above 90
+/// degrees, an image that folds back (a section too cambered for the map),
+/// and the limits of airfoil_ogrid. `info` receives the chord, far-field
+/// radius, radial ratio, mid-chord and wall area.
+Mesh conformal_ogrid(const AirfoilSurface& surface, int cells_around, int cells_normal,
+                     double farfield_chords = 150.0, OGridInfo* info = nullptr,
+                     CellShape shape = CellShape::quads);
 
 struct KarmanTrefftzInfo {
   KarmanTrefftzMap map;

@@ -50,12 +50,15 @@ const std::vector<std::pair<std::string, eu::BoundaryKind>>& boundary_keys() {
 
 void declare_euler_schema(deck::Schema& s) {
   s.section("mesh", "The computational mesh: an airfoil O-grid generated here, or a file.")
-      .choice("generate", "airfoil_ogrid", {"airfoil_ogrid", "karman_trefftz_ogrid", "file"},
+      .choice("generate", "airfoil_ogrid",
+              {"airfoil_ogrid", "conformal_ogrid", "karman_trefftz_ogrid", "file"},
               "airfoil_ogrid: a structured O-grid around a NACA 4-digit airfoil, chord 1 "
-              "(markers airfoil, farfield). karman_trefftz_ogrid: Vassberg and Jameson's "
-              "cells x cells O-grid around the NACA 0012 closed at x = 1.0089 (conformal, "
-              "aspect-ratio-one cells, far field ~150 chords; same markers). file: read "
-              "mesh.file.")
+              "(markers airfoil, farfield), layers extruded from the wall. conformal_ogrid: "
+              "the Karman-Trefftz construction around any airfoil with a sharp trailing edge "
+              "(mesh.naca or mesh.airfoil_file; near-square cells when cells_normal = "
+              "cells_around at about 150 chords; same markers). karman_trefftz_ogrid: "
+              "Vassberg and Jameson's cells x cells O-grid around the NACA 0012 closed at x = "
+              "1.0089 (the paper's constants, far field ~150 chords). file: read mesh.file.")
       .string("file", "",
               "Mesh file (.su2 or .msh, by extension) when generate is file; a relative path "
               "is relative to the deck's folder.")
@@ -264,13 +267,21 @@ void validate_euler(const deck::Deck& d) {
   std::vector<std::string> all = ogrid_keys;
   all.insert(all.end(), kt_keys.begin(), kt_keys.end());
   all.push_back("cell_shape");
+  // Keys the generator would ignore.
+  std::vector<std::string> foreign;
+  const std::string& gen = d.string("mesh.generate");
+  if (gen == "karman_trefftz_ogrid") foreign = ogrid_keys;
+  if (gen == "airfoil_ogrid") foreign = kt_keys;
+  if (gen == "conformal_ogrid") foreign = {"cells", "first_cell_height"};
+  if (gen == "conformal_ogrid" && d.has("mesh.sharp_trailing_edge") &&
+      !d.boolean("mesh.sharp_trailing_edge"))
+    d.reject("mesh.sharp_trailing_edge",
+             "conformal_ogrid needs a sharp trailing edge (the map is built on its angle); use "
+             "airfoil_ogrid for a blunt one");
   if (d.has("mesh.airfoil_file") && (d.has("mesh.naca") || d.has("mesh.sharp_trailing_edge")))
     d.reject(d.has("mesh.naca") ? "mesh.naca" : "mesh.sharp_trailing_edge",
              "the airfoil comes from mesh.airfoil_file, so this would be ignored; remove it");
   validate_mesh_source(d, all);
-  // A key of the other generator would be silently ignored.
-  const std::string& gen = d.string("mesh.generate");
-  const auto& foreign = gen == "karman_trefftz_ogrid" ? ogrid_keys : kt_keys;
   if (gen != "file")
     for (const std::string& key : foreign)
       if (d.has("mesh." + key))
@@ -333,10 +344,19 @@ mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm) {
     if (!airfoil_file.empty() && !fs::exists(airfoil_path))
       d.reject("mesh.airfoil_file", "cannot find '" + airfoil_path +
                                         "' (relative paths start at the deck's folder)");
+    const bool conformal = d.string("mesh.generate") == "conformal_ogrid";
+    // The conformal grid's wall nodes lie on the polygon: a dense one.
     const mesh::AirfoilSurface surface =
-        airfoil_file.empty()
-            ? mesh::naca4(d.string("mesh.naca"), d.boolean("mesh.sharp_trailing_edge"))
-            : mesh::selig_dat(airfoil_path);
+        airfoil_file.empty() ? mesh::naca4(d.string("mesh.naca"),
+                                           d.boolean("mesh.sharp_trailing_edge"),
+                                           conformal ? 4001 : 201)
+                             : mesh::selig_dat(airfoil_path);
+    if (conformal) {
+      m = mesh::conformal_ogrid(surface, static_cast<int>(d.integer("mesh.cells_around")),
+                                static_cast<int>(d.integer("mesh.cells_normal")),
+                                d.real("mesh.farfield_chords"), nullptr, shape);
+      return;
+    }
     m = mesh::airfoil_ogrid(surface, static_cast<int>(d.integer("mesh.cells_around")),
                             static_cast<int>(d.integer("mesh.cells_normal")),
                             d.real("mesh.first_cell_height"), d.real("mesh.farfield_chords"),

@@ -4,9 +4,31 @@
 // generators of mesh/generators.hpp and mesh/karman_trefftz_ogrid.hpp.
 #pragma once
 
+#include <cstddef>
+#include <string>
+#include <vector>
+
 #include <camber/mesh/generators.hpp>
 
 namespace camber::mesh::detail {
+
+// An airfoil surface as the O-grid generators take it: a polygon
+// counter-clockwise from the trailing edge (a clockwise one reversed),
+// consecutive duplicates removed; `closed` when the last point equalled the
+// first (a sharp trailing edge at point 0; the repeat dropped), otherwise
+// the base from the last point to the first is part of the wall. The
+// trailing edge is point 0 or the base's midpoint, the leading edge the
+// point farthest from it, the chord their distance. Bad surfaces (all
+// points equal, no enclosed area, a leading edge at either end) are
+// bad_input messages that start with `who`.
+struct WallLoop {
+  std::vector<double> x, y;
+  bool closed = false;
+  double te_x = 0, te_y = 0;
+  std::size_t le = 0;
+  double chord = 0;
+};
+WallLoop wall_loop(const AirfoilSurface& surface, const std::string& who);
 
 // Adds the ni x nj cells, counter-clockwise, and the markers "airfoil"
 // (j = 0) and "farfield" (j = nj). Triangles: each quad split in two, along

@@ -1,11 +1,15 @@
 // Tests of Vassberg and Jameson's Karman-Trefftz O-grid against its
 // construction: the map's constants as the paper gives them, the wall on
 // the analytic surface at equal angles of its image, exact symmetry,
-// near-square cells and the far-field radius.
+// near-square cells and the far-field radius. And of conformal_ogrid, the
+// same construction around any sharp-edged airfoil: on V&J's airfoil it
+// reproduces their grid; on a cambered one its wall is the polygon's, its
+// cells near-square and its far field where asked.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <complex>
 #include <cstdio>
 #include <utility>
@@ -117,6 +121,20 @@ double skewness(const Nodes& p, int i, int j) {
   return worst;
 }
 
+// The largest |aspect ratio - 1| and skewness over an N x N grid's quads,
+// leaving out the trailing edge's corner (within four cells around and
+// eight out), where the map is singular.
+std::pair<double, double> worst_shape(const Nodes& p, int n) {
+  double worst_aspect = 0, worst_skew = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      if (j < 8 && (i < 4 || i >= n - 4)) continue;
+      worst_aspect = std::max(worst_aspect, std::abs(aspect(p, i, j) - 1.0));
+      worst_skew = std::max(worst_skew, skewness(p, i, j));
+    }
+  return {worst_aspect, worst_skew};
+}
+
 TEST(KarmanTrefftz, CellsAreNearSquaresAndTheFarFieldIs150Chords) {
   // A conformal image of a polar grid whose radial ratio exp(2 pi / N)
   // matches its angular step: square to O(1/N) where the map is smooth,
@@ -144,13 +162,7 @@ TEST(KarmanTrefftz, CellsAreNearSquaresAndTheFarFieldIs150Chords) {
       out_of_round = std::max(
           out_of_round,
           std::abs(info.r1 / std::abs(info.map.to_circle(p.at(i, 0)) - info.map.zeta_c) - 1.0));
-    double worst_aspect = 0, worst_skew = 0;
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i) {
-        if (j < 8 && (i < 4 || i >= n - 4)) continue;
-        worst_aspect = std::max(worst_aspect, std::abs(aspect(p, i, j) - 1.0));
-        worst_skew = std::max(worst_skew, skewness(p, i, j));
-      }
+    const auto [worst_aspect, worst_skew] = worst_shape(p, n);
     EXPECT_LT(worst_aspect, out_of_round + 2 * pi / n) << n;
     EXPECT_LT(worst_skew, 0.25) << n;
     EXPECT_LT(worst_skew, previous_skew) << n;
@@ -207,6 +219,110 @@ TEST(KarmanTrefftz, BadCellCountIsBadInput) {
       EXPECT_NE(std::string(e.what()).find("even and >= 16"), std::string::npos);
     }
   }
+}
+
+TEST(ConformalOGrid, ReproducesTheKarmanTrefftzGridOnItsAirfoil) {
+  // The two differ only where the constants come from: the paper's
+  // analytic trailing-edge angle and leading-edge radius against the
+  // polygon's (its first segments, a circle through the nose and points
+  // 0.5% of the chord away), and the far field asked for in chords. The
+  // wall nodes lie on the same surface at the same mapped angles, so they
+  // agree to a small part of the local spacing; so does every other node.
+  const int n = 64;
+  KarmanTrefftzInfo kt_info;
+  const Nodes kt = nodes_of(karman_trefftz_ogrid(n, CellShape::quads, &kt_info), n);
+  OGridInfo info;
+  // farfield_chords is in chords of the airfoil: V&J's is x_te long.
+  const double chord = kt_info.map.x_te;
+  const Mesh m = conformal_ogrid(vassberg_jameson_naca0012(), n, n,
+                                 kt_info.farfield_radius / chord, &info, CellShape::quads);
+  EXPECT_NEAR(info.chord, chord, 1e-12);
+  ASSERT_EQ(m.n_nodes(), n * (n + 1));
+  const Nodes cf = nodes_of(m, n);
+  EXPECT_NEAR(info.growth_ratio, kt_info.radial_ratio, 2e-3 * (kt_info.radial_ratio - 1));
+  EXPECT_NEAR(info.farfield_radius, kt_info.farfield_radius, 1e-9 * kt_info.farfield_radius);
+  double worst = 0;
+  for (int j = 0; j <= n; ++j)
+    for (int i = 0; i < n; ++i) {
+      // Relative to the smaller edge of the node's cells around.
+      const double h = std::min(std::abs(kt.at(i + 1, j) - kt.at(i, j)),
+                                std::abs(kt.at(i, j) - kt.at(i + n - 1, j)));
+      worst = std::max(worst, std::abs(cf.at(i, j) - kt.at(i, j)) / h);
+    }
+  std::printf("conformal_ogrid against karman_trefftz_ogrid, N = %d: nodes within %.2e of the "
+              "local spacing\n",
+              n, worst);
+  EXPECT_LT(worst, 2e-3);
+}
+
+TEST(ConformalOGrid, CamberedWallIsThePolygonsAndCellsAreNearSquares) {
+  const int n = 96;
+  const AirfoilSurface s = naca4("2412", true, 4001);
+  OGridInfo info;
+  const Mesh m = conformal_ogrid(s, n, n, 150.0, &info, CellShape::quads);
+  EXPECT_EQ(m.n_cells(), n * n);
+  EXPECT_EQ(m.markers()[m.marker_index("airfoil")].n_faces(), n);
+  EXPECT_EQ(m.markers()[m.marker_index("farfield")].n_faces(), n);
+  EXPECT_EQ(quality(m).n_nonpositive_volumes, 0);
+  const Nodes p = nodes_of(m, n);
+  // Every wall node on a segment of the polygon.
+  for (int i = 0; i < n; ++i) {
+    const cplx z = p.at(i, 0);
+    double nearest = 1e300;
+    for (index_t k = 0; k < s.size(); ++k) {
+      const cplx a(s.x[k], s.y[k]), b(s.x[(k + 1) % s.size()], s.y[(k + 1) % s.size()]);
+      const double u = std::clamp(((z - a) * std::conj(b - a)).real() / std::norm(b - a), 0.0, 1.0);
+      nearest = std::min(nearest, std::abs(z - (a + u * (b - a))));
+    }
+    EXPECT_LT(nearest, 1e-13) << i;
+  }
+  EXPECT_EQ(p.at(0, 0), cplx(s.x[0], s.y[0]));  // the trailing edge itself
+  // Far field where asked (the mean distance from mid-chord, in chords), and
+  // round.
+  EXPECT_NEAR(info.farfield_radius, 150.0 * info.chord, 1e-9 * 150.0);
+  double rmin = 1e300, rmax = 0;
+  for (int i = 0; i < n; ++i) {
+    const double r = std::abs(p.at(i, n) - cplx(info.center_x, info.center_y));
+    rmin = std::min(rmin, r);
+    rmax = std::max(rmax, r);
+  }
+  EXPECT_LT(rmax / rmin - 1.0, 0.01);
+  // Near-square and near-orthogonal away from the trailing edge's corner,
+  // as V&J's grid (the same bounds as the test above uses for it).
+  const auto [worst_aspect, worst_skew] = worst_shape(p, n);
+  std::printf("NACA 2412, N = %d: aspect ratio within %.4f of 1, skewness at most %.3f, radial "
+              "ratio %.5f (exp(2 pi / N) = %.5f)\n",
+              n, worst_aspect, worst_skew, info.growth_ratio, std::exp(2 * pi / n));
+  EXPECT_LT(worst_aspect, 0.15);
+  EXPECT_LT(worst_skew, 0.25);
+}
+
+TEST(ConformalOGrid, SymmetricSectionGivesASymmetricGrid) {
+  const int n = 32;
+  const Nodes p = nodes_of(conformal_ogrid(naca4("0012", true, 2001), n, n), n);
+  for (int j = 0; j <= n; ++j) {
+    EXPECT_NEAR(p.at(0, j).imag(), 0.0, 1e-12 * (1 + std::abs(p.at(0, j))));
+    EXPECT_NEAR(p.at(n / 2, j).imag(), 0.0, 1e-12 * (1 + std::abs(p.at(n / 2, j))));
+    for (int i = 1; i < n / 2; ++i)
+      EXPECT_NEAR(std::abs(p.at(n - i, j) - std::conj(p.at(i, j))), 0.0,
+                  1e-12 * (1 + std::abs(p.at(i, j))))
+          << i << ", " << j;
+  }
+}
+
+TEST(ConformalOGrid, BluntEdgeAndBadCountsAreBadInput) {
+  const auto expect_bad = [](auto&& make, const char* words) {
+    try {
+      make();
+      FAIL() << words;
+    } catch (const camber::Error& e) {
+      EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input);
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+  };
+  expect_bad([] { conformal_ogrid(naca4("0012", false), 64, 64); }, "sharp trailing edge");
+  expect_bad([] { conformal_ogrid(naca4("0012", true), 63, 64); }, "even and >= 16");
+  expect_bad([] { conformal_ogrid(naca4("0012", true), 64, 1); }, "cells_normal must be >= 2");
 }
 
 }  // namespace camber_test_mesh

@@ -21,7 +21,8 @@
 // second order or better from 64^2 to 128^2; the transonic solution does
 // not depend on the rank count or the solver path (CL to 1e-10 relative);
 // the triangle grid at alpha 0 gives zero lift, and at M 0.8 the lift of
-// the quads within 1.5%.
+// the quads within 1.5%; the project's conformal_ogrid on V&J's airfoil
+// gives their grid's answer.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -59,9 +60,9 @@ SteadyOptions vj_options(double rel_tolerance = 1e-10) {
   return options;
 }
 
-Solution solve_vj(int n, double mach, mesh::CellShape shape, MPI_Comm comm,
+Solution solve_on(const mesh::Mesh& m, double mach, MPI_Comm comm,
                   const SteadyOptions& options = vj_options(), double alpha_deg = 1.25) {
-  mesh::DistributedMesh dm(mesh::karman_trefftz_ogrid(n, shape), comm);
+  mesh::DistributedMesh dm(m, comm);
   FlowConditions flow;
   flow.mach = mach;
   flow.alpha_deg = alpha_deg;
@@ -74,6 +75,11 @@ Solution solve_vj(int n, double mach, mesh::CellShape shape, MPI_Comm comm,
   s.converged = r.converged;
   s.orders = std::log10(r.history.front().residual_density / r.history.back().residual_density);
   return s;
+}
+
+Solution solve_vj(int n, double mach, mesh::CellShape shape, MPI_Comm comm,
+                  const SteadyOptions& options = vj_options(), double alpha_deg = 1.25) {
+  return solve_on(mesh::karman_trefftz_ogrid(n, shape), mach, comm, options, alpha_deg);
 }
 
 void report(const char* what, int n, const Solution& s) {
@@ -103,6 +109,27 @@ TEST(VassbergJameson, TransonicLift) {
   ASSERT_TRUE(q.converged);
   EXPECT_GE(q.forces.cl, 0.99 * 0.354593);
   EXPECT_LE(q.forces.cl, 1.01 * 0.359073);
+}
+
+TEST(VassbergJameson, ProjectsConformalGeneratorGivesTheFamilysAnswer) {
+  // conformal_ogrid builds the same kind of grid around any sharp-edged
+  // section from its polygon (the map's constants estimated from it). On
+  // V&J's airfoil, at their far field, the transonic answer is theirs: CL,
+  // CD and CM within 0.05% (measured: 1.4e-5 of CL at 64^2, 1.3e-4 at
+  // 128^2 with a 150-chord far field).
+  const int n = 64;
+  mesh::KarmanTrefftzInfo info;
+  const mesh::Mesh kt = mesh::karman_trefftz_ogrid(n, mesh::CellShape::quads, &info);
+  const mesh::Mesh cf = mesh::conformal_ogrid(mesh::vassberg_jameson_naca0012(), n, n,
+                                              info.farfield_radius / info.map.x_te);
+  const Solution a = solve_on(kt, 0.8, test::world());
+  const Solution b = solve_on(cf, 0.8, test::world());
+  report("M 0.8 Karman-Trefftz", n, a);
+  report("M 0.8 conformal_ogrid", n, b);
+  ASSERT_TRUE(a.converged && b.converged);
+  EXPECT_NEAR(b.forces.cl / a.forces.cl, 1.0, 5e-4);
+  EXPECT_NEAR(b.forces.cd / a.forces.cd, 1.0, 5e-4);
+  EXPECT_NEAR(b.forces.cm / a.forces.cm, 1.0, 5e-4);
 }
 
 TEST(VassbergJameson, TransonicSolutionDoesNotDependOnTheRankCount) {
