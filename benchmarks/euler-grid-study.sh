@@ -14,6 +14,9 @@
 #             (NORMAL default 0.5), first cell FIRST / N (FIRST default
 #             0.256), far field FARFIELD chords (default 150), NACA 0012
 #             with the ADODG sharp trailing edge
+#             conformal: the project's conformal_ogrid, N x N, around V&J's
+#             airfoil (written here as a 4,001-point Selig file), far field
+#             FARFIELD chords (default 150)
 #   MACH      free-stream Mach number (0.8; 0.5 for the subsonic case)
 #   LIMITER   venkatakrishnan_wang (default), venkatakrishnan or none
 #   SHAPE     quads (default) or triangles (each quad split, same nodes)
@@ -36,7 +39,31 @@ for n in "${sizes[@]}"; do
   if [[ $family == kt ]]; then
     mesh="{generate: karman_trefftz_ogrid, cells: $n, cell_shape: ${SHAPE:-quads}}"
     label="$n x $n"
+  elif [[ $family == conformal ]]; then
+    if [[ ! -f $work/vj.dat ]]; then
+      python3 - "$work/vj.dat" <<'PY'
+import math, sys
+def yt(x):
+    return 0.6 * (0.2969 * math.sqrt(x) - 0.1260 * x - 0.3516 * x * x + 0.2843 * x ** 3 - 0.1015 * x ** 4)
+lo, hi = 1.0, 1.1
+for _ in range(200):
+    mid = 0.5 * (lo + hi)
+    lo, hi = (mid, hi) if yt(mid) > 0 else (lo, mid)
+xte, n = 0.5 * (lo + hi), 4001
+x = [xte * 0.5 * (1 - math.cos(math.pi * k / (n - 1))) for k in range(n)]
+y = [0.0 if k in (0, n - 1) else yt(x[k]) for k in range(n)]
+with open(sys.argv[1], "w") as f:
+    f.write("NACA 0012 closed at x_te (Vassberg and Jameson)\n")
+    for k in reversed(range(n)):
+        f.write(f"{x[k]:.16e} {y[k]:.16e}\n")
+    for k in range(1, n):
+        f.write(f"{x[k]:.16e} {-y[k]:.16e}\n")
+PY
+    fi
+    mesh="{generate: conformal_ogrid, airfoil_file: $work/vj.dat, cells_around: $n, cells_normal: $n, farfield_chords: ${FARFIELD:-150.0}, cell_shape: ${SHAPE:-quads}}"
+    label="$n x $n"
   else
+
     h=$(python3 -c "print(${FIRST:-0.256} / $n)")
     nn=$(python3 -c "print(int(${NORMAL:-0.5} * $n))")
     mesh="{generate: airfoil_ogrid, naca: \"0012\", cells_around: $n, cells_normal: $nn, first_cell_height: $h, farfield_chords: ${FARFIELD:-150.0}, cell_shape: ${SHAPE:-quads}}"
