@@ -529,6 +529,11 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
 
   SteadyOptions second_options = options;
   second_options.max_iterations = options.max_iterations - result.iterations;
+  // The state is first order's converged one: start near the CFL number
+  // that phase reached, not at the cold start's.
+  if (options.second_order_cfl_start > 0.0 && !result.history.empty())
+    second_options.cfl_start = std::max(
+        options.cfl_start, std::min(options.second_order_cfl_start, result.history.back().cfl));
   phase.first_iteration = result.iterations;
   SteadyResult second = newton_ptc(disc, U, second_options, monitor, phase);
   result.reference_residual = phase.r0;

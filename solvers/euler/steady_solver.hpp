@@ -38,7 +38,8 @@
 /// only there):
 ///  - the solve starts with first-order steps until that residual has fallen
 ///    by first_order_drop (1e-3; cheap, and it puts the shock near its
-///    place), then switches to second order;
+///    place), then switches to second order, the CFL number starting again
+///    at cfl_start (or at second_order_cfl_start);
 ///  - the CFL number grows by at most second_order_cfl_growth (4) per step;
 ///    a step whose linear solve did not converge multiplies it by cfl_cut,
 ///    and one damped to alpha < 1 by max(alpha, 0.1);
@@ -174,6 +175,17 @@ struct SteadyOptions {
   // choice when U is already a second-order solution, e.g. a restart: the
   // first-order steps would move it away).
   double first_order_drop = 1e-3;
+  // Order 2 after a first-order phase: > 0, the CFL number the second-
+  // order phase starts at, at most the one the first-order phase ended at
+  // (that state is converged to first_order_drop and close to the second-
+  // order one: the shocks move a few cells) and at least cfl_start. SU2's
+  // QuickStart mesh at 1e4: 8 second-order steps against 21; Vassberg and
+  // Jameson's 128^2 grid: 15 against 49, the same solutions. 0 (the
+  // default): the ramp restarts at cfl_start. Not the default because on
+  // coarse grids whose limited scheme has several solutions (the 48 x 24
+  // O-grid of the shape-gradient tests) the faster path lands neighbouring
+  // designs on different ones (docs/performance.md).
+  double second_order_cfl_start = 0.0;
   // Second order: the largest CFL factor per step (the smaller of this and
   // cfl_growth). A slower ramp keeps the limited scheme's transient, while
   // the shock settles, closer to a time march. At second order, too, a step
