@@ -6,11 +6,14 @@
 #include <cctype>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -341,11 +344,17 @@ class Run {
         if (done) break;
         const std::chrono::duration<double> waited = std::chrono::steady_clock::now() - start;
         if (waited.count() > o_.error_timeout_seconds) {
-          std::cerr << "camber: error on rank " << rank_ << ": " << what
-                    << "\ncamber: the other ranks did not reach the optimizer within "
-                    << o_.error_timeout_seconds
-                    << " s (they wait in the evaluation's own communication); ending the job\n"
-                    << std::flush;
+          // One write: std::cerr flushes after every <<, and mpirun relays
+          // each piece on its own, so its abort banner could land inside
+          // the line.
+          std::ostringstream line;
+          line << "camber: error on rank " << rank_ << ": " << what
+               << "\ncamber: the other ranks did not reach the optimizer within "
+               << o_.error_timeout_seconds
+               << " s (they wait in the evaluation's own communication); ending the job\n";
+          const std::string text = line.str();
+          std::fwrite(text.data(), 1, text.size(), stderr);
+          std::fflush(stderr);
           MPI_Abort(comm_, 1);
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
