@@ -63,7 +63,6 @@ PY
     mesh="{generate: conformal_ogrid, airfoil_file: $work/vj.dat, cells_around: $n, cells_normal: $n, farfield_chords: ${FARFIELD:-150.0}, cell_shape: ${SHAPE:-quads}}"
     label="$n x $n"
   else
-
     h=$(python3 -c "print(${FIRST:-0.256} / $n)")
     nn=$(python3 -c "print(int(${NORMAL:-0.5} * $n))")
     mesh="{generate: airfoil_ogrid, naca: \"0012\", cells_around: $n, cells_normal: $nn, first_cell_height: $h, farfield_chords: ${FARFIELD:-150.0}, cell_shape: ${SHAPE:-quads}}"

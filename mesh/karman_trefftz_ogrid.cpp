@@ -190,19 +190,24 @@ Mesh conformal_ogrid(const AirfoilSurface& surface, int cells_around, int cells_
   while (ka > 1 && std::abs(z[ka] - zle) < 5e-3 * chord) --ka;
   while (kb + 2 < np && std::abs(z[kb] - zle) < 5e-3 * chord) ++kb;
   const cplx a = z[ka] - zle, b = z[kb] - zle;
-  const double cross = a.real() * b.imag() - a.imag() * b.real();
-  const double r_le = cross != 0.0 ? std::abs(a) * std::abs(b) * std::abs(a - b) / (2 * std::abs(cross))
-                                   : 0.0;
-  const cplx z2 = zle + 0.5 * r_le * (z1 - zle) / std::abs(z1 - zle);
-  const double power = pi / (2 * pi - tau);
-  // zeta = 1 / (1 - w), w = ((z - z1) / (z - z2))^P: the trailing edge goes
-  // to zeta = 1, infinity to infinity (the paper's zeta_1, zeta_2 only move
-  // and scale the image).
-  const auto to_circle = [&](cplx q) { return 1.0 / (1.0 - std::pow((q - z1) / (q - z2), power)); };
-  const auto from_circle = [&](cplx zeta) {
-    const cplx w = std::pow((zeta - 1.0) / zeta, 1.0 / power);
-    return (z1 - z2 * w) / (1.0 - w);
-  };
+  const double cross = std::abs(a.real() * b.imag() - a.imag() * b.real());
+  CAMBER_INPUT_REQUIRE(cross > 0.0, "conformal_ogrid: the nose is not rounded (the points "
+                                    "around the leading edge lie on a line)");
+  const double r_le = std::abs(a) * std::abs(b) * std::abs(a - b) / (2 * cross);
+  // The map of karman_trefftz_ogrid in the chord's frame (nose at 0,
+  // trailing edge at +chord on the real axis): zeta_1 = 1, zeta_2 = 0 (the
+  // paper's values only move and scale the image), so the trailing edge
+  // goes to zeta = 1 and infinity to infinity.
+  const cplx axis = (z1 - zle) / std::abs(z1 - zle);
+  KarmanTrefftzMap map;
+  map.x_te = std::abs(z1 - zle);
+  map.tau = tau;
+  map.z2 = 0.5 * r_le;
+  map.zeta1 = 1.0;
+  map.zeta2 = 0.0;
+  map.power = pi / (2 * pi - tau);
+  const auto to_circle = [&](cplx q) { return map.to_circle((q - zle) / axis); };
+  const auto from_circle = [&](cplx zeta) { return zle + axis * map.from_circle(zeta); };
   const cplx zeta_c = 0.5 * (1.0 + to_circle(zle));
   const cplx dir_te = (1.0 - zeta_c) / std::abs(1.0 - zeta_c);
   // Angle about zeta_c from the trailing edge's image, counter-clockwise.
@@ -239,8 +244,7 @@ Mesh conformal_ogrid(const AirfoilSurface& surface, int cells_around, int cells_
     for (int it = 0; it < 200; ++it) {
       const double um = 0.5 * (u0 + u1);
       if (um == u0 || um == u1) break;
-      const double tm = seg + 1 == np && um == 1.0 ? 2 * pi : angle(p0 + um * (p1 - p0));
-      (tm < t ? u0 : u1) = um;
+      (angle(p0 + um * (p1 - p0)) < t ? u0 : u1) = um;
     }
     wall[static_cast<std::size_t>(i)] = p0 + 0.5 * (u0 + u1) * (p1 - p0);
   }

@@ -158,7 +158,7 @@ TEST(VassbergJameson, TransonicSolutionDoesNotDependOnTheSolverPath) {
   // preconditioned by the assembled second-order Jacobian refreshed every
   // fifth step, after a first-order phase to 1e-8 and a slow CFL ramp;
   // the second-order phase started at CFL 1e4 instead of cfl_start, which
-  // takes 15 second-order steps here against 49) converge to the same CL
+  // takes 16 second-order steps here against 49) converge to the same CL
   // within 1e-10. (With face-neighbour gradients and wang_epsilon 0.05 the
   // second and third converged to CL 0.3577044 and 0.3577255 here.)
   std::vector<SteadyOptions> paths(5, vj_options(1e-11));
