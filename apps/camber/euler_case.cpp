@@ -219,16 +219,22 @@ void declare_euler_schema(deck::Schema& s) {
       .real("area_fraction", 0.0, deck::Range(0.0, 2.0),
             "The section's area stays at least this fraction of the baseline's. 0: no such "
             "constraint.")
-      .choice("lift", "free", {"free", "at_least_baseline", "at_least", "equal_baseline", "equal"},
+      .choice("lift", "free",
+              {"free", "at_least_baseline", "at_least", "equal_baseline", "equal",
+               "fixed_baseline", "fixed"},
               "How the lift is held. at_least_baseline / at_least: CL stays at least the "
               "baseline's / lift_target (one more adjoint solve per design); equal_baseline / "
               "equal: CL equals the baseline's / lift_target, the angle of attack a design "
-              "variable that the optimizer trims (within alpha_range_deg of flow.alpha_deg).")
+              "variable that the optimizer trims (within alpha_range_deg of flow.alpha_deg); "
+              "fixed_baseline / fixed: every design's flow is trimmed to the baseline's / "
+              "lift_target CL by Newton on the angle of attack (a few warm flow solves and "
+              "one tangent solve each), and the optimizer minimizes the drag at that lift "
+              "with its derivative at constant lift (no lift constraint).")
       .real("lift_target", 0.0, deck::Range(-5.0, 5.0),
-            "The CL held by lift: at_least and lift: equal (required with them).")
+            "The CL held by lift: at_least, equal and fixed (required with them).")
       .real("alpha_range_deg", 3.0, deck::Range::positive().and_at_most(20.0),
-            "lift: equal and equal_baseline: the angle of attack stays within flow.alpha_deg "
-            "+- this, in degrees.")
+            "lift: equal, equal_baseline, fixed and fixed_baseline: the angle of attack "
+            "stays within flow.alpha_deg +- this, in degrees.")
       .real("cm_min", 0.0, deck::Range(-5.0, 5.0),
             "When given: the pitching moment stays CM >= cm_min (one more adjoint solve per "
             "design); absent: CM is free.")
@@ -308,14 +314,18 @@ void validate_euler(const deck::Deck& d) {
   if (d.boolean("flow.far_field_vortex") && d.real("flow.mach") >= 1.0)
     d.reject("flow.far_field_vortex", "needs a subsonic free stream (flow.mach < 1)");
   const std::string& lift = d.string("optimizer.lift");
-  if ((lift == "at_least" || lift == "equal") && !d.has("optimizer.lift_target"))
+  const bool targeted = lift == "at_least" || lift == "equal" || lift == "fixed";
+  if (targeted && !d.has("optimizer.lift_target"))
     d.reject("optimizer.lift", "'" + lift + "' holds CL at optimizer.lift_target, which is not given");
-  if (d.has("optimizer.lift_target") && lift != "at_least" && lift != "equal")
-    d.reject("optimizer.lift_target", "is used only with optimizer.lift: at_least or equal (lift is '" +
-                                          lift + "'), so it would be ignored");
-  if (d.has("optimizer.alpha_range_deg") && lift != "equal" && lift != "equal_baseline")
-    d.reject("optimizer.alpha_range_deg", "is used only when optimizer.lift trims the angle of "
-                                          "attack (equal, equal_baseline), so it would be ignored");
+  if (d.has("optimizer.lift_target") && !targeted)
+    d.reject("optimizer.lift_target",
+             "is used only with optimizer.lift: at_least, equal or fixed (lift is '" + lift +
+                 "'), so it would be ignored");
+  if (d.has("optimizer.alpha_range_deg") && lift != "equal" && lift != "equal_baseline" &&
+      lift != "fixed" && lift != "fixed_baseline")
+    d.reject("optimizer.alpha_range_deg",
+             "is used only when optimizer.lift trims the angle of attack (equal, "
+             "equal_baseline, fixed, fixed_baseline), so it would be ignored");
   const std::vector<double>& mach_points = d.reals("optimizer.mach_points");
   const std::vector<double>& point_weights = d.reals("optimizer.point_weights");
   if (!point_weights.empty() && point_weights.size() != mach_points.size())

@@ -179,6 +179,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   const std::string& lift = d.string("optimizer.lift");
   settings.lift = lift == "free"                                   ? aero::LiftConstraint::none
                   : lift == "at_least" || lift == "at_least_baseline" ? aero::LiftConstraint::at_least
+                  : lift == "fixed" || lift == "fixed_baseline"       ? aero::LiftConstraint::fixed
                                                                    : aero::LiftConstraint::equal;
   if (d.has("optimizer.lift_target")) settings.lift_target = d.real("optimizer.lift_target");
   settings.alpha_range_deg = d.real("optimizer.alpha_range_deg");
@@ -237,9 +238,12 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   if (settings.lift != aero::LiftConstraint::none)
     for (int i = 0; i < problem.n_points(); ++i)
       logging::info(CAMBER_MSG(std::setprecision(6)
-                               << "lift: CL " << (problem.trims_alpha() ? "= " : ">= ")
+                               << "lift: CL "
+                               << (problem.trims_alpha() || problem.fixes_lift() ? "= " : ">= ")
                                << problem.lift_target(i)
-                               << (problem.trims_alpha() ? ", alpha trimmed" : "")
+                               << (problem.trims_alpha() ? ", alpha trimmed by the optimizer"
+                                   : problem.fixes_lift() ? ", alpha trimmed in every evaluation"
+                                                          : "")
                                << (problem.n_points() > 1
                                        ? " at M " + std::to_string(problem.points()[static_cast<size_t>(i)].mach)
                                        : std::string())));
@@ -274,9 +278,12 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
           line << "  (replayed)";
         else if (costs)
           line << "  CL " << ex.coefficients[0]
-               << (problem.trims_alpha() ? "  alpha " + std::to_string(r.x[static_cast<size_t>(n)]) : "")
+               << (problem.trims_alpha() || problem.fixes_lift()
+                       ? "  alpha " + std::to_string(ex.point_alpha_deg.front())
+                       : "")
                << std::setprecision(2) << "  flow "
                << ex.newton_iterations << " steps "
+               << (problem.fixes_lift() ? "(" + std::to_string(ex.trim_solves) + " solves) " : "")
                << (ex.cold_restart ? "(warm start abandoned, solved cold) " : "")
                << ex.flow_seconds << " s, adjoint " << ex.adjoint_iterations << " its "
                << ex.adjoint_seconds << " s, total " << ex.seconds << " s";
@@ -284,7 +291,9 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
         csv << r.evaluation << ',' << r.objective << ',' << r.max_violation << ','
             << r.gradient_norm << ',' << r.best_objective << ',' << ex.coefficients[0] << ','
             << ex.coefficients[1] << ',' << ex.coefficients[2] << ','
-            << (problem.trims_alpha() ? r.x[static_cast<size_t>(n)] : settings.flow.flow.alpha_deg)
+            << (problem.trims_alpha()           ? r.x[static_cast<size_t>(n)]
+                : ex.point_alpha_deg.empty() ? settings.flow.flow.alpha_deg
+                                             : ex.point_alpha_deg.front())
             << ','
             << ex.newton_iterations
             << ',' << ex.adjoint_iterations << ',' << ex.flow_seconds << ','
@@ -330,7 +339,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
     design_csv << "variable,value\n" << std::setprecision(12);
     for (index_t k = 0; k < n; ++k)
       design_csv << k << ',' << result.optimizer.x[static_cast<size_t>(k)] << '\n';
-    if (problem.trims_alpha())
+    if (problem.trims_alpha() || problem.fixes_lift())
       for (size_t i = 0; i < result.final_alpha_points.size(); ++i)
         design_csv << "alpha_deg_" << i << ',' << result.final_alpha_points[i] << '\n';
     write_file_atomically(dir + "/" + name + "_final_design.csv", design_csv.str());

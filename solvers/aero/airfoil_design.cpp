@@ -70,7 +70,12 @@ AirfoilDesign::AirfoilDesign(const mesh::Mesh& global, MPI_Comm comm,
   CAMBER_INPUT_REQUIRE(settings_.lift == LiftConstraint::none ||
                            settings_.objective != Coefficient::cl,
                        "AirfoilDesign: the objective is CL, so the lift cannot also be held");
-  CAMBER_INPUT_REQUIRE(!trims_alpha() || settings_.alpha_range_deg > 0.0,
+  CAMBER_INPUT_REQUIRE(!fixes_lift() || (settings_.trim_tolerance > 0.0 && settings_.trim_max_solves > 0),
+                       "AirfoilDesign: trim_tolerance = " << settings_.trim_tolerance
+                                                          << " and trim_max_solves = "
+                                                          << settings_.trim_max_solves
+                                                          << " must be positive");
+  CAMBER_INPUT_REQUIRE(!(trims_alpha() || fixes_lift()) || settings_.alpha_range_deg > 0.0,
                        "AirfoilDesign: alpha_range_deg = " << settings_.alpha_range_deg
                                                            << " must be positive");
   CAMBER_INPUT_REQUIRE(!std::isnan(settings_.cm_min), "AirfoilDesign: cm_min is NaN");
@@ -78,6 +83,8 @@ AirfoilDesign::AirfoilDesign(const mesh::Mesh& global, MPI_Comm comm,
   for (const OperatingPoint& p : points_) weight_sum += p.weight;
   for (const OperatingPoint& p : points_) {
     weights_.push_back(p.weight / weight_sum);
+    alpha_.push_back(p.alpha_deg);
+    cl_alpha_.push_back(0.0);
     euler::SteadyFlowSettings f = settings_.flow;
     f.flow.mach = p.mach;
     f.flow.alpha_deg = p.alpha_deg;
@@ -114,6 +121,42 @@ int AirfoilDesign::n_inequality() const {
                        (std::isfinite(settings_.cm_min) ? 1 : 0));
 }
 
+ad::Var AirfoilDesign::trimmed(int i, const ad::Var& X, double target,
+                               std::array<double, 3>& d_alpha, DesignCosts& costs) {
+  euler::SteadyFlow& f = flow(i);
+  const double alpha0 = points_[static_cast<size_t>(i)].alpha_deg;
+  double& alpha = alpha_[static_cast<size_t>(i)];
+  for (int solves = 1;; ++solves) {
+    const ad::Var c = f.coefficients(X, ad::constant(Tensor::from_host({1}, {alpha})));
+    costs.newton_iterations += f.report().newton_iterations;
+    costs.cold_restart = costs.cold_restart || f.report().cold_restart;
+    costs.flow_seconds += f.report().solve_seconds;
+    ++costs.trim_solves;
+    d_alpha = f.alpha_tangent();  // also the derivative at constant lift's factor
+    costs.flow_seconds += f.report().adjoint_seconds;
+    const double r = c.value().to_vector()[0] - target;
+    double& reference = cl_alpha_[static_cast<size_t>(i)];
+    if (reference <= 0.0 && d_alpha[0] > 0.0) reference = d_alpha[0];
+    if (std::abs(r) <= settings_.trim_tolerance) return c;
+    CAMBER_REQUIRE(solves < settings_.trim_max_solves,
+                   "the lift trim did not reach CL = " << target << " in "
+                                                       << settings_.trim_max_solves
+                                                       << " flow solves (CL - target = " << r
+                                                       << " at alpha " << alpha << " deg)");
+    // Newton on alpha; where the local lift slope is below a quarter of
+    // the first one met (a transonic design can have a flat or falling
+    // lift curve at the start), the step uses that one.
+    CAMBER_REQUIRE(reference > 0.0, "the lift trim stopped: dCL/dalpha = "
+                                        << d_alpha[0] << " per degree at alpha " << alpha
+                                        << " deg (the lift does not rise with alpha)");
+    alpha -= r / (d_alpha[0] >= 0.25 * reference ? d_alpha[0] : reference);
+    CAMBER_REQUIRE(std::abs(alpha - alpha0) <= settings_.alpha_range_deg,
+                   "the lift trim left alpha_range_deg: it asks for alpha "
+                       << alpha << " deg, more than " << settings_.alpha_range_deg
+                       << " deg from " << alpha0 << " deg");
+  }
+}
+
 opt::Problem AirfoilDesign::problem() {
   std::vector<double> target;
   for (int i = 0; i < n_points(); ++i) target.push_back(lift_target(i));
@@ -122,6 +165,7 @@ opt::Problem AirfoilDesign::problem() {
   const bool stations = settings_.thickness_fraction > 0.0;
   const bool thickest = settings_.max_thickness_min > 0.0;
   const bool trim = trims_alpha();
+  const bool fixed = fixes_lift();
   opt::Problem p;
   p.x0.assign(static_cast<size_t>(n), 0.0);
   p.lower.assign(static_cast<size_t>(n), -settings_.bound);
@@ -134,7 +178,7 @@ opt::Problem AirfoilDesign::problem() {
     }
   p.n_inequality = n_inequality();
   p.n_equality = trim ? np : 0;
-  p.evaluate = [this, target, n, np, stations, thickest, trim](const std::vector<double>& x) {
+  p.evaluate = [this, target, n, np, stations, thickest, trim, fixed](const std::vector<double>& x) {
     const auto start = std::chrono::steady_clock::now();
     const size_t nx = x.size();
     warm_start_nearest(x);
@@ -145,10 +189,20 @@ opt::Problem AirfoilDesign::problem() {
     // Per point: its coefficients (a Var of the shape and, trimmed, its
     // alpha) and the gradient of one of them over all variables.
     std::vector<ad::Var> alpha(static_cast<size_t>(np)), c(static_cast<size_t>(np));
+    // LiftConstraint::fixed: each point's d(CL, CD, CM)/dalpha at its trim.
+    std::vector<std::array<double, 3>> d_alpha(static_cast<size_t>(np));
     try {
       design::check_cell_volumes(global_, X.value());
       for (int i = 0; i < np; ++i) {
         euler::SteadyFlow& f = flow(i);
+        if (fixed) {
+          c[static_cast<size_t>(i)] =
+              trimmed(i, X, target[static_cast<size_t>(i)], d_alpha[static_cast<size_t>(i)], costs);
+          const std::vector<double> cv = c[static_cast<size_t>(i)].value().to_vector();
+          costs.point_coefficients.push_back({cv[0], cv[1], cv[2]});
+          costs.point_alpha_deg.push_back(alpha_[static_cast<size_t>(i)]);
+          continue;
+        }
         if (trim) {
           alpha[static_cast<size_t>(i)] =
               ad::variable(Tensor::from_host({1}, {x[static_cast<size_t>(n + i)]}));
@@ -158,6 +212,8 @@ opt::Problem AirfoilDesign::problem() {
         }
         const std::vector<double> cv = c[static_cast<size_t>(i)].value().to_vector();
         costs.point_coefficients.push_back({cv[0], cv[1], cv[2]});
+        costs.point_alpha_deg.push_back(trim ? x[static_cast<size_t>(n + i)]
+                                             : points_[static_cast<size_t>(i)].alpha_deg);
         costs.newton_iterations += f.report().newton_iterations;
         costs.cold_restart = costs.cold_restart || f.report().cold_restart;
         costs.flow_seconds += f.report().solve_seconds;
@@ -169,6 +225,9 @@ opt::Problem AirfoilDesign::problem() {
     const auto gradient_of = [&](int i, int m) {
       std::vector<double> w(3, 0.0);
       w[static_cast<size_t>(m)] = 1.0;
+      // At constant lift: dJ/da - (J_alpha / CL_alpha) dCL/da.
+      if (fixed) w[0] -= d_alpha[static_cast<size_t>(i)][static_cast<size_t>(m)] /
+                         d_alpha[static_cast<size_t>(i)][0];
       ad::GradOptions go;
       go.retain_graph = true;
       std::vector<double> g(nx, 0.0);
@@ -191,9 +250,21 @@ opt::Problem AirfoilDesign::problem() {
       for (double& v : g) v = -v;
       return g;
     };
+    // The coefficients the optimizer sees. With the lift fixed: each at the
+    // target lift to first order, C + (C_alpha / CL_alpha) (target - CL),
+    // so that the trim's residual (below trim_tolerance) does not show in
+    // differences of the objective.
+    std::vector<std::array<double, 3>> seen = costs.point_coefficients;
+    if (fixed)
+      for (int i = 0; i < np; ++i) {
+        std::array<double, 3>& ci = seen[static_cast<size_t>(i)];
+        const std::array<double, 3>& d = d_alpha[static_cast<size_t>(i)];
+        const double dalpha = (target[static_cast<size_t>(i)] - ci[0]) / d[0];
+        for (size_t m = 0; m < 3; ++m) ci[m] += d[m] * dalpha;
+      }
     opt::Evaluation e;
     const int objective = static_cast<int>(settings_.objective);
-    e.objective = objective_mean(costs.point_coefficients);
+    e.objective = objective_mean(seen);
     e.objective_gradient.assign(nx, 0.0);
     for (int i = 0; i < np; ++i) {
       const double w = weights_[static_cast<size_t>(i)];
@@ -230,7 +301,7 @@ opt::Problem AirfoilDesign::problem() {
       e.inequality_gradients.push_back(g);
     }
     for (int i = 0; i < np; ++i) {
-      const auto& cv = costs.point_coefficients[static_cast<size_t>(i)];
+      const auto& cv = seen[static_cast<size_t>(i)];
       if (settings_.lift == LiftConstraint::at_least) {
         e.inequality.push_back(target[static_cast<size_t>(i)] - cv[0]);
         e.inequality_gradients.push_back(negated(gradient_of(i, 0)));
@@ -275,7 +346,7 @@ double AirfoilDesign::objective_mean(const std::vector<std::array<double, 3>>& c
 void AirfoilDesign::remember(const std::vector<double>& x) {
   std::vector<Tensor> states;
   for (int i = 0; i < n_points(); ++i) states.push_back(flow(i).state().clone());
-  converged_.push_back({scaled(x), std::move(states)});
+  converged_.push_back({scaled(x), std::move(states), alpha_});
 }
 
 void AirfoilDesign::warm_start_nearest(const std::vector<double>& x) {
@@ -290,6 +361,7 @@ void AirfoilDesign::warm_start_nearest(const std::vector<double>& x) {
   }
   for (int i = 0; i < n_points(); ++i)
     flow(i).set_state(converged_[best].states[static_cast<size_t>(i)]);
+  alpha_ = converged_[best].alpha;
 }
 
 opt::Options AirfoilDesign::options() {
@@ -381,22 +453,32 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
   // of the designs to come are theirs, as in the uninterrupted run.
   std::unique_ptr<mesh::DistributedMesh> restart_mesh;
   converged_.clear();
+  // With the lift fixed each state file holds the trimmed alpha it was
+  // solved at (the next trim starts there).
+  const auto read_state = [&](std::size_t k, int i, double& alpha) {
+    return read_flow_state(state_path(k, i), *restart_mesh, [&](io::H5File& file) {
+      if (fixes_lift()) alpha = file.attribute<double>("", "alpha_deg");
+    });
+  };
   if (restart) {
     restart_mesh = std::make_unique<mesh::DistributedMesh>(global_, comm_);
     for (int i = 0; i < np; ++i)
-      flow(i).set_state(read_flow_state(state_path(h.size(), i), *restart_mesh));
+      flow(i).set_state(read_state(h.size(), i, alpha_[static_cast<size_t>(i)]));
     optimizer_->replay(std::move(h));
   }
   int best_evaluation = 0, last_best = 0;
   std::vector<std::array<double, 3>> best_coefficients;
+  std::vector<double> best_alpha;
   std::vector<Tensor> best_state(static_cast<size_t>(np));
   optimizer_->on_evaluation([&](const opt::Record& r) {
     if (r.replayed && !r.failed) {
       std::vector<Tensor> states;
-      for (int i = 0; i < np; ++i)
-        states.push_back(read_flow_state(state_path(static_cast<std::size_t>(r.evaluation), i),
-                                         *restart_mesh));
-      converged_.push_back({scaled(r.x), std::move(states)});
+      std::vector<double> alphas;
+      for (int i = 0; i < np; ++i) {
+        alphas.push_back(points_[static_cast<size_t>(i)].alpha_deg);
+        states.push_back(read_state(static_cast<std::size_t>(r.evaluation), i, alphas.back()));
+      }
+      converged_.push_back({scaled(r.x), std::move(states), std::move(alphas)});
     }
     if (checkpoints && !r.replayed) {
       // The states are written before the history, so whenever the job
@@ -407,6 +489,7 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
       for (int i = 0; i < np; ++i) {
         io::H5File file(state_path(k, i), io::Mode::create, comm_);
         write_flow_state(file, flow(i).discretization().mesh(), flow(i).state());
+        file.set_attribute("", "alpha_deg", alpha_[static_cast<size_t>(i)]);
         file.close();
       }
       if (rank == 0) opt::save_history(history_path, optimizer_->history());
@@ -415,6 +498,7 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
     if (!r.replayed && !r.failed && r.best_evaluation == r.evaluation) {
       best_evaluation = r.evaluation;
       best_coefficients = costs_.point_coefficients;
+      best_alpha = costs_.point_alpha_deg;
       for (int i = 0; i < np; ++i) best_state[static_cast<size_t>(i)] = flow(i).state().clone();
     }
     last_best = r.best_evaluation;
@@ -437,7 +521,19 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
                       : points_[static_cast<size_t>(i)].alpha_deg);
   if (last_best > 0 && last_best == best_evaluation) {
     result.final_points = best_coefficients;
+    if (fixes_lift()) result.final_alpha_points = best_alpha;
     for (int i = 0; i < np; ++i) flow(i).set_state(best_state[static_cast<size_t>(i)]);
+  } else if (fixes_lift()) {
+    // Trimmed again from the nearest kept design's flow and alpha.
+    warm_start_nearest(result.optimizer.x);
+    const ad::Var X = ad::constant(result.final_coordinates);
+    DesignCosts unused;
+    for (int i = 0; i < np; ++i) {
+      std::array<double, 3> d{};
+      const std::vector<double> c = trimmed(i, X, lift_target(i), d, unused).value().to_vector();
+      result.final_points.push_back({c[0], c[1], c[2]});
+      result.final_alpha_points[static_cast<size_t>(i)] = alpha_[static_cast<size_t>(i)];
+    }
   } else {
     for (int i = 0; i < np; ++i) {
       const std::vector<double> c =

@@ -47,6 +47,12 @@
 /// differentiates; with the classic limiter each solve freezes it on its
 /// own path (see euler::SteadyFlow).
 ///
+/// With the lift fixed (LiftConstraint::fixed) every evaluation trims each
+/// point's alpha to the lift target before it returns, so every design the
+/// optimizer sees has the target lift (to AirfoilDesignSettings::
+/// trim_tolerance) and the optimizer has no lift constraint to meet (no
+/// zig-zag between trial steps that lose lift and steps that recover it).
+///
 /// Limits: 2-D, one airfoil element; the far field is held fixed (no
 /// point-vortex correction); every rank holds the global mesh and the
 /// global shape gradient; each flow solve builds its distributed mesh and
@@ -78,8 +84,14 @@ enum class Coefficient : int { cl = 0, cd = 1, cm = 2 };
 ///  - at_least: CL >= the target (one more adjoint solve per design);
 ///  - equal: CL = the target, the angle of attack a design variable (the
 ///    last one, in degrees) that the optimizer trims; its derivatives come
-///    from the same adjoint solves (euler::SteadyFlow with alpha).
-enum class LiftConstraint : int { none = 0, at_least = 1, equal = 2 };
+///    from the same adjoint solves (euler::SteadyFlow with alpha);
+///  - fixed: CL = the target in every evaluation: each design's flow is
+///    trimmed to it by Newton on alpha (one tangent solve per step,
+///    euler::SteadyFlow::alpha_tangent), so the optimizer sees the drag at
+///    that lift and no lift constraint. The objective's gradient is its
+///    derivative at constant lift, dJ/da - (J_alpha / CL_alpha) dCL/da: one
+///    adjoint solve of that combination (the same for a moment bound).
+enum class LiftConstraint : int { none = 0, at_least = 1, equal = 2, fixed = 3 };
 
 /// One operating point of a multi-point design.
 struct OperatingPoint {
@@ -111,9 +123,16 @@ struct AirfoilDesignSettings {
   /// The CL that `lift` holds at every point; NaN: each point's baseline
   /// CL.
   double lift_target = std::numeric_limits<double>::quiet_NaN();
-  /// LiftConstraint::equal: each point's alpha stays within its start +-
-  /// this (degrees).
+  /// LiftConstraint::equal and fixed: each point's alpha stays within its
+  /// start +- this (degrees); a fixed-lift trim that leaves it fails the
+  /// design.
   double alpha_range_deg = 3.0;
+  /// LiftConstraint::fixed: the trim stops at |CL - target| <= this, and
+  /// fails the design after trim_max_solves flow solves. The optimizer
+  /// sees each coefficient C at the target to first order, C + (C_alpha /
+  /// CL_alpha) (target - CL): its error is of the order of this squared.
+  double trim_tolerance = 1e-8;
+  int trim_max_solves = 8;
   /// Finite: CM >= cm_min (a bound on the nose-down pitching moment; one
   /// more adjoint solve per design).
   double cm_min = -std::numeric_limits<double>::infinity();
@@ -135,6 +154,8 @@ struct AirfoilDesignSettings {
 struct DesignCosts {
   std::array<double, 3> coefficients{};  ///< CL, CD, CM of the first point
   std::vector<std::array<double, 3>> point_coefficients;  ///< of every point
+  std::vector<double> point_alpha_deg;  ///< the angle of attack of every point
+  int trim_solves = 0;  ///< LiftConstraint::fixed: flow solves of the trims, summed
   int newton_iterations = 0;      ///< summed over the points
   bool cold_restart = false;  ///< a warm start was abandoned
   int adjoint_iterations = 0;
@@ -176,6 +197,8 @@ class AirfoilDesign {
     return n_design() + (trims_alpha() ? static_cast<index_t>(n_points()) : 0);
   }
   bool trims_alpha() const noexcept { return settings_.lift == LiftConstraint::equal; }
+  /// The lift held in every evaluation by a trim of alpha (LiftConstraint::fixed).
+  bool fixes_lift() const noexcept { return settings_.lift == LiftConstraint::fixed; }
   /// The CL held at a point (settings().lift_target, or the point's
   /// baseline CL). Collective on the first call (it may solve the baseline).
   double lift_target(int point = 0);
@@ -232,6 +255,14 @@ class AirfoilDesign {
   /// The constraints g <= 0: thickness stations, largest thickness, area,
   /// then per point lift and moment.
   int n_inequality() const;
+  /// LiftConstraint::fixed: point i's coefficients at node coordinates X
+  /// with alpha trimmed to CL = target (Newton from alpha_[i], the step
+  /// taken with the first trim's lift slope where the local one is below a
+  /// quarter of it; alpha_[i] ends at the trimmed angle), and their
+  /// derivatives in alpha there.
+  /// Throws camber::Error when the trim fails.
+  ad::Var trimmed(int i, const ad::Var& X, double target, std::array<double, 3>& d_alpha,
+                  DesignCosts& costs);
 
   mesh::Mesh global_;
   MPI_Comm comm_;
@@ -244,9 +275,12 @@ class AirfoilDesign {
   std::vector<double> weights_;  // of the points, summing to 1
   double baseline_area_ = 0.0;
   std::vector<std::unique_ptr<euler::SteadyFlow>> flows_;
+  std::vector<double> alpha_;  // per point: the angle its flow was (or starts) solved at
+  std::vector<double> cl_alpha_;  // per point: the first trim's dCL/dalpha (0: none yet)
   struct Converged {
     std::vector<double> y;       // scaled design
     std::vector<Tensor> states;  // per point
+    std::vector<double> alpha;   // per point
   };
   std::vector<Converged> converged_;
   bool have_baseline_ = false;

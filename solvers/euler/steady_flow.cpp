@@ -178,37 +178,53 @@ ad::Var SteadyFlow::differentiable(const ad::Vars& inputs) {
         return out;
       },
       [self, lin, with_alpha](const ad::Vars&, const ad::Var&, const ad::Vars& tangents) -> ad::Var {
-        const auto start = std::chrono::steady_clock::now();
-        Linearization& l = **lin;
-        l.prepare_derivatives(self->settings_.adjoint);
-        // (dR/dU) dU = -(dR/dX) V - (dR/dalpha) da;
-        // dJ_m = w_m . (dG/dX V) + dJ_m/dalpha|_U da + dJ_m/dU . dU.
-        std::array<double, 3> dG;
-        Tensor rhs = l.shape->directional(l.U, tangents[0].value(), dG);
         const double da = with_alpha ? tangents[1].value().to_vector()[0] : 0.0;
-        if (da != 0.0) rhs.axpy(da, l.adjoint->residual_alpha_derivative(l.U));
-        rhs *= -1.0;
-        int its = 0;
-        const Tensor dU = l.adjoint->solve_tangent(l.U, rhs, &its);
-        const auto w = l.disc->force_coefficient_weights();
-        // dJ_m/dU . dU for CL, CD and CM from one colour sweep.
-        const std::vector<Tensor> g = l.adjoint->objective_gradients(l.U, {w[0], w[1], w[2]});
-        const auto dh = dU.host();
-        std::vector<double> out(3, 0.0);
-        for (int m = 0; m < 3; ++m) {
-          const auto& wm = w[static_cast<size_t>(m)];
-          const auto gh = g[static_cast<size_t>(m)].host();
-          double s = 0.0;
-          for (index_t i = 0; i < l.disc->n_owned() * Discretization::n_vars; ++i)
-            s += gh(i) * dh(i);
-          out[static_cast<size_t>(m)] = par::allreduce_sum(s, self->comm_) + wm[0] * dG[0] +
-                                        wm[1] * dG[1] + wm[2] * dG[2];
-          if (da != 0.0) out[static_cast<size_t>(m)] += da * l.adjoint->objective_alpha_partial(l.U, wm);
-        }
-        self->report_.adjoint_iterations = its;
-        self->report_.adjoint_seconds = seconds_since(start);
-        return ad::constant(Tensor::from_host({3}, out));
+        const Tensor V = tangents[0].value();
+        const std::array<double, 3> d = self->tangent(**lin, &V, da);
+        return ad::constant(Tensor::from_host({3}, {d[0], d[1], d[2]}));
       });
+}
+
+// (dR/dU) dU = -(dR/dX) V - (dR/dalpha) da;
+// dJ_m = w_m . (dG/dX V) + dJ_m/dalpha|_U da + dJ_m/dU . dU.
+std::array<double, 3> SteadyFlow::tangent(Linearization& l, const Tensor* V, double da) {
+  const auto start = std::chrono::steady_clock::now();
+  if (!l.adjoint) l.adjoint = std::make_unique<Adjoint>(*l.disc, settings_.adjoint);
+  std::array<double, 3> dG = {0.0, 0.0, 0.0};
+  Tensor rhs;
+  if (V) {
+    if (!l.shape) l.shape = std::make_unique<ShapeDerivative>(*l.disc);
+    rhs = l.shape->directional(l.U, *V, dG);
+    if (da != 0.0) rhs.axpy(da, l.adjoint->residual_alpha_derivative(l.U));
+  } else {
+    rhs = l.adjoint->residual_alpha_derivative(l.U);
+    rhs *= da;
+  }
+  rhs *= -1.0;
+  int its = 0;
+  const Tensor dU = l.adjoint->solve_tangent(l.U, rhs, &its);
+  const auto w = l.disc->force_coefficient_weights();
+  // dJ_m/dU . dU for CL, CD and CM from one colour sweep.
+  const std::vector<Tensor> g = l.adjoint->objective_gradients(l.U, {w[0], w[1], w[2]});
+  const auto dh = dU.host();
+  std::array<double, 3> out = {0.0, 0.0, 0.0};
+  for (int m = 0; m < 3; ++m) {
+    const auto& wm = w[static_cast<size_t>(m)];
+    const auto gh = g[static_cast<size_t>(m)].host();
+    double s = 0.0;
+    for (index_t i = 0; i < l.disc->n_owned() * Discretization::n_vars; ++i) s += gh(i) * dh(i);
+    out[static_cast<size_t>(m)] =
+        par::allreduce_sum(s, comm_) + wm[0] * dG[0] + wm[1] * dG[1] + wm[2] * dG[2];
+    if (da != 0.0) out[static_cast<size_t>(m)] += da * l.adjoint->objective_alpha_partial(l.U, wm);
+  }
+  report_.adjoint_iterations = its;
+  report_.adjoint_seconds = seconds_since(start);
+  return out;
+}
+
+std::array<double, 3> SteadyFlow::alpha_tangent() {
+  CAMBER_REQUIRE(last_, "SteadyFlow::alpha_tangent: no flow has been solved yet");
+  return tangent(*last_, nullptr, 1.0);
 }
 
 const Tensor& SteadyFlow::state() const {

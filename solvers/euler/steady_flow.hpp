@@ -116,6 +116,13 @@ class SteadyFlow {
   ad::Var coefficients(const ad::Var& X, const ad::Var& alpha_deg);
   Tensor coefficients(const Tensor& X, double alpha_deg);
 
+  /// d(CL, CD, CM)/dalpha per degree at the last converged state, the
+  /// node coordinates held: one tangent solve (dR/dU) dU = -dR/dalpha. What
+  /// a fixed-lift trim needs (Newton on alpha, and the drag's derivative at
+  /// constant lift: dCD/dX - (CD_alpha / CL_alpha) dCL/dX). Collective;
+  /// throws like a derivative when the linear solve fails.
+  std::array<double, 3> alpha_tangent();
+
   const SteadyFlowReport& report() const noexcept { return report_; }
   /// The last converged state ({n_local, 4}) and the discretization it
   /// solves (deformed mesh, frozen limiter): for output.
@@ -140,6 +147,9 @@ class SteadyFlow {
  private:
   std::shared_ptr<Linearization> solve(const Tensor& X, double alpha_deg);
   ad::Var differentiable(const ad::Vars& inputs);
+  /// The forward derivative of (CL, CD, CM) at l along node tangent V
+  /// (none: zero) and angle tangent da (degrees).
+  std::array<double, 3> tangent(Linearization& l, const Tensor* V, double da);
 
   mesh::Mesh global_;
   MPI_Comm comm_;

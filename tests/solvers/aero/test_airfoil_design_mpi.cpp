@@ -14,6 +14,11 @@
 //    central differences of evaluate(), and a run that ends on the target.
 // 4. Two operating points, each trimmed to the lift target: the weighted
 //    objective's and both equalities' gradients, and a run on the target.
+// 5. The lift fixed (every evaluation trims alpha to the target): the drag
+//    at constant lift and the moment bound against central differences of
+//    evaluate() in all 10 bumps at the baseline and away from it, the lift
+//    of every evaluation on the target, and a run cut short and restarted
+//    that reaches the uninterrupted run's design and alpha.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -68,6 +73,25 @@ std::unique_ptr<design::ShapeParametrization> bumps(const mesh::Mesh& m) {
                                               design::evenly_spaced_bumps(5));
 }
 
+// The run of s cut after `cut` designs (checkpoint `prefix`), then
+// restarted from its checkpoint to s.optimizer.max_evaluations; replayed:
+// how many designs the restart replayed.
+aero::AirfoilDesignResult cut_and_restarted(const mesh::Mesh& m, aero::AirfoilDesignSettings s,
+                                            const std::string& prefix, int cut, int& replayed) {
+  const int total = s.optimizer.max_evaluations;
+  s.checkpoint = prefix;
+  s.optimizer.max_evaluations = cut;
+  {
+    aero::AirfoilDesign first(m, test::world(), bumps(m), s);
+    first.run();
+  }
+  s.optimizer.max_evaluations = total;
+  aero::AirfoilDesign resumed(m, test::world(), bumps(m), s);
+  replayed = 0;
+  return resumed.run([&](const opt::Record& r, const aero::DesignCosts*) { replayed += r.replayed; },
+                     /*restart=*/true);
+}
+
 TEST(AirfoilDesign, GradientsAreThoseOfTheFunctionsTheOptimizerEvaluates) {
   const mesh::Mesh m = grid();
   aero::AirfoilDesign problem(m, test::world(), bumps(m), transonic_settings());
@@ -117,18 +141,8 @@ TEST(AirfoilDesign, RestartFromACheckpointReachesTheUninterruptedDesign) {
   aero::AirfoilDesign whole(m, test::world(), bumps(m), s);
   const aero::AirfoilDesignResult r_whole = whole.run();
 
-  s.checkpoint = dir + "/cut";
-  s.optimizer.max_evaluations = 2;
-  {
-    aero::AirfoilDesign cut(m, test::world(), bumps(m), s);
-    cut.run();
-  }
-  s.optimizer.max_evaluations = 5;
-  aero::AirfoilDesign resumed(m, test::world(), bumps(m), s);
   int replayed = 0;
-  const aero::AirfoilDesignResult r_resumed =
-      resumed.run([&](const opt::Record& r, const aero::DesignCosts*) { replayed += r.replayed; },
-                  /*restart=*/true);
+  const aero::AirfoilDesignResult r_resumed = cut_and_restarted(m, s, dir + "/cut", 2, replayed);
   EXPECT_EQ(replayed, 2);
   ASSERT_EQ(r_resumed.optimizer.x.size(), r_whole.optimizer.x.size());
   for (size_t k = 0; k < r_whole.optimizer.x.size(); ++k)
@@ -280,6 +294,89 @@ TEST(AirfoilDesign, TwoOperatingPointsEachTrimmedToTheLiftTarget) {
   }
   const double base = (r.baseline_points[0][1] + 2.0 * r.baseline_points[1][1]) / 3.0;
   EXPECT_LT(r.optimizer.objective, base);
+}
+
+// The lift fixed at CL = 0.3 (the baseline's alpha 1.25 deg gives 0.329 on
+// this grid): every evaluation trims alpha by Newton to within the trim
+// tolerance, and the optimizer sees the drag (and the moment) at that
+// lift. Their gradients (one adjoint each, of CD - (CD_alpha / CL_alpha)
+// CL) against central differences of evaluate() itself, each point a full
+// trim, at the baseline and at a design away from it, all 10 bumps (1e-5
+// of the largest component); then a run of 6 designs cut after 3 and
+// restarted: the same final design and alpha, the lift on the target.
+TEST(AirfoilDesign, FixedLiftTrimsEveryDesignWithTheGradientAtConstantLift) {
+  const mesh::Mesh m = grid();
+  aero::AirfoilDesignSettings s = transonic_settings();
+  s.lift = aero::LiftConstraint::fixed;
+  s.lift_target = 0.3;
+  s.cm_min = -0.2;
+  aero::AirfoilDesign problem(m, test::world(), bumps(m), s);
+  const opt::Problem p = problem.problem();
+  const index_t n = problem.n_variables();
+  ASSERT_EQ(n, 10);
+  ASSERT_EQ(p.n_equality, 0);
+  const int moment = p.n_inequality - 1;  // cm_min - CM <= 0
+  const double h = 1e-6;
+  for (const double away : {0.0, 1.0}) {
+    const char* where = away > 0.0 ? "away" : "baseline";
+    std::vector<double> x(static_cast<size_t>(n));
+    for (index_t k = 0; k < n; ++k) x[static_cast<size_t>(k)] = away * 1e-3 * std::sin(0.7 + 1.3 * k);
+    const opt::Evaluation e = p.evaluate(x);
+    EXPECT_NEAR(problem.last_costs().coefficients[0], 0.3, s.trim_tolerance) << where;
+    say("[airfoil design, lift fixed, %s] CL %.10f at alpha %.6f deg, CD %.8f, %d trim solves\n",
+        where, problem.last_costs().coefficients[0], problem.last_costs().point_alpha_deg[0],
+        e.objective, problem.last_costs().trim_solves);
+    const std::vector<double>* g[2] = {&e.objective_gradient,
+                                       &e.inequality_gradients[static_cast<size_t>(moment)]};
+    const char* names[2] = {"CD at CL 0.3", "CM bound at CL 0.3"};
+    double g_max[2] = {0.0, 0.0}, worst[2] = {0.0, 0.0};
+    for (int j = 0; j < 2; ++j)
+      for (double v : *g[j]) g_max[j] = std::max(g_max[j], std::abs(v));
+    for (index_t k = 0; k < n; ++k) {
+      std::vector<double> xp = x, xm = x;
+      xp[static_cast<size_t>(k)] += h;
+      xm[static_cast<size_t>(k)] -= h;
+      const opt::Evaluation ep = p.evaluate(xp);
+      EXPECT_NEAR(problem.last_costs().coefficients[0], 0.3, s.trim_tolerance);
+      const opt::Evaluation em = p.evaluate(xm);
+      EXPECT_NEAR(problem.last_costs().coefficients[0], 0.3, s.trim_tolerance);
+      const double fd[2] = {(ep.objective - em.objective) / (2 * h),
+                            (ep.inequality[static_cast<size_t>(moment)] -
+                             em.inequality[static_cast<size_t>(moment)]) /
+                                (2 * h)};
+      for (int j = 0; j < 2; ++j) {
+        const double gk = (*g[j])[static_cast<size_t>(k)];
+        worst[j] = std::max(worst[j], std::abs(gk - fd[j]) / g_max[j]);
+        EXPECT_NEAR(gk, fd[j], 1e-5 * g_max[j]) << where << " " << names[j] << " variable " << k;
+      }
+    }
+    for (int j = 0; j < 2; ++j)
+      say("[airfoil design, lift fixed, %s] %s: largest |adjoint - central difference| / max|g| "
+          "%.2e (max|g| %.3e)\n",
+          where, names[j], worst[j], g_max[j]);
+  }
+
+  const std::string dir = test::scratch_dir(CAMBER_TEST_SCRATCH, "fixed_lift").string();
+  s.optimizer.max_evaluations = 6;
+  s.checkpoint = dir + "/whole";
+  aero::AirfoilDesign whole(m, test::world(), bumps(m), s);
+  const aero::AirfoilDesignResult r = whole.run();
+  say("[airfoil design, lift fixed] CD at CL 0.3 %.6f -> %.6f, alpha %.4f deg, CM %.5f, %d "
+      "evaluations, %d failed\n",
+      whole.history().front().values.objective, r.optimizer.objective, r.final_alpha_deg,
+      r.final[2], r.optimizer.n_evaluations, r.optimizer.n_failures);
+  EXPECT_NEAR(r.final[0], 0.3, s.trim_tolerance);
+  EXPECT_LT(r.optimizer.objective, whole.history().front().values.objective);
+  EXPECT_GE(r.final[2], -0.2);
+
+  int replayed = 0;
+  const aero::AirfoilDesignResult r2 = cut_and_restarted(m, s, dir + "/cut", 3, replayed);
+  EXPECT_EQ(replayed, 3);
+  ASSERT_EQ(r2.optimizer.x.size(), r.optimizer.x.size());
+  for (size_t k = 0; k < r.optimizer.x.size(); ++k)
+    EXPECT_NEAR(r2.optimizer.x[k], r.optimizer.x[k], 1e-12) << k;
+  EXPECT_NEAR(r2.final_alpha_deg, r.final_alpha_deg, 1e-9);
+  EXPECT_NEAR(r2.optimizer.objective, r.optimizer.objective, 1e-9 * std::abs(r.optimizer.objective));
 }
 
 }  // namespace
