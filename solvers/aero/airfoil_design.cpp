@@ -126,6 +126,9 @@ ad::Var AirfoilDesign::trimmed(int i, const ad::Var& X, double target,
   euler::SteadyFlow& f = flow(i);
   const double alpha0 = points_[static_cast<size_t>(i)].alpha_deg;
   double& alpha = alpha_[static_cast<size_t>(i)];
+  // The angles known to give too little lift (below) and too much (above).
+  const double inf = std::numeric_limits<double>::infinity();
+  double below = -inf, r_below = 0.0, above = inf, r_above = 0.0;
   for (int solves = 1;; ++solves) {
     const ad::Var c = f.coefficients(X, ad::constant(Tensor::from_host({1}, {alpha})));
     costs.newton_iterations += f.report().newton_iterations;
@@ -137,19 +140,41 @@ ad::Var AirfoilDesign::trimmed(int i, const ad::Var& X, double target,
     const double r = c.value().to_vector()[0] - target;
     double& reference = cl_alpha_[static_cast<size_t>(i)];
     if (reference <= 0.0 && d_alpha[0] > 0.0) reference = d_alpha[0];
-    if (std::abs(r) <= settings_.trim_tolerance) return c;
+    if (std::abs(r) <= settings_.trim_tolerance) {
+      if (d_alpha[0] > 0.0) reference = d_alpha[0];  // kept with this design's flow
+      return c;
+    }
     CAMBER_REQUIRE(solves < settings_.trim_max_solves,
                    "the lift trim did not reach CL = " << target << " in "
                                                        << settings_.trim_max_solves
                                                        << " flow solves (CL - target = " << r
                                                        << " at alpha " << alpha << " deg)");
+    if (r < 0.0) {
+      below = alpha, r_below = r;
+    } else {
+      above = alpha, r_above = r;
+    }
     // Newton on alpha; where the local lift slope is below a quarter of
-    // the first one met (a transonic design can have a flat or falling
-    // lift curve at the start), the step uses that one.
+    // the reference (the nearest converged design's slope, else the first
+    // one met: a transonic design can have a flat or falling lift curve at
+    // the start), the step uses the reference.
     CAMBER_REQUIRE(reference > 0.0, "the lift trim stopped: dCL/dalpha = "
                                         << d_alpha[0] << " per degree at alpha " << alpha
                                         << " deg (the lift does not rise with alpha)");
-    alpha -= r / (d_alpha[0] >= 0.25 * reference ? d_alpha[0] : reference);
+    double next = alpha - r / (d_alpha[0] >= 0.25 * reference ? d_alpha[0] : reference);
+    // Once the target is bracketed, a Newton step that leaves the bracket
+    // (the lift curve of a transonic section can bend sharply: on SU2's
+    // QuickStart mesh its slope is 0.13 per degree at 1.15-1.2 deg and 0.56
+    // at 1.2-1.25) is replaced by the secant of the bracket, or its middle
+    // when the secant lands near an end.
+    if (std::isfinite(below) && std::isfinite(above)) {
+      const double lo = std::min(below, above), width = std::abs(above - below);
+      if (!(next > lo && next < lo + width)) {
+        next = below - r_below * (above - below) / (r_above - r_below);
+        if (!(next > lo + 0.1 * width && next < lo + 0.9 * width)) next = lo + 0.5 * width;
+      }
+    }
+    alpha = next;
     CAMBER_REQUIRE(std::abs(alpha - alpha0) <= settings_.alpha_range_deg,
                    "the lift trim left alpha_range_deg: it asks for alpha "
                        << alpha << " deg, more than " << settings_.alpha_range_deg
@@ -346,7 +371,7 @@ double AirfoilDesign::objective_mean(const std::vector<std::array<double, 3>>& c
 void AirfoilDesign::remember(const std::vector<double>& x) {
   std::vector<Tensor> states;
   for (int i = 0; i < n_points(); ++i) states.push_back(flow(i).state().clone());
-  converged_.push_back({scaled(x), std::move(states), alpha_});
+  converged_.push_back({scaled(x), std::move(states), alpha_, cl_alpha_});
 }
 
 void AirfoilDesign::warm_start_nearest(const std::vector<double>& x) {
@@ -362,6 +387,7 @@ void AirfoilDesign::warm_start_nearest(const std::vector<double>& x) {
   for (int i = 0; i < n_points(); ++i)
     flow(i).set_state(converged_[best].states[static_cast<size_t>(i)]);
   alpha_ = converged_[best].alpha;
+  cl_alpha_ = converged_[best].cl_alpha;
 }
 
 opt::Options AirfoilDesign::options() {
@@ -454,16 +480,19 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
   std::unique_ptr<mesh::DistributedMesh> restart_mesh;
   converged_.clear();
   // With the lift fixed each state file holds the trimmed alpha it was
-  // solved at (the next trim starts there).
-  const auto read_state = [&](std::size_t k, int i, double& alpha) {
+  // solved at and the lift slope there (the next trim starts from them).
+  const auto read_state = [&](std::size_t k, int i, double& alpha, double& cl_alpha) {
     return read_flow_state(state_path(k, i), *restart_mesh, [&](io::H5File& file) {
-      if (fixes_lift()) alpha = file.attribute<double>("", "alpha_deg");
+      if (!fixes_lift()) return;
+      alpha = file.attribute<double>("", "alpha_deg");
+      cl_alpha = file.attribute<double>("", "cl_alpha");
     });
   };
   if (restart) {
     restart_mesh = std::make_unique<mesh::DistributedMesh>(global_, comm_);
     for (int i = 0; i < np; ++i)
-      flow(i).set_state(read_state(h.size(), i, alpha_[static_cast<size_t>(i)]));
+      flow(i).set_state(read_state(h.size(), i, alpha_[static_cast<size_t>(i)],
+                                   cl_alpha_[static_cast<size_t>(i)]));
     optimizer_->replay(std::move(h));
   }
   int best_evaluation = 0, last_best = 0;
@@ -473,12 +502,14 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
   optimizer_->on_evaluation([&](const opt::Record& r) {
     if (r.replayed && !r.failed) {
       std::vector<Tensor> states;
-      std::vector<double> alphas;
+      std::vector<double> alphas, slopes;
       for (int i = 0; i < np; ++i) {
         alphas.push_back(points_[static_cast<size_t>(i)].alpha_deg);
-        states.push_back(read_state(static_cast<std::size_t>(r.evaluation), i, alphas.back()));
+        slopes.push_back(0.0);
+        states.push_back(read_state(static_cast<std::size_t>(r.evaluation), i, alphas.back(),
+                                    slopes.back()));
       }
-      converged_.push_back({scaled(r.x), std::move(states), std::move(alphas)});
+      converged_.push_back({scaled(r.x), std::move(states), std::move(alphas), std::move(slopes)});
     }
     if (checkpoints && !r.replayed) {
       // The states are written before the history, so whenever the job
@@ -490,6 +521,7 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
         io::H5File file(state_path(k, i), io::Mode::create, comm_);
         write_flow_state(file, flow(i).discretization().mesh(), flow(i).state());
         file.set_attribute("", "alpha_deg", alpha_[static_cast<size_t>(i)]);
+        file.set_attribute("", "cl_alpha", cl_alpha_[static_cast<size_t>(i)]);
         file.close();
       }
       if (rank == 0) opt::save_history(history_path, optimizer_->history());

@@ -132,7 +132,7 @@ struct AirfoilDesignSettings {
   /// sees each coefficient C at the target to first order, C + (C_alpha /
   /// CL_alpha) (target - CL): its error is of the order of this squared.
   double trim_tolerance = 1e-8;
-  int trim_max_solves = 8;
+  int trim_max_solves = 12;
   /// Finite: CM >= cm_min (a bound on the nose-down pitching moment; one
   /// more adjoint solve per design).
   double cm_min = -std::numeric_limits<double>::infinity();
@@ -257,9 +257,10 @@ class AirfoilDesign {
   int n_inequality() const;
   /// LiftConstraint::fixed: point i's coefficients at node coordinates X
   /// with alpha trimmed to CL = target (Newton from alpha_[i], the step
-  /// taken with the first trim's lift slope where the local one is below a
-  /// quarter of it; alpha_[i] ends at the trimmed angle), and their
-  /// derivatives in alpha there.
+  /// taken with the nearest converged design's lift slope where the local
+  /// one is below a quarter of it, and kept inside the bracket of the target once there
+  /// is one; alpha_[i] ends at the trimmed angle), and their derivatives in
+  /// alpha there.
   /// Throws camber::Error when the trim fails.
   ad::Var trimmed(int i, const ad::Var& X, double target, std::array<double, 3>& d_alpha,
                   DesignCosts& costs);
@@ -276,11 +277,14 @@ class AirfoilDesign {
   double baseline_area_ = 0.0;
   std::vector<std::unique_ptr<euler::SteadyFlow>> flows_;
   std::vector<double> alpha_;  // per point: the angle its flow was (or starts) solved at
-  std::vector<double> cl_alpha_;  // per point: the first trim's dCL/dalpha (0: none yet)
+  // Per point: the lift slope dCL/dalpha of the flow's design (the
+  // reference of the next trim; 0: none yet).
+  std::vector<double> cl_alpha_;
   struct Converged {
     std::vector<double> y;       // scaled design
     std::vector<Tensor> states;  // per point
     std::vector<double> alpha;   // per point
+    std::vector<double> cl_alpha;  // per point
   };
   std::vector<Converged> converged_;
   bool have_baseline_ = false;
