@@ -102,6 +102,66 @@ double section_area(const AirfoilWall& wall, const Tensor& coords, Tensor* gradi
   return 0.5 * twice;
 }
 
+double leading_edge_radius(const AirfoilWall& wall, const Tensor& coords, Tensor* gradient,
+                           double probe) {
+  CAMBER_REQUIRE(coords.shape() == (Shape{wall.n_nodes(), 2}),
+                 "leading_edge_radius: coords has shape " << shape_string(coords.shape())
+                                                          << ", expected {" << wall.n_nodes()
+                                                          << ", 2}");
+  const std::vector<double>& x = wall.chord_coordinate();
+  const std::vector<Surface>& side = wall.surface();
+  const index_t n = wall.n_nodes();
+  index_t le = 0, up = -1, lo = -1;
+  for (index_t k = 1; k < n; ++k)
+    if (x[static_cast<size_t>(k)] < x[static_cast<size_t>(le)]) le = k;
+  for (index_t k = 0; k < n; ++k) {
+    const double xk = x[static_cast<size_t>(k)];
+    if (k == le || xk - x[static_cast<size_t>(le)] < probe) continue;
+    index_t& pick = side[static_cast<size_t>(k)] == Surface::upper ? up : lo;
+    if (pick < 0 || xk < x[static_cast<size_t>(pick)]) pick = k;
+  }
+  CAMBER_INPUT_REQUIRE(up >= 0 && lo >= 0, "leading_edge_radius: no wall node "
+                                               << probe << " chords behind the leading edge on "
+                                               << (up < 0 ? "the upper" : "the lower")
+                                               << " surface");
+  const auto c = coords.host();
+  const index_t node[3] = {le, up, lo};
+  double p[3][2];
+  for (int i = 0; i < 3; ++i)
+    for (int d = 0; d < 2; ++d) p[i][d] = c(node[i] * 2 + d);
+  // R = |AB| |BC| |CA| / (2 |(B - A) x (C - A)|), A = LE, B = upper, C = lower.
+  const auto dist2 = [&](int i, int j) {
+    return (p[i][0] - p[j][0]) * (p[i][0] - p[j][0]) + (p[i][1] - p[j][1]) * (p[i][1] - p[j][1]);
+  };
+  const double cross =
+      (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0]);
+  CAMBER_INPUT_REQUIRE(cross != 0.0, "leading_edge_radius: the leading-edge node and its "
+                                     "neighbours " << probe << " chords behind are collinear");
+  const double radius =
+      std::sqrt(dist2(0, 1) * dist2(1, 2) * dist2(2, 0)) / (2.0 * std::abs(cross));
+  if (gradient) {
+    // d log R = sum over the sides of d log |side| - d cross / cross.
+    double g[3][2] = {{0.0, 0.0}, {0.0, 0.0}, {0.0, 0.0}};
+    for (int i = 0; i < 3; ++i) {
+      const int j = (i + 1) % 3;
+      const double l2 = dist2(i, j);
+      for (int d = 0; d < 2; ++d) {
+        g[i][d] += (p[i][d] - p[j][d]) / l2;
+        g[j][d] += (p[j][d] - p[i][d]) / l2;
+      }
+    }
+    const double dcross[3][2] = {{p[1][1] - p[2][1], p[2][0] - p[1][0]},
+                                 {p[2][1] - p[0][1], p[0][0] - p[2][0]},
+                                 {p[0][1] - p[1][1], p[1][0] - p[0][0]}};
+    std::vector<double> out(static_cast<size_t>(n) * 2, 0.0);
+    for (int i = 0; i < 3; ++i)
+      for (int d = 0; d < 2; ++d)
+        out[static_cast<size_t>(node[i] * 2 + d)] = radius * (g[i][d] - dcross[i][d] / cross);
+    *gradient = Tensor::from_host({n, 2}, out);
+  }
+  return radius;
+}
+
 std::string selig_text(const std::string& title, const AirfoilWall& wall, const Tensor& coords) {
   const auto c = coords.host();
   std::ostringstream out;

@@ -75,6 +75,19 @@ std::vector<index_t> selig_order(const AirfoilWall& wall);
 /// (n_wall, 2), exact (A is a quadratic function of the coordinates).
 double section_area(const AirfoilWall& wall, const Tensor& coords, Tensor* gradient = nullptr);
 
+/// The leading-edge radius of the wall at `coords` (n_wall, 2), in chord
+/// units: the radius of the circle through the leading-edge node (chord
+/// coordinate 0) and, on each surface, the first wall node at least
+/// `probe` chords behind it (by the baseline's chord coordinates, so the
+/// three nodes are the same for every design). On a nose y^2 = 2 r x + ...
+/// the circle through (0, 0) and (x, +-y) has radius r + x / 2 + ..., so the
+/// measure is biased by about probe / 2 and suits a relative constraint
+/// (radius >= fraction * the baseline's). With `gradient`: dR/dcoords,
+/// (n_wall, 2), exact (nonzero at the three nodes only). bad_input when a
+/// surface has no node that far back, or the three nodes are collinear.
+double leading_edge_radius(const AirfoilWall& wall, const Tensor& coords,
+                           Tensor* gradient = nullptr, double probe = 0.005);
+
 /// The wall as a Selig-ordered coordinate file: `title`, then the upper
 /// surface from the trailing edge to the leading edge, then the lower
 /// surface back, one "x y" line per wall node of `coords` (n_wall, 2).

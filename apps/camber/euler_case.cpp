@@ -219,6 +219,10 @@ void declare_euler_schema(deck::Schema& s) {
       .real("area_fraction", 0.0, deck::Range(0.0, 2.0),
             "The section's area stays at least this fraction of the baseline's. 0: no such "
             "constraint.")
+      .real("le_radius_fraction", 0.0, deck::Range(0.0, 2.0),
+            "The leading-edge radius (the circle through the nose node and the first wall "
+            "node 0.005 chords behind it on each surface) stays at least this fraction of "
+            "the baseline's. 0: no such constraint.")
       .choice("lift", "free",
               {"free", "at_least_baseline", "at_least", "equal_baseline", "equal",
                "fixed_baseline", "fixed"},

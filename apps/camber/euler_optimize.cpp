@@ -176,6 +176,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   settings.thickness_fraction = d.real("optimizer.thickness_fraction");
   settings.max_thickness_min = d.real("optimizer.max_thickness_min");
   settings.area_fraction = d.real("optimizer.area_fraction");
+  settings.le_radius_fraction = d.real("optimizer.le_radius_fraction");
   const std::string& lift = d.string("optimizer.lift");
   settings.lift = lift == "free"                                   ? aero::LiftConstraint::none
                   : lift == "at_least" || lift == "at_least_baseline" ? aero::LiftConstraint::at_least
@@ -380,7 +381,8 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   summary
           << "\n  max thickness   " << result.baseline_max_thickness << "    "
           << result.final_max_thickness << "\n  area            " << result.baseline_area
-          << "    " << result.final_area << "\n  evaluations     " << o.n_evaluations << " ("
+          << "    " << result.final_area << "\n  LE radius       " << result.baseline_le_radius
+          << "    " << result.final_le_radius << "\n  evaluations     " << o.n_evaluations << " ("
           << o.n_live_evaluations << " solved, " << o.n_failures << " failed)"
           << "\n  max violation   " << std::scientific << std::setprecision(2) << o.max_violation
           << "\n  stopped         " << opt::to_string(o.status) << ": " << o.message << std::fixed

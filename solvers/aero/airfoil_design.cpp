@@ -60,13 +60,18 @@ AirfoilDesign::AirfoilDesign(const mesh::Mesh& global, MPI_Comm comm,
       thickness_(stations_, *shape_),
       points_(resolved_points(settings_)),
       baseline_area_(design::section_area(
-          shape_->wall(), shape_->wall_coordinates(Tensor({shape_->n_design()})))) {
+          shape_->wall(), shape_->wall_coordinates(Tensor({shape_->n_design()})))),
+      baseline_le_radius_(
+          settings_.le_radius_fraction > 0.0
+              ? design::leading_edge_radius(shape_->wall(),
+                                            shape_->wall_coordinates(Tensor({shape_->n_design()})))
+              : 0.0) {
   CAMBER_INPUT_REQUIRE(settings_.bound > 0.0, "AirfoilDesign: bound = " << settings_.bound
                                                                          << " must be positive");
   CAMBER_INPUT_REQUIRE(settings_.thickness_fraction >= 0.0 && settings_.max_thickness_min >= 0.0 &&
-                           settings_.area_fraction >= 0.0,
-                       "AirfoilDesign: thickness_fraction, max_thickness_min and area_fraction "
-                       "must be >= 0");
+                           settings_.area_fraction >= 0.0 && settings_.le_radius_fraction >= 0.0,
+                       "AirfoilDesign: thickness_fraction, max_thickness_min, area_fraction and "
+                       "le_radius_fraction must be >= 0");
   CAMBER_INPUT_REQUIRE(settings_.lift == LiftConstraint::none ||
                            settings_.objective != Coefficient::cl,
                        "AirfoilDesign: the objective is CL, so the lift cannot also be held");
@@ -117,6 +122,7 @@ double AirfoilDesign::lift_target(int point) {
 int AirfoilDesign::n_inequality() const {
   return (settings_.thickness_fraction > 0.0 ? static_cast<int>(stations_.size()) : 0) +
          (settings_.max_thickness_min > 0.0 ? 1 : 0) + (settings_.area_fraction > 0.0 ? 1 : 0) +
+         (settings_.le_radius_fraction > 0.0 ? 1 : 0) +
          n_points() * ((settings_.lift == LiftConstraint::at_least ? 1 : 0) +
                        (std::isfinite(settings_.cm_min) ? 1 : 0));
 }
@@ -314,16 +320,29 @@ opt::Problem AirfoilDesign::problem() {
       e.inequality.push_back(settings_.max_thickness_min - t[s]);
       e.inequality_gradients.push_back(minus_row(s));
     }
-    if (settings_.area_fraction > 0.0) {
-      // A(W(a)) with W linear in a: dA/da = (dA/dW)^T dW/da by one VJP.
-      Tensor dA;
-      const double area = design::section_area(shape_->wall(), shape_->wall_coordinates(av).value(), &dA);
+    // F(W(a)) of the wall coordinates W: -dF/da = -(dF/dW)^T dW/da by one
+    // VJP (the gradient of a constraint bound - F <= 0).
+    const ad::Var wall = shape_->wall_coordinates(av);
+    const auto minus_wall_gradient = [&](const Tensor& dF) {
+      ad::GradOptions keep;
+      keep.retain_graph = true;  // one VJP per such constraint
       const std::vector<double> ga =
-          ad::vjp({shape_->wall_coordinates(av)}, {av}, {ad::constant(dA)})[0].value().to_vector();
+          ad::vjp({wall}, {av}, {ad::constant(dF)}, keep)[0].value().to_vector();
       std::vector<double> g(nx, 0.0);
       for (size_t k = 0; k < ga.size(); ++k) g[k] = -ga[k];
+      return g;
+    };
+    if (settings_.area_fraction > 0.0) {
+      Tensor dA;
+      const double area = design::section_area(shape_->wall(), wall.value(), &dA);
       e.inequality.push_back(settings_.area_fraction * baseline_area_ - area);
-      e.inequality_gradients.push_back(g);
+      e.inequality_gradients.push_back(minus_wall_gradient(dA));
+    }
+    if (settings_.le_radius_fraction > 0.0) {
+      Tensor dR;
+      const double radius = design::leading_edge_radius(shape_->wall(), wall.value(), &dR);
+      e.inequality.push_back(settings_.le_radius_fraction * baseline_le_radius_ - radius);
+      e.inequality_gradients.push_back(minus_wall_gradient(dR));
     }
     for (int i = 0; i < np; ++i) {
       const auto& cv = seen[static_cast<size_t>(i)];
@@ -582,6 +601,16 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
   result.final_max_thickness = largest(thickness_(shape_x));
   result.baseline_area = baseline_area_;
   result.final_area = design::section_area(shape_->wall(), result.final_wall);
+  // Reported (NaN where the wall has no such measure, e.g. too few nodes).
+  const auto le_radius = [&](const Tensor& w) {
+    try {
+      return design::leading_edge_radius(shape_->wall(), w);
+    } catch (const Error&) {
+      return std::numeric_limits<double>::quiet_NaN();
+    }
+  };
+  result.baseline_le_radius = le_radius(shape_->wall_coordinates(Tensor({n_design()})));
+  result.final_le_radius = le_radius(result.final_wall);
   return result;
 }
 

@@ -119,6 +119,10 @@ struct AirfoilDesignSettings {
   /// > 0: the section's area stays at least this fraction of the
   /// baseline's (design::section_area; exact gradient).
   double area_fraction = 0.0;
+  /// > 0: the leading-edge radius (design::leading_edge_radius, probe
+  /// 0.005 chords) stays at least this fraction of the baseline's (exact
+  /// gradient).
+  double le_radius_fraction = 0.0;
   LiftConstraint lift = LiftConstraint::none;
   /// The CL that `lift` holds at every point; NaN: each point's baseline
   /// CL.
@@ -174,6 +178,7 @@ struct AirfoilDesignResult {
   std::vector<double> final_alpha_points;
   double baseline_max_thickness = 0.0, final_max_thickness = 0.0;
   double baseline_area = 0.0, final_area = 0.0;
+  double baseline_le_radius = 0.0, final_le_radius = 0.0;
   Tensor final_wall;         ///< (n_wall, 2)
   Tensor final_coordinates;  ///< (n_nodes, 2), the deformed mesh
 };
@@ -253,7 +258,7 @@ class AirfoilDesign {
   /// nearest to x (in scaled variables).
   void warm_start_nearest(const std::vector<double>& x);
   /// The constraints g <= 0: thickness stations, largest thickness, area,
-  /// then per point lift and moment.
+  /// leading-edge radius, then per point lift and moment.
   int n_inequality() const;
   /// LiftConstraint::fixed: point i's coefficients at node coordinates X
   /// with alpha trimmed to CL = target (Newton from alpha_[i], the step
@@ -275,6 +280,7 @@ class AirfoilDesign {
   std::vector<OperatingPoint> points_;
   std::vector<double> weights_;  // of the points, summing to 1
   double baseline_area_ = 0.0;
+  double baseline_le_radius_ = 0.0;
   std::vector<std::unique_ptr<euler::SteadyFlow>> flows_;
   std::vector<double> alpha_;  // per point: the angle its flow was (or starts) solved at
   // Per point: the lift slope dCL/dalpha of the flow's design (the

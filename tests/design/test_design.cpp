@@ -801,6 +801,62 @@ TEST(SectionArea, Naca0012ConvergesToTheClosedFormAndItsGradientIsExact) {
   EXPECT_LT(error[1] / exact, 1e-3);
 }
 
+// The leading-edge radius on an ellipse of semi-axes 0.5 and b = 0.06
+// (nose radius 2 b^2 = 0.0072): the circle through the nose (0, 0) and
+// the ellipse's points (x, +-y) has radius R(x) = 2 b^2 + x (1/2 - 2 b^2)
+// exactly (y^2 = 4 b^2 (x - x^2)). The wall nodes of an O-grid around a
+// 4,001-point polygon of the ellipse lie on it to about 1e-8; R is checked
+// against R(x) at the probe nodes' chord coordinate, and its gradient
+// against central differences of R at every node it moves.
+TEST(LeadingEdgeRadius, EllipseGivesTheClosedFormAndItsGradientIsExact) {
+  const double b = 0.06;
+  mesh::AirfoilSurface ellipse;
+  ellipse.name = "ellipse";
+  const int half = 2000;
+  for (int i = -half; i <= half; ++i) {  // Selig order: upper TE -> LE -> lower TE
+    const double theta = M_PI * std::abs(i) / half;
+    const double x = 0.5 + 0.5 * std::cos(theta);
+    ellipse.x.push_back(x);
+    ellipse.y.push_back((i < 0 ? 1.0 : -1.0) * b * std::sin(theta));
+  }
+  const mesh::Mesh m = mesh::airfoil_ogrid(ellipse, 256, 8, 1e-3, 20.0);
+  const design::AirfoilWall wall(m, {"airfoil"});
+  const Tensor X = wall.coordinates();
+  Tensor g;
+  for (const double probe : {0.005, 0.02}) {
+    const double r = design::leading_edge_radius(wall, X, &g, probe);
+    // The probe nodes: the first node on each side at least `probe` behind.
+    const auto xh = X.host();
+    double x_probe = 1.0;
+    for (index_t k = 0; k < wall.n_nodes(); ++k)
+      if (wall.chord_coordinate()[static_cast<size_t>(k)] >= probe)
+        x_probe = std::min(x_probe, xh(k * 2));
+    const double expected = 2 * b * b + x_probe * (0.5 - 2 * b * b);
+    std::cout << "[leading-edge radius] ellipse b = " << b << ", probe " << probe << ": R "
+              << r << ", closed form at x = " << x_probe << " " << expected << "\n";
+    EXPECT_NEAR(r, expected, 1e-5 * expected) << probe;
+  }
+  const auto gh = g.host();
+  std::vector<double> x = X.to_vector();
+  int moved = 0;
+  const double h = 1e-7;
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (gh(static_cast<index_t>(i)) == 0.0) continue;
+    ++moved;
+    std::vector<double> xp = x, xm = x;
+    xp[i] += h;
+    xm[i] -= h;
+    const double fd =
+        (design::leading_edge_radius(wall, Tensor::from_host(X.shape(), xp), nullptr, 0.02) -
+         design::leading_edge_radius(wall, Tensor::from_host(X.shape(), xm), nullptr, 0.02)) /
+        (2 * h);
+    EXPECT_NEAR(gh(static_cast<index_t>(i)), fd, 1e-6 * std::abs(fd) + 1e-9) << i;
+  }
+  EXPECT_EQ(moved, 6);  // three nodes, two coordinates each
+  // A probe beyond every node of a surface is bad input.
+  EXPECT_THROW(design::leading_edge_radius(wall, X, nullptr, 1.5), camber::Error);
+}
+
 // Selig order: the title, the upper surface from the trailing edge to the
 // leading edge, the lower surface back; every wall node once.
 TEST(SeligText, UpperFromTheTrailingEdgeThenLowerBack) {

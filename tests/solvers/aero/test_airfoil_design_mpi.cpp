@@ -9,9 +9,10 @@
 // 2. A run cut short after 2 designs and restarted from its checkpoint
 //    reaches the design of the uninterrupted run (to 1e-12; its objective
 //    to 1e-9 relative).
-// 3. The lift held equal to a target by trimming alpha, with moment and
-//    area bounds: gradients of all four functions in all 11 variables against
-//    central differences of evaluate(), and a run that ends on the target.
+// 3. The lift held equal to a target by trimming alpha, with moment, area
+//    and leading-edge radius bounds: gradients of all five functions in
+//    all 11 variables against central differences of evaluate(), and a run
+//    that ends on the target.
 // 4. Two operating points, each trimmed to the lift target: the weighted
 //    objective's and both equalities' gradients, and a run on the target.
 // 5. The lift fixed (every evaluation trims alpha to the target): the drag
@@ -164,7 +165,8 @@ TEST(AirfoilDesign, RestartFromACheckpointReachesTheUninterruptedDesign) {
 }
 
 // The lift held equal to a target by trimming the angle of attack (the
-// last design variable), with pitching-moment and area bounds: the
+// last design variable), with pitching-moment, area and leading-edge
+// radius bounds: the
 // gradients of the objective, of the moment and area constraints and of the
 // lift equality with respect to all 11 variables (10 bumps and alpha)
 // against central differences of evaluate() (1e-5 of the largest
@@ -177,24 +179,27 @@ TEST(AirfoilDesign, TrimmedAlphaHoldsTheLiftTargetWithTheGradientsOfWhatItEvalua
   s.lift_target = 0.3;
   s.cm_min = -0.2;
   s.area_fraction = 1.0;
+  s.le_radius_fraction = 1.0;
   aero::AirfoilDesign problem(m, test::world(), bumps(m), s);
   const opt::Problem p = problem.problem();
   const index_t n = problem.n_variables();
   ASSERT_EQ(n, 11);
   ASSERT_EQ(p.n_equality, 1);
   const int moment = p.n_inequality - 1;  // cm_min - CM <= 0
-  const int area = p.n_inequality - 2;    // A0 - A <= 0
+  const int radius = p.n_inequality - 2;  // r0 - r <= 0 (leading edge)
+  const int area = p.n_inequality - 3;    // A0 - A <= 0
   std::vector<double> x(p.x0);
   for (index_t k = 0; k + 1 < n; ++k) x[static_cast<size_t>(k)] = 1e-3 * std::sin(0.7 + 1.3 * k);
   x.back() = 1.1;
   const opt::Evaluation e = p.evaluate(x);
-  const std::vector<double>* g[4] = {&e.objective_gradient,
+  const std::vector<double>* g[5] = {&e.objective_gradient,
                                      &e.inequality_gradients[static_cast<size_t>(moment)],
                                      &e.equality_gradients[0],
-                                     &e.inequality_gradients[static_cast<size_t>(area)]};
-  const char* names[4] = {"CD", "CM bound", "CL - target", "area bound"};
-  double g_max[4] = {0.0, 0.0, 0.0, 0.0}, worst[4] = {0.0, 0.0, 0.0, 0.0};
-  for (int j = 0; j < 4; ++j)
+                                     &e.inequality_gradients[static_cast<size_t>(area)],
+                                     &e.inequality_gradients[static_cast<size_t>(radius)]};
+  const char* names[5] = {"CD", "CM bound", "CL - target", "area bound", "LE radius bound"};
+  double g_max[5] = {0.0, 0.0, 0.0, 0.0, 0.0}, worst[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+  for (int j = 0; j < 5; ++j)
     for (double v : *g[j]) g_max[j] = std::max(g_max[j], std::abs(v));
   for (index_t k = 0; k < n; ++k) {
     const double h = k + 1 == n ? 1e-4 : 1e-6;  // degrees for alpha, chords for the bumps
@@ -202,20 +207,19 @@ TEST(AirfoilDesign, TrimmedAlphaHoldsTheLiftTargetWithTheGradientsOfWhatItEvalua
     xp[static_cast<size_t>(k)] += h;
     xm[static_cast<size_t>(k)] -= h;
     const opt::Evaluation ep = p.evaluate(xp), em = p.evaluate(xm);
-    const double fd[4] = {
-        (ep.objective - em.objective) / (2 * h),
-        (ep.inequality[static_cast<size_t>(moment)] - em.inequality[static_cast<size_t>(moment)]) /
-            (2 * h),
-        (ep.equality[0] - em.equality[0]) / (2 * h),
-        (ep.inequality[static_cast<size_t>(area)] - em.inequality[static_cast<size_t>(area)]) /
-            (2 * h)};
-    for (int j = 0; j < 4; ++j) {
+    const auto fd_of = [&](int c) {
+      return (ep.inequality[static_cast<size_t>(c)] - em.inequality[static_cast<size_t>(c)]) / (2 * h);
+    };
+    const double fd[5] = {(ep.objective - em.objective) / (2 * h), fd_of(moment),
+                          (ep.equality[0] - em.equality[0]) / (2 * h), fd_of(area),
+                          fd_of(radius)};
+    for (int j = 0; j < 5; ++j) {
       const double gk = (*g[j])[static_cast<size_t>(k)];
       worst[j] = std::max(worst[j], std::abs(gk - fd[j]) / g_max[j]);
       EXPECT_NEAR(gk, fd[j], 1e-5 * g_max[j]) << names[j] << " variable " << k;
     }
   }
-  for (int j = 0; j < 4; ++j)
+  for (int j = 0; j < 5; ++j)
     say("[airfoil design, alpha trimmed] %s: largest |adjoint - central difference| / max|g| "
         "%.2e (max|g| %.3e)\n",
         names[j], worst[j], g_max[j]);
@@ -231,6 +235,7 @@ TEST(AirfoilDesign, TrimmedAlphaHoldsTheLiftTargetWithTheGradientsOfWhatItEvalua
   EXPECT_LT(r.final[1], r.baseline[1]);
   EXPECT_GE(r.final[2], -0.2);
   EXPECT_GE(r.final_area, r.baseline_area * (1.0 - 1e-6));
+  EXPECT_GE(r.final_le_radius, r.baseline_le_radius * (1.0 - 1e-6));
   EXPECT_DOUBLE_EQ(r.final_alpha_deg, r.optimizer.x.back());
 }
 
