@@ -327,6 +327,23 @@ io::UnstructuredPiece DistributedMesh::file_block(const std::vector<io::Field>& 
 
 #endif
 
+DistributedMesh DistributedMesh::with_coordinates(const Tensor& global_coords) const {
+  const index_t dim = local_.dim();
+  CAMBER_REQUIRE(global_coords.shape() == (Shape{static_cast<index_t>(n_global_nodes_), dim}),
+                 "DistributedMesh::with_coordinates: coords has shape "
+                     << shape_string(global_coords.shape()) << ", expected {" << n_global_nodes_
+                     << ", " << dim << "}");
+  const auto x = global_coords.host();
+  std::vector<double> local(node_global_.size() * static_cast<size_t>(dim));
+  for (size_t i = 0; i < node_global_.size(); ++i)
+    for (index_t d = 0; d < dim; ++d)
+      local[i * static_cast<size_t>(dim) + static_cast<size_t>(d)] = x(node_global_[i] * dim + d);
+  DistributedMesh moved(*this);
+  moved.local_ = local_.with_coordinates(
+      Tensor::from_host({static_cast<index_t>(node_global_.size()), dim}, local));
+  return moved;
+}
+
 DistributedMesh DistributedMesh::read(const std::string& path, MPI_Comm comm,
                                       const par::PartitionOptions& options) {
   return DistributedMesh(read_mesh(path, comm), comm, options);

@@ -67,6 +67,7 @@
 #include <camber/parallel/halo_exchange.hpp>
 #include <camber/parallel/partition.hpp>
 #include <camber/core/config.hpp>
+#include <camber/core/tensor.hpp>
 
 #if CAMBER_WITH_IO
 #include <camber/io/vtk_writer.hpp>
@@ -101,6 +102,12 @@ class DistributedMesh {
 
   /// This rank's cells, nodes and faces (see the header comment).
   const Mesh& local() const noexcept { return local_; }
+  /// The same partition, distribution and halo exchange (shared, not
+  /// rebuilt) with the local nodes at `global_coords` ({n_global_nodes,
+  /// dim}, global node order, the same on every rank): a deformed mesh of
+  /// the same connectivity, as a shape optimization moves it. O(local
+  /// nodes); not collective.
+  DistributedMesh with_coordinates(const Tensor& global_coords) const;
   const par::CellDistribution& distribution() const noexcept { return dist_; }
   /// Fills ghost rows of cell fields of shape {n_local_cells(), ...}.
   par::HaloExchange& halo() noexcept { return halo_; }

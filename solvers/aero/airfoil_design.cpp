@@ -496,19 +496,18 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
   if (checkpoints) MPI_Barrier(comm_);
   // A restart reads the flows of the replayed designs back: the warm starts
   // of the designs to come are theirs, as in the uninterrupted run.
-  std::unique_ptr<mesh::DistributedMesh> restart_mesh;
+  // (Every point's flow has the same distribution: the first one's reads.)
   converged_.clear();
   // With the lift fixed each state file holds the trimmed alpha it was
   // solved at and the lift slope there (the next trim starts from them).
   const auto read_state = [&](std::size_t k, int i, double& alpha, double& cl_alpha) {
-    return read_flow_state(state_path(k, i), *restart_mesh, [&](io::H5File& file) {
+    return read_flow_state(state_path(k, i), flow(0).distributed_mesh(), [&](io::H5File& file) {
       if (!fixes_lift()) return;
       alpha = file.attribute<double>("", "alpha_deg");
       cl_alpha = file.attribute<double>("", "cl_alpha");
     });
   };
   if (restart) {
-    restart_mesh = std::make_unique<mesh::DistributedMesh>(global_, comm_);
     for (int i = 0; i < np; ++i)
       flow(i).set_state(read_state(h.size(), i, alpha_[static_cast<size_t>(i)],
                                    cl_alpha_[static_cast<size_t>(i)]));

@@ -55,8 +55,9 @@
 ///
 /// Limits: 2-D, one airfoil element; the far field is held fixed (no
 /// point-vortex correction); every rank holds the global mesh and the
-/// global shape gradient; each flow solve builds its distributed mesh and
-/// discretization anew.
+/// global shape gradient; the partition, distribution and halo exchange
+/// are built once per operating point, but each flow solve builds its
+/// discretization, Jacobian colourings and PETSc structures anew.
 #pragma once
 
 #include <mpi.h>

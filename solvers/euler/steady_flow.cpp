@@ -50,13 +50,18 @@ SteadyFlow::SteadyFlow(const mesh::Mesh& global, MPI_Comm comm, SteadyFlowSettin
 
 SteadyFlow::~SteadyFlow() = default;
 
+const mesh::DistributedMesh& SteadyFlow::distributed_mesh() {
+  if (!distributed_) distributed_ = std::make_unique<mesh::DistributedMesh>(global_, comm_);
+  return *distributed_;
+}
+
 std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& X, double alpha_deg) {
   CAMBER_REQUIRE(X.shape() == (Shape{global_.n_nodes(), 2}),
                  "SteadyFlow: X has shape " << shape_string(X.shape()) << ", expected {"
                                             << global_.n_nodes() << ", 2}");
   const auto start = std::chrono::steady_clock::now();
   auto lin = std::make_shared<Linearization>();
-  lin->dm = std::make_unique<mesh::DistributedMesh>(global_.with_coordinates(X), comm_);
+  lin->dm = std::make_unique<mesh::DistributedMesh>(distributed_mesh().with_coordinates(X));
   SpatialOptions spatial = settings_.spatial;
   spatial.freeze_limiter = false;
   FlowConditions flow = settings_.flow;

@@ -2,8 +2,9 @@
 /// The converged steady Euler flow as one differentiable op of the mesh's
 /// node coordinates: X -> (CL, CD, CM).
 ///
-/// Forward: the mesh with node coordinates X is distributed (the partition
-/// is that of the undeformed mesh: the cell graph does not change), the
+/// Forward: the mesh with node coordinates X is distributed (the partition,
+/// distribution and halo exchange of the undeformed mesh, built once: the
+/// cell graph does not change; only the local node coordinates move), the
 /// flow is solved to convergence (solve_steady; warm-started from the last
 /// converged state; the limiter frozen on the way, so the solution is a
 /// root of the frozen-limiter residual), and the force coefficients are
@@ -124,6 +125,11 @@ class SteadyFlow {
   std::array<double, 3> alpha_tangent();
 
   const SteadyFlowReport& report() const noexcept { return report_; }
+  /// The undeformed mesh distributed over the communicator: partitioned
+  /// once (on the first call; collective then), and every solve moves a
+  /// copy of it to its X (DistributedMesh::with_coordinates) instead of
+  /// partitioning again.
+  const mesh::DistributedMesh& distributed_mesh();
   /// The last converged state ({n_local, 4}) and the discretization it
   /// solves (deformed mesh, frozen limiter): for output.
   const Tensor& state() const;
@@ -153,6 +159,7 @@ class SteadyFlow {
 
   mesh::Mesh global_;
   MPI_Comm comm_;
+  std::unique_ptr<mesh::DistributedMesh> distributed_;
   SteadyFlowSettings settings_;
   Tensor warm_start_;
   double reference_residual_ = 0.0;  // the cold start's initial density residual
