@@ -309,6 +309,51 @@ TEST(DistributedMesh, HaloFillsGhostsWithTheOwnersGeometry) {
   }
 }
 
+// A deformed copy (with_coordinates: the same partition and halo, the
+// nodes moved) has the geometry of a mesh distributed from the deformed
+// global mesh: every local node where the global coordinates put it, the
+// owned volumes summing to the serial total of the deformed mesh, the
+// halo filling ghosts with their owners' volumes; the original unchanged.
+TEST(DistributedMesh, MovedCopyHasTheDeformedGeometryOnTheSamePartition) {
+  const auto& dm = distributed();
+  const mesh::Mesh& g = global_mesh();
+  // A smooth map of the plane: (x, y) -> (x + 0.01 sin y, y + 0.02 x^2 / 2500).
+  const auto gc = on_host(g.coords());
+  std::vector<double> moved(static_cast<size_t>(g.n_nodes()) * 2);
+  for (index_t a = 0; a < g.n_nodes(); ++a) {
+    moved[static_cast<size_t>(a * 2)] = gc(a, 0) + 0.01 * std::sin(gc(a, 1));
+    moved[static_cast<size_t>(a * 2 + 1)] = gc(a, 1) + 0.02 * gc(a, 0) * gc(a, 0) / 2500.0;
+  }
+  const camber::Tensor X = camber::Tensor::from_host({g.n_nodes(), 2}, moved);
+  mesh::DistributedMesh copy = dm.with_coordinates(X);
+  ASSERT_EQ(copy.n_local_nodes(), dm.n_local_nodes());
+  ASSERT_EQ(copy.cell_global_ids(), dm.cell_global_ids());
+  const auto lc = on_host(copy.local().coords());
+  const auto oc = on_host(dm.local().coords());
+  for (index_t i = 0; i < copy.n_local_nodes(); ++i) {
+    const std::int64_t a = copy.node_global_ids()[static_cast<size_t>(i)];
+    EXPECT_EQ(lc(i, 0), moved[static_cast<size_t>(a * 2)]) << i;
+    EXPECT_EQ(lc(i, 1), moved[static_cast<size_t>(a * 2 + 1)]) << i;
+    EXPECT_EQ(oc(i, 0), gc(a, 0)) << "original moved at " << i;
+  }
+  const auto v = on_host(mesh::compute_geometry(copy.local()).cell_volume);
+  double mine = 0;
+  for (index_t c = 0; c < copy.n_owned_cells(); ++c) mine += v(c);
+  const auto vs = on_host(mesh::compute_geometry(g.with_coordinates(X)).cell_volume);
+  double serial = 0;
+  for (index_t c = 0; c < g.n_cells(); ++c) serial += vs(c);
+  EXPECT_NEAR(sum_over_ranks(mine), serial, 1e-12 * serial);
+  camber::Tensor field({copy.n_local_cells()});
+  std::vector<double> values(static_cast<std::size_t>(copy.n_local_cells()), -1.0);
+  for (index_t c = 0; c < copy.n_owned_cells(); ++c) values[static_cast<size_t>(c)] = v(c);
+  field.assign(values);
+  copy.halo().forward(field);
+  const std::vector<double> after = field.to_vector();
+  for (index_t c = copy.n_owned_cells(); c < copy.n_local_cells(); ++c)
+    EXPECT_NEAR(after[static_cast<size_t>(c)], v(c), 1e-14 * std::abs(v(c))) << "ghost " << c;
+  EXPECT_THROW((void)dm.with_coordinates(camber::Tensor({g.n_nodes() + 1, 2})), camber::Error);
+}
+
 // d(total area)/d(node coordinates): the sum over ranks of the owned
 // cells' Dual derivatives equals the serial forward-mode gradient and
 // central differences of the serial total.
