@@ -1,6 +1,9 @@
 #include <camber/design/mesh_deformation.hpp>
 
+#include <Eigen/Dense>
+
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <set>
 #include <utility>
@@ -208,6 +211,101 @@ class IdwMap final : public LinearMap {
   index_t n_nodes_ = 0, n_wall_ = 0;
 };
 
+// Radial basis function interpolation over the sources (wall nodes, then
+// anchors; see the header): c = M^-1 [d; 0] with M_ts = phi(|x_t - x_s|),
+// u_i = sum_s c_s phi(|x_i - x_s|) at the interior nodes. The map from the
+// wall displacement to the interior nodes, E = Phi_int (M^-1)_wall columns
+// (n_interior x n_wall), is formed once, so that apply() and
+// apply_transpose() are E and E^T to round-off (the source matrix of a
+// wide support is ill-conditioned: applying its factors forward and
+// transposed agreed only to 5e-10 in the dot-product test).
+class RbfMap final : public LinearMap {
+ public:
+  RbfMap(const std::vector<double>& x0, std::vector<index_t> kind,
+         const std::vector<index_t>& interior, const std::vector<double>& sources,
+         index_t n_wall, double support)
+      : kind_(std::move(kind)), interior_(interior), n_wall_(n_wall), support_(support) {
+    const index_t ns = static_cast<index_t>(sources.size() / 2);
+    const auto phi_at = [&](double x, double y, index_t t) {
+      return phi(std::hypot(x - sources[static_cast<size_t>(2 * t)],
+                            y - sources[static_cast<size_t>(2 * t + 1)]));
+    };
+    Eigen::MatrixXd m(ns, ns);
+    for (index_t t = 0; t < ns; ++t)
+      for (index_t u = 0; u < ns; ++u)
+        m(t, u) = phi_at(sources[static_cast<size_t>(2 * t)], sources[static_cast<size_t>(2 * t + 1)], u);
+    const Eigen::PartialPivLU<Eigen::MatrixXd> lu(m);
+    CAMBER_INPUT_REQUIRE(std::isfinite(lu.rcond()) && lu.rcond() > 1e-14,
+                         "MeshDeformation: the RBF source matrix is singular (reciprocal "
+                         "condition number "
+                             << lu.rcond() << "); do two boundary nodes coincide?");
+    const Eigen::MatrixXd unit = Eigen::MatrixXd::Identity(ns, n_wall_);
+    const Eigen::MatrixXd coef = lu.solve(unit);  // (ns, n_wall)
+    const index_t ni = static_cast<index_t>(interior_.size());
+    Eigen::MatrixXd phi_int(ni, ns);
+    for (index_t q = 0; q < ni; ++q) {
+      const index_t i = interior_[static_cast<size_t>(q)];
+      for (index_t t = 0; t < ns; ++t)
+        phi_int(q, t) = phi_at(x0[static_cast<size_t>(2 * i)], x0[static_cast<size_t>(2 * i + 1)], t);
+    }
+    e_ = phi_int * coef;
+  }
+  Shape input_shape() const override { return {n_wall_, 2}; }
+  Shape output_shape() const override { return {static_cast<index_t>(kind_.size()), 2}; }
+  std::string name() const override { return "rbf"; }
+
+  Tensor apply(const Tensor& d) const override {
+    CAMBER_REQUIRE(d.shape() == input_shape(), "rbf: the wall displacement has shape "
+                                                   << shape_string(d.shape()) << ", expected "
+                                                   << shape_string(input_shape()));
+    const std::vector<double> dv = d.to_vector();
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 2, Eigen::RowMajor>> dm(
+        dv.data(), n_wall_, 2);
+    const Eigen::MatrixXd ui = e_ * dm;
+    std::vector<double> out(kind_.size() * 2, 0.0);
+    for (size_t i = 0; i < kind_.size(); ++i)
+      if (kind_[i] >= 0)
+        for (size_t c = 0; c < 2; ++c) out[2 * i + c] = dv[static_cast<size_t>(2 * kind_[i]) + c];
+    for (size_t q = 0; q < interior_.size(); ++q)
+      for (size_t c = 0; c < 2; ++c)
+        out[static_cast<size_t>(2 * interior_[q]) + c] = ui(static_cast<index_t>(q), static_cast<index_t>(c));
+    return Tensor::from_host(output_shape(), out);
+  }
+
+  Tensor apply_transpose(const Tensor& g) const override {
+    CAMBER_REQUIRE(g.shape() == output_shape(), "rbf_transpose: the cotangent has shape "
+                                                    << shape_string(g.shape()) << ", expected "
+                                                    << shape_string(output_shape()));
+    const std::vector<double> gv = g.to_vector();
+    Eigen::MatrixXd gi(static_cast<index_t>(interior_.size()), 2);
+    for (size_t q = 0; q < interior_.size(); ++q)
+      for (size_t c = 0; c < 2; ++c)
+        gi(static_cast<index_t>(q), static_cast<index_t>(c)) = gv[static_cast<size_t>(2 * interior_[q]) + c];
+    const Eigen::MatrixXd dw = e_.transpose() * gi;  // (n_wall, 2)
+    std::vector<double> out(static_cast<size_t>(2 * n_wall_), 0.0);
+    for (index_t j = 0; j < n_wall_; ++j)
+      for (index_t c = 0; c < 2; ++c) out[static_cast<size_t>(2 * j + c)] = dw(j, c);
+    for (size_t i = 0; i < kind_.size(); ++i)
+      if (kind_[i] >= 0)
+        for (size_t c = 0; c < 2; ++c) out[static_cast<size_t>(2 * kind_[i]) + c] += gv[2 * i + c];
+    return Tensor::from_host(input_shape(), out);
+  }
+
+ private:
+  // Wendland's C2 kernel (1 - r/R)^4 (4 r/R + 1) for r < R.
+  double phi(double r) const {
+    const double q = r / support_;
+    if (q >= 1.0) return 0.0;
+    const double a = 1.0 - q;
+    return a * a * a * a * (4.0 * q + 1.0);
+  }
+
+  std::vector<index_t> kind_, interior_;
+  index_t n_wall_ = 0;
+  double support_ = 1.0;
+  Eigen::MatrixXd e_;  // (n_interior, n_wall)
+};
+
 template <class T>
 Kokkos::View<T*> to_device(const std::vector<T>& v, const char* label) {
   Kokkos::View<T*> d(std::string(label), v.size());
@@ -221,11 +319,13 @@ Kokkos::View<T*> to_device(const std::vector<T>& v, const char* label) {
 
 MeshDeformation::MeshDeformation(const mesh::Mesh& mesh,
                                  const std::vector<std::string>& wall_markers,
-                                 const IdwOptions& options)
+                                 const DeformationOptions& options)
     : options_(options), n_nodes_(mesh.n_nodes()) {
   CAMBER_INPUT_REQUIRE(mesh.dim() == 2, "MeshDeformation: needs a 2-D mesh, got dim " << mesh.dim());
   CAMBER_INPUT_REQUIRE(options_.exponent > 0.0 && std::isfinite(options_.exponent),
                        "MeshDeformation: the IDW exponent must be > 0, got " << options_.exponent);
+  CAMBER_INPUT_REQUIRE(options_.rbf_support > 0.0 && std::isfinite(options_.rbf_support),
+                       "MeshDeformation: the RBF support must be > 0, got " << options_.rbf_support);
   CAMBER_INPUT_REQUIRE(!wall_markers.empty(), "MeshDeformation: no wall markers given");
 
   const auto fo = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.face_offsets());
@@ -278,6 +378,15 @@ MeshDeformation::MeshDeformation(const mesh::Mesh& mesh,
     if (kind[static_cast<size_t>(i)] == interior_node) interior.push_back(i);
 
   x0_ = Tensor::from_host({n_nodes_, 2}, x0);
+  if (options_.method == DeformationMethod::rbf) {
+    double extent = 0.0;  // the wall's largest node distance (the chord)
+    for (index_t a : wall_nodes_)
+      for (index_t b : wall_nodes_)
+        extent = std::max(extent, std::hypot(xy(a, 0) - xy(b, 0), xy(a, 1) - xy(b, 1)));
+    map_ = std::make_shared<const RbfMap>(x0, kind, interior, sources, n_wall(),
+                                          options_.rbf_support * extent);
+    return;
+  }
   detail::IdwData data;
   // The map may outlive this object (map(), and the graph ops that hold it).
   data.x0_storage = x0_;

@@ -190,7 +190,7 @@ void declare_euler_schema(deck::Schema& s) {
             "without limiter switching; the solution is a root of the frozen-limiter "
             "residual). 0: never.");
   s.section("design", "camber optimize: the shape parametrization of the wall and the volume "
-                      "mesh deformation (inverse-distance weighting).")
+                      "mesh deformation (inverse-distance weighting or radial basis functions).")
       .choice("parametrization", "hicks_henne", {"hicks_henne", "cst", "ffd"},
               "hicks_henne: bumps sin^3(pi x^(ln 0.5 / ln x_k)) normal to the chord; cst: "
               "Kulfan class-shape perturbation; ffd: a Bernstein free-form deformation box.")
@@ -202,8 +202,15 @@ void declare_euler_schema(deck::Schema& s) {
       .integer("ffd_degree_y", 1, deck::IntRange(1, 10), "ffd: control points along y minus 1.")
       .real("bound", 0.01, deck::Range::positive(),
             "Each design variable stays in [-bound, bound] (chord units).")
+      .choice("deformation", "idw", {"idw", "rbf"},
+              "The volume mesh deformation: idw (inverse-distance weighting) or rbf (radial "
+              "basis functions, Wendland C2 kernel, interpolating the wall and the other "
+              "boundaries).")
       .real("idw_exponent", 3.0, deck::Range(1.0, 10.0),
-            "Exponent p of the deformation weights 1 / distance^p.");
+            "Exponent p of the deformation weights 1 / distance^p.")
+      .real("rbf_support", 5.0, deck::Range(0.1, 1000.0),
+            "deformation: rbf: the kernel's support radius in chords (nodes farther from "
+            "every boundary node stay put).");
   s.section("optimizer", "camber optimize: the objective, the constraints and NLopt.")
       .choice("objective", "cd", {"cd", "cl", "cm"}, "The force coefficient minimized.")
       .choice("algorithm", "slsqp", {"slsqp", "mma", "ccsaq"}, "NLopt's algorithm.")
@@ -330,6 +337,13 @@ void validate_euler(const deck::Deck& d) {
     d.reject("optimizer.alpha_range_deg",
              "is used only when optimizer.lift trims the angle of attack (equal, "
              "equal_baseline, fixed, fixed_baseline), so it would be ignored");
+  const std::string& deformation = d.string("design.deformation");
+  if (d.has("design.rbf_support") && deformation != "rbf")
+    d.reject("design.rbf_support", "is used only with design.deformation: rbf (it is '" +
+                                       deformation + "'), so it would be ignored");
+  if (d.has("design.idw_exponent") && deformation != "idw")
+    d.reject("design.idw_exponent", "is used only with design.deformation: idw (it is '" +
+                                        deformation + "'), so it would be ignored");
   const std::vector<double>& mach_points = d.reals("optimizer.mach_points");
   const std::vector<double>& point_weights = d.reals("optimizer.point_weights");
   if (!point_weights.empty() && point_weights.size() != mach_points.size())

@@ -61,7 +61,7 @@ eu::SteadyFlowSettings design_flow_settings(const deck::Deck& d, const mesh::Mes
 std::unique_ptr<design::ShapeParametrization> shape_parametrization(const deck::Deck& d,
                                                                     const mesh::Mesh& m,
                                                                     MPI_Comm comm);
-design::IdwOptions idw_options(const deck::Deck& d);
+design::DeformationOptions deformation_options(const deck::Deck& d);
 
 // Cell fields in physical units for ParaView (owned rows).
 std::vector<io::Field> flow_fields(const eu::Discretization& disc, const Tensor& U);

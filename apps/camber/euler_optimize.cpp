@@ -72,9 +72,12 @@ eu::SteadyFlowSettings design_flow_settings(const deck::Deck& d, const mesh::Mes
   return settings;
 }
 
-design::IdwOptions idw_options(const deck::Deck& d) {
-  design::IdwOptions o;
+design::DeformationOptions deformation_options(const deck::Deck& d) {
+  design::DeformationOptions o;
   o.exponent = d.real("design.idw_exponent");
+  o.method = d.string("design.deformation") == "rbf" ? design::DeformationMethod::rbf
+                                                     : design::DeformationMethod::idw;
+  o.rbf_support = d.real("design.rbf_support");
   return o;
 }
 
@@ -169,7 +172,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   aero::AirfoilDesignSettings settings;
   settings.flow = design_flow_settings(d, global, comm);
   settings.wall = d.string("design.wall");
-  settings.deformation = idw_options(d);
+  settings.deformation = deformation_options(d);
   settings.objective = objective_name == "cl"   ? aero::Coefficient::cl
                        : objective_name == "cd" ? aero::Coefficient::cd
                                                 : aero::Coefficient::cm;

@@ -165,7 +165,7 @@ int check(int argc, char** argv, const Runtime& runtime) {
     CAMBER_INPUT_REQUIRE(hh != nullptr, deck_path << ": design.parametrization must be "
                                                      "hicks_henne");
   });
-  const design::MeshDeformation idw(global, {d.string("design.wall")}, ea::idw_options(d));
+  const design::MeshDeformation idw(global, {d.string("design.wall")}, ea::deformation_options(d));
   const index_t n = shape->n_design();
   std::vector<index_t> bumps;
   std::vector<double> steps;

@@ -111,7 +111,7 @@ struct AirfoilDesignSettings {
   /// flow.flow.
   std::vector<OperatingPoint> points;
   std::string wall = "airfoil";    ///< the wall marker the parametrization moves
-  design::IdwOptions deformation;
+  design::DeformationOptions deformation;
   Coefficient objective = Coefficient::cd;  ///< minimized
   /// > 0: t(x_s) >= fraction * t0(x_s) at the 49 thickness stations.
   double thickness_fraction = 0.0;

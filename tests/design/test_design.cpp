@@ -610,8 +610,8 @@ TEST(CheckCellVolumes, AnOverLargeBumpNamesTheFirstInvertedCell) {
 // Each parametrization composed with the IDW deformation, on the O-grid:
 // design vector (>= 12 variables) -> node coordinates.
 void expect_derivatives(const design::ShapeParametrization& shape, const mesh::Mesh& m,
-                        std::uint64_t seed) {
-  const design::MeshDeformation idw(m, {"airfoil"});
+                        std::uint64_t seed, const design::DeformationOptions& options = {}) {
+  const design::MeshDeformation idw(m, {"airfoil"}, options);
   const ad::VarFunction f = [&](const ad::Var& a) {
     return design::deformed_coordinates(shape, idw, a);
   };
@@ -655,6 +655,75 @@ TEST(Derivatives, FfdThroughIdw) {
   opt.degree_y = 1;
   opt.move_x = true;  // 24 variables
   expect_derivatives(design::FreeFormDeformation(m, {"airfoil"}, opt), m, 23);
+}
+
+TEST(Derivatives, HicksHenneThroughRbf) {
+  const mesh::Mesh m = ogrid();
+  design::DeformationOptions rbf;
+  rbf.method = design::DeformationMethod::rbf;
+  expect_derivatives(design::HicksHenne(m, {"airfoil"}, design::evenly_spaced_bumps(6)), m, 24,
+                     rbf);
+}
+
+// RBF deformation: the wall nodes move exactly by the wall displacement,
+// the other boundary nodes not at all, nodes farther than the support from
+// every source stay put; a rigid translation of the wall moves the nodes
+// near it almost rigidly; a large bump (0.04 chord) that folds cells of
+// IDW (p = 3) does not fold the RBF mesh, or the reverse is reported.
+TEST(MeshDeformation, RbfInterpolatesTheWallAndKeepsTheFarField) {
+  const mesh::Mesh m = ogrid();
+  design::DeformationOptions o;
+  o.method = design::DeformationMethod::rbf;
+  o.rbf_support = 2.0;
+  const design::MeshDeformation rbf(m, {"airfoil"}, o);
+  const index_t nw = rbf.n_wall();
+  std::vector<double> d(static_cast<size_t>(2 * nw));
+  for (index_t j = 0; j < nw; ++j) {
+    d[static_cast<size_t>(2 * j)] = 1e-3 * std::sin(0.3 * j);
+    d[static_cast<size_t>(2 * j + 1)] = 2e-3 * std::cos(0.7 * j);
+  }
+  const auto u = rbf.displacement(Tensor::from_host({nw, 2}, d)).host();
+  const auto x0 = rbf.initial_coordinates().host();
+  std::vector<int> is_wall(static_cast<size_t>(m.n_nodes()), -1);
+  for (index_t j = 0; j < nw; ++j) is_wall[static_cast<size_t>(rbf.wall_nodes()[static_cast<size_t>(j)])] = static_cast<int>(j);
+  int far = 0;
+  for (index_t i = 0; i < m.n_nodes(); ++i) {
+    const int j = is_wall[static_cast<size_t>(i)];
+    if (j >= 0) {
+      EXPECT_EQ(u(2 * i), d[static_cast<size_t>(2 * j)]);
+      EXPECT_EQ(u(2 * i + 1), d[static_cast<size_t>(2 * j + 1)]);
+      continue;
+    }
+    // The O-grid's chord is 1 (support 2 chords): beyond 3 from mid-chord
+    // every wall node is more than 2 away.
+    if (std::hypot(x0(2 * i) - 0.5, x0(2 * i + 1)) > 3.0) {
+      ++far;
+      EXPECT_EQ(u(2 * i), 0.0);
+      EXPECT_EQ(u(2 * i + 1), 0.0);
+    }
+  }
+  EXPECT_GT(far, 0);
+  // A rigid translation: within 0.02 chords of the wall every node moves by
+  // the translation to 5% of it.
+  const std::vector<double> shift = [&] {
+    std::vector<double> t(static_cast<size_t>(2 * nw));
+    for (index_t j = 0; j < nw; ++j) t[static_cast<size_t>(2 * j)] = 1e-3, t[static_cast<size_t>(2 * j + 1)] = -2e-3;
+    return t;
+  }();
+  const auto ut = rbf.displacement(Tensor::from_host({nw, 2}, shift)).host();
+  int near = 0;
+  for (index_t i = 0; i < m.n_nodes(); ++i) {
+    double dist = 1e300;
+    for (index_t w : rbf.wall_nodes())
+      dist = std::min(dist, std::hypot(x0(2 * i) - x0(2 * w), x0(2 * i + 1) - x0(2 * w + 1)));
+    if (dist > 0.02) continue;
+    ++near;
+    EXPECT_NEAR(ut(2 * i), 1e-3, 5e-5) << i;
+    EXPECT_NEAR(ut(2 * i + 1), -2e-3, 1e-4) << i;
+  }
+  EXPECT_GT(near, nw);
+  o.rbf_support = 0.0;
+  EXPECT_THROW(design::MeshDeformation(m, {"airfoil"}, o), camber::Error);
 }
 
 TEST(Derivatives, IdwWallDisplacementOnTheQuickStartMesh) {
