@@ -36,4 +36,11 @@ Var allreduce_sum(const Var& x, MPI_Comm comm) {
       Reads::nothing());
 }
 
+Var grad_allreduce(const Var& x, MPI_Comm comm) {
+  return record_op(
+      "grad_allreduce", x.value().clone(), {x},
+      [comm](const Vars&, const Var&, const Var& g) -> Vars { return {allreduce_sum(g, comm)}; },
+      [](const Vars&, const Var&, const Vars& t) { return t[0]; }, Reads::nothing());
+}
+
 }  // namespace camber::ad

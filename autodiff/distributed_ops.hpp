@@ -55,4 +55,11 @@ Var halo_reverse_add(const Var& field, par::HaloExchange& halo);
 /// x must have the same shape on every rank.
 Var allreduce_sum(const Var& x, MPI_Comm comm);
 
+/// Identity on a replicated x that rank-dependent computations then use
+/// (a wall displacement deformed into each rank's own nodes): their
+/// cotangents are each rank's share, and the VJP sums them over `comm`
+/// (allreduce_sum); the JVP is the identity. Collective in the backward
+/// pass. (shard::grad_all_reduce is this on a device-mesh axis.)
+Var grad_allreduce(const Var& x, MPI_Comm comm);
+
 }  // namespace camber::ad

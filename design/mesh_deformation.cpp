@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <set>
 #include <utility>
 
 #include <camber/core/error.hpp>
 #include <camber/core/kokkos_math.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/geometry.hpp>
 
 namespace camber::design {
@@ -48,7 +51,7 @@ struct IdwData {
   Kokkos::View<index_t*> kind;       // wall index, interior_node or anchor_node
   Kokkos::View<index_t*> interior;   // the interior nodes
   Kokkos::View<double*> sources;     // wall nodes, then anchors, flat
-  Kokkos::View<index_t*> wall_node;  // mesh node of wall node j
+  Kokkos::View<index_t*> wall_row;   // row of wall node j (-1: not a row)
   Kokkos::View<double*> inv_den;     // 1 / sum_s w_is, interior nodes
   index_t n_sources = 0;
   double p = 3.0;
@@ -97,7 +100,7 @@ void idw_apply(const IdwData& d, const Tensor& wall_displacement, const Tensor& 
   const auto dv = wall_displacement.view(), ov = out.view();
   const auto x0v = d.x0, src = d.sources, inv = d.inv_den;
   const auto kind = d.kind;
-  const index_t nw = static_cast<index_t>(d.wall_node.extent(0));
+  const index_t nw = static_cast<index_t>(d.wall_row.extent(0));
   const double pp = d.p;
   const int ip = d.integer_p;
   Kokkos::parallel_for(
@@ -130,7 +133,7 @@ void idw_apply(const IdwData& d, const Tensor& wall_displacement, const Tensor& 
 void idw_apply_transpose(const IdwData& d, const Tensor& node_cotangent, const Tensor& out) {
   const auto gv = node_cotangent.view(), ov = out.view();
   const auto x0v = d.x0, src = d.sources, inv = d.inv_den;
-  const auto in = d.interior, wall = d.wall_node;
+  const auto in = d.interior, wall = d.wall_row;
   const index_t n_in = static_cast<index_t>(in.extent(0));
   const double pp = d.p;
   const int ip = d.integer_p;
@@ -139,9 +142,9 @@ void idw_apply_transpose(const IdwData& d, const Tensor& node_cotangent, const T
       "camber::design::idw_apply_transpose",
       Kokkos::RangePolicy<>(0, static_cast<index_t>(wall.extent(0))),
       KOKKOS_LAMBDA(const index_t j) {
-        const index_t node = wall(j);
+        const index_t row = wall(j);
         const double sxj = src(2 * j), syj = src(2 * j + 1);
-        double gx = gv(2 * node), gy = gv(2 * node + 1);
+        double gx = row >= 0 ? gv(2 * row) : 0.0, gy = row >= 0 ? gv(2 * row + 1) : 0.0;
         for (index_t q = 0; q < n_in; ++q) {
           const index_t i = in(q);
           const double dx = x0v(2 * i) - sxj, dy = x0v(2 * i + 1) - syj;
@@ -182,7 +185,7 @@ class IdwMap final : public LinearMap {
  public:
   explicit IdwMap(detail::IdwData data) : d_(std::move(data)) {
     n_nodes_ = static_cast<index_t>(d_.kind.extent(0));
-    n_wall_ = static_cast<index_t>(d_.wall_node.extent(0));
+    n_wall_ = static_cast<index_t>(d_.wall_row.extent(0));
   }
   Shape input_shape() const override { return {n_wall_, 2}; }
   Shape output_shape() const override { return {n_nodes_, 2}; }
@@ -241,14 +244,24 @@ class RbfMap final : public LinearMap {
                              << lu.rcond() << "); do two boundary nodes coincide?");
     const Eigen::MatrixXd unit = Eigen::MatrixXd::Identity(ns, n_wall_);
     const Eigen::MatrixXd coef = lu.solve(unit);  // (ns, n_wall)
+    // E's rows by explicit sums in source order (not a blocked product,
+    // whose summation order depends on how many rows there are): a row is
+    // the same bits on every rank that holds its node.
     const index_t ni = static_cast<index_t>(interior_.size());
-    Eigen::MatrixXd phi_int(ni, ns);
+    e_.assign(static_cast<size_t>(ni * n_wall_), 0.0);
+    std::vector<double> phi_row(static_cast<size_t>(ns));
     for (index_t q = 0; q < ni; ++q) {
       const index_t i = interior_[static_cast<size_t>(q)];
       for (index_t t = 0; t < ns; ++t)
-        phi_int(q, t) = phi_at(x0[static_cast<size_t>(2 * i)], x0[static_cast<size_t>(2 * i + 1)], t);
+        phi_row[static_cast<size_t>(t)] =
+            phi_at(x0[static_cast<size_t>(2 * i)], x0[static_cast<size_t>(2 * i + 1)], t);
+      double* row = e_.data() + q * n_wall_;
+      for (index_t t = 0; t < ns; ++t) {
+        const double p = phi_row[static_cast<size_t>(t)];
+        if (p == 0.0) continue;  // beyond the support
+        for (index_t j = 0; j < n_wall_; ++j) row[j] += p * coef(t, j);
+      }
     }
-    e_ = phi_int * coef;
   }
   Shape input_shape() const override { return {n_wall_, 2}; }
   Shape output_shape() const override { return {static_cast<index_t>(kind_.size()), 2}; }
@@ -259,16 +272,20 @@ class RbfMap final : public LinearMap {
                                                    << shape_string(d.shape()) << ", expected "
                                                    << shape_string(input_shape()));
     const std::vector<double> dv = d.to_vector();
-    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, 2, Eigen::RowMajor>> dm(
-        dv.data(), n_wall_, 2);
-    const Eigen::MatrixXd ui = e_ * dm;
     std::vector<double> out(kind_.size() * 2, 0.0);
     for (size_t i = 0; i < kind_.size(); ++i)
       if (kind_[i] >= 0)
         for (size_t c = 0; c < 2; ++c) out[2 * i + c] = dv[static_cast<size_t>(2 * kind_[i]) + c];
-    for (size_t q = 0; q < interior_.size(); ++q)
-      for (size_t c = 0; c < 2; ++c)
-        out[static_cast<size_t>(2 * interior_[q]) + c] = ui(static_cast<index_t>(q), static_cast<index_t>(c));
+    for (size_t q = 0; q < interior_.size(); ++q) {
+      const double* row = e_.data() + static_cast<index_t>(q) * n_wall_;
+      double ux = 0.0, uy = 0.0;
+      for (index_t j = 0; j < n_wall_; ++j) {
+        ux += row[j] * dv[static_cast<size_t>(2 * j)];
+        uy += row[j] * dv[static_cast<size_t>(2 * j + 1)];
+      }
+      out[static_cast<size_t>(2 * interior_[q])] = ux;
+      out[static_cast<size_t>(2 * interior_[q]) + 1] = uy;
+    }
     return Tensor::from_host(output_shape(), out);
   }
 
@@ -277,14 +294,16 @@ class RbfMap final : public LinearMap {
                                                     << shape_string(g.shape()) << ", expected "
                                                     << shape_string(output_shape()));
     const std::vector<double> gv = g.to_vector();
-    Eigen::MatrixXd gi(static_cast<index_t>(interior_.size()), 2);
-    for (size_t q = 0; q < interior_.size(); ++q)
-      for (size_t c = 0; c < 2; ++c)
-        gi(static_cast<index_t>(q), static_cast<index_t>(c)) = gv[static_cast<size_t>(2 * interior_[q]) + c];
-    const Eigen::MatrixXd dw = e_.transpose() * gi;  // (n_wall, 2)
     std::vector<double> out(static_cast<size_t>(2 * n_wall_), 0.0);
-    for (index_t j = 0; j < n_wall_; ++j)
-      for (index_t c = 0; c < 2; ++c) out[static_cast<size_t>(2 * j + c)] = dw(j, c);
+    for (size_t q = 0; q < interior_.size(); ++q) {
+      const double* row = e_.data() + static_cast<index_t>(q) * n_wall_;
+      const double gx = gv[static_cast<size_t>(2 * interior_[q])];
+      const double gy = gv[static_cast<size_t>(2 * interior_[q]) + 1];
+      for (index_t j = 0; j < n_wall_; ++j) {
+        out[static_cast<size_t>(2 * j)] += row[j] * gx;
+        out[static_cast<size_t>(2 * j + 1)] += row[j] * gy;
+      }
+    }
     for (size_t i = 0; i < kind_.size(); ++i)
       if (kind_[i] >= 0)
         for (size_t c = 0; c < 2; ++c) out[static_cast<size_t>(2 * kind_[i]) + c] += gv[2 * i + c];
@@ -303,7 +322,7 @@ class RbfMap final : public LinearMap {
   std::vector<index_t> kind_, interior_;
   index_t n_wall_ = 0;
   double support_ = 1.0;
-  Eigen::MatrixXd e_;  // (n_interior, n_wall)
+  std::vector<double> e_;  // (n_interior, n_wall), row-major
 };
 
 template <class T>
@@ -319,8 +338,17 @@ Kokkos::View<T*> to_device(const std::vector<T>& v, const char* label) {
 
 MeshDeformation::MeshDeformation(const mesh::Mesh& mesh,
                                  const std::vector<std::string>& wall_markers,
-                                 const DeformationOptions& options)
-    : options_(options), n_nodes_(mesh.n_nodes()) {
+                                 const DeformationOptions& options, std::vector<std::int64_t> rows)
+    : options_(options), n_mesh_nodes_(mesh.n_nodes()), rows_(std::move(rows)) {
+  if (rows_.empty()) {
+    rows_.resize(static_cast<size_t>(n_mesh_nodes_));
+    for (index_t i = 0; i < n_mesh_nodes_; ++i) rows_[static_cast<size_t>(i)] = i;
+  }
+  for (std::int64_t r : rows_)
+    CAMBER_REQUIRE(r >= 0 && r < n_mesh_nodes_, "MeshDeformation: row node " << r
+                                                                              << " is not a node of the mesh of "
+                                                                              << n_mesh_nodes_ << " nodes");
+  n_nodes_ = static_cast<index_t>(rows_.size());
   CAMBER_INPUT_REQUIRE(mesh.dim() == 2, "MeshDeformation: needs a 2-D mesh, got dim " << mesh.dim());
   CAMBER_INPUT_REQUIRE(options_.exponent > 0.0 && std::isfinite(options_.exponent),
                        "MeshDeformation: the IDW exponent must be > 0, got " << options_.exponent);
@@ -344,26 +372,35 @@ MeshDeformation::MeshDeformation(const mesh::Mesh& mesh,
   CAMBER_INPUT_REQUIRE(!wall.empty(), "MeshDeformation: the wall markers have no faces");
   wall_nodes_.assign(wall.begin(), wall.end());
 
-  std::vector<index_t> kind(static_cast<size_t>(n_nodes_), interior_node);
+  // Every mesh node's kind (wall index, anchor or interior), then the rows'.
+  std::vector<index_t> mesh_kind(static_cast<size_t>(n_mesh_nodes_), interior_node);
   for (std::size_t k = 0; k < wall_nodes_.size(); ++k)
-    kind[static_cast<size_t>(wall_nodes_[k])] = static_cast<index_t>(k);
+    mesh_kind[static_cast<size_t>(wall_nodes_[k])] = static_cast<index_t>(k);
   std::vector<index_t> anchors;
   for (index_t f = 0; f < mesh.n_faces(); ++f) {
     if (fr(f) >= 0) continue;
     for (index_t q = fo(f); q < fo(f + 1); ++q) {
       const index_t node = fn(q);
-      if (kind[static_cast<size_t>(node)] == interior_node) {
-        kind[static_cast<size_t>(node)] = anchor_node;
+      if (mesh_kind[static_cast<size_t>(node)] == interior_node) {
+        mesh_kind[static_cast<size_t>(node)] = anchor_node;
         anchors.push_back(node);
       }
     }
   }
   n_anchors_ = static_cast<index_t>(anchors.size());
 
+  std::vector<index_t> kind(static_cast<size_t>(n_nodes_));
   std::vector<double> x0(static_cast<size_t>(2 * n_nodes_)), sources;
+  std::vector<index_t> interior;
+  // The row of each wall node (-1: not among the rows).
+  std::vector<index_t> wall_row(wall_nodes_.size(), -1);
   for (index_t i = 0; i < n_nodes_; ++i) {
-    x0[static_cast<size_t>(2 * i)] = xy(i, 0);
-    x0[static_cast<size_t>(2 * i + 1)] = xy(i, 1);
+    const index_t node = static_cast<index_t>(rows_[static_cast<size_t>(i)]);
+    kind[static_cast<size_t>(i)] = mesh_kind[static_cast<size_t>(node)];
+    x0[static_cast<size_t>(2 * i)] = xy(node, 0);
+    x0[static_cast<size_t>(2 * i + 1)] = xy(node, 1);
+    if (kind[static_cast<size_t>(i)] == interior_node) interior.push_back(i);
+    if (kind[static_cast<size_t>(i)] >= 0) wall_row[static_cast<size_t>(kind[static_cast<size_t>(i)])] = i;
   }
   for (index_t node : wall_nodes_) {
     sources.push_back(xy(node, 0));
@@ -373,9 +410,6 @@ MeshDeformation::MeshDeformation(const mesh::Mesh& mesh,
     sources.push_back(xy(node, 0));
     sources.push_back(xy(node, 1));
   }
-  std::vector<index_t> interior;
-  for (index_t i = 0; i < n_nodes_; ++i)
-    if (kind[static_cast<size_t>(i)] == interior_node) interior.push_back(i);
 
   x0_ = Tensor::from_host({n_nodes_, 2}, x0);
   if (options_.method == DeformationMethod::rbf) {
@@ -394,7 +428,7 @@ MeshDeformation::MeshDeformation(const mesh::Mesh& mesh,
   data.kind = to_device(kind, "camber::design::idw_kind");
   data.interior = to_device(interior, "camber::design::idw_interior");
   data.sources = to_device(sources, "camber::design::idw_sources");
-  data.wall_node = to_device(wall_nodes_, "camber::design::idw_wall_nodes");
+  data.wall_row = to_device(wall_row, "camber::design::idw_wall_rows");
   data.inv_den = Kokkos::View<double*>("camber::design::idw_inv_den", n_nodes_);
   data.n_sources = static_cast<index_t>(sources.size() / 2);
   data.p = options_.exponent;
@@ -405,7 +439,9 @@ MeshDeformation::MeshDeformation(const mesh::Mesh& mesh,
   // A node on top of a source has an infinite weight: report it.
   const index_t bad = detail::idw_first_singular_node(data);
   CAMBER_INPUT_REQUIRE(bad >= n_nodes_, "MeshDeformation: node "
-                                            << bad << " at (" << xy(bad, 0) << ", " << xy(bad, 1)
+                                            << rows_[static_cast<size_t>(bad)] << " at ("
+                                            << x0[static_cast<size_t>(2 * bad)] << ", "
+                                            << x0[static_cast<size_t>(2 * bad + 1)]
                                             << ") coincides with a boundary node; IDW needs "
                                                "distinct node positions");
   map_ = std::make_shared<const IdwMap>(std::move(data));
@@ -428,12 +464,12 @@ ad::Var MeshDeformation::coordinates(const ad::Var& wall_displacement) const {
 namespace {
 
 void require_same_wall(const ShapeParametrization& shape, const MeshDeformation& deformation) {
-  CAMBER_REQUIRE(shape.wall().n_mesh_nodes() == deformation.n_nodes() &&
+  CAMBER_REQUIRE(shape.wall().n_mesh_nodes() == deformation.n_mesh_nodes() &&
                      shape.wall().nodes() == deformation.wall_nodes(),
                  "deformed_coordinates: the parametrization's wall ("
                      << shape.wall().n_nodes() << " nodes of a mesh of "
                      << shape.wall().n_mesh_nodes() << ") is not the deformation's wall ("
-                     << deformation.n_wall() << " nodes of a mesh of " << deformation.n_nodes()
+                     << deformation.n_wall() << " nodes of a mesh of " << deformation.n_mesh_nodes()
                      << "); build both on the same mesh and wall markers");
 }
 }  // namespace
@@ -450,23 +486,27 @@ Tensor deformed_coordinates(const ShapeParametrization& shape, const MeshDeforma
   return deformation.coordinates(shape.displacement(design));
 }
 
-void check_cell_volumes(const mesh::Mesh& mesh, const Tensor& coords) {
-  CAMBER_INPUT_REQUIRE(mesh.dim() == 2, "check_cell_volumes: needs a 2-D mesh, got dim "
-                                            << mesh.dim());
-  CAMBER_REQUIRE(coords.shape() == (Shape{mesh.n_nodes(), 2}),
-                 "check_cell_volumes: coords has shape " << shape_string(coords.shape())
-                                                         << ", expected {" << mesh.n_nodes()
-                                                         << ", 2}");
+namespace {
+
+struct InvertedCell {
+  index_t count = 0;  // cells with area <= 0 (or NaN) among those checked
+  index_t first = 0;  // the lowest such local cell
+  int type = 0;
+  double cx = 0.0, cy = 0.0, area = 0.0;  // its vertex centroid and signed area
+};
+
+// Cells [0, n_cells) of `mesh` at flat coordinates `coords` (the first
+// mesh.n_nodes() rows are read).
+InvertedCell find_inverted(const mesh::Mesh& mesh, const Tensor& coords, index_t n_cells) {
   const detail::CellArea cell_area{mesh.cell_offsets(), mesh.cell_nodes(), coords.view()};
-  const index_t n_cells = mesh.n_cells();
-  index_t n_bad = 0;
+  InvertedCell out;
   Kokkos::parallel_reduce(
       "camber::design::count_inverted_cells", Kokkos::RangePolicy<>(0, n_cells),
       KOKKOS_LAMBDA(const index_t c, index_t& count) {
         if (!(cell_area(c) > 0.0)) ++count;
       },
-      n_bad);
-  if (n_bad == 0) return;
+      out.count);
+  if (out.count == 0) return out;
   index_t first = n_cells;
   Kokkos::parallel_reduce(
       "camber::design::first_inverted_cell", Kokkos::RangePolicy<>(0, n_cells),
@@ -474,29 +514,81 @@ void check_cell_volumes(const mesh::Mesh& mesh, const Tensor& coords) {
         if (!(cell_area(c) > 0.0) && c < f) f = c;
       },
       Kokkos::Min<index_t>(first));
+  out.first = first;
 
   // The offending cell on the host: centroid, area, type.
   const auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_offsets());
   const auto hn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_nodes());
   const auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_types());
-  const std::vector<double> h = coords.to_vector();
+  const auto h = coords.host();
   const int n = static_cast<int>(ho(first + 1) - ho(first));
   std::vector<double> x(static_cast<size_t>(n)), y(static_cast<size_t>(n));
-  double cx = 0, cy = 0;
   for (int k = 0; k < n; ++k) {
     const index_t node = hn(ho(first) + k);
-    x[static_cast<size_t>(k)] = h[static_cast<size_t>(2 * node)];
-    y[static_cast<size_t>(k)] = h[static_cast<size_t>(2 * node + 1)];
-    cx += x[static_cast<size_t>(k)] / n;
-    cy += y[static_cast<size_t>(k)] / n;
+    x[static_cast<size_t>(k)] = h(2 * node);
+    y[static_cast<size_t>(k)] = h(2 * node + 1);
+    out.cx += x[static_cast<size_t>(k)] / n;
+    out.cy += y[static_cast<size_t>(k)] / n;
   }
-  const double area = mesh::polygon_area(x.data(), y.data(), n);
+  out.area = mesh::polygon_area(x.data(), y.data(), n);
+  out.type = static_cast<int>(ht(first));
+  return out;
+}
+
+[[noreturn]] void report_inverted(std::int64_t cell, const InvertedCell& c, std::int64_t n_bad,
+                                  std::int64_t n_cells) {
   throw_bad_input(CAMBER_MSG("check_cell_volumes: cell "
-                             << first << " (" << mesh::cell_type_name(ht(first))
-                             << ") with vertex centroid (" << cx << ", " << cy << ") has signed area "
-                             << area << " <= 0; " << n_bad << " of " << n_cells
+                             << cell << " (" << mesh::cell_type_name(static_cast<mesh::CellType>(c.type))
+                             << ") with vertex centroid (" << c.cx << ", " << c.cy
+                             << ") has signed area " << c.area << " <= 0; " << n_bad << " of "
+                             << n_cells
                              << " cells are inverted. The shape change is too large for this "
                                 "mesh: reduce the design step, or use a larger IDW exponent"));
+}
+
+}  // namespace
+
+void check_cell_volumes(const mesh::Mesh& mesh, const Tensor& coords) {
+  CAMBER_INPUT_REQUIRE(mesh.dim() == 2, "check_cell_volumes: needs a 2-D mesh, got dim "
+                                            << mesh.dim());
+  CAMBER_REQUIRE(coords.shape() == (Shape{mesh.n_nodes(), 2}),
+                 "check_cell_volumes: coords has shape " << shape_string(coords.shape())
+                                                         << ", expected {" << mesh.n_nodes()
+                                                         << ", 2}");
+  const InvertedCell c = find_inverted(mesh, coords, mesh.n_cells());
+  if (c.count > 0) report_inverted(c.first, c, c.count, mesh.n_cells());
+}
+
+void check_cell_volumes(const mesh::DistributedMesh& dm, const Tensor& coords) {
+  const mesh::Mesh& local = dm.local();
+  CAMBER_INPUT_REQUIRE(local.dim() == 2, "check_cell_volumes: needs a 2-D mesh, got dim "
+                                             << local.dim());
+  CAMBER_REQUIRE(coords.rank() == 2 && coords.shape()[1] == 2 &&
+                     coords.shape()[0] >= dm.n_local_nodes(),
+                 "check_cell_volumes: coords has shape " << shape_string(coords.shape())
+                                                         << ", expected at least {"
+                                                         << dm.n_local_nodes() << ", 2}");
+  const InvertedCell c = find_inverted(local, coords, dm.n_owned_cells());
+  // The lowest global id among the ranks' first inverted cells, and its owner.
+  long long counts[1] = {static_cast<long long>(c.count)}, total[1] = {0};
+  CAMBER_CHECK_MPI(MPI_Allreduce(counts, total, 1, MPI_LONG_LONG, MPI_SUM, dm.comm()));
+  if (total[0] == 0) return;
+  struct {
+    double id;
+    int rank;
+  } mine{c.count > 0 ? static_cast<double>(dm.cell_global_ids()[static_cast<size_t>(c.first)])
+                     : std::numeric_limits<double>::infinity(),
+         dm.rank()},
+      lowest{};
+  CAMBER_CHECK_MPI(MPI_Allreduce(&mine, &lowest, 1, MPI_DOUBLE_INT, MPI_MINLOC, dm.comm()));
+  double fields[4] = {static_cast<double>(c.type), c.cx, c.cy, c.area};
+  CAMBER_CHECK_MPI(MPI_Bcast(fields, 4, MPI_DOUBLE, lowest.rank, dm.comm()));
+  InvertedCell first;
+  first.type = static_cast<int>(fields[0]);
+  first.cx = fields[1];
+  first.cy = fields[2];
+  first.area = fields[3];
+  report_inverted(static_cast<std::int64_t>(lowest.id), first, total[0], dm.n_global_cells());
 }
 
 }  // namespace camber::design

@@ -37,9 +37,11 @@
 ///   u_i = sum_s c_s phi(|x_i - x_s|),   sum_s c_s phi(|x_t - x_s|) = d_t (wall), 0 (anchors)
 /// @endcode
 /// The source matrix is factored once (dense LU, Eigen) and the interior
-/// nodes' map from the wall displacement formed (n_interior x n_wall
-/// doubles: 10 MB for 5,000 nodes and 256 wall nodes); each design costs
-/// one product with it, and the transpose is its exact transpose. Nodes
+/// rows' map from the wall displacement formed (n_interior x n_wall
+/// doubles: 10 MB for 5,000 nodes and 256 wall nodes; with rows, only
+/// this rank's share), each row summed in a fixed order so that a node
+/// held by several ranks moves to the same bits on each; each design
+/// costs one product with it, and the transpose is its exact transpose. Nodes
 /// farther than R from every source stay put. Where a large wall motion folds IDW's near-wall
 /// cells, the smoother RBF field may not (and the reverse; check_cell_volumes
 /// tells).
@@ -50,6 +52,7 @@
 /// bad_input error); boundary nodes other than the wall never slide.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -57,6 +60,7 @@
 #include <camber/autodiff/variable.hpp>
 #include <camber/design/airfoil_wall.hpp>
 #include <camber/design/linear_map.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/mesh.hpp>
 #include <camber/core/tensor.hpp>
 
@@ -75,26 +79,35 @@ struct DeformationOptions {
 class MeshDeformation {
  public:
   /// Wall = the nodes of the faces of `wall_markers`, numbered as in
-  /// AirfoilWall (increasing mesh node index). Throws camber::Error
+  /// AirfoilWall (increasing mesh node index). `rows`: the mesh nodes
+  /// whose displacement the map gives, in that order (a distributed design
+  /// loop passes the nodes of one rank: euler::SteadyFlow::node_rows(),
+  /// and the map's memory and work are that rank's share); empty: every
+  /// node, in mesh order. Throws camber::Error
   /// (bad_input) for a 3-D mesh, an unknown marker, no wall faces, p <= 0,
   /// or a node that coincides with a wall or anchor node (IDW); for RBF a
   /// support <= 0 or a source matrix that cannot be factored.
   MeshDeformation(const mesh::Mesh& mesh, const std::vector<std::string>& wall_markers,
-                  const DeformationOptions& options = {});
+                  const DeformationOptions& options = {}, std::vector<std::int64_t> rows = {});
 
+  /// The rows: the nodes the map moves.
   index_t n_nodes() const noexcept { return n_nodes_; }
+  /// The mesh's node count (the wall's numbering).
+  index_t n_mesh_nodes() const noexcept { return n_mesh_nodes_; }
+  /// Mesh node index of every row.
+  const std::vector<std::int64_t>& rows() const noexcept { return rows_; }
   index_t n_wall() const noexcept { return static_cast<index_t>(wall_nodes_.size()); }
   index_t n_anchors() const noexcept { return n_anchors_; }
   /// Mesh node index of wall node k.
   const std::vector<index_t>& wall_nodes() const noexcept { return wall_nodes_; }
-  /// Undeformed node coordinates, (n_nodes, 2).
+  /// Undeformed node coordinates of the rows, (n_nodes, 2).
   const Tensor& initial_coordinates() const noexcept { return x0_; }
   const DeformationOptions& options() const noexcept { return options_; }
   /// L as a LinearMap: (n_wall, 2) -> node displacement (n_nodes, 2).
   std::shared_ptr<const LinearMap> map() const { return map_; }
 
-  /// Node displacement L d, (n_nodes, 2), for the wall displacement d
-  /// (n_wall, 2).
+  /// Node displacement L d of the rows, (n_nodes, 2), for the wall
+  /// displacement d (n_wall, 2).
   Tensor displacement(const Tensor& wall_displacement) const;
   /// Deformed node coordinates x0 + L d, (n_nodes, 2).
   Tensor coordinates(const Tensor& wall_displacement) const;
@@ -103,7 +116,8 @@ class MeshDeformation {
 
  private:
   DeformationOptions options_;
-  index_t n_nodes_ = 0, n_anchors_ = 0;
+  index_t n_mesh_nodes_ = 0, n_nodes_ = 0, n_anchors_ = 0;
+  std::vector<std::int64_t> rows_;
   std::vector<index_t> wall_nodes_;
   Tensor x0_;
   std::shared_ptr<const LinearMap> map_;
@@ -123,5 +137,10 @@ Tensor deformed_coordinates(const ShapeParametrization& shape, const MeshDeforma
 /// centroid (mean of its nodes) and area, and how many cells are inverted.
 /// 2-D meshes only.
 void check_cell_volumes(const mesh::Mesh& mesh, const Tensor& coords);
+/// The same for the owned cells of a distributed mesh at its local node
+/// coordinates (the first n_local_nodes() rows of `coords`; further rows
+/// are ignored): the same verdict and message on every rank (the cell's
+/// global id). Collective.
+void check_cell_volumes(const mesh::DistributedMesh& dm, const Tensor& coords);
 
 }  // namespace camber::design

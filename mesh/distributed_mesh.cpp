@@ -344,6 +344,17 @@ DistributedMesh DistributedMesh::with_coordinates(const Tensor& global_coords) c
   return moved;
 }
 
+DistributedMesh DistributedMesh::with_local_coordinates(const Tensor& local_coords) const {
+  const index_t dim = local_.dim();
+  CAMBER_REQUIRE(local_coords.shape() == (Shape{n_local_nodes(), dim}),
+                 "DistributedMesh::with_local_coordinates: coords has shape "
+                     << shape_string(local_coords.shape()) << ", expected {" << n_local_nodes()
+                     << ", " << dim << "}");
+  DistributedMesh moved(*this);
+  moved.local_ = local_.with_coordinates(local_coords);
+  return moved;
+}
+
 DistributedMesh DistributedMesh::read(const std::string& path, MPI_Comm comm,
                                       const par::PartitionOptions& options) {
   return DistributedMesh(read_mesh(path, comm), comm, options);

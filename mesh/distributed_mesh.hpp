@@ -108,6 +108,11 @@ class DistributedMesh {
   /// the same connectivity, as a shape optimization moves it. O(local
   /// nodes); not collective.
   DistributedMesh with_coordinates(const Tensor& global_coords) const;
+  /// The same with this rank's local node coordinates given
+  /// ({n_local_nodes(), dim}, local node order): no global array. The
+  /// caller keeps a node held by several ranks at the same place on each
+  /// (ghost geometry must equal its owner's).
+  DistributedMesh with_local_coordinates(const Tensor& local_coords) const;
   const par::CellDistribution& distribution() const noexcept { return dist_; }
   /// Fills ghost rows of cell fields of shape {n_local_cells(), ...}.
   par::HaloExchange& halo() noexcept { return halo_; }

@@ -116,7 +116,7 @@ namespace {
 // ParaView fields of the objective's adjoint: psi per cell, and the surface
 // sensitivity dJ/dn (the shape gradient at the wall nodes along the wall's
 // unit normal, averaged over each wall face's two nodes) in the wall cells.
-std::vector<io::Field> adjoint_fields(const eu::SteadyFlow& flow, const std::string& wall,
+std::vector<io::Field> adjoint_fields(eu::SteadyFlow& flow, const std::string& wall,
                                       const std::string& objective) {
   if (flow.sensitivities().empty()) return {};
   const eu::SteadyFlow::Sensitivity& s = flow.sensitivities().front();
@@ -129,7 +129,8 @@ std::vector<io::Field> adjoint_fields(const eu::SteadyFlow& flow, const std::str
   const auto ph = s.psi.host();
   for (index_t c = 0; c < n; ++c)
     for (int k = 0; k < 4; ++k) psi.values.push_back(ph(c * 4 + k));
-  const auto gx = s.dX.host();
+  const Tensor dX = flow.global_of(s.dX_share);
+  const auto gx = dX.host();
   const auto normal =
       Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.geometry().face_normal);
   const auto area =
@@ -317,7 +318,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
                                 g.str());
         }
         if (costs && d.boolean("output.paraview")) {
-          const eu::SteadyFlow& flow = problem.flow();
+          eu::SteadyFlow& flow = problem.flow();
           const eu::Discretization& disc = flow.discretization();
           std::vector<io::Field> fields = flow_fields(disc, flow.state());
           for (io::Field& f : adjoint_fields(flow, settings.wall, objective_name))

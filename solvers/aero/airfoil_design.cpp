@@ -6,9 +6,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <utility>
 
+#include <camber/autodiff/distributed_ops.hpp>
 #include <camber/autodiff/functional.hpp>
 #include <camber/core/atomic_file.hpp>
 #include <camber/core/error.hpp>
@@ -55,7 +57,6 @@ AirfoilDesign::AirfoilDesign(const mesh::Mesh& global, MPI_Comm comm,
       comm_(comm),
       shape_(checked(std::move(shape))),
       settings_(std::move(settings)),
-      idw_(global_, {settings_.wall}, settings_.deformation),
       stations_(shape_->wall()),
       thickness_(stations_, *shape_),
       points_(resolved_points(settings_)),
@@ -95,19 +96,49 @@ AirfoilDesign::AirfoilDesign(const mesh::Mesh& global, MPI_Comm comm,
     f.flow.alpha_deg = p.alpha_deg;
     flows_.push_back(std::make_unique<euler::SteadyFlow>(global_, comm_, f));
   }
+  // One deformation of this rank's node rows serves every point: the
+  // points' flows are partitioned alike (the same mesh, the same
+  // deterministic partitioner) and have the same stencils.
+  const std::vector<std::int64_t>& rows = flow(0).node_rows();
+  for (int i = 1; i < n_points(); ++i)
+    CAMBER_REQUIRE(flow(i).node_rows() == rows,
+                   "AirfoilDesign: operating point " << i
+                                                     << " is distributed unlike the first");
+  deformation_ = std::make_unique<design::MeshDeformation>(global_, std::vector<std::string>{settings_.wall},
+                                                           settings_.deformation, rows);
 }
 
-Tensor AirfoilDesign::coordinates(const std::vector<double>& a) const {
-  return design::deformed_coordinates(*shape_, idw_, Tensor::from_host({n_design()}, a));
+ad::Var AirfoilDesign::rank_coordinates(const ad::Var& a) const {
+  // The wall displacement is the same on every rank; each rank deforms its
+  // own rows, and the backward pass sums the ranks' shares of its cotangent.
+  return deformation_->coordinates(ad::grad_allreduce(shape_->displacement(a), comm_));
+}
+
+Tensor AirfoilDesign::coordinates(const std::vector<double>& a) {
+  const Tensor Xr = rank_coordinates(ad::constant(Tensor::from_host({n_design()}, a))).value();
+  // Each node from a rank that holds it (they agree bit for bit: the same
+  // arithmetic); the others give -inf to the maximum.
+  const std::vector<std::int64_t>& rows = deformation_->rows();
+  const index_t n_local = flow(0).distributed_mesh().n_local_nodes();
+  const auto x = Xr.host();
+  std::vector<double> mine(static_cast<size_t>(global_.n_nodes()) * 2,
+                           -std::numeric_limits<double>::infinity()),
+      all(mine.size());
+  for (index_t r = 0; r < n_local; ++r)
+    for (index_t d = 0; d < 2; ++d)
+      mine[static_cast<size_t>(rows[static_cast<size_t>(r)] * 2 + d)] = x(2 * r + d);
+  CAMBER_CHECK_MPI(MPI_Allreduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
+                                 MPI_MAX, comm_));
+  return Tensor::from_host({global_.n_nodes(), 2}, all);
 }
 
 const std::array<double, 3>& AirfoilDesign::baseline(int point) {
   if (!have_baseline_) {
-    const Tensor X = coordinates(std::vector<double>(static_cast<size_t>(n_design()), 0.0));
+    const Tensor X = rank_coordinates(ad::constant(Tensor({n_design()}))).value();
     baseline_.clear();
     for (int i = 0; i < n_points(); ++i) {
       const std::vector<double> c =
-          flow(i).coefficients(X, points_[static_cast<size_t>(i)].alpha_deg).to_vector();
+          flow(i).rank_coefficients(X, points_[static_cast<size_t>(i)].alpha_deg).to_vector();
       baseline_.push_back({c[0], c[1], c[2]});
     }
     have_baseline_ = true;
@@ -136,7 +167,7 @@ ad::Var AirfoilDesign::trimmed(int i, const ad::Var& X, double target,
   const double inf = std::numeric_limits<double>::infinity();
   double below = -inf, r_below = 0.0, above = inf, r_above = 0.0;
   for (int solves = 1;; ++solves) {
-    const ad::Var c = f.coefficients(X, ad::constant(Tensor::from_host({1}, {alpha})));
+    const ad::Var c = f.rank_coefficients(X, ad::constant(Tensor::from_host({1}, {alpha})));
     costs.newton_iterations += f.report().newton_iterations;
     costs.cold_restart = costs.cold_restart || f.report().cold_restart;
     costs.flow_seconds += f.report().solve_seconds;
@@ -215,7 +246,7 @@ opt::Problem AirfoilDesign::problem() {
     warm_start_nearest(x);
     const std::vector<double> a(x.begin(), x.begin() + n);
     const ad::Var av = ad::variable(Tensor::from_host({n}, a));
-    const ad::Var X = design::deformed_coordinates(*shape_, idw_, av);
+    const ad::Var X = rank_coordinates(av);
     DesignCosts costs;
     // Per point: its coefficients (a Var of the shape and, trimmed, its
     // alpha) and the gradient of one of them over all variables.
@@ -223,7 +254,7 @@ opt::Problem AirfoilDesign::problem() {
     // LiftConstraint::fixed: each point's d(CL, CD, CM)/dalpha at its trim.
     std::vector<std::array<double, 3>> d_alpha(static_cast<size_t>(np));
     try {
-      design::check_cell_volumes(global_, X.value());
+      design::check_cell_volumes(flow(0).distributed_mesh(), X.value());
       for (int i = 0; i < np; ++i) {
         euler::SteadyFlow& f = flow(i);
         if (fixed) {
@@ -237,9 +268,9 @@ opt::Problem AirfoilDesign::problem() {
         if (trim) {
           alpha[static_cast<size_t>(i)] =
               ad::variable(Tensor::from_host({1}, {x[static_cast<size_t>(n + i)]}));
-          c[static_cast<size_t>(i)] = f.coefficients(X, alpha[static_cast<size_t>(i)]);
+          c[static_cast<size_t>(i)] = f.rank_coefficients(X, alpha[static_cast<size_t>(i)]);
         } else {
-          c[static_cast<size_t>(i)] = f.coefficients(X);
+          c[static_cast<size_t>(i)] = f.rank_coefficients(X);
         }
         const std::vector<double> cv = c[static_cast<size_t>(i)].value().to_vector();
         costs.point_coefficients.push_back({cv[0], cv[1], cv[2]});
@@ -563,7 +594,8 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
   const std::vector<double> shape_x(result.optimizer.x.begin(),
                                     result.optimizer.x.begin() + n_design());
   const Tensor a = Tensor::from_host({n_design()}, shape_x);
-  result.final_coordinates = design::deformed_coordinates(*shape_, idw_, a);
+  result.final_coordinates = coordinates(shape_x);
+  const Tensor final_rows = rank_coordinates(ad::constant(a)).value();
   result.final_wall = shape_->wall_coordinates(a);
   for (int i = 0; i < np; ++i)
     result.final_alpha_points.push_back(
@@ -576,7 +608,7 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
   } else if (fixes_lift()) {
     // Trimmed again from the nearest kept design's flow and alpha.
     warm_start_nearest(result.optimizer.x);
-    const ad::Var X = ad::constant(result.final_coordinates);
+    const ad::Var X = ad::constant(final_rows);
     DesignCosts unused;
     for (int i = 0; i < np; ++i) {
       std::array<double, 3> d{};
@@ -588,8 +620,7 @@ AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
     for (int i = 0; i < np; ++i) {
       const std::vector<double> c =
           flow(i)
-              .coefficients(result.final_coordinates,
-                            result.final_alpha_points[static_cast<size_t>(i)])
+              .rank_coefficients(final_rows, result.final_alpha_points[static_cast<size_t>(i)])
               .to_vector();
       result.final_points.push_back({c[0], c[1], c[2]});
     }

@@ -216,8 +216,10 @@ class AirfoilDesign {
 
   /// The thickness at every station for design a (exact: linear in a).
   std::vector<double> thickness(const std::vector<double>& a) const { return thickness_(a); }
-  /// The deformed mesh's node coordinates (n_nodes, 2) for design a.
-  Tensor coordinates(const std::vector<double>& a) const;
+  /// The deformed mesh's node coordinates (n_nodes, 2) for design a,
+  /// gathered from the ranks' rows on every rank (O(global nodes): for
+  /// output). Collective.
+  Tensor coordinates(const std::vector<double>& a);
 
   /// CL, CD, CM of the undeformed design at a point, every point solved
   /// from the free stream on the first call. Collective.
@@ -275,7 +277,12 @@ class AirfoilDesign {
   MPI_Comm comm_;
   std::unique_ptr<design::ShapeParametrization> shape_;
   AirfoilDesignSettings settings_;
-  design::MeshDeformation idw_;
+  /// Design -> this rank's node rows (flow(0).node_rows()) of the deformed
+  /// mesh: the shape's wall displacement (the same on every rank) through
+  /// ad::grad_allreduce, then the deformation of the rows.
+  ad::Var rank_coordinates(const ad::Var& a) const;
+
+  std::unique_ptr<design::MeshDeformation> deformation_;
   design::ThicknessStations stations_;
   design::LinearThickness thickness_;
   std::vector<OperatingPoint> points_;

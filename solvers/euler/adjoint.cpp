@@ -1,5 +1,7 @@
 #include <camber/solvers/euler/adjoint.hpp>
 
+#include <utility>
+
 #include <petscksp.h>
 
 #include <chrono>
@@ -56,8 +58,9 @@ LinearSolve solve_with(KSP ksp, const Tensor& b, Tensor& x, bool transpose, inde
 
 }  // namespace
 
-Adjoint::Adjoint(const Discretization& disc, const AdjointOptions& options)
-    : disc_(&disc), options_(options), jacobian_(disc) {
+Adjoint::Adjoint(const Discretization& disc, const AdjointOptions& options,
+                 std::shared_ptr<const ExactJacobian::Pattern> pattern)
+    : disc_(&disc), options_(options), jacobian_(disc, std::move(pattern)) {
   CAMBER_REQUIRE(!disc.flow().far_field_vortex,
                  "Adjoint: the far-field vortex makes the residual depend on the lift, which "
                  "the adjoint does not differentiate; solve with FlowConditions::"

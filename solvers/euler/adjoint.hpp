@@ -92,7 +92,11 @@ class Adjoint {
  public:
   /// Builds the exact Jacobian's colouring for disc (collective). disc must
   /// outlive this object.
-  explicit Adjoint(const Discretization& disc, const AdjointOptions& options = {});
+  /// `pattern`: the Jacobian's colouring and preallocation when the caller
+  /// has them (ExactJacobian::pattern; a design loop builds it once), else
+  /// built here (collective).
+  explicit Adjoint(const Discretization& disc, const AdjointOptions& options = {},
+                   std::shared_ptr<const ExactJacobian::Pattern> pattern = nullptr);
   ~Adjoint();
   Adjoint(const Adjoint&) = delete;
   Adjoint& operator=(const Adjoint&) = delete;

@@ -17,9 +17,12 @@ constexpr int nv = Discretization::n_vars;
 
 }  // namespace
 
-ExactJacobian::ExactJacobian(const Discretization& disc)
-    : comm_(disc.mesh().comm()), n_owned_(disc.n_owned()), n_local_(disc.n_local()) {
+std::shared_ptr<const ExactJacobian::Pattern> ExactJacobian::pattern(const Discretization& disc) {
+  auto p = std::make_shared<Pattern>();
   const detail::GlobalCells g = detail::gather_global_cells(disc);
+  p->stencil = g.stencil;
+  p->n_owned = disc.n_owned();
+  p->n_local = disc.n_local();
   std::vector<std::int64_t> s_off, s;
   detail::distance_two_stencils(g, s_off, s);
   const std::int64_t n_global = static_cast<std::int64_t>(g.block.size());
@@ -45,42 +48,63 @@ ExactJacobian::ExactJacobian(const Discretization& disc)
     int k = 0;
     while (static_cast<size_t>(k) < stamp.size() && stamp[static_cast<size_t>(k)] == j) ++k;
     color[static_cast<size_t>(j)] = k;
-    n_colors_ = std::max(n_colors_, k + 1);
+    p->n_colors = std::max(p->n_colors, k + 1);
   }
 
   const auto& gid = disc.mesh().cell_global_ids();
-  color_ = Kokkos::View<int*>("euler::jacobian_color", static_cast<size_t>(n_local_));
-  auto ch = Kokkos::create_mirror_view(color_);
-  block_.resize(static_cast<size_t>(n_local_));
-  for (index_t c = 0; c < n_local_; ++c) {
-    ch(c) = color[static_cast<size_t>(gid[static_cast<size_t>(c)])];
-    block_[static_cast<size_t>(c)] = g.block[static_cast<size_t>(gid[static_cast<size_t>(c)])];
+  p->color.resize(static_cast<size_t>(p->n_local));
+  p->block.resize(static_cast<size_t>(p->n_local));
+  for (index_t c = 0; c < p->n_local; ++c) {
+    p->color[static_cast<size_t>(c)] = color[static_cast<size_t>(gid[static_cast<size_t>(c)])];
+    p->block[static_cast<size_t>(c)] = g.block[static_cast<size_t>(gid[static_cast<size_t>(c)])];
   }
-  Kokkos::deep_copy(color_, ch);
 
   // Blocks of the owned rows, by colour, and the preallocation.
-  entries_.assign(static_cast<size_t>(n_colors_), {});
-  const PetscInt first = n_owned_ > 0 ? block_[0] : 0;
-  std::vector<PetscInt> d_nnz(static_cast<size_t>(n_owned_), 0), o_nnz(d_nnz);
+  p->entries.assign(static_cast<size_t>(p->n_colors), {});
+  const PetscInt first = p->n_owned > 0 ? p->block[0] : 0;
+  p->d_nnz.assign(static_cast<size_t>(p->n_owned), 0);
+  p->o_nnz = p->d_nnz;
   long long blocks = 0;
-  for (index_t c = 0; c < n_owned_; ++c) {
+  for (index_t c = 0; c < p->n_owned; ++c) {
     const std::int64_t id = gid[static_cast<size_t>(c)];
     for (std::int64_t a = s_off[id]; a < s_off[id + 1]; ++a) {
       const std::int64_t j = s[static_cast<size_t>(a)];
       const PetscInt col = g.block[static_cast<size_t>(j)];
-      entries_[static_cast<size_t>(color[static_cast<size_t>(j)])].push_back({c, col});
-      ++(col >= first && col < first + n_owned_ ? d_nnz : o_nnz)[static_cast<size_t>(c)];
+      p->entries[static_cast<size_t>(color[static_cast<size_t>(j)])].push_back({c, col});
+      ++(col >= first && col < first + p->n_owned ? p->d_nnz : p->o_nnz)[static_cast<size_t>(c)];
       ++blocks;
     }
   }
-  CAMBER_CHECK_MPI(MPI_Allreduce(&blocks, &n_blocks_, 1, MPI_LONG_LONG, MPI_SUM, comm_));
+  CAMBER_CHECK_MPI(
+      MPI_Allreduce(&blocks, &p->n_blocks, 1, MPI_LONG_LONG, MPI_SUM, disc.mesh().comm()));
+  return p;
+}
+
+bool ExactJacobian::Pattern::fits(const Discretization& disc) const {
+  const GradientStencil s =
+      disc.spatial().order == 2 ? disc.spatial().gradient_stencil : GradientStencil::faces;
+  return s == stencil && disc.n_owned() == n_owned && disc.n_local() == n_local;
+}
+
+ExactJacobian::ExactJacobian(const Discretization& disc, std::shared_ptr<const Pattern> pattern)
+    : comm_(disc.mesh().comm()),
+      n_owned_(disc.n_owned()),
+      n_local_(disc.n_local()),
+      pattern_(pattern && pattern->fits(disc) ? std::move(pattern) : ExactJacobian::pattern(disc)) {
+  const Pattern& p = *pattern_;
+  n_colors_ = p.n_colors;
+  n_blocks_ = p.n_blocks;
+  color_ = Kokkos::View<int*>("euler::jacobian_color", static_cast<size_t>(n_local_));
+  auto ch = Kokkos::create_mirror_view(color_);
+  for (index_t c = 0; c < n_local_; ++c) ch(c) = p.color[static_cast<size_t>(c)];
+  Kokkos::deep_copy(color_, ch);
 
   CAMBER_CHECK_PETSC(MatCreate(comm_, matrix_.out()));
   CAMBER_CHECK_PETSC(MatSetSizes(matrix_.get(), nv * n_owned_, nv * n_owned_, PETSC_DETERMINE,
                                  PETSC_DETERMINE));
   CAMBER_CHECK_PETSC(MatSetType(matrix_.get(), MATBAIJ));
   CAMBER_CHECK_PETSC(MatSetBlockSize(matrix_.get(), nv));
-  CAMBER_CHECK_PETSC(MatXAIJSetPreallocation(matrix_.get(), nv, d_nnz.data(), o_nnz.data(),
+  CAMBER_CHECK_PETSC(MatXAIJSetPreallocation(matrix_.get(), nv, p.d_nnz.data(), p.o_nnz.data(),
                                              nullptr, nullptr));
   CAMBER_CHECK_PETSC(MatSetOption(matrix_.get(), MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
 }
@@ -108,8 +132,8 @@ void ExactJacobian::assemble(const Discretization& disc, Tensor& U,
                                   const double* blocks) {
     cols.resize(static_cast<size_t>(n));
     for (index_t i = 0; i < n; ++i)
-      cols[static_cast<size_t>(i)] = block_[static_cast<size_t>(local_cols[i])];
-    const PetscInt r = block_[static_cast<size_t>(row)];
+      cols[static_cast<size_t>(i)] = pattern_->block[static_cast<size_t>(local_cols[i])];
+    const PetscInt r = pattern_->block[static_cast<size_t>(row)];
     // MatSetValuesBlocked takes the blocks of one row as a row-major
     // (4 x 4n) array: block i's row a is entries a * 4n + 4 i ...
     values.resize(static_cast<size_t>(n) * 16);
@@ -122,7 +146,7 @@ void ExactJacobian::assemble(const Discretization& disc, Tensor& U,
   });
   if (shift)
     for (index_t c = 0; c < n_owned_; ++c) {
-      const PetscInt r = block_[static_cast<size_t>(c)];
+      const PetscInt r = pattern_->block[static_cast<size_t>(c)];
       PetscScalar b[nv * nv] = {};
       for (int i = 0; i < nv; ++i) b[i * nv + i] = (*shift)[static_cast<size_t>(c)];
       CAMBER_CHECK_PETSC(MatSetValuesBlocked(A, 1, &r, 1, &r, b, ADD_VALUES));
@@ -145,8 +169,8 @@ void ExactJacobian::assemble_by_colouring(const Discretization& disc, Tensor& U,
         KOKKOS_LAMBDA(const index_t c) { seeded(c) = color(c) == k ? 1 : 0; });
     disc.residual_block_columns(U, seeded, R, D);
     const auto dh = D.host();
-    for (const auto& [c, col] : entries_[static_cast<size_t>(k)]) {
-      const PetscInt row = block_[static_cast<size_t>(c)];
+    for (const auto& [c, col] : pattern_->entries[static_cast<size_t>(k)]) {
+      const PetscInt row = pattern_->block[static_cast<size_t>(c)];
       PetscScalar b[nv * nv];
       std::copy(&dh(c * nv * nv), &dh(c * nv * nv) + nv * nv, b);
       // Every block is inserted once (PETSc does not mix insert and add
@@ -189,7 +213,7 @@ ExactJacobian::ForcePartials ExactJacobian::force_partials(const Discretization&
         KOKKOS_LAMBDA(const index_t c) { seeded(c) = color(c) == k ? 1 : 0; });
     const Tensor F = disc.force_block_columns(U, seeded);
     const auto fh = F.host();
-    for (const auto& [c, col] : entries_[static_cast<size_t>(k)]) {
+    for (const auto& [c, col] : pattern_->entries[static_cast<size_t>(k)]) {
       const double* f = &fh(c * 3 * nv);
       if (std::all_of(f, f + 3 * nv, [](double v) { return v == 0.0; })) continue;
       p.blocks.push_back({c, col});

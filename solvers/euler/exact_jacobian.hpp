@@ -50,6 +50,7 @@
 #include <petscmat.h>
 
 #include <array>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -61,9 +62,35 @@ namespace camber::solvers::euler {
 
 class ExactJacobian {
  public:
-  /// Builds the distance-2 stencil of every owned cell, the global colouring
-  /// and the (preallocated) block matrix for disc's mesh. Collective.
-  explicit ExactJacobian(const Discretization& disc);
+  /// What depends only on the mesh's connectivity and the reconstruction
+  /// stencil: the column colouring, the PETSc block of every local cell,
+  /// the (owned row, block column) pairs per colour and the preallocation.
+  /// A design loop builds it once and every design's Jacobians share it.
+  struct Pattern {
+    GradientStencil stencil = GradientStencil::faces;  ///< faces at first order
+    index_t n_owned = 0, n_local = 0;
+    int n_colors = 0;
+    long long n_blocks = 0;          ///< in the owned rows, all ranks
+    std::vector<int> color;          ///< per local cell
+    std::vector<PetscInt> block;     ///< per local cell
+    std::vector<std::vector<std::pair<index_t, PetscInt>>> entries;  ///< per colour
+    std::vector<PetscInt> d_nnz, o_nnz;  ///< blocks per owned row, diagonal / off-diagonal part
+    /// Whether disc (its stencil and cell counts) is the one this was built for.
+    bool fits(const Discretization& disc) const;
+  };
+  /// Builds the distance-2 stencil of every owned cell and the global
+  /// colouring (gathers the global cell graph: O(global cells) per rank).
+  /// Collective.
+  static std::shared_ptr<const Pattern> pattern(const Discretization& disc);
+
+  /// Builds the pattern for disc's mesh (or shares `pattern` when it
+  /// fits(disc): the same distributed mesh and stencil, e.g. another design
+  /// of a shape optimization) and the preallocated block matrix.
+  /// Collective.
+  explicit ExactJacobian(const Discretization& disc,
+                         std::shared_ptr<const Pattern> pattern = nullptr);
+  /// The pattern this matrix was built with.
+  const std::shared_ptr<const Pattern>& shared_pattern() const noexcept { return pattern_; }
 
   /// Assembles dR/dU of disc's residual at U (either order; disc must be the
   /// discretization this was built for, or a copy of it such as one with a
@@ -119,11 +146,8 @@ class ExactJacobian {
   index_t n_owned_ = 0, n_local_ = 0;
   int n_colors_ = 0;
   long long n_blocks_ = 0;
+  std::shared_ptr<const Pattern> pattern_;
   Kokkos::View<int*> color_;  // colour of every local cell
-  // Per colour: (owned local row, PETSc block column) of every block of
-  // that colour in the owned rows.
-  std::vector<std::vector<std::pair<index_t, PetscInt>>> entries_;
-  std::vector<PetscInt> block_;  // PETSc block of every local cell
   petsc::MatHandle matrix_;
 };
 

@@ -12,12 +12,14 @@ namespace {
 constexpr int nv = Discretization::n_vars;
 }  // namespace
 
-ShapeDerivative::ShapeDerivative(const Discretization& disc) : disc_(&disc) {
+std::shared_ptr<const ShapeDerivative::Pattern> ShapeDerivative::pattern(
+    const Discretization& disc) {
+  auto p = std::make_shared<Pattern>();
   const detail::GlobalCells g = detail::gather_global_cells(disc);
   std::vector<std::int64_t> s_off, s;
   detail::distance_two_stencils(g, s_off, s);
   const std::int64_t n_cells = static_cast<std::int64_t>(g.block.size());
-  n_global_nodes_ = g.n_nodes;
+  p->n_global_nodes = g.n_nodes;
 
   // NS(c): the nodes of the cells of S(c), on which R_c depends.
   std::vector<std::int64_t> ns_off(static_cast<size_t>(n_cells) + 1, 0), ns;
@@ -41,9 +43,9 @@ ShapeDerivative::ShapeDerivative(const Discretization& disc) : disc_(&disc) {
   // of those rows' NS.
   std::vector<std::int64_t> t_off, t;
   detail::transpose_stencils(s_off, s, t_off, t);
-  std::vector<int> color(static_cast<size_t>(n_global_nodes_), -1);
+  std::vector<int> color(static_cast<size_t>(p->n_global_nodes), -1);
   std::vector<std::int64_t> stamp;
-  for (std::int64_t a = 0; a < n_global_nodes_; ++a) {
+  for (std::int64_t a = 0; a < p->n_global_nodes; ++a) {
     for (std::int64_t i = nc_off[a]; i < nc_off[a + 1]; ++i) {
       const std::int64_t e = nc[static_cast<size_t>(i)];
       for (std::int64_t j = t_off[e]; j < t_off[e + 1]; ++j) {
@@ -59,27 +61,63 @@ ShapeDerivative::ShapeDerivative(const Discretization& disc) : disc_(&disc) {
     int k = 0;
     while (static_cast<size_t>(k) < stamp.size() && stamp[static_cast<size_t>(k)] == a) ++k;
     color[static_cast<size_t>(a)] = k;
-    n_colors_ = std::max(n_colors_, k + 1);
+    p->n_colors = std::max(p->n_colors, k + 1);
   }
 
   const mesh::DistributedMesh& dm = disc.mesh();
   const auto& node_gid = dm.node_global_ids();
-  const index_t n_local_nodes = dm.local().n_nodes();
-  color_ = Kokkos::View<int*>("euler::shape_color", static_cast<size_t>(n_local_nodes));
-  auto ch = Kokkos::create_mirror_view(color_);
-  for (index_t n = 0; n < n_local_nodes; ++n)
-    ch(n) = color[static_cast<size_t>(node_gid[static_cast<size_t>(n)])];
-  Kokkos::deep_copy(color_, ch);
+  p->n_local_nodes = dm.local().n_nodes();
+  p->color.resize(static_cast<size_t>(p->n_local_nodes));
+  for (index_t n = 0; n < p->n_local_nodes; ++n)
+    p->color[static_cast<size_t>(n)] = color[static_cast<size_t>(node_gid[static_cast<size_t>(n)])];
 
-  entries_.assign(static_cast<size_t>(n_colors_), {});
+  // Rows: the local nodes, then the other nodes of the owned cells' NS.
   const auto& gid = dm.cell_global_ids();
+  p->rows.assign(node_gid.begin(), node_gid.end());
+  std::vector<std::int64_t> sorted_local(node_gid.begin(), node_gid.end());
+  std::sort(sorted_local.begin(), sorted_local.end());
+  std::vector<std::int64_t> extra;
   for (index_t c = 0; c < disc.n_owned(); ++c) {
     const std::int64_t id = gid[static_cast<size_t>(c)];
     for (std::int64_t b = ns_off[id]; b < ns_off[id + 1]; ++b) {
       const std::int64_t a = ns[static_cast<size_t>(b)];
-      entries_[static_cast<size_t>(color[static_cast<size_t>(a)])].push_back({c, a});
+      if (!std::binary_search(sorted_local.begin(), sorted_local.end(), a)) extra.push_back(a);
     }
   }
+  std::sort(extra.begin(), extra.end());
+  extra.erase(std::unique(extra.begin(), extra.end()), extra.end());
+  p->rows.insert(p->rows.end(), extra.begin(), extra.end());
+  // Global id -> row, for the rows only (sorted pairs, binary search).
+  std::vector<std::pair<std::int64_t, index_t>> row_of;
+  row_of.reserve(p->rows.size());
+  for (size_t r = 0; r < p->rows.size(); ++r) row_of.push_back({p->rows[r], static_cast<index_t>(r)});
+  std::sort(row_of.begin(), row_of.end());
+  const auto find_row = [&](std::int64_t a) {
+    return std::lower_bound(row_of.begin(), row_of.end(), std::make_pair(a, index_t{0}))->second;
+  };
+
+  p->entries.assign(static_cast<size_t>(p->n_colors), {});
+  for (index_t c = 0; c < disc.n_owned(); ++c) {
+    const std::int64_t id = gid[static_cast<size_t>(c)];
+    for (std::int64_t b = ns_off[id]; b < ns_off[id + 1]; ++b) {
+      const std::int64_t a = ns[static_cast<size_t>(b)];
+      p->entries[static_cast<size_t>(color[static_cast<size_t>(a)])].push_back({c, find_row(a)});
+    }
+  }
+  return p;
+}
+
+ShapeDerivative::ShapeDerivative(const Discretization& disc, std::shared_ptr<const Pattern> pattern)
+    : disc_(&disc), pattern_(pattern ? std::move(pattern) : ShapeDerivative::pattern(disc)) {
+  const index_t n_local_nodes = disc.mesh().local().n_nodes();
+  CAMBER_REQUIRE(pattern_->n_local_nodes == n_local_nodes &&
+                     pattern_->rows.size() >= static_cast<size_t>(n_local_nodes),
+                 "ShapeDerivative: the pattern was built for a mesh of "
+                     << pattern_->n_local_nodes << " local nodes, this one has " << n_local_nodes);
+  color_ = Kokkos::View<int*>("euler::shape_color", static_cast<size_t>(n_local_nodes));
+  auto ch = Kokkos::create_mirror_view(color_);
+  for (index_t n = 0; n < n_local_nodes; ++n) ch(n) = pattern_->color[static_cast<size_t>(n)];
+  Kokkos::deep_copy(color_, ch);
 }
 
 void ShapeDerivative::linearize(Tensor& U) {
@@ -89,14 +127,14 @@ void ShapeDerivative::linearize(Tensor& U) {
   force_entries_.clear();
   df_.clear();
   Tensor DR, DF;
-  for (int k = 0; k < n_colors_; ++k) {
+  for (int k = 0; k < pattern_->n_colors; ++k) {
     Kokkos::parallel_for(
         "euler::shape_seed", Kokkos::RangePolicy<>(0, static_cast<index_t>(color.extent(0))),
         KOKKOS_LAMBDA(const index_t n) { seeded(n) = color(n) == k ? 1 : 0; });
     disc_->shape_block_columns(U, seeded, DR, DF);
     const auto rh = DR.host();
     const auto fh = DF.host();
-    for (const auto& [c, a] : entries_[static_cast<size_t>(k)]) {
+    for (const auto& [c, a] : pattern_->entries[static_cast<size_t>(k)]) {
       for (int i = 0; i < nv; ++i)
         for (int d = 0; d < 2; ++d) dr_.push_back(rh((c * nv + i) * 2 + d));
       bool force = false;
@@ -113,19 +151,19 @@ Tensor ShapeDerivative::total_derivative(Tensor& U, const AdjointSolution& adjoi
   return total_derivative(U, adjoint.psi, adjoint.weights);
 }
 
-Tensor ShapeDerivative::total_derivative(Tensor& U, const Tensor& psi,
-                                         const std::array<double, 3>& weights) {
+Tensor ShapeDerivative::rank_derivative(Tensor& U, const Tensor& psi,
+                                        const std::array<double, 3>& weights) {
   const Discretization& disc = *disc_;
   CAMBER_REQUIRE(psi.shape() == (Shape{disc.n_local(), nv}),
-                 "ShapeDerivative::total_derivative: psi has shape "
-                     << shape_string(psi.shape()) << ", expected "
-                     << shape_string({disc.n_local(), nv}));
+                 "ShapeDerivative: psi has shape " << shape_string(psi.shape()) << ", expected "
+                                                   << shape_string({disc.n_local(), nv}));
   if (!linearized_) linearize(U);
-  std::vector<double> out(static_cast<size_t>(n_global_nodes_) * 2, 0.0);
+  const index_t n_rows = static_cast<index_t>(pattern_->rows.size());
+  std::vector<double> out(static_cast<size_t>(n_rows) * 2, 0.0);
   const auto ph = psi.host();
-  // dr_ holds the blocks in entries_' order, colour after colour.
+  // dr_ holds the blocks in the entries' order, colour after colour.
   const double* r = dr_.data();
-  for (const auto& entries : entries_)
+  for (const auto& entries : pattern_->entries)
     for (const auto& [c, a] : entries) {
       for (int d = 0; d < 2; ++d) {
         double v = 0.0;
@@ -135,16 +173,28 @@ Tensor ShapeDerivative::total_derivative(Tensor& U, const Tensor& psi,
       r += nv * 2;
     }
   for (size_t e = 0; e < force_entries_.size(); ++e) {
-    const std::int64_t a = force_entries_[e].second;
+    const index_t a = force_entries_[e].second;
     const double* f = &df_[e * 6];
     for (int d = 0; d < 2; ++d)
       for (int m = 0; m < 3; ++m)
         out[static_cast<size_t>(a * 2 + d)] += weights[static_cast<size_t>(m)] * f[m * 2 + d];
   }
+  return Tensor::from_host({n_rows, 2}, out);
+}
+
+Tensor ShapeDerivative::total_derivative(Tensor& U, const Tensor& psi,
+                                         const std::array<double, 3>& weights) {
+  const Tensor rank_share = rank_derivative(U, psi, weights);
+  const auto share = rank_share.host();
+  const std::int64_t n = pattern_->n_global_nodes;
+  std::vector<double> out(static_cast<size_t>(n) * 2, 0.0);
+  for (size_t r = 0; r < pattern_->rows.size(); ++r)
+    for (size_t d = 0; d < 2; ++d)
+      out[static_cast<size_t>(pattern_->rows[r]) * 2 + d] += share(static_cast<index_t>(2 * r + d));
   std::vector<double> sum(out.size());
   CAMBER_CHECK_MPI(MPI_Allreduce(out.data(), sum.data(), static_cast<int>(out.size()), MPI_DOUBLE,
-                                 MPI_SUM, disc.mesh().comm()));
-  return Tensor::from_host({static_cast<index_t>(n_global_nodes_), 2}, sum);
+                                 MPI_SUM, disc_->mesh().comm()));
+  return Tensor::from_host({static_cast<index_t>(n), 2}, sum);
 }
 
 Tensor ShapeDerivative::residual_directional(Tensor& U, const Tensor& V) {
@@ -153,15 +203,30 @@ Tensor ShapeDerivative::residual_directional(Tensor& U, const Tensor& V) {
 }
 
 Tensor ShapeDerivative::directional(Tensor& U, const Tensor& V, std::array<double, 3>& dG) {
+  CAMBER_REQUIRE(V.shape() == (Shape{static_cast<index_t>(pattern_->n_global_nodes), 2}),
+                 "ShapeDerivative::directional: V has shape "
+                     << shape_string(V.shape()) << ", expected {" << pattern_->n_global_nodes
+                     << ", 2}");
+  const auto vh = V.host();
+  const index_t n_rows = static_cast<index_t>(pattern_->rows.size());
+  std::vector<double> rows(static_cast<size_t>(n_rows) * 2);
+  for (index_t r = 0; r < n_rows; ++r)
+    for (index_t d = 0; d < 2; ++d)
+      rows[static_cast<size_t>(2 * r + d)] = vh(pattern_->rows[static_cast<size_t>(r)] * 2 + d);
+  return rank_directional(U, Tensor::from_host({n_rows, 2}, rows), dG);
+}
+
+Tensor ShapeDerivative::rank_directional(Tensor& U, const Tensor& V, std::array<double, 3>& dG) {
   const Discretization& disc = *disc_;
-  CAMBER_REQUIRE(V.shape() == (Shape{static_cast<index_t>(n_global_nodes_), 2}),
-                 "ShapeDerivative::residual_directional: V has shape "
-                     << shape_string(V.shape()) << ", expected {" << n_global_nodes_ << ", 2}");
+  const index_t n_rows = static_cast<index_t>(pattern_->rows.size());
+  CAMBER_REQUIRE(V.shape() == (Shape{n_rows, 2}),
+                 "ShapeDerivative::rank_directional: V has shape "
+                     << shape_string(V.shape()) << ", expected {" << n_rows << ", 2}");
   if (!linearized_) linearize(U);
   const auto vh = V.host();
   std::vector<double> out(static_cast<size_t>(disc.n_local() * nv), 0.0);
   const double* r = dr_.data();
-  for (const auto& entries : entries_)
+  for (const auto& entries : pattern_->entries)
     for (const auto& [c, a] : entries) {
       for (int i = 0; i < nv; ++i)
         out[static_cast<size_t>(c * nv + i)] += r[i * 2] * vh(a * 2) + r[i * 2 + 1] * vh(a * 2 + 1);
@@ -169,7 +234,7 @@ Tensor ShapeDerivative::directional(Tensor& U, const Tensor& V, std::array<doubl
     }
   double g[3] = {0.0, 0.0, 0.0};
   for (size_t e = 0; e < force_entries_.size(); ++e) {
-    const std::int64_t a = force_entries_[e].second;
+    const index_t a = force_entries_[e].second;
     const double* f = &df_[e * 6];
     for (int m = 0; m < 3; ++m) g[m] += f[m * 2] * vh(a * 2) + f[m * 2 + 1] * vh(a * 2 + 1);
   }

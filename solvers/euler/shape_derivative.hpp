@@ -21,17 +21,33 @@
 ///   euler::AdjointSolution a = adjoint.solve(U, euler::ForceCoefficient::cd);
 ///   euler::ShapeDerivative shape(disc);
 ///   Tensor dJdX = shape.total_derivative(U, a);   // {n_global_nodes, 2}, on every rank
+///   Tensor share = shape.rank_derivative(U, a.psi, a.weights);  // {rows().size(), 2}
 /// @endcode
 ///
-/// dJdX is indexed by the global node ids of the mesh the DistributedMesh
-/// was built from, and is the same on every rank (summed over ranks), what
-/// the replicated global mesh of design/ expects. The frozen limiter phi is
-/// a constant here (its dependence on X is not differentiated): exact for
-/// the frozen-limiter residual the adjoint is for.
+/// The pattern (the colouring, and which owned residual rows depend on
+/// which nodes) depends only on the connectivity and the reconstruction
+/// stencil, so a shape optimization builds it once (pattern()) and every
+/// design's ShapeDerivative shares it.
+///
+/// Two numberings of the result:
+/// - rank_derivative(): this rank's share of dJ/dX, {n_rows, 2} at the
+///   rows() of the pattern: the rank's local nodes (DistributedMesh order),
+///   then the further nodes its owned residuals depend on (sorted by global
+///   id). The shares of all ranks summed (by global id) are dJ/dX. No
+///   communication and no global array: what a distributed mesh
+///   deformation chains onto (design::MeshDeformation with rows).
+/// - total_derivative(): dJ/dX indexed by the global node ids of the mesh
+///   the DistributedMesh was built from, the same on every rank (summed
+///   over ranks): O(global nodes) per rank, for tests and output.
+///
+/// The frozen limiter phi is a constant here (its dependence on X is not
+/// differentiated): exact for the frozen-limiter residual the adjoint is
+/// for.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -43,21 +59,40 @@ namespace camber::solvers::euler {
 
 class ShapeDerivative {
  public:
-  /// Builds the node colouring for disc's mesh (collective). disc must
-  /// outlive this object.
-  explicit ShapeDerivative(const Discretization& disc);
+  /// What depends only on the mesh's connectivity and the reconstruction
+  /// stencil: the node colouring and, per colour, the (owned cell, node
+  /// row) pairs of the derivative's nonzero blocks.
+  struct Pattern {
+    std::vector<std::int64_t> rows;  ///< global node id of every row
+    index_t n_local_nodes = 0;       ///< rows [0, n_local_nodes) are the local nodes
+    std::int64_t n_global_nodes = 0;
+    int n_colors = 0;
+    std::vector<int> color;  ///< colour of every local node
+    std::vector<std::vector<std::pair<index_t, index_t>>> entries;  ///< per colour: (owned cell, row)
+  };
+  /// Builds the pattern of disc's mesh and stencil (gathers the global cell
+  /// graph on every rank: O(global cells), once). Collective.
+  static std::shared_ptr<const Pattern> pattern(const Discretization& disc);
+
+  /// Builds the pattern (collective) or, given one built for a
+  /// discretization of the same distributed mesh and spatial options (e.g.
+  /// the undeformed design's), shares it. disc must outlive this object.
+  explicit ShapeDerivative(const Discretization& disc,
+                           std::shared_ptr<const Pattern> pattern = nullptr);
 
   /// Evaluates the partials dR/dX|_U and dG/dX|_U (one Dual residual sweep
   /// per node colour) and keeps them, so that every further derivative at
-  /// this U is a sparse product: total_derivative() and directional() do
-  /// this at their first call and reuse it after (several objectives'
-  /// adjoints, tangents); call linearize again when U has changed.
-  /// Collective.
+  /// this U is a sparse product: the derivatives below do this at their
+  /// first call and reuse it after (several objectives' adjoints,
+  /// tangents); call linearize again when U has changed. Collective.
   void linearize(Tensor& U);
 
-  /// dJ/dX = w . dG/dX|_U - psi^T dR/dX|_U for the objective J = w . (f_x,
-  /// f_y, m_z) of the adjoint solution; {n_global_nodes, 2} on every rank.
-  /// Collective.
+  /// This rank's share of dJ/dX = w . dG/dX|_U - psi^T dR/dX|_U for the
+  /// objective J = w . (f_x, f_y, m_z), psi {n_local, 4} (owned rows):
+  /// {rows().size(), 2}. Not collective after the first linearization.
+  Tensor rank_derivative(Tensor& U, const Tensor& psi, const std::array<double, 3>& weights);
+  /// dJ/dX of the adjoint solution's objective; {n_global_nodes, 2} on
+  /// every rank. Collective.
   Tensor total_derivative(Tensor& U, const AdjointSolution& adjoint);
   /// The same with psi and the weights given (psi {n_local, 4}, owned rows).
   Tensor total_derivative(Tensor& U, const Tensor& psi, const std::array<double, 3>& weights);
@@ -68,24 +103,26 @@ class ShapeDerivative {
   /// The same and (dG/dX|_U) V, the change of the wall force and moment
   /// (f_x, f_y, m_z) summed over ranks. Collective.
   Tensor directional(Tensor& U, const Tensor& V, std::array<double, 3>& dG);
+  /// The same for V at this rank's rows() ({rows().size(), 2}; a node
+  /// held by several ranks must have the same V on each).
+  Tensor rank_directional(Tensor& U, const Tensor& V, std::array<double, 3>& dG);
 
-  int n_colors() const noexcept { return n_colors_; }
+  int n_colors() const noexcept { return pattern_->n_colors; }
+  /// Global node ids of this rank's rows (Pattern::rows).
+  const std::vector<std::int64_t>& rows() const noexcept { return pattern_->rows; }
 
  private:
-
   const Discretization* disc_;
-  std::int64_t n_global_nodes_ = 0;
-  int n_colors_ = 0;
+  std::shared_ptr<const Pattern> pattern_;
   Kokkos::View<int*> color_;  // colour of every local node
-  // Per colour: (owned local row, global node) pairs.
-  std::vector<std::vector<std::pair<index_t, std::int64_t>>> entries_;
-  // The partials at the linearized U: for every (row c, node a) pair of
-  // entries_, colour after colour, dR_c/dX_a (4 x 2, row-major) in dr_;
-  // the pairs whose dG_c/dX_a (the wall force and moment of cell c's faces,
-  // 3 x 2) is not zero, with it, in force_entries_ and df_.
+  // The partials at the linearized U: for every (row c, node row a) pair
+  // of the pattern's entries, colour after colour, dR_c/dX_a (4 x 2,
+  // row-major) in dr_; the pairs whose dG_c/dX_a (the wall force and
+  // moment of cell c's faces, 3 x 2) is not zero, with it, in
+  // force_entries_ and df_.
   bool linearized_ = false;
   std::vector<double> dr_;
-  std::vector<std::pair<index_t, std::int64_t>> force_entries_;
+  std::vector<std::pair<index_t, index_t>> force_entries_;
   std::vector<double> df_;
 };
 

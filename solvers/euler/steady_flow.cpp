@@ -24,9 +24,9 @@ struct SteadyFlow::Linearization {
   std::unique_ptr<ShapeDerivative> shape;
   std::vector<SteadyFlow::Sensitivity> sensitivities;
 
-  void prepare_derivatives(const AdjointOptions& options) {
-    if (!adjoint) adjoint = std::make_unique<Adjoint>(*disc, options);
-    if (!shape) shape = std::make_unique<ShapeDerivative>(*disc);
+  void prepare_derivatives(const AdjointOptions& options, const SteadyFlow::Patterns& patterns) {
+    if (!adjoint) adjoint = std::make_unique<Adjoint>(*disc, options, patterns.jacobian);
+    if (!shape) shape = std::make_unique<ShapeDerivative>(*disc, patterns.shape);
   }
 };
 
@@ -55,13 +55,61 @@ const mesh::DistributedMesh& SteadyFlow::distributed_mesh() {
   return *distributed_;
 }
 
-std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& X, double alpha_deg) {
+const SteadyFlow::Patterns& SteadyFlow::patterns() {
+  if (!patterns_.shape) {
+    SpatialOptions spatial = settings_.spatial;
+    spatial.freeze_limiter = false;
+    distributed_mesh();
+    const Discretization undeformed(*distributed_, settings_.flow, settings_.conditions,
+                                    settings_.scheme, spatial);
+    patterns_.shape = ShapeDerivative::pattern(undeformed);
+    patterns_.jacobian = ExactJacobian::pattern(undeformed);
+  }
+  return patterns_;
+}
+
+const std::vector<std::int64_t>& SteadyFlow::node_rows() { return patterns().shape->rows; }
+
+Tensor SteadyFlow::rows_of(const Tensor& X) {
   CAMBER_REQUIRE(X.shape() == (Shape{global_.n_nodes(), 2}),
                  "SteadyFlow: X has shape " << shape_string(X.shape()) << ", expected {"
                                             << global_.n_nodes() << ", 2}");
+  const std::vector<std::int64_t>& rows = node_rows();
+  const auto x = X.host();
+  std::vector<double> out(rows.size() * 2);
+  for (size_t r = 0; r < rows.size(); ++r)
+    for (size_t d = 0; d < 2; ++d) out[2 * r + d] = x(rows[r] * 2 + static_cast<index_t>(d));
+  return Tensor::from_host({static_cast<index_t>(rows.size()), 2}, out);
+}
+
+Tensor SteadyFlow::global_of(const Tensor& share) {
+  const std::vector<std::int64_t>& rows = node_rows();
+  CAMBER_REQUIRE(share.shape() == (Shape{static_cast<index_t>(rows.size()), 2}),
+                 "SteadyFlow: a node share has shape " << shape_string(share.shape())
+                                                       << ", expected {" << rows.size() << ", 2}");
+  const auto h = share.host();
+  std::vector<double> out(static_cast<size_t>(global_.n_nodes()) * 2, 0.0), sum(out.size());
+  for (size_t r = 0; r < rows.size(); ++r)
+    for (size_t d = 0; d < 2; ++d)
+      out[static_cast<size_t>(rows[r]) * 2 + d] += h(static_cast<index_t>(2 * r + d));
+  CAMBER_CHECK_MPI(MPI_Allreduce(out.data(), sum.data(), static_cast<int>(out.size()), MPI_DOUBLE,
+                                 MPI_SUM, comm_));
+  return Tensor::from_host({global_.n_nodes(), 2}, sum);
+}
+
+std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& Xr, double alpha_deg) {
+  const index_t n_rows = static_cast<index_t>(node_rows().size());
+  CAMBER_REQUIRE(Xr.shape() == (Shape{n_rows, 2}),
+                 "SteadyFlow: the node rows have shape " << shape_string(Xr.shape())
+                                                         << ", expected {" << n_rows << ", 2}");
   const auto start = std::chrono::steady_clock::now();
   auto lin = std::make_shared<Linearization>();
-  lin->dm = std::make_unique<mesh::DistributedMesh>(distributed_mesh().with_coordinates(X));
+  const index_t n_local = distributed_mesh().n_local_nodes();
+  const auto xr = Xr.host();
+  std::vector<double> local(static_cast<size_t>(n_local) * 2);
+  for (size_t i = 0; i < local.size(); ++i) local[i] = xr(static_cast<index_t>(i));
+  lin->dm = std::make_unique<mesh::DistributedMesh>(
+      distributed_mesh().with_local_coordinates(Tensor::from_host({n_local, 2}, local)));
   SpatialOptions spatial = settings_.spatial;
   spatial.freeze_limiter = false;
   FlowConditions flow = settings_.flow;
@@ -76,6 +124,7 @@ std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& X, do
   // (the first solve's) initial residual, not below a warm start's, which
   // may already be converged.
   SteadyOptions cold = settings_.steady;
+  cold.jacobian_pattern = patterns().jacobian;
   if (reference_residual_ > 0.0 && cold.reference_residual <= 0.0)
     cold.reference_residual = reference_residual_;
   if (warm) {
@@ -132,35 +181,50 @@ Tensor SteadyFlow::coefficients(const Tensor& X) {
 }
 
 Tensor SteadyFlow::coefficients(const Tensor& X, double alpha_deg) {
-  return coefficient_vector(solve(X, alpha_deg)->forces);
+  return coefficient_vector(solve(rows_of(X), alpha_deg)->forces);
 }
 
-ad::Var SteadyFlow::coefficients(const ad::Var& X) { return differentiable({X}); }
+Tensor SteadyFlow::rank_coefficients(const Tensor& Xr, double alpha_deg) {
+  return coefficient_vector(solve(Xr, alpha_deg)->forces);
+}
+
+ad::Var SteadyFlow::coefficients(const ad::Var& X) { return differentiable({X}, false); }
 
 ad::Var SteadyFlow::coefficients(const ad::Var& X, const ad::Var& alpha_deg) {
   CAMBER_REQUIRE(alpha_deg.size() == 1, "SteadyFlow::coefficients: alpha_deg has shape "
                                             << shape_string(alpha_deg.shape())
                                             << ", expected one value");
-  return differentiable({X, alpha_deg});
+  return differentiable({X, alpha_deg}, false);
 }
 
-// inputs: X, and optionally alpha (degrees); the op's value is (CL, CD, CM).
-ad::Var SteadyFlow::differentiable(const ad::Vars& inputs) {
+ad::Var SteadyFlow::rank_coefficients(const ad::Var& Xr) { return differentiable({Xr}, true); }
+
+ad::Var SteadyFlow::rank_coefficients(const ad::Var& Xr, const ad::Var& alpha_deg) {
+  CAMBER_REQUIRE(alpha_deg.size() == 1, "SteadyFlow::rank_coefficients: alpha_deg has shape "
+                                            << shape_string(alpha_deg.shape())
+                                            << ", expected one value");
+  return differentiable({Xr, alpha_deg}, true);
+}
+
+// inputs: X (global, or this rank's node rows), and optionally alpha
+// (degrees); the op's value is (CL, CD, CM).
+ad::Var SteadyFlow::differentiable(const ad::Vars& inputs, bool rank_rows) {
   // The forward pass runs now (eager); the rules keep its linearization.
   auto lin = std::make_shared<std::shared_ptr<Linearization>>();
   SteadyFlow* self = this;
   const bool with_alpha = inputs.size() == 2;
   return ad::custom_op(
       "euler_steady_flow", inputs,
-      [self, lin, with_alpha](const std::vector<Tensor>& values) {
+      [self, lin, with_alpha, rank_rows](const std::vector<Tensor>& values) {
         const double alpha = with_alpha ? values[1].to_vector()[0] : self->settings_.flow.alpha_deg;
-        *lin = self->solve(values[0], alpha);
+        *lin = self->solve(rank_rows ? values[0] : self->rows_of(values[0]), alpha);
         return coefficient_vector((*lin)->forces);
       },
-      [self, lin, with_alpha](const ad::Vars& in, const ad::Var&, const ad::Var& grad_out) -> ad::Vars {
+      [self, lin, with_alpha, rank_rows](const ad::Vars& in, const ad::Var&,
+                                         const ad::Var& grad_out) -> ad::Vars {
         const auto start = std::chrono::steady_clock::now();
         Linearization& l = **lin;
-        l.prepare_derivatives(self->settings_.adjoint);
+        l.prepare_derivatives(self->settings_.adjoint, self->patterns());
         const auto w = l.disc->force_coefficient_weights();
         const auto g = grad_out.value().host();
         std::array<double, 3> weights = {0.0, 0.0, 0.0};
@@ -170,11 +234,11 @@ ad::Var SteadyFlow::differentiable(const ad::Vars& inputs) {
         const AdjointSolution a = l.adjoint->solve(l.U, weights);
         CAMBER_REQUIRE(a.converged, "the adjoint solve did not converge in "
                                         << a.iterations << " GMRES iterations");
-        Tensor dX = l.shape->total_derivative(l.U, a);
-        l.sensitivities.push_back({weights, a.psi, dX});
+        Tensor share = l.shape->rank_derivative(l.U, a.psi, a.weights);
+        l.sensitivities.push_back({weights, a.psi, share});
         self->report_.adjoint_iterations = a.iterations;
         self->report_.adjoint_seconds = seconds_since(start);
-        ad::Vars out{ad::constant(dX)};
+        ad::Vars out{ad::constant(rank_rows ? share : self->global_of(share))};
         if (with_alpha)
           out.push_back(in[1].requires_grad()
                             ? ad::constant(Tensor::from_host(
@@ -182,9 +246,10 @@ ad::Var SteadyFlow::differentiable(const ad::Vars& inputs) {
                             : ad::Var());
         return out;
       },
-      [self, lin, with_alpha](const ad::Vars&, const ad::Var&, const ad::Vars& tangents) -> ad::Var {
+      [self, lin, with_alpha, rank_rows](const ad::Vars&, const ad::Var&,
+                                         const ad::Vars& tangents) -> ad::Var {
         const double da = with_alpha ? tangents[1].value().to_vector()[0] : 0.0;
-        const Tensor V = tangents[0].value();
+        const Tensor V = rank_rows ? tangents[0].value() : self->rows_of(tangents[0].value());
         const std::array<double, 3> d = self->tangent(**lin, &V, da);
         return ad::constant(Tensor::from_host({3}, {d[0], d[1], d[2]}));
       });
@@ -194,12 +259,12 @@ ad::Var SteadyFlow::differentiable(const ad::Vars& inputs) {
 // dJ_m = w_m . (dG/dX V) + dJ_m/dalpha|_U da + dJ_m/dU . dU.
 std::array<double, 3> SteadyFlow::tangent(Linearization& l, const Tensor* V, double da) {
   const auto start = std::chrono::steady_clock::now();
-  if (!l.adjoint) l.adjoint = std::make_unique<Adjoint>(*l.disc, settings_.adjoint);
+  if (!l.adjoint) l.adjoint = std::make_unique<Adjoint>(*l.disc, settings_.adjoint, patterns().jacobian);
   std::array<double, 3> dG = {0.0, 0.0, 0.0};
   Tensor rhs;
   if (V) {
-    if (!l.shape) l.shape = std::make_unique<ShapeDerivative>(*l.disc);
-    rhs = l.shape->directional(l.U, *V, dG);
+    if (!l.shape) l.shape = std::make_unique<ShapeDerivative>(*l.disc, patterns().shape);
+    rhs = l.shape->rank_directional(l.U, *V, dG);
     if (da != 0.0) rhs.axpy(da, l.adjoint->residual_alpha_derivative(l.U));
   } else {
     rhs = l.adjoint->residual_alpha_derivative(l.U);

@@ -30,7 +30,12 @@
 /// graph): differentiating them again throws.
 ///
 /// Collective over the communicator: every rank calls coefficients() with
-/// the same X (the global mesh is replicated). A flow solve that does not
+/// the same X (the global mesh is replicated). A distributed design loop
+/// passes instead only this rank's node rows (rank_coefficients(): the
+/// local nodes and the further nodes its residuals' derivative reaches,
+/// node_rows()) and gets back this rank's share of dJ/dX there: no global
+/// coordinates or gradient per design (design::MeshDeformation with the
+/// same rows, and ad::grad_allreduce, sum the shares). A flow solve that does not
 /// converge throws camber::Error (on every rank alike, nothing printed)
 /// naming the residual drop; the previous converged state is kept as the
 /// next warm start. A warm start that stalls may be retried cold
@@ -42,6 +47,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -49,6 +55,7 @@
 #include <camber/mesh/mesh.hpp>
 #include <camber/solvers/euler/adjoint.hpp>
 #include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/shape_derivative.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
 #include <camber/core/tensor.hpp>
 
@@ -117,6 +124,24 @@ class SteadyFlow {
   ad::Var coefficients(const ad::Var& X, const ad::Var& alpha_deg);
   Tensor coefficients(const Tensor& X, double alpha_deg);
 
+  /// The global ids of this rank's node rows: its local nodes (the
+  /// DistributedMesh's order), then the further nodes on which its owned
+  /// cells' residuals depend (sorted). Collective on the first call (it
+  /// builds the shape derivative's pattern, once per flow).
+  const std::vector<std::int64_t>& node_rows();
+  /// coefficients() from this rank's rows of X only, Xr {node_rows().size(),
+  /// 2} (a node held by several ranks at the same place on each). The VJP
+  /// returns this rank's share of dJ/dX at its rows (the shares of all
+  /// ranks sum to dJ/dX); the JVP takes the tangent at the rows. Collective.
+  ad::Var rank_coefficients(const ad::Var& Xr);
+  ad::Var rank_coefficients(const ad::Var& Xr, const ad::Var& alpha_deg);
+  Tensor rank_coefficients(const Tensor& Xr, double alpha_deg);
+  /// X's rows at node_rows() ({n_nodes, 2} -> {n_rows, 2}).
+  Tensor rows_of(const Tensor& X);
+  /// The sum over ranks of a share at node_rows() as a global {n_nodes, 2}
+  /// array on every rank (O(global nodes): for output). Collective.
+  Tensor global_of(const Tensor& share);
+
   /// d(CL, CD, CM)/dalpha per degree at the last converged state, the
   /// node coordinates held: one tangent solve (dR/dU) dU = -dR/dalpha. What
   /// a fixed-lift trim needs (Newton on alpha, and the drag's derivative at
@@ -140,19 +165,29 @@ class SteadyFlow {
 
   /// The adjoint solutions and shape gradients computed (by VJPs) at the
   /// last converged state, in order: J = weights . (f_x, f_y, m_z), psi
-  /// ({n_local, 4}), dJ/dX ({n_nodes, 2}). For output (ParaView).
+  /// ({n_local, 4}), this rank's share of dJ/dX at node_rows() ({n_rows,
+  /// 2}; global_of() sums it). For output (ParaView).
   struct Sensitivity {
     std::array<double, 3> weights;
     Tensor psi;
-    Tensor dX;
+    Tensor dX_share;
   };
   const std::vector<Sensitivity>& sensitivities() const;
 
   struct Linearization;  ///< one converged solve (mesh, discretization, state)
+  /// What every design's solve, adjoint and shape derivative share: the
+  /// colourings and the Jacobian's preallocation, built once from the
+  /// undeformed mesh (collective on the first call).
+  struct Patterns {
+    std::shared_ptr<const ShapeDerivative::Pattern> shape;
+    std::shared_ptr<const ExactJacobian::Pattern> jacobian;
+  };
 
  private:
-  std::shared_ptr<Linearization> solve(const Tensor& X, double alpha_deg);
-  ad::Var differentiable(const ad::Vars& inputs);
+  /// Solves at node rows Xr (node_rows()).
+  std::shared_ptr<Linearization> solve(const Tensor& Xr, double alpha_deg);
+  ad::Var differentiable(const ad::Vars& inputs, bool rank_rows);
+  const Patterns& patterns();
   /// The forward derivative of (CL, CD, CM) at l along node tangent V
   /// (none: zero) and angle tangent da (degrees).
   std::array<double, 3> tangent(Linearization& l, const Tensor* V, double da);
@@ -160,6 +195,7 @@ class SteadyFlow {
   mesh::Mesh global_;
   MPI_Comm comm_;
   std::unique_ptr<mesh::DistributedMesh> distributed_;
+  Patterns patterns_;
   SteadyFlowSettings settings_;
   Tensor warm_start_;
   double reference_residual_ = 0.0;  // the cold start's initial density residual

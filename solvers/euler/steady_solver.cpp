@@ -174,7 +174,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
       matrix_free && options.preconditioner == SteadyOptions::Preconditioner::second_order;
   std::unique_ptr<ExactJacobian> exact_jacobian;
   if ((exact_operator && !matrix_free) || second_order_pc)
-    exact_jacobian = std::make_unique<ExactJacobian>(disc);
+    exact_jacobian = std::make_unique<ExactJacobian>(disc, options.jacobian_pattern);
   int assembled_at = -1;  // the step whose state the assembled matrix is of
   std::vector<double> shift(exact_jacobian ? static_cast<size_t>(n_owned) : 0);
   NewtonShell shell;

@@ -96,10 +96,12 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/exact_jacobian.hpp>
 #include <camber/core/tensor.hpp>
 
 namespace camber::solvers::euler {
@@ -215,6 +217,12 @@ struct SteadyOptions {
   // stays live.
   double freeze_limiter_drop = 0.0;
   std::string options_prefix = "flow_";  // PETSc options: -flow_ksp_type ...
+  // The assembled second-order Jacobian's colouring and preallocation,
+  // when the caller has them already (ExactJacobian::pattern of a
+  // discretization of the same distributed mesh and spatial options: a
+  // shape optimization solves many designs of one connectivity). Null, or
+  // one that does not fit: built here.
+  std::shared_ptr<const ExactJacobian::Pattern> jacobian_pattern;
 };
 
 struct IterationReport {

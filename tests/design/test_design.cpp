@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -724,6 +725,75 @@ TEST(MeshDeformation, RbfInterpolatesTheWallAndKeepsTheFarField) {
   EXPECT_GT(near, nw);
   o.rbf_support = 0.0;
   EXPECT_THROW(design::MeshDeformation(m, {"airfoil"}, o), camber::Error);
+}
+
+// A deformation of some rows only (one rank's nodes in a distributed
+// design loop) is the whole map's rows, for IDW and RBF: the displacement
+// at each row equals the whole map's at that node bit for bit (the same
+// arithmetic), and the transposes of two overlapping row sets, each given
+// its share of a node cotangent (a node in both sets split between them),
+// sum to the whole map's transpose (1e-14 relative: the sums run in
+// another order).
+TEST(MeshDeformation, RowsAreTheWholeMapsRowsAndTheirTransposesSum) {
+  const mesh::Mesh m = ogrid();
+  const index_t n = m.n_nodes();
+  // Rows: every node below 60% of the count, and every third node above
+  // 40% (so both sets hold the nodes of [0.4 n, 0.6 n) divisible by 3),
+  // in a shuffled order.
+  std::vector<std::int64_t> a, b;
+  for (index_t i = 0; i < n; ++i) {
+    if (i < 6 * n / 10) a.push_back(i);
+    if (i >= 4 * n / 10 && (i % 3 == 0 || i >= 6 * n / 10)) b.push_back(i);
+  }
+  std::reverse(a.begin(), a.end());
+  std::rotate(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(b.size() / 3), b.end());
+  for (const design::DeformationMethod method :
+       {design::DeformationMethod::idw, design::DeformationMethod::rbf}) {
+    design::DeformationOptions o;
+    o.method = method;
+    const design::MeshDeformation whole(m, {"airfoil"}, o), da(m, {"airfoil"}, o, a),
+        db(m, {"airfoil"}, o, b);
+    ASSERT_EQ(da.n_nodes(), static_cast<index_t>(a.size()));
+    EXPECT_EQ(da.n_mesh_nodes(), n);
+    EXPECT_EQ(da.wall_nodes(), whole.wall_nodes());
+    const Tensor d = random_tensor({whole.n_wall(), 2}, 21);
+    const Tensor xt = whole.coordinates(d);  // (a Tensor's host() may alias it)
+    const auto x = xt.host();
+    for (const auto* part : {&da, &db}) {
+      const Tensor xpt = part->coordinates(d);
+      const auto xp = xpt.host();
+      for (size_t r = 0; r < part->rows().size(); ++r)
+        for (index_t c = 0; c < 2; ++c)
+          EXPECT_EQ(xp(static_cast<index_t>(2 * r) + c), x(part->rows()[r] * 2 + c))
+              << (method == design::DeformationMethod::rbf ? "rbf" : "idw") << " row " << r;
+    }
+    // Shares of a node cotangent g: nodes in both sets split 0.3 / 0.7.
+    const Tensor gt = random_tensor({n, 2}, 22);
+    const auto g = gt.host();
+    std::vector<int> in_a(static_cast<size_t>(n), 0), in_b(static_cast<size_t>(n), 0);
+    for (std::int64_t i : a) in_a[static_cast<size_t>(i)] = 1;
+    for (std::int64_t i : b) in_b[static_cast<size_t>(i)] = 1;
+    const auto share = [&](const std::vector<std::int64_t>& rows, bool first) {
+      std::vector<double> s(rows.size() * 2);
+      for (size_t r = 0; r < rows.size(); ++r) {
+        const size_t i = static_cast<size_t>(rows[r]);
+        const double f = in_a[i] && in_b[i] ? (first ? 0.3 : 0.7) : 1.0;
+        for (index_t c = 0; c < 2; ++c) s[2 * r + static_cast<size_t>(c)] = f * g(rows[r] * 2 + c);
+      }
+      return Tensor::from_host({static_cast<index_t>(rows.size()), 2}, s);
+    };
+    const Tensor gat = da.map()->apply_transpose(share(a, true));
+    const Tensor gbt = db.map()->apply_transpose(share(b, false));
+    const Tensor gwt = whole.map()->apply_transpose(gt);
+    const auto ga = gat.host(), gb = gbt.host(), gw = gwt.host();
+    double scale = 0.0, diff = 0.0;
+    for (index_t k = 0; k < 2 * whole.n_wall(); ++k) {
+      scale = std::max(scale, std::abs(gw(k)));
+      diff = std::max(diff, std::abs(ga(k) + gb(k) - gw(k)));
+    }
+    EXPECT_LE(diff, 1e-14 * scale) << (method == design::DeformationMethod::rbf ? "rbf" : "idw");
+  }
+  EXPECT_THROW(design::MeshDeformation(m, {"airfoil"}, {}, {n}), camber::Error);
 }
 
 TEST(Derivatives, IdwWallDisplacementOnTheQuickStartMesh) {
