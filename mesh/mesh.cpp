@@ -1,5 +1,7 @@
 #include <camber/mesh/mesh.hpp>
 
+#include "detail/cell_faces.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -123,43 +125,6 @@ FaceKey make_key(const index_t* nodes, int n) {
   return k;
 }
 
-// Local faces of each cell type, ordered so that their normals (right-hand
-// rule in 3-D, (dy, -dx) in 2-D) point out of the cell.
-struct LocalFaces {
-  int n_faces;
-  int size[6];
-  int node[6][4];
-};
-
-const LocalFaces& local_faces(CellType t) {
-  static const LocalFaces tri{3, {2, 2, 2}, {{0, 1}, {1, 2}, {2, 0}}};
-  static const LocalFaces quad{4, {2, 2, 2, 2}, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}};
-  static const LocalFaces tet{4, {3, 3, 3, 3}, {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}}};
-  static const LocalFaces hex{6,
-                              {4, 4, 4, 4, 4, 4},
-                              {{0, 3, 2, 1},
-                               {4, 5, 6, 7},
-                               {0, 1, 5, 4},
-                               {1, 2, 6, 5},
-                               {2, 3, 7, 6},
-                               {3, 0, 4, 7}}};
-  static const LocalFaces prism{
-      5, {3, 3, 4, 4, 4}, {{0, 1, 2}, {3, 5, 4}, {0, 3, 4, 1}, {1, 4, 5, 2}, {2, 5, 3, 0}}};
-  static const LocalFaces pyramid{
-      5, {4, 3, 3, 3, 3}, {{0, 3, 2, 1}, {0, 1, 4}, {1, 2, 4}, {2, 3, 4}, {3, 0, 4}}};
-  switch (t) {
-    case CellType::triangle: return tri;
-    case CellType::quad: return quad;
-    case CellType::tetrahedron: return tet;
-    case CellType::hexahedron: return hex;
-    case CellType::prism: return prism;
-    case CellType::pyramid: return pyramid;
-    default: break;
-  }
-  CAMBER_REQUIRE(false, "no faces for element type " << cell_type_name(t));
-  return tri;
-}
-
 std::string where(const MeshData& d, const std::vector<long>& lines, index_t i) {
   std::string w = d.source;
   if (i < static_cast<index_t>(lines.size()) && lines[i] > 0)
@@ -243,7 +208,7 @@ Mesh Mesh::from_cells(MeshData d, Orientation orientation) {
   face_of.reserve(static_cast<std::size_t>(n_cells) * (d.dim == 2 ? 2 : 3));
   std::vector<index_t> f_offsets{0}, f_nodes, f_left, f_right;
   for (index_t c = 0; c < n_cells; ++c) {
-    const LocalFaces& lf = local_faces(d.cell_types[c]);
+    const detail::LocalFaces& lf = detail::local_faces(d.cell_types[c]);
     const index_t* nodes = d.cell_nodes.data() + d.cell_offsets[c];
     for (int k = 0; k < lf.n_faces; ++k) {
       index_t fn[4];
@@ -378,5 +343,38 @@ index_t Mesh::count_cells(CellType type) const {
   for (std::size_t c = 0; c < h.extent(0); ++c) n += h(c) == type;
   return n;
 }
+
+namespace detail {
+
+const LocalFaces& local_faces(CellType t) {
+  static const LocalFaces tri{3, {2, 2, 2}, {{0, 1}, {1, 2}, {2, 0}}};
+  static const LocalFaces quad{4, {2, 2, 2, 2}, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}};
+  static const LocalFaces tet{4, {3, 3, 3, 3}, {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}}};
+  static const LocalFaces hex{6,
+                              {4, 4, 4, 4, 4, 4},
+                              {{0, 3, 2, 1},
+                               {4, 5, 6, 7},
+                               {0, 1, 5, 4},
+                               {1, 2, 6, 5},
+                               {2, 3, 7, 6},
+                               {3, 0, 4, 7}}};
+  static const LocalFaces prism{
+      5, {3, 3, 4, 4, 4}, {{0, 1, 2}, {3, 5, 4}, {0, 3, 4, 1}, {1, 4, 5, 2}, {2, 5, 3, 0}}};
+  static const LocalFaces pyramid{
+      5, {4, 3, 3, 3, 3}, {{0, 3, 2, 1}, {0, 1, 4}, {1, 2, 4}, {2, 3, 4}, {3, 0, 4}}};
+  switch (t) {
+    case CellType::triangle: return tri;
+    case CellType::quad: return quad;
+    case CellType::tetrahedron: return tet;
+    case CellType::hexahedron: return hex;
+    case CellType::prism: return prism;
+    case CellType::pyramid: return pyramid;
+    default: break;
+  }
+  CAMBER_REQUIRE(false, "no faces for element type " << cell_type_name(t));
+  return tri;
+}
+
+}  // namespace detail
 
 }  // namespace camber::mesh

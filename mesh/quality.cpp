@@ -1,6 +1,7 @@
 #include <camber/mesh/quality.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <iomanip>
 #include <limits>
@@ -8,7 +9,83 @@
 
 #include <camber/mesh/geometry.hpp>
 
+#include "detail/cell_faces.hpp"
+
 namespace camber::mesh {
+
+namespace {
+
+constexpr double rad_to_deg = 180.0 / 3.14159265358979323846;
+
+// Volumes, edge ratios and face-angle skewness of 3-D cells. A cell's
+// volume is the divergence theorem over its faces, each face a fan of
+// triangles about its vertex centroid (quads) or itself (triangles):
+// V = sum (a . (b x c)) / 6 with a, b, c relative to the cell's vertex
+// centroid. Neighbours split a shared face alike, so the volumes sum to
+// the domain's to round-off, and a cell given inside out comes out
+// negative.
+void quality_3d(const Mesh& mesh, MeshQuality& q) {
+  const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.coords());
+  const auto off = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_offsets());
+  const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_nodes());
+  const auto types = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_types());
+  using P = std::array<double, 3>;
+  const auto sub = [](const P& a, const P& b) { return P{a[0] - b[0], a[1] - b[1], a[2] - b[2]}; };
+  const auto dot = [](const P& a, const P& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
+  const auto cross = [](const P& a, const P& b) {
+    return P{a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+  };
+  q.min_volume = std::numeric_limits<double>::infinity();
+  q.max_volume = -std::numeric_limits<double>::infinity();
+  for (index_t c = 0; c < q.n_cells; ++c) {
+    const int n = static_cast<int>(off(c + 1) - off(c));
+    P p[8], centre{0, 0, 0};
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < 3; ++k) centre[static_cast<size_t>(k)] += x(nodes(off(c) + i), k) / n;
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < 3; ++k)
+        p[i][static_cast<size_t>(k)] = x(nodes(off(c) + i), k) - centre[static_cast<size_t>(k)];
+    const detail::LocalFaces& lf = detail::local_faces(static_cast<CellType>(types(c)));
+    double v = 0.0, e_min = std::numeric_limits<double>::infinity(), e_max = 0.0, skew = 0.0;
+    for (int f = 0; f < lf.n_faces; ++f) {
+      const int m = lf.size[f];
+      const int* fn = lf.node[f];
+      if (m == 3) {
+        v += dot(p[fn[0]], cross(p[fn[1]], p[fn[2]])) / 6.0;
+      } else {
+        P fc{0, 0, 0};
+        for (int i = 0; i < m; ++i)
+          for (size_t k = 0; k < 3; ++k) fc[k] += p[fn[i]][k] / m;
+        for (int i = 0; i < m; ++i) v += dot(fc, cross(p[fn[i]], p[fn[(i + 1) % m]])) / 6.0;
+      }
+      // The face's edges (each edge is met from its two faces) and angles.
+      double a_min = 360.0, a_max = 0.0;
+      for (int i = 0; i < m; ++i) {
+        const P& a = p[fn[(i + m - 1) % m]];
+        const P& b = p[fn[i]];
+        const P& d = p[fn[(i + 1) % m]];
+        const P e1 = sub(d, b), e2 = sub(a, b);
+        const double l1 = std::sqrt(dot(e1, e1));
+        e_min = std::min(e_min, l1);
+        e_max = std::max(e_max, l1);
+        const double ang =
+            std::atan2(std::sqrt(dot(cross(e1, e2), cross(e1, e2))), dot(e1, e2)) * rad_to_deg;
+        a_min = std::min(a_min, ang);
+        a_max = std::max(a_max, ang);
+      }
+      const double a_e = m == 3 ? 60.0 : 90.0;
+      skew = std::max(skew, std::max((a_max - a_e) / (180.0 - a_e), (a_e - a_min) / a_e));
+    }
+    q.min_volume = std::min(q.min_volume, v);
+    q.max_volume = std::max(q.max_volume, v);
+    q.total_volume += v;
+    q.n_nonpositive_volumes += v <= 0;
+    q.max_aspect_ratio = std::max(q.max_aspect_ratio, e_max / e_min);
+    q.max_skewness = std::max(q.max_skewness, skew);
+  }
+}
+
+}  // namespace
 
 MeshQuality quality(const Mesh& mesh) {
   MeshQuality q;
@@ -40,9 +117,8 @@ MeshQuality quality(const Mesh& mesh) {
       q.bounding_box[1][k] = std::max(q.bounding_box[1][k], x(n, k));
     }
 
-  if (q.dim != 2) {
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    q.min_volume = q.max_volume = q.total_volume = q.max_aspect_ratio = q.max_skewness = nan;
+  if (q.dim == 3) {
+    quality_3d(mesh, q);
     return q;
   }
   const Geometry g = compute_geometry(mesh);
@@ -51,7 +127,6 @@ MeshQuality quality(const Mesh& mesh) {
   const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_nodes());
   q.min_volume = std::numeric_limits<double>::infinity();
   q.max_volume = -std::numeric_limits<double>::infinity();
-  const double rad_to_deg = 180.0 / 3.14159265358979323846;
   for (index_t c = 0; c < q.n_cells; ++c) {
     q.min_volume = std::min(q.min_volume, vol(c));
     q.max_volume = std::max(q.max_volume, vol(c));
@@ -82,12 +157,24 @@ MeshQuality quality(const Mesh& mesh) {
   return q;
 }
 
+namespace {
+
+// "triangle" -> "triangles", "tetrahedron" -> "tetrahedra".
+std::string plural(const std::string& name, index_t n) {
+  if (n == 1) return name;
+  const std::string on = "hedron";
+  if (name.size() > on.size() && name.compare(name.size() - on.size(), on.size(), on) == 0)
+    return name.substr(0, name.size() - 2) + "a";
+  return name + "s";
+}
+
+}  // namespace
+
 std::string describe(const MeshQuality& q) {
   std::ostringstream os;
   os << q.dim << "-D mesh: " << q.n_nodes << " nodes, " << q.n_cells << " cells (";
   for (std::size_t i = 0; i < q.cells_by_type.size(); ++i)
-    os << (i ? ", " : "") << q.cells_by_type[i].second << " " << q.cells_by_type[i].first
-       << (q.cells_by_type[i].second == 1 ? "" : "s");
+    os << (i ? ", " : "") << q.cells_by_type[i].second << " " << plural(q.cells_by_type[i].first, q.cells_by_type[i].second);
   os << "), " << q.n_faces << " faces (" << q.n_interior_faces << " interior, "
      << q.n_boundary_faces << " boundary)\n";
   os << "markers:";
@@ -101,14 +188,11 @@ std::string describe(const MeshQuality& q) {
      << q.bounding_box[0][1] << ", " << q.bounding_box[1][1] << "]";
   if (q.dim == 3) os << " x [" << q.bounding_box[0][2] << ", " << q.bounding_box[1][2] << "]";
   os << "\n";
-  if (q.dim != 2) {
-    os << "cell geometry: not computed for 3-D meshes yet\n";
-    return os.str();
-  }
   os << "cell volume: min " << q.min_volume << ", max " << q.max_volume << ", total "
      << q.total_volume << "\n";
   os << "max aspect ratio (longest / shortest edge): " << q.max_aspect_ratio << "\n";
-  os << "max equiangle skewness (0 best, 1 degenerate): " << q.max_skewness << "\n";
+  os << "max equiangle skewness (0 best, 1 degenerate"
+     << (q.dim == 3 ? "; over the cells' face angles" : "") << "): " << q.max_skewness << "\n";
   if (q.n_nonpositive_volumes > 0)
     os << "error: " << q.n_nonpositive_volumes << " cells have non-positive volume\n";
   if (q.n_reoriented_cells > 0)

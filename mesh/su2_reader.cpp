@@ -87,6 +87,89 @@ CellType read_element(const TextReader& r, int mesh_dim, bool boundary, index_t*
   return t;
 }
 
+// NPERIODIC= n, then per entry PERIODIC_INDEX= i and three lines (the
+// rotation centre, the rotation angles, the translation). SU2 writes the
+// identity as entry 0 of every mesh it saves; any other transformation is
+// a periodic boundary, which Camber does not support.
+void read_periodic(TextReader& r, const Header& h, int dim) {
+  const long long n = header_count(r, h);
+  check_fits(r, "NPERIODIC", n, 4);
+  for (long long i = 0; i < n; ++i) {
+    r.require_line("PERIODIC_INDEX= " + std::to_string(i) + " of NPERIODIC= " + std::to_string(n));
+    const Header index = parse_header(r);
+    if (index.key != "PERIODIC_INDEX" || header_count(r, index) != i)
+      r.fail("expected PERIODIC_INDEX= " + std::to_string(i) + ", found " + quote(r.line()));
+    for (int row = 0; row < 3; ++row) {
+      r.require_line("line " + std::to_string(row + 1) + " of 3 of PERIODIC_INDEX= " +
+                     std::to_string(i));
+      r.require_fields(dim, 3, std::to_string(dim) + " to 3 numbers");
+      for (std::size_t k = 0; k < r.tokens().size(); ++k)
+        if (r.real(k, "a periodic transformation value") != 0.0)
+          r.fail("periodic boundaries are not supported: PERIODIC_INDEX= " + std::to_string(i) +
+                 " is not the identity");
+    }
+  }
+}
+
+// A count header whose value's lines follow, each with at least
+// `min_fields` fields (and exactly `exact` when > 0).
+void skip_counted(TextReader& r, const Header& h, const std::string& what, int min_fields,
+                  int exact = 0) {
+  const long long n = header_count(r, h);
+  check_fits(r, h.key, n);
+  for (long long i = 0; i < n; ++i) {
+    r.require_line(what + " " + std::to_string(i) + " of " + h.key + "= " + std::to_string(n));
+    r.require_fields(exact > 0 ? exact : min_fields, exact > 0 ? exact : 1 << 20,
+                     exact > 0 ? std::to_string(exact) + " fields" : what);
+  }
+}
+
+// SU2's free-form deformation boxes (FFD_NBOX= n, FFD_NLEVEL= m, then per
+// box its tag, level, degrees, blending, parents, children, corner,
+// control and surface points): checked for their structure and not kept.
+// They are SU2's optimizer's parametrization, stored in the mesh file;
+// Camber's design parametrization comes from the deck's design section.
+void read_ffd_boxes(TextReader& r, const Header& h, int dim) {
+  const long long n_boxes = header_count(r, h);
+  r.require_line("FFD_NLEVEL= after FFD_NBOX=");
+  const Header levels = parse_header(r);
+  if (levels.key != "FFD_NLEVEL") r.fail("expected FFD_NLEVEL=, found " + quote(r.line()));
+  (void)header_count(r, levels);
+  long long tags = 0;
+  // The keys of the boxes' definitions, until the last box's surface points.
+  long long surface_sections = 0;
+  while (surface_sections < n_boxes) {
+    r.require_line("the definition of FFD box " + std::to_string(surface_sections) + " of FFD_NBOX= " +
+                   std::to_string(n_boxes));
+    const Header k = parse_header(r);
+    if (k.key == "FFD_TAG") {
+      if (k.values.size() != 1) r.fail("expected FFD_TAG= name, found " + quote(r.line()));
+      ++tags;
+    } else if (k.key == "FFD_LEVEL" || k.key == "FFD_DEGREE_I" || k.key == "FFD_DEGREE_J" ||
+               k.key == "FFD_DEGREE_K") {
+      (void)header_count(r, k);
+    } else if (k.key == "FFD_BLENDING" || k.key == "FFD_BSPLINE_ORDER") {
+      if (k.values.empty()) r.fail("expected a value after " + k.key + "=, found " + quote(r.line()));
+    } else if (k.key == "FFD_PARENTS" || k.key == "FFD_CHILDREN") {
+      skip_counted(r, k, "a box tag", 1);
+    } else if (k.key == "FFD_CORNER_POINTS") {
+      skip_counted(r, k, "corner point", 0, dim);
+    } else if (k.key == "FFD_CONTROL_POINTS") {
+      skip_counted(r, k, "control point", 2 * dim);
+    } else if (k.key == "FFD_SURFACE_POINTS") {
+      skip_counted(r, k, "surface point", 2 + dim);
+      ++surface_sections;
+    } else {
+      r.fail("expected an FFD box key (FFD_TAG=, FFD_DEGREE_I=, FFD_CORNER_POINTS=, ...) in box " +
+             std::to_string(surface_sections) + " of FFD_NBOX= " + std::to_string(n_boxes) +
+             ", found " + quote(r.line()));
+    }
+  }
+  if (tags != n_boxes)
+    r.fail("FFD_NBOX= " + std::to_string(n_boxes) + " but " + std::to_string(tags) +
+           " FFD_TAG= lines were read");
+}
+
 }  // namespace
 
 MeshData read_su2_data(const std::string& path) {
@@ -176,8 +259,15 @@ MeshData read_su2_data(const std::string& path) {
       }
     } else if (h.key == "MARKER_TAG" || h.key == "MARKER_ELEMS") {
       r.fail(h.key + "= outside an NMARK= section (or more markers than NMARK= says)");
+    } else if (h.key == "NPERIODIC") {
+      if (dim == 0) r.fail("expected NDIME= before NPERIODIC=, found " + quote(r.line()));
+      read_periodic(r, h, dim);
+    } else if (h.key == "FFD_NBOX") {
+      if (dim == 0) r.fail("expected NDIME= before FFD_NBOX=, found " + quote(r.line()));
+      read_ffd_boxes(r, h, dim);
     } else {
-      r.fail("expected NDIME=, NELEM=, NPOIN= or NMARK=, found " + quote(r.line()));
+      r.fail("expected NDIME=, NELEM=, NPOIN=, NMARK=, NPERIODIC= or FFD_NBOX=, found " +
+             quote(r.line()));
     }
   }
   if (dim == 0) r.fail("expected NDIME= 2 or 3, found end of file");

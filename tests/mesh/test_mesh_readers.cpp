@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -236,7 +237,103 @@ TEST(Su2Reader, ThreeDimensionalTetrahedra) {
   EXPECT_TRUE(throws_bad_input([&] { (void)compute_geometry(m); }, {"only 2-D meshes"}));
   const MeshQuality q = quality(m);
   EXPECT_EQ(q.n_unmarked_boundary_faces, 5);
-  EXPECT_NE(describe(q).find("not computed for 3-D"), std::string::npos);
+  // Each tetrahedron is a corner of the unit cube: volume 1/6; the first's
+  // faces are the right triangles with legs 1 (skewness (90 - 60) / 120)
+  // and the equilateral one; its longest edge is sqrt 2, its shortest 1.
+  EXPECT_NEAR(q.min_volume, 1.0 / 6.0, 1e-16);
+  EXPECT_NEAR(q.max_volume, 1.0 / 6.0, 1e-16);
+  EXPECT_NEAR(q.total_volume, 1.0 / 3.0, 1e-16);
+  EXPECT_NEAR(q.max_aspect_ratio, std::sqrt(2.0), 1e-15);
+  EXPECT_NEAR(q.max_skewness, 0.25, 1e-15);
+  EXPECT_EQ(q.n_nonpositive_volumes, 0);
+  // Written inside out (nodes 1 and 2 swapped), the first is negative.
+  const Mesh inverted = read_su2(write_temp(
+      "tets_inv.su2", "NDIME= 3\nNELEM= 1\n10 0 2 1 3 0\nNPOIN= 4\n0 0 0\n1 0 0\n0 1 0\n"
+                      "0 0 1\nNMARK= 0\n"));
+  EXPECT_EQ(quality(inverted).n_nonpositive_volumes, 1);
+}
+
+// The trailing sections SU2 writes after the markers: the identity
+// periodic transformation (accepted), another one (a periodic boundary:
+// rejected with its line), and FFD boxes (checked for structure, not kept).
+TEST(Su2Reader, PeriodicAndFfdSectionsAfterTheMarkers) {
+  const std::string tet =
+      "NDIME= 3\nNELEM= 1\n10 0 1 2 3 0\nNPOIN= 4\n0 0 0\n1 0 0\n0 1 0\n0 0 1\nNMARK= 0\n";
+  const std::string identity = "NPERIODIC= 1\nPERIODIC_INDEX= 0\n0 0 0\n0 0 0\n0 0 0\n";
+  const std::string ffd =
+      "FFD_NBOX= 1\nFFD_NLEVEL= 1\nFFD_TAG= BOX\nFFD_LEVEL= 0\nFFD_DEGREE_I= 1\n"
+      "FFD_DEGREE_J= 1\nFFD_DEGREE_K= 1\nFFD_BLENDING= BEZIER\nFFD_PARENTS= 0\n"
+      "FFD_CHILDREN= 0\nFFD_CORNER_POINTS= 8\n0 0 0\n1 0 0\n1 1 0\n0 1 0\n0 0 1\n1 0 1\n"
+      "1 1 1\n0 1 1\nFFD_CONTROL_POINTS= 1\n0 0 0 0 0 0\nFFD_SURFACE_POINTS= 1\n"
+      "side 0 0.1 0.2 0.3\n";
+  EXPECT_EQ(read_su2(write_temp("trailer.su2", tet + identity + ffd)).n_cells(), 1);
+  EXPECT_TRUE(throws_bad_input(
+      [&] {
+        (void)read_su2(write_temp("periodic.su2", tet + "NPERIODIC= 1\nPERIODIC_INDEX= 0\n0 0 0\n"
+                                                        "0 0 0\n0 0 0.5\n"));
+      },
+      {"periodic.su2:14:", "periodic boundaries are not supported"}));
+  EXPECT_TRUE(throws_bad_input(
+      [&] { (void)read_su2(write_temp("ffdkey.su2", tet + "FFD_NBOX= 1\nFFD_NLEVEL= 1\nFFD_COLOUR= 3\n")); },
+      {"ffdkey.su2:12:", "expected an FFD box key", "FFD_COLOUR= 3"}));
+  EXPECT_TRUE(throws_bad_input(
+      [&] {
+        (void)read_su2(write_temp("ffdcorner.su2",
+                                  tet + "FFD_NBOX= 1\nFFD_NLEVEL= 1\nFFD_TAG= B\nFFD_CORNER_POINTS= 2\n0 0 0\n0 0\n"));
+      },
+      {"ffdcorner.su2:15:"}));
+}
+
+// SU2's 3-D brick meshes (read from ../shared/data): the box [0, 2] x
+// [0, 1] x [0, 1] in hexahedra, prisms, tetrahedra, and tetrahedra with a
+// layer of pyramids. Checked against math: the cell volumes sum to the
+// box's, 2 (1e-12); no cell is inside out; every boundary face is in a
+// marker and every marker face lies on its plane (x_m: x = 0, x_p: x = 2,
+// ...; 1e-14); each cell's faces are counted once from each side
+// (sum of faces per cell = 2 interior + boundary). The hexahedral brick is
+// a uniform 39 x 19 x 19 grid: every cell's volume 2 / 14079, aspect ratio
+// (1/19) / (2/39) = 39/38, skewness 0.
+TEST(Su2Reader, SharedBrickMeshesIn3D) {
+  for (const char* kind : {"hex", "prism", "tets", "pyra"}) {
+    const std::string path =
+        camber::test::shared_mesh(std::string("brick_") + kind + "_ffd_su2_testcases.su2");
+    CAMBER_NEED_SHARED_FILE(path);
+    const Mesh m = read_su2(path);
+    ASSERT_EQ(m.dim(), 3) << kind;
+    const MeshQuality q = quality(m);
+    EXPECT_NEAR(q.total_volume, 2.0, 2e-12) << kind;
+    EXPECT_EQ(q.n_nonpositive_volumes, 0) << kind;
+    EXPECT_EQ(q.n_unmarked_boundary_faces, 0) << kind;
+    index_t face_sides = 0;
+    const auto types = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.cell_types());
+    for (index_t c = 0; c < m.n_cells(); ++c)
+      face_sides += types(c) == CellType::tetrahedron ? 4 : types(c) == CellType::hexahedron ? 6 : 5;
+    EXPECT_EQ(face_sides, 2 * (m.n_faces() - m.n_boundary_faces()) + m.n_boundary_faces()) << kind;
+    const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.coords());
+    const auto fo = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.face_offsets());
+    const auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.face_nodes());
+    index_t marked = 0;
+    for (const Marker& marker : m.markers()) {
+      const int axis = marker.name[0] - 'x';
+      const double plane = marker.name[2] == 'm' ? 0.0 : axis == 0 ? 2.0 : 1.0;
+      const auto faces = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), marker.faces);
+      double off_plane = 0.0;
+      for (std::size_t i = 0; i < faces.extent(0); ++i)
+        for (index_t k = fo(faces(i)); k < fo(faces(i) + 1); ++k)
+          off_plane = std::max(off_plane, std::abs(x(fn(k), axis) - plane));
+      EXPECT_LE(off_plane, 1e-14) << kind << " " << marker.name;
+      marked += marker.n_faces();
+    }
+    EXPECT_EQ(marked, m.n_boundary_faces()) << kind;
+    if (std::string(kind) == "hex") {
+      EXPECT_EQ(m.n_cells(), 39 * 19 * 19);
+      EXPECT_NEAR(q.min_volume, 2.0 / 14079.0, 1e-12 * 2.0 / 14079.0);
+      EXPECT_NEAR(q.max_volume, 2.0 / 14079.0, 1e-12 * 2.0 / 14079.0);
+      EXPECT_NEAR(q.max_aspect_ratio, 39.0 / 38.0, 1e-12);
+      EXPECT_LE(q.max_skewness, 1e-12);
+    }
+    std::cout << kind << ": " << describe(q);
+  }
 }
 
 TEST(GmshReader, HandWrittenMixedMesh) {
