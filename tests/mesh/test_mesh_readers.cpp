@@ -336,6 +336,35 @@ TEST(Su2Reader, SharedBrickMeshesIn3D) {
   }
 }
 
+// A 3-D Gmsh 4.1 file (hand-written, tests/mesh/data/hex_pyramid.msh): the
+// unit cube as a hexahedron with a pyramid of height 0.5 on its top face.
+// Faces 6 + 5 - 1 shared = 10, 9 on the boundary: the marker "bottom" (1
+// quad), "roof" (the pyramid's 4 triangles) and the cube's 4 unmarked
+// sides. Volume 1 + 1/6; the longest to shortest edge 1 / sqrt(3/4); the
+// skewness that of the pyramid's triangles, apex angle acos(1/3):
+// (acos(1/3) - 60 deg) / 120 deg.
+TEST(GmshReader, HexahedronWithAPyramidIn3D) {
+  const Mesh m = read_gmsh(data_path("hex_pyramid.msh"));
+  ASSERT_EQ(m.dim(), 3);
+  EXPECT_EQ(m.n_nodes(), 9);
+  EXPECT_EQ(m.count_cells(CellType::hexahedron), 1);
+  EXPECT_EQ(m.count_cells(CellType::pyramid), 1);
+  EXPECT_EQ(m.n_faces(), 10);
+  EXPECT_EQ(m.n_boundary_faces(), 9);
+  ASSERT_GE(m.marker_index("bottom"), 0);
+  ASSERT_GE(m.marker_index("roof"), 0);
+  EXPECT_EQ(m.markers()[m.marker_index("bottom")].n_faces(), 1);
+  EXPECT_EQ(m.markers()[m.marker_index("roof")].n_faces(), 4);
+  const MeshQuality q = quality(m);
+  EXPECT_EQ(q.n_unmarked_boundary_faces, 4);
+  EXPECT_NEAR(q.total_volume, 7.0 / 6.0, 1e-15);
+  EXPECT_NEAR(q.min_volume, 1.0 / 6.0, 1e-15);
+  EXPECT_NEAR(q.max_volume, 1.0, 1e-15);
+  EXPECT_NEAR(q.max_aspect_ratio, 1.0 / std::sqrt(0.75), 1e-14);
+  const double apex = std::acos(1.0 / 3.0) * 180.0 / 3.14159265358979323846;
+  EXPECT_NEAR(q.max_skewness, (apex - 60.0) / 120.0, 1e-14);
+}
+
 TEST(GmshReader, HandWrittenMixedMesh) {
   const Mesh m = read_gmsh(data_path("mixed_2x1.msh"));
   expect_mixed_2x1(m);
