@@ -11,6 +11,11 @@ void require_2d(const Mesh& mesh, const char* what) {
                                              << mesh.dim() << "-D");
 }
 
+void require_2d_or_3d(const Mesh& mesh, const char* what) {
+  CAMBER_INPUT_REQUIRE(mesh.dim() == 2 || mesh.dim() == 3,
+                       what << ": meshes are 2-D or 3-D; this one is " << mesh.dim() << "-D");
+}
+
 Kokkos::View<index_t*> wall_faces(const Mesh& mesh, const std::vector<std::string>& markers) {
   CAMBER_INPUT_REQUIRE(!markers.empty(), "wall_distance: no wall markers given");
   std::vector<index_t> faces;

@@ -17,8 +17,11 @@
 ///
 /// In 2-D a "volume" is an area per unit depth. Because n_f is the edge
 /// vector turned by -90 degrees, the outward normals of a closed cell sum to
-/// zero up to round-off (tested). Only 2-D meshes are supported yet; a 3-D
-/// mesh is a bad_input error.
+/// zero up to round-off (tested). In 3-D (compute_geometry_3d) a face is a
+/// fan of triangles about its nodes' mean, and a cell the tetrahedra from
+/// its nodes' mean to those triangles: normals, areas, volumes and
+/// centroids for tetrahedra, hexahedra, prisms and pyramids, closed to
+/// round-off and tiling the domain. Wall distance is 2-D only.
 ///
 /// @code
 ///   camber::mesh::Geometry g = camber::mesh::compute_geometry(mesh);
@@ -42,6 +45,7 @@
 #include <vector>
 
 #include <camber/autodiff/dual.hpp>
+#include <camber/mesh/cell_faces.hpp>
 #include <camber/mesh/mesh.hpp>
 
 namespace camber::mesh {
@@ -108,6 +112,71 @@ KOKKOS_INLINE_FUNCTION T point_segment_distance(const T& px, const T& py, const 
   return ad::sqrt(dx * dx + dy * dy);
 }
 
+/// Area-weighted normal, centre and area of a 3-D face of m = 3 or 4 nodes
+/// p[0..m-1] (outward order: the normal follows the right-hand rule): a fan
+/// of triangles about the nodes' mean g, n = sum_i (p_i - g) x (p_i+1 - g)
+/// / 2, the centre the fan triangles' centroids weighted by their areas,
+/// the area |n|. A warped quad is split the same way from either side, so
+/// neighbouring cells see one surface.
+template <class T>
+KOKKOS_INLINE_FUNCTION void face_geometry_3d(const T (*p)[3], int m, T* n, T* center, T& area) {
+  T g[3] = {T(0), T(0), T(0)};
+  for (int i = 0; i < m; ++i)
+    for (int k = 0; k < 3; ++k) g[k] += p[i][k] / static_cast<double>(m);
+  T weight = T(0), c[3] = {T(0), T(0), T(0)};
+  for (int k = 0; k < 3; ++k) n[k] = T(0);
+  for (int i = 0; i < m; ++i) {
+    const T* a = p[i];
+    const T* b = p[(i + 1) % m];
+    const T ax = a[0] - g[0], ay = a[1] - g[1], az = a[2] - g[2];
+    const T bx = b[0] - g[0], by = b[1] - g[1], bz = b[2] - g[2];
+    const T tx = 0.5 * (ay * bz - az * by), ty = 0.5 * (az * bx - ax * bz), tz = 0.5 * (ax * by - ay * bx);
+    n[0] += tx;
+    n[1] += ty;
+    n[2] += tz;
+    const T w = ad::sqrt(tx * tx + ty * ty + tz * tz);
+    weight += w;
+    for (int k = 0; k < 3; ++k) c[k] += w * (g[k] + a[k] + b[k]) / 3.0;
+  }
+  for (int k = 0; k < 3; ++k) center[k] = c[k] / weight;
+  area = ad::sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+}
+
+/// Volume and centroid of a 3-D cell of type t with nodes p[0..], its faces
+/// split as face_geometry_3d splits them: the tetrahedra from the nodes'
+/// mean r to each fan triangle (g_f, p_i, p_i+1) of each face, V = sum
+/// (g_f - r) . ((p_i - r) x (p_i+1 - r)) / 6, the centroid their centroids
+/// weighted by their volumes. Neighbours share the fan triangles, so the
+/// volumes tile the domain; a cell given inside out has V < 0.
+template <class T>
+KOKKOS_INLINE_FUNCTION void cell_geometry_3d(CellType t, const T (*p)[3], int n_nodes, T& volume,
+                                             T* centroid) {
+  T r[3] = {T(0), T(0), T(0)};
+  for (int i = 0; i < n_nodes; ++i)
+    for (int k = 0; k < 3; ++k) r[k] += p[i][k] / static_cast<double>(n_nodes);
+  T v = T(0), s[3] = {T(0), T(0), T(0)};
+  int local[4];
+  for (int f = 0; f < n_cell_faces(t); ++f) {
+    const int m = cell_face(t, f, local);
+    T g[3] = {T(0), T(0), T(0)};
+    for (int i = 0; i < m; ++i)
+      for (int k = 0; k < 3; ++k) g[k] += (p[local[i]][k] - r[k]) / static_cast<double>(m);
+    for (int i = 0; i < m; ++i) {
+      const T* pa = p[local[i]];
+      const T* pb = p[local[(i + 1) % m]];
+      const T ax = pa[0] - r[0], ay = pa[1] - r[1], az = pa[2] - r[2];
+      const T bx = pb[0] - r[0], by = pb[1] - r[1], bz = pb[2] - r[2];
+      const T vt = (g[0] * (ay * bz - az * by) + g[1] * (az * bx - ax * bz) + g[2] * (ax * by - ay * bx)) / 6.0;
+      v += vt;
+      s[0] += vt * (g[0] + ax + bx) / 4.0;
+      s[1] += vt * (g[1] + ay + by) / 4.0;
+      s[2] += vt * (g[2] + az + bz) / 4.0;
+    }
+  }
+  volume = v;
+  for (int k = 0; k < 3; ++k) centroid[k] = r[k] + s[k] / v;
+}
+
 // ------------------------------------------------------------ mesh fields
 
 /// Geometry of every cell and face, in Views of T.
@@ -123,14 +192,20 @@ using Geometry = GeometryFields<double>;
 
 namespace detail {
 void require_2d(const Mesh& mesh, const char* what);
+void require_2d_or_3d(const Mesh& mesh, const char* what);
 Kokkos::View<index_t*> wall_faces(const Mesh& mesh, const std::vector<std::string>& markers);
 }  // namespace detail
 
-/// Geometry of `mesh` at node coordinates `coords` (n_nodes x 2), which may
-/// differ from mesh.coords() (a deformed mesh, or Dual coordinates).
+template <class T>
+GeometryFields<T> compute_geometry_3d(const Mesh& mesh, const Kokkos::View<T**>& coords);
+
+/// Geometry of `mesh` at node coordinates `coords` (n_nodes x dim), which
+/// may differ from mesh.coords() (a deformed mesh, or Dual coordinates).
+/// 2-D, or 3-D (compute_geometry_3d).
 template <class T>
 GeometryFields<T> compute_geometry(const Mesh& mesh, const Kokkos::View<T**>& coords) {
-  detail::require_2d(mesh, "compute_geometry");
+  detail::require_2d_or_3d(mesh, "compute_geometry");
+  if (mesh.dim() == 3) return compute_geometry_3d(mesh, coords);
   const index_t n_cells = mesh.n_cells(), n_faces = mesh.n_faces();
   GeometryFields<T> g;
   g.cell_volume = Kokkos::View<T*>("camber::mesh::cell_volume", n_cells);
@@ -177,6 +252,62 @@ GeometryFields<T> compute_geometry(const Mesh& mesh, const Kokkos::View<T**>& co
         area(f) = face_area_2d(xa, ya, xb, yb);
         center(f, 0) = 0.5 * (xa + xb);
         center(f, 1) = 0.5 * (ya + yb);
+      });
+  Kokkos::fence();
+  return g;
+}
+
+/// 3-D cells (tetrahedra, hexahedra, prisms, pyramids) and their faces:
+/// face_geometry_3d and cell_geometry_3d per face and cell. The outward
+/// normals of a closed cell sum to zero to round-off, so a uniform flow
+/// has no residual.
+template <class T>
+GeometryFields<T> compute_geometry_3d(const Mesh& mesh, const Kokkos::View<T**>& coords) {
+  const index_t n_cells = mesh.n_cells(), n_faces = mesh.n_faces();
+  GeometryFields<T> g;
+  g.cell_volume = Kokkos::View<T*>("camber::mesh::cell_volume", n_cells);
+  g.cell_centroid = Kokkos::View<T**>("camber::mesh::cell_centroid", n_cells, 3);
+  g.face_normal = Kokkos::View<T**>("camber::mesh::face_normal", n_faces, 3);
+  g.face_area = Kokkos::View<T*>("camber::mesh::face_area", n_faces);
+  g.face_center = Kokkos::View<T**>("camber::mesh::face_center", n_faces, 3);
+  const auto offsets = mesh.cell_offsets();
+  const auto nodes = mesh.cell_nodes();
+  const auto types = mesh.cell_types();
+  const auto volume = g.cell_volume;
+  const auto centroid = g.cell_centroid;
+  Kokkos::parallel_for(
+      "camber::mesh::cell_geometry_3d", Kokkos::RangePolicy<>(0, n_cells),
+      KOKKOS_LAMBDA(const index_t c) {
+        T p[8][3];
+        const index_t begin = offsets(c);
+        const int n = static_cast<int>(offsets(c + 1) - begin);
+        for (int i = 0; i < n; ++i)
+          for (int k = 0; k < 3; ++k) p[i][k] = coords(nodes(begin + i), k);
+        T v, x[3];
+        cell_geometry_3d(types(c), p, n, v, x);
+        volume(c) = v;
+        for (int k = 0; k < 3; ++k) centroid(c, k) = x[k];
+      });
+  const auto f_offsets = mesh.face_offsets();
+  const auto f_nodes = mesh.face_nodes();
+  const auto normal = g.face_normal;
+  const auto area = g.face_area;
+  const auto center = g.face_center;
+  Kokkos::parallel_for(
+      "camber::mesh::face_geometry_3d", Kokkos::RangePolicy<>(0, n_faces),
+      KOKKOS_LAMBDA(const index_t f) {
+        T p[4][3];
+        const index_t begin = f_offsets(f);
+        const int m = static_cast<int>(f_offsets(f + 1) - begin);
+        for (int i = 0; i < m; ++i)
+          for (int k = 0; k < 3; ++k) p[i][k] = coords(f_nodes(begin + i), k);
+        T nv[3], cv[3], a;
+        face_geometry_3d(p, m, nv, cv, a);
+        for (int k = 0; k < 3; ++k) {
+          normal(f, k) = nv[k];
+          center(f, k) = cv[k];
+        }
+        area(f) = a;
       });
   Kokkos::fence();
   return g;

@@ -1,6 +1,7 @@
 #include <camber/mesh/mesh.hpp>
 
-#include "detail/cell_faces.hpp"
+#include <camber/mesh/cell_faces.hpp>
+
 
 #include <algorithm>
 #include <array>
@@ -208,16 +209,19 @@ Mesh Mesh::from_cells(MeshData d, Orientation orientation) {
   face_of.reserve(static_cast<std::size_t>(n_cells) * (d.dim == 2 ? 2 : 3));
   std::vector<index_t> f_offsets{0}, f_nodes, f_left, f_right;
   for (index_t c = 0; c < n_cells; ++c) {
-    const detail::LocalFaces& lf = detail::local_faces(d.cell_types[c]);
+    const CellType type = d.cell_types[c];
+    CAMBER_REQUIRE(n_cell_faces(type) > 0, "no faces for element type " << cell_type_name(type));
     const index_t* nodes = d.cell_nodes.data() + d.cell_offsets[c];
-    for (int k = 0; k < lf.n_faces; ++k) {
+    for (int k = 0; k < n_cell_faces(type); ++k) {
+      int local[4];
+      const int size = cell_face(type, k, local);
       index_t fn[4];
-      for (int i = 0; i < lf.size[k]; ++i) fn[i] = nodes[lf.node[k][i]];
-      const FaceKey key = make_key(fn, lf.size[k]);
+      for (int i = 0; i < size; ++i) fn[i] = nodes[local[i]];
+      const FaceKey key = make_key(fn, size);
       auto it = face_of.find(key);
       if (it == face_of.end()) {
         face_of.emplace(key, static_cast<index_t>(f_left.size()));
-        f_nodes.insert(f_nodes.end(), fn, fn + lf.size[k]);
+        f_nodes.insert(f_nodes.end(), fn, fn + size);
         f_offsets.push_back(static_cast<index_t>(f_nodes.size()));
         f_left.push_back(c);
         f_right.push_back(-1);
@@ -225,7 +229,7 @@ Mesh Mesh::from_cells(MeshData d, Orientation orientation) {
         const index_t f = it->second;
         CAMBER_INPUT_REQUIRE(f_right[f] == -1 && f_left[f] != c,
                              where(d, d.cell_lines, c)
-                                 << "face (nodes " << node_list(fn, lf.size[k])
+                                 << "face (nodes " << node_list(fn, size)
                                  << ") is shared by more than two cells (cells " << f_left[f]
                                  << ", " << (f_right[f] == -1 ? c : f_right[f]) << ", " << c
                                  << "); the mesh is not a valid conforming mesh");
@@ -343,38 +347,5 @@ index_t Mesh::count_cells(CellType type) const {
   for (std::size_t c = 0; c < h.extent(0); ++c) n += h(c) == type;
   return n;
 }
-
-namespace detail {
-
-const LocalFaces& local_faces(CellType t) {
-  static const LocalFaces tri{3, {2, 2, 2}, {{0, 1}, {1, 2}, {2, 0}}};
-  static const LocalFaces quad{4, {2, 2, 2, 2}, {{0, 1}, {1, 2}, {2, 3}, {3, 0}}};
-  static const LocalFaces tet{4, {3, 3, 3, 3}, {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {0, 3, 2}}};
-  static const LocalFaces hex{6,
-                              {4, 4, 4, 4, 4, 4},
-                              {{0, 3, 2, 1},
-                               {4, 5, 6, 7},
-                               {0, 1, 5, 4},
-                               {1, 2, 6, 5},
-                               {2, 3, 7, 6},
-                               {3, 0, 4, 7}}};
-  static const LocalFaces prism{
-      5, {3, 3, 4, 4, 4}, {{0, 1, 2}, {3, 5, 4}, {0, 3, 4, 1}, {1, 4, 5, 2}, {2, 5, 3, 0}}};
-  static const LocalFaces pyramid{
-      5, {4, 3, 3, 3, 3}, {{0, 3, 2, 1}, {0, 1, 4}, {1, 2, 4}, {2, 3, 4}, {3, 0, 4}}};
-  switch (t) {
-    case CellType::triangle: return tri;
-    case CellType::quad: return quad;
-    case CellType::tetrahedron: return tet;
-    case CellType::hexahedron: return hex;
-    case CellType::prism: return prism;
-    case CellType::pyramid: return pyramid;
-    default: break;
-  }
-  CAMBER_REQUIRE(false, "no faces for element type " << cell_type_name(t));
-  return tri;
-}
-
-}  // namespace detail
 
 }  // namespace camber::mesh

@@ -9,7 +9,7 @@
 
 #include <camber/mesh/geometry.hpp>
 
-#include "detail/cell_faces.hpp"
+#include <camber/mesh/cell_faces.hpp>
 
 namespace camber::mesh {
 
@@ -17,14 +17,11 @@ namespace {
 
 constexpr double rad_to_deg = 180.0 / 3.14159265358979323846;
 
-// Volumes, edge ratios and face-angle skewness of 3-D cells. A cell's
-// volume is the divergence theorem over its faces, each face a fan of
-// triangles about its vertex centroid (quads) or itself (triangles):
-// V = sum (a . (b x c)) / 6 with a, b, c relative to the cell's vertex
-// centroid. Neighbours split a shared face alike, so the volumes sum to
-// the domain's to round-off, and a cell given inside out comes out
-// negative.
+// Volumes (compute_geometry's), edge ratios and face-angle skewness of
+// 3-D cells.
 void quality_3d(const Mesh& mesh, MeshQuality& q) {
+  const Geometry geometry = compute_geometry(mesh);
+  const auto vol = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), geometry.cell_volume);
   const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.coords());
   const auto off = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_offsets());
   const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_nodes());
@@ -39,25 +36,15 @@ void quality_3d(const Mesh& mesh, MeshQuality& q) {
   q.max_volume = -std::numeric_limits<double>::infinity();
   for (index_t c = 0; c < q.n_cells; ++c) {
     const int n = static_cast<int>(off(c + 1) - off(c));
-    P p[8], centre{0, 0, 0};
+    P p[8];
     for (int i = 0; i < n; ++i)
-      for (int k = 0; k < 3; ++k) centre[static_cast<size_t>(k)] += x(nodes(off(c) + i), k) / n;
-    for (int i = 0; i < n; ++i)
-      for (int k = 0; k < 3; ++k)
-        p[i][static_cast<size_t>(k)] = x(nodes(off(c) + i), k) - centre[static_cast<size_t>(k)];
-    const detail::LocalFaces& lf = detail::local_faces(static_cast<CellType>(types(c)));
-    double v = 0.0, e_min = std::numeric_limits<double>::infinity(), e_max = 0.0, skew = 0.0;
-    for (int f = 0; f < lf.n_faces; ++f) {
-      const int m = lf.size[f];
-      const int* fn = lf.node[f];
-      if (m == 3) {
-        v += dot(p[fn[0]], cross(p[fn[1]], p[fn[2]])) / 6.0;
-      } else {
-        P fc{0, 0, 0};
-        for (int i = 0; i < m; ++i)
-          for (size_t k = 0; k < 3; ++k) fc[k] += p[fn[i]][k] / m;
-        for (int i = 0; i < m; ++i) v += dot(fc, cross(p[fn[i]], p[fn[(i + 1) % m]])) / 6.0;
-      }
+      for (int k = 0; k < 3; ++k) p[i][static_cast<size_t>(k)] = x(nodes(off(c) + i), k);
+    const CellType type = static_cast<CellType>(types(c));
+    const double v = vol(c);
+    double e_min = std::numeric_limits<double>::infinity(), e_max = 0.0, skew = 0.0;
+    for (int f = 0; f < n_cell_faces(type); ++f) {
+      int fn[4];
+      const int m = cell_face(type, f, fn);
       // The face's edges (each edge is met from its two faces) and angles.
       double a_min = 360.0, a_max = 0.0;
       for (int i = 0; i < m; ++i) {

@@ -16,10 +16,11 @@
 ///   std::cout << camber::mesh::describe(q);
 /// @endcode
 ///
-/// In 3-D: the volume by the divergence theorem over the cell's faces (a
-/// quad face split into four triangles about its vertex centroid, as its
-/// neighbour splits it: the volumes sum to the domain's to round-off; a
-/// cell whose nodes are not in VTK order comes out negative), the aspect
+/// In 3-D: the volume of compute_geometry (the tetrahedra from the cell's
+/// nodes' mean to its faces' fan triangles, each quad face split about its
+/// nodes' mean as its neighbour splits it: the volumes sum to the domain's
+/// to round-off; a cell whose nodes are not in VTK order comes out
+/// negative), the aspect
 /// ratio over the cell's edges, and the equiangle skewness over the angles
 /// of its faces (a_e = 60 degrees for triangular faces, 90 for quads), the
 /// largest over its faces.

@@ -234,7 +234,13 @@ TEST(Su2Reader, ThreeDimensionalTetrahedra) {
   EXPECT_EQ(m.n_faces(), 7);
   EXPECT_EQ(m.n_boundary_faces(), 6);
   EXPECT_EQ(m.markers()[0].n_faces(), 1);
-  EXPECT_TRUE(throws_bad_input([&] { (void)compute_geometry(m); }, {"only 2-D meshes"}));
+  // The geometry in 3-D: the first tetrahedron's centroid is its nodes'
+  // mean; wall distance is 2-D only.
+  const Geometry g = compute_geometry(m);
+  const auto centroid = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.cell_centroid);
+  for (int k = 0; k < 3; ++k) EXPECT_NEAR(centroid(0, k), 0.25, 1e-16);
+  EXPECT_NEAR(centroid(1, 2), -0.25, 1e-16);
+  EXPECT_TRUE(throws_bad_input([&] { (void)wall_distance(m, g, {"side"}); }, {"only 2-D meshes"}));
   const MeshQuality q = quality(m);
   EXPECT_EQ(q.n_unmarked_boundary_faces, 5);
   // Each tetrahedron is a corner of the unit cube: volume 1/6; the first's
