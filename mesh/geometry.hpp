@@ -199,6 +199,19 @@ Kokkos::View<index_t*> wall_faces(const Mesh& mesh, const std::vector<std::strin
 template <class T>
 GeometryFields<T> compute_geometry_3d(const Mesh& mesh, const Kokkos::View<T**>& coords);
 
+/// The fields of `mesh`'s geometry, allocated (dim columns).
+template <class T>
+GeometryFields<T> allocate_geometry(const Mesh& mesh) {
+  const index_t n_cells = mesh.n_cells(), n_faces = mesh.n_faces(), dim = mesh.dim();
+  GeometryFields<T> g;
+  g.cell_volume = Kokkos::View<T*>("camber::mesh::cell_volume", n_cells);
+  g.cell_centroid = Kokkos::View<T**>("camber::mesh::cell_centroid", n_cells, dim);
+  g.face_normal = Kokkos::View<T**>("camber::mesh::face_normal", n_faces, dim);
+  g.face_area = Kokkos::View<T*>("camber::mesh::face_area", n_faces);
+  g.face_center = Kokkos::View<T**>("camber::mesh::face_center", n_faces, dim);
+  return g;
+}
+
 /// Geometry of `mesh` at node coordinates `coords` (n_nodes x dim), which
 /// may differ from mesh.coords() (a deformed mesh, or Dual coordinates).
 /// 2-D, or 3-D (compute_geometry_3d).
@@ -207,12 +220,7 @@ GeometryFields<T> compute_geometry(const Mesh& mesh, const Kokkos::View<T**>& co
   detail::require_2d_or_3d(mesh, "compute_geometry");
   if (mesh.dim() == 3) return compute_geometry_3d(mesh, coords);
   const index_t n_cells = mesh.n_cells(), n_faces = mesh.n_faces();
-  GeometryFields<T> g;
-  g.cell_volume = Kokkos::View<T*>("camber::mesh::cell_volume", n_cells);
-  g.cell_centroid = Kokkos::View<T**>("camber::mesh::cell_centroid", n_cells, 2);
-  g.face_normal = Kokkos::View<T**>("camber::mesh::face_normal", n_faces, 2);
-  g.face_area = Kokkos::View<T*>("camber::mesh::face_area", n_faces);
-  g.face_center = Kokkos::View<T**>("camber::mesh::face_center", n_faces, 2);
+  const GeometryFields<T> g = allocate_geometry<T>(mesh);
 
   const auto offsets = mesh.cell_offsets();
   const auto nodes = mesh.cell_nodes();
@@ -264,12 +272,7 @@ GeometryFields<T> compute_geometry(const Mesh& mesh, const Kokkos::View<T**>& co
 template <class T>
 GeometryFields<T> compute_geometry_3d(const Mesh& mesh, const Kokkos::View<T**>& coords) {
   const index_t n_cells = mesh.n_cells(), n_faces = mesh.n_faces();
-  GeometryFields<T> g;
-  g.cell_volume = Kokkos::View<T*>("camber::mesh::cell_volume", n_cells);
-  g.cell_centroid = Kokkos::View<T**>("camber::mesh::cell_centroid", n_cells, 3);
-  g.face_normal = Kokkos::View<T**>("camber::mesh::face_normal", n_faces, 3);
-  g.face_area = Kokkos::View<T*>("camber::mesh::face_area", n_faces);
-  g.face_center = Kokkos::View<T**>("camber::mesh::face_center", n_faces, 3);
+  const GeometryFields<T> g = allocate_geometry<T>(mesh);
   const auto offsets = mesh.cell_offsets();
   const auto nodes = mesh.cell_nodes();
   const auto types = mesh.cell_types();
