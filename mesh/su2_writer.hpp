@@ -10,7 +10,9 @@
 ///
 /// Coordinates are written with 17 significant digits (a round trip through
 /// read_su2 reproduces them exactly); element type ids are VTK's (5
-/// triangle, 9 quad, 3 line for marker elements). 2-D meshes only. The file
+/// triangle, 9 quad, 10 tetrahedron, 12 hexahedron, 13 prism, 14 pyramid;
+/// marker elements 3 line in 2-D, 5 triangle or 9 quad in 3-D). 2-D and
+/// 3-D meshes; SU2's periodic and FFD sections are not written. The file
 /// is written beside the target and renamed over it (atomic). Not
 /// collective: one rank writes a global mesh.
 #pragma once
@@ -22,7 +24,7 @@
 namespace camber::mesh {
 
 /// Writes `mesh` to `path`; throws camber::Error when the file cannot be
-/// written or the mesh is not 2-D.
+/// written or the mesh is neither 2-D nor 3-D.
 void write_su2(const Mesh& mesh, const std::string& path);
 
 }  // namespace camber::mesh

@@ -220,6 +220,44 @@ TEST(Su2Writer, RoundTripThroughTheReader) {
   std::remove(path.c_str());
 }
 
+// 3-D: SU2's brick of tetrahedra and pyramids (../shared/data; triangle
+// and quad marker faces) written and read back: the same coordinates (bit
+// for bit), cells, faces, markers, and total volume.
+TEST(Su2Writer, ThreeDimensionalRoundTrip) {
+  const std::string source = camber::test::shared_mesh("brick_pyra_ffd_su2_testcases.su2");
+  CAMBER_NEED_SHARED_FILE(source);
+  const Mesh m = read_su2(source);
+  const std::string path = ::testing::TempDir() + "camber_su2_roundtrip_3d.su2";
+  write_su2(m, path);
+  const Mesh r = read_su2(path);
+  ASSERT_EQ(r.dim(), 3);
+  ASSERT_EQ(r.n_nodes(), m.n_nodes());
+  ASSERT_EQ(r.n_cells(), m.n_cells());
+  EXPECT_EQ(r.n_faces(), m.n_faces());
+  EXPECT_EQ(r.count_cells(CellType::pyramid), m.count_cells(CellType::pyramid));
+  const auto xm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.coords());
+  const auto xr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.coords());
+  index_t differing = 0;
+  for (index_t n = 0; n < m.n_nodes(); ++n)
+    for (int d = 0; d < 3; ++d) differing += xr(n, d) != xm(n, d);
+  EXPECT_EQ(differing, 0);
+  const auto cm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.cell_nodes());
+  const auto cr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), r.cell_nodes());
+  ASSERT_EQ(cm.extent(0), cr.extent(0));
+  index_t moved = 0;
+  for (size_t a = 0; a < cm.extent(0); ++a) moved += cr(a) != cm(a);
+  EXPECT_EQ(moved, 0);
+  ASSERT_EQ(r.markers().size(), m.markers().size());
+  for (const Marker& mk : m.markers()) {
+    const int k = r.marker_index(mk.name);
+    ASSERT_GE(k, 0) << mk.name;
+    EXPECT_EQ(r.markers()[static_cast<size_t>(k)].n_faces(), mk.n_faces()) << mk.name;
+  }
+  EXPECT_EQ(quality(r).n_unmarked_boundary_faces, 0);
+  EXPECT_NEAR(quality(r).total_volume, 2.0, 2e-12);
+  std::remove(path.c_str());
+}
+
 TEST(Su2Reader, ThreeDimensionalTetrahedra) {
   // Two tetrahedra sharing the face (0,1,2): 4 + 4 - 1 = 7 faces, 6 on the
   // boundary; one marker triangle.
