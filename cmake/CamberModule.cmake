@@ -77,3 +77,22 @@ function(camber_add_module)
           DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Camber)
   set_property(GLOBAL APPEND PROPERTY CAMBER_MODULES ${M_NAME})
 endfunction()
+
+# camber_find_plain_library(<PREFIX> HEADER <h> LIBRARY <name> FOR <who> PACKAGE <deb>)
+#
+# A dependency that ships neither a CMake config nor a .pc file (Debian's
+# libmetis-dev, libcgns-dev): found by its header and library, or under
+# -D<PREFIX>_ROOT=<prefix>; sets <PREFIX>_INCLUDE_DIR and <PREFIX>_LIBRARY,
+# or stops with what to install.
+function(camber_find_plain_library prefix)
+  cmake_parse_arguments(F "" "HEADER;LIBRARY;FOR;PACKAGE" "" ${ARGN})
+  find_path(${prefix}_INCLUDE_DIR ${F_HEADER} HINTS ${${prefix}_ROOT} ENV ${prefix}_ROOT
+            PATH_SUFFIXES include)
+  find_library(${prefix}_LIBRARY ${F_LIBRARY} HINTS ${${prefix}_ROOT} ENV ${prefix}_ROOT
+               PATH_SUFFIXES lib lib64)
+  if(NOT ${prefix}_INCLUDE_DIR OR NOT ${prefix}_LIBRARY)
+    message(FATAL_ERROR "${F_FOR} needs ${F_HEADER} and lib${F_LIBRARY}: apt-get install "
+                        "${F_PACKAGE}, or set -D${prefix}_ROOT=<prefix>")
+  endif()
+  message(STATUS "Camber: ${prefix} ${${prefix}_LIBRARY}")
+endfunction()

@@ -94,7 +94,7 @@ class DistributedMesh {
   /// Collective over `comm`. `global` must be the same mesh on every rank.
   DistributedMesh(const Mesh& global, MPI_Comm comm,
                   const par::PartitionOptions& options = {});
-  /// Collective: rank 0 reads `path` (.su2 or .msh; mesh/read_mesh.hpp),
+  /// Collective: rank 0 reads `path` (.su2, .msh or .cgns; mesh/read_mesh.hpp),
   /// every rank gets its part. A bad path or file is one bad_input error
   /// raised on every rank.
   static DistributedMesh read(const std::string& path, MPI_Comm comm,

@@ -148,6 +148,78 @@ V to_view(const std::string& label, const std::vector<typename V::value_type>& h
   return v;
 }
 
+// Signed volume of 3-D cell c by its outward face table: a tetrahedron per
+// face edge from the cell's node mean and the face's node mean (positive
+// for a cell in VTK order).
+double signed_volume_3d(const MeshData& d, const index_t* nodes, CellType t, int n) {
+  double xc[3] = {0, 0, 0};
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < 3; ++k) xc[k] += d.coords[3 * nodes[i] + k] / n;
+  double volume = 0;
+  for (int f = 0; f < n_cell_faces(t); ++f) {
+    int local[4];
+    const int m = cell_face(t, f, local);
+    double xf[3] = {0, 0, 0};
+    for (int i = 0; i < m; ++i)
+      for (int k = 0; k < 3; ++k) xf[k] += d.coords[3 * nodes[local[i]] + k] / m;
+    for (int i = 0; i < m; ++i) {
+      const double* a = &d.coords[3 * nodes[local[i]]];
+      const double* b = &d.coords[3 * nodes[local[(i + 1) % m]]];
+      const double u[3] = {a[0] - xf[0], a[1] - xf[1], a[2] - xf[2]};
+      const double v[3] = {b[0] - xf[0], b[1] - xf[1], b[2] - xf[2]};
+      const double cross[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                               u[0] * v[1] - u[1] * v[0]};
+      volume += (cross[0] * (xf[0] - xc[0]) + cross[1] * (xf[1] - xc[1]) +
+                 cross[2] * (xf[2] - xc[2])) / 6.0;
+    }
+  }
+  return volume;
+}
+
+// A 3-D cell of zero volume is an error; one inside out (negative volume,
+// the mirror image of VTK's order) is an error with Orientation::require and
+// is mirrored back with Orientation::fix.
+void orient_3d(MeshData& d, index_t c, Orientation orientation, index_t& n_reoriented) {
+  const CellType t = d.cell_types[c];
+  index_t* nodes = d.cell_nodes.data() + d.cell_offsets[c];
+  const int n = n_cell_nodes(t);
+  double lo[3], hi[3];
+  for (int k = 0; k < 3; ++k) lo[k] = hi[k] = d.coords[3 * nodes[0] + k];
+  for (int i = 1; i < n; ++i)
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = std::min(lo[k], d.coords[3 * nodes[i] + k]);
+      hi[k] = std::max(hi[k], d.coords[3 * nodes[i] + k]);
+    }
+  const double size = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
+  const double volume = signed_volume_3d(d, nodes, t, n);
+  CAMBER_INPUT_REQUIRE(std::abs(volume) > 1e-13 * size * size * size,
+                       where(d, d.cell_lines, c)
+                           << cell_type_name(t) << " cell " << c << " (nodes "
+                           << node_list(nodes, n)
+                           << ") has zero volume; the mesh is degenerate there");
+  if (volume > 0) return;
+  CAMBER_INPUT_REQUIRE(orientation == Orientation::fix,
+                       where(d, d.cell_lines, c)
+                           << cell_type_name(t) << " cell " << c << " (nodes "
+                           << node_list(nodes, n) << ") is inside out (negative volume "
+                           << volume << "); VTK's node order is expected");
+  // Mirror images: reverse the base (and the top) about the first node.
+  switch (t) {
+    case CellType::tetrahedron: std::swap(nodes[1], nodes[2]); break;
+    case CellType::pyramid: std::swap(nodes[1], nodes[3]); break;
+    case CellType::prism:
+      std::swap(nodes[1], nodes[2]);
+      std::swap(nodes[4], nodes[5]);
+      break;
+    case CellType::hexahedron:
+      std::swap(nodes[1], nodes[3]);
+      std::swap(nodes[5], nodes[7]);
+      break;
+    default: break;
+  }
+  ++n_reoriented;
+}
+
 }  // namespace
 
 Mesh Mesh::from_cells(MeshData d, Orientation orientation) {
@@ -181,7 +253,10 @@ Mesh Mesh::from_cells(MeshData d, Orientation orientation) {
       CAMBER_INPUT_REQUIRE(0 <= nodes[i] && nodes[i] < n_nodes,
                            where(d, d.cell_lines, c) << "cell " << c << ": node index " << nodes[i]
                                                      << " out of range [0, " << n_nodes << ")");
-    if (d.dim != 2) continue;
+    if (d.dim == 3) {
+      orient_3d(d, c, orientation, m.n_reoriented_);
+      continue;
+    }
     double twice_area = 0, perimeter = 0;
     for (int i = 0; i < n; ++i) {
       const double* a = &d.coords[2 * nodes[i]];

@@ -25,7 +25,10 @@
 /// readers use; files in the wild come in either order), with
 /// Orientation::require a clockwise cell is an error (what generators use, so
 /// that a generator bug is not hidden). A zero-area 2-D cell is always an
-/// error. 3-D cells are stored as given (no orientation check yet).
+/// error. Likewise in 3-D: a cell must have positive volume in VTK's node
+/// order (the right-hand rule on cell_faces.hpp's outward faces); one inside
+/// out is mirrored back (fix) or an error (require), and a zero-volume cell
+/// is an error.
 ///
 /// Usage (readers and generators fill a MeshData on the host and build):
 ///
@@ -143,9 +146,9 @@ class Mesh {
 
   /// Builds cells, faces and markers from host arrays. Throws
   /// camber::Error(bad_input) when a node index is out of range, a cell has
-  /// zero area (2-D), a face is shared by more than two cells, a marker
+  /// zero area (2-D) or volume (3-D), a face is shared by more than two cells, a marker
   /// element is not a boundary face, or (Orientation::require) a cell is
-  /// clockwise. Messages name data.source and the element's line if known.
+  /// clockwise or inside out. Messages name data.source and the element's line if known.
   static Mesh from_cells(MeshData data, Orientation orientation = Orientation::fix);
 
   int dim() const noexcept { return dim_; }

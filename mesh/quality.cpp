@@ -183,7 +183,9 @@ std::string describe(const MeshQuality& q) {
   if (q.n_nonpositive_volumes > 0)
     os << "error: " << q.n_nonpositive_volumes << " cells have non-positive volume\n";
   if (q.n_reoriented_cells > 0)
-    os << "note: " << q.n_reoriented_cells << " clockwise cells were reversed on reading\n";
+    os << "note: " << q.n_reoriented_cells
+       << (q.dim == 3 ? " inside-out cells were mirrored" : " clockwise cells were reversed")
+       << " on reading\n";
   return os.str();
 }
 

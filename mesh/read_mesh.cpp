@@ -4,6 +4,7 @@
 #include <vector>
 
 #include <camber/core/error.hpp>
+#include <camber/mesh/cgns_reader.hpp>
 #include <camber/mesh/gmsh_reader.hpp>
 #include <camber/mesh/su2_reader.hpp>
 #include <camber/core/runtime.hpp>
@@ -43,8 +44,9 @@ void broadcast_string(std::string& s, int root, MPI_Comm comm) {
 MeshData read_mesh_data(const std::string& path) {
   if (ends_with(path, ".su2")) return read_su2_data(path);
   if (ends_with(path, ".msh")) return read_gmsh_data(path);
+  if (ends_with(path, ".cgns")) return read_cgns_data(path);
   throw_bad_input("cannot tell the format of mesh file '" + path +
-                  "'; expected the extension .su2 (SU2) or .msh (Gmsh 4.1 ASCII)");
+                  "'; expected the extension .su2 (SU2), .msh (Gmsh 4.1 ASCII) or .cgns (CGNS)");
 }
 
 Mesh read_mesh(const std::string& path) {

@@ -2,7 +2,7 @@
 /// Reading a mesh file by its format, on one rank or collectively.
 ///
 /// read_mesh(path) picks the reader by the extension (.su2: SU2 native,
-/// .msh: Gmsh 4.1 ASCII) and builds a Mesh on the calling rank.
+/// .msh: Gmsh 4.1 ASCII, .cgns: CGNS) and builds a Mesh on the calling rank.
 /// read_mesh(path, comm) is the form for MPI programs: rank 0 reads and
 /// checks the file, every rank receives the same mesh, and a bad file or
 /// path is one camber::Error(bad_input) raised on every rank of `comm`
@@ -32,7 +32,7 @@
 
 namespace camber::mesh {
 
-/// The host arrays of the mesh in `path` (.su2 or .msh, by extension); an
+/// The host arrays of the mesh in `path` (.su2, .msh or .cgns, by extension); an
 /// unknown extension is a bad_input error naming the file.
 MeshData read_mesh_data(const std::string& path);
 /// The Mesh in `path`, read on the calling rank only.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The command line without the optional modules: configures build-options/
-# with SUNDIALS, ONNX and the server off (and no tests), builds `camber`,
+# with SUNDIALS, ONNX, the server and CGNS off (and no tests), builds `camber`,
 # and checks that `camber run` and `camber optimize` still solve and
 # optimize an Euler case, that the problems and commands of the modules left
 # out are absent (bad input, exit 2), and that those present still refuse
@@ -21,7 +21,7 @@ say() { echo "== test-options: $*"; }
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=${CAMBER_BUILD_TYPE:-Release} \
       -DCAMBER_ENABLE_SUNDIALS=OFF -DCAMBER_ENABLE_ONNX=OFF -DCAMBER_ENABLE_SERVE=OFF \
-      -DCAMBER_ENABLE_TESTS=OFF -DCAMBER_ENABLE_DOCS=OFF > "$build.configure.log" 2>&1 \
+      -DCAMBER_ENABLE_CGNS=OFF -DCAMBER_ENABLE_TESTS=OFF -DCAMBER_ENABLE_DOCS=OFF > "$build.configure.log" 2>&1 \
   || { cat "$build.configure.log"; exit 1; }
 cmake --build "$build" -j "$jobs" --target camber_cli
 camber=$build/bin/camber
@@ -45,6 +45,7 @@ expect 0 "^ +CD +[0-9.]+ +[0-9.]+" -- "$camber" optimize "$decks/optimize_small.
 expect 2 "'problem' must be one of euler, surrogate" -- "$camber" check "$decks/small.yaml"
 expect 2 "unknown command 'export'" -- "$camber" export model.h5 -o model.onnx
 expect 2 "unknown command 'serve'" -- "$camber" serve model.h5
+expect 2 "not_cgns\\.cgns: this Camber was built without CGNS" -- "$camber" mesh-info "$root/tests/apps/meshes/not_cgns.cgns"
 expect 2 "euler_mach_zero\\.yaml:12:9: 'flow\\.mach' = 0\\.0 is out of range" -- "$camber" check "$decks/euler_mach_zero.yaml"
 [[ $failures == 0 ]] || { say "$failures check(s) failed"; exit 1; }
 say "all checks passed"

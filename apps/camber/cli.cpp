@@ -185,7 +185,7 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
 
   std::string mesh_path;
   CLI::App* mesh_info = app.add_subcommand(
-      "mesh-info", "Read a mesh (.su2, .msh) and print counts, markers and quality");
+      "mesh-info", "Read a mesh (.su2, .msh, .cgns) and print counts, markers and quality");
   mesh_info->add_option("mesh", mesh_path, "Mesh file")->required();
 
   std::string info_model;

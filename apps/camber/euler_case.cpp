@@ -60,7 +60,7 @@ void declare_euler_schema(deck::Schema& s) {
               "Vassberg and Jameson's cells x cells O-grid around the NACA 0012 closed at x = "
               "1.0089 (the paper's constants, far field ~150 chords). file: read mesh.file.")
       .string("file", "",
-              "Mesh file (.su2 or .msh, by extension) when generate is file; a relative path "
+              "Mesh file (.su2, .msh or .cgns, by extension) when generate is file; a relative path "
               "is relative to the deck's folder.")
       .string("naca", "0012", "NACA 4-digit designation of the airfoil (e.g. 0012, 2412).")
       .string("airfoil_file", "",

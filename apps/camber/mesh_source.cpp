@@ -24,7 +24,7 @@ void validate_mesh_source(const deck::Deck& d, const std::vector<std::string>& g
     return;
   }
   if (d.string("mesh.file").empty())
-    d.reject("mesh.file", "mesh.generate is file, so mesh.file must name a .su2 or .msh file");
+    d.reject("mesh.file", "mesh.generate is file, so mesh.file must name a .su2, .msh or .cgns file");
   for (const std::string& key : generator_keys)
     if (d.has("mesh." + key))
       d.reject("mesh." + key, "only shapes a generated mesh, and mesh.generate is file, so it "
@@ -62,7 +62,7 @@ void declare_rectangle_mesh(deck::Schema& s, const std::string& boundary_note,
               "quadrilaterals (markers left, right, bottom, top). file: read mesh.file. " +
                   boundary_note + " The cells are partitioned over the MPI ranks.")
       .string("file", "",
-              "Mesh file (.su2 or .msh, by extension) when generate is file; a relative path "
+              "Mesh file (.su2, .msh or .cgns, by extension) when generate is file; a relative path "
               "is relative to the deck's folder. Every boundary face needs a marker. The "
               "two-point flux is exact only on orthogonal meshes (a warning says when a mesh "
               "is not).")

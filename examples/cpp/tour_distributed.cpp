@@ -41,7 +41,7 @@ void set_rows(const Kokkos::View<double*>& v, index_t begin, index_t end, double
 int main(int argc, char** argv) {
   camber::Runtime runtime(argc, argv);
   return camber::run_guarded(runtime.comm(), [&] {
-    CAMBER_INPUT_REQUIRE(argc == 2, "usage: tour_distributed MESH_FILE (.su2 or .msh)");
+    CAMBER_INPUT_REQUIRE(argc == 2, "usage: tour_distributed MESH_FILE (.su2, .msh or .cgns)");
     mesh::DistributedMesh dm = mesh::DistributedMesh::read(argv[1], runtime.comm());
 
     // Geometry of this rank's cells, owned and ghost; the Tensor shares the

@@ -40,7 +40,7 @@ double boundary_integral(const mesh::Mesh& m, const mesh::Geometry& g) {
 int main(int argc, char** argv) {
   camber::Runtime runtime(argc, argv);
   return camber::run_guarded(runtime.comm(), [&] {
-    CAMBER_INPUT_REQUIRE(argc == 2, "usage: tour_mesh MESH_FILE (.su2 or .msh)");
+    CAMBER_INPUT_REQUIRE(argc == 2, "usage: tour_mesh MESH_FILE (.su2, .msh or .cgns)");
     // Collective: rank 0 reads; a bad file is one error on every rank.
     const mesh::Mesh m = mesh::read_mesh(argv[1], runtime.comm());
     const mesh::Geometry g = mesh::compute_geometry(m);

@@ -290,11 +290,24 @@ TEST(Su2Reader, ThreeDimensionalTetrahedra) {
   EXPECT_NEAR(q.max_aspect_ratio, std::sqrt(2.0), 1e-15);
   EXPECT_NEAR(q.max_skewness, 0.25, 1e-15);
   EXPECT_EQ(q.n_nonpositive_volumes, 0);
-  // Written inside out (nodes 1 and 2 swapped), the first is negative.
-  const Mesh inverted = read_su2(write_temp(
+  // Written inside out (nodes 1 and 2 swapped): mirrored back and counted,
+  // or an error naming the line when orientation is required; flat: an
+  // error either way.
+  const std::string inv = write_temp(
       "tets_inv.su2", "NDIME= 3\nNELEM= 1\n10 0 2 1 3 0\nNPOIN= 4\n0 0 0\n1 0 0\n0 1 0\n"
-                      "0 0 1\nNMARK= 0\n"));
-  EXPECT_EQ(quality(inverted).n_nonpositive_volumes, 1);
+                      "0 0 1\nNMARK= 0\n");
+  const Mesh inverted = read_su2(inv);
+  EXPECT_EQ(inverted.n_reoriented_cells(), 1);
+  EXPECT_EQ(quality(inverted).n_nonpositive_volumes, 0);
+  EXPECT_NEAR(quality(inverted).total_volume, 1.0 / 6.0, 1e-16);
+  EXPECT_TRUE(throws_bad_input([&] { (void)Mesh::from_cells(read_su2_data(inv), Orientation::require); },
+                               {"tets_inv.su2:3:", "tetrahedron cell 0 (nodes 0 2 1 3) is inside out"}));
+  EXPECT_TRUE(throws_bad_input(
+      [&] {
+        (void)read_su2(write_temp("tets_flat.su2", "NDIME= 3\nNELEM= 1\n10 0 1 2 3 0\nNPOIN= 4\n"
+                                                   "0 0 0\n1 0 0\n0 1 0\n1 1 0\nNMARK= 0\n"));
+      },
+      {"tets_flat.su2:3:", "has zero volume"}));
 }
 
 // The trailing sections SU2 writes after the markers: the identity
@@ -420,7 +433,8 @@ TEST(GmshReader, HandWrittenMixedMesh) {
   // read_mesh dispatches on the extension.
   EXPECT_EQ(read_mesh(data_path("mixed_2x1.msh")).n_faces(), 8);
   EXPECT_EQ(read_mesh(data_path("mixed_2x1.su2")).n_faces(), 8);
-  EXPECT_TRUE(throws_bad_input([] { (void)read_mesh("mesh.cgns"); }, {"expected the extension"}));
+  EXPECT_TRUE(throws_bad_input([] { (void)read_mesh("mesh.vtu"); },
+                               {"expected the extension .su2 (SU2), .msh (Gmsh 4.1 ASCII) or .cgns"}));
 }
 
 // Line numbers in mixed_2x1.msh: 2 format, 8 PhysicalNames count, 20 Nodes

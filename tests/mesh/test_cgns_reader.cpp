@@ -1,0 +1,311 @@
+// The CGNS reader: SU2's wedge in CGNS against the same mesh in SU2's
+// format, SU2's 3-D cylinder case (tetrahedra), a hand-written mixed file
+// in CGNS's own node order checked against its closed-form volume, and
+// files the reader must refuse with the zone, the section and what is
+// supported. The small files are written here with libcgns (ADF).
+#include <gtest/gtest.h>
+
+#include <cgnslib.h>
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../shared_data.hpp"
+#include "mesh_test_utils.hpp"
+#include <camber/mesh/cgns_reader.hpp>
+#include <camber/mesh/geometry.hpp>
+#include <camber/mesh/quality.hpp>
+#include <camber/mesh/read_mesh.hpp>
+#include <camber/mesh/su2_reader.hpp>
+
+#ifndef CGNS_ENUMV
+#define CGNS_ENUMV(e) e
+#endif
+
+namespace {
+
+using namespace camber::mesh;
+using camber::index_t;
+using camber_test_mesh::throws_bad_input;
+
+std::string temp_path(const std::string& name) {
+  return ::testing::TempDir() + "camber_cgns_" + name;
+}
+
+// One section to write: type, element range start, connectivity (1-based).
+struct Section {
+  std::string name;
+  CGNS_ENUMT(ElementType_t) type;
+  std::vector<cgsize_t> conn;
+  cgsize_t n_elements;
+};
+
+// Writes an ADF file with one base, one unstructured zone, the given
+// coordinates (x, y, z arrays) and sections; `n_cells` is the zone's
+// declared cell count. Returns the path.
+std::string write_cgns(const std::string& name, int cell_dim, const std::vector<double>& x,
+                       const std::vector<double>& y, const std::vector<double>& z,
+                       const std::vector<Section>& sections, cgsize_t n_cells) {
+  const std::string path = temp_path(name);
+  std::remove(path.c_str());
+  EXPECT_EQ(cg_set_file_type(CG_FILE_ADF), CG_OK);
+  int fn = 0, base = 0, zone = 0, coord = 0;
+  EXPECT_EQ(cg_open(path.c_str(), CG_MODE_WRITE, &fn), CG_OK) << cg_get_error();
+  EXPECT_EQ(cg_base_write(fn, "Base", cell_dim, 3, &base), CG_OK);
+  cgsize_t sizes[3] = {static_cast<cgsize_t>(x.size()), n_cells, 0};
+  EXPECT_EQ(cg_zone_write(fn, base, "blk", sizes, CGNS_ENUMV(Unstructured), &zone), CG_OK);
+  EXPECT_EQ(cg_coord_write(fn, base, zone, CGNS_ENUMV(RealDouble), "CoordinateX", x.data(), &coord), CG_OK);
+  EXPECT_EQ(cg_coord_write(fn, base, zone, CGNS_ENUMV(RealDouble), "CoordinateY", y.data(), &coord), CG_OK);
+  EXPECT_EQ(cg_coord_write(fn, base, zone, CGNS_ENUMV(RealDouble), "CoordinateZ", z.data(), &coord), CG_OK);
+  cgsize_t next = 1;
+  for (const Section& s : sections) {
+    int index = 0;
+    if (s.type == CGNS_ENUMV(MIXED) || s.type == CGNS_ENUMV(NGON_n)) {
+      // Offsets of each element's entries: a type code and its nodes
+      // (MIXED), or a count and its nodes (NGON_n).
+      std::vector<cgsize_t> offsets{0};
+      for (std::size_t p = 0; p < s.conn.size();) {
+        int npe = static_cast<int>(s.conn[p]);
+        if (s.type == CGNS_ENUMV(MIXED)) cg_npe(static_cast<CGNS_ENUMT(ElementType_t)>(s.conn[p]), &npe);
+        p += 1 + static_cast<std::size_t>(npe);
+        offsets.push_back(static_cast<cgsize_t>(p));
+      }
+      EXPECT_EQ(cg_poly_section_write(fn, base, zone, s.name.c_str(), s.type, next,
+                                      next + s.n_elements - 1, 0, s.conn.data(), offsets.data(), &index),
+                CG_OK)
+          << cg_get_error();
+    } else {
+      EXPECT_EQ(cg_section_write(fn, base, zone, s.name.c_str(), s.type, next,
+                                 next + s.n_elements - 1, 0, s.conn.data(), &index),
+                CG_OK)
+          << cg_get_error();
+    }
+    next += s.n_elements;
+  }
+  EXPECT_EQ(cg_close(fn), CG_OK);
+  return path;
+}
+
+// A unit cube (hexahedron), a pyramid of height 1/2 on its top and a prism
+// beside it over the triangle (1,0)-(2,0)-(1,1): volume 1 + 1/6 + 1/2.
+// Cells in one MIXED section, in CGNS's node order (the prism's first
+// triangle counter-clockwise seen from its second); the twelve boundary
+// faces in a MIXED section "skin".
+struct MixedBlock {
+  std::vector<double> x{0, 1, 1, 0, 0, 1, 1, 0, 0.5, 2, 2};
+  std::vector<double> y{0, 0, 1, 1, 0, 0, 1, 1, 0.5, 0, 0};
+  std::vector<double> z{0, 0, 0, 0, 1, 1, 1, 1, 1.5, 0, 1};
+  // Nodes 1-8 the cube, 9 the apex, 10 = (2,0,0), 11 = (2,0,1).
+  Section cells{"cells",
+                CGNS_ENUMV(MIXED),
+                {CGNS_ENUMV(HEXA_8), 1, 2, 3, 4, 5, 6, 7, 8,  //
+                 CGNS_ENUMV(PYRA_5), 5, 6, 7, 8, 9,           //
+                 CGNS_ENUMV(PENTA_6), 2, 10, 3, 6, 11, 7},
+                3};
+  Section skin{"skin",
+               CGNS_ENUMV(MIXED),
+               {CGNS_ENUMV(QUAD_4), 1, 4, 3, 2,  CGNS_ENUMV(QUAD_4), 1, 2, 6, 5,
+                CGNS_ENUMV(QUAD_4), 4, 8, 7, 3,  CGNS_ENUMV(QUAD_4), 1, 5, 8, 4,
+                CGNS_ENUMV(TRI_3), 5, 6, 9,      CGNS_ENUMV(TRI_3), 6, 7, 9,
+                CGNS_ENUMV(TRI_3), 7, 8, 9,      CGNS_ENUMV(TRI_3), 8, 5, 9,
+                CGNS_ENUMV(TRI_3), 2, 3, 10,     CGNS_ENUMV(TRI_3), 6, 11, 7,
+                CGNS_ENUMV(QUAD_4), 2, 10, 11, 6, CGNS_ENUMV(QUAD_4), 10, 3, 7, 11},
+               12};
+};
+
+// Sum over the boundary of x . n / 3: the enclosed volume (divergence
+// theorem), from the faces' outward normals and centres.
+double boundary_volume(const Mesh& m, const Geometry& g) {
+  const auto right = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.face_right());
+  const auto n = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.face_normal);
+  const auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.face_center);
+  double v = 0.0;
+  for (index_t f = 0; f < m.n_faces(); ++f)
+    if (right(f) < 0)
+      for (int k = 0; k < m.dim(); ++k) v += c(f, k) * n(f, k) / m.dim();
+  return v;
+}
+
+TEST(CgnsReader, WedgeGivesTheSameMeshAsItsSu2File) {
+  const std::string cgns = camber::test::shared_mesh("wedge_inviscid_su2_testcases.cgns");
+  const std::string su2 = camber::test::shared_mesh("wedge_inviscid_su2_testcases.su2");
+  CAMBER_NEED_SHARED_FILE(cgns);
+  CAMBER_NEED_SHARED_FILE(su2);
+  const MeshData a = read_cgns_data(cgns), b = read_su2_data(su2);
+  ASSERT_EQ(a.dim, 2);
+  ASSERT_EQ(a.n_nodes(), b.n_nodes());
+  ASSERT_EQ(a.n_cells(), 3626);
+  ASSERT_EQ(a.n_cells(), b.n_cells());
+  double dx = 0.0, scale = 0.0;
+  for (std::size_t i = 0; i < a.coords.size(); ++i) {
+    dx = std::max(dx, std::abs(a.coords[i] - b.coords[i]));
+    scale = std::max(scale, std::abs(b.coords[i]));
+  }
+  EXPECT_LE(dx, 1e-15 * scale) << "coordinates differ by " << dx;
+  EXPECT_EQ(a.cell_types, b.cell_types);
+  EXPECT_EQ(a.cell_nodes, b.cell_nodes);
+  // The same markers, with the same faces (as sets of sorted node pairs).
+  ASSERT_EQ(a.markers.size(), 4u);
+  std::map<std::string, std::vector<std::pair<index_t, index_t>>> faces_a, faces_b;
+  for (const auto* d : {&a, &b})
+    for (const auto& mk : d->markers)
+      for (index_t e = 0; e < mk.n_elements(); ++e) {
+        const index_t p = mk.nodes[mk.offsets[e]], q = mk.nodes[mk.offsets[e] + 1];
+        (d == &a ? faces_a : faces_b)[mk.name].emplace_back(std::min(p, q), std::max(p, q));
+      }
+  for (auto* f : {&faces_a, &faces_b})
+    for (auto& [name, list] : *f) std::sort(list.begin(), list.end());
+  EXPECT_EQ(faces_a, faces_b);
+  for (const char* name : {"inlet", "outlet", "upper", "lower"}) EXPECT_EQ(faces_a.count(name), 1u);
+  // Built: every boundary face in a marker, the area the boundary encloses.
+  const Mesh m = read_mesh(cgns);
+  EXPECT_EQ(m.n_reoriented_cells(), read_mesh(su2).n_reoriented_cells());
+  EXPECT_EQ(quality(m).n_unmarked_boundary_faces, 0);
+  const Geometry g = compute_geometry(m);
+  EXPECT_NEAR(camber_test_mesh::total_volume(g), boundary_volume(m, g),
+              1e-12 * boundary_volume(m, g));
+}
+
+TEST(CgnsReader, CylinderTetrahedraCloseTheirDomain) {
+  const std::string path = camber::test::shared_mesh("cylinder3d_su2_testcases.cgns");
+  CAMBER_NEED_SHARED_FILE(path);
+  const Mesh m = read_mesh(path);
+  EXPECT_EQ(m.dim(), 3);
+  EXPECT_EQ(m.n_nodes(), 5696);
+  EXPECT_EQ(m.n_cells(), 27591);
+  EXPECT_EQ(m.n_reoriented_cells(), 0);
+  const std::map<std::string, index_t> expected{{"OUT", 128},           {"WALL", 512},
+                                                {"IN", 128},            {"CYLINDER_DOWN", 1040},
+                                                {"CYLINDER_UP", 1040}, {"SIDE", 1260}};
+  ASSERT_EQ(m.markers().size(), expected.size());
+  for (const auto& mk : m.markers()) EXPECT_EQ(mk.n_faces(), expected.at(mk.name)) << mk.name;
+  const MeshQuality q = quality(m);
+  EXPECT_EQ(q.n_unmarked_boundary_faces, 0);
+  EXPECT_EQ(q.n_nonpositive_volumes, 0);
+  // Faces: four per tetrahedron, each interior one counted twice.
+  EXPECT_EQ(2 * m.n_faces() - m.n_boundary_faces(), 4 * m.n_cells());
+  const Geometry g = compute_geometry(m);
+  const double v = boundary_volume(m, g);
+  EXPECT_GT(v, 0.0);
+  EXPECT_NEAR(camber_test_mesh::total_volume(g), v, 1e-12 * v);
+}
+
+TEST(CgnsReader, MixedSectionsInCgnsNodeOrder) {
+  const MixedBlock b;
+  const std::string path = write_cgns("mixed.cgns", 3, b.x, b.y, b.z, {b.cells, b.skin}, 3);
+  const Mesh m = read_mesh(path);
+  EXPECT_EQ(m.n_cells(), 3);
+  // The prism was renumbered to VTK's order, not flipped as inside out.
+  EXPECT_EQ(m.n_reoriented_cells(), 0);
+  EXPECT_EQ(m.n_faces(), 14);
+  EXPECT_EQ(m.n_boundary_faces(), 12);
+  ASSERT_EQ(m.markers().size(), 1u);
+  EXPECT_EQ(m.markers()[0].name, "skin");
+  EXPECT_EQ(m.markers()[0].n_faces(), 12);
+  const Geometry g = compute_geometry(m);
+  const auto v = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.cell_volume);
+  EXPECT_NEAR(v(0), 1.0, 1e-15);
+  EXPECT_NEAR(v(1), 1.0 / 6.0, 1e-15);
+  EXPECT_NEAR(v(2), 0.5, 1e-15);
+  EXPECT_NEAR(boundary_volume(m, g), 5.0 / 3.0, 1e-15);
+  // The cells in typed sections; the faces in two MIXED sections, two
+  // markers: the cube's and the pyramid's, and the prism's.
+  const Section hex{"hex", CGNS_ENUMV(HEXA_8), {1, 2, 3, 4, 5, 6, 7, 8}, 1};
+  const Section pyra{"pyra", CGNS_ENUMV(PYRA_5), {5, 6, 7, 8, 9}, 1};
+  const Section penta{"penta", CGNS_ENUMV(PENTA_6), {2, 10, 3, 6, 11, 7}, 1};
+  const std::ptrdiff_t split = 4 * 5 + 4 * 4;  // four quads, four triangles
+  const Section cube{"cube", CGNS_ENUMV(MIXED), {b.skin.conn.begin(), b.skin.conn.begin() + split}, 8};
+  const Section prism{"prism", CGNS_ENUMV(MIXED), {b.skin.conn.begin() + split, b.skin.conn.end()}, 4};
+  const Mesh typed =
+      read_mesh(write_cgns("typed.cgns", 3, b.x, b.y, b.z, {hex, pyra, penta, cube, prism}, 3));
+  ASSERT_EQ(typed.markers().size(), 2u);
+  EXPECT_EQ(typed.markers()[typed.marker_index("cube")].n_faces(), 8);
+  EXPECT_EQ(typed.markers()[typed.marker_index("prism")].n_faces(), 4);
+  EXPECT_EQ(typed.n_reoriented_cells(), 0);
+  EXPECT_NEAR(boundary_volume(typed, compute_geometry(typed)), 5.0 / 3.0, 1e-15);
+}
+
+TEST(CgnsReader, InsideOutCellsAreTurnedAndCounted) {
+  MixedBlock b;
+  // The hexahedron with its bottom and top read the other way round.
+  b.cells.conn = {CGNS_ENUMV(HEXA_8), 1, 4, 3, 2, 5, 8, 7, 6, CGNS_ENUMV(PYRA_5), 5, 6, 7, 8, 9,
+                  CGNS_ENUMV(PENTA_6), 2, 10, 3, 6, 11, 7};
+  const Mesh m = read_mesh(write_cgns("inverted.cgns", 3, b.x, b.y, b.z, {b.cells, b.skin}, 3));
+  EXPECT_EQ(m.n_reoriented_cells(), 1);
+  EXPECT_NEAR(camber_test_mesh::total_volume(compute_geometry(m)), 5.0 / 3.0, 1e-15);
+  EXPECT_TRUE(throws_bad_input(
+      [&] { (void)Mesh::from_cells(read_cgns_data(temp_path("inverted.cgns")), Orientation::require); },
+      {"inverted.cgns", "hexahedron cell 0", "inside out"}));
+}
+
+TEST(CgnsReader, RefusesWhatItDoesNotSupport) {
+  const MixedBlock b;
+  // A structured zone.
+  {
+    const std::string path = temp_path("structured.cgns");
+    std::remove(path.c_str());
+    int fn = 0, base = 0, zone = 0;
+    ASSERT_EQ(cg_set_file_type(CG_FILE_ADF), CG_OK);
+    ASSERT_EQ(cg_open(path.c_str(), CG_MODE_WRITE, &fn), CG_OK);
+    ASSERT_EQ(cg_base_write(fn, "Base", 3, 3, &base), CG_OK);
+    cgsize_t sizes[9] = {2, 2, 2, 1, 1, 1, 0, 0, 0};
+    ASSERT_EQ(cg_zone_write(fn, base, "block", sizes, CGNS_ENUMV(Structured), &zone), CG_OK);
+    ASSERT_EQ(cg_close(fn), CG_OK);
+    EXPECT_TRUE(throws_bad_input([&] { (void)read_cgns(path); },
+                                 {"structured.cgns", "zone 'block' is structured",
+                                  "supported: unstructured zones", "HEXA_8"}));
+  }
+  // Second-order triangles in a 2-D zone.
+  {
+    const std::vector<double> x{0, 1, 0, 0.5, 0.5, 0}, y{0, 0, 1, 0, 0.5, 0.5}, z(6, 0.0);
+    const Section tri6{"tris", CGNS_ENUMV(TRI_6), {1, 2, 3, 4, 5, 6}, 1};
+    EXPECT_TRUE(throws_bad_input(
+        [&] { (void)read_cgns(write_cgns("tri6.cgns", 2, x, y, z, {tri6}, 1)); },
+        {"tri6.cgns: zone 'blk', section 'tris' holds TRI_6 elements", "supported: BAR_2, TRI_3"}));
+  }
+  // Polyhedra.
+  {
+    const Section ngon{"faces", CGNS_ENUMV(NGON_n), {3, 1, 2, 3}, 1};
+    EXPECT_TRUE(throws_bad_input(
+        [&] { (void)read_cgns(write_cgns("ngon.cgns", 3, b.x, b.y, b.z, {ngon}, 1)); },
+        {"section 'faces' holds NGON_n elements"}));
+  }
+  // A node index past the zone's nodes, in a MIXED section.
+  {
+    Section cells = b.cells;
+    cells.conn[5] = 12;
+    EXPECT_TRUE(throws_bad_input(
+        [&] { (void)read_cgns(write_cgns("range.cgns", 3, b.x, b.y, b.z, {cells, b.skin}, 3)); },
+        {"range.cgns: zone 'blk', section 'cells': element 1 has node 12, outside the zone's 1..11"}));
+  }
+  // An element of neither dimension: edges in a 3-D zone.
+  {
+    const Section edges{"edges", CGNS_ENUMV(BAR_2), {1, 2}, 1};
+    EXPECT_TRUE(throws_bad_input(
+        [&] { (void)read_cgns(write_cgns("edges.cgns", 3, b.x, b.y, b.z, {b.cells, edges}, 3)); },
+        {"section 'edges'", "BAR_2, neither a cell nor a boundary face of a 3-D zone"}));
+  }
+  // A 2-D zone whose nodes do not lie in one plane z = const.
+  {
+    const std::vector<double> x{0, 1, 0}, y{0, 0, 1}, z{0, 0, 0.25};
+    const Section tri{"tri", CGNS_ENUMV(TRI_3), {1, 2, 3}, 1};
+    EXPECT_TRUE(throws_bad_input(
+        [&] { (void)read_cgns(write_cgns("plane.cgns", 2, x, y, z, {tri}, 1)); },
+        {"plane.cgns: zone 'blk' is 2-D but node 3 has z = 0.25"}));
+  }
+  // The declared cell count disagrees with the sections.
+  EXPECT_TRUE(throws_bad_input(
+      [&] { (void)read_cgns(write_cgns("count.cgns", 3, b.x, b.y, b.z, {b.cells, b.skin}, 4)); },
+      {"count.cgns: zone 'blk' declares 4 cells but its sections hold 3 3-D elements"}));
+  // Not a CGNS file; no file at all.
+  const std::string text = camber_test_mesh::write_temp("text.cgns", "NDIME= 2\n");
+  EXPECT_TRUE(throws_bad_input([&] { (void)read_mesh(text); }, {"text.cgns", "not a CGNS file"}));
+  EXPECT_TRUE(throws_bad_input([&] { (void)read_mesh(temp_path("absent.cgns")); },
+                               {"absent.cgns", "cannot open"}));
+}
+
+}  // namespace
