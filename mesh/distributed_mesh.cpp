@@ -20,6 +20,12 @@ auto host_copy(const View& v) {
 }
 
 #if CAMBER_WITH_IO
+// The z coordinate of node n for output (0 on a 2-D mesh).
+template <class View>
+double z_of(const View& coords, index_t n) {
+  return coords.extent(1) == 3 ? coords(n, 2) : 0.0;
+}
+
 // The first n_owned rows of a field given with n_owned or n_local rows.
 io::Field owned_rows(const io::Field& field, index_t n_owned, index_t n_local) {
   const auto n_values = static_cast<index_t>(field.values.size());
@@ -107,11 +113,6 @@ DistributedMesh::DistributedMesh(const Mesh& global, MPI_Comm comm,
                                                          : global.source())
                              << " has " << global.n_cells() << " cells, fewer than the "
                              << comm_size(comm) << " ranks; every rank needs a cell");
-    CAMBER_INPUT_REQUIRE(global.dim() == 2,
-                         "DistributedMesh: only 2-D meshes are supported yet; "
-                             << (global.source().empty() ? std::string("this mesh")
-                                                         : global.source())
-                             << " has dimension " << global.dim());
   });
   std::vector<std::int64_t> xadj, adjncy;
   cell_graph(global, xadj, adjncy);
@@ -161,9 +162,14 @@ DistributedMesh::DistributedMesh(const Mesh& global, MPI_Comm comm,
     node_local[static_cast<std::size_t>(node_global_[i])] = static_cast<index_t>(i);
 
   MeshData data;
-  data.dim = 2;
+  data.dim = global.dim();
   data.source = "DistributedMesh (rank " + std::to_string(dist_.rank()) + ")";
-  for (std::int64_t g : node_global_) data.add_node(coords(g, 0), coords(g, 1));
+  for (std::int64_t g : node_global_) {
+    if (data.dim == 3)
+      data.add_node(coords(g, 0), coords(g, 1), coords(g, 2));
+    else
+      data.add_node(coords(g, 0), coords(g, 1));
+  }
   std::vector<index_t> local_nodes;
   for (index_t lc = 0; lc < n_local; ++lc) {
     const std::int64_t g = cells[static_cast<std::size_t>(lc)];
@@ -184,8 +190,8 @@ DistributedMesh::DistributedMesh(const Mesh& global, MPI_Comm comm,
     data.markers[static_cast<std::size_t>(mk)].add_element(local_nodes.data(),
                                                           static_cast<int>(local_nodes.size()));
   }
-  // Cells were counter-clockwise in the global mesh; a reversal here would
-  // mean a bug in the copy.
+  // Cells were counter-clockwise (2-D) or of positive volume (3-D) in the
+  // global mesh; a reversal here would mean a bug in the copy.
   local_ = Mesh::from_cells(std::move(data), Orientation::require);
 
   // from_cells numbers faces as it meets them, cell by cell, and makes the
@@ -252,7 +258,7 @@ io::UnstructuredPiece DistributedMesh::owned_piece(const std::vector<io::Field>&
   io::UnstructuredPiece piece;
   piece.points_xyz.reserve(3 * static_cast<std::size_t>(n_owned_nodes_));
   for (index_t n = 0; n < n_owned_nodes_; ++n)
-    piece.points_xyz.insert(piece.points_xyz.end(), {coords(n, 0), coords(n, 1), 0.0});
+    piece.points_xyz.insert(piece.points_xyz.end(), {coords(n, 0), coords(n, 1), z_of(coords, n)});
   for (index_t c = 0; c < n_owned; ++c) {
     for (index_t k = offsets(c); k < offsets(c + 1); ++k) piece.connectivity.push_back(nodes(k));
     piece.offsets.push_back(static_cast<std::int64_t>(piece.connectivity.size()));
@@ -279,12 +285,16 @@ io::SurfacePiece DistributedMesh::marker_surface(const std::string& name,
       index_t& p = point_of[static_cast<std::size_t>(n)];
       if (p < 0) {
         p = static_cast<index_t>(surface.points_xyz.size() / 3);
-        surface.points_xyz.insert(surface.points_xyz.end(), {coords(n, 0), coords(n, 1), 0.0});
+        surface.points_xyz.insert(surface.points_xyz.end(),
+                                  {coords(n, 0), coords(n, 1), z_of(coords, n)});
       }
       surface.connectivity.push_back(p);
     }
     surface.offsets.push_back(static_cast<std::int64_t>(surface.connectivity.size()));
-    surface.cell_types.push_back(io::vtk_cell::line);
+    const index_t size = f_offsets(f + 1) - f_offsets(f);
+    surface.cell_types.push_back(size == 2   ? io::vtk_cell::line
+                                 : size == 3 ? io::vtk_cell::triangle
+                                             : io::vtk_cell::quad);
   }
   for (const io::Field& f : cell_fields) {
     const io::Field owned = owned_rows(f, n_owned_cells(), n_local_cells());
@@ -313,6 +323,7 @@ io::UnstructuredPiece DistributedMesh::file_block(const std::vector<io::Field>& 
     if (row < 0 || row >= n_file_nodes_) continue;
     block.points_xyz[3 * static_cast<std::size_t>(row)] = coords(n, 0);
     block.points_xyz[3 * static_cast<std::size_t>(row) + 1] = coords(n, 1);
+    block.points_xyz[3 * static_cast<std::size_t>(row) + 2] = z_of(coords, n);
   }
   for (index_t c = 0; c < n_owned; ++c) {
     for (index_t k = offsets(c); k < offsets(c + 1); ++k)

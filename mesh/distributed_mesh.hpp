@@ -43,7 +43,7 @@
 /// deterministic; DistributedMesh::read and mesh::read_mesh(path, comm) read
 /// on rank 0 and broadcast); O(global) memory and work per rank during
 /// construction, as for CellDistribution. Markers and cell types
-/// are carried over; only 2-D meshes are supported (faces of two nodes).
+/// are carried over; 2-D and 3-D meshes.
 ///
 /// Output helpers (only in builds with Camber::io): owned_piece() for
 /// write_pvtu (owned cells only, so no duplicates across ranks),

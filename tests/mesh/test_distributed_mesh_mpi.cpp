@@ -21,6 +21,7 @@
 #include <vector>
 
 #include <camber/autodiff/dual.hpp>
+#include <camber/mesh/cell_faces.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/geometry.hpp>
@@ -218,6 +219,64 @@ TEST(DistributedMeshRead, BadPathIsABadInputErrorOnEveryRank) {
       EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input) << e.what();
       EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
     }
+  }
+}
+
+// 3-D: SU2's brick of tetrahedra and pyramids (the box [0, 2] x [0, 1]^2),
+// read on rank 0 and distributed: every cell owned once, each owned cell
+// with all its faces local, the owned volumes summing to 2, the six
+// markers' faces each on one rank, ghosts filled with their owners'
+// centroids by the halo exchange.
+TEST(DistributedMeshRead, BrickOfTetrahedraAndPyramidsIn3D) {
+  const std::string path = camber::test::shared_mesh("brick_pyra_ffd_su2_testcases.su2");
+  CAMBER_NEED_SHARED_FILE(path);
+  const mesh::Mesh global = mesh::read_mesh(path);
+  mesh::DistributedMesh dm = mesh::DistributedMesh::read(path, world());
+  ASSERT_EQ(dm.local().dim(), 3);
+  EXPECT_EQ(dm.n_global_cells(), global.n_cells());
+  EXPECT_EQ(dm.local().n_reoriented_cells(), 0);
+  std::vector<int> owned(static_cast<std::size_t>(global.n_cells()), 0), total(owned.size());
+  for (index_t c = 0; c < dm.n_owned_cells(); ++c) ++owned[dm.cell_global_ids()[c]];
+  MPI_Allreduce(owned.data(), total.data(), static_cast<int>(owned.size()), MPI_INT, MPI_SUM,
+                world());
+  EXPECT_EQ(std::count(total.begin(), total.end(), 1), global.n_cells());
+
+  const auto types = on_host(dm.local().cell_types());
+  const auto left = on_host(dm.local().face_left());
+  const auto right = on_host(dm.local().face_right());
+  std::vector<int> faces_of(static_cast<std::size_t>(dm.n_owned_cells()), 0);
+  for (index_t f = 0; f < dm.n_owned_faces(); ++f) {
+    ++faces_of[left(f)];
+    if (right(f) >= 0 && right(f) < dm.n_owned_cells()) ++faces_of[right(f)];
+  }
+  for (index_t c = 0; c < dm.n_owned_cells(); ++c)
+    ASSERT_EQ(faces_of[c], mesh::n_cell_faces(types(c))) << "owned cell " << c;
+
+  const mesh::Geometry g = mesh::compute_geometry(dm.local());
+  const auto v = on_host(g.cell_volume);
+  double mine = 0;
+  for (index_t c = 0; c < dm.n_owned_cells(); ++c) mine += v(c);
+  EXPECT_NEAR(sum_over_ranks(mine), 2.0, 1e-12);
+
+  for (const mesh::Marker& m : global.markers()) {
+    const double n = sum_over_ranks(static_cast<double>(dm.owned_marker_faces(m.name).size()));
+    EXPECT_EQ(n, static_cast<double>(m.n_faces())) << m.name;
+  }
+
+  const auto centroid = on_host(g.cell_centroid);
+  camber::Tensor x({dm.n_local_cells(), 3});
+  std::vector<double> values(static_cast<std::size_t>(3 * dm.n_local_cells()), -1.0);
+  for (index_t c = 0; c < dm.n_owned_cells(); ++c)
+    for (int k = 0; k < 3; ++k) values[static_cast<std::size_t>(3 * c + k)] = centroid(c, k);
+  x.assign(values);
+  dm.halo().forward(x);
+  const std::vector<double> after = x.to_vector();
+  for (index_t c = dm.n_owned_cells(); c < dm.n_local_cells(); ++c)
+    for (int k = 0; k < 3; ++k)
+      ASSERT_NEAR(after[static_cast<std::size_t>(3 * c + k)], centroid(c, k), 1e-15)
+          << "ghost " << c;
+  if (size() > 1) {
+    EXPECT_GT(dm.n_local_cells(), dm.n_owned_cells());
   }
 }
 
