@@ -45,7 +45,13 @@ mesh::Mesh read_mesh_file(const deck::Deck& d, MPI_Comm comm) {
       d.reject("mesh.file", "cannot find '" + mesh_file_path(d) +
                                 "' (relative paths start at the deck's folder)");
   });
-  return mesh::read_mesh(mesh_file_path(d), comm);
+  mesh::Mesh m = mesh::read_mesh(mesh_file_path(d), comm);
+  // Every rank holds the same mesh, so every rank rejects alike.
+  if (m.dim() != 2)
+    d.reject("mesh.file", "'" + mesh_file_path(d) +
+                              "' is a 3-D mesh; the heat and Euler problems solve on 2-D meshes "
+                              "so far (camber mesh-info reads and reports 3-D meshes)");
+  return m;
 }
 
 void declare_rectangle_mesh(deck::Schema& s, const std::string& boundary_note,

@@ -17,7 +17,7 @@ namespace camber::solvers::euler {
 
 namespace {
 
-constexpr int nv = Discretization::n_vars;
+constexpr int nv = 4;  // 2-D: Discretization::n_vars() of a 2-D mesh
 constexpr double degree = M_PI / 180.0;
 
 // Sum over owned rows and ranks of a . b.
@@ -61,6 +61,7 @@ LinearSolve solve_with(KSP ksp, const Tensor& b, Tensor& x, bool transpose, inde
 Adjoint::Adjoint(const Discretization& disc, const AdjointOptions& options,
                  std::shared_ptr<const ExactJacobian::Pattern> pattern)
     : disc_(&disc), options_(options), jacobian_(disc, std::move(pattern)) {
+  disc.require_2d("Adjoint");
   CAMBER_REQUIRE(!disc.flow().far_field_vortex,
                  "Adjoint: the far-field vortex makes the residual depend on the lift, which "
                  "the adjoint does not differentiate; solve with FlowConditions::"

@@ -35,6 +35,17 @@ double FlowConditions::velocity_scale() const {
   return std::sqrt(gamma * gas_constant * temperature);
 }
 
+Conserved<double, 3> FlowConditions::free_stream_3d() const {
+  const double a = alpha_deg * M_PI / 180.0;
+  Primitive<double, 3> w;
+  w.rho = 1.0;
+  w.vel[0] = mach * std::cos(a);
+  w.vel[1] = 0.0;
+  w.vel[2] = mach * std::sin(a);
+  w.p = 1.0 / gamma;
+  return to_conserved(IdealGas{gamma}, w);
+}
+
 Conserved<double, 2> FlowConditions::free_stream() const {
   const double a = alpha_deg * M_PI / 180.0;
   Primitive<double, 2> w;
@@ -118,6 +129,103 @@ KOKKOS_INLINE_FUNCTION T wall_pressure(bool reconstruct, const IdealGas& gas, co
   return pressure(gas, s);
 }
 
+// The first-order face fluxes in Dim dimensions: the numerical flux of the
+// two cells' states on interior faces, the boundary condition's flux of the
+// cell's state on boundary faces.
+template <int Dim, class T, class G>
+void first_order_fluxes(const Kokkos::View<index_t*>& left, const Kokkos::View<index_t*>& right,
+                        const Kokkos::View<int*>& kind, const IdealGas& gas, int scheme,
+                        const Kokkos::View<double**>& outer, const Kokkos::View<G**>& normal,
+                        const Field<T>& U, const Field<T>& F, index_t n_faces) {
+  constexpr int nv = Dim + 2;
+  Kokkos::parallel_for(
+      "euler::face_fluxes", Kokkos::RangePolicy<>(0, n_faces), KOKKOS_LAMBDA(const index_t f) {
+        const index_t l = left(f), r = right(f);
+        G n[Dim];
+        for (int d = 0; d < Dim; ++d) n[d] = normal(f, d);
+        T y[nv];
+        if (r >= 0) {
+          InteriorFlux<G, Dim> flux{gas, {}, scheme};
+          for (int d = 0; d < Dim; ++d) flux.n[d] = n[d];
+          T x[2 * nv];
+          for (int k = 0; k < nv; ++k) {
+            x[k] = U(l, k);
+            x[nv + k] = U(r, k);
+          }
+          flux(x, y);
+        } else {
+          BoundaryFlux<G, Dim> flux{gas, {}, scheme, kind(f), outer_state<Dim>(outer, f)};
+          for (int d = 0; d < Dim; ++d) flux.n[d] = n[d];
+          T x[nv];
+          for (int k = 0; k < nv; ++k) x[k] = U(l, k);
+          flux(x, y);
+        }
+        for (int k = 0; k < nv; ++k) F(f, k) = y[k];
+      });
+}
+
+// dF/dU_L and dF/dU_R of every face's first-order flux into J ({n_faces,
+// nv, 2 nv}, row-major; the U_R half zero on boundary faces).
+template <int Dim>
+void face_jacobian_blocks(const Kokkos::View<index_t*>& left, const Kokkos::View<index_t*>& right,
+                          const Kokkos::View<int*>& kind, const IdealGas& gas, int scheme,
+                          const Kokkos::View<double**>& outer,
+                          const Kokkos::View<double**>& normal, const Field<double>& u, double* jp,
+                          index_t n_faces) {
+  constexpr int nv = Dim + 2;
+  Kokkos::parallel_for(
+      "euler::face_jacobians", Kokkos::RangePolicy<>(0, n_faces), KOKKOS_LAMBDA(const index_t f) {
+        const index_t l = left(f), r = right(f);
+        double* jf = jp + f * nv * 2 * nv;
+        double y[nv];
+        if (r >= 0) {
+          InteriorFlux<double, Dim> flux{gas, {}, scheme};
+          for (int d = 0; d < Dim; ++d) flux.n[d] = normal(f, d);
+          double x[2 * nv], jac[nv][2 * nv];
+          for (int k = 0; k < nv; ++k) {
+            x[k] = u(l, k);
+            x[nv + k] = u(r, k);
+          }
+          ad::jacobian(flux, x, y, jac);
+          for (int i = 0; i < nv; ++i)
+            for (int k = 0; k < 2 * nv; ++k) jf[i * 2 * nv + k] = jac[i][k];
+        } else {
+          BoundaryFlux<double, Dim> flux{gas, {}, scheme, kind(f), outer_state<Dim>(outer, f)};
+          for (int d = 0; d < Dim; ++d) flux.n[d] = normal(f, d);
+          double x[nv], jac[nv][nv];
+          for (int k = 0; k < nv; ++k) x[k] = u(l, k);
+          ad::jacobian(flux, x, y, jac);
+          for (int i = 0; i < nv; ++i)
+            for (int k = 0; k < 2 * nv; ++k) jf[i * 2 * nv + k] = k < nv ? jac[i][k] : 0.0;
+        }
+      });
+  Kokkos::fence();
+}
+
+// Sum over the faces of each owned cell of (|u.n^| + c) |n|.
+template <int Dim>
+void spectral_radii(const IdealGas& gas, const Field<double>& u,
+                    const Kokkos::View<index_t*>& offset, const Kokkos::View<index_t*>& faces,
+                    const Kokkos::View<double**>& normal, const Kokkos::View<double*>& area,
+                    double* lp, index_t n_owned) {
+  Kokkos::parallel_for(
+      "euler::spectral_radius", Kokkos::RangePolicy<>(0, n_owned), KOKKOS_LAMBDA(const index_t c) {
+        Conserved<double, Dim> s;
+        for (int k = 0; k < Dim + 2; ++k) s[k] = u(c, k);
+        const Primitive<double, Dim> w = to_primitive(gas, s);
+        const double a = sound_speed(gas, w);
+        double sum = 0.0;
+        for (index_t j = offset(c); j < offset(c + 1); ++j) {
+          const index_t f = faces(j);
+          double un = 0.0;
+          for (int d = 0; d < Dim; ++d) un += w.vel[d] * normal(f, d);
+          sum += kmath::fabs(un) + a * area(f);
+        }
+        lp[c] = sum;
+      });
+  Kokkos::fence();
+}
+
 }  // namespace
 
 Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& flow,
@@ -139,6 +247,14 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
                                            << " must be a finite number > 0 (0.25 is the default)");
   });
   const mesh::Mesh& local = dm.local();
+  dim_ = local.dim();
+  collective_guard(dm.comm(), [&] {
+    CAMBER_INPUT_REQUIRE(dim_ == 2 || spatial.order == 1,
+                         "the 3-D Euler residual is first order so far; spatial order "
+                             << spatial.order << " needs a 2-D mesh (use order 1)");
+    CAMBER_INPUT_REQUIRE(dim_ == 2 || !flow.far_field_vortex,
+                         "the far-field vortex is a 2-D correction; not with a 3-D mesh");
+  });
   n_owned_ = dm.n_owned_cells();
   n_local_ = dm.n_local_cells();
   n_faces_ = dm.n_owned_faces();
@@ -239,9 +355,14 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
                                << vortex_mach);
     });
   }
-  outer_state_ = Kokkos::View<double**>("euler::outer_state", n_faces_, 4);
+  outer_state_ = Kokkos::View<double**>("euler::outer_state", n_faces_, n_vars());
   far_field_lift_ = std::make_shared<double>(0.0);
   fill_outer_states(0.0);
+  if (dim_ == 3) {
+    // First order: no reconstruction.
+    Kokkos::fence();
+    return;
+  }
 
   face_to_center_ = face_to_centers(geometry_, face_left_, face_right_, n_faces_);
   // The reconstruction's neighbours: every cell sharing a node (all local:
@@ -295,7 +416,7 @@ Discretization Discretization::with_flow(const FlowConditions& flow) const {
   Discretization copy(*this);
   copy.flow_ = flow;
   copy.gas_ = IdealGas{flow.gamma};
-  copy.outer_state_ = Kokkos::View<double**>("euler::outer_state", n_faces_, 4);
+  copy.outer_state_ = Kokkos::View<double**>("euler::outer_state", n_faces_, n_vars());
   copy.far_field_lift_ = std::make_shared<double>(*far_field_lift_);
   copy.fill_outer_states(*far_field_lift_);
   return copy;
@@ -307,8 +428,15 @@ void Discretization::set_far_field_lift(double cl) const {
 
 void Discretization::fill_outer_states(double cl) const {
   *far_field_lift_ = cl;
-  const Conserved<double, 2> fs = flow_.free_stream();
   const auto h = Kokkos::create_mirror_view(outer_state_);
+  if (dim_ == 3) {
+    const Conserved<double, 3> fs3 = flow_.free_stream_3d();
+    for (index_t f = 0; f < n_faces_; ++f)
+      for (int k = 0; k < 5; ++k) h(f, k) = fs3[k];
+    Kokkos::deep_copy(outer_state_, h);
+    return;
+  }
+  const Conserved<double, 2> fs = flow_.free_stream();
   const auto kind = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), face_kind_);
   const auto center =
       Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), geometry_.face_center);
@@ -340,44 +468,38 @@ void Discretization::fill_outer_states(double cl) const {
 }
 
 Tensor Discretization::free_stream_field() const {
-  const Conserved<double, 2> fs = flow_.free_stream();
-  Tensor U({n_local_, n_vars});
+  const Conserved<double, 2> fs2 = flow_.free_stream();
+  const Conserved<double, 3> fs3 = flow_.free_stream_3d();
+  double fs[5];
+  for (int k = 0; k < n_vars(); ++k) fs[k] = dim_ == 3 ? fs3[k] : fs2[k];
+  const double f0 = fs[0], f1 = fs[1], f2 = fs[2], f3 = fs[3], f4 = fs[4];
+  const int nv = n_vars();
+  Tensor U({n_local_, nv});
   const Field<double> u = field_of(U);
   Kokkos::parallel_for(
       "euler::free_stream", Kokkos::RangePolicy<>(0, n_local_), KOKKOS_LAMBDA(const index_t c) {
-        for (int k = 0; k < 4; ++k) u(c, k) = fs[k];
+        const double v[5] = {f0, f1, f2, f3, f4};
+        for (int k = 0; k < nv; ++k) u(c, k) = v[k];
       });
   return U;
+}
+
+void Discretization::require_2d(const char* what) const {
+  CAMBER_REQUIRE(dim_ == 2, "euler::Discretization::" << what
+                                << " is 2-D only so far; this mesh is 3-D (the 3-D "
+                                   "discretization has the first-order residual, its tangent "
+                                   "and the face Jacobians)");
 }
 
 template <class T, class G>
 void Discretization::face_fluxes(const Kokkos::View<G**>& normal, const Field<T>& U,
                                  const Field<T>& F) const {
-  const auto left = face_left_, right = face_right_;
-  const auto kind = face_kind_;
-  const IdealGas gas = gas_;
-  const int scheme = static_cast<int>(scheme_);
-  const auto outer = outer_state_;
-  Kokkos::parallel_for(
-      "euler::face_fluxes", Kokkos::RangePolicy<>(0, n_faces_), KOKKOS_LAMBDA(const index_t f) {
-        const index_t l = left(f), r = right(f);
-        T y[4];
-        if (r >= 0) {
-          const InteriorFlux<G> flux{gas, {normal(f, 0), normal(f, 1)}, scheme};
-          T x[8];
-          for (int k = 0; k < 4; ++k) {
-            x[k] = U(l, k);
-            x[4 + k] = U(r, k);
-          }
-          flux(x, y);
-        } else {
-          const BoundaryFlux<G> flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), outer_state(outer, f)};
-          T x[4];
-          for (int k = 0; k < 4; ++k) x[k] = U(l, k);
-          flux(x, y);
-        }
-        for (int k = 0; k < 4; ++k) F(f, k) = y[k];
-      });
+  if (dim_ == 3)
+    first_order_fluxes<3, T, G>(face_left_, face_right_, face_kind_, gas_, static_cast<int>(scheme_),
+                                outer_state_, normal, U, F, n_faces_);
+  else
+    first_order_fluxes<2, T, G>(face_left_, face_right_, face_kind_, gas_, static_cast<int>(scheme_),
+                                outer_state_, normal, U, F, n_faces_);
 }
 
 template <class T>
@@ -499,23 +621,24 @@ void Discretization::gather_residual(const Field<T>& F, const Field<T>& R) const
   const auto offset = cell_face_offset_;
   const auto faces = cell_face_;
   const auto sign = cell_face_sign_;
+  const int nv = n_vars();
   Kokkos::parallel_for(
       "euler::gather_residual", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
-        T sum[4] = {};
+        T sum[5] = {};
         for (index_t j = offset(c); j < offset(c + 1); ++j)
-          for (int k = 0; k < 4; ++k) sum[k] += sign(j) * F(faces(j), k);
-        for (int k = 0; k < 4; ++k) R(c, k) = sum[k];
+          for (int k = 0; k < nv; ++k) sum[k] += sign(j) * F(faces(j), k);
+        for (int k = 0; k < nv; ++k) R(c, k) = sum[k];
       });
 }
 
 Tensor Discretization::residual(Tensor& U) const {
-  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}),
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}),
                  "euler residual: U has shape " << shape_string(U.shape()) << ", expected "
-                                                << shape_string({n_local_, n_vars}));
+                                                << shape_string({n_local_, n_vars()}));
   dm_->halo().forward(U);
-  Field<double> F("euler::F", static_cast<size_t>(n_faces_), 4);
+  Field<double> F("euler::F", static_cast<size_t>(n_faces_), n_vars());
   fluxes<double>(field_of(U), F);
-  Tensor R({n_local_, n_vars});
+  Tensor R({n_local_, n_vars()});
   gather_residual<double>(F, field_of(R));
   Kokkos::fence();
   return R;
@@ -523,30 +646,31 @@ Tensor Discretization::residual(Tensor& U) const {
 
 void Discretization::residual_and_tangent(Tensor& U, Tensor& V, Tensor& R, Tensor& dR) const {
   using D = ad::Dual<double, 1>;
-  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}) && V.shape() == U.shape(),
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}) && V.shape() == U.shape(),
                  "euler residual_and_tangent: U and V must have shape "
-                     << shape_string({n_local_, n_vars}));
+                     << shape_string({n_local_, n_vars()}));
   dm_->halo().forward(U);
   dm_->halo().forward(V);
   const Field<double> u = field_of(U), v = field_of(V);
-  Field<D> ud("euler::U_dual", static_cast<size_t>(n_local_), 4);
+  const int nv = n_vars();
+  Field<D> ud("euler::U_dual", static_cast<size_t>(n_local_), nv);
   Kokkos::parallel_for(
       "euler::seed", Kokkos::RangePolicy<>(0, n_local_), KOKKOS_LAMBDA(const index_t c) {
-        for (int k = 0; k < 4; ++k) {
+        for (int k = 0; k < nv; ++k) {
           ud(c, k) = D(u(c, k));
           ud(c, k).der(0) = v(c, k);
         }
       });
-  Field<D> fd("euler::F_dual", static_cast<size_t>(n_faces_), 4);
-  Field<D> rd("euler::R_dual", static_cast<size_t>(n_local_), 4);
+  Field<D> fd("euler::F_dual", static_cast<size_t>(n_faces_), nv);
+  Field<D> rd("euler::R_dual", static_cast<size_t>(n_local_), nv);
   fluxes<D>(ud, fd);
   gather_residual<D>(fd, rd);
-  R = Tensor({n_local_, n_vars});
-  dR = Tensor({n_local_, n_vars});
+  R = Tensor({n_local_, nv});
+  dR = Tensor({n_local_, nv});
   const Field<double> r = field_of(R), dr = field_of(dR);
   Kokkos::parallel_for(
       "euler::unseed", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
-        for (int k = 0; k < 4; ++k) {
+        for (int k = 0; k < nv; ++k) {
           r(c, k) = rd(c, k).val();
           dr(c, k) = rd(c, k).der(0);
         }
@@ -555,14 +679,15 @@ void Discretization::residual_and_tangent(Tensor& U, Tensor& V, Tensor& R, Tenso
 }
 
 Tensor Discretization::primitive_gradients(Tensor& U) const {
-  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}),
+  require_2d("primitive_gradients");
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}),
                  "euler primitive_gradients: U has shape " << shape_string(U.shape())
                                                            << ", expected "
-                                                           << shape_string({n_local_, n_vars}));
+                                                           << shape_string({n_local_, n_vars()}));
   dm_->halo().forward(U);
   Field<double> W("euler::W", static_cast<size_t>(n_local_), 4);
   primitive_field<double>(field_of(U), W);
-  Tensor G({n_local_, n_vars, 2});
+  Tensor G({n_local_, n_vars(), 2});
   reconstruction_.gradients<double>(W, Field<double>(G.data(), static_cast<size_t>(n_local_), 8));
   Kokkos::fence();
   dm_->halo().forward(G);
@@ -570,16 +695,17 @@ Tensor Discretization::primitive_gradients(Tensor& U) const {
 }
 
 Tensor Discretization::limiter(Tensor& U) const {
-  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}),
+  require_2d("limiter");
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}),
                  "euler limiter: U has shape " << shape_string(U.shape()) << ", expected "
-                                               << shape_string({n_local_, n_vars}));
+                                               << shape_string({n_local_, n_vars()}));
   dm_->halo().forward(U);
   if (spatial_.freeze_limiter && !frozen_phi_.empty()) return frozen_phi_.clone();
   Field<double> W("euler::W", static_cast<size_t>(n_local_), 4);
   primitive_field<double>(field_of(U), W);
   Field<double> G("euler::G", static_cast<size_t>(n_owned_), 8);
   reconstruction_.gradients<double>(W, G);
-  Tensor phi({n_local_, n_vars});
+  Tensor phi({n_local_, n_vars()});
   reconstruction_.limiters<double>(W, G, field_of(phi));
   Kokkos::fence();
   dm_->halo().forward(phi);
@@ -593,14 +719,15 @@ void Discretization::freeze_limiter(Tensor& U) {
 }
 
 void Discretization::set_limiter(const Tensor& phi) {
-  CAMBER_REQUIRE(phi.rank() == 2 && phi.dim(1) == n_vars &&
+  require_2d("set_limiter");
+  CAMBER_REQUIRE(phi.rank() == 2 && phi.dim(1) == n_vars() &&
                      (phi.dim(0) == n_owned_ || phi.dim(0) == n_local_),
                  "euler set_limiter: phi has shape " << shape_string(phi.shape()) << ", expected "
-                                                     << shape_string({n_owned_, n_vars}) << " or "
-                                                     << shape_string({n_local_, n_vars}));
-  Tensor stored({n_local_, n_vars});
-  Kokkos::deep_copy(Kokkos::subview(stored.view(), std::make_pair(index_t{0}, n_owned_ * n_vars)),
-                    Kokkos::subview(phi.view(), std::make_pair(index_t{0}, n_owned_ * n_vars)));
+                                                     << shape_string({n_owned_, n_vars()}) << " or "
+                                                     << shape_string({n_local_, n_vars()}));
+  Tensor stored({n_local_, n_vars()});
+  Kokkos::deep_copy(Kokkos::subview(stored.view(), std::make_pair(index_t{0}, n_owned_ * n_vars())),
+                    Kokkos::subview(phi.view(), std::make_pair(index_t{0}, n_owned_ * n_vars())));
   dm_->halo().forward(stored);
   frozen_phi_ = stored;
   spatial_.freeze_limiter = true;
@@ -612,70 +739,30 @@ void Discretization::unfreeze_limiter() {
 }
 
 Tensor Discretization::face_jacobians(const Tensor& U) const {
-  Tensor J({n_faces_, 4, 8});
-  double* jp = J.data();
-  const Field<double> u = field_of(U);
-  const auto left = face_left_, right = face_right_;
-  const auto kind = face_kind_;
-  const auto normal = geometry_.face_normal;
-  const IdealGas gas = gas_;
-  const int scheme = static_cast<int>(scheme_);
-  const auto outer = outer_state_;
-  Kokkos::parallel_for(
-      "euler::face_jacobians", Kokkos::RangePolicy<>(0, n_faces_), KOKKOS_LAMBDA(const index_t f) {
-        const index_t l = left(f), r = right(f);
-        double* jf = jp + f * 32;
-        double y[4];
-        if (r >= 0) {
-          const InteriorFlux<> flux{gas, {normal(f, 0), normal(f, 1)}, scheme};
-          double x[8], jac[4][8];
-          for (int k = 0; k < 4; ++k) {
-            x[k] = u(l, k);
-            x[4 + k] = u(r, k);
-          }
-          ad::jacobian(flux, x, y, jac);
-          for (int i = 0; i < 4; ++i)
-            for (int k = 0; k < 8; ++k) jf[i * 8 + k] = jac[i][k];
-        } else {
-          const BoundaryFlux<> flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), outer_state(outer, f)};
-          double x[4], jac[4][4];
-          for (int k = 0; k < 4; ++k) x[k] = u(l, k);
-          ad::jacobian(flux, x, y, jac);
-          for (int i = 0; i < 4; ++i)
-            for (int k = 0; k < 8; ++k) jf[i * 8 + k] = k < 4 ? jac[i][k] : 0.0;
-        }
-      });
-  Kokkos::fence();
+  const int nv = n_vars();
+  Tensor J({n_faces_, nv, 2 * nv});
+  if (dim_ == 3)
+    face_jacobian_blocks<3>(face_left_, face_right_, face_kind_, gas_, static_cast<int>(scheme_),
+                            outer_state_, geometry_.face_normal, field_of(U), J.data(), n_faces_);
+  else
+    face_jacobian_blocks<2>(face_left_, face_right_, face_kind_, gas_, static_cast<int>(scheme_),
+                            outer_state_, geometry_.face_normal, field_of(U), J.data(), n_faces_);
   return J;
 }
 
 Tensor Discretization::spectral_radius(const Tensor& U) const {
   Tensor lambda({n_owned_});
-  double* lp = lambda.data();
-  const Field<double> u = field_of(U);
-  const auto offset = cell_face_offset_;
-  const auto faces = cell_face_;
-  const auto normal = geometry_.face_normal;
-  const auto area = geometry_.face_area;
-  const IdealGas gas = gas_;
-  Kokkos::parallel_for(
-      "euler::spectral_radius", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
-        Conserved<double, 2> s;
-        for (int k = 0; k < 4; ++k) s[k] = u(c, k);
-        const Primitive<double, 2> w = to_primitive(gas, s);
-        const double a = sound_speed(gas, w);
-        double sum = 0.0;
-        for (index_t j = offset(c); j < offset(c + 1); ++j) {
-          const index_t f = faces(j);
-          sum += kmath::fabs(w.vel[0] * normal(f, 0) + w.vel[1] * normal(f, 1)) + a * area(f);
-        }
-        lp[c] = sum;
-      });
-  Kokkos::fence();
+  if (dim_ == 3)
+    spectral_radii<3>(gas_, field_of(U), cell_face_offset_, cell_face_, geometry_.face_normal,
+                      geometry_.face_area, lambda.data(), n_owned_);
+  else
+    spectral_radii<2>(gas_, field_of(U), cell_face_offset_, cell_face_, geometry_.face_normal,
+                      geometry_.face_area, lambda.data(), n_owned_);
   return lambda;
 }
 
 Forces Discretization::forces(const Tensor& U) const {
+  require_2d("forces");
   const Field<double> u = field_of(U);
   // Second order: the wall pressure is the reconstructed face pressure, from
   // a halo-filled copy of U.
@@ -737,11 +824,12 @@ std::array<std::array<double, 3>, 3> Discretization::force_coefficient_weights()
 
 void Discretization::residual_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded,
                                             Tensor& R, Tensor& D) const {
+  require_2d("residual_block_columns");
   using D4 = ad::Dual<double, 4>;
-  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}) &&
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}) &&
                      static_cast<index_t>(seeded.extent(0)) == n_local_,
                  "euler residual_block_columns: U must have shape "
-                     << shape_string({n_local_, n_vars}) << " and seeded " << n_local_
+                     << shape_string({n_local_, n_vars()}) << " and seeded " << n_local_
                      << " entries");
   dm_->halo().forward(U);
   const Field<D4> ud = seed_block_columns(field_of(U), seeded, n_local_);
@@ -749,8 +837,8 @@ void Discretization::residual_block_columns(Tensor& U, const Kokkos::View<const 
   Field<D4> rd("euler::R_seeded", static_cast<size_t>(n_local_), 4);
   fluxes<D4>(ud, fd);
   gather_residual<D4>(fd, rd);
-  R = Tensor({n_local_, n_vars});
-  D = Tensor({n_local_, n_vars, n_vars});
+  R = Tensor({n_local_, n_vars()});
+  D = Tensor({n_local_, n_vars(), n_vars()});
   const Field<double> r = field_of(R);
   double* dp = D.data();
   Kokkos::parallel_for(
@@ -765,11 +853,12 @@ void Discretization::residual_block_columns(Tensor& U, const Kokkos::View<const 
 
 Tensor Discretization::force_block_columns(const Tensor& U,
                                            const Kokkos::View<const int*>& seeded) const {
+  require_2d("force_block_columns");
   using D4 = ad::Dual<double, 4>;
-  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}) &&
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}) &&
                      static_cast<index_t>(seeded.extent(0)) == n_local_,
                  "euler force_block_columns: U must have shape "
-                     << shape_string({n_local_, n_vars}) << " and seeded " << n_local_
+                     << shape_string({n_local_, n_vars()}) << " and seeded " << n_local_
                      << " entries");
   Tensor filled = U.clone();
   dm_->halo().forward(filled);
@@ -788,13 +877,14 @@ Tensor Discretization::force_block_columns(const Tensor& U,
 
 void Discretization::shape_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded_nodes,
                                          Tensor& DR, Tensor& DF) const {
+  require_2d("shape_block_columns");
   using D2 = ad::Dual<double, 2>;
   const mesh::Mesh& local = dm_->local();
   const index_t n_nodes = local.n_nodes();
-  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}) &&
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}) &&
                      static_cast<index_t>(seeded_nodes.extent(0)) == n_nodes,
                  "euler shape_block_columns: U must have shape "
-                     << shape_string({n_local_, n_vars}) << " and seeded_nodes " << n_nodes
+                     << shape_string({n_local_, n_vars()}) << " and seeded_nodes " << n_nodes
                      << " entries");
   dm_->halo().forward(U);
   // Coordinates seeded in (x, y) at the marked nodes; the geometry, the
@@ -822,7 +912,7 @@ void Discretization::shape_block_columns(Tensor& U, const Kokkos::View<const int
   Field<D2> rd("euler::R_shape", static_cast<size_t>(n_local_), 4);
   fluxes<D2, D2>(g.face_normal, to_center, stencil, ud, fd);
   gather_residual<D2>(fd, rd);
-  DR = Tensor({n_local_, n_vars, 2});
+  DR = Tensor({n_local_, n_vars(), 2});
   double* dr = DR.data();
   Kokkos::parallel_for(
       "euler::unseed_shape", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {

@@ -1,6 +1,6 @@
 /// @file
 /// camber::solvers::euler::Discretization — the steady compressible Euler
-/// residual on an unstructured 2-D mesh split over MPI ranks.
+/// residual on an unstructured 2-D or 3-D mesh split over MPI ranks.
 ///
 /// Cell-centred finite volumes: the residual of cell i is the net flux out
 /// of it,
@@ -61,9 +61,15 @@
 /// with respect to node coordinates are ShapeDerivative's
 /// (solvers/euler/shape_derivative.hpp). The
 /// frozen limiter is state of this object (freeze_limiter, set_limiter); the
-/// rest is fixed at construction. 2-D only; every boundary face of an owned
-/// cell must carry a marker with a condition (a bad_input error names the
-/// marker otherwise).
+/// rest is fixed at construction. Every boundary face of an owned cell must
+/// carry a marker with a condition (a bad_input error names the marker
+/// otherwise).
+///
+/// 3-D meshes (5 variables per cell; shapes {n_local, 5}): the first-order
+/// residual, its tangent and the face Jacobians, with every boundary
+/// condition; second order, forces, the colouring Jacobians and shape
+/// derivatives are 2-D only so far (a 3-D Discretization at order 2 is a
+/// bad_input error, the other calls an error naming the call).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -131,6 +137,9 @@ struct FlowConditions {
   double pressure_scale() const { return density_scale() * velocity_scale() * velocity_scale(); }
   // The nondimensional free-stream state (rho = 1, c = 1, |u| = mach).
   Conserved<double, 2> free_stream() const;
+  // In 3-D: the velocity in the x-z plane, mach (cos alpha, 0, sin alpha)
+  // (alpha about the y axis, lift along z, as SU2 has it).
+  Conserved<double, 3> free_stream_3d() const;
 };
 
 // Pressure forces on the wall markers, as coefficients (all ranks).
@@ -141,7 +150,13 @@ struct Forces {
 
 class Discretization {
  public:
-  static constexpr int n_vars = 4;
+  // The mesh's dimension (2 or 3) and the conserved variables per cell,
+  // dim + 2: (rho, rho u, rho v[, rho w], rho E).
+  int dim() const noexcept { return dim_; }
+  int n_vars() const noexcept { return dim_ + 2; }
+  // What 3-D meshes do not have yet (see the file comment): an error naming
+  // `what` when the mesh is 3-D.
+  void require_2d(const char* what) const;
 
   // spatial.order == 2 makes the residual second order (see the header
   // comment); the default is the first-order scheme.
@@ -337,11 +352,12 @@ class Discretization {
   IdealGas gas_;
   FluxScheme scheme_;
   SpatialOptions spatial_;
+  int dim_ = 2;
   index_t n_owned_ = 0, n_local_ = 0, n_faces_ = 0;
   mesh::Geometry geometry_;
   Kokkos::View<index_t*> face_left_, face_right_;
   Kokkos::View<int*> face_kind_;  // -1 interior
-  // The state outside each boundary face ({n_faces, 4}): the free stream,
+  // The state outside each boundary face ({n_faces, n_vars}): the free stream,
   // or on far-field faces with FlowConditions::far_field_vortex the vortex-
   // corrected one for the lift *far_field_lift_ (both shared by copies).
   Kokkos::View<double**> outer_state_;

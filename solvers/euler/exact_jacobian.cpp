@@ -13,11 +13,12 @@ namespace camber::solvers::euler {
 
 namespace {
 
-constexpr int nv = Discretization::n_vars;
+constexpr int nv = 4;  // 2-D: Discretization::n_vars() of a 2-D mesh
 
 }  // namespace
 
 std::shared_ptr<const ExactJacobian::Pattern> ExactJacobian::pattern(const Discretization& disc) {
+  disc.require_2d("ExactJacobian");
   auto p = std::make_shared<Pattern>();
   const detail::GlobalCells g = detail::gather_global_cells(disc);
   p->stencil = g.stencil;

@@ -9,11 +9,12 @@
 namespace camber::solvers::euler {
 
 namespace {
-constexpr int nv = Discretization::n_vars;
+constexpr int nv = 4;  // 2-D: Discretization::n_vars() of a 2-D mesh
 }  // namespace
 
 std::shared_ptr<const ShapeDerivative::Pattern> ShapeDerivative::pattern(
     const Discretization& disc) {
+  disc.require_2d("ShapeDerivative");
   auto p = std::make_shared<Pattern>();
   const detail::GlobalCells g = detail::gather_global_cells(disc);
   std::vector<std::int64_t> s_off, s;

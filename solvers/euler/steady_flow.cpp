@@ -282,7 +282,7 @@ std::array<double, 3> SteadyFlow::tangent(Linearization& l, const Tensor* V, dou
     const auto& wm = w[static_cast<size_t>(m)];
     const auto gh = g[static_cast<size_t>(m)].host();
     double s = 0.0;
-    for (index_t i = 0; i < l.disc->n_owned() * Discretization::n_vars; ++i) s += gh(i) * dh(i);
+    for (index_t i = 0; i < l.disc->n_owned() * l.disc->n_vars(); ++i) s += gh(i) * dh(i);
     out[static_cast<size_t>(m)] =
         par::allreduce_sum(s, comm_) + wm[0] * dG[0] + wm[1] * dG[1] + wm[2] * dG[2];
     if (da != 0.0) out[static_cast<size_t>(m)] += da * l.adjoint->objective_alpha_partial(l.U, wm);

@@ -26,7 +26,7 @@ namespace camber::solvers::euler {
 
 namespace {
 
-constexpr int nv = Discretization::n_vars;
+constexpr int nv = 4;  // 2-D: Discretization::n_vars() of a 2-D mesh
 
 // Density and pressure of owned cell c are positive and finite.
 bool admissible(const IdealGas& gas, const double* u) {
@@ -503,6 +503,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
 
 SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOptions& options,
                           const SteadyMonitor& monitor) {
+  disc.require_2d("solve_steady");
   Phase phase;
   phase.start = std::chrono::steady_clock::now();
   phase.r0 = options.reference_residual;

@@ -94,10 +94,11 @@ constexpr index_t chunk_blocks = index_t{1} << 16;
 }  // namespace
 
 void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) const {
-  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars}),
+  require_2d("jacobian_by_stencil");
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}),
                  "euler jacobian_by_stencil: U has shape " << shape_string(U.shape())
                                                            << ", expected "
-                                                           << shape_string({n_local_, n_vars}));
+                                                           << shape_string({n_local_, n_vars()}));
   using D8 = ad::Dual<double, 8>;
   dm_->halo().forward(U);
   const Field<double> u = field_of(U);

@@ -23,8 +23,9 @@ Field<double> field_of(const Tensor& t) {
 }
 
 void require_shape(const Discretization& disc, const Tensor& U, const char* what) {
-  CAMBER_REQUIRE(U.shape() == (Shape{disc.n_local(), Discretization::n_vars}),
-                 what << ": U must have shape {" << disc.n_local() << ", " << Discretization::n_vars
+  disc.require_2d(what);
+  CAMBER_REQUIRE(U.shape() == (Shape{disc.n_local(), disc.n_vars()}),
+                 what << ": U must have shape {" << disc.n_local() << ", " << disc.n_vars()
                       << "} (n_local cells, conserved variables)");
 }
 

@@ -57,7 +57,7 @@ namespace {
 constexpr double pi = 3.14159265358979323846;
 constexpr double eps = std::numeric_limits<double>::epsilon();  // 2.2e-16
 constexpr double gamma_air = 1.4;
-constexpr int nv = Discretization::n_vars;
+constexpr int nv = 4;  // the conserved variables of a 2-D mesh (Discretization::n_vars())
 
 MPI_Comm world() { return test::world(); }
 int rank() { return test::rank(); }

@@ -18,45 +18,47 @@ namespace camber::solvers::euler::detail {
 // (ad::jacobian with Dual<double, 8>) evaluate.
 // TN: the normal's scalar (a Dual for derivatives with respect to node
 // coordinates).
-template <class TN = double>
+template <class TN = double, int Dim = 2>
 struct InteriorFlux {
+  static constexpr int nv = Dim + 2;
   IdealGas gas;
-  TN n[2];
+  TN n[Dim];
   int scheme;
   template <class T>
-  KOKKOS_INLINE_FUNCTION void operator()(const T (&x)[8], T (&y)[4]) const {
-    Conserved<T, 2> ul, ur;
-    for (int k = 0; k < 4; ++k) {
+  KOKKOS_INLINE_FUNCTION void operator()(const T (&x)[2 * nv], T (&y)[nv]) const {
+    Conserved<T, Dim> ul, ur;
+    for (int k = 0; k < nv; ++k) {
       ul[k] = x[k];
-      ur[k] = x[4 + k];
+      ur[k] = x[nv + k];
     }
-    const Conserved<T, 2> f = scheme == static_cast<int>(FluxScheme::roe)
-                                  ? roe_flux(gas, ul, ur, n)
-                                  : hllc_flux(gas, ul, ur, n);
-    for (int k = 0; k < 4; ++k) y[k] = f[k];
+    const Conserved<T, Dim> f = scheme == static_cast<int>(FluxScheme::roe)
+                                    ? roe_flux(gas, ul, ur, n)
+                                    : hllc_flux(gas, ul, ur, n);
+    for (int k = 0; k < nv; ++k) y[k] = f[k];
   }
 };
 
 // The flux through a boundary face as a function of the interior state.
-template <class TN = double>
+template <class TN = double, int Dim = 2>
 struct BoundaryFlux {
+  static constexpr int nv = Dim + 2;
   IdealGas gas;
-  TN n[2];
+  TN n[Dim];
   int scheme;
   int kind;
-  Conserved<double, 2> free_stream;
+  Conserved<double, Dim> free_stream;
   template <class T>
-  KOKKOS_INLINE_FUNCTION void operator()(const T (&x)[4], T (&y)[4]) const {
-    Conserved<T, 2> u;
-    for (int k = 0; k < 4; ++k) u[k] = x[k];
-    Conserved<T, 2> f;
+  KOKKOS_INLINE_FUNCTION void operator()(const T (&x)[nv], T (&y)[nv]) const {
+    Conserved<T, Dim> u;
+    for (int k = 0; k < nv; ++k) u[k] = x[k];
+    Conserved<T, Dim> f;
     switch (static_cast<BoundaryKind>(kind)) {
       case BoundaryKind::slip_wall:
       case BoundaryKind::symmetry:
         f = slip_wall_flux(gas, u, n);
         break;
       case BoundaryKind::far_field: {
-        const Conserved<T, 2> ub = far_field_state(gas, u, free_stream, n);
+        const Conserved<T, Dim> ub = far_field_state(gas, u, free_stream, n);
         f = scheme == static_cast<int>(FluxScheme::roe) ? roe_flux(gas, u, ub, n)
                                                         : hllc_flux(gas, u, ub, n);
         break;
@@ -68,19 +70,20 @@ struct BoundaryFlux {
         f = physical_flux(gas, u, n);
         break;
     }
-    for (int k = 0; k < 4; ++k) y[k] = f[k];
+    for (int k = 0; k < nv; ++k) y[k] = f[k];
   }
 };
 
 // Row f of the outer states as a Conserved.
-KOKKOS_INLINE_FUNCTION Conserved<double, 2> outer_state(const Kokkos::View<double**>& outer,
-                                                        index_t f) {
-  Conserved<double, 2> s;
-  for (int k = 0; k < 4; ++k) s[k] = outer(f, k);
+template <int Dim = 2>
+KOKKOS_INLINE_FUNCTION Conserved<double, Dim> outer_state(const Kokkos::View<double**>& outer,
+                                                          index_t f) {
+  Conserved<double, Dim> s;
+  for (int k = 0; k < Dim + 2; ++k) s[k] = outer(f, k);
   return s;
 }
 
-// A {rows, 4} Tensor's storage as a Field (shared, unmanaged).
+// A {rows, n_vars} Tensor's storage as a Field (shared, unmanaged).
 inline Field<double> field_of(const Tensor& t) {
   return Field<double>(t.data(), static_cast<size_t>(t.dim(0)), static_cast<size_t>(t.dim(1)));
 }

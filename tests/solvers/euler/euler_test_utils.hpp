@@ -27,7 +27,7 @@ namespace camber::solvers::euler::test_utils {
 
 constexpr double pi = 3.14159265358979323846;
 constexpr double eps = std::numeric_limits<double>::epsilon();  // 2.2e-16
-constexpr int nv = Discretization::n_vars;
+constexpr int nv = 4;  // the conserved variables of a 2-D mesh (Discretization::n_vars())
 
 inline MPI_Comm world() { return test::world(); }
 inline int rank() { return test::rank(); }

@@ -111,7 +111,7 @@ TEST(EulerAdjoint, IterativeSolveAndItsLuFallbackGiveTheLusAdjoint) {
   EXPECT_TRUE(c.fell_back);
   const auto pa = a.psi.host(), pb = b.psi.host(), pc = c.psi.host();
   double largest = 0.0, diff_a = 0.0, diff_c = 0.0;
-  for (index_t i = 0; i < disc.n_owned() * Discretization::n_vars; ++i) {
+  for (index_t i = 0; i < disc.n_owned() * disc.n_vars(); ++i) {
     largest = std::max(largest, std::abs(pb(i)));
     diff_a = std::max(diff_a, std::abs(pa(i) - pb(i)));
     diff_c = std::max(diff_c, std::abs(pc(i) - pb(i)));

@@ -1,0 +1,308 @@
+// The first-order Euler residual on 3-D meshes at 1, 2 and 4 ranks: SU2's
+// brick meshes (the box [0, 2] x [0, 1]^2 in hexahedra, prisms,
+// tetrahedra, and tetrahedra with pyramids), read from ../shared/data.
+//
+// Every expected value is math:
+//   * free-stream preservation: on each element type, with every node moved
+//     at random by up to a tenth of the shortest edge, a uniform state has
+//     zero residual (outward normals close each cell; a consistent flux of
+//     equal states and the far field's flux of the free stream are the
+//     physical flux) to round-off; so does the unmoved box with slip walls
+//     and supersonic inflow and outflow;
+//   * derivatives: the Dual tangent (dR/dU) V against central differences
+//     of residual(), and the assembled face blocks of face_jacobians()
+//     against the tangent (round-off);
+//   * partition independence: the residual of a non-uniform state on all
+//     ranks equals the one-rank residual cell by cell (global ids).
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <camber/core/error.hpp>
+#include <camber/core/tensor.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
+#include <camber/mesh/geometry.hpp>
+#include <camber/mesh/read_mesh.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/ideal_gas.hpp>
+#include "tests/mpi_test_utils.hpp"
+#include "tests/shared_data.hpp"
+#include "tests/solvers/euler/euler_test_utils.hpp"
+
+namespace camber::solvers::euler {
+namespace {
+
+using test_utils::hashed_uniform;
+using test_utils::say;
+
+constexpr int nv3 = 5;
+const char* const kinds[] = {"hex", "prism", "tets", "pyra"};
+
+std::string brick(const std::string& kind) {
+  return camber::test::shared_mesh("brick_" + kind + "_ffd_su2_testcases.su2");
+}
+
+template <class View>
+auto on_host(const View& v) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+}
+
+// The global coordinates with every node moved by up to `fraction` of the
+// shortest edge of the mesh in each direction, a function of the node id
+// only (the same on every rank).
+Tensor moved_coordinates(const mesh::Mesh& m, double fraction) {
+  const auto x = on_host(m.coords());
+  const auto off = on_host(m.face_offsets());
+  const auto nodes = on_host(m.face_nodes());
+  double h = 1e300;
+  for (index_t f = 0; f < m.n_faces(); ++f)
+    for (index_t k = off(f); k < off(f + 1); ++k) {
+      const index_t a = nodes(k), b = nodes(k + 1 < off(f + 1) ? k + 1 : off(f));
+      h = std::min(h, std::sqrt(std::pow(x(a, 0) - x(b, 0), 2) + std::pow(x(a, 1) - x(b, 1), 2) +
+                                std::pow(x(a, 2) - x(b, 2), 2)));
+    }
+  std::vector<double> moved(static_cast<size_t>(3 * m.n_nodes()));
+  for (index_t n = 0; n < m.n_nodes(); ++n)
+    for (int d = 0; d < 3; ++d)
+      moved[static_cast<size_t>(3 * n + d)] = x(n, d) + fraction * h * hashed_uniform(27, n, d);
+  return Tensor::from_host({m.n_nodes(), 3}, moved);
+}
+
+std::vector<BoundaryCondition> all(BoundaryKind kind) {
+  std::vector<BoundaryCondition> c;
+  for (const char* name : {"x_m", "x_p", "y_m", "y_p", "z_m", "z_p"}) c.push_back({name, kind});
+  return c;
+}
+
+double max_owned_abs(const Discretization& disc, const Tensor& R) {
+  const std::vector<double> r = R.to_vector();
+  double m = 0.0;
+  for (index_t i = 0; i < disc.n_owned() * nv3; ++i) m = std::max(m, std::abs(r[static_cast<size_t>(i)]));
+  return par::allreduce_max(m, disc.mesh().comm());
+}
+
+// A smooth non-uniform state (subsonic, positive) from the cell centroids,
+// in every local cell.
+Tensor smooth_state(const Discretization& disc) {
+  const auto xc = on_host(disc.geometry().cell_centroid);
+  std::vector<double> u(static_cast<size_t>(disc.n_local() * nv3));
+  for (index_t c = 0; c < disc.n_local(); ++c) {
+    const double x = xc(c, 0), y = xc(c, 1), z = xc(c, 2);
+    Primitive<double, 3> w;
+    w.rho = 1.0 + 0.1 * std::sin(x + 2 * y);
+    w.vel[0] = 0.6 + 0.1 * std::cos(y + z);
+    w.vel[1] = 0.2 + 0.05 * std::sin(2 * x);
+    w.vel[2] = 0.15 + 0.04 * std::cos(3 * x - y);
+    w.p = (1.0 + 0.1 * std::cos(x - z)) / 1.4;
+    const Conserved<double, 3> s = to_conserved(disc.gas(), w);
+    for (int k = 0; k < nv3; ++k) u[static_cast<size_t>(c * nv3 + k)] = s[k];
+  }
+  return Tensor::from_host({disc.n_local(), nv3}, u);
+}
+
+// The residual on rank 0 by global cell id (collective).
+std::map<std::int64_t, std::vector<double>> gathered(const Discretization& disc, const Tensor& R) {
+  const MPI_Comm comm = disc.mesh().comm();
+  const std::vector<double> r = R.to_vector();
+  std::vector<double> mine;
+  for (index_t c = 0; c < disc.n_owned(); ++c) {
+    mine.push_back(static_cast<double>(disc.mesh().cell_global_ids()[c]));
+    for (int k = 0; k < nv3; ++k) mine.push_back(r[static_cast<size_t>(c * nv3 + k)]);
+  }
+  const int n = static_cast<int>(mine.size()), size = comm_size(comm);
+  std::vector<int> counts(static_cast<size_t>(size)), displs(static_cast<size_t>(size), 0);
+  MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  for (int i = 1; i < size; ++i) displs[i] = displs[i - 1] + counts[i - 1];
+  std::vector<double> rows(comm_rank(comm) == 0 ? static_cast<size_t>(displs.back() + counts.back()) : 0);
+  MPI_Gatherv(mine.data(), n, MPI_DOUBLE, rows.data(), counts.data(), displs.data(), MPI_DOUBLE, 0,
+              comm);
+  std::map<std::int64_t, std::vector<double>> by_id;
+  for (size_t i = 0; i < rows.size(); i += nv3 + 1)
+    by_id[static_cast<std::int64_t>(rows[i])] =
+        std::vector<double>(rows.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                            rows.begin() + static_cast<std::ptrdiff_t>(i) + 1 + nv3);
+  return by_id;
+}
+
+TEST(Euler3D, FreeStreamIsPreservedOnMovedMeshesOfEveryElementType) {
+  for (const char* kind : kinds) {
+    CAMBER_NEED_SHARED_FILE(brick(kind));
+    const mesh::Mesh global = mesh::read_mesh(brick(kind));
+    mesh::DistributedMesh dm(global, test::world());
+    mesh::DistributedMesh moved = dm.with_coordinates(moved_coordinates(global, 0.1));
+    const auto v = on_host(mesh::compute_geometry(moved.local()).cell_volume);
+    for (index_t c = 0; c < moved.n_owned_cells(); ++c) ASSERT_GT(v(c), 0.0) << kind << " cell " << c;
+    for (FluxScheme scheme : {FluxScheme::roe, FluxScheme::hllc}) {
+      FlowConditions flow;
+      flow.mach = 0.6;
+      flow.alpha_deg = 3.0;
+      const Discretization disc(moved, flow, all(BoundaryKind::far_field), scheme);
+      ASSERT_EQ(disc.dim(), 3);
+      ASSERT_EQ(disc.n_vars(), 5);
+      Tensor U = disc.free_stream_field();
+      const Tensor R = disc.residual(U);
+      // Scale: the momentum flux (p + rho u^2) through the largest face.
+      const auto area = on_host(disc.geometry().face_area);
+      double a = 0.0;
+      for (index_t f = 0; f < disc.n_faces(); ++f) a = std::max(a, area(f));
+      const double scale = par::allreduce_max(a, test::world()) * (1.0 / 1.4 + 0.36);
+      const double r = max_owned_abs(disc, R);
+      say("[euler3d] %s (%s): max |R| of the free stream on the moved mesh %.2e of %.2e\n", kind,
+          scheme == FluxScheme::roe ? "roe" : "hllc", r, scale);
+      EXPECT_LE(r, 1e-14 * scale) << kind;
+    }
+  }
+}
+
+TEST(Euler3D, SlipWallsAndSupersonicInflowAndOutflowKeepAUniformStream) {
+  CAMBER_NEED_SHARED_FILE(brick("hex"));
+  mesh::DistributedMesh dm = mesh::DistributedMesh::read(brick("hex"), test::world());
+  FlowConditions flow;
+  flow.mach = 2.0;
+  const Discretization disc(dm, flow,
+                            {{"x_m", BoundaryKind::supersonic_inflow},
+                             {"x_p", BoundaryKind::supersonic_outflow},
+                             {"y_m", BoundaryKind::slip_wall},
+                             {"y_p", BoundaryKind::slip_wall},
+                             {"z_m", BoundaryKind::symmetry},
+                             {"z_p", BoundaryKind::symmetry}},
+                            FluxScheme::hllc);
+  Tensor U = disc.free_stream_field();
+  const double r = max_owned_abs(disc, disc.residual(U));
+  say("[euler3d] hex box, walls and supersonic in/outflow: max |R| %.2e\n", r);
+  EXPECT_LE(r, 1e-14);
+}
+
+TEST(Euler3D, TangentAndFaceBlocksAreTheResidualsDerivative) {
+  for (const char* kind : {"prism", "pyra"}) {
+    CAMBER_NEED_SHARED_FILE(brick(kind));
+    const mesh::Mesh global = mesh::read_mesh(brick(kind));
+    mesh::DistributedMesh dm(global, test::world());
+    mesh::DistributedMesh moved = dm.with_coordinates(moved_coordinates(global, 0.1));
+    FlowConditions flow;
+    flow.mach = 0.6;
+    std::vector<BoundaryCondition> conditions = all(BoundaryKind::far_field);
+    conditions[2].kind = BoundaryKind::slip_wall;  // y_m
+    const Discretization disc(moved, flow, conditions, FluxScheme::roe);
+    Tensor U = smooth_state(disc);
+    std::vector<double> v(static_cast<size_t>(disc.n_local() * nv3));
+    for (index_t c = 0; c < disc.n_local(); ++c)
+      for (int k = 0; k < nv3; ++k)
+        v[static_cast<size_t>(c * nv3 + k)] =
+            hashed_uniform(5, disc.mesh().cell_global_ids()[c], k) * (k == 4 ? 2.0 : 1.0);
+    Tensor V = Tensor::from_host({disc.n_local(), nv3}, v);
+    Tensor R, dR;
+    disc.residual_and_tangent(U, V, R, dR);
+    // Central differences.
+    const double h = 1e-6;
+    Tensor Up = U.clone(), Um = U.clone();
+    {
+      std::vector<double> up = U.to_vector(), um = up;
+      for (size_t i = 0; i < up.size(); ++i) {
+        up[i] += h * v[i];
+        um[i] -= h * v[i];
+      }
+      Up.assign(up);
+      Um.assign(um);
+    }
+    const std::vector<double> rp = disc.residual(Up).to_vector(), rm = disc.residual(Um).to_vector();
+    const std::vector<double> dr = dR.to_vector();
+    double err = 0.0, top = 0.0;
+    for (index_t i = 0; i < disc.n_owned() * nv3; ++i) {
+      const size_t j = static_cast<size_t>(i);
+      err = std::max(err, std::abs((rp[j] - rm[j]) / (2 * h) - dr[j]));
+      top = std::max(top, std::abs(dr[j]));
+    }
+    err = par::allreduce_max(err, test::world());
+    top = par::allreduce_max(top, test::world());
+    // The face blocks, assembled: (J V)_c = sum over faces s (A_L V_l + A_R V_r).
+    disc.mesh().halo().forward(U);
+    disc.mesh().halo().forward(V);
+    const std::vector<double> J = disc.face_jacobians(U).to_vector();
+    const auto left = on_host(disc.face_left());
+    const auto right = on_host(disc.face_right());
+    const std::vector<double> vv = V.to_vector();
+    std::vector<double> jv(static_cast<size_t>(disc.n_local() * nv3), 0.0);
+    for (index_t f = 0; f < disc.n_faces(); ++f)
+      for (int i = 0; i < nv3; ++i) {
+        double s = 0.0;
+        for (int k = 0; k < nv3; ++k) {
+          s += J[static_cast<size_t>((f * nv3 + i) * 2 * nv3 + k)] * vv[static_cast<size_t>(left(f) * nv3 + k)];
+          if (right(f) >= 0)
+            s += J[static_cast<size_t>((f * nv3 + i) * 2 * nv3 + nv3 + k)] *
+                 vv[static_cast<size_t>(right(f) * nv3 + k)];
+        }
+        jv[static_cast<size_t>(left(f) * nv3 + i)] += s;
+        if (right(f) >= 0) jv[static_cast<size_t>(right(f) * nv3 + i)] -= s;
+      }
+    double block_err = 0.0;
+    for (index_t i = 0; i < disc.n_owned() * nv3; ++i)
+      block_err = std::max(block_err, std::abs(jv[static_cast<size_t>(i)] - dr[static_cast<size_t>(i)]));
+    block_err = par::allreduce_max(block_err, test::world());
+    say("[euler3d] %s: tangent against central differences %.2e, face blocks against the tangent "
+        "%.2e, of max |dR| %.2e\n",
+        kind, err, block_err, top);
+    EXPECT_LE(err, 1e-8 * top) << kind;
+    EXPECT_LE(block_err, 1e-13 * top) << kind;
+  }
+}
+
+TEST(Euler3D, TheResidualDoesNotDependOnThePartition) {
+  CAMBER_NEED_SHARED_FILE(brick("tets"));
+  const mesh::Mesh global = mesh::read_mesh(brick("tets"));
+  FlowConditions flow;
+  flow.mach = 0.6;
+  flow.alpha_deg = 2.0;
+  const auto residual_on = [&](MPI_Comm comm) {
+    mesh::DistributedMesh dm(global, comm);
+    const Discretization disc(dm, flow, all(BoundaryKind::far_field), FluxScheme::roe);
+    Tensor U = smooth_state(disc);
+    return gathered(disc, disc.residual(U));
+  };
+  const auto parallel = residual_on(test::world());
+  const auto serial = residual_on(MPI_COMM_SELF);
+  if (test::rank() != 0) return;
+  ASSERT_EQ(parallel.size(), static_cast<size_t>(global.n_cells()));
+  double diff = 0.0, top = 0.0;
+  for (const auto& [id, r] : serial)
+    for (int k = 0; k < nv3; ++k) {
+      diff = std::max(diff, std::abs(r[k] - parallel.at(id)[k]));
+      top = std::max(top, std::abs(r[k]));
+    }
+  say("[euler3d] tets, %d ranks against 1: max |R difference| %.2e of %.2e\n", test::size(), diff,
+      top);
+  EXPECT_LE(diff, 1e-10 * top);
+}
+
+TEST(Euler3D, WhatIsNotYetIn3DSaysSo) {
+  CAMBER_NEED_SHARED_FILE(brick("hex"));
+  mesh::DistributedMesh dm = mesh::DistributedMesh::read(brick("hex"), test::world());
+  FlowConditions flow;
+  SpatialOptions second;
+  second.order = 2;
+  try {
+    (void)Discretization(dm, flow, all(BoundaryKind::far_field), FluxScheme::roe, second);
+    ADD_FAILURE() << "expected a bad_input error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::bad_input);
+    EXPECT_NE(std::string(e.what()).find("first order so far"), std::string::npos) << e.what();
+  }
+  const Discretization disc(dm, flow, all(BoundaryKind::far_field));
+  Tensor U = disc.free_stream_field();
+  try {
+    (void)disc.forces(U);
+    ADD_FAILURE() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("forces is 2-D only so far"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace camber::solvers::euler
