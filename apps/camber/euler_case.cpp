@@ -4,6 +4,7 @@
 #include "mesh_source.hpp"
 
 #include <algorithm>
+#include <tuple>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -83,7 +84,8 @@ void declare_euler_schema(deck::Schema& s) {
   s.section("flow", "The free stream and the reference quantities of the coefficients.")
       .real("mach", deck::required, deck::Range::positive().and_at_most(10.0),
             "Free-stream Mach number.")
-      .real("alpha_deg", 0.0, deck::Range(-90.0, 90.0), "Angle of attack, in degrees.")
+      .real("alpha_deg", 0.0, deck::Range(-90.0, 90.0),
+            "Angle of attack, in degrees (3-D: the free stream in the x-z plane).")
       .real("pressure_Pa", 101325.0, deck::Range::positive(), "Free-stream static pressure, Pa.")
       .real("temperature_K", 288.15, deck::Range::positive(),
             "Free-stream static temperature, K.")
@@ -123,8 +125,12 @@ void declare_euler_schema(deck::Schema& s) {
             "width\").")
       .real("reference_length_m", 1.0, deck::Range::positive(),
             "Reference length (chord) of the coefficients, in mesh units.")
-      .reals("moment_point_m", {0.25, 0.0}, deck::Length::exactly(2), deck::Range::all(),
-             "Point the pitching moment is taken about (x, y).")
+      .real("reference_area_m2", 1.0, deck::Range::positive(),
+            "3-D meshes: reference area of the coefficients (planform or half-span area), in "
+            "mesh units squared; lift is along z, drag along the free stream in the x-z plane, "
+            "CM about the y axis through moment_point_m over reference area and length.")
+      .reals("moment_point_m", {0.25, 0.0}, deck::Length::between(2, 3), deck::Range::all(),
+             "Point the pitching moment is taken about: (x, y), or (x, y, z) on a 3-D mesh.")
       .boolean("far_field_vortex", false,
                "Subsonic free streams: the far field sees a point vortex at moment_point_m "
                "carrying the current lift (Usab-Murman), so that a near far field gives a far "
@@ -362,8 +368,8 @@ void validate_euler(const deck::Deck& d) {
     d.reject("solver.cfl_max", "must be at least solver.cfl_start");
 }
 
-mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm) {
-  if (mesh_from_file(d)) return read_mesh_file(d, comm);
+mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim, const std::string& what) {
+  if (mesh_from_file(d)) return read_mesh_file(d, comm, max_dim, what);
   mesh::Mesh m;
   const mesh::CellShape shape = d.string("mesh.cell_shape") == "quads"
                                     ? mesh::CellShape::quads
@@ -482,7 +488,8 @@ eu::FlowConditions flow_conditions(const deck::Deck& d) {
   f.temperature = d.real("flow.temperature_K");
   f.reference_length = d.real("flow.reference_length_m");
   const auto& mp = d.reals("flow.moment_point_m");
-  f.moment_point = {mp[0], mp[1]};
+  f.moment_point = {mp[0], mp[1], mp.size() > 2 ? mp[2] : 0.0};
+  f.reference_area = d.real("flow.reference_area_m2");
   f.far_field_vortex = d.boolean("flow.far_field_vortex");
   return f;
 }
@@ -497,29 +504,40 @@ std::vector<io::Field> flow_fields(const eu::Discretization& disc, const Tensor&
   const double s_inf = p_inf;  // p / rho^gamma with rho = 1
   const auto h = U.host();
   const index_t n = disc.n_owned();
+  const int nv = disc.n_vars();
   io::Field rho{"Density [kg/m^3]", 1, {}}, vel{"Velocity [m/s]", 3, {}},
       p{"Pressure [Pa]", 1, {}}, mach{"Mach", 1, {}}, cp{"Cp", 1, {}},
       ds{"Entropy deviation s/s_inf - 1", 1, {}};
-  for (index_t c = 0; c < n; ++c) {
-    eu::Conserved<double, 2> u;
-    for (int k = 0; k < 4; ++k) u[k] = h(c * 4 + k);
-    const eu::Primitive<double, 2> w = eu::to_primitive(gas, u);
+  const auto add = [&](const auto& w, double w_z) {
     rho.values.push_back(w.rho * rho_s);
-    vel.values.insert(vel.values.end(), {w.vel[0] * c_s, w.vel[1] * c_s, 0.0});
+    vel.values.insert(vel.values.end(), {w.vel[0] * c_s, w.vel[1] * c_s, w_z * c_s});
     p.values.push_back(w.p * p_s);
     mach.values.push_back(eu::mach_number(gas, w));
     cp.values.push_back((w.p - p_inf) / q_inf);
     ds.values.push_back(eu::entropy_measure(gas, w) / s_inf - 1.0);
+  };
+  for (index_t c = 0; c < n; ++c) {
+    if (nv == 5) {
+      eu::Conserved<double, 3> u;
+      for (int k = 0; k < 5; ++k) u[k] = h(c * 5 + k);
+      const eu::Primitive<double, 3> w = eu::to_primitive(gas, u);
+      add(w, w.vel[2]);
+    } else {
+      eu::Conserved<double, 2> u;
+      for (int k = 0; k < 4; ++k) u[k] = h(c * 4 + k);
+      add(eu::to_primitive(gas, u), 0.0);
+    }
   }
   return {rho, vel, p, mach, cp, ds};
 }
 
 struct WallPoint {
-  double x, y, cp;
+  double x, y, z, cp;
 };
 
-// (x, y, Cp) at the wall faces of every slip-wall marker, gathered on rank
-// 0 and ordered around the body (by angle about its centre).
+// (x, y[, z], Cp) at the wall faces of every slip-wall marker, gathered on
+// rank 0; in 2-D ordered around the body (by angle about its centre), in
+// 3-D by x, then y, then z.
 std::vector<WallPoint> wall_cp(const eu::Discretization& disc, const Tensor& U,
                                const std::vector<eu::BoundaryCondition>& conditions) {
   mesh::DistributedMesh& dm = disc.mesh();
@@ -529,12 +547,22 @@ std::vector<WallPoint> wall_cp(const eu::Discretization& disc, const Tensor& U,
   const auto h = U.host();
   const double p_inf = 1.0 / disc.flow().gamma, q_inf = 0.5 * disc.flow().mach * disc.flow().mach;
   std::vector<double> mine;
+  const int nv = disc.n_vars();
   for (const eu::BoundaryCondition& c : conditions) {
     if (c.kind != eu::BoundaryKind::slip_wall) continue;
     for (index_t f : dm.owned_marker_faces(c.marker)) {
-      eu::Conserved<double, 2> u;
-      for (int k = 0; k < 4; ++k) u[k] = h(left(f) * 4 + k);
-      mine.insert(mine.end(), {center(f, 0), center(f, 1), (eu::pressure(disc.gas(), u) - p_inf) / q_inf});
+      double p = 0.0;
+      if (nv == 5) {
+        eu::Conserved<double, 3> u;
+        for (int k = 0; k < 5; ++k) u[k] = h(left(f) * 5 + k);
+        p = eu::pressure(disc.gas(), u);
+      } else {
+        eu::Conserved<double, 2> u;
+        for (int k = 0; k < 4; ++k) u[k] = h(left(f) * 4 + k);
+        p = eu::pressure(disc.gas(), u);
+      }
+      mine.insert(mine.end(), {center(f, 0), center(f, 1), nv == 5 ? center(f, 2) : 0.0,
+                               (p - p_inf) / q_inf});
     }
   }
   int count = static_cast<int>(mine.size());
@@ -546,9 +574,15 @@ std::vector<WallPoint> wall_cp(const eu::Discretization& disc, const Tensor& U,
   CAMBER_CHECK_MPI(MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(),
                                displs.data(), MPI_DOUBLE, 0, dm.comm()));
   std::vector<WallPoint> points;
-  for (size_t i = 0; i + 2 < all.size() + 0 && i < all.size(); i += 3)
-    points.push_back({all[i], all[i + 1], all[i + 2]});
+  for (size_t i = 0; i + 3 < all.size(); i += 4)
+    points.push_back({all[i], all[i + 1], all[i + 2], all[i + 3]});
   if (points.empty()) return points;
+  if (nv == 5) {
+    std::sort(points.begin(), points.end(), [](const WallPoint& a, const WallPoint& b) {
+      return std::tie(a.x, a.y, a.z) < std::tie(b.x, b.y, b.z);
+    });
+    return points;
+  }
   double cx = 0.0, cy = 0.0;
   for (const WallPoint& p : points) cx += p.x, cy += p.y;
   cx /= static_cast<double>(points.size());
@@ -576,7 +610,7 @@ bool run_gnuplot(const std::string& script, const std::string& text) {
   return true;
 }
 
-bool plot(const std::string& dir, const std::string& name) {
+bool plot(const std::string& dir, const std::string& name, int dim) {
   const std::string script = dir + "/" + name + "_plots.gp";
   std::ostringstream gp;
   gp << "set terminal pngcairo size 900,600 noenhanced\n"
@@ -593,8 +627,8 @@ bool plot(const std::string& dir, const std::string& name) {
      << "set output '" << dir << "/" << name << "_cp.png'\n"
      << "set title 'Surface pressure: " << name << "'\n"
      << "set xlabel 'x'\nset ylabel 'Cp'\nset yrange [*:*] reverse\n"
-     << "plot '" << dir << "/" << name << "_cp.csv' using 1:3 with linespoints pt 7 ps 0.5 "
-        "title 'Cp'\n";
+     << "plot '" << dir << "/" << name << "_cp.csv' using 1:" << (dim == 3 ? 4 : 3)
+     << (dim == 3 ? " with points" : " with linespoints") << " pt 7 ps 0.5 title 'Cp'\n";
   return run_gnuplot(script, gp.str());
 }
 
@@ -646,7 +680,14 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   mesh::Mesh global;
   {
     ScopedTimer t("mesh");
-    global = build_mesh(d, comm);
+    global = build_mesh(d, comm, 3, "");
+  }
+  if (global.dim() == 3) {
+    // What the 3-D discretization does not have yet, rejected at its key.
+    if (d.integer("flow.order") != 1)
+      d.reject("flow.order", "the mesh is 3-D, and 3-D flows are first order so far; use 1");
+    if (d.boolean("flow.far_field_vortex"))
+      d.reject("flow.far_field_vortex", "is a 2-D correction; the mesh is 3-D");
   }
   const std::vector<eu::BoundaryCondition> conditions = boundary_conditions(d, global, comm);
   mesh::DistributedMesh dm;
@@ -738,10 +779,15 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
     write_history(result.history);
     if (runtime.rank() == 0) {
       std::ostringstream c;
-      c << "x,y,Cp\n" << std::setprecision(10);
-      for (const WallPoint& p : cp) c << p.x << ',' << p.y << ',' << p.cp << '\n';
+      const int dim = disc.dim();
+      c << (dim == 3 ? "x,y,z,Cp\n" : "x,y,Cp\n") << std::setprecision(10);
+      for (const WallPoint& p : cp) {
+        c << p.x << ',' << p.y << ',';
+        if (dim == 3) c << p.z << ',';
+        c << p.cp << '\n';
+      }
       write_file_atomically(dir + "/" + name + "_cp.csv", c.str());
-      const bool png = plot(dir, name);
+      const bool png = plot(dir, name, dim);
       logging::info("wrote " + dir + "/" + name + "_history.csv and _cp.csv" +
                     (png ? ", and their plots _convergence.png and _cp.png" : ""));
     }

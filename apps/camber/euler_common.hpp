@@ -42,7 +42,9 @@ void declare_euler_schema(deck::Schema& s);
 void validate_euler(const deck::Deck& d);
 
 // The mesh the deck describes (generated or read), the same on every rank.
-mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm);
+// A mesh of more than max_dim dimensions is rejected at mesh.file, saying
+// that `what` works on 2-D meshes so far.
+mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim, const std::string& what);
 // Boundary conditions checked against the mesh's markers (bad_input names
 // the deck key and line).
 std::vector<eu::BoundaryCondition> boundary_conditions(const deck::Deck& d, const mesh::Mesh& m,

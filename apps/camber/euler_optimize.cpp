@@ -168,7 +168,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
 
-  const mesh::Mesh global = build_mesh(d, comm);
+  const mesh::Mesh global = build_mesh(d, comm, 2, "camber optimize");
   const std::string objective_name = d.string("optimizer.objective");
   aero::AirfoilDesignSettings settings;
   settings.flow = design_flow_settings(d, global, comm);

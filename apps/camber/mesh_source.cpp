@@ -39,7 +39,8 @@ std::string deck_relative_path(const deck::Deck& d, const std::string& path) {
 
 std::string mesh_file_path(const deck::Deck& d) { return deck_relative_path(d, d.string("mesh.file")); }
 
-mesh::Mesh read_mesh_file(const deck::Deck& d, MPI_Comm comm) {
+mesh::Mesh read_mesh_file(const deck::Deck& d, MPI_Comm comm, int max_dim,
+                          const std::string& what) {
   collective_guard(comm, [&] {
     if (!fs::exists(mesh_file_path(d)))
       d.reject("mesh.file", "cannot find '" + mesh_file_path(d) +
@@ -47,10 +48,10 @@ mesh::Mesh read_mesh_file(const deck::Deck& d, MPI_Comm comm) {
   });
   mesh::Mesh m = mesh::read_mesh(mesh_file_path(d), comm);
   // Every rank holds the same mesh, so every rank rejects alike.
-  if (m.dim() != 2)
-    d.reject("mesh.file", "'" + mesh_file_path(d) +
-                              "' is a 3-D mesh; the heat and Euler problems solve on 2-D meshes "
-                              "so far (camber mesh-info reads and reports 3-D meshes)");
+  if (m.dim() > max_dim)
+    d.reject("mesh.file", "'" + mesh_file_path(d) + "' is a 3-D mesh; " + what +
+                              " works on 2-D meshes so far (camber mesh-info reads and reports "
+                              "3-D meshes)");
   return m;
 }
 

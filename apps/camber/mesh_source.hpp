@@ -40,7 +40,10 @@ std::string mesh_file_path(const deck::Deck& d);
 // Reads mesh.file (collective: every rank gets the global mesh). A missing
 // file is the deck's error at mesh.file's line; a bad file reports its own
 // file:line.
-mesh::Mesh read_mesh_file(const deck::Deck& d, MPI_Comm comm);
+// A mesh of more than max_dim dimensions is rejected at mesh.file, saying
+// that `what` works on 2-D meshes so far.
+mesh::Mesh read_mesh_file(const deck::Deck& d, MPI_Comm comm, int max_dim = 2,
+                          const std::string& what = "the heat problem");
 
 // The mesh section of the problems on a rectangle or a mesh file (keys
 // generate, file, cells_x, cells_y, length_x_m, length_y_m).

@@ -156,7 +156,7 @@ int check(int argc, char** argv, const Runtime& runtime) {
 
   deck::Deck d;
   collective_guard(comm, [&] { d = app::load_case_deck(deck_path); });
-  const mesh::Mesh global = ea::build_mesh(d, comm);
+  const mesh::Mesh global = ea::build_mesh(d, comm, 2, "this check");
   const eu::SteadyFlowSettings settings = ea::design_flow_settings(d, global, comm);
   const std::unique_ptr<design::ShapeParametrization> shape =
       ea::shape_parametrization(d, global, comm);

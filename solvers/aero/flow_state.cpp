@@ -13,13 +13,14 @@ namespace fs = std::filesystem;
 
 void write_flow_state(io::H5File& file, const mesh::DistributedMesh& dm, const Tensor& U) {
   const index_t n = dm.n_owned_cells();
-  Tensor owned({n, 4}), ids({n, 1});
+  const index_t nv = U.dim(1);  // dim + 2 conserved variables
+  Tensor owned({n, nv}), ids({n, 1});
   {
     const auto u = U.host();
     auto o = owned.host();
     auto g = ids.host();
     for (index_t c = 0; c < n; ++c) {
-      for (int k = 0; k < 4; ++k) o(c * 4 + k) = u(c * 4 + k);
+      for (index_t k = 0; k < nv; ++k) o(c * nv + k) = u(c * nv + k);
       g(c) = static_cast<double>(dm.cell_global_ids()[static_cast<size_t>(c)]);
     }
     Kokkos::deep_copy(owned.view(), o);
@@ -45,18 +46,23 @@ Tensor read_flow_state(const std::string& path, const mesh::DistributedMesh& dm,
     if (attributes) attributes(file);
     state = file.read_all("fields/conserved_nondimensional");
     ids = file.read_all("fields/cell_global_id");
+    CAMBER_INPUT_REQUIRE(state.rank() == 2 && state.dim(1) == dm.local().dim() + 2,
+                         "'" << path << "' holds " << (state.rank() == 2 ? state.dim(1) : 0)
+                             << " variables per cell; a " << dm.local().dim()
+                             << "-D flow has " << dm.local().dim() + 2);
   });
+  const index_t nv = state.dim(1);
   const auto s = state.host();
   const auto g = ids.host();
   std::vector<std::int64_t> row(static_cast<size_t>(dm.n_global_cells()), -1);
   for (index_t r = 0; r < ids.dim(0); ++r) row[static_cast<size_t>(g(r))] = r;
-  std::vector<double> u(static_cast<size_t>(dm.n_local_cells()) * 4, 0.0);
+  std::vector<double> u(static_cast<size_t>(dm.n_local_cells() * nv), 0.0);
   for (index_t c = 0; c < dm.n_owned_cells(); ++c) {
     const std::int64_t r = row[static_cast<size_t>(dm.cell_global_ids()[static_cast<size_t>(c)])];
     CAMBER_REQUIRE(r >= 0, "'" << path << "' lacks a cell of this mesh");
-    for (int k = 0; k < 4; ++k) u[static_cast<size_t>(c * 4 + k)] = s(r * 4 + k);
+    for (index_t k = 0; k < nv; ++k) u[static_cast<size_t>(c * nv + k)] = s(r * nv + k);
   }
-  return Tensor::from_host({dm.n_local_cells(), 4}, u);
+  return Tensor::from_host({dm.n_local_cells(), nv}, u);
 }
 
 }  // namespace camber::solvers::aero

@@ -762,7 +762,7 @@ Tensor Discretization::spectral_radius(const Tensor& U) const {
 }
 
 Forces Discretization::forces(const Tensor& U) const {
-  require_2d("forces");
+  if (dim_ == 3) return forces_3d(U);
   const Field<double> u = field_of(U);
   // Second order: the wall pressure is the reconstructed face pressure, from
   // a halo-filled copy of U.
@@ -808,6 +808,46 @@ Forces Discretization::forces(const Tensor& U) const {
   r.cl = w[0][0] * fx + w[0][1] * fy + w[0][2] * mz;
   r.cd = w[1][0] * fx + w[1][1] * fy + w[1][2] * mz;
   r.cm = w[2][0] * fx + w[2][1] * fy + w[2][2] * mz;
+  return r;
+}
+
+Forces Discretization::forces_3d(const Tensor& U) const {
+  // First order: the wall cell's pressure on each wall face.
+  const Field<double> u = field_of(U);
+  const auto walls = wall_faces_;
+  const auto left = face_left_;
+  const auto normal = geometry_.face_normal;
+  const auto center = geometry_.face_center;
+  const IdealGas gas = gas_;
+  const double p_inf = 1.0 / flow_.gamma;
+  const double xm = flow_.moment_point[0], zm = flow_.moment_point[2];
+  // Components: x, y, z force, then the moment about the y axis.
+  double sums[4] = {0.0, 0.0, 0.0, 0.0};
+  for (int component = 0; component < 4; ++component)
+    Kokkos::parallel_reduce(
+        "euler::forces_3d", Kokkos::RangePolicy<>(0, static_cast<index_t>(walls.extent(0))),
+        KOKKOS_LAMBDA(const index_t w, double& sum) {
+          const index_t f = walls(w), l = left(f);
+          Conserved<double, 3> s;
+          for (int k = 0; k < 5; ++k) s[k] = u(l, k);
+          const double dp = pressure(gas, s) - p_inf;
+          const double g[4] = {dp * normal(f, 0), dp * normal(f, 1), dp * normal(f, 2),
+                               (center(f, 2) - zm) * dp * normal(f, 0) -
+                                   (center(f, 0) - xm) * dp * normal(f, 2)};
+          sum += g[component];
+        },
+        sums[component]);
+  double total[4];
+  CAMBER_CHECK_MPI(MPI_Allreduce(sums, total, 4, MPI_DOUBLE, MPI_SUM, dm_->comm()));
+  const double a = flow_.alpha_deg * M_PI / 180.0;
+  const double qs = 0.5 * flow_.mach * flow_.mach * flow_.reference_area;  // rho = 1
+  Forces r;
+  r.fx = total[0];
+  r.fy = total[1];
+  r.fz = total[2];
+  r.cl = (-std::sin(a) * total[0] + std::cos(a) * total[2]) / qs;
+  r.cd = (std::cos(a) * total[0] + std::sin(a) * total[2]) / qs;
+  r.cm = total[3] / (qs * flow_.reference_length);
   return r;
 }
 

@@ -66,8 +66,8 @@
 /// otherwise).
 ///
 /// 3-D meshes (5 variables per cell; shapes {n_local, 5}): the first-order
-/// residual, its tangent and the face Jacobians, with every boundary
-/// condition; second order, forces, the colouring Jacobians and shape
+/// residual, its tangent, the face Jacobians and the forces, with every
+/// boundary condition; second order, the colouring Jacobians and shape
 /// derivatives are 2-D only so far (a 3-D Discretization at order 2 is a
 /// bad_input error, the other calls an error naming the call).
 #pragma once
@@ -114,7 +114,11 @@ struct FlowConditions {
   double pressure = 101325.0;     // Pa
   double temperature = 288.15;    // K
   double reference_length = 1.0;  // chord, in mesh units (m)
-  std::array<double, 2> moment_point = {0.25, 0.0};
+  // The point moments are taken about, (x, y) in 2-D, (x, y, z) in 3-D.
+  std::array<double, 3> moment_point = {0.25, 0.0, 0.0};
+  // 3-D: the reference area of the coefficients (the wing's planform or
+  // half-span area), in mesh units squared; 2-D uses reference_length.
+  double reference_area = 1.0;
   // Far-field point vortex (Usab and Murman; Thomas and Salas, AIAA J.
   // 24(7), 1986): the far-field state of each face is the free stream plus
   // the compressible velocity of a vortex at moment_point whose circulation
@@ -143,9 +147,12 @@ struct FlowConditions {
 };
 
 // Pressure forces on the wall markers, as coefficients (all ranks).
+// In 3-D lift is along z and drag along the free stream in the x-z plane;
+// cm is the pitching moment about the y axis through moment_point (nose up
+// positive) over q reference_area reference_length.
 struct Forces {
   double cl = 0.0, cd = 0.0, cm = 0.0;  // cm about moment_point, nose up positive
-  double fx = 0.0, fy = 0.0;            // nondimensional force components
+  double fx = 0.0, fy = 0.0, fz = 0.0;  // nondimensional force components (fz: 3-D)
 };
 
 class Discretization {
@@ -346,6 +353,7 @@ class Discretization {
                                 const Kokkos::View<G**>& to_center) const;
   template <class T>
   void gather_residual(const Field<T>& F, const Field<T>& R) const;
+  Forces forces_3d(const Tensor& U) const;
 
   mesh::DistributedMesh* dm_;
   FlowConditions flow_;

@@ -26,13 +26,19 @@ namespace camber::solvers::euler {
 
 namespace {
 
-constexpr int nv = 4;  // 2-D: Discretization::n_vars() of a 2-D mesh
+// The most conserved variables per cell (3-D), for fixed-size buffers.
+constexpr int max_nv = 5;
+
+// The pressure of the conserved state u[0..nv) (nv = dim + 2).
+double pressure_of(const IdealGas& gas, const double* u, int nv) {
+  double m2 = 0.0;
+  for (int d = 1; d < nv - 1; ++d) m2 += u[d] * u[d];
+  return (gas.gamma - 1.0) * (u[nv - 1] - 0.5 * m2 / u[0]);
+}
 
 // Density and pressure of owned cell c are positive and finite.
-bool admissible(const IdealGas& gas, const double* u) {
-  Conserved<double, 2> s;
-  for (int k = 0; k < nv; ++k) s[k] = u[k];
-  const double p = pressure(gas, s);
+bool admissible(const IdealGas& gas, const double* u, int nv) {
+  const double p = pressure_of(gas, u, nv);
   return std::isfinite(p) && std::isfinite(u[0]) && u[0] > 0.0 && p > 0.0;
 }
 
@@ -54,6 +60,7 @@ PetscErrorCode newton_shell_mult(Mat M, Vec x, Vec y) {
   NewtonShell* shell = nullptr;
   PetscCall(MatShellGetContext(M, &shell));
   const index_t n_owned = shell->disc->n_owned();
+  const int nv = shell->disc->n_vars();
   const auto owned = std::make_pair(index_t{0}, n_owned * nv);
   const PetscScalar* xa = nullptr;
   PetscCall(VecGetArrayRead(x, &xa));
@@ -97,7 +104,7 @@ struct Norms {
   index_t worst_cell = -1;  // a NaN cell (owned, local id), or -1
 };
 
-Norms residual_norms(const Tensor& R, index_t n_owned, MPI_Comm comm) {
+Norms residual_norms(const Tensor& R, index_t n_owned, int nv, MPI_Comm comm) {
   const auto h = R.host();
   double s[2] = {0.0, 0.0};
   index_t bad = -1;
@@ -130,6 +137,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   mesh::DistributedMesh& dm = disc.mesh();
   const MPI_Comm comm = dm.comm();
   const index_t n_owned = disc.n_owned(), n_faces = disc.n_faces();
+  const int nv = disc.n_vars();
   // PETSc block of every local cell (owned, then ghosts).
   const std::vector<PetscInt> block = petsc::petsc_cell_numbers(disc.mesh());
 
@@ -249,7 +257,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
 
   SteadyResult result;
   Tensor R = coupled_residual(disc, U);
-  Norms norms = residual_norms(R, n_owned, comm);
+  Norms norms = residual_norms(R, n_owned, nv, comm);
   const double r0 = phase.r0 > 0.0 ? phase.r0 : norms.density;
   double cfl = options.cfl_start;
   const IdealGas gas = disc.gas();
@@ -274,17 +282,18 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
     // Every rank learns the lowest failing rank's cell.
     const auto centroid = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
                                                               disc.geometry().cell_centroid);
-    double mine[3] = {bad >= 0 ? static_cast<double>(dm.rank()) : 1e300,
-                      bad >= 0 ? centroid(bad, 0) : 0.0, bad >= 0 ? centroid(bad, 1) : 0.0};
+    const int dim = disc.dim();
     struct {
       double value;
       int rank;
-    } in{mine[0], dm.rank()}, out{};
+    } in{bad >= 0 ? static_cast<double>(dm.rank()) : 1e300, dm.rank()}, out{};
     CAMBER_CHECK_MPI(MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MINLOC, comm));
-    double where[2] = {mine[1], mine[2]};
-    CAMBER_CHECK_MPI(MPI_Bcast(where, 2, MPI_DOUBLE, out.rank, comm));
+    double where[3] = {0.0, 0.0, 0.0};
+    for (int d = 0; d < dim && bad >= 0; ++d) where[d] = centroid(bad, d);
+    CAMBER_CHECK_MPI(MPI_Bcast(where, dim, MPI_DOUBLE, out.rank, comm));
     const std::string message =
-        CAMBER_MSG(why << " in the cell at (" << where[0] << ", " << where[1] << ") on rank "
+        CAMBER_MSG(why << " in the cell at (" << where[0] << ", " << where[1]
+                       << (dim == 3 ? ", " + std::to_string(where[2]) : std::string()) << ") on rank "
                        << out.rank << "; the last good state is kept" << hint);
     // Every rank throws the same error; collective_guard prints it once.
     collective_guard(comm, [&] { CAMBER_REQUIRE(false, message); });
@@ -362,11 +371,12 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
         CAMBER_CHECK_PETSC(MatZeroEntries(A.get()));
         for (index_t f = 0; f < n_faces; ++f) {
           const index_t l = left(f), r = right(f);
-          PetscScalar jl[nv * nv], jr[nv * nv], njl[nv * nv], njr[nv * nv];
+          PetscScalar jl[max_nv * max_nv], jr[max_nv * max_nv], njl[max_nv * max_nv],
+              njr[max_nv * max_nv];
           for (int i = 0; i < nv; ++i)
             for (int k = 0; k < nv; ++k) {
-              jl[i * nv + k] = jh(f * 32 + i * 8 + k);
-              jr[i * nv + k] = jh(f * 32 + i * 8 + 4 + k);
+              jl[i * nv + k] = jh((f * nv + i) * 2 * nv + k);
+              jr[i * nv + k] = jh((f * nv + i) * 2 * nv + nv + k);
               njl[i * nv + k] = -jl[i * nv + k];
               njr[i * nv + k] = -jr[i * nv + k];
             }
@@ -385,7 +395,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
           }
         }
         for (index_t c = 0; c < n_owned; ++c) {
-          PetscScalar d[nv * nv] = {};
+          PetscScalar d[max_nv * max_nv] = {};
           for (int i = 0; i < nv; ++i) d[i * nv + i] = lh(c) / cfl;
           if (matrix_free) shell.diagonal[static_cast<size_t>(c)] = lh(c) / cfl;
           const PetscInt bc = block[static_cast<size_t>(c)];
@@ -434,12 +444,12 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
         // cell (p's change taken at the full step).
         double worst = 0.0;
         for (index_t c = 0; c < n_owned; ++c) {
-          Conserved<double, 2> u0, u1;
+          double u0[max_nv], u1[max_nv];
           for (int k = 0; k < nv; ++k) {
             u0[k] = uh(c * nv + k);
             u1[k] = u0[k] + dh(c * nv + k);
           }
-          const double p0 = pressure(gas, u0), p1 = pressure(gas, u1);
+          const double p0 = pressure_of(gas, u0, nv), p1 = pressure_of(gas, u1, nv);
           worst = std::max(worst, std::fabs(u1[0] - u0[0]) / u0[0]);
           worst = std::max(worst, std::fabs(p1 - p0) / p0);
         }
@@ -450,9 +460,9 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
       for (;;) {
         int ok = 1;
         for (index_t c = 0; c < n_owned && ok; ++c) {
-          double s[nv];
+          double s[max_nv];
           for (int k = 0; k < nv; ++k) s[k] = uh(c * nv + k) + alpha * dh(c * nv + k);
-          ok = admissible(gas, s);
+          ok = admissible(gas, s, nv);
           if (!ok) blocking = c;
         }
         int all = 0;
@@ -468,7 +478,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
         U = U_good.clone();
         U.axpy(alpha, dU);
         R = coupled_residual(*active, U);
-        norms = residual_norms(R, n_owned, comm);
+        norms = residual_norms(R, n_owned, nv, comm);
         check_finite();
         U_good = U.clone();
         result.iterations = it;
@@ -503,7 +513,6 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
 
 SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOptions& options,
                           const SteadyMonitor& monitor) {
-  disc.require_2d("solve_steady");
   Phase phase;
   phase.start = std::chrono::steady_clock::now();
   phase.r0 = options.reference_residual;
@@ -520,7 +529,7 @@ SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOpt
   // stays relative to the second-order residual at the initial state.
   if (phase.r0 <= 0.0) {
     Tensor R = coupled_residual(disc, U);
-    phase.r0 = residual_norms(R, disc.n_owned(), disc.mesh().comm()).density;
+    phase.r0 = residual_norms(R, disc.n_owned(), disc.n_vars(), disc.mesh().comm()).density;
   }
   SteadyOptions first_options = options;
   first_options.rel_tolerance = options.first_order_drop;
