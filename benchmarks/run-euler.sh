@@ -3,7 +3,8 @@
 # docs/performance.md ("Euler solver"):
 #   - bench_euler (Google Benchmark, interleaved repetitions): STREAM triad,
 #     residual evaluation, Jacobian face blocks, whole steady solve, on SU2's
-#     QuickStart NACA 0012 mesh (M = 0.8, alpha = 1.25 deg), one rank;
+#     QuickStart NACA 0012 mesh (M = 0.8, alpha = 1.25 deg), one rank; the
+#     first-order residual and face blocks in 3-D on SU2's cylinder (CGNS);
 #   - `camber run` on the same case at 1 and 2 ranks, alternated, for the
 #     parallel speed-up, Newton steps and peak memory.
 #
@@ -84,6 +85,15 @@ print(f"| Jacobian face blocks, ms | {j[0]:.3f} | {j[1]:.3f} | {j[2]:.3f} |")
 print(f"| Jacobian blocks / residual | {j[0]/r[2]:.1f} | {j[1]/r[1]:.1f} | {j[2]/r[0]:.1f} |")
 print(f"| steady solve (one rank), s | {s[0]/1e3:.2f} | {s[1]/1e3:.2f} | {s[2]/1e3:.2f} |")
 print(f"| Newton steps | {steps:.0f} | | |")
+r3 = stat("BM_residual_3d"); c3 = stat("BM_residual_3d", "cells/s"); j3 = stat("BM_face_jacobians_3d")
+b3 = [b["bytes_per_second"] for b in runs["BM_residual_3d"]]
+print("\n| 3-D, SU2's cylinder (27,591 tetrahedra), first order | min | median | max |")
+print("|---|---|---|---|")
+print(f"| residual, ms | {r3[0]:.3f} | {r3[1]:.3f} | {r3[2]:.3f} |")
+print(f"| residual, million cells/s | {c3[0]/1e6:.2f} | {c3[1]/1e6:.2f} | {c3[2]/1e6:.2f} |")
+print(f"| residual bandwidth (byte model), GB/s | {min(b3)/1e9:.2f} | {statistics.median(b3)/1e9:.2f} | {max(b3)/1e9:.2f} |")
+print(f"| residual / triad bandwidth | {min(b3)/max(tr):.3f} | {statistics.median(b3)/statistics.median(tr):.3f} | {max(b3)/min(tr):.3f} |")
+print(f"| Jacobian face blocks, ms | {j3[0]:.3f} | {j3[1]:.3f} | {j3[2]:.3f} |")
 
 cli = {}
 for line in open(f"{out}/cli.txt"):
