@@ -300,25 +300,51 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
   auto fk = Kokkos::create_mirror_view(face_kind_);
   std::vector<index_t> walls;
   int unmarked = 0;
+  index_t first_unmarked = -1;
   for (index_t f = 0; f < n_faces_; ++f) {
     fl(f) = left_h(f);
     fr(f) = right_h(f);
     fk(f) = -1;
     if (right_h(f) < 0) {
       if (marker_h(f) < 0) {
-        ++unmarked;
+        if (unmarked++ == 0) first_unmarked = f;
       } else {
         fk(f) = marker_kind[static_cast<size_t>(marker_h(f))];
         if (fk(f) == static_cast<int>(BoundaryKind::slip_wall)) walls.push_back(f);
       }
     }
   }
-  const double any_unmarked = par::allreduce_max(static_cast<double>(unmarked), dm.comm());
-  collective_guard(dm.comm(), [&] {
-    CAMBER_INPUT_REQUIRE(any_unmarked == 0.0,
-                         "the mesh has boundary faces without a marker; every boundary face "
-                         "needs one so that it gets a boundary condition");
-  });
+  const double n_unmarked = par::allreduce_sum(static_cast<double>(unmarked), dm.comm());
+  if (n_unmarked > 0.0) {
+    // The first unmarked face of the lowest rank that has one, on every
+    // rank, so that the message names a place.
+    struct {
+      int none, rank;
+    } in{unmarked > 0 ? 0 : 1, dm.rank()}, out{};
+    CAMBER_CHECK_MPI(MPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, dm.comm()));
+    double at[3] = {0.0, 0.0, 0.0};
+    if (first_unmarked >= 0) {
+      const auto center =
+          Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), geometry_.face_center);
+      for (int d = 0; d < dim_; ++d) at[d] = center(first_unmarked, d);
+    }
+    CAMBER_CHECK_MPI(MPI_Bcast(at, 3, MPI_DOUBLE, out.rank, dm.comm()));
+    std::ostringstream where;
+    where << "(" << at[0] << ", " << at[1];
+    if (dim_ == 3) where << ", " << at[2];
+    where << ")";
+    std::string names;
+    for (const mesh::Marker& m : local.markers()) names += (names.empty() ? "" : ", ") + m.name;
+    collective_guard(dm.comm(), [&] {
+      CAMBER_INPUT_REQUIRE(false, static_cast<long long>(n_unmarked)
+                                      << " boundary faces of the mesh have no marker (one at "
+                                      << where.str()
+                                      << "), so the markers do not close the domain; every "
+                                         "boundary face needs a marker to get a boundary "
+                                         "condition (the mesh's markers: "
+                                      << (names.empty() ? std::string("none") : names) << ")");
+    });
+  }
   Kokkos::deep_copy(face_left_, fl);
   Kokkos::deep_copy(face_right_, fr);
   Kokkos::deep_copy(face_kind_, fk);

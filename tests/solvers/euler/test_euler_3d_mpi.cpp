@@ -406,6 +406,31 @@ TEST(Euler3D, AnExtrudedWedgeSolvesToTheTwoDimensionalFlow) {
   EXPECT_LE(w, 1e-11);
 }
 
+// A mesh whose markers leave part of the boundary bare (SU2's brick of
+// hexahedra without its marker z_p, the face z = 1 of 741 quads): one
+// bad_input error on every rank, with the count and a place on that face.
+TEST(Euler3D, MarkersThatDoNotCloseTheDomainAreBadInput) {
+  CAMBER_NEED_SHARED_FILE(brick("hex"));
+  mesh::MeshData d = mesh::read_mesh_data(brick("hex"));
+  d.markers.erase(std::remove_if(d.markers.begin(), d.markers.end(),
+                                 [](const mesh::MeshData::Marker& m) { return m.name == "z_p"; }),
+                  d.markers.end());
+  mesh::DistributedMesh dm(mesh::Mesh::from_cells(d), test::world());
+  std::vector<BoundaryCondition> conditions = all(BoundaryKind::far_field);
+  conditions.pop_back();  // z_p
+  try {
+    (void)Discretization(dm, FlowConditions{}, conditions);
+    ADD_FAILURE() << "expected a bad_input error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::bad_input);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("741 boundary faces of the mesh have no marker (one at ("), std::string::npos)
+        << what;
+    EXPECT_NE(what.find(", 1)), so the markers do not close the domain"), std::string::npos) << what;
+    EXPECT_NE(what.find("the mesh's markers: x_m, x_p, y_m, y_p, z_m"), std::string::npos) << what;
+  }
+}
+
 TEST(Euler3D, WhatIsNotYetIn3DSaysSo) {
   CAMBER_NEED_SHARED_FILE(brick("hex"));
   mesh::DistributedMesh dm = mesh::DistributedMesh::read(brick("hex"), test::world());
