@@ -22,8 +22,8 @@ for level in "coarse 32" "medium 22" "fine 15"; do
   mesh=$out/onera_m6_$1.su2
   if ! gmsh -3 "$here/onera_m6.geo" -setstring cad "$cad" -setnumber h_wall "$2" \
        -format su2 -o "$mesh" > "$out/gmsh_$1.log" 2>&1 || grep -q "^Error" "$out/gmsh_$1.log"; then
-    echo "mesh.sh: Gmsh could not mesh '$cad' (wall spacing $2 mm):" >&2
-    grep "^Error" "$out/gmsh_$1.log" | head -5 >&2
+    echo "mesh.sh: Gmsh could not mesh '$cad' (wall spacing $2 mm; log $out/gmsh_$1.log):" >&2
+    { grep "^Error" "$out/gmsh_$1.log" || tail -n 3 "$out/gmsh_$1.log"; } | head -n 5 >&2 || true
     exit 2
   fi
   echo "$mesh: $(sed -n 's/^NELEM= *//p' "$mesh") tetrahedra, $(sed -n 's/^NPOIN= *//p' "$mesh") nodes"
