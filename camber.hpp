@@ -61,6 +61,7 @@
 #include <camber/optimization/optimizer.hpp>
 
 #include <camber/mesh/cell_faces.hpp>
+#include <camber/mesh/cgns_reader.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/karman_trefftz_ogrid.hpp>
