@@ -136,4 +136,5 @@
 #if CAMBER_WITH_PETSC && CAMBER_WITH_IO
 #include <camber/solvers/aero/airfoil_design.hpp>
 #include <camber/solvers/aero/flow_state.hpp>
+#include <camber/solvers/aero/wing_sections.hpp>
 #endif

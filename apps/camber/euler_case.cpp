@@ -28,6 +28,7 @@
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/core/progress.hpp>
+#include <camber/solvers/aero/wing_sections.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 #include <camber/core/timer.hpp>
@@ -144,6 +145,13 @@ void declare_euler_schema(deck::Schema& s) {
               "Characteristic far field from Riemann invariants (subsonic or supersonic).")
       .string("supersonic_inflow", "", "Supersonic inflow: the free stream's flux.")
       .string("supersonic_outflow", "", "Supersonic outflow: the interior's flux.");
+  s.section("wing", "3-D meshes: the wall pressure along spanwise stations of a wing whose root "
+                    "lies on the plane y = 0.")
+      .reals("stations", {}, deck::Length::any(), deck::Range::greater_than(0.0).and_less_than(1.0),
+             "Stations eta, fractions of the semi-span (the largest y of the slip walls' "
+             "nodes): the slip-wall faces the planes y = eta b cut, written as "
+             "<dir>/<case>_stations.csv (eta, x/c, x, z, Cp, side: 1 upper, -1 lower) and "
+             "plotted in <case>_stations.png. Empty: none.");
   s.section("solver", "Pseudo-transient Newton (PETSc GMRES, block-Jacobi/ILU(1)); "
                       "-flow_ksp_* and -flow_pc_* options override the linear solver.")
       .integer("max_iterations", 100, deck::IntRange(1, 100000), "Most Newton steps.")
@@ -632,6 +640,30 @@ bool plot(const std::string& dir, const std::string& name, int dim) {
   return run_gnuplot(script, gp.str());
 }
 
+// Cp against x/c at each spanwise station, upper and lower surfaces, one
+// panel per station (from <case>_stations.csv).
+bool plot_stations(const std::string& dir, const std::string& name,
+                   const std::vector<double>& etas) {
+  const std::string script = dir + "/" + name + "_stations.gp";
+  const int columns = etas.size() > 3 ? 3 : static_cast<int>(etas.size());
+  const int rows = static_cast<int>((etas.size() + 2) / 3);
+  std::ostringstream gp;
+  gp << std::setprecision(10) << "set terminal pngcairo size " << 420 * columns << ","
+     << 340 * rows << " noenhanced\n"
+     << "set datafile separator ','\nset grid\n"
+     << "set output '" << dir << "/" << name << "_stations.png'\n"
+     << "set multiplot layout " << rows << "," << columns << " title 'Surface pressure: " << name
+     << "'\n"
+     << "set xlabel 'x/c'\nset ylabel 'Cp'\nset yrange [*:*] reverse\n";
+  for (double eta : etas)
+    gp << "set title 'eta = " << eta << "'\n"
+       << "plot '" << dir << "/" << name << "_stations.csv' using ($1 == " << eta
+       << " && $6 > 0 ? $2 : 1/0):5 with points pt 7 ps 0.5 title 'upper', '' using ($1 == "
+       << eta << " && $6 < 0 ? $2 : 1/0):5 with points pt 6 ps 0.5 title 'lower'\n";
+  gp << "unset multiplot\n";
+  return run_gnuplot(script, gp.str());
+}
+
 // The state file <dir>/<case>.h5: the conserved variables (nondimensional)
 // of every cell with its global cell id, rows in rank order, and the run's
 // settings as attributes. Collective; written atomically by H5File.
@@ -682,6 +714,8 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
     ScopedTimer t("mesh");
     global = build_mesh(d, comm, 3, "");
   }
+  if (global.dim() == 2 && !d.reals("wing.stations").empty())
+    d.reject("wing.stations", "spanwise stations need a 3-D mesh; this one is 2-D");
   if (global.dim() == 3) {
     // What the 3-D discretization does not have yet, rejected at its key.
     if (d.integer("flow.order") != 1)
@@ -776,6 +810,13 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   {
     ScopedTimer t("output");
     const std::vector<WallPoint> cp = wall_cp(disc, U, conditions);
+    std::vector<aero::SectionPoint> stations;
+    if (!d.reals("wing.stations").empty()) {
+      std::vector<std::string> walls;
+      for (const eu::BoundaryCondition& bc : conditions)
+        if (bc.kind == eu::BoundaryKind::slip_wall) walls.push_back(bc.marker);
+      stations = aero::wing_sections(disc, U, walls, d.reals("wing.stations"));
+    }
     write_history(result.history);
     if (runtime.rank() == 0) {
       std::ostringstream c;
@@ -788,6 +829,17 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
       }
       write_file_atomically(dir + "/" + name + "_cp.csv", c.str());
       const bool png = plot(dir, name, dim);
+      if (!stations.empty()) {
+        std::ostringstream st;
+        st << "eta,x_over_c,x,z,Cp,side\n" << std::setprecision(10);
+        for (const aero::SectionPoint& q : stations)
+          st << q.eta << ',' << q.x_over_c << ',' << q.x << ',' << q.z << ',' << q.cp << ','
+             << q.side << '\n';
+        write_file_atomically(dir + "/" + name + "_stations.csv", st.str());
+        const bool station_png = plot_stations(dir, name, d.reals("wing.stations"));
+        logging::info("wrote " + dir + "/" + name + "_stations.csv" +
+                      (station_png ? " and _stations.png" : ""));
+      }
       logging::info("wrote " + dir + "/" + name + "_history.csv and _cp.csv" +
                     (png ? ", and their plots _convergence.png and _cp.png" : ""));
     }

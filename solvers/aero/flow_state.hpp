@@ -21,13 +21,13 @@
 
 namespace camber::solvers::aero {
 
-/// The owned rows of U ({n_local, 4}) and their global cell ids into an
+/// The owned rows of U ({n_local, dim + 2}) and their global cell ids into an
 /// open file. Collective.
 void write_flow_state(io::H5File& file, const mesh::DistributedMesh& dm, const Tensor& U);
 
-/// Back into the {n_local, 4} layout of `dm` (ghost rows 0), calling
+/// Back into the {n_local, dim + 2} layout of `dm` (ghost rows 0), calling
 /// `attributes` on the open file. Collective; bad_input (on every rank) for
-/// a missing file, another mesh's cell count or a missing cell.
+/// a missing file, another mesh's cell count or dimension, or a missing cell.
 Tensor read_flow_state(const std::string& path, const mesh::DistributedMesh& dm,
                        const std::function<void(io::H5File&)>& attributes = {});
 

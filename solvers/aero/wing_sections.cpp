@@ -1,0 +1,113 @@
+#include <camber/solvers/aero/wing_sections.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <tuple>
+
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
+#include <camber/parallel/collectives.hpp>
+
+namespace camber::solvers::aero {
+
+namespace {
+
+template <class View>
+auto host(const View& v) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+}
+
+}  // namespace
+
+std::vector<SectionPoint> wing_sections(const euler::Discretization& disc, const Tensor& U,
+                                        const std::vector<std::string>& walls,
+                                        const std::vector<double>& etas) {
+  mesh::DistributedMesh& dm = disc.mesh();
+  collective_guard(dm.comm(), [&] {
+    CAMBER_INPUT_REQUIRE(disc.dim() == 3, "wing sections need a 3-D mesh; this one is "
+                                              << disc.dim() << "-D");
+    for (double eta : etas)
+      CAMBER_INPUT_REQUIRE(eta > 0.0 && eta < 1.0,
+                           "a wing station eta = " << eta << " must lie in (0, 1)");
+  });
+  const mesh::Mesh& local = dm.local();
+  const auto x = host(local.coords());
+  const auto offsets = host(local.face_offsets());
+  const auto nodes = host(local.face_nodes());
+  const auto left = host(disc.face_left());
+  const auto normal = host(disc.geometry().face_normal);
+  const auto u = U.host();
+
+  std::vector<index_t> faces;
+  for (const std::string& w : walls) {
+    const std::vector<index_t> f = dm.owned_marker_faces(w);
+    faces.insert(faces.end(), f.begin(), f.end());
+  }
+  double b = -std::numeric_limits<double>::infinity();
+  for (index_t f : faces)
+    for (index_t k = offsets(f); k < offsets(f + 1); ++k) b = std::max(b, x(nodes(k), 1));
+  b = par::allreduce_max(b, dm.comm());
+
+  // Per cut: eta, x, z, Cp, side.
+  std::vector<double> mine;
+  const double gamma = disc.gas().gamma;
+  const double p_inf = 1.0 / gamma, q_inf = 0.5 * disc.flow().mach * disc.flow().mach;
+  for (double eta : etas) {
+    const double y0 = eta * b;
+    for (index_t f : faces) {
+      double cut[2][3];
+      int n_cut = 0;
+      const index_t begin = offsets(f), end = offsets(f + 1);
+      for (index_t k = begin; k < end && n_cut < 2; ++k) {
+        const index_t a = nodes(k), c = nodes(k + 1 < end ? k + 1 : begin);
+        const double ya = x(a, 1) - y0, yc = x(c, 1) - y0;
+        if ((ya < 0.0) == (yc < 0.0)) continue;  // the edge does not cross
+        const double t = ya / (ya - yc);
+        for (int d = 0; d < 3; ++d) cut[n_cut][d] = x(a, d) + t * (x(c, d) - x(a, d));
+        ++n_cut;
+      }
+      if (n_cut < 2) continue;
+      const index_t cell = left(f);
+      const double* s = &u(cell * 5);
+      const double p =
+          (gamma - 1.0) * (s[4] - 0.5 * (s[1] * s[1] + s[2] * s[2] + s[3] * s[3]) / s[0]);
+      // The face normal points out of the fluid, into the body: the upper
+      // surface's points to -z.
+      mine.insert(mine.end(), {eta, 0.5 * (cut[0][0] + cut[1][0]), 0.5 * (cut[0][2] + cut[1][2]),
+                               (p - p_inf) / q_inf, normal(f, 2) < 0.0 ? 1.0 : -1.0});
+    }
+  }
+
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<size_t>(dm.size())), displs(static_cast<size_t>(dm.size()));
+  CAMBER_CHECK_MPI(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, dm.comm()));
+  int total = 0;
+  for (size_t r = 0; r < counts.size(); ++r) displs[r] = total, total += counts[r];
+  std::vector<double> all(static_cast<size_t>(dm.rank() == 0 ? total : 0));
+  CAMBER_CHECK_MPI(MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(),
+                               displs.data(), MPI_DOUBLE, 0, dm.comm()));
+  std::vector<SectionPoint> points;
+  for (size_t i = 0; i + 4 < all.size(); i += 5) {
+    SectionPoint q;
+    q.eta = all[i];
+    q.x = all[i + 1];
+    q.z = all[i + 2];
+    q.cp = all[i + 3];
+    q.side = all[i + 4] > 0.0 ? 1 : -1;
+    points.push_back(q);
+  }
+  // x/c from each station's leading to trailing edge.
+  for (double eta : etas) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (const SectionPoint& q : points)
+      if (q.eta == eta) lo = std::min(lo, q.x), hi = std::max(hi, q.x);
+    for (SectionPoint& q : points)
+      if (q.eta == eta && hi > lo) q.x_over_c = (q.x - lo) / (hi - lo);
+  }
+  std::sort(points.begin(), points.end(), [](const SectionPoint& a, const SectionPoint& c) {
+    return std::make_tuple(a.eta, -a.side, a.x) < std::make_tuple(c.eta, -c.side, c.x);
+  });
+  return points;
+}
+
+}  // namespace camber::solvers::aero
