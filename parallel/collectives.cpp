@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::par {
 
@@ -37,6 +38,24 @@ int mpi_count(std::int64_t n, const char* who) {
 double allreduce_sum(double value, MPI_Comm comm) { return allreduce(value, MPI_SUM, comm); }
 double allreduce_max(double value, MPI_Comm comm) { return allreduce(value, MPI_MAX, comm); }
 double allreduce_min(double value, MPI_Comm comm) { return allreduce(value, MPI_MIN, comm); }
+
+std::vector<double> gather_on_root(const std::vector<double>& mine, MPI_Comm comm) {
+  const int count = mpi_count(static_cast<index_t>(mine.size()), "gather_on_root");
+  const int size = comm_size(comm), rank = comm_rank(comm);
+  std::vector<int> counts(static_cast<size_t>(size)), displs(static_cast<size_t>(size), 0);
+  CAMBER_CHECK_MPI(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm));
+  long long total = 0;
+  for (int r = 0; r < size; ++r) {
+    displs[static_cast<size_t>(r)] = static_cast<int>(total);
+    total += counts[static_cast<size_t>(r)];
+  }
+  CAMBER_REQUIRE(rank != 0 || total <= std::numeric_limits<int>::max(),
+                 "gather_on_root: " << total << " values exceed an MPI count");
+  std::vector<double> all(rank == 0 ? static_cast<size_t>(total) : 0);
+  CAMBER_CHECK_MPI(MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(),
+                               displs.data(), MPI_DOUBLE, 0, comm));
+  return all;
+}
 
 void allreduce_sum_in_place(Tensor& values, MPI_Comm comm) {
   auto host = values.host();

@@ -22,6 +22,8 @@
 
 #include <mpi.h>
 
+#include <vector>
+
 #include <camber/parallel/cell_distribution.hpp>
 #include <camber/core/tensor.hpp>
 
@@ -31,6 +33,9 @@ namespace camber::par {
 double allreduce_sum(double value, MPI_Comm comm);
 double allreduce_max(double value, MPI_Comm comm);
 double allreduce_min(double value, MPI_Comm comm);
+/// Every rank's values, concatenated in rank order, on rank 0 (empty on the
+/// others): a report's rows gathered for writing.
+std::vector<double> gather_on_root(const std::vector<double>& mine, MPI_Comm comm);
 /// Element-wise sum over ranks, in place (same shape on every rank),
 /// e.g.\ gradients of data-parallel training.
 void allreduce_sum_in_place(Tensor& values, MPI_Comm comm);

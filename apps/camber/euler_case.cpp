@@ -573,14 +573,7 @@ std::vector<WallPoint> wall_cp(const eu::Discretization& disc, const Tensor& U,
                                (p - p_inf) / q_inf});
     }
   }
-  int count = static_cast<int>(mine.size());
-  std::vector<int> counts(static_cast<size_t>(dm.size())), displs(static_cast<size_t>(dm.size()));
-  CAMBER_CHECK_MPI(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, dm.comm()));
-  int total = 0;
-  for (size_t r = 0; r < counts.size(); ++r) displs[r] = total, total += counts[r];
-  std::vector<double> all(static_cast<size_t>(dm.rank() == 0 ? total : 0));
-  CAMBER_CHECK_MPI(MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(),
-                               displs.data(), MPI_DOUBLE, 0, dm.comm()));
+  const std::vector<double> all = par::gather_on_root(mine, dm.comm());
   std::vector<WallPoint> points;
   for (size_t i = 0; i + 3 < all.size(); i += 4)
     points.push_back({all[i], all[i + 1], all[i + 2], all[i + 3]});

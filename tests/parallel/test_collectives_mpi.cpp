@@ -30,6 +30,24 @@ TEST(Collectives, AllreduceOfScalars) {
   EXPECT_EQ(t.max(), static_cast<double>(size));
 }
 
+// Rank r sends r + 1 copies of r; rank 0 receives 0, 1, 1, 2, 2, 2, ... in
+// rank order (a rank with nothing to send included), the others nothing.
+TEST(Collectives, GatherOnRootConcatenatesInRankOrder) {
+  const int rank = camber::comm_rank(MPI_COMM_WORLD);
+  const int size = camber::comm_size(MPI_COMM_WORLD);
+  const std::vector<double> mine(static_cast<size_t>(rank == 1 ? 0 : rank + 1),
+                                 static_cast<double>(rank));
+  const std::vector<double> all = par::gather_on_root(mine, MPI_COMM_WORLD);
+  if (rank != 0) {
+    EXPECT_TRUE(all.empty());
+    return;
+  }
+  std::vector<double> expected;
+  for (int r = 0; r < size; ++r)
+    if (r != 1) expected.insert(expected.end(), static_cast<size_t>(r + 1), static_cast<double>(r));
+  EXPECT_EQ(all, expected);
+}
+
 TEST(Collectives, OwnedReductionsEqualSerialOnes) {
   const auto g = camber::test::grid_graph(100, 100);
   const auto part = par::partition_over_ranks(MPI_COMM_WORLD, g.xadj, g.adjncy);
