@@ -279,6 +279,12 @@ MeshData read_gmsh_data(const std::string& path) {
   for (const RawElement& e : cells[dim]) {
     index_t nodes[8];
     const int nn = map_nodes(e, nodes);
+    // Gmsh's prism has its first triangle counter-clockwise seen from the
+    // second (as CGNS's); VTK's wedge the other way round.
+    if (e.type == CellType::prism) {
+      std::swap(nodes[1], nodes[2]);
+      std::swap(nodes[4], nodes[5]);
+    }
     d.add_cell(e.type, nodes, nn, e.line);
   }
   std::map<int, std::size_t> marker_of_physical;

@@ -16,7 +16,8 @@
 /// dimension is the highest element dimension present: 2-D meshes have
 /// triangles (type 2) and quadrilaterals (3) as cells and must lie in the
 /// z = 0 plane; 3-D meshes have tetrahedra (4), hexahedra (5), prisms (6) and
-/// pyramids (7). Elements one dimension lower (lines, type 1, in 2-D;
+/// pyramids (7). Gmsh's prisms are renumbered to VTK's wedge order (their
+/// triangles taken the other way round); the other types are VTK's already. Elements one dimension lower (lines, type 1, in 2-D;
 /// triangles and quads in 3-D) on an entity that belongs to a physical group
 /// become boundary faces of the marker named after the group (its
 /// $PhysicalNames name, or "physical_<tag>" if unnamed; an entity in several

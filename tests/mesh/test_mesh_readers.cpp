@@ -508,6 +508,21 @@ TEST_F(GmshMalformed, MissingSection) {
                                                  "at line 4"}));
 }
 
+// Prisms as Gmsh 4.8 writes them (data/prism_extruded.geo: the triangle
+// (0,0)-(1,0)-(0,1) extruded to z = 1 in two recombined layers): 14 prisms
+// read in VTK's order, none inside out, volume 1/2, and the faces of the
+// three markers cover the boundary.
+TEST(GmshReader, PrismsWrittenByGmshAreInVtkOrder) {
+  const Mesh m = read_mesh(data_path("prism_extruded.msh"));
+  EXPECT_EQ(m.n_cells(), 14);
+  EXPECT_EQ(m.n_reoriented_cells(), 0);
+  const MeshQuality q = quality(m);
+  EXPECT_EQ(q.n_nonpositive_volumes, 0);
+  EXPECT_NEAR(q.total_volume, 0.5, 1e-15);
+  EXPECT_EQ(q.n_unmarked_boundary_faces, 0);
+  EXPECT_EQ(m.markers().size(), 3u);
+}
+
 TEST(GmshReader, UnnamedGroupsAndThreeDimensions) {
   // One hexahedron (unit cube, Gmsh/VTK node order) on volume 1; its bottom
   // quad on surface 1 in physical group 7, which has no name.
