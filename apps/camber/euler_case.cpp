@@ -559,16 +559,7 @@ std::vector<WallPoint> wall_cp(const eu::Discretization& disc, const Tensor& U,
   for (const eu::BoundaryCondition& c : conditions) {
     if (c.kind != eu::BoundaryKind::slip_wall) continue;
     for (index_t f : dm.owned_marker_faces(c.marker)) {
-      double p = 0.0;
-      if (nv == 5) {
-        eu::Conserved<double, 3> u;
-        for (int k = 0; k < 5; ++k) u[k] = h(left(f) * 5 + k);
-        p = eu::pressure(disc.gas(), u);
-      } else {
-        eu::Conserved<double, 2> u;
-        for (int k = 0; k < 4; ++k) u[k] = h(left(f) * 4 + k);
-        p = eu::pressure(disc.gas(), u);
-      }
+      const double p = eu::pressure_of_row(disc.gas(), &h(left(f) * nv), nv);
       mine.insert(mine.end(), {center(f, 0), center(f, 1), nv == 5 ? center(f, 2) : 0.0,
                                (p - p_inf) / q_inf});
     }

@@ -50,8 +50,7 @@ std::vector<SectionPoint> wing_sections(const euler::Discretization& disc, const
 
   // Per cut: eta, x, z, Cp, side.
   std::vector<double> mine;
-  const double gamma = disc.gas().gamma;
-  const double p_inf = 1.0 / gamma, q_inf = 0.5 * disc.flow().mach * disc.flow().mach;
+  const double p_inf = 1.0 / disc.gas().gamma, q_inf = 0.5 * disc.flow().mach * disc.flow().mach;
   for (double eta : etas) {
     const double y0 = eta * b;
     for (index_t f : faces) {
@@ -67,10 +66,7 @@ std::vector<SectionPoint> wing_sections(const euler::Discretization& disc, const
         ++n_cut;
       }
       if (n_cut < 2) continue;
-      const index_t cell = left(f);
-      const double* s = &u(cell * 5);
-      const double p =
-          (gamma - 1.0) * (s[4] - 0.5 * (s[1] * s[1] + s[2] * s[2] + s[3] * s[3]) / s[0]);
+      const double p = euler::pressure_of_row(disc.gas(), &u(left(f) * 5), 5);
       // The face normal points out of the fluid, into the body: the upper
       // surface's points to -z.
       mine.insert(mine.end(), {eta, 0.5 * (cut[0][0] + cut[1][0]), 0.5 * (cut[0][2] + cut[1][2]),

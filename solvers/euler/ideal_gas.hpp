@@ -122,6 +122,19 @@ KOKKOS_INLINE_FUNCTION T pressure(const IdealGas& gas, const Conserved<T, Dim>& 
   return (gas.gamma - 1.0) * (u.rho_E() - 0.5 * m2 / u.rho());
 }
 
+// The pressure of a row of a state Tensor, u[0..nv) with nv = dim + 2
+// conserved variables (2-D or 3-D, known at run time).
+inline double pressure_of_row(const IdealGas& gas, const double* u, int nv) {
+  if (nv == 5) {
+    Conserved<double, 3> s;
+    for (int k = 0; k < 5; ++k) s[k] = u[k];
+    return pressure(gas, s);
+  }
+  Conserved<double, 2> s;
+  for (int k = 0; k < 4; ++k) s[k] = u[k];
+  return pressure(gas, s);
+}
+
 template <class T, int Dim>
 KOKKOS_INLINE_FUNCTION Primitive<T, Dim> to_primitive(const IdealGas& gas,
                                                       const Conserved<T, Dim>& u) {

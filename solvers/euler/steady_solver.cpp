@@ -29,16 +29,9 @@ namespace {
 // The most conserved variables per cell (3-D), for fixed-size buffers.
 constexpr int max_nv = 5;
 
-// The pressure of the conserved state u[0..nv) (nv = dim + 2).
-double pressure_of(const IdealGas& gas, const double* u, int nv) {
-  double m2 = 0.0;
-  for (int d = 1; d < nv - 1; ++d) m2 += u[d] * u[d];
-  return (gas.gamma - 1.0) * (u[nv - 1] - 0.5 * m2 / u[0]);
-}
-
 // Density and pressure of owned cell c are positive and finite.
 bool admissible(const IdealGas& gas, const double* u, int nv) {
-  const double p = pressure_of(gas, u, nv);
+  const double p = pressure_of_row(gas, u, nv);
   return std::isfinite(p) && std::isfinite(u[0]) && u[0] > 0.0 && p > 0.0;
 }
 
@@ -449,7 +442,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
             u0[k] = uh(c * nv + k);
             u1[k] = u0[k] + dh(c * nv + k);
           }
-          const double p0 = pressure_of(gas, u0, nv), p1 = pressure_of(gas, u1, nv);
+          const double p0 = pressure_of_row(gas, u0, nv), p1 = pressure_of_row(gas, u1, nv);
           worst = std::max(worst, std::fabs(u1[0] - u0[0]) / u0[0]);
           worst = std::max(worst, std::fabs(p1 - p0) / p0);
         }

@@ -113,27 +113,22 @@ Tensor smooth_state(const Discretization& disc) {
   return Tensor::from_host({disc.n_local(), nv3}, u);
 }
 
-// The residual on rank 0 by global cell id (collective).
-std::map<std::int64_t, std::vector<double>> gathered(const Discretization& disc, const Tensor& R) {
-  const MPI_Comm comm = disc.mesh().comm();
+// Rows of nv values per owned cell, on rank 0 by global cell id
+// (collective).
+std::map<std::int64_t, std::vector<double>> gathered(const Discretization& disc, const Tensor& R,
+                                                    int nv) {
   const std::vector<double> r = R.to_vector();
   std::vector<double> mine;
   for (index_t c = 0; c < disc.n_owned(); ++c) {
     mine.push_back(static_cast<double>(disc.mesh().cell_global_ids()[c]));
-    for (int k = 0; k < nv3; ++k) mine.push_back(r[static_cast<size_t>(c * nv3 + k)]);
+    for (int k = 0; k < nv; ++k) mine.push_back(r[static_cast<size_t>(c * nv + k)]);
   }
-  const int n = static_cast<int>(mine.size()), size = comm_size(comm);
-  std::vector<int> counts(static_cast<size_t>(size)), displs(static_cast<size_t>(size), 0);
-  MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
-  for (int i = 1; i < size; ++i) displs[i] = displs[i - 1] + counts[i - 1];
-  std::vector<double> rows(comm_rank(comm) == 0 ? static_cast<size_t>(displs.back() + counts.back()) : 0);
-  MPI_Gatherv(mine.data(), n, MPI_DOUBLE, rows.data(), counts.data(), displs.data(), MPI_DOUBLE, 0,
-              comm);
+  const std::vector<double> rows = par::gather_on_root(mine, disc.mesh().comm());
   std::map<std::int64_t, std::vector<double>> by_id;
-  for (size_t i = 0; i < rows.size(); i += nv3 + 1)
+  for (size_t i = 0; i < rows.size(); i += static_cast<size_t>(nv) + 1)
     by_id[static_cast<std::int64_t>(rows[i])] =
         std::vector<double>(rows.begin() + static_cast<std::ptrdiff_t>(i) + 1,
-                            rows.begin() + static_cast<std::ptrdiff_t>(i) + 1 + nv3);
+                            rows.begin() + static_cast<std::ptrdiff_t>(i) + 1 + nv);
   return by_id;
 }
 
@@ -270,7 +265,7 @@ TEST(Euler3D, TheResidualDoesNotDependOnThePartition) {
     mesh::DistributedMesh dm(global, comm);
     const Discretization disc(dm, flow, all(BoundaryKind::far_field), FluxScheme::roe);
     Tensor U = smooth_state(disc);
-    return gathered(disc, disc.residual(U));
+    return gathered(disc, disc.residual(U), nv3);
   };
   const auto parallel = residual_on(test::world());
   const auto serial = residual_on(MPI_COMM_SELF);
@@ -359,23 +354,7 @@ TEST(Euler3D, AnExtrudedWedgeSolvesToTheTwoDimensionalFlow) {
     const SteadyResult r = solve_steady(disc, U, options);
     EXPECT_TRUE(r.converged) << m.dim() << "-D";
     // Every cell's state on rank 0, by global id.
-    const std::vector<double> u = U.to_vector();
-    std::vector<double> mine;
-    for (index_t c = 0; c < disc.n_owned(); ++c) {
-      mine.push_back(static_cast<double>(dm.cell_global_ids()[c]));
-      for (int k = 0; k < nv; ++k) mine.push_back(u[static_cast<size_t>(c * nv + k)]);
-    }
-    const int n = static_cast<int>(mine.size()), size = test::size();
-    std::vector<int> counts(static_cast<size_t>(size)), displs(static_cast<size_t>(size), 0);
-    MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, test::world());
-    for (int i = 1; i < size; ++i) displs[i] = displs[i - 1] + counts[i - 1];
-    std::vector<double> rows(test::rank() == 0 ? static_cast<size_t>(displs.back() + counts.back()) : 0);
-    MPI_Gatherv(mine.data(), n, MPI_DOUBLE, rows.data(), counts.data(), displs.data(), MPI_DOUBLE,
-                0, test::world());
-    for (size_t i = 0; i < rows.size(); i += static_cast<size_t>(nv) + 1)
-      by_id[static_cast<std::int64_t>(rows[i])] =
-          std::vector<double>(rows.begin() + static_cast<std::ptrdiff_t>(i) + 1,
-                              rows.begin() + static_cast<std::ptrdiff_t>(i) + 1 + nv);
+    by_id = gathered(disc, U, nv);
     say("[euler3d] wedge %d-D: %d Newton steps, residual drop %.1f orders\n", m.dim(),
         r.iterations,
         std::log10(r.history.front().residual_density / r.history.back().residual_density));
