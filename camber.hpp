@@ -68,6 +68,7 @@
 #include <camber/mesh/geometry.hpp>
 #include <camber/mesh/gmsh_reader.hpp>
 #include <camber/mesh/mesh.hpp>
+#include <camber/mesh/mesh_chunk.hpp>
 #include <camber/mesh/quality.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/mesh/su2_reader.hpp>

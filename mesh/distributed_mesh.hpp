@@ -3,12 +3,19 @@
 /// this rank's local sub-mesh (owned cells, then one layer of ghosts: every
 /// cell that shares a node with an owned cell).
 ///
-/// The cell graph (cells = vertices, interior faces = edges) is partitioned
-/// with METIS on rank 0 (par::partition_over_ranks) and laid out by a
-/// par::CellDistribution over the node graph (node_graph: cells sharing a
-/// node), so that the ghosts hold every cell a node-neighbour stencil of an
-/// owned cell reaches (the face neighbours among them). Each rank then keeps
-/// a Mesh of its local cells:
+/// Built without a global copy on any rank: each rank brings a chunk of
+/// the mesh (a contiguous range of the file's nodes and cells,
+/// mesh/mesh_chunk.hpp). Faces are matched at a rank chosen by a hash of
+/// their nodes, which gives the cell graph (cells = vertices, interior
+/// faces = edges) in pieces; PT-Scotch partitions it where it lies
+/// (par::partition_distributed); cells move to their owners; each node's
+/// reading rank tells the owners of the cells around it who else is there,
+/// which gives the ghost layer (every cell sharing a node with an owned
+/// cell, what node-neighbour stencils need) and a par::CellDistribution
+/// built from each rank's own rows; ghost cells and node coordinates come
+/// from their owners and reading ranks. Memory per rank is O(local cells +
+/// chunk), all messages are personalized all-to-alls (par::exchange). Each
+/// rank then keeps a Mesh of its local cells:
 ///
 /// @code
 ///   local cells   0 .. n_owned-1 owned (sorted by global id), then ghosts in
@@ -39,11 +46,10 @@
 ///   io::write_pvtu("out/grid", dm.owned_piece({{"Volume [m^2]", 1, vol.to_vector()}}), comm);
 /// @endcode
 ///
-/// Input: the global mesh must be identical on every rank (generators are
-/// deterministic; DistributedMesh::read and mesh::read_mesh(path, comm) read
-/// on rank 0 and broadcast); O(global) memory and work per rank during
-/// construction, as for CellDistribution. Markers and cell types
-/// are carried over; 2-D and 3-D meshes.
+/// Input: a chunk per rank (DistributedMesh::read reads them), or a global
+/// mesh identical on every rank (generators are deterministic), cut into
+/// chunks. Markers and cell types are carried over; 2-D and 3-D meshes.
+/// The partition depends on the rank count, not on the input's order.
 ///
 /// Output helpers (only in builds with Camber::io): owned_piece() for
 /// write_pvtu (owned cells only, so no duplicates across ranks),
@@ -63,6 +69,7 @@
 #include <vector>
 
 #include <camber/mesh/mesh.hpp>
+#include <camber/mesh/mesh_chunk.hpp>
 #include <camber/parallel/cell_distribution.hpp>
 #include <camber/parallel/halo_exchange.hpp>
 #include <camber/parallel/partition.hpp>
@@ -91,12 +98,22 @@ void node_graph(const Mesh& mesh, std::vector<std::int64_t>& xadj,
 class DistributedMesh {
  public:
   DistributedMesh() = default;
-  /// Collective over `comm`. `global` must be the same mesh on every rank.
+  /// Collective over `comm`: each rank gives its chunk of the mesh
+  /// (mesh/mesh_chunk.hpp) and gets its part; no rank holds the whole mesh
+  /// (see the file comment). Bad input found while matching faces (a face
+  /// of three cells, a marker element that is no boundary face or is in two
+  /// markers) or orienting cells is one bad_input error on every rank,
+  /// naming the file and line. options: imbalance_tolerance and seed (no
+  /// weights).
+  DistributedMesh(MeshChunk chunk, MPI_Comm comm, const par::PartitionOptions& options = {});
+  /// Collective over `comm`. `global` must be the same mesh on every rank
+  /// (a generated one): each rank takes its chunk of it (chunk_of) and the
+  /// rest is as above.
   DistributedMesh(const Mesh& global, MPI_Comm comm,
                   const par::PartitionOptions& options = {});
-  /// Collective: rank 0 reads `path` (.su2, .msh or .cgns; mesh/read_mesh.hpp),
-  /// every rank gets its part. A bad path or file is one bad_input error
-  /// raised on every rank.
+  /// Collective: every rank reads its chunk of `path` (read_mesh_chunk:
+  /// .su2 and .cgns in parallel, .msh through rank 0) and gets its part. A
+  /// bad path or file is one bad_input error raised on every rank.
   static DistributedMesh read(const std::string& path, MPI_Comm comm,
                               const par::PartitionOptions& options = {});
 

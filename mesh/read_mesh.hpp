@@ -19,9 +19,12 @@
 ///   }
 /// @endcode
 ///
-/// DistributedMesh::read(path, comm) does both steps. The file is read once
-/// (by rank 0), not by every rank; the mesh is sent to the others as its
-/// host arrays (O(global) memory per rank, as DistributedMesh needs anyway).
+/// read_mesh(path, comm) reads the file once (on rank 0) and sends the mesh
+/// to the others as its host arrays: O(global) memory per rank, for the
+/// serial tools and the 2-D design chain, which hold the whole mesh. A
+/// solver that does not need it should use DistributedMesh::read(path,
+/// comm), which reads in parallel (mesh/mesh_chunk.hpp) and never holds the
+/// whole mesh on any rank.
 #pragma once
 
 #include <mpi.h>

@@ -1,11 +1,6 @@
 #include <camber/mesh/su2_reader.hpp>
 
-#include <cctype>
-#include <cerrno>
-#include <cstdlib>
-#include <sstream>
-
-#include "detail/text_reader.hpp"
+#include "detail/su2_common.hpp"
 #include <camber/core/error.hpp>
 
 namespace camber::mesh {
@@ -14,77 +9,21 @@ namespace {
 
 using detail::quote;
 using detail::TextReader;
+using Header = detail::Su2Header;
 
-// "KEY= value ..." -> key and the value fields (empty key if no '=').
-struct Header {
-  std::string key;
-  std::vector<std::string> values;
-};
-
-Header parse_header(const TextReader& r) {
-  Header h;
-  const std::string_view l = r.line();
-  const std::size_t eq = l.find('=');
-  if (eq == std::string_view::npos) return h;
-  std::string_view k = l.substr(0, eq);
-  while (!k.empty() && std::isspace(static_cast<unsigned char>(k.back()))) k.remove_suffix(1);
-  h.key = std::string(k);
-  std::istringstream rest{std::string(l.substr(eq + 1))};
-  for (std::string v; rest >> v;) h.values.push_back(v);
-  return h;
-}
+Header parse_header(const TextReader& r) { return detail::parse_header(r.line()); }
 
 long long header_count(const TextReader& r, const Header& h, std::size_t max_values = 1) {
-  if (h.values.empty() || h.values.size() > max_values)
-    r.fail("expected " + h.key + "= followed by one non-negative integer, found " +
-           quote(r.line()));
-  for (const std::string& v : h.values) {
-    char* end = nullptr;
-    errno = 0;
-    const long long n = std::strtoll(v.c_str(), &end, 10);
-    if (end != v.c_str() + v.size() || errno == ERANGE || n < 0)
-      r.fail("expected a non-negative integer after " + h.key + "=, found " + quote(v));
-  }
-  return std::strtoll(h.values[0].c_str(), nullptr, 10);
+  std::string error;
+  const long long n = detail::header_count(h, r.line(), error, max_values);
+  if (n < 0) r.fail(error);
+  return n;
 }
 
-// The count must fit in the rest of the file: one line per entry.
-// The count must fit in the rest of the file: `lines_each` lines per entry
-// (compared without forming n * lines_each, which could overflow).
+// The count must fit in the rest of the file: `lines_each` lines per entry.
 void check_fits(const TextReader& r, const std::string& key, long long n, long lines_each = 1) {
-  if (n > r.lines_left() / lines_each)
-    r.fail(key + "= " + std::to_string(n) + " but only " + std::to_string(r.lines_left()) +
-           " lines follow; the file is truncated or the count is wrong");
-}
-
-std::string type_list(int dim, bool boundary) {
-  if (dim == 2)
-    return boundary ? "3 (line)" : "5 (triangle) or 9 (quadrilateral)";
-  return boundary ? "5 (triangle) or 9 (quadrilateral)"
-                  : "10 (tetrahedron), 12 (hexahedron), 13 (prism) or 14 (pyramid)";
-}
-
-// Reads "type n0 n1 ... [index]" for an element of topological dimension
-// `want_dim` and returns its type; nodes go to `out`.
-CellType read_element(const TextReader& r, int mesh_dim, bool boundary, index_t* out) {
-  const long long id = r.integer(0, "an element type id");
-  CellType t{};
-  const int want_dim = boundary ? mesh_dim - 1 : mesh_dim;
-  if (!cell_type_from_id(static_cast<int>(id), t) || cell_dimension(t) != want_dim)
-    r.fail("expected element type " + type_list(mesh_dim, boundary) + " in a " +
-           std::to_string(mesh_dim) + "-D mesh, found " + quote(r.tokens()[0]));
-  const int nn = n_cell_nodes(t);
-  r.require_fields(1 + nn, boundary ? 1 + nn : 2 + nn,
-                   std::string("a ") + cell_type_name(t) + ": type id, " + std::to_string(nn) +
-                       " node indices" + (boundary ? "" : " and an optional element index"));
-  for (int i = 0; i < nn; ++i) {
-    const long long v = r.integer(1 + i, "a node index");
-    if (v < 0) r.fail("expected a node index >= 0, found " + quote(r.tokens()[1 + i]));
-    out[i] = static_cast<index_t>(v);
-  }
-  if (!boundary && r.tokens().size() == static_cast<std::size_t>(2 + nn))
-    (void)r.integer(1 + nn, "an element index");
-  return t;
+  std::string error;
+  if (!detail::check_fits(key, n, r.lines_left(), lines_each, error)) r.fail(error);
 }
 
 // NPERIODIC= n, then per entry PERIODIC_INDEX= i and three lines (the
@@ -102,11 +41,7 @@ void read_periodic(TextReader& r, const Header& h, int dim) {
     for (int row = 0; row < 3; ++row) {
       r.require_line("line " + std::to_string(row + 1) + " of 3 of PERIODIC_INDEX= " +
                      std::to_string(i));
-      r.require_fields(dim, 3, std::to_string(dim) + " to 3 numbers");
-      for (std::size_t k = 0; k < r.tokens().size(); ++k)
-        if (r.real(k, "a periodic transformation value") != 0.0)
-          r.fail("periodic boundaries are not supported: PERIODIC_INDEX= " + std::to_string(i) +
-                 " is not the identity");
+      detail::read_periodic_row(r, dim, "PERIODIC_INDEX= " + std::to_string(i));
     }
   }
 }
@@ -209,7 +144,7 @@ MeshData read_su2_data(const std::string& path) {
         r.require_line("element " + std::to_string(e) + " of NELEM= " + std::to_string(n) +
                        " (line " + std::to_string(header_line) + ")");
         index_t nodes[8];
-        const CellType t = read_element(r, dim, false, nodes);
+        const CellType t = detail::read_element(r, dim, false, nodes);
         d.add_cell(t, nodes, n_cell_nodes(t), r.line_number());
       }
     } else if (h.key == "NPOIN") {
@@ -222,11 +157,7 @@ MeshData read_su2_data(const std::string& path) {
       for (long long p = 0; p < n_points; ++p) {
         r.require_line("point " + std::to_string(p) + " of NPOIN= " + std::to_string(n_points) +
                        " (line " + std::to_string(header_line) + ")");
-        r.require_fields(dim, dim + 1,
-                         std::to_string(dim) + " coordinates and an optional point index");
-        for (int k = 0; k < dim; ++k) d.coords.push_back(r.real(k, "a coordinate"));
-        if (r.tokens().size() == static_cast<std::size_t>(dim + 1))
-          (void)r.integer(dim, "a point index");
+        detail::read_point(r, dim, d.coords);
       }
     } else if (h.key == "NMARK") {
       if (have_mark) r.fail("NMARK= given twice");
@@ -253,7 +184,7 @@ MeshData read_su2_data(const std::string& path) {
           r.require_line("element " + std::to_string(e) + " of MARKER_ELEMS= " +
                          std::to_string(k) + " of marker '" + tag.values[0] + "'");
           index_t nodes[4];
-          const CellType t = read_element(r, dim, true, nodes);
+          const CellType t = detail::read_element(r, dim, true, nodes);
           marker.add_element(nodes, n_cell_nodes(t), r.line_number());
         }
       }
@@ -266,8 +197,7 @@ MeshData read_su2_data(const std::string& path) {
       if (dim == 0) r.fail("expected NDIME= before FFD_NBOX=, found " + quote(r.line()));
       read_ffd_boxes(r, h, dim);
     } else {
-      r.fail("expected NDIME=, NELEM=, NPOIN=, NMARK=, NPERIODIC= or FFD_NBOX=, found " +
-             quote(r.line()));
+      r.fail(std::string("expected ") + detail::su2_sections + ", found " + quote(r.line()));
     }
   }
   if (dim == 0) r.fail("expected NDIME= 2 or 3, found end of file");
@@ -279,9 +209,8 @@ MeshData read_su2_data(const std::string& path) {
   auto check_range = [&](const index_t* nodes, index_t n, long line, const std::string& what) {
     for (index_t i = 0; i < n; ++i)
       if (nodes[i] >= n_points)
-        throw_bad_input(path + ":" + std::to_string(line) + ": expected node indices in [0, " +
-                        std::to_string(n_points) + ") (NPOIN= " + std::to_string(n_points) +
-                        ") in " + what + ", found " + std::to_string(nodes[i]));
+        throw_bad_input(path + ":" + std::to_string(line) + ": " +
+                        detail::node_range_error(n_points, what, nodes[i]));
   };
   for (index_t c = 0; c < d.n_cells(); ++c)
     check_range(d.cell_nodes.data() + d.cell_offsets[c], d.cell_offsets[c + 1] - d.cell_offsets[c],

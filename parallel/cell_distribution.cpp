@@ -45,9 +45,6 @@ CellDistribution::CellDistribution(MPI_Comm comm, const std::vector<std::int64_t
   CAMBER_CHECK_MPI(MPI_Allreduce(fp.data(), fp_min.data(), 4, MPI_INT64_T, MPI_MIN, c));
   CAMBER_CHECK_MPI(MPI_Allreduce(fp.data(), fp_max.data(), 4, MPI_INT64_T, MPI_MAX, c));
 
-  // Ghosts as (owner, global id) and sends as (destination, local id).
-  std::vector<std::pair<int, std::int64_t>> ghosts;
-  std::vector<std::pair<int, index_t>> sends;
   collective_guard(c, [&] {
     CAMBER_REQUIRE(fp_min == fp_max,
                    "CellDistribution: the graph or partition differs between ranks; pass the "
@@ -74,6 +71,9 @@ CellDistribution::CellDistribution(MPI_Comm comm, const std::vector<std::int64_t
       if (part[g] == me) local_to_global_.push_back(g);
     n_owned_ = static_cast<index_t>(local_to_global_.size());
 
+    // The owned rows, with each neighbour's owner.
+    std::vector<std::int64_t> row_xadj(1, 0), row_adjncy;
+    std::vector<int> row_owner;
     for (index_t l = 0; l < n_owned_; ++l) {
       const std::int64_t g = local_to_global_[l];
       for (std::int64_t k = xadj[g]; k < xadj[g + 1]; ++k) {
@@ -81,56 +81,115 @@ CellDistribution::CellDistribution(MPI_Comm comm, const std::vector<std::int64_t
         CAMBER_REQUIRE(nb >= 0 && nb < n, "CellDistribution: cell " << g << " has neighbour "
                                                                     << nb << " outside [0, " << n
                                                                     << ")");
-        if (part[nb] == me) continue;
         // Both ranks derive the pattern from their own rows; a one-way edge
         // would make them disagree (and hang), so refuse it.
-        CAMBER_REQUIRE(std::find(adjncy.begin() + xadj[nb], adjncy.begin() + xadj[nb + 1], g) !=
-                           adjncy.begin() + xadj[nb + 1],
+        CAMBER_REQUIRE(part[nb] == me ||
+                           std::find(adjncy.begin() + xadj[nb], adjncy.begin() + xadj[nb + 1],
+                                     g) != adjncy.begin() + xadj[nb + 1],
                        "CellDistribution: edge " << g << " -> " << nb << " has no reverse "
                                                  << nb << " -> " << g
                                                  << "; list every edge in both directions");
-        ghosts.emplace_back(part[nb], nb);
-        sends.emplace_back(part[nb], l);
+        row_adjncy.push_back(nb);
+        row_owner.push_back(part[nb]);
       }
+      row_xadj.push_back(static_cast<std::int64_t>(row_adjncy.size()));
     }
-    std::sort(ghosts.begin(), ghosts.end());
-    ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
-    std::sort(sends.begin(), sends.end());
-    sends.erase(std::unique(sends.begin(), sends.end()), sends.end());
-
-    for (const auto& [owner, g] : ghosts) {
-      ghost_lookup_.emplace_back(g, static_cast<index_t>(local_to_global_.size()));
-      local_to_global_.push_back(g);
-      ghost_owner_.push_back(owner);
-    }
-    std::sort(ghost_lookup_.begin(), ghost_lookup_.end());
-
-    owned_xadj_.assign(1, 0);
-    for (index_t l = 0; l < n_owned_; ++l) {
-      const std::int64_t g = local_to_global_[l];
-      for (std::int64_t k = xadj[g]; k < xadj[g + 1]; ++k) owned_adjncy_.push_back(local_id(adjncy[k]));
-      owned_xadj_.push_back(static_cast<index_t>(owned_adjncy_.size()));
-    }
-
-    // Neighbour ranks: the union of owners of ghosts and destinations of sends.
-    std::vector<int> ranks;
-    for (const auto& gh : ghosts) ranks.push_back(gh.first);
-    for (const auto& s : sends) ranks.push_back(s.first);
-    std::sort(ranks.begin(), ranks.end());
-    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-    for (int r : ranks) {
-      NeighbourRank nr;
-      nr.rank = r;
-      for (const auto& s : sends)
-        if (s.first == r) nr.send_cells.push_back(s.second);
-      const auto first = std::lower_bound(ghost_owner_.begin(), ghost_owner_.end(), r);
-      const auto last = std::upper_bound(ghost_owner_.begin(), ghost_owner_.end(), r);
-      nr.ghost_begin = n_owned_ + static_cast<index_t>(first - ghost_owner_.begin());
-      nr.n_ghosts = static_cast<index_t>(last - first);
-      neighbours_.push_back(std::move(nr));
-    }
+    lay_out(row_xadj, row_adjncy, row_owner);
   });
+  check_counts();
+}
 
+CellDistribution::CellDistribution(MPI_Comm comm, std::vector<std::int64_t> owned,
+                                   const std::vector<std::int64_t>& xadj,
+                                   const std::vector<std::int64_t>& adjncy,
+                                   const std::vector<int>& adjncy_owner)
+    : comm_(comm) {
+  const MPI_Comm c = comm_.get();
+  const std::int64_t n_mine = static_cast<std::int64_t>(owned.size());
+  CAMBER_CHECK_MPI(MPI_Allreduce(&n_mine, &n_global_, 1, MPI_INT64_T, MPI_SUM, c));
+  collective_guard(c, [&] {
+    CAMBER_REQUIRE(xadj.size() == owned.size() + 1 && xadj.front() == 0 &&
+                       xadj.back() == static_cast<std::int64_t>(adjncy.size()) &&
+                       adjncy_owner.size() == adjncy.size(),
+                   "CellDistribution: xadj must have one entry per owned cell plus one, from 0 "
+                   "to adjncy.size(), and adjncy_owner one entry per adjncy entry");
+    CAMBER_REQUIRE(std::is_sorted(owned.begin(), owned.end()) &&
+                       std::adjacent_find(owned.begin(), owned.end()) == owned.end(),
+                   "CellDistribution: the owned cells must be sorted and distinct");
+    for (int r : adjncy_owner)
+      CAMBER_REQUIRE(r >= 0 && r < comm_.size(),
+                     "CellDistribution: owner rank " << r << " outside the communicator's "
+                                                     << comm_.size() << " ranks");
+    local_to_global_ = std::move(owned);
+    n_owned_ = static_cast<index_t>(local_to_global_.size());
+    lay_out(xadj, adjncy, adjncy_owner);
+  });
+  check_counts();
+}
+
+void CellDistribution::lay_out(const std::vector<std::int64_t>& xadj,
+                               const std::vector<std::int64_t>& adjncy,
+                               const std::vector<int>& owner) {
+  const int me = comm_.rank();
+  // Ghosts as (owner, global id) and sends as (destination, local id).
+  std::vector<std::pair<int, std::int64_t>> ghosts;
+  std::vector<std::pair<int, index_t>> sends;
+  for (index_t l = 0; l < n_owned_; ++l)
+    for (std::int64_t k = xadj[static_cast<size_t>(l)]; k < xadj[static_cast<size_t>(l) + 1]; ++k) {
+      const int r = owner[static_cast<size_t>(k)];
+      if (r == me) continue;
+      ghosts.emplace_back(r, adjncy[static_cast<size_t>(k)]);
+      sends.emplace_back(r, l);
+    }
+  std::sort(ghosts.begin(), ghosts.end());
+  ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
+  std::sort(sends.begin(), sends.end());
+  sends.erase(std::unique(sends.begin(), sends.end()), sends.end());
+
+  for (const auto& [r, g] : ghosts) {
+    ghost_lookup_.emplace_back(g, static_cast<index_t>(local_to_global_.size()));
+    local_to_global_.push_back(g);
+    ghost_owner_.push_back(r);
+  }
+  std::sort(ghost_lookup_.begin(), ghost_lookup_.end());
+
+  owned_xadj_.assign(1, 0);
+  for (index_t l = 0; l < n_owned_; ++l) {
+    for (std::int64_t k = xadj[static_cast<size_t>(l)]; k < xadj[static_cast<size_t>(l) + 1]; ++k) {
+      const index_t nb = local_id(adjncy[static_cast<size_t>(k)]);
+      CAMBER_REQUIRE(nb >= 0, "CellDistribution: neighbour " << adjncy[static_cast<size_t>(k)]
+                                                             << " of cell "
+                                                             << local_to_global_[static_cast<size_t>(l)]
+                                                             << " is said to be owned here but "
+                                                                "is not among the owned cells");
+      owned_adjncy_.push_back(nb);
+    }
+    owned_xadj_.push_back(static_cast<index_t>(owned_adjncy_.size()));
+  }
+
+  // Neighbour ranks: the union of owners of ghosts and destinations of sends.
+  std::vector<int> ranks;
+  for (const auto& gh : ghosts) ranks.push_back(gh.first);
+  for (const auto& sd : sends) ranks.push_back(sd.first);
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  for (int r : ranks) {
+    NeighbourRank nr;
+    nr.rank = r;
+    for (const auto& sd : sends)
+      if (sd.first == r) nr.send_cells.push_back(sd.second);
+    const auto first = std::lower_bound(ghost_owner_.begin(), ghost_owner_.end(), r);
+    const auto last = std::upper_bound(ghost_owner_.begin(), ghost_owner_.end(), r);
+    nr.ghost_begin = n_owned_ + static_cast<index_t>(first - ghost_owner_.begin());
+    nr.n_ghosts = static_cast<index_t>(last - first);
+    neighbours_.push_back(std::move(nr));
+  }
+}
+
+void CellDistribution::check_counts() const {
+  const MPI_Comm c = comm_.get();
+  const int me = comm_.rank();
+  const int n_ranks = comm_.size();
   // What each rank sends me must be what I expect to receive.
   std::vector<std::int64_t> send_count(static_cast<size_t>(n_ranks), 0);
   std::vector<std::int64_t> expect(static_cast<size_t>(n_ranks), 0);

@@ -29,8 +29,8 @@
 /// O(global) work per rank at construction, fine up to ~10^7 cells). The
 /// construction is collective and reports bad input (invalid graph, part out
 /// of range, edges listed one way, ranks disagreeing) as the same
-/// camber::Error on every rank. Building from a distributed graph is not
-/// supported yet.
+/// camber::Error on every rank. The second constructor builds the same
+/// layout from each rank's own rows (O(local) memory).
 ///
 /// Ownership: the object owns its index arrays and a private duplicate of
 /// the communicator (parallel/communicator.hpp); copies share the duplicate.
@@ -68,6 +68,16 @@ class CellDistribution {
   /// Collective over `comm`. part[g] is the rank (0 .. size-1) owning cell g.
   CellDistribution(MPI_Comm comm, const std::vector<std::int64_t>& xadj,
                    const std::vector<std::int64_t>& adjncy, const std::vector<int>& part);
+  /// Collective over `comm`, from this rank's rows only (no global arrays;
+  /// what a mesh distributed without a global copy builds from): `owned`
+  /// the sorted global ids of the cells this rank owns (each cell owned by
+  /// one rank), xadj/adjncy their neighbours (CSR over `owned`, global ids,
+  /// every edge also listed by the neighbour's owner), adjncy_owner the
+  /// owner rank of each adjncy entry. The same layout as the constructor
+  /// above gives for the same graph and ownership.
+  CellDistribution(MPI_Comm comm, std::vector<std::int64_t> owned,
+                   const std::vector<std::int64_t>& xadj, const std::vector<std::int64_t>& adjncy,
+                   const std::vector<int>& adjncy_owner);
 
   /// The private duplicate used for this layout's messages.
   MPI_Comm comm() const noexcept { return comm_.get(); }
@@ -99,6 +109,13 @@ class CellDistribution {
   const std::vector<NeighbourRank>& neighbours() const noexcept { return neighbours_; }
 
  private:
+  // Ghosts, owned adjacency and neighbour ranks from the owned rows (owned
+  // cells already in local_to_global_); then every rank checks that what
+  // its neighbours will send matches its ghosts.
+  void lay_out(const std::vector<std::int64_t>& xadj, const std::vector<std::int64_t>& adjncy,
+               const std::vector<int>& owner);
+  void check_counts() const;
+
   Communicator comm_;
   std::int64_t n_global_ = 0;
   index_t n_owned_ = 0;

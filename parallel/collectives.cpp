@@ -1,6 +1,8 @@
 #include <camber/parallel/collectives.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -33,7 +35,61 @@ int mpi_count(std::int64_t n, const char* who) {
   return static_cast<int>(n);
 }
 
+template <class T>
+std::vector<T> exchange_impl(const std::vector<std::vector<T>>& send, MPI_Datatype type,
+                             MPI_Comm comm, std::vector<std::int64_t>* from) {
+  const int size = comm_size(comm);
+  CAMBER_REQUIRE(static_cast<int>(send.size()) == size,
+                 "exchange: " << send.size() << " send lists for " << size << " ranks");
+  std::vector<std::int64_t> out_count(static_cast<size_t>(size)), in_count(static_cast<size_t>(size));
+  for (int r = 0; r < size; ++r)
+    out_count[static_cast<size_t>(r)] = static_cast<std::int64_t>(send[static_cast<size_t>(r)].size());
+  CAMBER_CHECK_MPI(MPI_Alltoall(out_count.data(), 1, MPI_INT64_T, in_count.data(), 1,
+                                MPI_INT64_T, comm));
+  std::vector<int> sc(static_cast<size_t>(size)), sd(static_cast<size_t>(size)),
+      rc(static_cast<size_t>(size)), rd(static_cast<size_t>(size));
+  std::int64_t s_total = 0, r_total = 0;
+  for (int r = 0; r < size; ++r) {
+    sd[static_cast<size_t>(r)] = static_cast<int>(std::min<std::int64_t>(s_total, INT32_MAX));
+    rd[static_cast<size_t>(r)] = static_cast<int>(std::min<std::int64_t>(r_total, INT32_MAX));
+    s_total += out_count[static_cast<size_t>(r)];
+    r_total += in_count[static_cast<size_t>(r)];
+  }
+  collective_guard(comm, [&] {
+    CAMBER_REQUIRE(s_total <= std::numeric_limits<int>::max() &&
+                       r_total <= std::numeric_limits<int>::max(),
+                   "exchange: " << std::max(s_total, r_total)
+                                << " values in one all-to-all exceed MPI's int count");
+  });
+  std::vector<T> sendbuf;
+  sendbuf.reserve(static_cast<size_t>(s_total));
+  for (int r = 0; r < size; ++r) {
+    sc[static_cast<size_t>(r)] = static_cast<int>(out_count[static_cast<size_t>(r)]);
+    rc[static_cast<size_t>(r)] = static_cast<int>(in_count[static_cast<size_t>(r)]);
+    sendbuf.insert(sendbuf.end(), send[static_cast<size_t>(r)].begin(),
+                   send[static_cast<size_t>(r)].end());
+  }
+  std::vector<T> received(static_cast<size_t>(r_total));
+  CAMBER_CHECK_MPI(MPI_Alltoallv(sendbuf.data(), sc.data(), sd.data(), type, received.data(),
+                                 rc.data(), rd.data(), type, comm));
+  if (from != nullptr) {
+    from->assign(1, 0);
+    for (int r = 0; r < size; ++r) from->push_back(from->back() + in_count[static_cast<size_t>(r)]);
+  }
+  return received;
+}
+
 }  // namespace
+
+std::vector<std::int64_t> exchange(const std::vector<std::vector<std::int64_t>>& send,
+                                   MPI_Comm comm, std::vector<std::int64_t>* from) {
+  return exchange_impl(send, MPI_INT64_T, comm, from);
+}
+
+std::vector<double> exchange(const std::vector<std::vector<double>>& send, MPI_Comm comm,
+                             std::vector<std::int64_t>* from) {
+  return exchange_impl(send, MPI_DOUBLE, comm, from);
+}
 
 double allreduce_sum(double value, MPI_Comm comm) { return allreduce(value, MPI_SUM, comm); }
 double allreduce_max(double value, MPI_Comm comm) { return allreduce(value, MPI_MAX, comm); }

@@ -40,6 +40,17 @@ std::vector<double> gather_on_root(const std::vector<double>& mine, MPI_Comm com
 /// e.g.\ gradients of data-parallel training.
 void allreduce_sum_in_place(Tensor& values, MPI_Comm comm);
 
+/// Personalized all-to-all (MPI_Alltoallv): send[r] goes to rank r
+/// (send.size() == comm size). Returns what every rank sent to this one,
+/// concatenated in rank order; with `from`, (*from)[r] .. (*from)[r + 1] - 1
+/// is the range rank r sent. The message passing of distributed set-up
+/// (mesh migration, parallel reads), not of solver loops. A count beyond
+/// MPI's int range is an error on every rank.
+std::vector<std::int64_t> exchange(const std::vector<std::vector<std::int64_t>>& send,
+                                   MPI_Comm comm, std::vector<std::int64_t>* from = nullptr);
+std::vector<double> exchange(const std::vector<std::vector<double>>& send, MPI_Comm comm,
+                             std::vector<std::int64_t>* from = nullptr);
+
 /// Reductions over the owned rows of a cell field of shape {n_local, ...}.
 double sum_owned(const Tensor& field, const CellDistribution& dist);
 double dot_owned(const Tensor& a, const Tensor& b, const CellDistribution& dist);

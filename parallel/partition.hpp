@@ -1,5 +1,8 @@
 /// @file
-/// Graph partitioning with METIS: which rank owns each mesh cell.
+/// Graph partitioning: which rank owns each mesh cell. METIS for a graph
+/// one process holds whole (partition_graph, partition_over_ranks);
+/// PT-Scotch for one the ranks hold in pieces (partition_distributed, what
+/// DistributedMesh uses, so that no rank needs the whole mesh).
 ///
 /// Cells are the vertices of an undirected graph given in CSR form over
 /// global ids 0..n-1: the neighbours of vertex v are
@@ -28,8 +31,7 @@
 /// by CellDistribution (parallel/cell_distribution.hpp).
 ///
 /// Not differentiable (a partition is discrete). Limitations: one balance
-/// constraint (ncon = 1); the whole graph is held by one process (no
-/// ParMETIS); METIS is built with 32-bit indices on Debian, so a graph with
+/// constraint (ncon = 1); METIS is built with 32-bit indices on Debian, so a graph with
 /// 2^31 or more vertices or edge entries is refused with an error.
 #pragma once
 
@@ -84,6 +86,32 @@ std::vector<int> partition_graph(const std::vector<std::int64_t>& xadj,
 std::vector<int> partition_over_ranks(MPI_Comm comm, const std::vector<std::int64_t>& xadj,
                                       const std::vector<std::int64_t>& adjncy,
                                       const PartitionOptions& options = {});
+
+/// Collective over `comm`: partitions a graph that the ranks hold in pieces,
+/// with PT-Scotch (SCOTCH_dgraphPart), into comm-size parts. Rank r holds
+/// the rows of vertices first_r .. first_r + xadj.size() - 2, where first_r
+/// is the sum of the vertex counts of ranks below r (contiguous ranges in
+/// rank order, as a parallel reader leaves them); adjncy holds global vertex
+/// ids, every edge listed from both ends. Returns the part of each of this
+/// rank's vertices. No rank holds the whole graph: the parallel path of
+/// DistributedMesh (mesh/distributed_mesh.hpp). options.vertex_weights has
+/// one weight per local vertex (empty: all 1); edge weights are not used;
+/// imbalance_tolerance is Scotch's load-imbalance ratio; Scotch runs in a
+/// deterministic context seeded with options.seed, so equal input at equal
+/// rank count gives equal output. One rank: every vertex in part 0. A bad graph
+/// (checked by SCOTCH_dgraphCheck) or a Scotch failure is the same
+/// camber::Error on every rank. Scotch is built with 32-bit indices here: a
+/// graph of 2^31 vertices or local edge entries is refused.
+std::vector<int> partition_distributed(MPI_Comm comm, const std::vector<std::int64_t>& xadj,
+                                       const std::vector<std::int64_t>& adjncy,
+                                       const PartitionOptions& options = {});
+
+/// Edge cut and imbalance of a partition of a graph held in pieces (as for
+/// partition_distributed; `part` for this rank's vertices). Collective: the
+/// parts of off-rank neighbours come by message. Unit weights.
+PartitionQuality partition_quality(MPI_Comm comm, const std::vector<std::int64_t>& xadj,
+                                   const std::vector<std::int64_t>& adjncy,
+                                   const std::vector<int>& part);
 
 /// Edge cut and imbalance of `part` (weights as in partition_graph; empty =
 /// all 1). Empty parts count in the mean.

@@ -11,7 +11,8 @@
 #       writes a compact tarball for a machine without a package archive:
 #       kokkos/ (patched source, no unit tests), googletest/ (Debian's
 #       /usr/src/googletest), eigen/ (headers and CMake config) and metis/
-#       (Debian's metis.h and libmetis.so.5); scripts/gpu-check uses it.
+#       (Debian's metis.h and libmetis.so.5) and ptscotch/ (Debian's PT-Scotch
+#       headers and libraries); scripts/gpu-check uses it.
 #
 # Idempotent: a prefix that holds a matching build stamp is left alone.
 # Environment:
@@ -144,6 +145,21 @@ gpu_tarball() {
     parts+=(metis)
   else
     say "warning: no METIS (libmetis-dev) to pack"
+  fi
+  # PT-Scotch (parallel's distributed partitioner): Debian's headers and
+  # shared libraries as a PTSCOTCH_ROOT prefix. They need Open MPI's
+  # libmpi.so.40 (any Open MPI 4 or 5), zlib, bzip2 and lzma from the machine.
+  if [[ -f /usr/include/scotch/ptscotch.h ]] && ls /usr/lib/*/libptscotch-7.0.so >/dev/null 2>&1; then
+    mkdir -p "$stage/ptscotch/include" "$stage/ptscotch/lib"
+    cp /usr/include/scotch/ptscotch.h /usr/include/scotch/scotch.h "$stage/ptscotch/include/"
+    local lib
+    for lib in ptscotch scotch ptscotcherr scotcherr; do
+      cp -L "$(ls /usr/lib/*/lib$lib-7.0.so | head -n1)" "$stage/ptscotch/lib/lib$lib-7.0.so"
+      ln -s "lib$lib-7.0.so" "$stage/ptscotch/lib/lib$lib.so"
+    done
+    parts+=(ptscotch)
+  else
+    say "warning: no PT-Scotch (libptscotch-dev) to pack"
   fi
   mkdir -p "$(dirname "$out")"
   tar -C "$stage" -czf "$out.tmp" "${parts[@]}"

@@ -693,27 +693,42 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   solvers::petsc::PetscSession petsc(options.petsc_options);
   const std::string name = d.string("case"), dir = d.string("output.dir");
 
+  // A file is read in parallel, each rank its chunk; a generated mesh is
+  // made whole on every rank. Either is then distributed.
+  mesh::MeshChunk chunk;
   mesh::Mesh global;
+  int mesh_dim = 2;
   {
     ScopedTimer t("mesh");
-    global = build_mesh(d, comm, 3, "");
+    if (mesh_from_file(d)) {
+      chunk = read_mesh_file_chunk(d, comm, 3, "");
+      mesh_dim = chunk.dim;
+    } else {
+      global = build_mesh(d, comm, 3, "");
+      mesh_dim = global.dim();
+    }
   }
-  if (global.dim() == 2 && !d.reals("wing.stations").empty())
-    d.reject("wing.stations", "spanwise stations need a 3-D mesh; this one is 2-D");
-  if (global.dim() == 3) {
-    // What the 3-D discretization does not have yet, rejected at its key.
-    if (d.integer("flow.order") != 1)
-      d.reject("flow.order", "the mesh is 3-D, and 3-D flows are first order so far; use 1");
-    if (d.boolean("flow.far_field_vortex"))
-      d.reject("flow.far_field_vortex", "is a 2-D correction; the mesh is 3-D");
-  }
-  const std::vector<eu::BoundaryCondition> conditions = boundary_conditions(d, global, comm);
+  // Every rank knows the dimension, so every rank rejects alike (once).
+  collective_guard(comm, [&] {
+    if (mesh_dim == 2 && !d.reals("wing.stations").empty())
+      d.reject("wing.stations", "spanwise stations need a 3-D mesh; this one is 2-D");
+    if (mesh_dim == 3) {
+      // What the 3-D discretization does not have yet, rejected at its key.
+      if (d.integer("flow.order") != 1)
+        d.reject("flow.order", "the mesh is 3-D, and 3-D flows are first order so far; use 1");
+      if (d.boolean("flow.far_field_vortex"))
+        d.reject("flow.far_field_vortex", "is a 2-D correction; the mesh is 3-D");
+    }
+  });
   mesh::DistributedMesh dm;
   {
     ScopedTimer t("partition");
-    dm = mesh::DistributedMesh(global, comm);
+    dm = mesh_from_file(d) ? mesh::DistributedMesh(std::move(chunk), comm)
+                           : mesh::DistributedMesh(global, comm);
   }
   global = mesh::Mesh();  // the local mesh is all the solver needs
+  // Every marker of the mesh is in each local mesh (empty ones too).
+  const std::vector<eu::BoundaryCondition> conditions = boundary_conditions(d, dm.local(), comm);
 
   const eu::FlowConditions flow = flow_conditions(d);
   const eu::FluxScheme scheme = flux_scheme(d);

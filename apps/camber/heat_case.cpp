@@ -128,7 +128,7 @@ int run_heat(const deck::Deck& d, const Runtime& runtime, const RunOptions& opti
   mesh::DistributedMesh dm;
   {
     ScopedTimer timer("mesh");
-    dm = mesh::DistributedMesh(build_rectangle_or_file_mesh(d, comm), comm);
+    dm = build_rectangle_or_file_distributed(d, comm);
   }
   const std::string cells =
       mesh_from_file(d) ? CAMBER_MSG(mesh_file_path(d) << ": " << dm.n_global_cells() << " cells")

@@ -19,7 +19,9 @@
 
 #include <camber/deck/deck.hpp>
 #include <camber/deck/schema.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/mesh.hpp>
+#include <camber/mesh/mesh_chunk.hpp>
 
 namespace camber::app {
 
@@ -45,6 +47,16 @@ std::string mesh_file_path(const deck::Deck& d);
 mesh::Mesh read_mesh_file(const deck::Deck& d, MPI_Comm comm, int max_dim = 2,
                           const std::string& what = "the heat problem");
 
+// This rank's chunk of mesh.file, read in parallel (no rank holds the
+// whole mesh); errors as read_mesh_file's, and a mesh with fewer cells than
+// ranks is rejected at mesh.file.
+mesh::MeshChunk read_mesh_file_chunk(const deck::Deck& d, MPI_Comm comm, int max_dim,
+                                     const std::string& what);
+// That chunk distributed (mesh::DistributedMesh).
+mesh::DistributedMesh read_distributed_mesh_file(const deck::Deck& d, MPI_Comm comm,
+                                                 int max_dim = 2,
+                                                 const std::string& what = "the heat problem");
+
 // The mesh section of the problems on a rectangle or a mesh file (keys
 // generate, file, cells_x, cells_y, length_x_m, length_y_m).
 // `boundary_note` says what the boundary markers get; `length_note`, when
@@ -55,5 +67,8 @@ void declare_rectangle_mesh(deck::Schema& s, const std::string& boundary_note,
 // That section's global mesh, the same on every rank (collective); bad
 // input names the deck key, and a mesh with fewer cells than ranks is one.
 mesh::Mesh build_rectangle_or_file_mesh(const deck::Deck& d, MPI_Comm comm);
+// The same distributed over the ranks; a file is read in parallel
+// (read_distributed_mesh_file), so no rank holds it whole.
+mesh::DistributedMesh build_rectangle_or_file_distributed(const deck::Deck& d, MPI_Comm comm);
 
 }  // namespace camber::app

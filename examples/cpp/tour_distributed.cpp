@@ -1,8 +1,8 @@
 // C++ API tour 3: a mesh over MPI ranks, a halo exchange and reductions
 // (component: mesh).
 //
-// Shows: mesh::DistributedMesh::read (rank 0 reads, METIS splits, each rank
-// keeps its cells and one layer of ghosts), geometry on the local mesh, a
+// Shows: mesh::DistributedMesh::read (each rank reads its share of the
+// file, PT-Scotch splits, each rank keeps its cells and one layer of ghosts), geometry on the local mesh, a
 // zero-copy Tensor over a geometry View, the halo exchange filling ghost
 // rows from their owners, and reductions over owned cells. Checks that the
 // area summed over ranks equals the serial area of the whole mesh (to 1e-12,

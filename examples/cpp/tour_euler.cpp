@@ -1,8 +1,8 @@
 // C++ API tour 6: a steady transonic Euler solution on SU2's QuickStart
 // mesh (component: solvers_euler).
 //
-// Shows: mesh::DistributedMesh::read (rank 0 reads, METIS partitions, one
-// ghost layer), solvers::euler::Discretization (the finite-volume residual
+// Shows: mesh::DistributedMesh::read (each rank reads its share, PT-Scotch
+// partitions, one ghost layer), solvers::euler::Discretization (the finite-volume residual
 // with Roe's flux, slip wall and characteristic far field),
 // solvers::euler::solve_steady (pseudo-transient Newton-Krylov on PETSc)
 // and the force coefficients. The case is SU2's inviscid QuickStart, NACA

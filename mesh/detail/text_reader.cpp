@@ -18,8 +18,19 @@ TextReader::TextReader(const std::string& path, char comment) : path_(path), com
                                                             << "'; check the path and permissions");
   std::ostringstream ss;
   ss << in.rdbuf();
-  text_ = ss.str();
-  total_lines_ = static_cast<long>(std::count(text_.begin(), text_.end(), '\n'));
+  file_ = ss.str();
+  text_ = file_;
+  count_lines();
+}
+
+TextReader::TextReader(std::string_view text, const std::string& path, long first_line,
+                       char comment)
+    : path_(path), text_(text), comment_(comment), line_no_(first_line - 1) {
+  count_lines();
+}
+
+void TextReader::count_lines() {
+  total_lines_ = line_no_ + static_cast<long>(std::count(text_.begin(), text_.end(), '\n'));
   if (!text_.empty() && text_.back() != '\n') ++total_lines_;
 }
 

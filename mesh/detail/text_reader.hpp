@@ -1,7 +1,9 @@
 // Line-oriented reading of mesh and coordinate files with line numbers.
 //
 // The whole file is read into memory (its size bounds every allocation), its
-// lines are counted once, and the parsers walk it line by line. Every error
+// lines are counted once, and the parsers walk it line by line. A reader
+// may also walk text already in memory, a part of a file starting at a
+// given line (the parallel readers' byte ranges). Every error
 // is a camber::Error(bad_input) with the message "file:line: expected ...,
 // found ...". lines_left() lets a parser check a count from a header against
 // what can possibly follow before it reserves memory for it.
@@ -18,6 +20,14 @@ class TextReader {
   // Reads `path`; `comment` (0 for none) starts a comment running to the end
   // of the line. Throws bad_input if the file cannot be opened.
   explicit TextReader(const std::string& path, char comment = 0);
+  // Walks `text`, the lines of `path` from line `first_line` on (`path`
+  // and the line numbers are for messages only). The text is not copied:
+  // it must outlive the reader.
+  TextReader(std::string_view text, const std::string& path, long first_line, char comment = 0);
+
+  // line() and tokens() view the text, which may be the reader's own.
+  TextReader(const TextReader&) = delete;
+  TextReader& operator=(const TextReader&) = delete;
 
   // Advances to the next line that is not blank (after removing comments).
   // Returns false at the end of the file.
@@ -47,8 +57,11 @@ class TextReader {
   void require_fields(std::size_t lo, std::size_t hi, const std::string& what) const;
 
  private:
+  void count_lines();
+
   std::string path_;
-  std::string text_;
+  std::string file_;       // the file's text, when the reader read it
+  std::string_view text_;  // file_ or the caller's text
   char comment_;
   std::size_t pos_ = 0;
   long line_no_ = 0;

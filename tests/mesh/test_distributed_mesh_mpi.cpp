@@ -222,6 +222,91 @@ TEST(DistributedMeshRead, BadPathIsABadInputErrorOnEveryRank) {
   }
 }
 
+namespace {
+
+// A strip of four unit quads, nodes 0..4 along y = 0 and 5..9 along y = 1,
+// with markers as a reader would give them (a file name and lines), and a
+// mesh-building error expected on every rank from its chunks alone.
+mesh::MeshData quad_strip() {
+  mesh::MeshData d;
+  d.source = "strip.su2";
+  for (int j = 0; j < 2; ++j)
+    for (int i = 0; i < 5; ++i) d.add_node(i, j);
+  for (index_t i = 0; i < 4; ++i) d.add_cell(mesh::CellType::quad, {i, i + 1, i + 6, i + 5}, 10 + i);
+  return d;
+}
+
+void expect_error_on_every_rank(const mesh::MeshData& d, const std::string& expected) {
+  const int rank = camber::comm_rank(world()), size = camber::comm_size(world());
+  try {
+    (void)mesh::DistributedMesh(mesh::chunk_of(d, rank, size), world());
+    ADD_FAILURE() << "expected an error containing '" << expected << "'";
+  } catch (const camber::Error& e) {
+    EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input) << e.what();
+    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+
+// What only the whole mesh shows is checked where faces meet, from the
+// chunks: each problem is one bad_input error on every rank, with the file
+// and the marker element's line.
+TEST(DistributedMeshChunks, BadFacesAndMarkersFailOnEveryRank) {
+  {  // an interior edge (between cells 1 and 2) in a marker
+    mesh::MeshData d = quad_strip();
+    d.add_marker("wall").add_element({2, 7}, 31);
+    expect_error_on_every_rank(d, "strip.su2:31: marker 'wall' element (nodes 2 7) is an "
+                                  "interior face, not on the boundary");
+  }
+  {  // two nodes that are no edge of any cell
+    mesh::MeshData d = quad_strip();
+    d.add_marker("wall").add_element({0, 9}, 32);
+    expect_error_on_every_rank(d, "strip.su2:32: marker 'wall' element (nodes 0 9) is not a "
+                                  "face of any cell");
+  }
+  {  // one boundary edge in two markers
+    mesh::MeshData d = quad_strip();
+    d.add_marker("inlet").add_element({0, 5}, 33);
+    d.add_marker("wall").add_element({5, 0}, 40);
+    expect_error_on_every_rank(d, "strip.su2:40: marker 'wall' element (nodes 0 5) is already "
+                                  "in marker 'inlet'");
+  }
+  {  // a fifth cell on the edge 1-6 that cells 0 and 1 share
+    mesh::MeshData d = quad_strip();
+    const index_t apex = d.add_node(1.2, 0.5);
+    d.add_cell(mesh::CellType::triangle, {1, apex, 6}, 14);
+    expect_error_on_every_rank(d, "the face with nodes 1 6 is shared by 3 cells");
+  }
+  {  // a cell of zero area: the error names its line
+    mesh::MeshData d = quad_strip();
+    d.add_cell(mesh::CellType::triangle, {0, 1, 2}, 15);
+    expect_error_on_every_rank(d, "strip.su2:15");
+  }
+}
+
+// The strip with its boundary marked, from chunks: each rank's markers
+// hold just the boundary faces of its owned cells, and over the ranks every
+// marked face is counted once.
+TEST(DistributedMeshChunks, MarkersFollowTheirCells) {
+  mesh::MeshData d = quad_strip();
+  auto& bottom = d.add_marker("bottom");
+  for (index_t i = 0; i < 4; ++i) bottom.add_element({i + 1, i}, 20 + i);
+  d.add_marker("ends").add_element({0, 5}, 30).add_element({4, 9}, 31);
+  const int rank = camber::comm_rank(world()), size = camber::comm_size(world());
+  if (size > 4) GTEST_SKIP();
+  const mesh::DistributedMesh dm(mesh::chunk_of(d, rank, size), world());
+  EXPECT_EQ(dm.n_global_cells(), 4);
+  EXPECT_EQ(dm.n_global_nodes(), 10);
+  long counts[2] = {static_cast<long>(dm.owned_marker_faces("bottom").size()),
+                    static_cast<long>(dm.owned_marker_faces("ends").size())};
+  long total[2] = {0, 0};
+  MPI_Allreduce(counts, total, 2, MPI_LONG, MPI_SUM, world());
+  EXPECT_EQ(total[0], 4);
+  EXPECT_EQ(total[1], 2);
+  EXPECT_NEAR(mesh::total_volume(dm), 4.0, 1e-14);
+}
+
 // 3-D: SU2's brick of tetrahedra and pyramids (the box [0, 2] x [0, 1]^2),
 // read on rank 0 and distributed: every cell owned once, each owned cell
 // with all its faces local, the owned volumes summing to 2, the six

@@ -171,3 +171,69 @@ TEST(CellDistribution, BadInputRaisesOnEveryRank) {
     EXPECT_THROW(par::CellDistribution(MPI_COMM_WORLD, g.xadj, g.adjncy, mine), camber::Error);
   }
 }
+
+// Built from each rank's own rows (owned cells, their neighbours and the
+// neighbours' owners), the layout is the one the global constructor gives
+// for the same graph and partition: the same local numbering, ghost owners,
+// owned adjacency and send lists.
+TEST(CellDistribution, FromOwnRowsEqualsFromTheWholeGraph) {
+  const auto g = grid_graph(37, 23);
+  const int size = world_size(), rank = world_rank();
+  // A partition that is not blocks: cells dealt round-robin in stripes of 5.
+  std::vector<int> part(static_cast<size_t>(g.n()));
+  for (std::int64_t c = 0; c < g.n(); ++c) part[static_cast<size_t>(c)] = static_cast<int>((c / 5) % size);
+  const par::CellDistribution whole(MPI_COMM_WORLD, g.xadj, g.adjncy, part);
+
+  std::vector<std::int64_t> owned, xadj{0}, adjncy;
+  std::vector<int> owner;
+  for (std::int64_t c = 0; c < g.n(); ++c) {
+    if (part[static_cast<size_t>(c)] != rank) continue;
+    owned.push_back(c);
+    for (std::int64_t k = g.xadj[c]; k < g.xadj[c + 1]; ++k) {
+      adjncy.push_back(g.adjncy[k]);
+      owner.push_back(part[static_cast<size_t>(g.adjncy[k])]);
+    }
+    xadj.push_back(static_cast<std::int64_t>(adjncy.size()));
+  }
+  const par::CellDistribution rows(MPI_COMM_WORLD, owned, xadj, adjncy, owner);
+  EXPECT_EQ(rows.n_global_cells(), g.n());
+  EXPECT_EQ(rows.n_owned(), whole.n_owned());
+  EXPECT_EQ(rows.local_to_global(), whole.local_to_global());
+  EXPECT_EQ(rows.ghost_owner(), whole.ghost_owner());
+  EXPECT_EQ(rows.owned_xadj(), whole.owned_xadj());
+  EXPECT_EQ(rows.owned_adjncy(), whole.owned_adjncy());
+  ASSERT_EQ(rows.neighbours().size(), whole.neighbours().size());
+  for (size_t i = 0; i < rows.neighbours().size(); ++i) {
+    EXPECT_EQ(rows.neighbours()[i].rank, whole.neighbours()[i].rank);
+    EXPECT_EQ(rows.neighbours()[i].send_cells, whole.neighbours()[i].send_cells);
+    EXPECT_EQ(rows.neighbours()[i].ghost_begin, whole.neighbours()[i].ghost_begin);
+    EXPECT_EQ(rows.neighbours()[i].n_ghosts, whole.neighbours()[i].n_ghosts);
+  }
+}
+
+// Rows that disagree between ranks (an edge one rank lists and its
+// neighbour's owner does not) are one error on every rank, not a hang.
+TEST(CellDistribution, FromOwnRowsWithAOneWayEdgeFailsOnEveryRank) {
+  const int size = world_size(), rank = world_rank();
+  if (size < 2) GTEST_SKIP() << "needs two ranks";
+  // Chain in blocks; rank 0 adds an edge from its first cell to the last
+  // cell of the chain, which the last rank does not list.
+  const auto g = chain_graph(8);
+  const auto part = block_partition(8, size);
+  std::vector<std::int64_t> owned, xadj{0}, adjncy;
+  std::vector<int> owner;
+  for (std::int64_t c = 0; c < 8; ++c) {
+    if (part[static_cast<size_t>(c)] != rank) continue;
+    owned.push_back(c);
+    for (std::int64_t k = g.xadj[c]; k < g.xadj[c + 1]; ++k) {
+      adjncy.push_back(g.adjncy[k]);
+      owner.push_back(part[static_cast<size_t>(g.adjncy[k])]);
+    }
+    if (c == 0) {
+      adjncy.push_back(7);
+      owner.push_back(part[7]);
+    }
+    xadj.push_back(static_cast<std::int64_t>(adjncy.size()));
+  }
+  EXPECT_THROW(par::CellDistribution(MPI_COMM_WORLD, owned, xadj, adjncy, owner), camber::Error);
+}

@@ -275,6 +275,13 @@ TEST(ShapeGradient, AbandonedWarmStartIsSolvedColdToTheSameFlow) {
   const design::HicksHenne bumps(global, {"airfoil"}, design::evenly_spaced_bumps(5));
   const design::MeshDeformation idw(global, {"airfoil"});
   eu::SteadyFlowSettings settings = transonic_smooth_settings();
+  // This coarse transonic case has neighbouring discrete solutions (CL
+  // 0.27197 and 0.27343 for X1); a Newton path with inexact linear solves
+  // (GMRES to 1e-3, block-Jacobi ILU over the ranks) can reach either from
+  // the warm start at CFL 1000, depending on the partition. Solving the
+  // linear systems to 1e-10 makes the path the same on every partition, so
+  // the comparison is of the restart logic alone.
+  settings.steady.linear_rel_tolerance = 1e-10;
   const index_t n = bumps.n_design();
   std::vector<double> a(static_cast<size_t>(n));
   for (index_t k = 0; k < n; ++k) a[static_cast<size_t>(k)] = 2e-3 * std::sin(0.7 + 1.3 * k);

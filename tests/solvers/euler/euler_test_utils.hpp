@@ -10,11 +10,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <limits>
 #include <random>
 #include <vector>
 
 #include <camber/mesh/distributed_mesh.hpp>
+#include <camber/mesh/generators.hpp>
 #include <camber/mesh/mesh.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/solvers/euler/discretization.hpp>
@@ -187,6 +189,25 @@ inline Tensor perturbed_state(const Discretization& disc) {
   return U;
 }
 
+// Rows of nv values per owned cell, on rank 0 by global cell id
+// (collective).
+inline std::map<std::int64_t, std::vector<double>> gathered(const Discretization& disc, const Tensor& R,
+                                                    int n_vars) {
+  const std::vector<double> r = R.to_vector();
+  std::vector<double> mine;
+  for (index_t c = 0; c < disc.n_owned(); ++c) {
+    mine.push_back(static_cast<double>(disc.mesh().cell_global_ids()[c]));
+    for (int k = 0; k < n_vars; ++k) mine.push_back(r[static_cast<size_t>(c * n_vars + k)]);
+  }
+  const std::vector<double> rows = par::gather_on_root(mine, disc.mesh().comm());
+  std::map<std::int64_t, std::vector<double>> by_id;
+  for (size_t i = 0; i < rows.size(); i += static_cast<size_t>(n_vars) + 1)
+    by_id[static_cast<std::int64_t>(rows[i])] =
+        std::vector<double>(rows.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                            rows.begin() + static_cast<std::ptrdiff_t>(i) + 1 + n_vars);
+  return by_id;
+}
+
 // max over owned rows and ranks of |a - b| / max(scale).
 inline double max_error(const Discretization& disc, const Tensor& a, const Tensor& b, double scale) {
   const std::vector<double> x = a.to_vector(), y = b.to_vector();
@@ -265,6 +286,24 @@ inline Discretization airfoil_discretization(mesh::DistributedMesh& dm, const Fl
   spatial.order = 2;
   spatial.limiter = LimiterKind::venkatakrishnan_wang;
   return Discretization(dm, flow, airfoil_conditions, FluxScheme::roe, spatial);
+}
+
+// M 0.8, alpha 1.25 deg, second order with the smooth limiter live on a
+// 48x24 NACA 0012 O-grid: the transonic case of the design tests.
+inline FlowConditions transonic_flow() {
+  FlowConditions flow;
+  flow.mach = 0.8;
+  flow.alpha_deg = 1.25;
+  return flow;
+}
+inline SpatialOptions smooth_limited_second_order() {
+  SpatialOptions spatial;
+  spatial.order = 2;
+  spatial.limiter = LimiterKind::venkatakrishnan_smooth;
+  return spatial;
+}
+inline mesh::Mesh naca_ogrid_48x24() {
+  return mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 50.0);
 }
 
 // A converged solution at `flow` (second order, limiter frozen at phi if

@@ -45,6 +45,7 @@
 namespace camber::solvers::euler {
 namespace {
 
+using test_utils::gathered;
 using test_utils::hashed_uniform;
 using test_utils::say;
 
@@ -111,25 +112,6 @@ Tensor smooth_state(const Discretization& disc) {
     for (int k = 0; k < nv3; ++k) u[static_cast<size_t>(c * nv3 + k)] = s[k];
   }
   return Tensor::from_host({disc.n_local(), nv3}, u);
-}
-
-// Rows of nv values per owned cell, on rank 0 by global cell id
-// (collective).
-std::map<std::int64_t, std::vector<double>> gathered(const Discretization& disc, const Tensor& R,
-                                                    int nv) {
-  const std::vector<double> r = R.to_vector();
-  std::vector<double> mine;
-  for (index_t c = 0; c < disc.n_owned(); ++c) {
-    mine.push_back(static_cast<double>(disc.mesh().cell_global_ids()[c]));
-    for (int k = 0; k < nv; ++k) mine.push_back(r[static_cast<size_t>(c * nv + k)]);
-  }
-  const std::vector<double> rows = par::gather_on_root(mine, disc.mesh().comm());
-  std::map<std::int64_t, std::vector<double>> by_id;
-  for (size_t i = 0; i < rows.size(); i += static_cast<size_t>(nv) + 1)
-    by_id[static_cast<std::int64_t>(rows[i])] =
-        std::vector<double>(rows.begin() + static_cast<std::ptrdiff_t>(i) + 1,
-                            rows.begin() + static_cast<std::ptrdiff_t>(i) + 1 + nv);
-  return by_id;
 }
 
 TEST(Euler3D, FreeStreamIsPreservedOnMovedMeshesOfEveryElementType) {

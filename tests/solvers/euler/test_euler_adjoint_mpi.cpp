@@ -85,16 +85,9 @@ TEST(EulerAdjoint, AlphaSensitivityMatchesFiniteDifferencesAndTheTangent) {
 // side, times the condition of the system), at a transonic second-order
 // state with the smooth limiter live.
 TEST(EulerAdjoint, IterativeSolveAndItsLuFallbackGiveTheLusAdjoint) {
-  mesh::DistributedMesh dm(
-      mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 50.0),
-      world());
-  FlowConditions flow;
-  flow.mach = 0.8;
-  flow.alpha_deg = 1.25;
-  SpatialOptions spatial;
-  spatial.order = 2;
-  spatial.limiter = LimiterKind::venkatakrishnan_smooth;
-  Discretization disc(dm, flow, airfoil_conditions, FluxScheme::roe, spatial);
+  mesh::DistributedMesh dm(naca_ogrid_48x24(), world());
+  Discretization disc(dm, transonic_flow(), airfoil_conditions, FluxScheme::roe,
+                      smooth_limited_second_order());
   Tensor U = disc.free_stream_field();
   SteadyOptions so;
   so.max_iterations = 200;

@@ -1,0 +1,344 @@
+// What the serial CGNS reader (cgns_reader.cpp) and the parallel one
+// (cgns_chunk_reader.cpp) share, so that both accept the same files and say
+// the same things about the others: the open file, the zone and section
+// headers with their checks, the element walk (types, node range, PENTA_6
+// renumbering, cell or boundary face) and the error texts.
+//
+// Only those two files include this header; the libcgns part exists only
+// when Camber is built with CGNS.
+#pragma once
+
+#include <camber/core/config.hpp>
+
+#include <string>
+
+namespace camber::mesh::detail {
+
+// The bad_input message for a .cgns file in a build without CGNS.
+inline std::string cgns_not_built_message(const std::string& path) {
+  return path + ": this Camber was built without CGNS (CAMBER_ENABLE_CGNS=OFF); "
+                "reconfigure with libcgns-dev installed and CAMBER_ENABLE_CGNS=ON, or "
+                "convert the mesh to SU2 (.su2) or Gmsh (.msh)";
+}
+
+}  // namespace camber::mesh::detail
+
+#if CAMBER_WITH_CGNS
+#include <cgnslib.h>
+
+#include <array>
+#include <cstdint>
+#include <fstream>
+#include <utility>
+#include <vector>
+
+#include <camber/core/error.hpp>
+#include <camber/mesh/mesh.hpp>
+
+#ifndef CGNS_ENUMV
+#define CGNS_ENUMV(e) e
+#define CGNS_ENUMT(e) e
+#endif
+
+namespace camber::mesh::detail {
+
+inline const char* cgns_supported_types() {
+  return "BAR_2, TRI_3, QUAD_4, TETRA_4, PYRA_5, PENTA_6, HEXA_8 and MIXED sections of them";
+}
+
+// The open file (read-only), closed on every exit path.
+class CgnsFile {
+ public:
+  explicit CgnsFile(const std::string& path) : path_(path) {
+    if (!std::ifstream(path).good()) throw_bad_input(path + ": cannot open the mesh file");
+    if (cg_open(path.c_str(), CG_MODE_READ, &fn_) != CG_OK)
+      throw_bad_input(path + ": not a CGNS file libcgns can read (" + cg_get_error() + ")");
+  }
+  ~CgnsFile() {
+    if (fn_ >= 0) cg_close(fn_);
+  }
+  CgnsFile(const CgnsFile&) = delete;
+  CgnsFile& operator=(const CgnsFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  int fn() const { return fn_; }
+  // Raises a bad_input error naming the file (and what the call was for)
+  // when a library call failed.
+  void check(int status, const std::string& what) const {
+    if (status != CG_OK) throw_bad_input(path_ + ": " + what + ": " + cg_get_error());
+  }
+
+ private:
+  std::string path_;
+  int fn_ = -1;
+};
+
+// The linear element types and their VTK counterparts.
+inline bool cgns_cell_type(CGNS_ENUMT(ElementType_t) et, CellType& t) {
+  switch (et) {
+    case CGNS_ENUMV(BAR_2): t = CellType::line; return true;
+    case CGNS_ENUMV(TRI_3): t = CellType::triangle; return true;
+    case CGNS_ENUMV(QUAD_4): t = CellType::quad; return true;
+    case CGNS_ENUMV(TETRA_4): t = CellType::tetrahedron; return true;
+    case CGNS_ENUMV(PYRA_5): t = CellType::pyramid; return true;
+    case CGNS_ENUMV(PENTA_6): t = CellType::prism; return true;
+    case CGNS_ENUMV(HEXA_8): t = CellType::hexahedron; return true;
+    default: return false;
+  }
+}
+
+inline std::string cgns_type_name(CGNS_ENUMT(ElementType_t) et) {
+  const char* name = cg_ElementTypeName(et);
+  return name != nullptr ? std::string(name) : "type " + std::to_string(static_cast<int>(et));
+}
+
+// A CGNS name without the blanks some writers pad it with.
+inline std::string cgns_trimmed(const char* s) {
+  std::string t(s);
+  while (!t.empty() && t.back() == ' ') t.pop_back();
+  return t;
+}
+
+// Where an element comes from, for messages.
+struct CgnsPlace {
+  const std::string* path;
+  std::string zone;
+  std::string section;
+  std::string operator()() const {
+    return *path + ": zone '" + zone + "', section '" + section + "'";
+  }
+};
+
+// The file's one base and its one unstructured zone, checked.
+struct CgnsZone {
+  int cell_dim = 0;
+  std::string name;
+  std::string base_node, zone_node;  // the base's and the zone's names as stored
+  std::int64_t n_nodes = 0;
+  std::int64_t n_declared_cells = 0;
+  std::array<bool, 3> has_axis{false, false, false};  // CoordinateX, Y, Z present
+  int n_sections = 0;
+
+  static constexpr int base = 1;
+  static constexpr int zone = 1;
+  static const char* axis_name(int k) {
+    static const char* const axes[3] = {"CoordinateX", "CoordinateY", "CoordinateZ"};
+    return axes[k];
+  }
+};
+
+inline CgnsZone read_cgns_zone(const CgnsFile& file) {
+  const std::string& path = file.path();
+  const int fn = file.fn(), base = CgnsZone::base, zone = CgnsZone::zone;
+  CgnsZone z;
+
+  int n_bases = 0;
+  file.check(cg_nbases(fn, &n_bases), "reading the number of bases");
+  if (n_bases != 1)
+    throw_bad_input(path + ": the file has " + std::to_string(n_bases) +
+                    " bases; supported: one base with one unstructured zone");
+  char name[33];
+  int cell_dim = 0, phys_dim = 0;
+  file.check(cg_base_read(fn, base, name, &cell_dim, &phys_dim), "reading the base");
+  if (cell_dim != 2 && cell_dim != 3)
+    throw_bad_input(path + ": base '" + cgns_trimmed(name) + "' has cell dimension " +
+                    std::to_string(cell_dim) + "; supported: 2 or 3");
+  if (phys_dim < cell_dim)
+    throw_bad_input(path + ": base '" + cgns_trimmed(name) + "' has physical dimension " +
+                    std::to_string(phys_dim) + " below its cell dimension " +
+                    std::to_string(cell_dim));
+  z.cell_dim = cell_dim;
+  z.base_node = name;
+
+  int n_zones = 0;
+  file.check(cg_nzones(fn, base, &n_zones), "reading the number of zones");
+  if (n_zones != 1)
+    throw_bad_input(path + ": base '" + cgns_trimmed(name) + "' has " + std::to_string(n_zones) +
+                    " zones; supported: one unstructured zone");
+  CGNS_ENUMT(ZoneType_t) zone_type;
+  file.check(cg_zone_type(fn, base, zone, &zone_type), "reading the zone type");
+  char zone_name[33];
+  cgsize_t sizes[9] = {0};
+  file.check(cg_zone_read(fn, base, zone, zone_name, sizes), "reading the zone");
+  z.zone_node = zone_name;
+  z.name = cgns_trimmed(zone_name);
+  if (zone_type != CGNS_ENUMV(Unstructured))
+    throw_bad_input(path + ": zone '" + z.name + "' is " +
+                    (zone_type == CGNS_ENUMV(Structured) ? "structured" : "of an unknown type") +
+                    "; supported: unstructured zones (" + cgns_supported_types() + ")");
+  z.n_nodes = sizes[0];
+  z.n_declared_cells = sizes[1];
+  if (z.n_nodes < 1) throw_bad_input(path + ": zone '" + z.name + "' has no nodes");
+
+  // Coordinates: Cartesian, read as doubles.
+  int n_coords = 0;
+  file.check(cg_ncoords(fn, base, zone, &n_coords), "reading the number of coordinate arrays");
+  for (int c = 1; c <= n_coords; ++c) {
+    CGNS_ENUMT(DataType_t) type;
+    char cname[33];
+    file.check(cg_coord_info(fn, base, zone, c, &type, cname), "reading coordinate array");
+    for (int k = 0; k < 3; ++k)
+      if (cgns_trimmed(cname) == CgnsZone::axis_name(k))
+        z.has_axis[static_cast<std::size_t>(k)] = true;
+  }
+  for (int k = 0; k < cell_dim; ++k)
+    if (!z.has_axis[static_cast<std::size_t>(k)])
+      throw_bad_input(path + ": zone '" + z.name + "' has no " + CgnsZone::axis_name(k) +
+                      "; supported: Cartesian coordinates CoordinateX, CoordinateY" +
+                      (cell_dim == 3 ? ", CoordinateZ" : ""));
+
+  file.check(cg_nsections(fn, base, zone, &z.n_sections), "reading the number of sections");
+  return z;
+}
+
+// Reads nodes [begin, end) (0-based) of coordinate axis k as doubles.
+inline std::vector<double> read_cgns_coords(const CgnsFile& file, int k, std::int64_t begin,
+                                            std::int64_t end) {
+  std::vector<double> x(static_cast<std::size_t>(end - begin));
+  if (end <= begin) return x;
+  cgsize_t lo = static_cast<cgsize_t>(begin + 1), hi = static_cast<cgsize_t>(end);
+  file.check(cg_coord_read(file.fn(), CgnsZone::base, CgnsZone::zone, CgnsZone::axis_name(k),
+                           CGNS_ENUMV(RealDouble), &lo, &hi, x.data()),
+             std::string("reading ") + CgnsZone::axis_name(k));
+  return x;
+}
+
+// A 2-D zone must lie in the plane z = z of node 1: `z` holds the z of
+// nodes first_node, first_node + 1, ... (0-based).
+inline void require_cgns_plane(const std::string& path, const CgnsZone& zone,
+                               const std::vector<double>& z, std::int64_t first_node, double z1) {
+  for (std::size_t i = 0; i < z.size(); ++i)
+    if (z[i] != z1)
+      throw_bad_input(path + ": zone '" + zone.name + "' is 2-D but node " +
+                      std::to_string(first_node + static_cast<std::int64_t>(i) + 1) +
+                      " has z = " + std::to_string(z[i]) + " and node 1 z = " +
+                      std::to_string(z1) + "; a 2-D mesh must lie in a plane z = const");
+}
+
+// One element section's header, checked: a supported type, a sane range
+// and, for a typed section, as many node indices as its elements need.
+struct CgnsSection {
+  int index = 0;  // 1-based, as libcgns numbers sections
+  CgnsPlace place;
+  std::string node;  // the section's name as stored
+  CGNS_ENUMT(ElementType_t) type;
+  bool mixed = false;
+  std::int64_t first = 0;       // the file's number of the first element
+  std::int64_t n_elements = 0;  // elements first .. first + n_elements - 1
+  std::int64_t data_size = 0;   // node indices (and MIXED type codes) of the section
+};
+
+inline CgnsSection read_cgns_section(const CgnsFile& file, const CgnsZone& zone, int s) {
+  const int fn = file.fn(), base = CgnsZone::base, z = CgnsZone::zone;
+  char sname[33];
+  CGNS_ENUMT(ElementType_t) et;
+  cgsize_t first = 0, last = 0;
+  int n_boundary = 0, parent_flag = 0;
+  file.check(cg_section_read(fn, base, z, s, sname, &et, &first, &last, &n_boundary, &parent_flag),
+             "reading section " + std::to_string(s));
+  CgnsSection sec;
+  sec.index = s;
+  sec.place = CgnsPlace{&file.path(), zone.name, cgns_trimmed(sname)};
+  sec.node = sname;
+  sec.type = et;
+  sec.mixed = et == CGNS_ENUMV(MIXED);
+  CellType t;
+  if (!sec.mixed && !cgns_cell_type(et, t))
+    throw_bad_input(sec.place() + " holds " + cgns_type_name(et) + " elements; supported: " +
+                    cgns_supported_types());
+  sec.first = first;
+  sec.n_elements = static_cast<std::int64_t>(last) - first + 1;
+  if (sec.n_elements < 0)
+    throw_bad_input(sec.place() + ": element range " + std::to_string(first) + ".." +
+                    std::to_string(last) + " is empty the wrong way round");
+  cgsize_t data_size = 0;
+  file.check(cg_ElementDataSize(fn, base, z, s, &data_size),
+             sec.place() + ": reading the connectivity size");
+  sec.data_size = data_size;
+  if (!sec.mixed) {
+    int npe = 0;
+    file.check(cg_npe(et, &npe), sec.place() + ": nodes per element");
+    if (sec.data_size != sec.n_elements * npe)
+      throw_bad_input(sec.place() + ": " + std::to_string(sec.n_elements) + " " +
+                      cgns_type_name(et) + " elements need " +
+                      std::to_string(sec.n_elements * npe) + " node indices, the section holds " +
+                      std::to_string(sec.data_size));
+  }
+  return sec;
+}
+
+// The dimension of the elements of a typed section (not MIXED).
+inline int cgns_section_dimension(const CgnsSection& sec) {
+  CellType t = CellType::line;
+  cgns_cell_type(sec.type, t);
+  return cell_dimension(t);
+}
+
+// Walks one section's connectivity `conn` (per element: the type code when
+// the section is MIXED, then its nodes, 1-based) for elements
+// first_element, first_element + 1, ...: checks each element's type and
+// node indices (in 1..n_nodes), renumbers a PENTA_6 to VTK's wedge order
+// and calls visit(is_cell, type, nodes, n) with the 0-based nodes, where
+// is_cell tells a cell (the zone's dimension) from a boundary face (one
+// lower); an element of neither dimension is an error.
+template <class Visit>
+void for_each_cgns_element(const std::vector<cgsize_t>& conn, const CgnsSection& sec,
+                           std::int64_t first_element, std::int64_t n_elements,
+                           std::int64_t n_nodes, int dim, Visit&& visit) {
+  const CgnsPlace& place = sec.place;
+  std::size_t pos = 0;
+  for (std::int64_t e = 0; e < n_elements; ++e) {
+    const std::string element = std::to_string(first_element + e);
+    CGNS_ENUMT(ElementType_t) type = sec.type;
+    if (sec.mixed) {
+      if (pos >= conn.size())
+        throw_bad_input(place() + ": the MIXED connectivity ends before element " + element);
+      type = static_cast<CGNS_ENUMT(ElementType_t)>(conn[pos++]);
+    }
+    CellType t;
+    if (!cgns_cell_type(type, t))
+      throw_bad_input(place() + ": element " + element + " is " + cgns_type_name(type) +
+                      "; supported: " + cgns_supported_types());
+    const int n = n_cell_nodes(t);
+    if (pos + static_cast<std::size_t>(n) > conn.size())
+      throw_bad_input(place() + ": the connectivity ends inside element " + element);
+    index_t nodes[8];
+    for (int i = 0; i < n; ++i) {
+      const std::int64_t node = conn[pos + static_cast<std::size_t>(i)];
+      if (node < 1 || node > n_nodes)
+        throw_bad_input(place() + ": element " + element + " has node " + std::to_string(node) +
+                        ", outside the zone's 1.." + std::to_string(n_nodes));
+      nodes[i] = static_cast<index_t>(node - 1);
+    }
+    pos += static_cast<std::size_t>(n);
+    // CGNS's PENTA_6 has its first triangle counter-clockwise seen from the
+    // second; VTK's wedge the other way round.
+    if (t == CellType::prism) {
+      std::swap(nodes[1], nodes[2]);
+      std::swap(nodes[4], nodes[5]);
+    }
+    const int element_dim = cell_dimension(t);
+    if (element_dim != dim && element_dim != dim - 1)
+      throw_bad_input(place() + ": element " + element + " is " + cgns_type_name(type) +
+                      ", neither a cell nor a boundary face of a " + std::to_string(dim) +
+                      "-D zone");
+    visit(element_dim == dim, t, static_cast<const index_t*>(nodes), n);
+  }
+  if (pos != conn.size())
+    throw_bad_input(place() + ": the connectivity holds more than its " +
+                    std::to_string(n_elements) + " elements");
+}
+
+// The zone's declared cell count must be what its sections hold.
+inline void require_cgns_cell_count(const std::string& path, const CgnsZone& zone,
+                                    std::int64_t n_cells) {
+  if (n_cells != zone.n_declared_cells)
+    throw_bad_input(path + ": zone '" + zone.name + "' declares " +
+                    std::to_string(zone.n_declared_cells) + " cells but its sections hold " +
+                    std::to_string(n_cells) + " " + std::to_string(zone.cell_dim) +
+                    "-D elements");
+}
+
+}  // namespace camber::mesh::detail
+
+#endif  // CAMBER_WITH_CGNS
