@@ -413,6 +413,12 @@ mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim, const std
   return m;
 }
 
+mesh::DistributedMesh build_distributed_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim,
+                                             const std::string& what) {
+  if (mesh_from_file(d)) return read_distributed_mesh_file(d, comm, max_dim, what);
+  return mesh::DistributedMesh(build_mesh(d, comm, max_dim, what), comm);
+}
+
 // Boundary conditions from the deck, checked against the mesh's markers
 // (every deck name is a marker, every marker has a condition), with the
 // deck line in the message.

@@ -45,6 +45,10 @@ void validate_euler(const deck::Deck& d);
 // A mesh of more than max_dim dimensions is rejected at mesh.file, saying
 // that `what` works on 2-D meshes so far.
 mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim, const std::string& what);
+// The same distributed over the ranks of comm; a file is read in parallel
+// (no rank holds it whole), a generated mesh is cut into chunks.
+mesh::DistributedMesh build_distributed_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim,
+                                             const std::string& what);
 // Boundary conditions checked against the mesh's markers (bad_input names
 // the deck key and line).
 std::vector<eu::BoundaryCondition> boundary_conditions(const deck::Deck& d, const mesh::Mesh& m,

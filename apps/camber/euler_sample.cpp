@@ -96,10 +96,9 @@ std::map<int, Result> read_done(const std::string& path, const std::string& desi
 namespace euler_app {
 
 FlowSetup flow_setup(const deck::Deck& d, MPI_Comm comm) {
-  mesh::Mesh global = build_mesh(d, comm, 2, "camber sample");
   FlowSetup s;
-  s.conditions = boundary_conditions(d, global, comm);
-  s.dm = mesh::DistributedMesh(global, comm);
+  s.dm = build_distributed_mesh(d, comm, 2, "camber sample");
+  s.conditions = boundary_conditions(d, s.dm.local(), comm);
   return s;
 }
 

@@ -18,6 +18,7 @@
 #include <camber/io/vtk_writer.hpp>
 #include <camber/core/log.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
+#include <camber/parallel/collectives.hpp>
 #include <camber/solvers/heat/conductivity_inverse.hpp>
 #include <camber/core/timer.hpp>
 
@@ -85,10 +86,12 @@ void validate_inverse(const deck::Deck& d) {
              CAMBER_MSG(k0 << " lies outside the bounds [" << lo << ", " << hi << "]"));
 }
 
-solvers::heat::ConductivityInverseProblem problem_of(const deck::Deck& d, const mesh::Mesh& global) {
+solvers::heat::ConductivityInverseProblem problem_of(const deck::Deck& d,
+                                                     const mesh::DistributedMesh& dm) {
   solvers::heat::ConductivityInverseProblem p;
   p.model.heat_capacity = d.real("heat.heat_capacity_J_per_m3K");
-  for (const mesh::Marker& m : global.markers())
+  // Every marker of the mesh is in each local mesh (empty ones too).
+  for (const mesh::Marker& m : dm.local().markers())
     p.model.boundary[m.name] = solvers::heat::HeatBoundary::temperature(d.real("heat.boundary_temperature_K"));
   const double q0 = d.real("source.power_W_per_m3"), r = d.real("source.radius_m");
   const auto c = d.reals("source.center_m");
@@ -101,8 +104,9 @@ solvers::heat::ConductivityInverseProblem problem_of(const deck::Deck& d, const 
   p.true_log_conductivity = [kb, ki, rt, ct](double x, double y) {
     return std::log(kb + (ki - kb) * std::exp(-((x - ct[0]) * (x - ct[0]) + (y - ct[1]) * (y - ct[1])) / (rt * rt)));
   };
-  // Sensors at the centres of a grid of strips over the bounding box.
-  const auto coords = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), global.coords());
+  // Sensors at the centres of a grid of strips over the bounding box (of
+  // the local nodes, then over the ranks).
+  const auto coords = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dm.local().coords());
   double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
   for (size_t i = 0; i < coords.extent(0); ++i) {
     x0 = std::min(x0, coords(i, 0));
@@ -110,6 +114,10 @@ solvers::heat::ConductivityInverseProblem problem_of(const deck::Deck& d, const 
     y0 = std::min(y0, coords(i, 1));
     y1 = std::max(y1, coords(i, 1));
   }
+  x0 = par::allreduce_min(x0, dm.comm());
+  y0 = par::allreduce_min(y0, dm.comm());
+  x1 = par::allreduce_max(x1, dm.comm());
+  y1 = par::allreduce_max(y1, dm.comm());
   const auto nx = d.integer("measurements.sensors_x"), ny = d.integer("measurements.sensors_y");
   for (std::int64_t j = 0; j < ny; ++j)
     for (std::int64_t i = 0; i < nx; ++i)
@@ -156,14 +164,12 @@ void write_paraview(const std::string& dir, const std::string& name, const mesh:
 int run_inverse(const deck::Deck& d, const Runtime& runtime, const RunOptions&) {
   const MPI_Comm comm = runtime.comm();
   const std::string name = d.string("case"), dir = d.string("output.dir");
-  mesh::Mesh global;
   mesh::DistributedMesh dm;
   {
     ScopedTimer timer("mesh");
-    global = build_rectangle_or_file_mesh(d, comm);
-    dm = mesh::DistributedMesh(global, comm);
+    dm = build_rectangle_or_file_distributed(d, comm);
   }
-  const solvers::heat::ConductivityInverseProblem p = problem_of(d, global);
+  const solvers::heat::ConductivityInverseProblem p = problem_of(d, dm);
   logging::info(CAMBER_MSG("heat inverse: " << dm.n_global_cells() << " cells (unknowns) on " << runtime.size()
                                             << (runtime.size() == 1 ? " rank, " : " ranks, ") << p.sensors.size()
                                             << " sensors x " << p.times.size() << " times, noise "
