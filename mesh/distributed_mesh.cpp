@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdlib>
 #include <limits>
+#include <memory>
 #include <sstream>
 
 #include <camber/core/error.hpp>
@@ -12,6 +13,7 @@
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/core/runtime.hpp>
+#include <camber/core/timer.hpp>
 
 namespace camber::mesh {
 
@@ -227,6 +229,13 @@ DistributedMesh::DistributedMesh(MeshChunk chunk, MPI_Comm comm,
     CAMBER_REQUIRE(options.vertex_weights.empty() && options.edge_weights.empty(),
                    "DistributedMesh: partition weights are not supported (cells weigh 1)");
   });
+  // Phases timed under the caller's timer (core/timer.hpp).
+  std::unique_ptr<ScopedTimer> phase;
+  const auto next_phase = [&](const char* name) {
+    phase.reset();
+    phase = std::make_unique<ScopedTimer>(name);
+  };
+  next_phase("match_faces");
   const std::vector<std::int64_t> cell_ends = range_ends(chunk.cell_begin + chunk.n_cells(), comm);
   const std::vector<std::int64_t> node_ends = range_ends(chunk.node_begin + chunk.n_nodes(), comm);
 
@@ -343,10 +352,12 @@ DistributedMesh::DistributedMesh(MeshChunk chunk, MPI_Comm comm,
 
   // 2. Partition the face graph where it lies (PT-Scotch), then send each
   //    cell to its owner.
+  next_phase("pt_scotch");
   const std::vector<int> part = par::partition_distributed(comm, graph_xadj, graph_adjncy, options);
   quality_ = par::partition_quality(comm, graph_xadj, graph_adjncy, part);
   std::vector<std::int64_t>().swap(graph_xadj);
   std::vector<std::int64_t>().swap(graph_adjncy);
+  next_phase("migrate_cells");
   CellSet owned;
   {
     CellSet mine;
@@ -383,6 +394,7 @@ DistributedMesh::DistributedMesh(MeshChunk chunk, MPI_Comm comm,
   // 3. The ghost layer: every cell sharing a node with an owned cell. Each
   //    node's reading rank learns the cells around it (and their owners)
   //    and tells every owner among them.
+  next_phase("ghost_layer");
   std::vector<std::int64_t> owned_nodes(owned.nodes);
   std::sort(owned_nodes.begin(), owned_nodes.end());
   owned_nodes.erase(std::unique(owned_nodes.begin(), owned_nodes.end()), owned_nodes.end());
@@ -444,7 +456,11 @@ DistributedMesh::DistributedMesh(MeshChunk chunk, MPI_Comm comm,
         std::lower_bound(owned_nodes.begin(), owned_nodes.end(), node) - owned_nodes.begin());
     return std::make_pair(around_offset[i], around_offset[i + 1]);
   };
-  // Owned cells' node neighbours (global ids, sorted) with their owners.
+  // Owned cells' node neighbours on other ranks (global ids, sorted) with
+  // their owners: the rows the distribution's ghosts and sends come from.
+  // Neighbours on this rank are left out (a tetrahedron has about a
+  // hundred node neighbours; the solver's stencils come from the local
+  // mesh, not from these rows).
   std::vector<std::int64_t> adj_xadj(1, 0), adj;
   std::vector<int> adj_owner;
   {
@@ -455,7 +471,7 @@ DistributedMesh::DistributedMesh(MeshChunk chunk, MPI_Comm comm,
            k < owned.node_offset[static_cast<size_t>(c) + 1]; ++k) {
         const auto [a, b] = around_of(owned.nodes[static_cast<size_t>(k)]);
         for (index_t i = a; i < b; i += 2)
-          if (around[static_cast<size_t>(i)] != owned.gid[static_cast<size_t>(c)])
+          if (around[static_cast<size_t>(i) + 1] != me)
             list.emplace_back(around[static_cast<size_t>(i)],
                               static_cast<int>(around[static_cast<size_t>(i) + 1]));
       }
@@ -496,6 +512,7 @@ DistributedMesh::DistributedMesh(MeshChunk chunk, MPI_Comm comm,
   //    owning one of its cells; rank r's nodes follow those of ranks < r,
   //    by global id within a rank. Each rank numbers its own and tells the
   //    nodes' reading ranks, which answer everyone's questions.
+  next_phase("nodes");
   node_global_ = owned_nodes;
   n_owned_nodes_ = static_cast<index_t>(node_global_.size());
   {
@@ -565,6 +582,7 @@ DistributedMesh::DistributedMesh(MeshChunk chunk, MPI_Comm comm,
 
   // 6. The local Mesh: owned cells, then ghosts; every marker (empty ones
   //    too), so marker indices are the file's; marked faces of local cells.
+  next_phase("local_mesh");
   MeshData data;
   data.dim = chunk.dim;
   data.source = chunk.source;
@@ -612,6 +630,7 @@ DistributedMesh::DistributedMesh(MeshChunk chunk, MPI_Comm comm,
     CAMBER_REQUIRE(local_left(f) >= n_owned,
                    "DistributedMesh: internal error: face " << f << " of an owned cell after "
                                                             << "the owned-face prefix");
+  phase.reset();
 }
 
 DistributedMesh DistributedMesh::read(const std::string& path, MPI_Comm comm,

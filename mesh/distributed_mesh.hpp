@@ -130,6 +130,10 @@ class DistributedMesh {
   /// caller keeps a node held by several ranks at the same place on each
   /// (ghost geometry must equal its owner's).
   DistributedMesh with_local_coordinates(const Tensor& local_coords) const;
+  /// The layout of the cells over the ranks. Its owned adjacency
+  /// (owned_xadj, owned_adjncy) lists each owned cell's node neighbours on
+  /// other ranks only (what makes the ghost layer); the local mesh has the
+  /// rest.
   const par::CellDistribution& distribution() const noexcept { return dist_; }
   /// Fills ghost rows of cell fields of shape {n_local_cells(), ...}.
   par::HaloExchange& halo() noexcept { return halo_; }
