@@ -160,7 +160,7 @@ MeshChunk read_mesh_chunk(const std::string& path, MPI_Comm comm) {
                       "'; expected the extension .su2 (SU2), .msh (Gmsh 4.1 ASCII) or .cgns "
                       "(CGNS)");
     if (!std::filesystem::is_regular_file(path))
-      throw_bad_input("cannot open mesh file '" + path + "'");
+      throw_bad_input("cannot open mesh file '" + path + "'; check the path and permissions");
   });
   if (ends_with(path, ".su2")) return read_su2_chunk(path, comm);
   if (ends_with(path, ".cgns")) return read_cgns_chunk(path, comm);
