@@ -112,8 +112,9 @@ void declare_euler_schema(deck::Schema& s) {
       .choice("gradient_stencil", "mixed", {"mixed", "nodes", "faces"},
               "Order 2: the cells the least-squares gradient and the limiter's bounds take "
               "around a cell: every cell sharing a node with it (nodes), its face neighbours "
-              "(faces: three on a triangle, too few for transonic shocks), or node neighbours "
-              "for triangles and face neighbours for other cells (mixed).")
+              "(faces: three on a triangle, too few for transonic shocks), or face neighbours "
+              "for quads and hexahedra and node neighbours for every other cell: triangles, "
+              "tetrahedra, prisms, pyramids (mixed).")
       .real("venkatakrishnan_k", 5.0, deck::Range::positive(),
             "Venkatakrishnan's K: eps^2 = (K h)^3; larger K limits less.")
       .real("wang_epsilon", 0.1, deck::Range::positive().and_at_most(10.0),
@@ -720,8 +721,6 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
       d.reject("wing.stations", "spanwise stations need a 3-D mesh; this one is 2-D");
     if (mesh_dim == 3) {
       // What the 3-D discretization does not have yet, rejected at its key.
-      if (d.integer("flow.order") != 1)
-        d.reject("flow.order", "the mesh is 3-D, and 3-D flows are first order so far; use 1");
       if (d.boolean("flow.far_field_vortex"))
         d.reject("flow.far_field_vortex", "is a 2-D correction; the mesh is 3-D");
     }

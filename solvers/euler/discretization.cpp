@@ -1,9 +1,12 @@
 #include <camber/solvers/euler/discretization.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <sstream>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -97,36 +100,74 @@ KOKKOS_INLINE_FUNCTION void wall_face_force(const T& p, double p_inf, const G& n
   g[2] = (fx - xm) * g[1] - (fy - ym) * g[0];
 }
 
-// x_f - x_left, x_f - x_right of every face ({n_faces, 4}; the right pair 0
-// on the boundary), in the geometry's scalar.
+// x_f - x_left, x_f - x_right of every face ({n_faces, 2 dim}: the left
+// cell's dim entries, then the right cell's, 0 on the boundary), in the
+// geometry's scalar.
 template <class G>
 Kokkos::View<G**> face_to_centers(const mesh::GeometryFields<G>& geometry,
                                   const Kokkos::View<index_t*>& left,
                                   const Kokkos::View<index_t*>& right, index_t n_faces) {
-  Kokkos::View<G**> to_center("euler::face_to_center", static_cast<size_t>(n_faces), 4);
+  const int dim = static_cast<int>(geometry.cell_centroid.extent(1));
+  Kokkos::View<G**> to_center("euler::face_to_center", static_cast<size_t>(n_faces), 2 * dim);
   const auto centroid = geometry.cell_centroid;
   const auto center = geometry.face_center;
   Kokkos::parallel_for(
       "euler::face_to_center", Kokkos::RangePolicy<>(0, n_faces), KOKKOS_LAMBDA(const index_t f) {
         const index_t l = left(f), r = right(f);
-        to_center(f, 0) = center(f, 0) - centroid(l, 0);
-        to_center(f, 1) = center(f, 1) - centroid(l, 1);
-        to_center(f, 2) = r >= 0 ? G(center(f, 0) - centroid(r, 0)) : G(0.0);
-        to_center(f, 3) = r >= 0 ? G(center(f, 1) - centroid(r, 1)) : G(0.0);
+        for (int d = 0; d < dim; ++d) {
+          to_center(f, d) = center(f, d) - centroid(l, d);
+          to_center(f, dim + d) = r >= 0 ? G(center(f, d) - centroid(r, d)) : G(0.0);
+        }
       });
   return to_center;
 }
 
 // The pressure on wall face f of cell l: reconstructed at the face
-// midpoint (second order: W, L, x_f - x_l) or the cell's (first order: U).
-template <class T, class G>
+// midpoint (second order: W, L, to_center) or the cell's (first order: U).
+template <int Dim, class T, class V>
 KOKKOS_INLINE_FUNCTION T wall_pressure(bool reconstruct, const IdealGas& gas, const Field<T>& U,
                                        const Field<T>& W, const Field<T>& L, index_t l,
-                                       const G& dx, const G& dy) {
-  if (reconstruct) return reconstructed_state(W, L, l, dx, dy).p;
-  Conserved<T, 2> s;
-  for (int k = 0; k < 4; ++k) s[k] = U(l, k);
+                                       const V& to_center, index_t f) {
+  if (reconstruct) return face_state<Dim>(W, L, l, to_center, f, 0).p;
+  Conserved<T, Dim> s;
+  for (int k = 0; k < Dim + 2; ++k) s[k] = U(l, k);
   return pressure(gas, s);
+}
+
+// Row c of a conserved field as a state.
+template <int Dim, class T>
+KOKKOS_INLINE_FUNCTION Conserved<T, Dim> conserved_row(const Field<T>& U, index_t c) {
+  Conserved<T, Dim> s;
+  for (int k = 0; k < Dim + 2; ++k) s[k] = U(c, k);
+  return s;
+}
+
+// The flux y through face f of the face states ul (left) and ur (right):
+// the numerical flux on an interior face, the boundary condition's flux of
+// ul on a boundary face (ur unused).
+template <int Dim, class T, class G>
+KOKKOS_INLINE_FUNCTION void face_flux(const IdealGas& gas, int scheme, int kind,
+                                      const Kokkos::View<double**>& outer,
+                                      const Kokkos::View<G**>& normal, index_t f, bool interior,
+                                      const Conserved<T, Dim>& ul, const Conserved<T, Dim>& ur,
+                                      T (&y)[Dim + 2]) {
+  constexpr int nv = Dim + 2;
+  if (interior) {
+    InteriorFlux<G, Dim> flux{gas, {}, scheme};
+    for (int d = 0; d < Dim; ++d) flux.n[d] = normal(f, d);
+    T x[2 * nv];
+    for (int k = 0; k < nv; ++k) {
+      x[k] = ul[k];
+      x[nv + k] = ur[k];
+    }
+    flux(x, y);
+  } else {
+    BoundaryFlux<G, Dim> flux{gas, {}, scheme, kind, outer_state<Dim>(outer, f)};
+    for (int d = 0; d < Dim; ++d) flux.n[d] = normal(f, d);
+    T x[nv];
+    for (int k = 0; k < nv; ++k) x[k] = ul[k];
+    flux(x, y);
+  }
 }
 
 // The first-order face fluxes in Dim dimensions: the numerical flux of the
@@ -137,30 +178,47 @@ void first_order_fluxes(const Kokkos::View<index_t*>& left, const Kokkos::View<i
                         const Kokkos::View<int*>& kind, const IdealGas& gas, int scheme,
                         const Kokkos::View<double**>& outer, const Kokkos::View<G**>& normal,
                         const Field<T>& U, const Field<T>& F, index_t n_faces) {
-  constexpr int nv = Dim + 2;
   Kokkos::parallel_for(
       "euler::face_fluxes", Kokkos::RangePolicy<>(0, n_faces), KOKKOS_LAMBDA(const index_t f) {
         const index_t l = left(f), r = right(f);
-        G n[Dim];
-        for (int d = 0; d < Dim; ++d) n[d] = normal(f, d);
-        T y[nv];
-        if (r >= 0) {
-          InteriorFlux<G, Dim> flux{gas, {}, scheme};
-          for (int d = 0; d < Dim; ++d) flux.n[d] = n[d];
-          T x[2 * nv];
-          for (int k = 0; k < nv; ++k) {
-            x[k] = U(l, k);
-            x[nv + k] = U(r, k);
-          }
-          flux(x, y);
-        } else {
-          BoundaryFlux<G, Dim> flux{gas, {}, scheme, kind(f), outer_state<Dim>(outer, f)};
-          for (int d = 0; d < Dim; ++d) flux.n[d] = n[d];
-          T x[nv];
-          for (int k = 0; k < nv; ++k) x[k] = U(l, k);
-          flux(x, y);
-        }
-        for (int k = 0; k < nv; ++k) F(f, k) = y[k];
+        T y[Dim + 2];
+        face_flux<Dim, T, G>(gas, scheme, kind(f), outer, normal, f, r >= 0,
+                             conserved_row<Dim>(U, l), conserved_row<Dim>(U, r >= 0 ? r : l), y);
+        for (int k = 0; k < Dim + 2; ++k) F(f, k) = y[k];
+      });
+}
+
+// The second-order face fluxes in Dim dimensions: face_flux of the states
+// reconstructed at the face midpoint from W and the limited gradients L.
+template <int Dim, class T, class G>
+void reconstructed_face_fluxes(const Kokkos::View<index_t*>& left,
+                               const Kokkos::View<index_t*>& right, const Kokkos::View<int*>& kind,
+                               const IdealGas& gas, int scheme, const Kokkos::View<double**>& outer,
+                               const Kokkos::View<G**>& normal, const Kokkos::View<G**>& to_center,
+                               const Field<T>& W, const Field<T>& L, const Field<T>& F,
+                               index_t n_faces) {
+  Kokkos::parallel_for(
+      "euler::reconstructed_fluxes", Kokkos::RangePolicy<>(0, n_faces),
+      KOKKOS_LAMBDA(const index_t f) {
+        const index_t l = left(f), r = right(f);
+        const Conserved<T, Dim> ul = to_conserved(gas, face_state<Dim>(W, L, l, to_center, f, 0));
+        const Conserved<T, Dim> ur =
+            r >= 0 ? to_conserved(gas, face_state<Dim>(W, L, r, to_center, f, 1)) : ul;
+        T y[Dim + 2];
+        face_flux<Dim, T, G>(gas, scheme, kind(f), outer, normal, f, r >= 0, ul, ur, y);
+        for (int k = 0; k < Dim + 2; ++k) F(f, k) = y[k];
+      });
+}
+
+// W = (rho, u_1 .. u_Dim, p) of U in cells [0, n).
+template <int Dim, class T>
+void primitive_cells(const IdealGas& gas, const Field<T>& U, const Field<T>& W, index_t n) {
+  Kokkos::parallel_for(
+      "euler::primitive", Kokkos::RangePolicy<>(0, n), KOKKOS_LAMBDA(const index_t c) {
+        const Primitive<T, Dim> w = to_primitive(gas, conserved_row<Dim>(U, c));
+        W(c, 0) = w.rho;
+        for (int d = 0; d < Dim; ++d) W(c, 1 + d) = w.vel[d];
+        W(c, Dim + 1) = w.p;
       });
 }
 
@@ -226,6 +284,48 @@ void spectral_radii(const IdealGas& gas, const Field<double>& u,
   Kokkos::fence();
 }
 
+// The faces of every owned cell in an order that does not depend on the
+// partition: by their sorted global node ids. The local mesh numbers faces
+// in an order that does (a face shared with a ghost comes elsewhere than
+// on one rank), and the sums over a cell's faces (the residual, the smooth
+// limiter's minimum, which is not associative) follow that order. 3-D only
+// so far: 2-D meshes keep the local order, and with it their results.
+mesh::OwnedCellFaces partition_independent(mesh::OwnedCellFaces faces,
+                                           const mesh::DistributedMesh& dm) {
+  const mesh::Mesh& local = dm.local();
+  if (local.dim() != 3) return faces;
+  const std::vector<std::int64_t>& node_gid = dm.node_global_ids();
+  const auto node_offset = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
+                                                               local.face_offsets());
+  const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_nodes());
+  const auto offset = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), faces.offset);
+  auto face = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), faces.face);
+  auto sign = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), faces.sign);
+  using Key = std::array<std::int64_t, 4>;
+  const auto key_of = [&](index_t f) {
+    Key k;
+    k.fill(std::numeric_limits<std::int64_t>::max());
+    for (index_t a = node_offset(f); a < node_offset(f + 1); ++a)
+      k[static_cast<size_t>(a - node_offset(f))] = node_gid[static_cast<size_t>(nodes(a))];
+    std::sort(k.begin(), k.end());
+    return k;
+  };
+  std::vector<std::tuple<Key, index_t, double>> entries;
+  for (index_t c = 0; c < dm.n_owned_cells(); ++c) {
+    entries.clear();
+    for (index_t j = offset(c); j < offset(c + 1); ++j)
+      entries.emplace_back(key_of(face(j)), face(j), sign(j));
+    std::sort(entries.begin(), entries.end());
+    for (index_t j = offset(c); j < offset(c + 1); ++j) {
+      face(j) = std::get<1>(entries[static_cast<size_t>(j - offset(c))]);
+      sign(j) = std::get<2>(entries[static_cast<size_t>(j - offset(c))]);
+    }
+  }
+  Kokkos::deep_copy(faces.face, face);
+  Kokkos::deep_copy(faces.sign, sign);
+  return faces;
+}
+
 }  // namespace
 
 Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& flow,
@@ -249,9 +349,6 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
   const mesh::Mesh& local = dm.local();
   dim_ = local.dim();
   collective_guard(dm.comm(), [&] {
-    CAMBER_INPUT_REQUIRE(dim_ == 2 || spatial.order == 1,
-                         "the 3-D Euler residual is first order so far; spatial order "
-                             << spatial.order << " needs a 2-D mesh (use order 1)");
     CAMBER_INPUT_REQUIRE(dim_ == 2 || !flow.far_field_vortex,
                          "the far-field vortex is a 2-D correction; not with a 3-D mesh");
   });
@@ -349,7 +446,7 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
   Kokkos::deep_copy(face_right_, fr);
   Kokkos::deep_copy(face_kind_, fk);
 
-  const mesh::OwnedCellFaces cell_faces = mesh::owned_cell_faces(dm);
+  const mesh::OwnedCellFaces cell_faces = partition_independent(mesh::owned_cell_faces(dm), dm);
   cell_face_offset_ = cell_faces.offset;
   cell_face_ = cell_faces.face;
   cell_face_sign_ = cell_faces.sign;
@@ -384,11 +481,6 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
   outer_state_ = Kokkos::View<double**>("euler::outer_state", n_faces_, n_vars());
   far_field_lift_ = std::make_shared<double>(0.0);
   fill_outer_states(0.0);
-  if (dim_ == 3) {
-    // First order: no reconstruction.
-    Kokkos::fence();
-    return;
-  }
 
   face_to_center_ = face_to_centers(geometry_, face_left_, face_right_, n_faces_);
   // The reconstruction's neighbours: every cell sharing a node (all local:
@@ -404,11 +496,21 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
     const auto rh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), face_right_);
     const auto co = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cell_face_offset_);
     const auto cf = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cell_face_);
+    const auto nodes_of =
+        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.cell_offsets());
+    const std::vector<std::int64_t>& gid = dm.cell_global_ids();
     std::vector<index_t> off{0}, cells;
     for (index_t c = 0; c < n_owned_; ++c) {
-      if (uses_node_stencil(stencil, co(c + 1) - co(c))) {
+      if (uses_node_stencil(stencil, dim_, nodes_of(c + 1) - nodes_of(c))) {
+        const auto first = static_cast<std::ptrdiff_t>(cells.size());
         for (std::int64_t k = xadj[static_cast<size_t>(c)]; k < xadj[static_cast<size_t>(c) + 1]; ++k)
           cells.push_back(static_cast<index_t>(adjncy[static_cast<size_t>(k)]));
+        // In global id order (local ids put the ghosts after the owned
+        // cells), so that the fit's sums and the smooth limiter's folds run
+        // in the same order on every partition (on one rank: unchanged).
+        std::sort(cells.begin() + first, cells.end(), [&](index_t a, index_t b) {
+          return gid[static_cast<size_t>(a)] < gid[static_cast<size_t>(b)];
+        });
       } else {
         for (index_t j = co(c); j < co(c + 1); ++j) {
           const index_t f = cf(j);
@@ -513,8 +615,9 @@ Tensor Discretization::free_stream_field() const {
 void Discretization::require_2d(const char* what) const {
   CAMBER_REQUIRE(dim_ == 2, "euler::Discretization::" << what
                                 << " is 2-D only so far; this mesh is 3-D (the 3-D "
-                                   "discretization has the first-order residual, its tangent "
-                                   "and the face Jacobians)");
+                                   "discretization has the residual at either order, its "
+                                   "tangent, gradients, limiter, forces, the first-order face "
+                                   "Jacobians and the stencil-assembled Jacobian)");
 }
 
 template <class T, class G>
@@ -530,17 +633,10 @@ void Discretization::face_fluxes(const Kokkos::View<G**>& normal, const Field<T>
 
 template <class T>
 void Discretization::primitive_field(const Field<T>& U, const Field<T>& W) const {
-  const IdealGas gas = gas_;
-  Kokkos::parallel_for(
-      "euler::primitive", Kokkos::RangePolicy<>(0, n_local_), KOKKOS_LAMBDA(const index_t c) {
-        Conserved<T, 2> s;
-        for (int k = 0; k < 4; ++k) s[k] = U(c, k);
-        const Primitive<T, 2> w = to_primitive(gas, s);
-        W(c, 0) = w.rho;
-        W(c, 1) = w.vel[0];
-        W(c, 2) = w.vel[1];
-        W(c, 3) = w.p;
-      });
+  if (dim_ == 3)
+    primitive_cells<3, T>(gas_, U, W, n_local_);
+  else
+    primitive_cells<2, T>(gas_, U, W, n_local_);
 }
 
 template <class T, class Gs>
@@ -548,9 +644,10 @@ void Discretization::limited_gradients(const StencilGeometry<Gs>& stencil, const
                                        const Field<T>& W, const Field<T>& L, Field<T> G,
                                        Field<T> phi,
                                        const Kokkos::View<const index_t*>* cells) const {
+  const int nv = n_vars(), dim = dim_;
   primitive_field<T>(U, W);
-  if (G.extent(0) == 0) G = Field<T>("euler::G", static_cast<size_t>(n_owned_), 8);
-  if (phi.extent(0) == 0) phi = Field<T>("euler::phi", static_cast<size_t>(n_owned_), 4);
+  if (G.extent(0) == 0) G = Field<T>("euler::G", static_cast<size_t>(n_owned_), nv * dim);
+  if (phi.extent(0) == 0) phi = Field<T>("euler::phi", static_cast<size_t>(n_owned_), nv);
   const OwnedRows rows(n_owned_, cells);
   reconstruction_.gradients_with<T, Gs>(stencil, W, G, cells);
   if (spatial_.freeze_limiter) {
@@ -563,7 +660,7 @@ void Discretization::limited_gradients(const StencilGeometry<Gs>& stencil, const
     Kokkos::parallel_for(
         "euler::limit_frozen", Kokkos::RangePolicy<>(0, rows.n), KOKKOS_LAMBDA(const index_t i) {
           const index_t c = rows.row(i);
-          for (int k = 0; k < 4; ++k) phi(c, k) = T(stored(c, k));
+          for (int k = 0; k < nv; ++k) phi(c, k) = T(stored(c, k));
         });
   } else {
     reconstruction_.limiters_with<T, Gs>(stencil, W, G, phi, cells);
@@ -571,8 +668,8 @@ void Discretization::limited_gradients(const StencilGeometry<Gs>& stencil, const
   Kokkos::parallel_for(
       "euler::limit", Kokkos::RangePolicy<>(0, rows.n), KOKKOS_LAMBDA(const index_t i) {
         const index_t c = rows.row(i);
-        for (int k = 0; k < 4; ++k)
-          for (int d = 0; d < 2; ++d) L(c, 2 * k + d) = phi(c, k) * G(c, 2 * k + d);
+        for (int k = 0; k < nv; ++k)
+          for (int d = 0; d < dim; ++d) L(c, dim * k + d) = phi(c, k) * G(c, dim * k + d);
       });
   Kokkos::fence();
   if (!rows.all) return;
@@ -591,36 +688,14 @@ template <class T, class G>
 void Discretization::reconstructed_fluxes(const Kokkos::View<G**>& normal,
                                           const Kokkos::View<G**>& to_center, const Field<T>& W,
                                           const Field<T>& L, const Field<T>& F) const {
-  const auto left = face_left_, right = face_right_;
-  const auto kind = face_kind_;
-  const IdealGas gas = gas_;
-  const int scheme = static_cast<int>(scheme_);
-  const auto outer = outer_state_;
-  Kokkos::parallel_for(
-      "euler::reconstructed_fluxes", Kokkos::RangePolicy<>(0, n_faces_),
-      KOKKOS_LAMBDA(const index_t f) {
-        const index_t l = left(f), r = right(f);
-        const Conserved<T, 2> ul =
-            to_conserved(gas, reconstructed_state(W, L, l, to_center(f, 0), to_center(f, 1)));
-        T y[4];
-        if (r >= 0) {
-          const Conserved<T, 2> ur =
-              to_conserved(gas, reconstructed_state(W, L, r, to_center(f, 2), to_center(f, 3)));
-          const InteriorFlux<G> flux{gas, {normal(f, 0), normal(f, 1)}, scheme};
-          T x[8];
-          for (int k = 0; k < 4; ++k) {
-            x[k] = ul[k];
-            x[4 + k] = ur[k];
-          }
-          flux(x, y);
-        } else {
-          const BoundaryFlux<G> flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), outer_state(outer, f)};
-          T x[4];
-          for (int k = 0; k < 4; ++k) x[k] = ul[k];
-          flux(x, y);
-        }
-        for (int k = 0; k < 4; ++k) F(f, k) = y[k];
-      });
+  if (dim_ == 3)
+    reconstructed_face_fluxes<3, T, G>(face_left_, face_right_, face_kind_, gas_,
+                                       static_cast<int>(scheme_), outer_state_, normal, to_center,
+                                       W, L, F, n_faces_);
+  else
+    reconstructed_face_fluxes<2, T, G>(face_left_, face_right_, face_kind_, gas_,
+                                       static_cast<int>(scheme_), outer_state_, normal, to_center,
+                                       W, L, F, n_faces_);
 }
 
 template <class T, class G>
@@ -631,8 +706,8 @@ void Discretization::fluxes(const Kokkos::View<G**>& normal, const Kokkos::View<
     face_fluxes<T, G>(normal, U, F);
     return;
   }
-  Field<T> W("euler::W", static_cast<size_t>(n_local_), 4);
-  Field<T> L("euler::L", static_cast<size_t>(n_local_), 8);
+  Field<T> W("euler::W", static_cast<size_t>(n_local_), n_vars());
+  Field<T> L("euler::L", static_cast<size_t>(n_local_), n_vars() * dim_);
   limited_gradients<T, G>(stencil, U, W, L);
   reconstructed_fluxes<T, G>(normal, to_center, W, L, F);
 }
@@ -705,31 +780,30 @@ void Discretization::residual_and_tangent(Tensor& U, Tensor& V, Tensor& R, Tenso
 }
 
 Tensor Discretization::primitive_gradients(Tensor& U) const {
-  require_2d("primitive_gradients");
   CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}),
                  "euler primitive_gradients: U has shape " << shape_string(U.shape())
                                                            << ", expected "
                                                            << shape_string({n_local_, n_vars()}));
   dm_->halo().forward(U);
-  Field<double> W("euler::W", static_cast<size_t>(n_local_), 4);
+  Field<double> W("euler::W", static_cast<size_t>(n_local_), n_vars());
   primitive_field<double>(field_of(U), W);
-  Tensor G({n_local_, n_vars(), 2});
-  reconstruction_.gradients<double>(W, Field<double>(G.data(), static_cast<size_t>(n_local_), 8));
+  Tensor G({n_local_, n_vars(), dim_});
+  reconstruction_.gradients<double>(
+      W, Field<double>(G.data(), static_cast<size_t>(n_local_), n_vars() * dim_));
   Kokkos::fence();
   dm_->halo().forward(G);
   return G;
 }
 
 Tensor Discretization::limiter(Tensor& U) const {
-  require_2d("limiter");
   CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}),
                  "euler limiter: U has shape " << shape_string(U.shape()) << ", expected "
                                                << shape_string({n_local_, n_vars()}));
   dm_->halo().forward(U);
   if (spatial_.freeze_limiter && !frozen_phi_.empty()) return frozen_phi_.clone();
-  Field<double> W("euler::W", static_cast<size_t>(n_local_), 4);
+  Field<double> W("euler::W", static_cast<size_t>(n_local_), n_vars());
   primitive_field<double>(field_of(U), W);
-  Field<double> G("euler::G", static_cast<size_t>(n_owned_), 8);
+  Field<double> G("euler::G", static_cast<size_t>(n_owned_), n_vars() * dim_);
   reconstruction_.gradients<double>(W, G);
   Tensor phi({n_local_, n_vars()});
   reconstruction_.limiters<double>(W, G, field_of(phi));
@@ -745,7 +819,6 @@ void Discretization::freeze_limiter(Tensor& U) {
 }
 
 void Discretization::set_limiter(const Tensor& phi) {
-  require_2d("set_limiter");
   CAMBER_REQUIRE(phi.rank() == 2 && phi.dim(1) == n_vars() &&
                      (phi.dim(0) == n_owned_ || phi.dim(0) == n_local_),
                  "euler set_limiter: phi has shape " << shape_string(phi.shape()) << ", expected "
@@ -788,7 +861,6 @@ Tensor Discretization::spectral_radius(const Tensor& U) const {
 }
 
 Forces Discretization::forces(const Tensor& U) const {
-  if (dim_ == 3) return forces_3d(U);
   const Field<double> u = field_of(U);
   // Second order: the wall pressure is the reconstructed face pressure, from
   // a halo-filled copy of U.
@@ -797,10 +869,11 @@ Forces Discretization::forces(const Tensor& U) const {
   if (reconstruct) {
     Tensor filled = U.clone();
     dm_->halo().forward(filled);
-    W = Field<double>("euler::W", static_cast<size_t>(n_local_), 4);
-    L = Field<double>("euler::L", static_cast<size_t>(n_local_), 8);
+    W = Field<double>("euler::W", static_cast<size_t>(n_local_), n_vars());
+    L = Field<double>("euler::L", static_cast<size_t>(n_local_), n_vars() * dim_);
     limited_gradients<double, double>(reconstruction_.geometry(), field_of(filled), W, L);
   }
+  if (dim_ == 3) return forces_3d(u, W, L);
   const auto to_center = face_to_center_;
   const auto walls = wall_faces_;
   const auto left = face_left_;
@@ -816,8 +889,7 @@ Forces Discretization::forces(const Tensor& U) const {
         "euler::forces", Kokkos::RangePolicy<>(0, static_cast<index_t>(walls.extent(0))),
         KOKKOS_LAMBDA(const index_t w, double& sum) {
           const index_t f = walls(w);
-          const double p =
-              wall_pressure(reconstruct, gas, u, W, L, left(f), to_center(f, 0), to_center(f, 1));
+          const double p = wall_pressure<2>(reconstruct, gas, u, W, L, left(f), to_center, f);
           double g[3];
           wall_face_force(p, p_inf, normal(f, 0), normal(f, 1), center(f, 0), center(f, 1), xm,
                           ym, g);
@@ -837,9 +909,12 @@ Forces Discretization::forces(const Tensor& U) const {
   return r;
 }
 
-Forces Discretization::forces_3d(const Tensor& U) const {
-  // First order: the wall cell's pressure on each wall face.
-  const Field<double> u = field_of(U);
+Forces Discretization::forces_3d(const Field<double>& u, const Field<double>& W,
+                                 const Field<double>& L) const {
+  // The wall pressure: the wall cell's (first order) or reconstructed at
+  // the face midpoint (second order).
+  const bool reconstruct = spatial_.order == 2;
+  const auto to_center = face_to_center_;
   const auto walls = wall_faces_;
   const auto left = face_left_;
   const auto normal = geometry_.face_normal;
@@ -853,10 +928,9 @@ Forces Discretization::forces_3d(const Tensor& U) const {
     Kokkos::parallel_reduce(
         "euler::forces_3d", Kokkos::RangePolicy<>(0, static_cast<index_t>(walls.extent(0))),
         KOKKOS_LAMBDA(const index_t w, double& sum) {
-          const index_t f = walls(w), l = left(f);
-          Conserved<double, 3> s;
-          for (int k = 0; k < 5; ++k) s[k] = u(l, k);
-          const double dp = pressure(gas, s) - p_inf;
+          const index_t f = walls(w);
+          const double dp =
+              wall_pressure<3>(reconstruct, gas, u, W, L, left(f), to_center, f) - p_inf;
           const double g[4] = {dp * normal(f, 0), dp * normal(f, 1), dp * normal(f, 2),
                                (center(f, 2) - zm) * dp * normal(f, 0) -
                                    (center(f, 0) - xm) * dp * normal(f, 2)};
@@ -932,8 +1006,8 @@ Tensor Discretization::force_block_columns(const Tensor& U,
   const bool reconstruct = spatial_.order == 2;
   Field<D4> W, L;
   if (reconstruct) {
-    W = Field<D4>("euler::W_seeded", static_cast<size_t>(n_local_), 4);
-    L = Field<D4>("euler::L_seeded", static_cast<size_t>(n_local_), 8);
+    W = Field<D4>("euler::W_seeded", static_cast<size_t>(n_local_), n_vars());
+    L = Field<D4>("euler::L_seeded", static_cast<size_t>(n_local_), n_vars() * dim_);
     // The wall force reads W and L of the wall cells only.
     limited_gradients<D4, double>(reconstruction_.geometry(), ud, W, L, {}, {}, &wall_cells_);
   }
@@ -990,8 +1064,8 @@ void Discretization::shape_block_columns(Tensor& U, const Kokkos::View<const int
   // seeded stencil), the seeded normal and midpoint.
   Field<D2> W, L;
   if (spatial_.order == 2) {
-    W = Field<D2>("euler::W_shape", static_cast<size_t>(n_local_), 4);
-    L = Field<D2>("euler::L_shape", static_cast<size_t>(n_local_), 8);
+    W = Field<D2>("euler::W_shape", static_cast<size_t>(n_local_), n_vars());
+    L = Field<D2>("euler::L_shape", static_cast<size_t>(n_local_), n_vars() * dim_);
     limited_gradients<D2, D2>(stencil, ud, W, L);
   }
   DF = wall_force_derivatives<2, D2>(ud, W, L, g.face_normal, g.face_center, to_center);
@@ -1018,8 +1092,7 @@ Tensor Discretization::wall_force_derivatives(const Field<ad::Dual<double, N>>& 
       "euler::wall_force_derivatives", Kokkos::RangePolicy<>(0, n_walls),
       KOKKOS_LAMBDA(const index_t w) {
         const index_t f = walls(w);
-        const D p =
-            wall_pressure(reconstruct, gas, ud, W, L, left(f), to_center(f, 0), to_center(f, 1));
+        const D p = wall_pressure<2>(reconstruct, gas, ud, W, L, left(f), to_center, f);
         D gf[3];
         wall_face_force(p, p_inf, normal(f, 0), normal(f, 1), center(f, 0), center(f, 1), xm, ym,
                         gf);

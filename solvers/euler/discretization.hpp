@@ -11,7 +11,7 @@
 /// s_if = +1 when i is the left cell, -1 when it is the right one. First
 /// order (SpatialOptions::order = 1, the default): U_L, U_R are the two
 /// cells' states. Second order (order = 2): they are reconstructed at the
-/// face midpoint x_f from the primitive variables W = (rho, u, v, p),
+/// face midpoint x_f from the primitive variables W = (rho, u, v[, w], p),
 ///
 ///   W_L = W_i + phi_i grad W_i . (x_f - x_i),
 ///
@@ -43,8 +43,8 @@
 /// templates on the scalar, so residual_and_tangent() gives R and the exact
 /// directional derivative (dR/dU) V with one Dual<double, 1> evaluation, at
 /// either order (with a frozen limiter: the derivative with phi fixed).
-/// face_jacobians() gives the exact 4x4 blocks dF/dU_L, dF/dU_R of the
-/// first-order fluxes from Dual<double, 8>: assembled, they are the exact
+/// face_jacobians() gives the exact n_vars x n_vars blocks dF/dU_L, dF/dU_R
+/// of the first-order fluxes from ad::jacobian: assembled, they are the exact
 /// Jacobian of the first-order residual (the Newton matrix of
 /// solvers/euler/steady_solver.hpp at order 1, its preconditioner at order
 /// 2). At the kinks of |.|, min and max in the fluxes and the limiter the
@@ -65,11 +65,14 @@
 /// carry a marker with a condition (a bad_input error names the marker
 /// otherwise).
 ///
-/// 3-D meshes (5 variables per cell; shapes {n_local, 5}): the first-order
-/// residual, its tangent, the face Jacobians and the forces, with every
-/// boundary condition; second order, the colouring Jacobians and shape
-/// derivatives are 2-D only so far (a 3-D Discretization at order 2 is a
-/// bad_input error, the other calls an error naming the call).
+/// 3-D meshes (5 variables per cell; shapes {n_local, 5}): the residual at
+/// either order with every limiter and boundary condition, its tangent,
+/// the gradients and limiter (live, frozen or set), the first-order face
+/// Jacobians, the stencil-assembled exact Jacobian (jacobian_by_stencil) and
+/// the forces; the colouring Jacobians (residual_block_columns,
+/// force_block_columns), the shape derivatives and so the adjoint are 2-D
+/// only so far (an error naming the call), and so is the far-field vortex
+/// (a bad_input error).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -187,7 +190,7 @@ class Discretization {
   Discretization with_flow(const FlowConditions& flow) const;
   FluxScheme scheme() const noexcept { return scheme_; }
 
-  // The free stream in every local cell, shape {n_local, 4}.
+  // The free stream in every local cell, shape {n_local, n_vars()}.
   Tensor free_stream_field() const;
 
   // FlowConditions::far_field_vortex: the far-field faces' states from a
@@ -201,7 +204,8 @@ class Discretization {
   void set_far_field_lift(double cl) const;
   double far_field_lift() const noexcept { return *far_field_lift_; }
 
-  // R(U), shape {n_local, 4}: owned rows hold the residual, ghost rows 0.
+  // R(U), shape {n_local, n_vars()}: owned rows hold the residual, ghost
+  // rows 0.
   // Fills U's ghost rows first (collective).
   Tensor residual(Tensor& U) const;
   // R(U) and (dR/dU) V in one Dual evaluation; fills the ghost rows of U
@@ -232,7 +236,8 @@ class Discretization {
   // with M(c) = c and its reconstruction neighbours (c alone at first
   // order), enters the rows of f's two cells. visit(row, n, cols, blocks)
   // receives the blocks of one row and the n columns M(c) (local cell ids;
-  // blocks: n row-major 4x4 blocks, the terms of dR_row/dU_cols[i]); it is
+  // blocks: n row-major n_vars x n_vars blocks, the terms of
+  // dR_row/dU_cols[i]); it is
   // called for the row of every owned cell and, per face of it, for the
   // row of the cell across (which may be a ghost: its owner must receive
   // the terms, e.g. by PETSc's ADD_VALUES). Summed over the visits of all
@@ -266,12 +271,13 @@ class Discretization {
   // wall: row 0 CL, row 1 CD, row 2 CM.
   std::array<std::array<double, 3>, 3> force_coefficient_weights() const;
 
-  // Least-squares gradients of the primitive variables (rho, u, v, p),
-  // unlimited, shape {n_local, 4, 2}: [c, k, d] = dW_k/dx_d, ghost rows from
-  // their owners. Fills U's ghost rows (collective). Any order.
+  // Least-squares gradients of the primitive variables (rho, u, v[, w], p),
+  // unlimited, shape {n_local, n_vars(), dim()}: [c, k, d] = dW_k/dx_d,
+  // ghost rows from their owners. Fills U's ghost rows (collective). Any
+  // order.
   Tensor primitive_gradients(Tensor& U) const;
 
-  // The limiter phi in use at U, shape {n_local, 4} (per cell and primitive
+  // The limiter phi in use at U, shape {n_local, n_vars()} (per cell and primitive
   // variable, ghost rows from their owners): the frozen one if the limiter
   // is frozen, else Venkatakrishnan's phi(U) (1 for LimiterKind::none).
   // Fills U's ghost rows (collective). Any order.
@@ -280,7 +286,8 @@ class Discretization {
   // the forces use this phi (spatial().freeze_limiter becomes true). Fills
   // U's ghost rows (collective).
   void freeze_limiter(Tensor& U);
-  // Freezes the limiter at a given phi, shape {n_owned, 4} or {n_local, 4}
+  // Freezes the limiter at a given phi, shape {n_owned, n_vars()} or
+  // {n_local, n_vars()}
   // (ghost rows are refilled from their owners; collective).
   void set_limiter(const Tensor& phi);
   // Back to phi(U) in every evaluation.
@@ -318,13 +325,14 @@ class Discretization {
   // derivatives).
   template <class T, class G>
   void face_fluxes(const Kokkos::View<G**>& normal, const Field<T>& U, const Field<T>& F) const;
-  // W = (rho, u, v, p) of U in every local cell.
+  // W = (rho, u, v[, w], p) of U in every local cell.
   template <class T>
   void primitive_field(const Field<T>& U, const Field<T>& W) const;
   // W = primitive(U) in every local cell, and the limited gradients L
-  // ({n_local, 8}, L(c, 2 k + d) = phi_k dW_k/dx_d; ghost rows by a halo
-  // exchange of T's storage), with the stencil geometry given. G ({n_owned,
-  // 8}, unlimited) and phi ({n_owned, 4}) are kept where given. Given
+  // ({n_local, n_vars dim}, L(c, dim k + d) = phi_k dW_k/dx_d; ghost rows by
+  // a halo exchange of T's storage), with the stencil geometry given. G
+  // ({n_owned, n_vars dim}, unlimited) and phi ({n_owned, n_vars}) are kept
+  // where given. Given
   // `cells` (owned, possibly none), G, phi and L are computed in those rows only and no
   // halo exchange is made (every rank must pass cells or none alike).
   template <class T, class Gs>
@@ -353,7 +361,12 @@ class Discretization {
                                 const Kokkos::View<G**>& to_center) const;
   template <class T>
   void gather_residual(const Field<T>& F, const Field<T>& R) const;
-  Forces forces_3d(const Tensor& U) const;
+  // jacobian_by_stencil in Dim dimensions (stencil_jacobian.cpp).
+  template <int Dim>
+  void stencil_blocks(Tensor& U, const BlockVisitor& visit) const;
+  // forces() on a 3-D mesh, with W and L as limited_gradients gives them
+  // at second order (empty at first).
+  Forces forces_3d(const Field<double>& u, const Field<double>& W, const Field<double>& L) const;
 
   mesh::DistributedMesh* dm_;
   FlowConditions flow_;
@@ -380,9 +393,10 @@ class Discretization {
   // The owned cells left of them, each once: the rows a wall force's
   // derivative reconstructs (force_block_columns).
   Kokkos::View<const index_t*> wall_cells_;
-  // Order 2: x_f - x_left, x_f - x_right of every face ({n_faces, 4}; the
-  // right pair 0 on the boundary), the gradient/limiter stencil, and the
-  // frozen limiter ({n_local, 4}, empty until frozen).
+  // Order 2: x_f - x_left, x_f - x_right of every face ({n_faces, 2 dim};
+  // the right cell's entries 0 on the boundary), the gradient/limiter
+  // stencil, and the frozen limiter ({n_local, n_vars}, empty until
+  // frozen).
   Kokkos::View<double**> face_to_center_;
   Reconstruction reconstruction_;
   Tensor frozen_phi_;

@@ -13,12 +13,11 @@ namespace camber::solvers::euler {
 
 namespace {
 
-constexpr int nv = 4;  // 2-D: Discretization::n_vars() of a 2-D mesh
+constexpr int max_nv = 5;  // the most conserved variables per cell (3-D)
 
 }  // namespace
 
 std::shared_ptr<const ExactJacobian::Pattern> ExactJacobian::pattern(const Discretization& disc) {
-  disc.require_2d("ExactJacobian");
   auto p = std::make_shared<Pattern>();
   const detail::GlobalCells g = detail::gather_global_cells(disc);
   p->stencil = g.stencil;
@@ -89,10 +88,12 @@ bool ExactJacobian::Pattern::fits(const Discretization& disc) const {
 
 ExactJacobian::ExactJacobian(const Discretization& disc, std::shared_ptr<const Pattern> pattern)
     : comm_(disc.mesh().comm()),
+      nv_(disc.n_vars()),
       n_owned_(disc.n_owned()),
       n_local_(disc.n_local()),
       pattern_(pattern && pattern->fits(disc) ? std::move(pattern) : ExactJacobian::pattern(disc)) {
   const Pattern& p = *pattern_;
+  const int nv = nv_;
   n_colors_ = p.n_colors;
   n_blocks_ = p.n_blocks;
   color_ = Kokkos::View<int*>("euler::jacobian_color", static_cast<size_t>(n_local_));
@@ -112,9 +113,12 @@ ExactJacobian::ExactJacobian(const Discretization& disc, std::shared_ptr<const P
 
 void ExactJacobian::check_assembly(const Discretization& disc, const std::vector<double>* shift,
                                    const char* who) const {
-  CAMBER_REQUIRE(disc.n_owned() == n_owned_ && disc.n_local() == n_local_,
+  CAMBER_REQUIRE(disc.n_owned() == n_owned_ && disc.n_local() == n_local_ &&
+                     disc.n_vars() == nv_,
                  "ExactJacobian::" << who << ": the discretization has " << disc.n_owned()
-                                   << " owned cells, the Jacobian was built for " << n_owned_);
+                                   << " owned cells of " << disc.n_vars()
+                                   << " variables, the Jacobian was built for " << n_owned_
+                                   << " of " << nv_);
   CAMBER_REQUIRE(shift == nullptr || static_cast<index_t>(shift->size()) == n_owned_,
                  "ExactJacobian::" << who << ": shift has " << shift->size()
                                    << " values, expected " << n_owned_);
@@ -123,6 +127,7 @@ void ExactJacobian::check_assembly(const Discretization& disc, const std::vector
 void ExactJacobian::assemble(const Discretization& disc, Tensor& U,
                              const std::vector<double>* shift) {
   check_assembly(disc, shift, "assemble");
+  const int nv = nv_;
   Mat A = matrix_.get();
   CAMBER_CHECK_PETSC(MatZeroEntries(A));
   // Rows of ghost cells go to their owners (PETSc's stash): every term is
@@ -136,19 +141,19 @@ void ExactJacobian::assemble(const Discretization& disc, Tensor& U,
       cols[static_cast<size_t>(i)] = pattern_->block[static_cast<size_t>(local_cols[i])];
     const PetscInt r = pattern_->block[static_cast<size_t>(row)];
     // MatSetValuesBlocked takes the blocks of one row as a row-major
-    // (4 x 4n) array: block i's row a is entries a * 4n + 4 i ...
-    values.resize(static_cast<size_t>(n) * 16);
+    // (nv x nv n) array: block i's row a is entries a nv n + nv i ...
+    values.resize(static_cast<size_t>(n * nv * nv));
     for (index_t i = 0; i < n; ++i)
       for (int a = 0; a < nv; ++a)
         for (int e = 0; e < nv; ++e)
-          values[static_cast<size_t>(a * nv * n + nv * i + e)] = blocks[i * 16 + a * nv + e];
+          values[static_cast<size_t>(a * nv * n + nv * i + e)] = blocks[(i * nv + a) * nv + e];
     CAMBER_CHECK_PETSC(MatSetValuesBlocked(A, 1, &r, static_cast<PetscInt>(n), cols.data(),
                                            values.data(), ADD_VALUES));
   });
   if (shift)
     for (index_t c = 0; c < n_owned_; ++c) {
       const PetscInt r = pattern_->block[static_cast<size_t>(c)];
-      PetscScalar b[nv * nv] = {};
+      PetscScalar b[max_nv * max_nv] = {};
       for (int i = 0; i < nv; ++i) b[i * nv + i] = (*shift)[static_cast<size_t>(c)];
       CAMBER_CHECK_PETSC(MatSetValuesBlocked(A, 1, &r, 1, &r, b, ADD_VALUES));
     }
@@ -159,6 +164,7 @@ void ExactJacobian::assemble(const Discretization& disc, Tensor& U,
 void ExactJacobian::assemble_by_colouring(const Discretization& disc, Tensor& U,
                                           const std::vector<double>* shift) {
   check_assembly(disc, shift, "assemble_by_colouring");
+  const int nv = nv_;
   Mat A = matrix_.get();
   CAMBER_CHECK_PETSC(MatZeroEntries(A));
   Kokkos::View<int*> seeded("euler::jacobian_seeded", static_cast<size_t>(n_local_));
@@ -172,7 +178,7 @@ void ExactJacobian::assemble_by_colouring(const Discretization& disc, Tensor& U,
     const auto dh = D.host();
     for (const auto& [c, col] : pattern_->entries[static_cast<size_t>(k)]) {
       const PetscInt row = pattern_->block[static_cast<size_t>(c)];
-      PetscScalar b[nv * nv];
+      PetscScalar b[max_nv * max_nv];
       std::copy(&dh(c * nv * nv), &dh(c * nv * nv) + nv * nv, b);
       // Every block is inserted once (PETSc does not mix insert and add
       // between assemblies): the shift goes into the diagonal block here.
@@ -206,6 +212,7 @@ ExactJacobian::ForcePartials ExactJacobian::force_partials(const Discretization&
   // colour in S(c), which may be a ghost (objective_gradients sums such
   // entries into their owners).
   ForcePartials p;
+  const int nv = nv_;
   Kokkos::View<int*> seeded("euler::gradient_seeded", static_cast<size_t>(n_local_));
   const auto color = color_;
   for (int k = 0; k < n_colors_; ++k) {
@@ -226,6 +233,7 @@ ExactJacobian::ForcePartials ExactJacobian::force_partials(const Discretization&
 
 std::vector<Tensor> ExactJacobian::objective_gradients(
     const ForcePartials& partials, const std::vector<std::array<double, 3>>& weights) const {
+  const int nv = nv_;
   std::vector<petsc::VecHandle> g(weights.size());
   for (petsc::VecHandle& v : g) {
     CAMBER_CHECK_PETSC(VecCreateMPI(comm_, nv * n_owned_, PETSC_DETERMINE, v.out()));
@@ -236,7 +244,7 @@ std::vector<Tensor> ExactJacobian::objective_gradients(
     const PetscInt col = partials.blocks[b].second;
     const double* f = &partials.values[b * 3 * nv];
     for (size_t o = 0; o < weights.size(); ++o) {
-      PetscScalar v[nv];
+      PetscScalar v[max_nv];
       for (int j = 0; j < nv; ++j) {
         v[j] = 0.0;
         for (int m = 0; m < 3; ++m) v[j] += weights[o][static_cast<size_t>(m)] * f[m * nv + j];

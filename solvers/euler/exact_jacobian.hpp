@@ -6,7 +6,8 @@
 /// At second order the residual of cell c depends on the states of the
 /// cells within two face-neighbour steps of c (its neighbours' reconstructed
 /// states use their own neighbours' gradients and limiter), so row c of the
-/// Jacobian has one 4x4 block per cell of that distance-2 stencil S(c).
+/// Jacobian has one n_vars x n_vars block (4 x 4 in 2-D, 5 x 5 in 3-D) per
+/// cell of that distance-2 stencil S(c).
 /// Columns j and k may share a colour when no row depends on both (no c
 /// with j, k in S(c)); then one forward-mode evaluation of the residual,
 /// with Dual<double, 4> states seeded with the identity in every cell of
@@ -44,7 +45,9 @@
 /// Limits: the stencil and colouring are built from the global cell
 /// adjacency, gathered on every rank at construction (O(global cells)
 /// memory and work per rank, as the distributed mesh's construction
-/// already is). 2-D cells; any mix of triangles and quads.
+/// already is). Any mix of 2-D or 3-D cells for assemble(); the
+/// colouring's residual sweeps (assemble_by_colouring, the force gradients)
+/// are 2-D only so far (Discretization::residual_block_columns).
 #pragma once
 
 #include <petscmat.h>
@@ -96,7 +99,7 @@ class ExactJacobian {
   /// discretization this was built for, or a copy of it such as one with a
   /// frozen limiter) by the chain rule through the reconstruction, cell by
   /// cell (Discretization::jacobian_by_stencil). With `shift` (one value per
-  /// owned cell), adds shift[c] to the four diagonal entries of cell c (a
+  /// owned cell), adds shift[c] to the n_vars diagonal entries of cell c (a
   /// pseudo-time term). Fills U's ghost rows. Collective.
   void assemble(const Discretization& disc, Tensor& U, const std::vector<double>* shift = nullptr);
   /// The same matrix by the column colouring (one Dual<double, 4> residual
@@ -105,7 +108,7 @@ class ExactJacobian {
                              const std::vector<double>* shift = nullptr);
 
   /// The assembled matrix (rows and columns in PETSc's cell numbering,
-  /// solvers/petsc/petsc_numbering.hpp, 4 unknowns per cell).
+  /// solvers/petsc/petsc_numbering.hpp, n_vars unknowns per cell).
   Mat matrix() const noexcept { return matrix_.get(); }
 
   /// d(w . (f_x, f_y, m_z))/dU, the gradient of a weighted sum of the wall
@@ -143,6 +146,7 @@ class ExactJacobian {
                       const char* who) const;
 
   MPI_Comm comm_;
+  int nv_ = 4;  // conserved variables per cell, the block size
   index_t n_owned_ = 0, n_local_ = 0;
   int n_colors_ = 0;
   long long n_blocks_ = 0;

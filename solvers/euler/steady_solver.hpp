@@ -9,7 +9,8 @@
 /// where lambda_i is cell i's convective spectral radius (so lambda_i / CFL =
 /// V_i / dt_i, a local time step) and dR/dU is, at first order, the exact
 /// Jacobian of the residual, assembled from the Dual face blocks of
-/// Discretization::face_jacobians into a PETSc block (BAIJ, 4x4) matrix. As
+/// Discretization::face_jacobians into a PETSc block (BAIJ, 4x4 in 2-D, 5x5
+/// in 3-D) matrix. As
 /// the residual falls the CFL number grows by the same factor (switched
 /// evolution relaxation, at most cfl_growth per step; a step that raised the
 /// residual multiplies it by cfl_cut instead), so the iteration turns into
@@ -142,7 +143,12 @@ struct SteadyOptions {
   // run each). GMRES is right-preconditioned for it (it stops on the true
   // residual). Limit: on the
   // 512^2 grid the assembled operator stalled near 1e-5 where the
-  // matrix-free one converged (227 steps): use matrix_free there.
+  // matrix-free one converged (227 steps): use matrix_free there. On 3-D
+  // tetrahedra (node-neighbour stencils: rows of ~100 or more 5 x 5 blocks)
+  // use matrix_free too: the ONERA M6 coarse grid (11,955 tetrahedra, M
+  // 0.8395, one rank, examples/onera_m6) converged matrix-free in 15 s and
+  // 188 MiB, assembled in 172 s and 1.2 GiB (ILU(1) of those rows; ILU(0):
+  // 35 s, 689 MiB), to the same solution.
   enum class NewtonOperator { assembled, matrix_free };
   NewtonOperator newton_operator = NewtonOperator::assembled;
   // The preconditioner of the matrix-free operator: the first-order matrix
@@ -247,7 +253,7 @@ struct SteadyResult {
   Forces forces;
   int linear_iterations = 0;  // Krylov iterations, summed over the steps
   // SteadyOptions::freeze_limiter_drop: the step after which the limiter was
-  // frozen (-1: never) and the frozen phi, shape {n_local, 4} (empty if
+  // frozen (-1: never) and the frozen phi, shape {n_local, n_vars} (empty if
   // never).
   int limiter_frozen_at = -1;
   Tensor limiter;
@@ -259,7 +265,7 @@ struct SteadyResult {
 // Called after every step (on every rank) with the step's report.
 using SteadyMonitor = std::function<void(const IterationReport&)>;
 
-// Drives U (shape {n_local, 4}, owned rows meaningful) to R(U) = 0.
+// Drives U (shape {n_local, n_vars}, owned rows meaningful) to R(U) = 0.
 // Collective; needs a live solvers::petsc::PetscSession.
 SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOptions& options,
                           const SteadyMonitor& monitor = nullptr);

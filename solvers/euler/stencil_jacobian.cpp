@@ -9,7 +9,8 @@
 //
 //   dF_f/dU_m (c's side) = A_f,c  diag(d_f,c,m)  P_m,
 //
-// with A_f,c = dF_f/dW_f,c (a 4x4 Dual evaluation of the face flux),
+// with A_f,c = dF_f/dW_f,c (an nv x nv Dual evaluation of the face flux,
+// nv = dim + 2),
 // d_f,c,m[k] = dW_f,c,k / dW_m,k (the reconstruction of variable k, by
 // Dual<double, 8> over chunks of M(c)) and P_m = dW/dU at U_m. Each owned
 // cell contributes its side of each of its faces to both cells' rows; the
@@ -42,64 +43,79 @@ using detail::outer_state;
 
 // The flux through one face as a function of one side's primitive face
 // state, the other side's (conserved) state fixed.
+template <int Dim>
 struct SideFlux {
+  static constexpr int nv = Dim + 2;
   IdealGas gas;
-  double n[2];
+  double n[Dim];
   int scheme;
   int kind;  // -1: interior
-  Conserved<double, 2> outer;
-  Conserved<double, 2> other;
+  Conserved<double, Dim> outer;
+  Conserved<double, Dim> other;
   bool left;  // the varied state is the face's left one
   template <class T>
-  KOKKOS_INLINE_FUNCTION void operator()(const T (&q)[4], T (&y)[4]) const {
-    Primitive<T, 2> w;
+  KOKKOS_INLINE_FUNCTION void operator()(const T (&q)[nv], T (&y)[nv]) const {
+    Primitive<T, Dim> w;
     w.rho = q[0];
-    w.vel[0] = q[1];
-    w.vel[1] = q[2];
-    w.p = q[3];
-    const Conserved<T, 2> u = to_conserved(gas, w);
+    for (int d = 0; d < Dim; ++d) w.vel[d] = q[1 + d];
+    w.p = q[Dim + 1];
+    const Conserved<T, Dim> u = to_conserved(gas, w);
     if (kind >= 0) {
-      T x[4];
-      for (int k = 0; k < 4; ++k) x[k] = u[k];
-      BoundaryFlux<>{gas, {n[0], n[1]}, scheme, kind, outer}(x, y);
+      T x[nv];
+      for (int k = 0; k < nv; ++k) x[k] = u[k];
+      BoundaryFlux<double, Dim> flux{gas, {}, scheme, kind, outer};
+      for (int d = 0; d < Dim; ++d) flux.n[d] = n[d];
+      flux(x, y);
       return;
     }
-    T x[8];
-    for (int k = 0; k < 4; ++k) {
-      x[left ? k : 4 + k] = u[k];
-      x[left ? 4 + k : k] = T(other[k]);
+    T x[2 * nv];
+    for (int k = 0; k < nv; ++k) {
+      x[left ? k : nv + k] = u[k];
+      x[left ? nv + k : k] = T(other[k]);
     }
-    InteriorFlux<>{gas, {n[0], n[1]}, scheme}(x, y);
+    InteriorFlux<double, Dim> flux{gas, {}, scheme};
+    for (int d = 0; d < Dim; ++d) flux.n[d] = n[d];
+    flux(x, y);
   }
 };
 
-// (rho, u, v, p) of a conserved state: what the residual reconstructs.
+// (rho, u_1 .. u_Dim, p) of a conserved state: what the residual
+// reconstructs.
+template <int Dim>
 struct ToPrimitive {
+  static constexpr int nv = Dim + 2;
   IdealGas gas;
   template <class T>
-  KOKKOS_INLINE_FUNCTION void operator()(const T (&x)[4], T (&y)[4]) const {
-    Conserved<T, 2> s;
-    for (int k = 0; k < 4; ++k) s[k] = x[k];
-    const Primitive<T, 2> w = to_primitive(gas, s);
+  KOKKOS_INLINE_FUNCTION void operator()(const T (&x)[nv], T (&y)[nv]) const {
+    Conserved<T, Dim> s;
+    for (int k = 0; k < nv; ++k) s[k] = x[k];
+    const Primitive<T, Dim> w = to_primitive(gas, s);
     y[0] = w.rho;
-    y[1] = w.vel[0];
-    y[2] = w.vel[1];
-    y[3] = w.p;
+    for (int d = 0; d < Dim; ++d) y[1 + d] = w.vel[d];
+    y[Dim + 1] = w.p;
   }
 };
 
-// Blocks per chunk of cells (16 doubles each): bounds the buffer at 8 MiB.
-constexpr index_t chunk_blocks = index_t{1} << 16;
+// Doubles per chunk of cells: bounds the buffer at 8 MiB.
+constexpr index_t chunk_doubles = index_t{1} << 20;
 
 }  // namespace
 
 void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) const {
-  require_2d("jacobian_by_stencil");
   CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}),
                  "euler jacobian_by_stencil: U has shape " << shape_string(U.shape())
                                                            << ", expected "
                                                            << shape_string({n_local_, n_vars()}));
+  if (dim_ == 3)
+    stencil_blocks<3>(U, visit);
+  else
+    stencil_blocks<2>(U, visit);
+}
+
+template <int Dim>
+void Discretization::stencil_blocks(Tensor& U, const BlockVisitor& visit) const {
   using D8 = ad::Dual<double, 8>;
+  constexpr int nv = Dim + 2, bs = nv * nv;  // variables, doubles per block
   dm_->halo().forward(U);
   const Field<double> u = field_of(U);
   const index_t n_local = n_local_, n_owned = n_owned_;
@@ -115,22 +131,22 @@ void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) c
   // Values: W and P = dW/dU in every local cell; at second order the
   // gradients G and limiter phi of the owned cells and the limited
   // gradients L = phi G of every local cell (ghost rows from their owners).
-  Field<double> W("euler::W", static_cast<size_t>(n_local), 4);
-  Field<double> G("euler::G", static_cast<size_t>(reconstruct ? n_owned : 0), 8);
-  Field<double> phi("euler::phi", static_cast<size_t>(reconstruct ? n_owned : 0), 4);
-  Field<double> L("euler::L", static_cast<size_t>(n_local), 8);  // zero at first order
+  Field<double> W("euler::W", static_cast<size_t>(n_local), nv);
+  Field<double> G("euler::G", static_cast<size_t>(reconstruct ? n_owned : 0), nv * Dim);
+  Field<double> phi("euler::phi", static_cast<size_t>(reconstruct ? n_owned : 0), nv);
+  Field<double> L("euler::L", static_cast<size_t>(n_local), nv * Dim);  // zero at first order
   if (reconstruct)
     limited_gradients<double, double>(reconstruction_.geometry(), u, W, L, G, phi);
   else
     primitive_field<double>(u, W);
-  Field<double> P("euler::dW_dU", static_cast<size_t>(n_local), 16);
+  Field<double> P("euler::dW_dU", static_cast<size_t>(n_local), bs);
   Kokkos::parallel_for(
       "euler::stencil_dW_dU", Kokkos::RangePolicy<>(0, n_local), KOKKOS_LAMBDA(const index_t c) {
-        double x[4], y[4], J[4][4];
-        for (int k = 0; k < 4; ++k) x[k] = u(c, k);
-        ad::jacobian(ToPrimitive{gas}, x, y, J);
-        for (int k = 0; k < 4; ++k)
-          for (int b = 0; b < 4; ++b) P(c, 4 * k + b) = J[k][b];
+        double x[nv], y[nv], J[nv][nv];
+        for (int k = 0; k < nv; ++k) x[k] = u(c, k);
+        ad::jacobian(ToPrimitive<Dim>{gas}, x, y, J);
+        for (int k = 0; k < nv; ++k)
+          for (int b = 0; b < nv; ++b) P(c, nv * k + b) = J[k][b];
       });
 
   const auto face_offset = cell_face_offset_;
@@ -162,11 +178,12 @@ void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) c
   std::vector<index_t> cols;
   std::vector<double> sum;
   // One buffer for all chunks (every entry is written before it is read).
+  const index_t chunk_blocks = chunk_doubles / bs;
   index_t largest = 0;
   for (index_t c = 0; c < n_owned; ++c)
     largest = std::max(largest, (h_face_offset(c + 1) - h_face_offset(c)) * members(c));
   Kokkos::View<double*> blocks(Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::stencil_blocks"),
-                               static_cast<size_t>(std::max(largest, chunk_blocks)) * 16);
+                               static_cast<size_t>(std::max(largest, chunk_blocks)) * bs);
   const auto h_blocks = Kokkos::create_mirror_view(blocks);
   for (index_t c0 = 0; c0 < n_owned;) {
     // Cells [c0, c1): their blocks start at base(c - c0).
@@ -187,36 +204,38 @@ void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) c
           const index_t j0 = face_offset(c), j1 = face_offset(c + 1);
           const index_t n0 = reconstruct ? nb_offset(c) : 0;
           const index_t nm = reconstruct ? 1 + nb_offset(c + 1) - n0 : 1;
-          double* out = blocks.data() + d_base(c - c0) * 16;
+          double* out = blocks.data() + d_base(c - c0) * bs;
           const auto member = [&](index_t i) { return i == 0 ? c : nb_cell(n0 + i - 1); };
           // x_f - x_c of face entry j, and whether c's state there fell back
           // to W_c (reconstructed_state's positivity test; always at first
           // order, where L is zero and the face state is W_c).
-          const auto to_face_centre = [&](index_t j, double& dx, double& dy) {
+          const auto to_face_centre = [&](index_t j, double (&dx)[Dim]) {
             const index_t f = faces(j);
-            const int side = left(f) == c ? 0 : 2;
-            dx = to_center(f, side);
-            dy = to_center(f, side + 1);
+            const int side = left(f) == c ? 0 : 1;
+            for (int d = 0; d < Dim; ++d) dx[d] = to_center(f, Dim * side + d);
           };
           const auto falls_back = [&](index_t j) {
             if (!reconstruct) return true;
-            double dx, dy;
-            to_face_centre(j, dx, dy);
-            const double rho = W(c, 0) + L(c, 0) * dx + L(c, 1) * dy;
-            const double p = W(c, 3) + L(c, 6) * dx + L(c, 7) * dy;
+            double dx[Dim];
+            to_face_centre(j, dx);
+            double rho = W(c, 0), p = W(c, nv - 1);
+            for (int d = 0; d < Dim; ++d) {
+              rho += L(c, d) * dx[d];
+              p += L(c, Dim * (nv - 1) + d) * dx[d];
+            }
             return !(rho > 0.0) || !(p > 0.0);
           };
 
           // 1. d[k] of each (face, member) on the diagonal of its block.
           for (index_t j = j0; j < j1; ++j) {
-            double* row = out + (j - j0) * nm * 16;
-            for (index_t i = 0; i < nm * 16; ++i) row[i] = 0.0;
+            double* row = out + (j - j0) * nm * bs;
+            for (index_t i = 0; i < nm * bs; ++i) row[i] = 0.0;
             if (falls_back(j))
-              for (int k = 0; k < 4; ++k) row[5 * k] = 1.0;  // W_f,c = W_c
+              for (int k = 0; k < nv; ++k) row[(nv + 1) * k] = 1.0;  // W_f,c = W_c
           }
           if (reconstruct) {
             const bool live = !frozen && !unlimited;
-            for (int k = 0; k < 4; ++k) {
+            for (int k = 0; k < nv; ++k) {
               index_t i_max = 0, i_min = 0;
               if (live && !smooth) {
                 index_t c_max, c_min;
@@ -233,11 +252,11 @@ void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) c
                   return v;
                 };
                 const D8 x0 = x(0);
-                D8 gx(0.0), gy(0.0);
+                D8 g[Dim];
+                for (int d = 0; d < Dim; ++d) g[d] = D8(0.0);
                 for (index_t i = 1; i < nm; ++i) {
                   const D8 dw = x(i) - x0;
-                  gx += coefficient(n0 + i - 1, 0) * dw;
-                  gy += coefficient(n0 + i - 1, 1) * dw;
+                  for (int d = 0; d < Dim; ++d) g[d] += coefficient(n0 + i - 1, d) * dw;
                 }
                 D8 p(phi(c, k));
                 if (live) {
@@ -250,20 +269,21 @@ void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) c
                       smooth_range_add(d_max, d_min, D8(x(i) - x0), extreme_width);
                   }
                   p = form == LimiterForm::classic
-                          ? venkatakrishnan_cell(d_max, d_min, gx, gy, to_face, j0, j1, form, eps2(c))
-                          : venkatakrishnan_cell(d_max, d_min, gx, gy, to_face, j0, j1, form,
-                                                 wang_eps2);
+                          ? venkatakrishnan_cell(d_max, d_min, g, to_face, j0, j1, form, eps2(c))
+                          : venkatakrishnan_cell(d_max, d_min, g, to_face, j0, j1, form, wang_eps2);
                 }
-                const D8 lx = p * gx, ly = p * gy;
+                D8 lg[Dim];
+                for (int d = 0; d < Dim; ++d) lg[d] = p * g[d];
                 for (index_t j = j0; j < j1; ++j) {
                   // A face whose state fell back to W_c keeps the diagonal set above.
                   if (falls_back(j)) continue;
-                  double dx, dy;
-                  to_face_centre(j, dx, dy);
-                  double* row = out + (j - j0) * nm * 16;
-                  const D8 q = x0 + lx * dx + ly * dy;
+                  double dx[Dim];
+                  to_face_centre(j, dx);
+                  double* row = out + (j - j0) * nm * bs;
+                  D8 q = x0;
+                  for (int d = 0; d < Dim; ++d) q += lg[d] * dx[d];
                   for (index_t i = q0; i < nm && i < q0 + 8; ++i)
-                    row[i * 16 + 5 * k] = q.der(static_cast<int>(i - q0));
+                    row[i * bs + (nv + 1) * k] = q.der(static_cast<int>(i - q0));
                 }
               }
             }
@@ -275,32 +295,33 @@ void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) c
           for (index_t j = j0; j < j1; ++j) {
             const index_t f = faces(j);
             const bool is_left = left(f) == c;
-            const int side = is_left ? 0 : 2;
-            const Primitive<double, 2> wc =
-                reconstructed_state(W, L, c, to_center(f, side), to_center(f, side + 1));
-            double q[4] = {wc.rho, wc.vel[0], wc.vel[1], wc.p};
-            SideFlux flux{gas, {normal(f, 0), normal(f, 1)}, scheme, kind(f), outer_state(outer, f),
-                          Conserved<double, 2>{}, is_left};
+            const int side = is_left ? 0 : 1;
+            const Primitive<double, Dim> wc = face_state<Dim>(W, L, c, to_center, f, side);
+            double q[nv];
+            q[0] = wc.rho;
+            for (int d = 0; d < Dim; ++d) q[1 + d] = wc.vel[d];
+            q[nv - 1] = wc.p;
+            SideFlux<Dim> flux{gas, {}, scheme, kind(f), outer_state<Dim>(outer, f),
+                               Conserved<double, Dim>{}, is_left};
+            for (int d = 0; d < Dim; ++d) flux.n[d] = normal(f, d);
             const index_t o = is_left ? right(f) : left(f);
             if (o >= 0) {
-              const int os = 2 - side;
-              flux.other = to_conserved(
-                  gas, reconstructed_state(W, L, o, to_center(f, os), to_center(f, os + 1)));
+              flux.other = to_conserved(gas, face_state<Dim>(W, L, o, to_center, f, 1 - side));
               flux.kind = -1;
             }
-            double y[4], A[4][4];
+            double y[nv], A[nv][nv];
             ad::jacobian(flux, q, y, A);
-            double* row = out + (j - j0) * nm * 16;
+            double* row = out + (j - j0) * nm * bs;
             for (index_t i = 0; i < nm; ++i) {
-              double* b = row + i * 16;
+              double* b = row + i * bs;
               const index_t m = member(i);
-              double d[4];
-              for (int k = 0; k < 4; ++k) d[k] = b[5 * k];
-              for (int a = 0; a < 4; ++a)
-                for (int e = 0; e < 4; ++e) {
+              double d[nv];
+              for (int k = 0; k < nv; ++k) d[k] = b[(nv + 1) * k];
+              for (int a = 0; a < nv; ++a)
+                for (int e = 0; e < nv; ++e) {
                   double s = 0.0;
-                  for (int k = 0; k < 4; ++k) s += A[a][k] * d[k] * P(m, 4 * k + e);
-                  b[4 * a + e] = s;
+                  for (int k = 0; k < nv; ++k) s += A[a][k] * d[k] * P(m, nv * k + e);
+                  b[nv * a + e] = s;
                 }
             }
           }
@@ -314,12 +335,12 @@ void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) c
       cols.resize(static_cast<size_t>(nm));
       cols[0] = c;
       for (index_t i = 1; i < nm; ++i) cols[static_cast<size_t>(i)] = h_nb_cell(h_nb_offset(c) + i - 1);
-      const double* cb = h_blocks.data() + base[static_cast<size_t>(c - c0)] * 16;
-      sum.assign(static_cast<size_t>(nm) * 16, 0.0);
+      const double* cb = h_blocks.data() + base[static_cast<size_t>(c - c0)] * bs;
+      sum.assign(static_cast<size_t>(nm) * bs, 0.0);
       for (index_t j = j0; j < j1; ++j) {
         const double s = h_sign(j);
-        const double* b = cb + (j - j0) * nm * 16;
-        for (index_t a = 0; a < nm * 16; ++a) sum[static_cast<size_t>(a)] += s * b[a];
+        const double* b = cb + (j - j0) * nm * bs;
+        for (index_t a = 0; a < nm * bs; ++a) sum[static_cast<size_t>(a)] += s * b[a];
       }
       visit(c, nm, cols.data(), sum.data());
       for (index_t j = j0; j < j1; ++j) {
@@ -327,13 +348,16 @@ void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) c
         const index_t o = h_left(f) == c ? h_right(f) : h_left(f);
         if (o < 0) continue;
         const double s = -h_sign(j);
-        const double* b = cb + (j - j0) * nm * 16;
-        for (index_t a = 0; a < nm * 16; ++a) sum[static_cast<size_t>(a)] = s * b[a];
+        const double* b = cb + (j - j0) * nm * bs;
+        for (index_t a = 0; a < nm * bs; ++a) sum[static_cast<size_t>(a)] = s * b[a];
         visit(o, nm, cols.data(), sum.data());
       }
     }
     c0 = c1;
   }
 }
+
+template void Discretization::stencil_blocks<2>(Tensor&, const BlockVisitor&) const;
+template void Discretization::stencil_blocks<3>(Tensor&, const BlockVisitor&) const;
 
 }  // namespace camber::solvers::euler

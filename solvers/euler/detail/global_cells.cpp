@@ -53,6 +53,7 @@ GlobalCells gather_global_cells(const Discretization& disc) {
   const std::int64_t n_global = dm.n_global_cells();
   GlobalCells g;
   g.n_nodes = dm.n_global_nodes();
+  g.dim = disc.dim();
   g.stencil = disc.spatial().order == 2 ? disc.spatial().gradient_stencil : GradientStencil::faces;
   g.offset.assign(static_cast<size_t>(n_global) + 1, 0);
   g.node_offset.assign(static_cast<size_t>(n_global) + 1, 0);
@@ -116,8 +117,8 @@ void distance_two_stencils(const GlobalCells& g, std::vector<std::int64_t>& offs
     std::vector<std::int64_t> s;
     for (std::int64_t c = 0; c < n; ++c) {
       s.clear();
-      // A 2-D cell has as many faces as nodes.
-      if (!uses_node_stencil(g.stencil, static_cast<index_t>(g.node_offset[c + 1] - g.node_offset[c]))) {
+      if (!uses_node_stencil(g.stencil, g.dim,
+                             static_cast<index_t>(g.node_offset[c + 1] - g.node_offset[c]))) {
         r.insert(r.end(), g.neighbor.begin() + g.offset[c], g.neighbor.begin() + g.offset[c + 1]);
         r_off.push_back(static_cast<std::int64_t>(r.size()));
         continue;

@@ -22,6 +22,7 @@ struct GlobalCells {
   std::vector<std::int64_t> node_offset, node;   // global node ids, CSR by global cell
   std::vector<PetscInt> block;                   // PETSc block by global cell
   std::int64_t n_nodes = 0;                      // global nodes
+  int dim = 2;                                   // the mesh's
   // Which cells' reconstruction takes the cells sharing a node, not the
   // face neighbours (uses_node_stencil; faces at first order).
   GradientStencil stencil = GradientStencil::faces;

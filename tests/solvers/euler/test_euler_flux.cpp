@@ -915,7 +915,8 @@ TEST(EulerLimiter, SmoothFormHasNoKinkWhereFacesTie) {
   const auto tf = [&](camber::index_t j, int d) { return to_face[j][d]; };
   const double d_max = 0.3, d_min = -0.2, eps2 = 0.01, g = 0.5;  // d2 = 0.5 on both faces: limited
   const auto phi = [&](eu::LimiterForm form, double gx) {
-    return eu::venkatakrishnan_cell(d_max, d_min, gx, g, tf, 0, 2, form, eps2);
+    const double grad[2] = {gx, g};
+    return eu::venkatakrishnan_cell(d_max, d_min, grad, tf, 0, 2, form, eps2);
   };
   const double h = 1e-6;
   const auto one_sided = [&](eu::LimiterForm form) {
@@ -926,7 +927,8 @@ TEST(EulerLimiter, SmoothFormHasNoKinkWhereFacesTie) {
   EXPECT_GT(std::abs(wang[1] - wang[0]), 0.1) << "the Wang form should switch faces here";
   D1 gx(g);
   gx.der(0) = 1.0;
-  const D1 p = eu::venkatakrishnan_cell(D1(d_max), D1(d_min), gx, D1(g), tf, 0, 2,
+  const D1 grad[2] = {gx, D1(g)};
+  const D1 p = eu::venkatakrishnan_cell(D1(d_max), D1(d_min), grad, tf, 0, 2,
                                         eu::LimiterForm::smooth, eps2);
   const double fd = (phi(eu::LimiterForm::smooth, g + h) - phi(eu::LimiterForm::smooth, g - h)) / (2 * h);
   EXPECT_LT(p.val(), 1.0);
