@@ -78,6 +78,7 @@
 #include <camber/design/airfoil_wall.hpp>
 #include <camber/design/cst.hpp>
 #include <camber/design/ffd.hpp>
+#include <camber/design/ffd_volume.hpp>
 #include <camber/design/hicks_henne.hpp>
 #include <camber/design/linear_map.hpp>
 #include <camber/design/mesh_deformation.hpp>

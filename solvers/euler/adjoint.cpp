@@ -17,13 +17,13 @@ namespace camber::solvers::euler {
 
 namespace {
 
-constexpr int nv = 4;  // 2-D: Discretization::n_vars() of a 2-D mesh
 constexpr double degree = M_PI / 180.0;
 
-// Sum over owned rows and ranks of a . b.
+// Sum over owned rows ({n_local, nv} Tensors) and ranks of a . b.
 double dot_owned(const Tensor& a, const Tensor& b, index_t n_owned, MPI_Comm comm) {
   const auto x = a.host();
   const auto y = b.host();
+  const index_t nv = a.shape()[1];
   double s = 0.0;
   for (index_t i = 0; i < n_owned * nv; ++i) s += x(i) * y(i);
   return par::allreduce_sum(s, comm);
@@ -34,10 +34,11 @@ struct LinearSolve {
   bool converged = false;
 };
 
-// Solves A x = b (or A^T x = b) over the owned rows of {n_local, 4} Tensors
-// with the KSP that holds A (its factorization or ILU is reused).
+// Solves A x = b (or A^T x = b) over the owned rows of {n_local, nv}
+// Tensors with the KSP that holds A (its factorization or ILU is reused).
 LinearSolve solve_with(KSP ksp, const Tensor& b, Tensor& x, bool transpose, index_t n_owned,
                        MPI_Comm comm) {
+  const PetscInt nv = static_cast<PetscInt>(b.shape()[1]);
   Tensor rhs = b.clone();
   petsc::VecHandle bv, xv;
   CAMBER_CHECK_PETSC(
@@ -61,7 +62,6 @@ LinearSolve solve_with(KSP ksp, const Tensor& b, Tensor& x, bool transpose, inde
 Adjoint::Adjoint(const Discretization& disc, const AdjointOptions& options,
                  std::shared_ptr<const ExactJacobian::Pattern> pattern)
     : disc_(&disc), options_(options), jacobian_(disc, std::move(pattern)) {
-  disc.require_2d("Adjoint");
   CAMBER_REQUIRE(!disc.flow().far_field_vortex,
                  "Adjoint: the far-field vortex makes the residual depend on the lift, which "
                  "the adjoint does not differentiate; solve with FlowConditions::"
@@ -151,7 +151,7 @@ AdjointSolution Adjoint::solve(Tensor& U, const std::array<double, 3>& weights) 
   a.weights = weights;
   if (!linearized_) linearize(U);
   a.objective_gradient = objective_gradients(U, {weights}).front();
-  a.psi = Tensor({disc.n_local(), nv});
+  a.psi = Tensor({disc.n_local(), disc.n_vars()});
   const Solve s = solve_system(a.objective_gradient, a.psi, true);
   a.iterations = s.iterations;
   a.converged = s.converged;
@@ -177,9 +177,11 @@ double Adjoint::objective_alpha_partial(const Tensor& U,
   // The force part of any weights is a combination of the lift and drag
   // directions, which turn with the free stream: d(w_x, w_y)/dalpha =
   // (-w_y, w_x) per radian (dCL/dalpha|_U = -CD, dCD/dalpha|_U = CL). The
-  // moment's weight does not depend on alpha.
+  // moment's weight does not depend on alpha. The lift axis is y in 2-D,
+  // z in 3-D.
   const Forces f = disc_->forces(U);
-  return (-weights[1] * f.fx + weights[0] * f.fy) * degree;
+  const double f_up = disc_->dim() == 3 ? f.fz : f.fy;
+  return (-weights[1] * f.fx + weights[0] * f_up) * degree;
 }
 
 double Adjoint::alpha_derivative(Tensor& U, const AdjointSolution& adjoint) const {
@@ -191,7 +193,7 @@ double Adjoint::alpha_derivative(Tensor& U, const AdjointSolution& adjoint) cons
 Tensor Adjoint::solve_tangent(Tensor& U, const Tensor& rhs, int* iterations) {
   const Discretization& disc = *disc_;
   if (!linearized_) linearize(U);
-  Tensor x({disc.n_local(), nv});
+  Tensor x({disc.n_local(), disc.n_vars()});
   const Solve s = solve_system(rhs, x, false);
   if (iterations) *iterations = s.iterations;
   return x;

@@ -31,6 +31,11 @@
 ///   double dcd_dalpha = adj.alpha_derivative(U, a);    // per degree
 /// @endcode
 ///
+/// 2-D and 3-D meshes: states and adjoints have n_vars = dim + 2 columns;
+/// the objectives are weighted sums of the wall's pitch-plane load G =
+/// (f_x, f_y, m_z) in 2-D, (f_x, f_z, m_y) in 3-D (lift along z, alpha
+/// about y; Discretization::force_coefficient_weights).
+///
 /// Parameters so far: the angle of attack (the far-field state). Its partial
 /// dR/dalpha|_U is a central difference of the residual in alpha (R is an
 /// explicit, smooth function of alpha: step 1e-3 degree, error ~1e-10
@@ -77,10 +82,11 @@ struct AdjointOptions {
 /// An adjoint (or tangent) solution and its solve's statistics.
 struct AdjointSolution {
   ForceCoefficient objective = ForceCoefficient::cd;
-  /// J = weights . (f_x, f_y, m_z) (Discretization::force_coefficient_weights)
+  /// J = weights . G, G the pitch-plane load (Discretization::
+  /// force_coefficient_weights)
   std::array<double, 3> weights = {0.0, 0.0, 0.0};
-  Tensor psi;             ///< {n_local, 4}, owned rows
-  Tensor objective_gradient;  ///< dJ/dU, {n_local, 4}, owned rows
+  Tensor psi;             ///< {n_local, n_vars}, owned rows
+  Tensor objective_gradient;  ///< dJ/dU, {n_local, n_vars}, owned rows
   int iterations = 0;      ///< of every attempt (iterative, then LU)
   bool converged = false;
   bool fell_back = false;  ///< the iterative solve failed; the LU's solution
@@ -108,21 +114,21 @@ class Adjoint {
   /// call linearize again when U has changed. Collective.
   void linearize(Tensor& U);
 
-  /// d(w . (f_x, f_y, m_z))/dU at the linearized U for each weight vector
-  /// ({n_local, 4}, owned rows). Collective.
+  /// d(w . G)/dU at the linearized U for each weight vector ({n_local,
+  /// n_vars}, owned rows). Collective.
   std::vector<Tensor> objective_gradients(Tensor& U,
                                           const std::vector<std::array<double, 3>>& weights);
 
   /// Assembles dR/dU at U and solves (dR/dU)^T psi = (dJ/dU)^T. Collective.
   AdjointSolution solve(Tensor& U, ForceCoefficient objective);
-  /// The same for J = weights . (f_x, f_y, m_z), e.g. a combination of
-  /// CL, CD and CM (objective() is then `weighted`).
+  /// The same for J = weights . G, e.g. a combination of CL, CD and CM
+  /// (objective() is then `weighted`).
   AdjointSolution solve(Tensor& U, const std::array<double, 3>& weights);
 
   /// dJ/dalpha (per degree) from an adjoint solution at U (of CL, CD, CM
   /// or a weighted sum of them).
   double alpha_derivative(Tensor& U, const AdjointSolution& adjoint) const;
-  /// dJ/dalpha|_U (per degree) of J = weights . (f_x, f_y, m_z) with the
+  /// dJ/dalpha|_U (per degree) of J = weights . G with the
   /// weights turning with the free stream (a combination of CL, CD, CM).
   double objective_alpha_partial(const Tensor& U, const std::array<double, 3>& weights) const;
 
@@ -133,12 +139,12 @@ class Adjoint {
   double alpha_derivative_tangent(Tensor& U, ForceCoefficient objective,
                                   int* iterations = nullptr);
 
-  /// Assembles dR/dU at U and solves (dR/dU) x = rhs (rhs, x: {n_local, 4},
-  /// owned rows): the tangent of any parameter. Collective.
+  /// Assembles dR/dU at U and solves (dR/dU) x = rhs (rhs, x: {n_local,
+  /// n_vars}, owned rows): the tangent of any parameter. Collective.
   Tensor solve_tangent(Tensor& U, const Tensor& rhs, int* iterations = nullptr);
 
   /// dR/dalpha|_U per degree (central difference, see the file comment);
-  /// {n_local, 4}, owned rows.
+  /// {n_local, n_vars}, owned rows.
   Tensor residual_alpha_derivative(Tensor& U) const;
 
   const ExactJacobian& jacobian() const noexcept { return jacobian_; }

@@ -67,18 +67,19 @@ using detail::field_of;
 using detail::outer_state;
 using detail::raw_tensor;
 
-// The local cells' states as Dual<double, 4> whose derivative part is the
+// The local cells' states as Dual<double, NV> whose derivative part is the
 // identity in the cells where seeded(c) != 0 and zero elsewhere: the seed
-// matrix of one colour of a column colouring.
-Field<ad::Dual<double, 4>> seed_block_columns(const Field<double>& u,
-                                              const Kokkos::View<const int*>& seeded,
-                                              index_t n_local) {
-  using D = ad::Dual<double, 4>;
-  Field<D> ud("euler::U_seeded", static_cast<size_t>(n_local), 4);
+// matrix of one colour of a column colouring (NV = n_vars).
+template <int NV>
+Field<ad::Dual<double, NV>> seed_block_columns(const Field<double>& u,
+                                               const Kokkos::View<const int*>& seeded,
+                                               index_t n_local) {
+  using D = ad::Dual<double, NV>;
+  Field<D> ud("euler::U_seeded", static_cast<size_t>(n_local), NV);
   Kokkos::parallel_for(
       "euler::seed_columns", Kokkos::RangePolicy<>(0, n_local), KOKKOS_LAMBDA(const index_t c) {
         const bool on = seeded(c) != 0;
-        for (int k = 0; k < 4; ++k) {
+        for (int k = 0; k < NV; ++k) {
           ud(c, k) = D(u(c, k));
           if (on) ud(c, k).der(k) = 1.0;
         }
@@ -86,18 +87,26 @@ Field<ad::Dual<double, 4>> seed_block_columns(const Field<double>& u,
   return ud;
 }
 
-// Force (x, y) and moment about (xm, ym) of the fluid on the body through a
-// wall face with pressure p, area-weighted normal n (out of the fluid) and
-// midpoint x_f; the free-stream pressure integrates to zero over a closed
-// wall and is subtracted for accuracy.
-template <class T, class G>
-KOKKOS_INLINE_FUNCTION void wall_face_force(const T& p, double p_inf, const G& nx, const G& ny,
-                                            const G& fx, const G& fy, double xm, double ym,
-                                            T (&g)[3]) {
+// The pitch-plane load of the fluid on the body through wall face f with
+// pressure p, area-weighted normal n (out of the fluid) and midpoint x_f:
+// g = (f_x, f_y, m_z) in 2-D, the moment about (xm, zm) = moment_point's
+// (x, y); g = (f_x, f_z, m_y) in 3-D, about (xm, zm) = moment_point's
+// (x, z). The free-stream pressure integrates to zero over a closed wall
+// and is subtracted for accuracy.
+template <int Dim, class T, class G>
+KOKKOS_INLINE_FUNCTION void wall_face_load(const T& p, double p_inf,
+                                           const Kokkos::View<G**>& normal,
+                                           const Kokkos::View<G**>& center, index_t f, double xm,
+                                           double zm, T (&g)[3]) {
+  constexpr int up = Dim - 1;  // the lift axis: y in 2-D, z in 3-D
   const T dp = p - p_inf;
-  g[0] = dp * nx;
-  g[1] = dp * ny;
-  g[2] = (fx - xm) * g[1] - (fy - ym) * g[0];
+  g[0] = dp * normal(f, 0);
+  g[1] = dp * normal(f, up);
+  const G dx = center(f, 0) - xm, dz = center(f, up) - zm;
+  if constexpr (Dim == 2)
+    g[2] = dx * g[1] - dz * g[0];
+  else
+    g[2] = dz * g[0] - dx * g[1];
 }
 
 // x_f - x_left, x_f - x_right of every face ({n_faces, 2 dim}: the left
@@ -616,8 +625,8 @@ void Discretization::require_2d(const char* what) const {
   CAMBER_REQUIRE(dim_ == 2, "euler::Discretization::" << what
                                 << " is 2-D only so far; this mesh is 3-D (the 3-D "
                                    "discretization has the residual at either order, its "
-                                   "tangent, gradients, limiter, forces, the first-order face "
-                                   "Jacobians and the stencil-assembled Jacobian)");
+                                   "derivatives, the steady solver, the adjoint and the shape "
+                                   "derivative)");
 }
 
 template <class T, class G>
@@ -891,8 +900,7 @@ Forces Discretization::forces(const Tensor& U) const {
           const index_t f = walls(w);
           const double p = wall_pressure<2>(reconstruct, gas, u, W, L, left(f), to_center, f);
           double g[3];
-          wall_face_force(p, p_inf, normal(f, 0), normal(f, 1), center(f, 0), center(f, 1), xm,
-                          ym, g);
+          wall_face_load<2, double, double>(p, p_inf, normal, center, f, xm, ym, g);
           sum += g[component];
         },
         sums[component]);
@@ -939,15 +947,16 @@ Forces Discretization::forces_3d(const Field<double>& u, const Field<double>& W,
         sums[component]);
   double total[4];
   CAMBER_CHECK_MPI(MPI_Allreduce(sums, total, 4, MPI_DOUBLE, MPI_SUM, dm_->comm()));
-  const double a = flow_.alpha_deg * M_PI / 180.0;
-  const double qs = 0.5 * flow_.mach * flow_.mach * flow_.reference_area;  // rho = 1
+  // The coefficients from the pitch-plane load (f_x, f_z, m_y).
+  const auto w = force_coefficient_weights();
+  const double g[3] = {total[0], total[2], total[3]};
   Forces r;
   r.fx = total[0];
   r.fy = total[1];
   r.fz = total[2];
-  r.cl = (-std::sin(a) * total[0] + std::cos(a) * total[2]) / qs;
-  r.cd = (std::cos(a) * total[0] + std::sin(a) * total[2]) / qs;
-  r.cm = total[3] / (qs * flow_.reference_length);
+  r.cl = w[0][0] * g[0] + w[0][1] * g[1] + w[0][2] * g[2];
+  r.cd = w[1][0] * g[0] + w[1][1] * g[1] + w[1][2] * g[2];
+  r.cm = w[2][0] * g[0] + w[2][1] * g[1] + w[2][2] * g[2];
   return r;
 }
 
@@ -955,6 +964,14 @@ std::array<std::array<double, 3>, 3> Discretization::force_coefficient_weights()
   const double a = flow_.alpha_deg * M_PI / 180.0;
   const double q = 0.5 * flow_.mach * flow_.mach;  // rho = 1
   const double c = flow_.reference_length;
+  if (dim_ == 3) {
+    // Against (f_x, f_z, m_y): lift along z turned by alpha about y, drag
+    // along the free stream; m_y (right-handed about y) is nose up.
+    const double qs = q * flow_.reference_area;
+    return {{{-std::sin(a) / qs, std::cos(a) / qs, 0.0},
+             {std::cos(a) / qs, std::sin(a) / qs, 0.0},
+             {0.0, 0.0, 1.0 / (qs * c)}}};
+  }
   // Lift is normal to the free stream, drag along it; a counterclockwise
   // moment is nose down.
   return {{{-std::sin(a) / (q * c), std::cos(a) / (q * c), 0.0},
@@ -964,28 +981,37 @@ std::array<std::array<double, 3>, 3> Discretization::force_coefficient_weights()
 
 void Discretization::residual_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded,
                                             Tensor& R, Tensor& D) const {
-  require_2d("residual_block_columns");
-  using D4 = ad::Dual<double, 4>;
   CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}) &&
                      static_cast<index_t>(seeded.extent(0)) == n_local_,
                  "euler residual_block_columns: U must have shape "
                      << shape_string({n_local_, n_vars()}) << " and seeded " << n_local_
                      << " entries");
+  if (dim_ == 3)
+    residual_block_columns_in<3>(U, seeded, R, D);
+  else
+    residual_block_columns_in<2>(U, seeded, R, D);
+}
+
+template <int Dim>
+void Discretization::residual_block_columns_in(Tensor& U, const Kokkos::View<const int*>& seeded,
+                                               Tensor& R, Tensor& D) const {
+  constexpr int nv = Dim + 2;
+  using DN = ad::Dual<double, nv>;
   dm_->halo().forward(U);
-  const Field<D4> ud = seed_block_columns(field_of(U), seeded, n_local_);
-  Field<D4> fd("euler::F_seeded", static_cast<size_t>(n_faces_), 4);
-  Field<D4> rd("euler::R_seeded", static_cast<size_t>(n_local_), 4);
-  fluxes<D4>(ud, fd);
-  gather_residual<D4>(fd, rd);
-  R = Tensor({n_local_, n_vars()});
-  D = Tensor({n_local_, n_vars(), n_vars()});
+  const Field<DN> ud = seed_block_columns<nv>(field_of(U), seeded, n_local_);
+  Field<DN> fd("euler::F_seeded", static_cast<size_t>(n_faces_), nv);
+  Field<DN> rd("euler::R_seeded", static_cast<size_t>(n_local_), nv);
+  fluxes<DN>(ud, fd);
+  gather_residual<DN>(fd, rd);
+  R = Tensor({n_local_, nv});
+  D = Tensor({n_local_, nv, nv});
   const Field<double> r = field_of(R);
   double* dp = D.data();
   Kokkos::parallel_for(
       "euler::unseed_columns", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
-        for (int i = 0; i < 4; ++i) {
+        for (int i = 0; i < nv; ++i) {
           r(c, i) = rd(c, i).val();
-          for (int j = 0; j < 4; ++j) dp[(c * 4 + i) * 4 + j] = rd(c, i).der(j);
+          for (int j = 0; j < nv; ++j) dp[(c * nv + i) * nv + j] = rd(c, i).der(j);
         }
       });
   Kokkos::fence();
@@ -993,85 +1019,102 @@ void Discretization::residual_block_columns(Tensor& U, const Kokkos::View<const 
 
 Tensor Discretization::force_block_columns(const Tensor& U,
                                            const Kokkos::View<const int*>& seeded) const {
-  require_2d("force_block_columns");
-  using D4 = ad::Dual<double, 4>;
   CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}) &&
                      static_cast<index_t>(seeded.extent(0)) == n_local_,
                  "euler force_block_columns: U must have shape "
                      << shape_string({n_local_, n_vars()}) << " and seeded " << n_local_
                      << " entries");
+  return dim_ == 3 ? force_block_columns_in<3>(U, seeded) : force_block_columns_in<2>(U, seeded);
+}
+
+template <int Dim>
+Tensor Discretization::force_block_columns_in(const Tensor& U,
+                                              const Kokkos::View<const int*>& seeded) const {
+  constexpr int nv = Dim + 2;
+  using DN = ad::Dual<double, nv>;
   Tensor filled = U.clone();
   dm_->halo().forward(filled);
-  const Field<D4> ud = seed_block_columns(field_of(filled), seeded, n_local_);
+  const Field<DN> ud = seed_block_columns<nv>(field_of(filled), seeded, n_local_);
   const bool reconstruct = spatial_.order == 2;
-  Field<D4> W, L;
+  Field<DN> W, L;
   if (reconstruct) {
-    W = Field<D4>("euler::W_seeded", static_cast<size_t>(n_local_), n_vars());
-    L = Field<D4>("euler::L_seeded", static_cast<size_t>(n_local_), n_vars() * dim_);
+    W = Field<DN>("euler::W_seeded", static_cast<size_t>(n_local_), nv);
+    L = Field<DN>("euler::L_seeded", static_cast<size_t>(n_local_), nv * Dim);
     // The wall force reads W and L of the wall cells only.
-    limited_gradients<D4, double>(reconstruction_.geometry(), ud, W, L, {}, {}, &wall_cells_);
+    limited_gradients<DN, double>(reconstruction_.geometry(), ud, W, L, {}, {}, &wall_cells_);
   }
-  return wall_force_derivatives<4, double>(ud, W, L, geometry_.face_normal, geometry_.face_center,
-                                           face_to_center_);
+  return wall_force_derivatives<Dim, nv, double>(ud, W, L, geometry_.face_normal,
+                                                 geometry_.face_center, face_to_center_);
 }
 
 void Discretization::shape_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded_nodes,
                                          Tensor& DR, Tensor& DF) const {
-  require_2d("shape_block_columns");
-  using D2 = ad::Dual<double, 2>;
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}) &&
+                     static_cast<index_t>(seeded_nodes.extent(0)) == dm_->local().n_nodes(),
+                 "euler shape_block_columns: U must have shape "
+                     << shape_string({n_local_, n_vars()}) << " and seeded_nodes "
+                     << dm_->local().n_nodes() << " entries");
+  if (dim_ == 3)
+    shape_block_columns_in<3>(U, seeded_nodes, DR, DF);
+  else
+    shape_block_columns_in<2>(U, seeded_nodes, DR, DF);
+}
+
+template <int Dim>
+void Discretization::shape_block_columns_in(Tensor& U,
+                                            const Kokkos::View<const int*>& seeded_nodes,
+                                            Tensor& DR, Tensor& DF) const {
+  constexpr int nv = Dim + 2;
+  using DD = ad::Dual<double, Dim>;
   const mesh::Mesh& local = dm_->local();
   const index_t n_nodes = local.n_nodes();
-  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}) &&
-                     static_cast<index_t>(seeded_nodes.extent(0)) == n_nodes,
-                 "euler shape_block_columns: U must have shape "
-                     << shape_string({n_local_, n_vars()}) << " and seeded_nodes " << n_nodes
-                     << " entries");
   dm_->halo().forward(U);
-  // Coordinates seeded in (x, y) at the marked nodes; the geometry, the
-  // reconstruction stencil and x_f - x_c follow in Dual numbers.
+  // Coordinates seeded in every direction at the marked nodes; the
+  // geometry, the reconstruction stencil and x_f - x_c follow in Dual
+  // numbers.
   const auto coords = local.coords();
-  Kokkos::View<D2**> x("euler::coords_seeded", static_cast<size_t>(n_nodes), 2);
+  Kokkos::View<DD**> x("euler::coords_seeded", static_cast<size_t>(n_nodes), Dim);
   Kokkos::parallel_for(
       "euler::seed_nodes", Kokkos::RangePolicy<>(0, n_nodes), KOKKOS_LAMBDA(const index_t n) {
-        for (int d = 0; d < 2; ++d) {
-          x(n, d) = D2(coords(n, d));
+        for (int d = 0; d < Dim; ++d) {
+          x(n, d) = DD(coords(n, d));
           if (seeded_nodes(n) != 0) x(n, d).der(d) = 1.0;
         }
       });
-  const mesh::GeometryFields<D2> g = mesh::compute_geometry(local, x);
-  const Kokkos::View<D2**> to_center = face_to_centers(g, face_left_, face_right_, n_faces_);
-  const StencilGeometry<D2> stencil = reconstruction_.stencil_geometry(g);
+  const mesh::GeometryFields<DD> g = mesh::compute_geometry(local, x);
+  const Kokkos::View<DD**> to_center = face_to_centers(g, face_left_, face_right_, n_faces_);
+  const StencilGeometry<DD> stencil = reconstruction_.stencil_geometry(g);
 
   const Field<double> u = field_of(U);
-  Field<D2> ud("euler::U_shape", static_cast<size_t>(n_local_), 4);
+  Field<DD> ud("euler::U_shape", static_cast<size_t>(n_local_), nv);
   Kokkos::parallel_for(
       "euler::promote", Kokkos::RangePolicy<>(0, n_local_), KOKKOS_LAMBDA(const index_t c) {
-        for (int k = 0; k < 4; ++k) ud(c, k) = D2(u(c, k));
+        for (int k = 0; k < nv; ++k) ud(c, k) = DD(u(c, k));
       });
-  Field<D2> fd("euler::F_shape", static_cast<size_t>(n_faces_), 4);
-  Field<D2> rd("euler::R_shape", static_cast<size_t>(n_local_), 4);
-  fluxes<D2, D2>(g.face_normal, to_center, stencil, ud, fd);
-  gather_residual<D2>(fd, rd);
-  DR = Tensor({n_local_, n_vars(), 2});
+  Field<DD> fd("euler::F_shape", static_cast<size_t>(n_faces_), nv);
+  Field<DD> rd("euler::R_shape", static_cast<size_t>(n_local_), nv);
+  fluxes<DD, DD>(g.face_normal, to_center, stencil, ud, fd);
+  gather_residual<DD>(fd, rd);
+  DR = Tensor({n_local_, nv, Dim});
   double* dr = DR.data();
   Kokkos::parallel_for(
       "euler::unseed_shape", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
-        for (int i = 0; i < 4; ++i)
-          for (int d = 0; d < 2; ++d) dr[(c * 4 + i) * 2 + d] = rd(c, i).der(d);
+        for (int i = 0; i < nv; ++i)
+          for (int d = 0; d < Dim; ++d) dr[(c * nv + i) * Dim + d] = rd(c, i).der(d);
       });
 
   // Wall forces: the face pressure (reconstructed at second order with the
   // seeded stencil), the seeded normal and midpoint.
-  Field<D2> W, L;
+  Field<DD> W, L;
   if (spatial_.order == 2) {
-    W = Field<D2>("euler::W_shape", static_cast<size_t>(n_local_), n_vars());
-    L = Field<D2>("euler::L_shape", static_cast<size_t>(n_local_), n_vars() * dim_);
-    limited_gradients<D2, D2>(stencil, ud, W, L);
+    W = Field<DD>("euler::W_shape", static_cast<size_t>(n_local_), nv);
+    L = Field<DD>("euler::L_shape", static_cast<size_t>(n_local_), nv * Dim);
+    limited_gradients<DD, DD>(stencil, ud, W, L);
   }
-  DF = wall_force_derivatives<2, D2>(ud, W, L, g.face_normal, g.face_center, to_center);
+  DF = wall_force_derivatives<Dim, Dim, DD>(ud, W, L, g.face_normal, g.face_center, to_center);
 }
 
-template <int N, class G>
+template <int Dim, int N, class G>
 Tensor Discretization::wall_force_derivatives(const Field<ad::Dual<double, N>>& ud,
                                               const Field<ad::Dual<double, N>>& W,
                                               const Field<ad::Dual<double, N>>& L,
@@ -1084,7 +1127,7 @@ Tensor Discretization::wall_force_derivatives(const Field<ad::Dual<double, N>>& 
   const auto left = face_left_;
   const IdealGas gas = gas_;
   const double p_inf = 1.0 / flow_.gamma;
-  const double xm = flow_.moment_point[0], ym = flow_.moment_point[1];
+  const double xm = flow_.moment_point[0], zm = flow_.moment_point[Dim - 1];
   const index_t n_walls = static_cast<index_t>(walls.extent(0));
   Kokkos::View<double***> per_face("euler::wall_force_derivatives", static_cast<size_t>(n_walls),
                                    3, N);
@@ -1092,10 +1135,9 @@ Tensor Discretization::wall_force_derivatives(const Field<ad::Dual<double, N>>& 
       "euler::wall_force_derivatives", Kokkos::RangePolicy<>(0, n_walls),
       KOKKOS_LAMBDA(const index_t w) {
         const index_t f = walls(w);
-        const D p = wall_pressure<2>(reconstruct, gas, ud, W, L, left(f), to_center, f);
+        const D p = wall_pressure<Dim>(reconstruct, gas, ud, W, L, left(f), to_center, f);
         D gf[3];
-        wall_face_force(p, p_inf, normal(f, 0), normal(f, 1), center(f, 0), center(f, 1), xm, ym,
-                        gf);
+        wall_face_load<Dim, D, G>(p, p_inf, normal, center, f, xm, zm, gf);
         for (int m = 0; m < 3; ++m)
           for (int j = 0; j < N; ++j) per_face(w, m, j) = gf[m].der(j);
       });

@@ -69,10 +69,10 @@
 /// either order with every limiter and boundary condition, its tangent,
 /// the gradients and limiter (live, frozen or set), the first-order face
 /// Jacobians, the stencil-assembled exact Jacobian (jacobian_by_stencil) and
-/// the forces; the colouring Jacobians (residual_block_columns,
-/// force_block_columns), the shape derivatives and so the adjoint are 2-D
-/// only so far (an error naming the call), and so is the far-field vortex
-/// (a bad_input error).
+/// the forces, the colouring Jacobians (residual_block_columns,
+/// force_block_columns) and the node-coordinate derivatives
+/// (shape_block_columns), so the adjoint and the shape derivative too. The
+/// far-field vortex is 2-D only (a bad_input error).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -218,9 +218,9 @@ class Discretization {
   //
   //   D[c, i, j] = sum over s in S of dR_{c,i} / dU_{s,j},   c owned,
   //
-  // from one Dual<double, 4> evaluation of the residual (either order; with
-  // a frozen limiter, phi fixed). R is the residual at U. Shapes {n_local,
-  // 4} and {n_local, 4, 4}, ghost rows 0. Fills U's ghost rows; `seeded`
+  // from one Dual<double, n_vars> evaluation of the residual (either order;
+  // with a frozen limiter, phi fixed). R is the residual at U. Shapes
+  // {n_local, n_vars} and {n_local, n_vars, n_vars}, ghost rows 0. Fills U's ghost rows; `seeded`
   // must mark a ghost cell exactly when its owner marks it (a colouring of
   // global cells), because derivatives arrive through halo exchanges
   // (collective).
@@ -247,9 +247,10 @@ class Discretization {
       std::function<void(index_t row, index_t n, const index_t* cols, const double* blocks)>;
   void jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) const;
   // The same compression for the wall force of each owned cell: F[c, m, j]
-  // = sum over s in S of dG_{c,m} / dU_{s,j}, with G_c = (f_x, f_y, m_z) the
-  // nondimensional force and moment (about moment_point) of cell c's wall
-  // faces, the terms forces() sums; shape {n_owned, 3, 4}. The objective
+  // = sum over s in S of dG_{c,m} / dU_{s,j}, with G_c the nondimensional
+  // pitch-plane load of cell c's wall faces (the terms forces() sums):
+  // (f_x, f_y, m_z) in 2-D, (f_x, f_z, m_y) in 3-D, moments about
+  // moment_point; shape {n_owned, 3, n_vars}. The objective
   // gradient of the adjoint is a weighted sum of these (collective: fills
   // ghost rows of a copy of U).
   Tensor force_block_columns(const Tensor& U, const Kokkos::View<const int*>& seeded) const;
@@ -258,17 +259,18 @@ class Discretization {
   // nodes where seeded_nodes(n) != 0 (a colouring of global nodes: a ghost
   // node marked as its other copies are),
   //
-  //   DR[c, i, d] = sum over s in S of dR_{c,i} / dx_{s,d}   ({n_local, 4, 2})
-  //   DF[c, m, d] = sum over s in S of dG_{c,m} / dx_{s,d}   ({n_owned, 3, 2})
+  //   DR[c, i, d] = sum over s in S of dR_{c,i} / dx_{s,d}   ({n_local, n_vars, dim})
+  //   DF[c, m, d] = sum over s in S of dG_{c,m} / dx_{s,d}   ({n_owned, 3, dim})
   //
   // at fixed U, G_c the wall force and moment of owned cell c as in
-  // force_block_columns; from one Dual<double, 2> evaluation of the
+  // force_block_columns; from one Dual<double, dim> evaluation of the
   // geometry, the stencil, the residual and the wall forces. Fills U's
   // ghost rows (collective).
   void shape_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded_nodes, Tensor& DR,
                            Tensor& DF) const;
-  // Weights w such that (CL, CD, CM) = w . (f_x, f_y, m_z) summed over the
-  // wall: row 0 CL, row 1 CD, row 2 CM.
+  // Weights w such that (CL, CD, CM) = w . G summed over the wall, G the
+  // pitch-plane load (f_x, f_y, m_z) in 2-D, (f_x, f_z, m_y) in 3-D: row 0
+  // CL, row 1 CD, row 2 CM.
   std::array<std::array<double, 3>, 3> force_coefficient_weights() const;
 
   // Least-squares gradients of the primitive variables (rho, u, v[, w], p),
@@ -353,7 +355,7 @@ class Discretization {
   // The derivative parts of the wall force and moment of every owned cell
   // ({n_owned, 3, N}) from Dual states (conserved U; W, L at second order)
   // and the wall faces' geometry in G.
-  template <int N, class G>
+  template <int Dim, int N, class G>
   Tensor wall_force_derivatives(const Field<ad::Dual<double, N>>& U,
                                 const Field<ad::Dual<double, N>>& W,
                                 const Field<ad::Dual<double, N>>& L, const Kokkos::View<G**>& normal,
@@ -361,6 +363,16 @@ class Discretization {
                                 const Kokkos::View<G**>& to_center) const;
   template <class T>
   void gather_residual(const Field<T>& F, const Field<T>& R) const;
+  // residual_block_columns, force_block_columns and shape_block_columns
+  // in Dim dimensions.
+  template <int Dim>
+  void residual_block_columns_in(Tensor& U, const Kokkos::View<const int*>& seeded, Tensor& R,
+                                 Tensor& D) const;
+  template <int Dim>
+  Tensor force_block_columns_in(const Tensor& U, const Kokkos::View<const int*>& seeded) const;
+  template <int Dim>
+  void shape_block_columns_in(Tensor& U, const Kokkos::View<const int*>& seeded_nodes,
+                              Tensor& DR, Tensor& DF) const;
   // jacobian_by_stencil in Dim dimensions (stencil_jacobian.cpp).
   template <int Dim>
   void stencil_blocks(Tensor& U, const BlockVisitor& visit) const;

@@ -10,8 +10,8 @@
 /// cell of that distance-2 stencil S(c).
 /// Columns j and k may share a colour when no row depends on both (no c
 /// with j, k in S(c)); then one forward-mode evaluation of the residual,
-/// with Dual<double, 4> states seeded with the identity in every cell of
-/// one colour, gives every block of that colour at once:
+/// with Dual<double, n_vars> states seeded with the identity in every cell
+/// of one colour, gives every block of that colour at once:
 ///
 /// @code
 ///   D = sum over j of colour k of  dR/dU_j        (Discretization::residual_block_columns)
@@ -26,7 +26,8 @@
 /// The colouring is greedy over global cell ids (the same on every rank and
 /// rank count), so the assembled matrix is the exact Jacobian of the
 /// discrete residual, entry for entry, whatever the partition. Quads need
-/// ~40 colours, i.e. ~40 Dual<double, 4> residual evaluations per assembly.
+/// ~40 colours, i.e. ~40 Dual<double, 4> residual evaluations per assembly;
+/// extruded hexahedra 40, prisms 96 (Dual<double, 5>).
 /// The same colouring compresses the gradient of the wall forces with
 /// respect to U (objective_gradient): the adjoint's right-hand side.
 ///
@@ -45,9 +46,7 @@
 /// Limits: the stencil and colouring are built from the global cell
 /// adjacency, gathered on every rank at construction (O(global cells)
 /// memory and work per rank, as the distributed mesh's construction
-/// already is). Any mix of 2-D or 3-D cells for assemble(); the
-/// colouring's residual sweeps (assemble_by_colouring, the force gradients)
-/// are 2-D only so far (Discretization::residual_block_columns).
+/// already is). Any mix of 2-D or 3-D cells.
 #pragma once
 
 #include <petscmat.h>
@@ -102,8 +101,9 @@ class ExactJacobian {
   /// owned cell), adds shift[c] to the n_vars diagonal entries of cell c (a
   /// pseudo-time term). Fills U's ghost rows. Collective.
   void assemble(const Discretization& disc, Tensor& U, const std::vector<double>* shift = nullptr);
-  /// The same matrix by the column colouring (one Dual<double, 4> residual
-  /// per colour): equal to assemble's to round-off, and the check of it.
+  /// The same matrix by the column colouring (one Dual<double, n_vars>
+  /// residual per colour): equal to assemble's to round-off, and the check
+  /// of it.
   void assemble_by_colouring(const Discretization& disc, Tensor& U,
                              const std::vector<double>* shift = nullptr);
 
@@ -111,9 +111,10 @@ class ExactJacobian {
   /// solvers/petsc/petsc_numbering.hpp, n_vars unknowns per cell).
   Mat matrix() const noexcept { return matrix_.get(); }
 
-  /// d(w . (f_x, f_y, m_z))/dU, the gradient of a weighted sum of the wall
-  /// force and moment (e.g. w = force_coefficient_weights()[1] for CD),
-  /// shape {n_local, 4} with the owned rows filled (ghost rows 0).
+  /// d(w . G)/dU, the gradient of a weighted sum of the wall's pitch-plane
+  /// load G ((f_x, f_y, m_z) in 2-D, (f_x, f_z, m_y) in 3-D; e.g. w =
+  /// force_coefficient_weights()[1] for CD), shape {n_local, n_vars} with
+  /// the owned rows filled (ghost rows 0).
   /// Collective.
   Tensor objective_gradient(const Discretization& disc, const Tensor& U,
                             const std::array<double, 3>& weights) const;
@@ -122,14 +123,14 @@ class ExactJacobian {
   std::vector<Tensor> objective_gradients(const Discretization& disc, const Tensor& U,
                                           const std::vector<std::array<double, 3>>& weights) const;
 
-  /// dG/dU at U for G = (f_x, f_y, m_z): its nonzero blocks, each 3 x 4
-  /// (row-major), of owned rows c against PETSc block columns. One colour
+  /// dG/dU at U for the pitch-plane load G: its nonzero blocks, each 3 x
+  /// n_vars (row-major), of owned rows c against PETSc block columns. One colour
   /// sweep; every gradient at that U is then a sparse product
   /// (objective_gradients below), as Adjoint keeps it for the objectives'
   /// and constraints' several adjoints of one design.
   struct ForcePartials {
     std::vector<std::pair<index_t, PetscInt>> blocks;
-    std::vector<double> values;  ///< 12 per block
+    std::vector<double> values;  ///< 3 n_vars per block
   };
   ForcePartials force_partials(const Discretization& disc, const Tensor& U) const;
   /// d(w . G)/dU for each weight vector from ForcePartials (collective).

@@ -285,16 +285,27 @@ template void Reconstruction::limiters_with<ad::Dual<double, 4>, double>(
     const StencilGeometry<double>&, const Field<ad::Dual<double, 4>>&,
     const Field<ad::Dual<double, 4>>&, const Field<ad::Dual<double, 4>>&,
     const Kokkos::View<const index_t*>*) const;
-// Node-coordinate derivatives: state and geometry in Dual<double, 2>.
-template StencilGeometry<ad::Dual<double, 2>> Reconstruction::stencil_geometry(
-    const mesh::GeometryFields<ad::Dual<double, 2>>&) const;
-template void Reconstruction::gradients_with<ad::Dual<double, 2>, ad::Dual<double, 2>>(
-    const StencilGeometry<ad::Dual<double, 2>>&, const Field<ad::Dual<double, 2>>&,
-    const Field<ad::Dual<double, 2>>&,
+template void Reconstruction::gradients_with<ad::Dual<double, 5>, double>(
+    const StencilGeometry<double>&, const Field<ad::Dual<double, 5>>&,
+    const Field<ad::Dual<double, 5>>&,
     const Kokkos::View<const index_t*>*) const;
-template void Reconstruction::limiters_with<ad::Dual<double, 2>, ad::Dual<double, 2>>(
-    const StencilGeometry<ad::Dual<double, 2>>&, const Field<ad::Dual<double, 2>>&,
-    const Field<ad::Dual<double, 2>>&, const Field<ad::Dual<double, 2>>&,
+template void Reconstruction::limiters_with<ad::Dual<double, 5>, double>(
+    const StencilGeometry<double>&, const Field<ad::Dual<double, 5>>&,
+    const Field<ad::Dual<double, 5>>&, const Field<ad::Dual<double, 5>>&,
     const Kokkos::View<const index_t*>*) const;
+// Node-coordinate derivatives: state and geometry in Dual<double, Dim>.
+#define CAMBER_RECONSTRUCTION_SHAPE(N)                                                    \
+  template StencilGeometry<ad::Dual<double, N>> Reconstruction::stencil_geometry(         \
+      const mesh::GeometryFields<ad::Dual<double, N>>&) const;                            \
+  template void Reconstruction::gradients_with<ad::Dual<double, N>, ad::Dual<double, N>>( \
+      const StencilGeometry<ad::Dual<double, N>>&, const Field<ad::Dual<double, N>>&,     \
+      const Field<ad::Dual<double, N>>&, const Kokkos::View<const index_t*>*) const;      \
+  template void Reconstruction::limiters_with<ad::Dual<double, N>, ad::Dual<double, N>>(  \
+      const StencilGeometry<ad::Dual<double, N>>&, const Field<ad::Dual<double, N>>&,     \
+      const Field<ad::Dual<double, N>>&, const Field<ad::Dual<double, N>>&,               \
+      const Kokkos::View<const index_t*>*) const;
+CAMBER_RECONSTRUCTION_SHAPE(2)
+CAMBER_RECONSTRUCTION_SHAPE(3)
+#undef CAMBER_RECONSTRUCTION_SHAPE
 
 }  // namespace camber::solvers::euler

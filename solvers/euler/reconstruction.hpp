@@ -99,12 +99,12 @@
 /// limited gradients L {rows, nv Dim}, G(c, Dim k + d) = dW_k/dx_d.
 /// Kernels are templates on the dimension (2 or 3, chosen at run time from
 /// the mesh) and on the scalar, explicitly instantiated for double and
-/// ad::Dual<double, 1> and <double, 4> (forward mode: the tangent of
-/// gradient, limiter and face state is exact away from the kinks above;
-/// Dual<double, 4> carries the four columns of one cell block of the 2-D
-/// Jacobian by colouring, solvers/euler/exact_jacobian.hpp), and
-/// Dual<double, 2> with the geometry in it (2-D node-coordinate
-/// derivatives).
+/// ad::Dual<double, 1>, <double, 4> and <double, 5> (forward mode: the
+/// tangent of gradient, limiter and face state is exact away from the kinks
+/// above; Dual<double, Dim + 2> carries the columns of one cell block of
+/// the Jacobian by colouring, solvers/euler/exact_jacobian.hpp), and
+/// Dual<double, 2> and <double, 3> with the geometry in it (node-coordinate
+/// derivatives in 2-D and 3-D).
 #pragma once
 
 #include <Kokkos_Core.hpp>

@@ -9,7 +9,7 @@
 /// The residual and the wall forces depend on the node coordinates through
 /// the geometry (normals, centroids, volumes), the least-squares stencil and
 /// the limiter's eps^2; the derivative is taken in forward mode with
-/// Dual<double, 2> coordinates, compressed by a colouring of the global
+/// Dual<double, dim> coordinates, compressed by a colouring of the global
 /// nodes (nodes that no residual row shares get one colour: one evaluation
 /// of the geometry, the stencil and the residual per colour). The cost is
 /// independent of how many design variables later chain onto X (a
@@ -20,8 +20,8 @@
 ///   euler::Adjoint adjoint(disc);
 ///   euler::AdjointSolution a = adjoint.solve(U, euler::ForceCoefficient::cd);
 ///   euler::ShapeDerivative shape(disc);
-///   Tensor dJdX = shape.total_derivative(U, a);   // {n_global_nodes, 2}, on every rank
-///   Tensor share = shape.rank_derivative(U, a.psi, a.weights);  // {rows().size(), 2}
+///   Tensor dJdX = shape.total_derivative(U, a);   // {n_global_nodes, dim}, on every rank
+///   Tensor share = shape.rank_derivative(U, a.psi, a.weights);  // {rows().size(), dim}
 /// @endcode
 ///
 /// The pattern (the colouring, and which owned residual rows depend on
@@ -30,7 +30,7 @@
 /// design's ShapeDerivative shares it.
 ///
 /// Two numberings of the result:
-/// - rank_derivative(): this rank's share of dJ/dX, {n_rows, 2} at the
+/// - rank_derivative(): this rank's share of dJ/dX, {n_rows, dim} at the
 ///   rows() of the pattern: the rank's local nodes (DistributedMesh order),
 ///   then the further nodes its owned residuals depend on (sorted by global
 ///   id). The shares of all ranks summed (by global id) are dJ/dX. No
@@ -88,24 +88,34 @@ class ShapeDerivative {
   void linearize(Tensor& U);
 
   /// This rank's share of dJ/dX = w . dG/dX|_U - psi^T dR/dX|_U for the
-  /// objective J = w . (f_x, f_y, m_z), psi {n_local, 4} (owned rows):
-  /// {rows().size(), 2}. Not collective after the first linearization.
+  /// objective J = w . G (G the pitch-plane load, Adjoint), psi {n_local,
+  /// n_vars} (owned rows): {rows().size(), dim}. Not collective after the
+  /// first linearization.
   Tensor rank_derivative(Tensor& U, const Tensor& psi, const std::array<double, 3>& weights);
-  /// dJ/dX of the adjoint solution's objective; {n_global_nodes, 2} on
+  /// dJ/dX of the adjoint solution's objective; {n_global_nodes, dim} on
   /// every rank. Collective.
   Tensor total_derivative(Tensor& U, const AdjointSolution& adjoint);
-  /// The same with psi and the weights given (psi {n_local, 4}, owned rows).
+  /// The same with psi and the weights given (psi {n_local, n_vars}, owned
+  /// rows).
   Tensor total_derivative(Tensor& U, const Tensor& psi, const std::array<double, 3>& weights);
 
-  /// (dR/dX|_U) V for a node displacement V {n_global_nodes, 2} (the same
-  /// on every rank): {n_local, 4}, owned rows. For tests and tangents.
+  /// (dR/dX|_U) V for a node displacement V {n_global_nodes, dim} (the same
+  /// on every rank): {n_local, n_vars}, owned rows. For tests and tangents.
   Tensor residual_directional(Tensor& U, const Tensor& V);
-  /// The same and (dG/dX|_U) V, the change of the wall force and moment
-  /// (f_x, f_y, m_z) summed over ranks. Collective.
+  /// The same and (dG/dX|_U) V, the change of the wall's pitch-plane load
+  /// summed over ranks. Collective.
   Tensor directional(Tensor& U, const Tensor& V, std::array<double, 3>& dG);
-  /// The same for V at this rank's rows() ({rows().size(), 2}; a node
+  /// The same for V at this rank's rows() ({rows().size(), dim}; a node
   /// held by several ranks must have the same V on each).
   Tensor rank_directional(Tensor& U, const Tensor& V, std::array<double, 3>& dG);
+
+  /// The coordinates of this rank's rows() in disc's mesh, {rows().size(),
+  /// dim}: the local nodes' from the local mesh, the further rows' from
+  /// ranks that hold them (one personalized exchange through a rank chosen
+  /// by global id: O(local nodes) messages, no global array). What a
+  /// pointwise map of the nodes (design::FfdVolume) is evaluated at to
+  /// chain onto rank_derivative(). Collective.
+  Tensor row_coordinates() const;
 
   int n_colors() const noexcept { return pattern_->n_colors; }
   /// Global node ids of this rank's rows (Pattern::rows).
@@ -116,9 +126,9 @@ class ShapeDerivative {
   std::shared_ptr<const Pattern> pattern_;
   Kokkos::View<int*> color_;  // colour of every local node
   // The partials at the linearized U: for every (row c, node row a) pair
-  // of the pattern's entries, colour after colour, dR_c/dX_a (4 x 2,
-  // row-major) in dr_; the pairs whose dG_c/dX_a (the wall force and
-  // moment of cell c's faces, 3 x 2) is not zero, with it, in
+  // of the pattern's entries, colour after colour, dR_c/dX_a (n_vars x
+  // dim, row-major) in dr_; the pairs whose dG_c/dX_a (the wall load of
+  // cell c's faces, 3 x dim) is not zero, with it, in
   // force_entries_ and df_.
   bool linearized_ = false;
   std::vector<double> dr_;

@@ -167,7 +167,9 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   // defect_correction, the first-order matrix A itself); A preconditions.
   const bool exact_operator = disc.spatial().order == 2 && !options.defect_correction;
   const bool matrix_free =
-      exact_operator && options.newton_operator == SteadyOptions::NewtonOperator::matrix_free;
+      exact_operator &&
+      (options.newton_operator == SteadyOptions::NewtonOperator::matrix_free ||
+       (options.newton_operator == SteadyOptions::NewtonOperator::automatic && disc.dim() == 3));
   // The assembled exact second-order Jacobian: the operator (assembled),
   // or the preconditioner of the matrix-free operator (second_order
   // preconditioner, refreshed every jacobian_refresh steps).

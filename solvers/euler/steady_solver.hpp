@@ -23,10 +23,10 @@
 /// is the exact Newton matrix diag(lambda_i / CFL) + dR/dU of the second-
 /// order residual, assembled every step by the chain rule through each
 /// cell's reconstruction (ExactJacobian::assemble; SteadyOptions::
-/// newton_operator = assembled, the default) and its own preconditioner
+/// newton_operator = assembled, the default in 2-D) and its own preconditioner
 /// (block Jacobi, ILU(1) in RCM order), or applied matrix-free through
 /// Discretization::residual_and_tangent (matrix_free: a PETSc MatShell, one
-/// Dual residual evaluation per product). The matrix-free operator is
+/// Dual residual evaluation per product; the default in 3-D). The matrix-free operator is
 /// preconditioned by the first-order matrix (preconditioner = first_order),
 /// or by the assembled second-order matrix, built every jacobian_refresh
 /// (5) steps and kept with its ILU factors in between (second_order).
@@ -149,8 +149,9 @@ struct SteadyOptions {
   // 0.8395, one rank, examples/onera_m6) converged matrix-free in 15 s and
   // 188 MiB, assembled in 172 s and 1.2 GiB (ILU(1) of those rows; ILU(0):
   // 35 s, 689 MiB), to the same solution.
-  enum class NewtonOperator { assembled, matrix_free };
-  NewtonOperator newton_operator = NewtonOperator::assembled;
+  // automatic (the default): matrix_free on 3-D meshes, assembled on 2-D.
+  enum class NewtonOperator { automatic, assembled, matrix_free };
+  NewtonOperator newton_operator = NewtonOperator::automatic;
   // The preconditioner of the matrix-free operator: the first-order matrix
   // with ILU(1) (first_order), or the assembled exact second-order matrix
   // with ILU(1) in RCM order (second_order), assembled every

@@ -13,6 +13,8 @@
 #include <map>
 #include <limits>
 #include <random>
+#include <utility>
+#include <string>
 #include <vector>
 
 #include <camber/mesh/distributed_mesh.hpp>
@@ -20,8 +22,11 @@
 #include <camber/mesh/mesh.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/exact_jacobian.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/petsc/petsc_error.hpp>
+#include <camber/solvers/petsc/petsc_handle.hpp>
 #include <camber/core/tensor.hpp>
 #include "tests/mpi_test_utils.hpp"
 
@@ -208,6 +213,39 @@ inline std::map<std::int64_t, std::vector<double>> gathered(const Discretization
   return by_id;
 }
 
+// max over owned entries and ranks of |a - b|, and of |b| ({n_local, nv}
+// Tensors).
+inline std::pair<double, double> owned_difference(const Discretization& disc, const Tensor& a,
+                                                  const Tensor& b) {
+  const std::vector<double> x = a.to_vector(), y = b.to_vector();
+  const index_t n = disc.n_owned() * b.shape()[1];
+  double e = 0.0, top = 0.0;
+  for (index_t i = 0; i < n; ++i) {
+    e = std::max(e, std::abs(x[static_cast<size_t>(i)] - y[static_cast<size_t>(i)]));
+    top = std::max(top, std::abs(y[static_cast<size_t>(i)]));
+  }
+  return {par::allreduce_max(e, disc.mesh().comm()), par::allreduce_max(top, disc.mesh().comm())};
+}
+
+// y = A x over the owned rows of {n_local, n_vars} Tensors (transpose:
+// A^T x).
+inline Tensor apply(const ExactJacobian& jac, const Discretization& disc, const Tensor& x,
+                    bool transpose = false) {
+  const PetscInt nv = disc.n_vars();
+  const PetscInt n = disc.n_owned() * nv;
+  Tensor y({disc.n_local(), disc.n_vars()});
+  Tensor xc = x.clone();
+  petsc::VecHandle xv, yv;
+  const MPI_Comm comm = disc.mesh().comm();
+  CAMBER_CHECK_PETSC(VecCreateMPIWithArray(comm, nv, n, PETSC_DETERMINE, xc.data(), xv.out()));
+  CAMBER_CHECK_PETSC(VecCreateMPIWithArray(comm, nv, n, PETSC_DETERMINE, y.data(), yv.out()));
+  if (transpose)
+    CAMBER_CHECK_PETSC(MatMultTranspose(jac.matrix(), xv.get(), yv.get()));
+  else
+    CAMBER_CHECK_PETSC(MatMult(jac.matrix(), xv.get(), yv.get()));
+  return y;
+}
+
 // max over owned rows and ranks of |a - b| / max(scale).
 inline double max_error(const Discretization& disc, const Tensor& a, const Tensor& b, double scale) {
   const std::vector<double> x = a.to_vector(), y = b.to_vector();
@@ -274,6 +312,57 @@ inline Tensor central_difference(const Discretization& disc, const Tensor& U, co
   return r;
 }
 
+// The 2-D mesh extruded in z by `layers` layers of thickness dz: quads to
+// hexahedra, triangles to prisms (cell c of layer k is 3-D cell k n + c,
+// node i of level k node k n_nodes + i), each marker's edges to quads, and
+// the end planes as markers z_lo and z_hi. The 2-D cells are counter-
+// clockwise (Mesh::from_cells makes them so).
+inline mesh::Mesh extruded(const mesh::Mesh& m2, int layers, double dz,
+                           const std::string& source = "extruded") {
+  const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m2.coords());
+  const auto off = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m2.cell_offsets());
+  const auto cn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m2.cell_nodes());
+  const auto f_off = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m2.face_offsets());
+  const auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m2.face_nodes());
+  mesh::MeshData d;
+  d.dim = 3;
+  d.source = source;
+  const index_t n = m2.n_nodes();
+  for (int k = 0; k <= layers; ++k)
+    for (index_t i = 0; i < n; ++i) d.add_node(x(i, 0), x(i, 1), k * dz);
+  const auto at = [&](index_t node, int k) { return node + k * n; };
+  for (int k = 0; k < layers; ++k)
+    for (index_t c = 0; c < m2.n_cells(); ++c) {
+      // VTK's orders: a hexahedron's base counter-clockwise seen from its
+      // top, a wedge's base clockwise.
+      const bool hex = off(c + 1) - off(c) == 4;
+      std::vector<index_t> nodes;
+      for (int level : {k, k + 1})
+        for (index_t j = off(c); j < off(c + 1); ++j)
+          nodes.push_back(at(cn(hex ? j : off(c + 1) - 1 - (j - off(c))), level));
+      d.add_cell(hex ? mesh::CellType::hexahedron : mesh::CellType::prism, nodes.data(),
+                 static_cast<int>(nodes.size()));
+    }
+  for (const mesh::Marker& m : m2.markers()) {
+    const auto faces = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.faces);
+    auto& m3 = d.add_marker(m.name);
+    for (int k = 0; k < layers; ++k)
+      for (index_t e = 0; e < m.n_faces(); ++e) {
+        const index_t a = fn(f_off(faces(e))), b = fn(f_off(faces(e)) + 1);
+        m3.add_element({at(a, k), at(b, k), at(b, k + 1), at(a, k + 1)});
+      }
+  }
+  for (const auto& [name, k] : {std::pair<const char*, int>{"z_lo", 0}, {"z_hi", layers}}) {
+    auto& m3 = d.add_marker(name);
+    for (index_t c = 0; c < m2.n_cells(); ++c) {
+      std::vector<index_t> nodes;
+      for (index_t j = off(c); j < off(c + 1); ++j) nodes.push_back(at(cn(j), k));
+      m3.add_element(nodes.data(), static_cast<int>(nodes.size()));
+    }
+  }
+  return mesh::Mesh::from_cells(d, mesh::Orientation::require);
+}
+
 // ------------------------------------------------------------------ airfoil solves
 
 inline const std::vector<BoundaryCondition> airfoil_conditions = {{"airfoil", BoundaryKind::slip_wall},
@@ -315,10 +404,11 @@ struct Solved {
 };
 
 inline Solved solve_frozen(mesh::DistributedMesh& dm, const FlowConditions& flow, Tensor& phi,
-             const Tensor* start) {
+                           const Tensor* start,
+                           const std::vector<BoundaryCondition>& conditions = airfoil_conditions) {
   SpatialOptions spatial;
   spatial.order = 2;
-  Discretization disc(dm, flow, airfoil_conditions, FluxScheme::roe, spatial);
+  Discretization disc(dm, flow, conditions, FluxScheme::roe, spatial);
   SteadyOptions o;
   o.max_iterations = 200;
   o.rel_tolerance = 1e-12;
@@ -333,6 +423,9 @@ inline Solved solve_frozen(mesh::DistributedMesh& dm, const FlowConditions& flow
     o.abs_tolerance = 1e-13;
   } else {
     o.freeze_limiter_drop = 1e-4;
+    // Round-off, where the initial residual is small (a thin 3-D wing's
+    // 1e-2: 1e-12 of it is below round-off).
+    o.abs_tolerance = 1e-13;
   }
   const SteadyResult r = solve_steady(disc, U, o);
   say("[adjoint] solve at alpha %.4f: %d steps, %.2f s, residual %.2e of %.2e\n",

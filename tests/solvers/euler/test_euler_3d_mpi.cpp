@@ -63,7 +63,9 @@ namespace camber::solvers::euler {
 namespace {
 
 using test_utils::central_difference;
+using test_utils::apply;
 using test_utils::gathered;
+using test_utils::owned_difference;
 using test_utils::hashed_uniform;
 using test_utils::say;
 
@@ -233,31 +235,6 @@ TEST(Euler3D, SlipWallsAndSupersonicInflowAndOutflowKeepAUniformStream) {
   const double r = max_owned_abs(disc, disc.residual(U));
   say("[euler3d] hex box, walls and supersonic in/outflow: max |R| %.2e\n", r);
   EXPECT_LE(r, 1e-14);
-}
-
-// y = A x over the owned rows of {n_local, 5} Tensors.
-Tensor apply(const ExactJacobian& jac, const Discretization& disc, const Tensor& x) {
-  const index_t n = disc.n_owned() * nv3;
-  Tensor y({disc.n_local(), nv3});
-  Tensor xc = x.clone();
-  petsc::VecHandle xv, yv;
-  const MPI_Comm comm = disc.mesh().comm();
-  CAMBER_CHECK_PETSC(VecCreateMPIWithArray(comm, nv3, n, PETSC_DETERMINE, xc.data(), xv.out()));
-  CAMBER_CHECK_PETSC(VecCreateMPIWithArray(comm, nv3, n, PETSC_DETERMINE, y.data(), yv.out()));
-  CAMBER_CHECK_PETSC(MatMult(jac.matrix(), xv.get(), yv.get()));
-  return y;
-}
-
-// max over owned entries and ranks of |a - b|, and of |b|.
-std::pair<double, double> owned_difference(const Discretization& disc, const Tensor& a,
-                                           const Tensor& b) {
-  const std::vector<double> x = a.to_vector(), y = b.to_vector();
-  double e = 0.0, top = 0.0;
-  for (index_t i = 0; i < disc.n_owned() * nv3; ++i) {
-    e = std::max(e, std::abs(x[static_cast<size_t>(i)] - y[static_cast<size_t>(i)]));
-    top = std::max(top, std::abs(y[static_cast<size_t>(i)]));
-  }
-  return {par::allreduce_max(e, disc.mesh().comm()), par::allreduce_max(top, disc.mesh().comm())};
 }
 
 // The derivative tests' flow (M 0.6 along x) and boundaries: a slip wall
@@ -551,43 +528,6 @@ TEST(Euler3D, TheResidualDoesNotDependOnThePartition) {
   }
 }
 
-// The 2-D mesh extruded in z by `layers` layers of thickness dz: quads to
-// hexahedra (cell c of layer k is 3-D cell k n + c), each marker's edges to
-// quads, and the end planes as markers z_lo and z_hi.
-mesh::MeshData extruded(const mesh::MeshData& d2, int layers, double dz) {
-  mesh::MeshData d;
-  d.dim = 3;
-  d.source = d2.source + " (extruded)";
-  const index_t n = d2.n_nodes();
-  for (int k = 0; k <= layers; ++k)
-    for (index_t i = 0; i < n; ++i) d.add_node(d2.coords[2 * i], d2.coords[2 * i + 1], k * dz);
-  const auto at = [&](index_t node, int k) { return node + k * n; };
-  for (int k = 0; k < layers; ++k)
-    for (index_t c = 0; c < d2.n_cells(); ++c) {
-      const index_t* q = d2.cell_nodes.data() + d2.cell_offsets[c];
-      EXPECT_EQ(d2.cell_types[c], mesh::CellType::quad);
-      d.add_cell(mesh::CellType::hexahedron, {at(q[0], k), at(q[1], k), at(q[2], k), at(q[3], k),
-                                              at(q[0], k + 1), at(q[1], k + 1), at(q[2], k + 1),
-                                              at(q[3], k + 1)});
-    }
-  for (const auto& m : d2.markers) {
-    auto& m3 = d.add_marker(m.name);
-    for (int k = 0; k < layers; ++k)
-      for (index_t e = 0; e < m.n_elements(); ++e) {
-        const index_t a = m.nodes[m.offsets[e]], b = m.nodes[m.offsets[e] + 1];
-        m3.add_element({at(a, k), at(b, k), at(b, k + 1), at(a, k + 1)});
-      }
-  }
-  for (const auto& [name, k] : {std::pair<const char*, int>{"z_lo", 0}, {"z_hi", layers}}) {
-    auto& m3 = d.add_marker(name);
-    for (index_t c = 0; c < d2.n_cells(); ++c) {
-      const index_t* q = d2.cell_nodes.data() + d2.cell_offsets[c];
-      m3.add_element({at(q[0], k), at(q[1], k), at(q[2], k), at(q[3], k)});
-    }
-  }
-  return d;
-}
-
 // At second order the extruded discrete equations are the 2-D ones too:
 // the hexahedra take their face neighbours as the quads do, plus the cell
 // of the other layer, whose state equals theirs, so the z-gradient is zero
@@ -603,18 +543,10 @@ mesh::MeshData extruded(const mesh::MeshData& d2, int layers, double dz) {
 TEST(Euler3D, AnExtrudedWedgeSolvesToTheTwoDimensionalFlow) {
   const std::string path = camber::test::shared_mesh("wedge_inviscid_su2_testcases.su2");
   CAMBER_NEED_SHARED_FILE(path);
-  mesh::MeshData d2 = mesh::read_mesh_data(path);
-  // The 2-D mesh as built (the reader's data may hold clockwise quads).
-  const mesh::Mesh m2 = mesh::Mesh::from_cells(d2);
-  {
-    const auto off = on_host(m2.cell_offsets());
-    const auto nodes = on_host(m2.cell_nodes());
-    for (index_t c = 0; c < m2.n_cells(); ++c)
-      for (int i = 0; i < 4; ++i) d2.cell_nodes[static_cast<size_t>(off(c) + i)] = nodes(off(c) + i);
-  }
+  const mesh::Mesh m2 = mesh::read_mesh(path);
   const int layers = 2;
   const double dz = 0.05;
-  const mesh::Mesh m3 = mesh::Mesh::from_cells(extruded(d2, layers, dz), mesh::Orientation::require);
+  const mesh::Mesh m3 = test_utils::extruded(m2, layers, dz, path + " (extruded)");
   FlowConditions flow;
   flow.mach = 2.0;
   const std::vector<BoundaryCondition> walls2 = {{"inlet", BoundaryKind::supersonic_inflow},
@@ -695,7 +627,7 @@ TEST(Euler3D, MarkersThatDoNotCloseTheDomainAreBadInput) {
   }
 }
 
-TEST(Euler3D, WhatIsNotYetIn3DSaysSo) {
+TEST(Euler3D, TheFarFieldVortexIsTwoDimensionalOnly) {
   CAMBER_NEED_SHARED_FILE(brick("hex"));
   mesh::DistributedMesh dm = mesh::DistributedMesh::read(brick("hex"), test::world());
   FlowConditions flow;
@@ -706,19 +638,6 @@ TEST(Euler3D, WhatIsNotYetIn3DSaysSo) {
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::bad_input);
     EXPECT_NE(std::string(e.what()).find("far-field vortex is a 2-D correction"), std::string::npos)
-        << e.what();
-  }
-  const Discretization disc(dm, FlowConditions{}, all(BoundaryKind::far_field), FluxScheme::roe,
-                            second_order(LimiterKind::venkatakrishnan));
-  Tensor U = disc.free_stream_field();
-  Tensor R, D;
-  const Kokkos::View<int*> seeded("seeded", disc.n_local());
-  try {
-    disc.residual_block_columns(U, seeded, R, D);
-    ADD_FAILURE() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("residual_block_columns is 2-D only so far"),
-              std::string::npos)
         << e.what();
   }
 }

@@ -37,23 +37,6 @@ namespace {
 
 using namespace test_utils;
 
-// y = A x over the owned rows of {n_local, 4} Tensors (transpose: A^T x).
-Tensor apply(const ExactJacobian& jac, const Discretization& disc, const Tensor& x,
-             bool transpose = false) {
-  const index_t n = disc.n_owned() * nv;
-  Tensor y({disc.n_local(), nv});
-  Tensor xc = x.clone();
-  petsc::VecHandle xv, yv;
-  MPI_Comm comm = disc.mesh().comm();
-  CAMBER_CHECK_PETSC(VecCreateMPIWithArray(comm, nv, n, PETSC_DETERMINE, xc.data(), xv.out()));
-  CAMBER_CHECK_PETSC(VecCreateMPIWithArray(comm, nv, n, PETSC_DETERMINE, y.data(), yv.out()));
-  if (transpose)
-    CAMBER_CHECK_PETSC(MatMultTranspose(jac.matrix(), xv.get(), yv.get()));
-  else
-    CAMBER_CHECK_PETSC(MatMult(jac.matrix(), xv.get(), yv.get()));
-  return y;
-}
-
 struct Case {
   const char* name;
   int order;

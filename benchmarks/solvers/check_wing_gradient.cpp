@@ -1,0 +1,227 @@
+// The adjoint gradient of CL and CD of a 3-D wing with respect to the
+// control points of an FFD box (design::FfdVolume), checked against central
+// differences of converged solutions, and its cost. Default: the ONERA M6
+// coarse grid that examples/onera_m6/mesh.sh writes (M 0.8395, alpha 3.06
+// deg, second order, Venkatakrishnan-Wang limiter).
+//
+//   1. The flow solved from the free stream (the limiter frozen once the
+//      residual fell 1e-4), to --rel-tolerance;
+//   2. one adjoint solve each for CL and CD (the assembled exact Jacobian,
+//      transposed), the shape derivative's share of every rank at its row
+//      coordinates, and the FFD box's transpose: dCL/da and dCD/da for all
+//      control points at once;
+//   3. for the control points of --variables, (J(h e_k) - J(-h e_k)) / 2h
+//      with every node of the box moved by the FFD, each J a converged
+//      solution with the limiter frozen at the baseline's phi (the function
+//      the adjoint differentiates), started from the baseline state.
+//
+// Prints a Markdown table (adjoint, difference, relative difference) and
+// the times. One or more ranks (rank 0 prints).
+//
+//   check_wing_gradient [MESH] [--variables 0,7,12] [--step 1e-3] [--degree 6,4,2]
+//                       [--rel-tolerance 1e-10]
+#include <mpi.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
+#include <camber/design/ffd_volume.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
+#include <camber/parallel/collectives.hpp>
+#include <camber/solvers/euler/adjoint.hpp>
+#include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/shape_derivative.hpp>
+#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/petsc/petsc_session.hpp>
+
+namespace camber {
+namespace {
+
+namespace eu = solvers::euler;
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+struct Setup {
+  eu::FlowConditions flow;
+  std::vector<eu::BoundaryCondition> conditions;
+  eu::SpatialOptions spatial;
+  double rel_tolerance = 1e-10;
+};
+
+// A converged solution with the limiter frozen at phi (given), from U, to
+// the baseline's final density residual `tolerance`.
+eu::Forces solve_frozen(mesh::DistributedMesh& dm, const Setup& s, const Tensor& phi, Tensor U,
+                        double tolerance, int& steps, bool& converged) {
+  eu::Discretization disc(dm, s.flow, s.conditions, eu::FluxScheme::roe, s.spatial);
+  disc.set_limiter(phi);
+  eu::SteadyOptions o;
+  o.max_iterations = 100;
+  o.first_order_drop = 0.0;
+  o.rel_tolerance = 1e-300;
+  o.abs_tolerance = tolerance;
+  const eu::SteadyResult r = eu::solve_steady(disc, U, o);
+  steps = r.iterations;
+  converged = r.converged;
+  return r.forces;
+}
+
+int check(int argc, char** argv) {
+  std::string mesh_path = "out/onera_m6/onera_m6_coarse.su2";
+  std::string variables = "0,7,12";
+  std::string degree = "6,4,2";
+  double step = 1e-3;
+  Setup s;
+  s.flow.mach = 0.8395;
+  s.flow.alpha_deg = 3.06;
+  s.flow.reference_area = 752960.0;
+  s.flow.reference_length = 646.07;
+  s.flow.moment_point = {0.0, 0.0, 0.0};
+  for (int i = 1; i < argc; ++i) {
+    const std::string key = argv[i];
+    if (key.rfind("--", 0) != 0) {
+      mesh_path = key;
+      continue;
+    }
+    CAMBER_INPUT_REQUIRE(i + 1 < argc, "check_wing_gradient: " << key << " needs a value");
+    const std::string value = argv[++i];
+    if (key == "--variables")
+      variables = value;
+    else if (key == "--degree")
+      degree = value;
+    else if (key == "--step")
+      step = std::stod(value);
+    else if (key == "--rel-tolerance")
+      s.rel_tolerance = std::stod(value);
+    else
+      CAMBER_INPUT_REQUIRE(false, "check_wing_gradient: unknown option " << key
+                                      << " (--variables, --degree, --step, --rel-tolerance)");
+  }
+  const auto ints = [](const std::string& list) {
+    std::vector<int> v;
+    size_t a = 0;
+    while (a < list.size()) {
+      const size_t b = list.find(',', a);
+      v.push_back(std::stoi(list.substr(a, b - a)));
+      a = b == std::string::npos ? list.size() : b + 1;
+    }
+    return v;
+  };
+  s.conditions = {{"wing", eu::BoundaryKind::slip_wall},
+                  {"symmetry", eu::BoundaryKind::symmetry},
+                  {"farfield", eu::BoundaryKind::far_field}};
+  s.spatial.order = 2;
+  s.spatial.limiter = eu::LimiterKind::venkatakrishnan_wang;
+
+  solvers::petsc::PetscSession petsc;
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const auto say = [rank](const char* fmt, auto... args) {
+    if (rank == 0) {
+      std::printf(fmt, args...);
+      std::fflush(stdout);
+    }
+  };
+
+  auto t = std::chrono::steady_clock::now();
+  mesh::DistributedMesh dm = mesh::DistributedMesh::read(mesh_path, comm);
+  say("mesh %s: %lld cells, read and distributed in %.1f s\n", mesh_path.c_str(),
+      static_cast<long long>(dm.n_global_cells()), seconds_since(t));
+
+  // 1. The baseline.
+  t = std::chrono::steady_clock::now();
+  eu::Discretization disc(dm, s.flow, s.conditions, eu::FluxScheme::roe, s.spatial);
+  Tensor U = disc.free_stream_field();
+  eu::SteadyOptions o;
+  o.max_iterations = 150;
+  o.rel_tolerance = s.rel_tolerance;
+  o.freeze_limiter_drop = 1e-4;
+  const eu::SteadyResult base = eu::solve_steady(disc, U, o);
+  say("baseline: %d Newton steps (%s), %.1f s; CL %.6f, CD %.6f\n", base.iterations,
+      base.converged ? "converged" : "NOT converged", seconds_since(t), base.forces.cl,
+      base.forces.cd);
+  const Tensor phi = base.limiter;
+
+  // 2. The adjoint gradients.
+  t = std::chrono::steady_clock::now();
+  disc.set_limiter(phi);
+  design::FfdVolumeOptions fo;
+  const std::vector<int> deg = ints(degree);
+  CAMBER_INPUT_REQUIRE(deg.size() == 3, "--degree needs three values, got '" << degree << "'");
+  fo.degree = {deg[0], deg[1], deg[2]};
+  const design::FfdVolumeBox box = design::FfdVolume::box_around(dm, {"wing"}, 0.05);
+  eu::Adjoint adjoint(disc);
+  eu::ShapeDerivative shape(disc);
+  const design::FfdVolume ffd_rows(box, shape.row_coordinates(), fo);
+  std::vector<std::vector<double>> grad(2);
+  std::vector<double> adjoint_seconds;
+  for (int m = 0; m < 2; ++m) {
+    const auto ta = std::chrono::steady_clock::now();
+    const eu::AdjointSolution a =
+        adjoint.solve(U, m == 0 ? eu::ForceCoefficient::cl : eu::ForceCoefficient::cd);
+    Tensor g = ffd_rows.apply_transpose(shape.rank_derivative(U, a.psi, a.weights));
+    par::allreduce_sum_in_place(g, comm);
+    grad[static_cast<size_t>(m)] = g.to_vector();
+    adjoint_seconds.push_back(seconds_since(ta));
+    say("adjoint of %s: %d GMRES iterations (%s%s), %.1f s with the shape chain\n",
+        m == 0 ? "CL" : "CD", a.iterations, a.converged ? "converged" : "NOT converged",
+        a.fell_back ? ", LU fallback" : "", adjoint_seconds.back());
+  }
+  say("FFD box [%.1f, %.1f] x [%.1f, %.1f] x [%.1f, %.1f], %lld variables (z moves of %d x %d x "
+      "%d free control points); gradients in %.1f s\n",
+      box.lo[0], box.hi[0], box.lo[1], box.hi[1], box.lo[2], box.hi[2],
+      static_cast<long long>(ffd_rows.n_design()), fo.degree[0] - 1, fo.degree[1] - 1,
+      fo.degree[2] - 1, seconds_since(t));
+
+  // 3. Central differences.
+  const design::FfdVolume ffd(box, dm.local().coords(), fo);
+  const double h = step * (box.hi[1] - box.lo[1]);
+  const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dm.local().coords());
+  say("\n| variable | control point | dCL/da adjoint | dCL/da difference | rel. | dCD/da "
+      "adjoint | dCD/da difference | rel. | steps |\n|---|---|---|---|---|---|---|---|---|\n");
+  for (const int v : ints(variables)) {
+    CAMBER_INPUT_REQUIRE(v >= 0 && v < ffd.n_design(),
+                         "--variables: " << v << " is not among the " << ffd.n_design());
+    std::vector<double> e(static_cast<size_t>(ffd.n_design()), 0.0);
+    e[static_cast<size_t>(v)] = 1.0;
+    const std::vector<double> dx = ffd.apply(Tensor::from_host({ffd.n_design()}, e)).to_vector();
+    eu::Forces f[2];
+    int steps[2] = {0, 0};
+    bool ok = true;
+    for (int side = 0; side < 2; ++side) {
+      std::vector<double> c(static_cast<size_t>(dm.n_local_nodes() * 3));
+      for (index_t n = 0; n < dm.n_local_nodes(); ++n)
+        for (int d = 0; d < 3; ++d)
+          c[static_cast<size_t>(3 * n + d)] =
+              x(n, d) + (side == 0 ? h : -h) * dx[static_cast<size_t>(3 * n + d)];
+      mesh::DistributedMesh moved =
+          dm.with_local_coordinates(Tensor::from_host({dm.n_local_nodes(), 3}, c));
+      bool converged = false;
+      f[side] = solve_frozen(moved, s, phi, U.clone(), s.rel_tolerance * base.reference_residual,
+                             steps[side], converged);
+      ok = ok && converged;
+    }
+    const auto& w = ffd.variables()[static_cast<size_t>(v)];
+    const double dcl = (f[0].cl - f[1].cl) / (2 * h), dcd = (f[0].cd - f[1].cd) / (2 * h);
+    const double acl = grad[0][static_cast<size_t>(v)], acd = grad[1][static_cast<size_t>(v)];
+    say("| %d | (%d, %d, %d) | %.8e | %.8e | %.1e | %.8e | %.8e | %.1e | %d, %d%s |\n", v, w.i,
+        w.j, w.k, acl, dcl, std::abs(acl - dcl) / std::abs(dcl), acd, dcd,
+        std::abs(acd - dcd) / std::abs(dcd), steps[0], steps[1], ok ? "" : " (not converged)");
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace camber
+
+int main(int argc, char** argv) {
+  camber::Runtime runtime(argc, argv);
+  return camber::run_guarded(runtime.comm(), [&] { return camber::check(argc, argv); });
+}
