@@ -12,20 +12,12 @@
 # Environment: JOBS (default 2), MARCH (default x86-64-v3), RANKS (default 1).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=$root/build-bench-eu
-if [[ $# -gt 0 && $1 != -- ]]; then build=$1; shift; fi
-[[ ${1:-} == -- ]] && shift
-jobs=${JOBS:-2}
-march=${MARCH:-x86-64-v3}
-ranks=${RANKS:-1}
+. "$root/benchmarks/common/bench-script.sh"
 mesh=$root/../shared/data/meshes/naca0012_inviscid_su2_quickstart.su2
 [[ -f $mesh ]] || { echo "run-gradient-check.sh: $mesh not found" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="-march=$march" \
-  -DCAMBER_ENABLE_BENCHMARKS=ON -DCAMBER_ENABLE_TESTS=OFF -DCAMBER_ENABLE_DOCS=OFF >/dev/null
-cmake --build "$build" -j"$jobs" --target check_quickstart_gradient >/dev/null
-exe=$(find "$build/benchmarks" -name check_quickstart_gradient -type f -perm -u+x | head -1)
+exe=$(build_bench_target "$root" "$build" "$march" "$jobs" check_quickstart_gradient)
 out=$build/bench-results/gradient-check
 mkdir -p "$out"
 echo "== $(date -u '+%Y-%m-%d %H:%M UTC'), $(lscpu | sed -n 's/^Model name: *//p'), $ranks rank(s)"

@@ -19,7 +19,7 @@
 // the times. One or more ranks (rank 0 prints).
 //
 //   check_wing_gradient [MESH] [--variables 0,7,12] [--step 1e-3] [--degree 6,4,2]
-//                       [--rel-tolerance 1e-10]
+//                       [--rel-tolerance 1e-10] [--adjoint-pc automatic|exact|first_order]
 #include <mpi.h>
 
 #include <chrono>
@@ -77,6 +77,7 @@ int check(int argc, char** argv) {
   std::string variables = "0,7,12";
   std::string degree = "6,4,2";
   double step = 1e-3;
+  std::string adjoint_pc = "automatic";
   Setup s;
   s.flow.mach = 0.8395;
   s.flow.alpha_deg = 3.06;
@@ -99,9 +100,12 @@ int check(int argc, char** argv) {
       step = std::stod(value);
     else if (key == "--rel-tolerance")
       s.rel_tolerance = std::stod(value);
+    else if (key == "--adjoint-pc")
+      adjoint_pc = value;
     else
       CAMBER_INPUT_REQUIRE(false, "check_wing_gradient: unknown option " << key
-                                      << " (--variables, --degree, --step, --rel-tolerance)");
+                                      << " (--variables, --degree, --step, --rel-tolerance, "
+                                         "--adjoint-pc)");
   }
   const auto ints = [](const std::string& list) {
     std::vector<int> v;
@@ -157,7 +161,14 @@ int check(int argc, char** argv) {
   CAMBER_INPUT_REQUIRE(deg.size() == 3, "--degree needs three values, got '" << degree << "'");
   fo.degree = {deg[0], deg[1], deg[2]};
   const design::FfdVolumeBox box = design::FfdVolume::box_around(dm, {"wing"}, 0.05);
-  eu::Adjoint adjoint(disc);
+  eu::AdjointOptions ao;
+  CAMBER_INPUT_REQUIRE(adjoint_pc == "automatic" || adjoint_pc == "exact" ||
+                           adjoint_pc == "first_order",
+                       "--adjoint-pc: automatic, exact or first_order, got " << adjoint_pc);
+  ao.preconditioner = adjoint_pc == "exact"         ? eu::AdjointOptions::Preconditioner::exact
+                      : adjoint_pc == "first_order" ? eu::AdjointOptions::Preconditioner::first_order
+                                                    : eu::AdjointOptions::Preconditioner::automatic;
+  eu::Adjoint adjoint(disc, ao);
   eu::ShapeDerivative shape(disc);
   const design::FfdVolume ffd_rows(box, shape.row_coordinates(), fo);
   std::vector<std::vector<double>> grad(2);

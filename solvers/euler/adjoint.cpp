@@ -13,6 +13,8 @@
 #include <camber/solvers/petsc/petsc_handle.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 
+#include "detail/first_order_matrix.hpp"
+
 namespace camber::solvers::euler {
 
 namespace {
@@ -62,6 +64,10 @@ LinearSolve solve_with(KSP ksp, const Tensor& b, Tensor& x, bool transpose, inde
 Adjoint::Adjoint(const Discretization& disc, const AdjointOptions& options,
                  std::shared_ptr<const ExactJacobian::Pattern> pattern)
     : disc_(&disc), options_(options), jacobian_(disc, std::move(pattern)) {
+  const bool first_order =
+      options_.preconditioner == AdjointOptions::Preconditioner::first_order ||
+      (options_.preconditioner == AdjointOptions::Preconditioner::automatic && disc.dim() == 3);
+  if (first_order && !options_.direct) first_order_ = std::make_unique<detail::FirstOrderMatrix>(disc);
   CAMBER_REQUIRE(!disc.flow().far_field_vortex,
                  "Adjoint: the far-field vortex makes the residual depend on the lift, which "
                  "the adjoint does not differentiate; solve with FlowConditions::"
@@ -94,13 +100,15 @@ void Adjoint::make_ksp(petsc::KspHandle& ksp, bool direct, bool fallback) const 
   }
   CAMBER_CHECK_PETSC(KSPSetTolerances(ksp.get(), options_.rel_tolerance, 1e-50, PETSC_DEFAULT,
                                       options_.max_iterations));
-  CAMBER_CHECK_PETSC(KSPSetOperators(ksp.get(), jacobian_.matrix(), jacobian_.matrix()));
+  const Mat pc_matrix = first_order_ && !direct ? first_order_->matrix() : jacobian_.matrix();
+  CAMBER_CHECK_PETSC(KSPSetOperators(ksp.get(), jacobian_.matrix(), pc_matrix));
   // The fallback is the LU whatever -adjoint_pc_type says.
   if (!fallback) CAMBER_CHECK_PETSC(KSPSetFromOptions(ksp.get()));
 }
 
 void Adjoint::linearize(Tensor& U) {
   jacobian_.assemble(*disc_, U);
+  if (first_order_) first_order_->assemble(disc_->face_jacobians(U), {});
   make_ksp(ksp_, options_.direct, false);
   lu_ = petsc::KspHandle();
   force_partials_ = jacobian_.force_partials(*disc_, U);

@@ -56,6 +56,10 @@
 
 namespace camber::solvers::euler {
 
+namespace detail {
+class FirstOrderMatrix;
+}
+
 /// Which force coefficient an adjoint is for.
 /// `weighted`: a given weighted sum of the force and moment.
 enum class ForceCoefficient : int { cl = 0, cd = 1, cm = 2, weighted = 3 };
@@ -73,6 +77,13 @@ struct AdjointOptions {
   /// LU's memory (the natural-order ILU(0) and ILU(1), left-preconditioned,
   /// did not converge on SU2's QuickStart mesh).
   bool direct = false;
+  /// The iterative solve's preconditioner (direct = false): block-Jacobi
+  /// ILU(1) of the exact Jacobian itself (exact), or of the first-order
+  /// Jacobian (first_order: a block per face neighbour, so a fraction of
+  /// the exact matrix's memory on 3-D node-neighbour stencils, at the cost
+  /// of more GMRES iterations). automatic: exact in 2-D, first_order in 3-D.
+  enum class Preconditioner { automatic, exact, first_order };
+  Preconditioner preconditioner = Preconditioner::automatic;
   double rel_tolerance = 1e-10;  ///< of the preconditioned residual norm
   int max_iterations = 2000;
   int restart = 200;  ///< GMRES restart length
@@ -159,6 +170,7 @@ class Adjoint {
 
   petsc::KspHandle ksp_;
   petsc::KspHandle lu_;  // the fallback, built on first use
+  std::unique_ptr<detail::FirstOrderMatrix> first_order_;  // its preconditioner, if so chosen
   ExactJacobian::ForcePartials force_partials_;
   bool linearized_ = false;
 };

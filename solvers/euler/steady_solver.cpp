@@ -22,6 +22,8 @@
 #include <camber/solvers/petsc/petsc_numbering.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 
+#include "detail/first_order_matrix.hpp"
+
 namespace camber::solvers::euler {
 
 namespace {
@@ -129,30 +131,11 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   const auto start = phase.start;
   mesh::DistributedMesh& dm = disc.mesh();
   const MPI_Comm comm = dm.comm();
-  const index_t n_owned = disc.n_owned(), n_faces = disc.n_faces();
+  const index_t n_owned = disc.n_owned();
   const int nv = disc.n_vars();
-  // PETSc block of every local cell (owned, then ghosts).
-  const std::vector<PetscInt> block = petsc::petsc_cell_numbers(disc.mesh());
-
-  // Sparsity: a block row per owned cell, a block per face neighbour.
-  const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_left());
-  const auto right = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_right());
-  std::vector<PetscInt> d_nnz(static_cast<size_t>(n_owned), 1), o_nnz(static_cast<size_t>(n_owned), 0);
-  for (index_t f = 0; f < n_faces; ++f) {
-    const index_t l = left(f), r = right(f);
-    if (r < 0) continue;
-    for (const auto& [row, col] : {std::pair<index_t, index_t>{l, r}, {r, l}})
-      if (row < n_owned) ++(col < n_owned ? d_nnz : o_nnz)[static_cast<size_t>(row)];
-  }
-  petsc::MatHandle A;
-  CAMBER_CHECK_PETSC(MatCreate(comm, A.out()));
-  CAMBER_CHECK_PETSC(MatSetSizes(A.get(), nv * n_owned, nv * n_owned, PETSC_DETERMINE,
-                                 PETSC_DETERMINE));
-  CAMBER_CHECK_PETSC(MatSetType(A.get(), MATBAIJ));
-  CAMBER_CHECK_PETSC(MatSetBlockSize(A.get(), nv));
-  CAMBER_CHECK_PETSC(
-      MatXAIJSetPreallocation(A.get(), nv, d_nnz.data(), o_nnz.data(), nullptr, nullptr));
-  CAMBER_CHECK_PETSC(MatSetOption(A.get(), MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  // The first-order matrix (a block per owned cell and face neighbour).
+  detail::FirstOrderMatrix first_order(disc);
+  const Mat A = first_order.matrix();
 
   // The right-hand side and the update live in Tensors; PETSc's Vecs are
   // placed over their owned rows (the first n_owned * 4 values).
@@ -351,7 +334,6 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
 
     const Tensor J = exact_jacobian ? Tensor({0}) : active->face_jacobians(U);
     const Tensor lambda = active->spectral_radius(U);
-    const auto jh = J.host();
     const auto lh = lambda.host();
     for (int attempt = 0;; ++attempt) {
       // A = diag(lambda / CFL) + dR/dU, block by block; not needed when the
@@ -363,41 +345,10 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
           if (matrix_free) shell.diagonal[static_cast<size_t>(c)] = lh(c) / cfl;
         }
       } else {
-        CAMBER_CHECK_PETSC(MatZeroEntries(A.get()));
-        for (index_t f = 0; f < n_faces; ++f) {
-          const index_t l = left(f), r = right(f);
-          PetscScalar jl[max_nv * max_nv], jr[max_nv * max_nv], njl[max_nv * max_nv],
-              njr[max_nv * max_nv];
-          for (int i = 0; i < nv; ++i)
-            for (int k = 0; k < nv; ++k) {
-              jl[i * nv + k] = jh((f * nv + i) * 2 * nv + k);
-              jr[i * nv + k] = jh((f * nv + i) * 2 * nv + nv + k);
-              njl[i * nv + k] = -jl[i * nv + k];
-              njr[i * nv + k] = -jr[i * nv + k];
-            }
-          const PetscInt bl = block[static_cast<size_t>(l)];
-          if (l < n_owned) {
-            CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &bl, 1, &bl, jl, ADD_VALUES));
-            if (r >= 0) {
-              const PetscInt br = block[static_cast<size_t>(r)];
-              CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &bl, 1, &br, jr, ADD_VALUES));
-            }
-          }
-          if (r >= 0 && r < n_owned) {
-            const PetscInt br = block[static_cast<size_t>(r)];
-            CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &br, 1, &bl, njl, ADD_VALUES));
-            CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &br, 1, &br, njr, ADD_VALUES));
-          }
-        }
-        for (index_t c = 0; c < n_owned; ++c) {
-          PetscScalar d[max_nv * max_nv] = {};
-          for (int i = 0; i < nv; ++i) d[i * nv + i] = lh(c) / cfl;
-          if (matrix_free) shell.diagonal[static_cast<size_t>(c)] = lh(c) / cfl;
-          const PetscInt bc = block[static_cast<size_t>(c)];
-          CAMBER_CHECK_PETSC(MatSetValuesBlocked(A.get(), 1, &bc, 1, &bc, d, ADD_VALUES));
-        }
-        CAMBER_CHECK_PETSC(MatAssemblyBegin(A.get(), MAT_FINAL_ASSEMBLY));
-        CAMBER_CHECK_PETSC(MatAssemblyEnd(A.get(), MAT_FINAL_ASSEMBLY));
+        std::vector<double> diagonal(static_cast<size_t>(n_owned));
+        for (index_t c = 0; c < n_owned; ++c) diagonal[static_cast<size_t>(c)] = lh(c) / cfl;
+        if (matrix_free) shell.diagonal = diagonal;
+        first_order.assemble(J, diagonal);
       }
 
       // b = -R over R's storage; x = dU.
@@ -415,7 +366,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
         CAMBER_CHECK_PETSC(KSPSetOperators(ksp.get(), matrix_free ? exact.get() : jm, jm));
       } else {
         CAMBER_CHECK_PETSC(
-            KSPSetOperators(ksp.get(), matrix_free ? exact.get() : A.get(), A.get()));
+            KSPSetOperators(ksp.get(), matrix_free ? exact.get() : A, A));
       }
       dU.fill(0.0);
       const PetscErrorCode solved = KSPSolve(ksp.get(), b.get(), x.get());

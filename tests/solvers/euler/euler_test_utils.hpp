@@ -231,14 +231,14 @@ inline std::pair<double, double> owned_difference(const Discretization& disc, co
 // A^T x).
 inline Tensor apply(const ExactJacobian& jac, const Discretization& disc, const Tensor& x,
                     bool transpose = false) {
-  const PetscInt nv = disc.n_vars();
-  const PetscInt n = disc.n_owned() * nv;
+  const PetscInt bs = disc.n_vars();
+  const PetscInt n = disc.n_owned() * bs;
   Tensor y({disc.n_local(), disc.n_vars()});
   Tensor xc = x.clone();
   petsc::VecHandle xv, yv;
   const MPI_Comm comm = disc.mesh().comm();
-  CAMBER_CHECK_PETSC(VecCreateMPIWithArray(comm, nv, n, PETSC_DETERMINE, xc.data(), xv.out()));
-  CAMBER_CHECK_PETSC(VecCreateMPIWithArray(comm, nv, n, PETSC_DETERMINE, y.data(), yv.out()));
+  CAMBER_CHECK_PETSC(VecCreateMPIWithArray(comm, bs, n, PETSC_DETERMINE, xc.data(), xv.out()));
+  CAMBER_CHECK_PETSC(VecCreateMPIWithArray(comm, bs, n, PETSC_DETERMINE, y.data(), yv.out()));
   if (transpose)
     CAMBER_CHECK_PETSC(MatMultTranspose(jac.matrix(), xv.get(), yv.get()));
   else
