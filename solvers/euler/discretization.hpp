@@ -179,6 +179,8 @@ class Discretization {
   mesh::DistributedMesh& mesh() const noexcept { return *dm_; }
   const mesh::Geometry& geometry() const noexcept { return geometry_; }
   index_t n_owned() const noexcept { return n_owned_; }
+  // The reconstruction (its stencils: neighbour lists of the owned cells).
+  const Reconstruction& reconstruction() const noexcept { return reconstruction_; }
   index_t n_local() const noexcept { return n_local_; }
   const SpatialOptions& spatial() const noexcept { return spatial_; }
   // This discretization at first order: a copy sharing the mesh, geometry

@@ -7,7 +7,7 @@
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_numbering.hpp>
 
-#include "detail/global_cells.hpp"
+#include "detail/owned_stencils.hpp"
 
 namespace camber::solvers::euler {
 
@@ -19,62 +19,29 @@ constexpr int max_nv = 5;  // the most conserved variables per cell (3-D)
 
 std::shared_ptr<const ExactJacobian::Pattern> ExactJacobian::pattern(const Discretization& disc) {
   auto p = std::make_shared<Pattern>();
-  const detail::GlobalCells g = detail::gather_global_cells(disc);
-  p->stencil = g.stencil;
+  p->stencil =
+      disc.spatial().order == 2 ? disc.spatial().gradient_stencil : GradientStencil::faces;
   p->n_owned = disc.n_owned();
   p->n_local = disc.n_local();
-  std::vector<std::int64_t> s_off, s;
-  detail::distance_two_stencils(g, s_off, s);
-  const std::int64_t n_global = static_cast<std::int64_t>(g.block.size());
-
-  std::vector<std::int64_t> t_off, t;
-  detail::transpose_stencils(s_off, s, t_off, t);
-
-  // Greedy colouring in global id order: j takes the smallest colour not
-  // used by any k with j, k in a common stencil (k in S(c) for the rows c
-  // with j in S(c)).
-  std::vector<int> color(static_cast<size_t>(n_global), -1);
-  std::vector<std::int64_t> stamp;
-  for (std::int64_t j = 0; j < n_global; ++j) {
-    for (std::int64_t a = t_off[j]; a < t_off[j + 1]; ++a) {
-      const std::int64_t c = t[static_cast<size_t>(a)];
-      for (std::int64_t b = s_off[c]; b < s_off[c + 1]; ++b) {
-        const int k = color[static_cast<size_t>(s[static_cast<size_t>(b)])];
-        if (k < 0) continue;
-        if (static_cast<size_t>(k) >= stamp.size()) stamp.resize(static_cast<size_t>(k) + 1, -1);
-        stamp[static_cast<size_t>(k)] = j;
-      }
-    }
-    int k = 0;
-    while (static_cast<size_t>(k) < stamp.size() && stamp[static_cast<size_t>(k)] == j) ++k;
-    color[static_cast<size_t>(j)] = k;
-    p->n_colors = std::max(p->n_colors, k + 1);
-  }
-
-  const auto& gid = disc.mesh().cell_global_ids();
-  p->color.resize(static_cast<size_t>(p->n_local));
-  p->block.resize(static_cast<size_t>(p->n_local));
-  for (index_t c = 0; c < p->n_local; ++c) {
-    p->color[static_cast<size_t>(c)] = color[static_cast<size_t>(gid[static_cast<size_t>(c)])];
-    p->block[static_cast<size_t>(c)] = g.block[static_cast<size_t>(gid[static_cast<size_t>(c)])];
-  }
+  const detail::OwnedStencils s = detail::owned_stencils(disc);
+  const detail::ColumnColouring colours = detail::colour_columns(s, disc.mesh().comm());
+  p->n_colors = colours.n_colors;
+  p->color = colours.local;
+  p->block = s.block;
 
   // Blocks of the owned rows, by colour, and the preallocation.
   p->entries.assign(static_cast<size_t>(p->n_colors), {});
-  const PetscInt first = p->n_owned > 0 ? p->block[0] : 0;
+  const PetscInt first = s.ranges[static_cast<size_t>(disc.mesh().rank())];
   p->d_nnz.assign(static_cast<size_t>(p->n_owned), 0);
   p->o_nnz = p->d_nnz;
   long long blocks = 0;
-  for (index_t c = 0; c < p->n_owned; ++c) {
-    const std::int64_t id = gid[static_cast<size_t>(c)];
-    for (std::int64_t a = s_off[id]; a < s_off[id + 1]; ++a) {
-      const std::int64_t j = s[static_cast<size_t>(a)];
-      const PetscInt col = g.block[static_cast<size_t>(j)];
-      p->entries[static_cast<size_t>(color[static_cast<size_t>(j)])].push_back({c, col});
+  for (index_t c = 0; c < p->n_owned; ++c)
+    for (std::int64_t a = s.offset[static_cast<size_t>(c)]; a < s.offset[static_cast<size_t>(c) + 1]; ++a) {
+      const PetscInt col = s.column[static_cast<size_t>(a)];
+      p->entries[static_cast<size_t>(colours.column[static_cast<size_t>(a)])].push_back({c, col});
       ++(col >= first && col < first + p->n_owned ? p->d_nnz : p->o_nnz)[static_cast<size_t>(c)];
       ++blocks;
     }
-  }
   CAMBER_CHECK_MPI(
       MPI_Allreduce(&blocks, &p->n_blocks, 1, MPI_LONG_LONG, MPI_SUM, disc.mesh().comm()));
   return p;

@@ -23,11 +23,13 @@
 /// (Discretization::jacobian_by_stencil); assemble_by_colouring() keeps the
 /// colouring, which the tests compare it with.
 ///
-/// The colouring is greedy over global cell ids (the same on every rank and
-/// rank count), so the assembled matrix is the exact Jacobian of the
-/// discrete residual, entry for entry, whatever the partition. Quads need
-/// ~40 colours, i.e. ~40 Dual<double, 4> residual evaluations per assembly;
-/// extruded hexahedra 40, prisms 96 (Dual<double, 5>).
+/// The sparsity is built where the mesh lies (each rank sends the blocks
+/// its owned cells' reconstructions put into other ranks' rows) and the
+/// colouring is PETSc's parallel greedy distance-2 colouring of it
+/// (detail/owned_stencils.hpp): no rank holds more than its rows. The
+/// colours depend on the partition, the assembled matrix does not: it is
+/// the exact Jacobian of the discrete residual, entry for entry, whatever
+/// the partition. One Dual<double, n_vars> residual evaluation per colour.
 /// The same colouring compresses the gradient of the wall forces with
 /// respect to U (objective_gradient): the adjoint's right-hand side.
 ///
@@ -43,10 +45,7 @@
 /// (Discretization::freeze_limiter) the residual is smooth in U and the
 /// matrix is its exact Jacobian, what the adjoint needs.
 ///
-/// Limits: the stencil and colouring are built from the global cell
-/// adjacency, gathered on every rank at construction (O(global cells)
-/// memory and work per rank, as the distributed mesh's construction
-/// already is). Any mix of 2-D or 3-D cells.
+/// Any mix of 2-D or 3-D cells.
 #pragma once
 
 #include <petscmat.h>
@@ -80,9 +79,8 @@ class ExactJacobian {
     /// Whether disc (its stencil and cell counts) is the one this was built for.
     bool fits(const Discretization& disc) const;
   };
-  /// Builds the distance-2 stencil of every owned cell and the global
-  /// colouring (gathers the global cell graph: O(global cells) per rank).
-  /// Collective.
+  /// Builds the distance-2 stencil of every owned cell and the column
+  /// colouring (O(owned cells) per rank). Collective.
   static std::shared_ptr<const Pattern> pattern(const Discretization& disc);
 
   /// Builds the pattern for disc's mesh (or shares `pattern` when it

@@ -5,82 +5,29 @@
 #include <camber/core/error.hpp>
 #include <camber/parallel/collectives.hpp>
 
-#include "detail/global_cells.hpp"
+#include "detail/owned_stencils.hpp"
 
 namespace camber::solvers::euler {
 
 std::shared_ptr<const ShapeDerivative::Pattern> ShapeDerivative::pattern(
     const Discretization& disc) {
   auto p = std::make_shared<Pattern>();
-  const detail::GlobalCells g = detail::gather_global_cells(disc);
-  std::vector<std::int64_t> s_off, s;
-  detail::distance_two_stencils(g, s_off, s);
-  const std::int64_t n_cells = static_cast<std::int64_t>(g.block.size());
-  p->n_global_nodes = g.n_nodes;
-
-  // NS(c): the nodes of the cells of S(c), on which R_c depends.
-  std::vector<std::int64_t> ns_off(static_cast<size_t>(n_cells) + 1, 0), ns;
-  std::vector<std::int64_t> buf;
-  for (std::int64_t c = 0; c < n_cells; ++c) {
-    buf.clear();
-    for (std::int64_t a = s_off[c]; a < s_off[c + 1]; ++a) {
-      const std::int64_t e = s[static_cast<size_t>(a)];
-      buf.insert(buf.end(), g.node.begin() + g.node_offset[e], g.node.begin() + g.node_offset[e + 1]);
-    }
-    std::sort(buf.begin(), buf.end());
-    buf.erase(std::unique(buf.begin(), buf.end()), buf.end());
-    ns.insert(ns.end(), buf.begin(), buf.end());
-    ns_off[static_cast<size_t>(c) + 1] = static_cast<std::int64_t>(ns.size());
-  }
-  // Cells of every node.
-  std::vector<std::int64_t> nc_off, nc;
-  detail::node_cells(g, nc_off, nc);
-  // Greedy colouring in global node order: node a's rows are the c with e
-  // in S(c), for the cells e of a; it may not share a colour with any node
-  // of those rows' NS.
-  std::vector<std::int64_t> t_off, t;
-  detail::transpose_stencils(s_off, s, t_off, t);
-  std::vector<int> color(static_cast<size_t>(p->n_global_nodes), -1);
-  std::vector<std::int64_t> stamp;
-  for (std::int64_t a = 0; a < p->n_global_nodes; ++a) {
-    for (std::int64_t i = nc_off[a]; i < nc_off[a + 1]; ++i) {
-      const std::int64_t e = nc[static_cast<size_t>(i)];
-      for (std::int64_t j = t_off[e]; j < t_off[e + 1]; ++j) {
-        const std::int64_t c = t[static_cast<size_t>(j)];
-        for (std::int64_t b = ns_off[c]; b < ns_off[c + 1]; ++b) {
-          const int k = color[static_cast<size_t>(ns[static_cast<size_t>(b)])];
-          if (k < 0) continue;
-          if (static_cast<size_t>(k) >= stamp.size()) stamp.resize(static_cast<size_t>(k) + 1, -1);
-          stamp[static_cast<size_t>(k)] = a;
-        }
-      }
-    }
-    int k = 0;
-    while (static_cast<size_t>(k) < stamp.size() && stamp[static_cast<size_t>(k)] == a) ++k;
-    color[static_cast<size_t>(a)] = k;
-    p->n_colors = std::max(p->n_colors, k + 1);
-  }
-
+  const detail::OwnedStencils s = detail::owned_stencils(disc);
+  const detail::NodeColouring nodes = detail::colour_nodes(disc, s);
   const mesh::DistributedMesh& dm = disc.mesh();
-  const auto& node_gid = dm.node_global_ids();
+  p->n_global_nodes = dm.n_global_nodes();
+  p->n_colors = nodes.n_colors;
   p->n_local_nodes = dm.local().n_nodes();
-  p->color.resize(static_cast<size_t>(p->n_local_nodes));
-  for (index_t n = 0; n < p->n_local_nodes; ++n)
-    p->color[static_cast<size_t>(n)] = color[static_cast<size_t>(node_gid[static_cast<size_t>(n)])];
+  p->color = nodes.local;
 
   // Rows: the local nodes, then the other nodes of the owned cells' NS.
-  const auto& gid = dm.cell_global_ids();
+  const auto& node_gid = dm.node_global_ids();
   p->rows.assign(node_gid.begin(), node_gid.end());
   std::vector<std::int64_t> sorted_local(node_gid.begin(), node_gid.end());
   std::sort(sorted_local.begin(), sorted_local.end());
   std::vector<std::int64_t> extra;
-  for (index_t c = 0; c < disc.n_owned(); ++c) {
-    const std::int64_t id = gid[static_cast<size_t>(c)];
-    for (std::int64_t b = ns_off[id]; b < ns_off[id + 1]; ++b) {
-      const std::int64_t a = ns[static_cast<size_t>(b)];
-      if (!std::binary_search(sorted_local.begin(), sorted_local.end(), a)) extra.push_back(a);
-    }
-  }
+  for (const std::int64_t a : nodes.node)
+    if (!std::binary_search(sorted_local.begin(), sorted_local.end(), a)) extra.push_back(a);
   std::sort(extra.begin(), extra.end());
   extra.erase(std::unique(extra.begin(), extra.end()), extra.end());
   p->rows.insert(p->rows.end(), extra.begin(), extra.end());
@@ -94,13 +41,11 @@ std::shared_ptr<const ShapeDerivative::Pattern> ShapeDerivative::pattern(
   };
 
   p->entries.assign(static_cast<size_t>(p->n_colors), {});
-  for (index_t c = 0; c < disc.n_owned(); ++c) {
-    const std::int64_t id = gid[static_cast<size_t>(c)];
-    for (std::int64_t b = ns_off[id]; b < ns_off[id + 1]; ++b) {
-      const std::int64_t a = ns[static_cast<size_t>(b)];
-      p->entries[static_cast<size_t>(color[static_cast<size_t>(a)])].push_back({c, find_row(a)});
-    }
-  }
+  for (index_t c = 0; c < disc.n_owned(); ++c)
+    for (std::int64_t b = nodes.offset[static_cast<size_t>(c)];
+         b < nodes.offset[static_cast<size_t>(c) + 1]; ++b)
+      p->entries[static_cast<size_t>(nodes.column[static_cast<size_t>(b)])].push_back(
+          {c, find_row(nodes.node[static_cast<size_t>(b)])});
   return p;
 }
 

@@ -11,7 +11,9 @@
 /// the limiter's eps^2; the derivative is taken in forward mode with
 /// Dual<double, dim> coordinates, compressed by a colouring of the global
 /// nodes (nodes that no residual row shares get one colour: one evaluation
-/// of the geometry, the stencil and the residual per colour). The cost is
+/// of the geometry, the stencil and the residual per colour), built where
+/// the mesh lies by PETSc's parallel greedy colouring (solvers/euler/
+/// detail/owned_stencils.hpp: no rank holds more than its rows). The cost is
 /// independent of how many design variables later chain onto X (a
 /// parametrization and a mesh deformation, design/, apply their transposes
 /// to dJ/dX).
@@ -70,8 +72,8 @@ class ShapeDerivative {
     std::vector<int> color;  ///< colour of every local node
     std::vector<std::vector<std::pair<index_t, index_t>>> entries;  ///< per colour: (owned cell, row)
   };
-  /// Builds the pattern of disc's mesh and stencil (gathers the global cell
-  /// graph on every rank: O(global cells), once). Collective.
+  /// Builds the pattern of disc's mesh and stencil (O(owned cells) per
+  /// rank, once). Collective.
   static std::shared_ptr<const Pattern> pattern(const Discretization& disc);
 
   /// Builds the pattern (collective) or, given one built for a
