@@ -168,9 +168,20 @@ int check(int argc, char** argv) {
   ao.preconditioner = adjoint_pc == "exact"         ? eu::AdjointOptions::Preconditioner::exact
                       : adjoint_pc == "first_order" ? eu::AdjointOptions::Preconditioner::first_order
                                                     : eu::AdjointOptions::Preconditioner::automatic;
+  auto tp = std::chrono::steady_clock::now();
   eu::Adjoint adjoint(disc, ao);
   eu::ShapeDerivative shape(disc);
   const design::FfdVolume ffd_rows(box, shape.row_coordinates(), fo);
+  const double t_patterns = seconds_since(tp);
+  tp = std::chrono::steady_clock::now();
+  adjoint.linearize(U);
+  const double t_jacobian = seconds_since(tp);
+  tp = std::chrono::steady_clock::now();
+  shape.linearize(U);
+  const double t_shape = seconds_since(tp);
+  say("set-up: colourings and row coordinates %.1f s (%d Jacobian colours, %d node colours); "
+      "exact Jacobian assembled and the force partials %.1f s; node-coordinate partials %.1f s\n",
+      t_patterns, adjoint.jacobian().n_colors(), shape.n_colors(), t_jacobian, t_shape);
   std::vector<std::vector<double>> grad(2);
   std::vector<double> adjoint_seconds;
   for (int m = 0; m < 2; ++m) {

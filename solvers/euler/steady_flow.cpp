@@ -42,10 +42,27 @@ Tensor coefficient_vector(const Forces& f) { return Tensor::from_host({3}, {f.cl
 
 SteadyFlow::SteadyFlow(const mesh::Mesh& global, MPI_Comm comm, SteadyFlowSettings settings)
     : global_(global), comm_(comm), settings_(std::move(settings)) {
-  CAMBER_REQUIRE(global_.dim() == 2, "SteadyFlow: 2-D meshes only");
+  CAMBER_REQUIRE(global_.dim() == 2,
+                 "SteadyFlow: a global mesh must be 2-D (give a 3-D mesh distributed)");
   if (settings_.spatial.order == 2 && settings_.spatial.limiter == LimiterKind::venkatakrishnan &&
       settings_.steady.freeze_limiter_drop <= 0.0)
     settings_.steady.freeze_limiter_drop = 1e-3;
+}
+
+SteadyFlow::SteadyFlow(mesh::DistributedMesh undeformed, SteadyFlowSettings settings)
+    : comm_(undeformed.comm()),
+      dim_(undeformed.local().dim()),
+      distributed_(std::make_unique<mesh::DistributedMesh>(std::move(undeformed))),
+      settings_(std::move(settings)) {
+  if (settings_.spatial.order == 2 && settings_.spatial.limiter == LimiterKind::venkatakrishnan &&
+      settings_.steady.freeze_limiter_drop <= 0.0)
+    settings_.steady.freeze_limiter_drop = 1e-3;
+}
+
+void SteadyFlow::require_global(const char* what) const {
+  CAMBER_REQUIRE(global_.n_nodes() > 0, "SteadyFlow::" << what
+                                            << " needs the global mesh; this flow was built from "
+                                               "a distributed one (use the rank-row calls)");
 }
 
 SteadyFlow::~SteadyFlow() = default;
@@ -64,13 +81,20 @@ const SteadyFlow::Patterns& SteadyFlow::patterns() {
                                     settings_.scheme, spatial);
     patterns_.shape = ShapeDerivative::pattern(undeformed);
     patterns_.jacobian = ExactJacobian::pattern(undeformed);
+    row_coordinates_ = ShapeDerivative(undeformed, patterns_.shape).row_coordinates();
   }
   return patterns_;
 }
 
 const std::vector<std::int64_t>& SteadyFlow::node_rows() { return patterns().shape->rows; }
 
+const Tensor& SteadyFlow::row_coordinates() {
+  patterns();
+  return row_coordinates_;
+}
+
 Tensor SteadyFlow::rows_of(const Tensor& X) {
+  require_global("rows_of");
   CAMBER_REQUIRE(X.shape() == (Shape{global_.n_nodes(), 2}),
                  "SteadyFlow: X has shape " << shape_string(X.shape()) << ", expected {"
                                             << global_.n_nodes() << ", 2}");
@@ -83,6 +107,7 @@ Tensor SteadyFlow::rows_of(const Tensor& X) {
 }
 
 Tensor SteadyFlow::global_of(const Tensor& share) {
+  require_global("global_of");
   const std::vector<std::int64_t>& rows = node_rows();
   CAMBER_REQUIRE(share.shape() == (Shape{static_cast<index_t>(rows.size()), 2}),
                  "SteadyFlow: a node share has shape " << shape_string(share.shape())
@@ -99,17 +124,18 @@ Tensor SteadyFlow::global_of(const Tensor& share) {
 
 std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& Xr, double alpha_deg) {
   const index_t n_rows = static_cast<index_t>(node_rows().size());
-  CAMBER_REQUIRE(Xr.shape() == (Shape{n_rows, 2}),
+  CAMBER_REQUIRE(Xr.shape() == (Shape{n_rows, dim_}),
                  "SteadyFlow: the node rows have shape " << shape_string(Xr.shape())
-                                                         << ", expected {" << n_rows << ", 2}");
+                                                         << ", expected {" << n_rows << ", "
+                                                         << dim_ << "}");
   const auto start = std::chrono::steady_clock::now();
   auto lin = std::make_shared<Linearization>();
   const index_t n_local = distributed_mesh().n_local_nodes();
   const auto xr = Xr.host();
-  std::vector<double> local(static_cast<size_t>(n_local) * 2);
+  std::vector<double> local(static_cast<size_t>(n_local * dim_));
   for (size_t i = 0; i < local.size(); ++i) local[i] = xr(static_cast<index_t>(i));
   lin->dm = std::make_unique<mesh::DistributedMesh>(
-      distributed_mesh().with_local_coordinates(Tensor::from_host({n_local, 2}, local)));
+      distributed_mesh().with_local_coordinates(Tensor::from_host({n_local, dim_}, local)));
   SpatialOptions spatial = settings_.spatial;
   spatial.freeze_limiter = false;
   FlowConditions flow = settings_.flow;

@@ -29,6 +29,11 @@
 /// converged solutions). They are first derivatives (constants in the
 /// graph): differentiating them again throws.
 ///
+/// Built from a distributed mesh (2-D or 3-D, e.g. read in parallel) only
+/// the rank-row calls exist: each rank gives its rows' coordinates
+/// (row_coordinates() are the undeformed ones, where a pointwise map such
+/// as design::FfdVolume is evaluated) and no rank holds the global mesh.
+///
 /// Collective over the communicator: every rank calls coefficients() with
 /// the same X (the global mesh is replicated). A distributed design loop
 /// passes instead only this rank's node rows (rank_coefficients(): the
@@ -101,9 +106,14 @@ struct SteadyFlowReport {
 
 class SteadyFlow {
  public:
-  /// `global`: the undeformed mesh (the same on every rank); its node
+  /// `global`: the undeformed 2-D mesh (the same on every rank); its node
   /// numbering is X's. Collective.
   SteadyFlow(const mesh::Mesh& global, MPI_Comm comm, SteadyFlowSettings settings);
+  /// The undeformed mesh already distributed (read in parallel; 2-D or
+  /// 3-D): no rank holds the global mesh, so only the rank-row calls
+  /// (node_rows, row_coordinates, rank_coefficients) are available, not
+  /// the global-X ones (coefficients(X), rows_of, global_of). Collective.
+  SteadyFlow(mesh::DistributedMesh undeformed, SteadyFlowSettings settings);
   ~SteadyFlow();
   SteadyFlow(const SteadyFlow&) = delete;
   SteadyFlow& operator=(const SteadyFlow&) = delete;
@@ -129,8 +139,12 @@ class SteadyFlow {
   /// cells' residuals depend (sorted). Collective on the first call (it
   /// builds the shape derivative's pattern, once per flow).
   const std::vector<std::int64_t>& node_rows();
+  /// The undeformed coordinates of node_rows(), {n_rows, dim}: where a
+  /// pointwise design map (design::FfdVolume) is evaluated. Collective on
+  /// the first call.
+  const Tensor& row_coordinates();
   /// coefficients() from this rank's rows of X only, Xr {node_rows().size(),
-  /// 2} (a node held by several ranks at the same place on each). The VJP
+  /// dim} (a node held by several ranks at the same place on each). The VJP
   /// returns this rank's share of dJ/dX at its rows (the shares of all
   /// ranks sum to dJ/dX); the JVP takes the tangent at the rows. Collective.
   ad::Var rank_coefficients(const ad::Var& Xr);
@@ -155,18 +169,19 @@ class SteadyFlow {
   /// copy of it to its X (DistributedMesh::with_coordinates) instead of
   /// partitioning again.
   const mesh::DistributedMesh& distributed_mesh();
-  /// The last converged state ({n_local, 4}) and the discretization it
+  /// The last converged state ({n_local, n_vars}) and the discretization it
   /// solves (deformed mesh, frozen limiter): for output.
   const Tensor& state() const;
   const Discretization& discretization() const;
   /// Sets the warm start of the next solve (e.g. from a checkpoint), shape
-  /// {n_local, 4} of the undeformed mesh's distribution.
+  /// {n_local, n_vars} of the undeformed mesh's distribution.
   void set_state(const Tensor& U);
 
   /// The adjoint solutions and shape gradients computed (by VJPs) at the
-  /// last converged state, in order: J = weights . (f_x, f_y, m_z), psi
-  /// ({n_local, 4}), this rank's share of dJ/dX at node_rows() ({n_rows,
-  /// 2}; global_of() sums it). For output (ParaView).
+  /// last converged state, in order: J = weights . G (the pitch-plane
+  /// load, Adjoint), psi ({n_local, n_vars}), this rank's share of dJ/dX at
+  /// node_rows() ({n_rows, dim}; global_of() sums it). For output
+  /// (ParaView).
   struct Sensitivity {
     std::array<double, 3> weights;
     Tensor psi;
@@ -192,8 +207,13 @@ class SteadyFlow {
   /// (none: zero) and angle tangent da (degrees).
   std::array<double, 3> tangent(Linearization& l, const Tensor* V, double da);
 
-  mesh::Mesh global_;
+  // Throws unless the flow was built from a global mesh.
+  void require_global(const char* what) const;
+
+  mesh::Mesh global_;  // empty when built from a distributed mesh
   MPI_Comm comm_;
+  int dim_ = 2;
+  Tensor row_coordinates_;
   std::unique_ptr<mesh::DistributedMesh> distributed_;
   Patterns patterns_;
   SteadyFlowSettings settings_;
