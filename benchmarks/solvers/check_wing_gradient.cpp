@@ -38,6 +38,7 @@
 #include <camber/solvers/euler/shape_derivative.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
+#include "../common/onera_m6.hpp"
 
 namespace camber {
 namespace {
@@ -73,40 +74,17 @@ eu::Forces solve_frozen(mesh::DistributedMesh& dm, const Setup& s, const Tensor&
 }
 
 int check(int argc, char** argv) {
-  std::string mesh_path = "out/onera_m6/onera_m6_coarse.su2";
-  std::string variables = "0,7,12";
-  std::string degree = "6,4,2";
-  double step = 1e-3;
-  std::string adjoint_pc = "automatic";
+  const bench::Arguments cli = bench::parse_arguments(
+      argc, argv, "check_wing_gradient",
+      {"--variables", "--degree", "--step", "--rel-tolerance", "--adjoint-pc"});
+  const std::string& mesh_path = cli.mesh;
+  const std::string variables = cli.get("--variables", "0,7,12");
+  const std::string degree = cli.get("--degree", "6,4,2");
+  const double step = std::stod(cli.get("--step", "1e-3"));
+  const std::string adjoint_pc = cli.get("--adjoint-pc", "automatic");
   Setup s;
-  s.flow.mach = 0.8395;
-  s.flow.alpha_deg = 3.06;
-  s.flow.reference_area = 752960.0;
-  s.flow.reference_length = 646.07;
-  s.flow.moment_point = {0.0, 0.0, 0.0};
-  for (int i = 1; i < argc; ++i) {
-    const std::string key = argv[i];
-    if (key.rfind("--", 0) != 0) {
-      mesh_path = key;
-      continue;
-    }
-    CAMBER_INPUT_REQUIRE(i + 1 < argc, "check_wing_gradient: " << key << " needs a value");
-    const std::string value = argv[++i];
-    if (key == "--variables")
-      variables = value;
-    else if (key == "--degree")
-      degree = value;
-    else if (key == "--step")
-      step = std::stod(value);
-    else if (key == "--rel-tolerance")
-      s.rel_tolerance = std::stod(value);
-    else if (key == "--adjoint-pc")
-      adjoint_pc = value;
-    else
-      CAMBER_INPUT_REQUIRE(false, "check_wing_gradient: unknown option " << key
-                                      << " (--variables, --degree, --step, --rel-tolerance, "
-                                         "--adjoint-pc)");
-  }
+  s.flow = bench::onera_m6_flow();
+  s.rel_tolerance = std::stod(cli.get("--rel-tolerance", "1e-10"));
   const auto ints = [](const std::string& list) {
     std::vector<int> v;
     size_t a = 0;
@@ -117,22 +95,13 @@ int check(int argc, char** argv) {
     }
     return v;
   };
-  s.conditions = {{"wing", eu::BoundaryKind::slip_wall},
-                  {"symmetry", eu::BoundaryKind::symmetry},
-                  {"farfield", eu::BoundaryKind::far_field}};
+  s.conditions = bench::onera_m6_conditions();
   s.spatial.order = 2;
   s.spatial.limiter = eu::LimiterKind::venkatakrishnan_wang;
 
   solvers::petsc::PetscSession petsc;
   const MPI_Comm comm = MPI_COMM_WORLD;
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  const auto say = [rank](const char* fmt, auto... args) {
-    if (rank == 0) {
-      std::printf(fmt, args...);
-      std::fflush(stdout);
-    }
-  };
+  const bench::RootPrinter say(comm);
 
   auto t = std::chrono::steady_clock::now();
   mesh::DistributedMesh dm = mesh::DistributedMesh::read(mesh_path, comm);
