@@ -561,15 +561,15 @@ std::vector<WallPoint> wall_cp(const eu::Discretization& disc, const Tensor& U,
   mesh::DistributedMesh& dm = disc.mesh();
   const auto center = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
                                                           disc.geometry().face_center);
-  const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_left());
-  const auto h = U.host();
+  const Tensor pressures = disc.wall_face_pressures(U);
+  const auto pf = pressures.host();
   const double p_inf = 1.0 / disc.flow().gamma, q_inf = 0.5 * disc.flow().mach * disc.flow().mach;
   std::vector<double> mine;
   const int nv = disc.n_vars();
   for (const eu::BoundaryCondition& c : conditions) {
     if (c.kind != eu::BoundaryKind::slip_wall) continue;
     for (index_t f : dm.owned_marker_faces(c.marker)) {
-      const double p = eu::pressure_of_row(disc.gas(), &h(left(f) * nv), nv);
+      const double p = pf(f);
       mine.insert(mine.end(), {center(f, 0), center(f, 1), nv == 5 ? center(f, 2) : 0.0,
                                (p - p_inf) / q_inf});
     }

@@ -34,9 +34,9 @@ std::vector<SectionPoint> wing_sections(const euler::Discretization& disc, const
   const auto x = host(local.coords());
   const auto offsets = host(local.face_offsets());
   const auto nodes = host(local.face_nodes());
-  const auto left = host(disc.face_left());
   const auto normal = host(disc.geometry().face_normal);
-  const auto u = U.host();
+  const Tensor pressures = disc.wall_face_pressures(U);
+  const auto pf = pressures.host();
 
   std::vector<index_t> faces;
   for (const std::string& w : walls) {
@@ -66,7 +66,7 @@ std::vector<SectionPoint> wing_sections(const euler::Discretization& disc, const
         ++n_cut;
       }
       if (n_cut < 2) continue;
-      const double p = euler::pressure_of_row(disc.gas(), &u(left(f) * 5), 5);
+      const double p = pf(f);
       // The face normal points out of the fluid, into the body: the upper
       // surface's points to -z.
       mine.insert(mine.end(), {eta, 0.5 * (cut[0][0] + cut[1][0]), 0.5 * (cut[0][2] + cut[1][2]),

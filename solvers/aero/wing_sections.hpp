@@ -11,8 +11,9 @@
 /// @endcode
 ///
 /// Each wall face that a plane cuts gives one point: the midpoint of the
-/// cut segment (edges interpolated linearly), the face's cell pressure
-/// (first order: the cell state), and its side (+1 upper: the body's
+/// cut segment (edges interpolated linearly), the face's pressure as the
+/// forces take it (Discretization::wall_face_pressures: the cell's at
+/// first order, reconstructed at the face midpoint at second), and its side (+1 upper: the body's
 /// outward normal points to +z; -1 lower). x/c runs from the station's
 /// smallest x (0) to its largest (1) among the cut points. Collective;
 /// rank 0 receives every rank's points, sorted by eta, side and x.

@@ -917,6 +917,35 @@ Forces Discretization::forces(const Tensor& U) const {
   return r;
 }
 
+Tensor Discretization::wall_face_pressures(const Tensor& U) const {
+  const bool reconstruct = spatial_.order == 2;
+  Tensor filled = U.clone();
+  dm_->halo().forward(filled);
+  const Field<double> u = field_of(filled);
+  Field<double> W, L;
+  if (reconstruct) {
+    W = Field<double>("euler::W", static_cast<size_t>(n_local_), n_vars());
+    L = Field<double>("euler::L", static_cast<size_t>(n_local_), n_vars() * dim_);
+    limited_gradients<double, double>(reconstruction_.geometry(), u, W, L);
+  }
+  Tensor P({n_faces_});
+  double* p = P.data();
+  const auto to_center = face_to_center_;
+  const auto left = face_left_;
+  const auto right = face_right_;
+  const IdealGas gas = gas_;
+  const bool three = dim_ == 3;
+  Kokkos::parallel_for(
+      "euler::wall_face_pressures", Kokkos::RangePolicy<>(0, n_faces_),
+      KOKKOS_LAMBDA(const index_t f) {
+        if (right(f) >= 0) return;
+        p[f] = three ? wall_pressure<3>(reconstruct, gas, u, W, L, left(f), to_center, f)
+                     : wall_pressure<2>(reconstruct, gas, u, W, L, left(f), to_center, f);
+      });
+  Kokkos::fence();
+  return P;
+}
+
 Forces Discretization::forces_3d(const Field<double>& u, const Field<double>& W,
                                  const Field<double>& L) const {
   // The wall pressure: the wall cell's (first order) or reconstructed at

@@ -315,6 +315,11 @@ class Discretization {
   // fallback as the residual; U's ghost rows are read from a halo-filled
   // copy, U itself is not touched).
   Forces forces(const Tensor& U) const;
+  // The pressure at every boundary face as forces() takes it at the walls
+  // (the boundary cell's at first order, reconstructed at the face midpoint
+  // at second): shape {n_faces}, 0 on interior faces. What a surface Cp
+  // plot should show. Collective (a halo-filled copy of U).
+  Tensor wall_face_pressures(const Tensor& U) const;
 
   // Faces [0, n_owned_faces) of the local mesh: left/right cell (right -1
   // on the boundary) and, for boundary faces, the BoundaryKind as int.

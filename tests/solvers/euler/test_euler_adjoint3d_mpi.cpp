@@ -557,5 +557,35 @@ TEST(EulerAdjoint3D, SteadyFlowOnADistributedMeshIsDifferentiableThroughAnFfdBox
   EXPECT_NEAR(by_adjoint, by_tangent, 1e-8 * std::abs(by_adjoint));
 }
 
+// The surface pressures a Cp plot shows are the ones the forces integrate:
+// sum over the owned wall faces of (p_f - p_inf) n_f equals forces()' f_x
+// and its lift-axis component (round-off), at second order with the
+// limiter acting, in 3-D (the wing) and 2-D (the NACA O-grid).
+TEST(EulerAdjoint3D, WallFacePressuresIntegrateToTheForces) {
+  for (int dim : {3, 2}) {
+    mesh::DistributedMesh dm(dim == 3 ? wing(mesh::CellShape::triangles) : naca_ogrid_48x24(),
+                             world());
+    const Discretization disc(dm, wing_flow(), dim == 3 ? wing_conditions : airfoil_conditions,
+                              FluxScheme::roe, second_order());
+    const Tensor U = dim == 3 ? rough_state(disc) : perturbed_state(disc);
+    const Forces f = disc.forces(U);
+    const std::vector<double> p = disc.wall_face_pressures(U).to_vector();
+    const auto normal = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
+                                                            disc.geometry().face_normal);
+    const double p_inf = 1.0 / disc.gas().gamma;
+    double sum[2] = {0.0, 0.0};
+    for (index_t face : dm.owned_marker_faces("airfoil")) {
+      sum[0] += (p[static_cast<size_t>(face)] - p_inf) * normal(face, 0);
+      sum[1] += (p[static_cast<size_t>(face)] - p_inf) * normal(face, dim - 1);
+    }
+    const double fx = par::allreduce_sum(sum[0], world()), fup = par::allreduce_sum(sum[1], world());
+    const double f_up = dim == 3 ? f.fz : f.fy;
+    say("[adjoint3d] %d-D: wall face pressures integrate to (%.15g, %.15g), forces (%.15g, %.15g)\n",
+        dim, fx, fup, f.fx, f_up);
+    EXPECT_NEAR(fx, f.fx, 1e-12 * std::abs(f_up)) << dim << "-D";
+    EXPECT_NEAR(fup, f_up, 1e-12 * std::abs(f_up)) << dim << "-D";
+  }
+}
+
 }  // namespace
 }  // namespace camber::solvers::euler
