@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <exception>
 #include <map>
 #include <set>
 #include <string>
@@ -42,15 +43,39 @@ inline std::vector<solvers::euler::BoundaryCondition> onera_m6_conditions() {
 struct Arguments {
   std::string mesh = "out/onera_m6/onera_m6_coarse.su2";
   std::map<std::string, std::string> options;
+  std::string program;
   std::string get(const std::string& key, const std::string& fallback) const {
     const auto it = options.find(key);
     return it == options.end() ? fallback : it->second;
+  }
+  // The option as a number (a bad_input error naming it when it is not one).
+  double real(const std::string& key, double fallback) const {
+    const std::string v = get(key, "");
+    if (v.empty()) return fallback;
+    size_t used = 0;
+    double x = 0.0;
+    try {
+      x = std::stod(v, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    CAMBER_INPUT_REQUIRE(used == v.size() && used > 0,
+                         program << ": " << key << " expects a number, got '" << v << "'");
+    return x;
+  }
+  int integer(const std::string& key, int fallback) const {
+    const double x = real(key, fallback);
+    CAMBER_INPUT_REQUIRE(x == static_cast<double>(static_cast<int>(x)),
+                         program << ": " << key << " expects an integer, got '" << get(key, "")
+                                 << "'");
+    return static_cast<int>(x);
   }
 };
 
 inline Arguments parse_arguments(int argc, char** argv, const std::string& program,
                                  const std::set<std::string>& keys) {
   Arguments a;
+  a.program = program;
   for (int i = 1; i < argc; ++i) {
     const std::string key = argv[i];
     if (key.rfind("--", 0) != 0) {

@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <exception>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -80,21 +81,38 @@ int check(int argc, char** argv) {
   const std::string& mesh_path = cli.mesh;
   const std::string variables = cli.get("--variables", "0,7,12");
   const std::string degree = cli.get("--degree", "6,4,2");
-  const double step = std::stod(cli.get("--step", "1e-3"));
+  const double step = cli.real("--step", 1e-3);
   const std::string adjoint_pc = cli.get("--adjoint-pc", "automatic");
   Setup s;
   s.flow = bench::onera_m6_flow();
-  s.rel_tolerance = std::stod(cli.get("--rel-tolerance", "1e-10"));
+  s.rel_tolerance = cli.real("--rel-tolerance", 1e-10);
+  // A comma-separated list of integers (a bad_input error naming the option).
   const auto ints = [](const std::string& list) {
     std::vector<int> v;
     size_t a = 0;
     while (a < list.size()) {
       const size_t b = list.find(',', a);
-      v.push_back(std::stoi(list.substr(a, b - a)));
+      const std::string item = list.substr(a, b - a);
+      size_t used = 0;
+      int k = 0;
+      try {
+        k = std::stoi(item, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      CAMBER_INPUT_REQUIRE(used == item.size() && used > 0,
+                           "check_wing_gradient: expected integers separated by commas, got '"
+                               << list << "'");
+      v.push_back(k);
       a = b == std::string::npos ? list.size() : b + 1;
     }
     return v;
   };
+  const std::vector<int> deg = ints(degree), checked_variables = ints(variables);
+  CAMBER_INPUT_REQUIRE(deg.size() == 3, "--degree needs three values, got '" << degree << "'");
+  CAMBER_INPUT_REQUIRE(adjoint_pc == "automatic" || adjoint_pc == "exact" ||
+                           adjoint_pc == "first_order",
+                       "--adjoint-pc: automatic, exact or first_order, got " << adjoint_pc);
   s.conditions = bench::onera_m6_conditions();
   s.spatial.order = 2;
   s.spatial.limiter = eu::LimiterKind::venkatakrishnan_wang;
@@ -126,14 +144,9 @@ int check(int argc, char** argv) {
   t = std::chrono::steady_clock::now();
   disc.set_limiter(phi);
   design::FfdVolumeOptions fo;
-  const std::vector<int> deg = ints(degree);
-  CAMBER_INPUT_REQUIRE(deg.size() == 3, "--degree needs three values, got '" << degree << "'");
   fo.degree = {deg[0], deg[1], deg[2]};
   const design::FfdVolumeBox box = design::FfdVolume::box_around(dm, {"wing"}, 0.05);
   eu::AdjointOptions ao;
-  CAMBER_INPUT_REQUIRE(adjoint_pc == "automatic" || adjoint_pc == "exact" ||
-                           adjoint_pc == "first_order",
-                       "--adjoint-pc: automatic, exact or first_order, got " << adjoint_pc);
   ao.preconditioner = adjoint_pc == "exact"         ? eu::AdjointOptions::Preconditioner::exact
                       : adjoint_pc == "first_order" ? eu::AdjointOptions::Preconditioner::first_order
                                                     : eu::AdjointOptions::Preconditioner::automatic;
@@ -177,7 +190,7 @@ int check(int argc, char** argv) {
   const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dm.local().coords());
   say("\n| variable | control point | dCL/da adjoint | dCL/da difference | rel. | dCD/da "
       "adjoint | dCD/da difference | rel. | steps |\n|---|---|---|---|---|---|---|---|---|\n");
-  for (const int v : ints(variables)) {
+  for (const int v : checked_variables) {
     CAMBER_INPUT_REQUIRE(v >= 0 && v < ffd.n_design(),
                          "--variables: " << v << " is not among the " << ffd.n_design());
     std::vector<double> e(static_cast<size_t>(ffd.n_design()), 0.0);

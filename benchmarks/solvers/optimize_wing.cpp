@@ -49,8 +49,8 @@ int run(int argc, char** argv) {
   const bench::Arguments cli =
       bench::parse_arguments(argc, argv, "optimize_wing", {"--designs", "--bound"});
   const std::string& mesh_path = cli.mesh;
-  const int designs = std::stoi(cli.get("--designs", "10"));
-  const double bound = std::stod(cli.get("--bound", "10"));  // mm
+  const int designs = cli.integer("--designs", 10);
+  const double bound = cli.real("--bound", 10.0);  // mm
   solvers::petsc::PetscSession petsc;
   const MPI_Comm comm = MPI_COMM_WORLD;
   const bench::RootPrinter say(comm);

@@ -12,8 +12,7 @@ namespace camber::solvers::euler {
 std::shared_ptr<const ShapeDerivative::Pattern> ShapeDerivative::pattern(
     const Discretization& disc) {
   auto p = std::make_shared<Pattern>();
-  const detail::OwnedStencils s = detail::owned_stencils(disc);
-  const detail::NodeColouring nodes = detail::colour_nodes(disc, s);
+  const detail::NodeColouring nodes = detail::colour_nodes(disc, detail::cell_layout(disc));
   const mesh::DistributedMesh& dm = disc.mesh();
   p->n_global_nodes = dm.n_global_nodes();
   p->n_colors = nodes.n_colors;

@@ -134,7 +134,7 @@ class ReconstructionCells {
 // each row of {c} and c's face neighbours to the row's owner: returns the
 // (row block, column) pairs this rank's rows received. Collective.
 template <class Columns>
-std::vector<std::int64_t> post_to_rows(const Discretization& disc, const OwnedStencils& s,
+std::vector<std::int64_t> post_to_rows(const Discretization& disc, const CellLayout& s,
                                        const Columns& columns) {
   const index_t n_owned = disc.n_owned();
   const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_left());
@@ -187,20 +187,26 @@ void rows_of(const std::vector<std::int64_t>& got, PetscInt first, index_t n_own
 
 }  // namespace
 
+CellLayout cell_layout(const Discretization& disc) {
+  const mesh::DistributedMesh& dm = disc.mesh();
+  const int size = dm.size();
+  CellLayout l;
+  l.block = petsc::petsc_cell_numbers(dm);
+  std::vector<std::int64_t> counts(static_cast<size_t>(size));
+  const std::int64_t mine = disc.n_owned();
+  CAMBER_CHECK_MPI(MPI_Allgather(&mine, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, dm.comm()));
+  l.ranges.assign(static_cast<size_t>(size) + 1, 0);
+  for (int r = 0; r < size; ++r)
+    l.ranges[static_cast<size_t>(r) + 1] =
+        l.ranges[static_cast<size_t>(r)] + static_cast<PetscInt>(counts[static_cast<size_t>(r)]);
+  return l;
+}
+
 OwnedStencils owned_stencils(const Discretization& disc) {
   const mesh::DistributedMesh& dm = disc.mesh();
-  const MPI_Comm comm = dm.comm();
-  const int size = dm.size();
   const index_t n_owned = disc.n_owned();
   OwnedStencils s;
-  s.block = petsc::petsc_cell_numbers(dm);
-  std::vector<std::int64_t> counts(static_cast<size_t>(size));
-  const std::int64_t mine = n_owned;
-  CAMBER_CHECK_MPI(MPI_Allgather(&mine, 1, MPI_INT64_T, counts.data(), 1, MPI_INT64_T, comm));
-  s.ranges.assign(static_cast<size_t>(size) + 1, 0);
-  for (int r = 0; r < size; ++r)
-    s.ranges[static_cast<size_t>(r) + 1] =
-        s.ranges[static_cast<size_t>(r)] + static_cast<PetscInt>(counts[static_cast<size_t>(r)]);
+  static_cast<CellLayout&>(s) = cell_layout(disc);
 
   const ReconstructionCells m(disc);
   const std::vector<std::int64_t> got =
@@ -237,7 +243,7 @@ ColumnColouring colour_columns(const OwnedStencils& s, MPI_Comm comm) {
   return out;
 }
 
-NodeColouring colour_nodes(const Discretization& disc, const OwnedStencils& s) {
+NodeColouring colour_nodes(const Discretization& disc, const CellLayout& s) {
   const mesh::DistributedMesh& dm = disc.mesh();
   const MPI_Comm comm = dm.comm();
   const int size = dm.size(), rank = dm.rank();

@@ -23,11 +23,17 @@
 
 namespace camber::solvers::euler::detail {
 
-struct OwnedStencils {
-  std::vector<PetscInt> block;       // PETSc block of every local cell
+// The cells' PETSc numbering (solvers/petsc/petsc_numbering.hpp) and its
+// ranks' ranges. Collective.
+struct CellLayout {
+  std::vector<PetscInt> block;   // PETSc block of every local cell
+  std::vector<PetscInt> ranges;  // first block of every rank, then the total
+};
+CellLayout cell_layout(const Discretization& disc);
+
+struct OwnedStencils : CellLayout {
   std::vector<std::int64_t> offset;  // CSR over the owned cells
   std::vector<PetscInt> column;      // S(c) as PETSc blocks, sorted
-  std::vector<PetscInt> ranges;      // first block of every rank, then the total
 };
 
 // Collective over disc's communicator.
@@ -58,6 +64,6 @@ struct NodeColouring {
   std::vector<int> column;           // colour of every entry of node
   std::vector<int> local;            // colour of every local node
 };
-NodeColouring colour_nodes(const Discretization& disc, const OwnedStencils& s);
+NodeColouring colour_nodes(const Discretization& disc, const CellLayout& s);
 
 }  // namespace camber::solvers::euler::detail
