@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -48,10 +49,29 @@ struct Arguments {
     const auto it = options.find(key);
     return it == options.end() ? fallback : it->second;
   }
-  // The option as a number (a bad_input error naming it when it is not one).
+  // The option as a number, an integer, or a comma-separated list of
+  // integers (a bad_input error naming it when it is not one).
   double real(const std::string& key, double fallback) const {
     const std::string v = get(key, "");
-    if (v.empty()) return fallback;
+    return v.empty() ? fallback : number(key, v);
+  }
+  int integer(const std::string& key, int fallback) const {
+    const std::string v = get(key, "");
+    return v.empty() ? fallback : whole(key, v);
+  }
+  std::vector<int> integers(const std::string& key, const std::string& fallback) const {
+    const std::string list = get(key, fallback);
+    std::vector<int> out;
+    for (size_t a = 0; a < list.size();) {
+      const size_t b = std::min(list.find(',', a), list.size());
+      out.push_back(whole(key, list.substr(a, b - a)));
+      a = b + 1;
+    }
+    return out;
+  }
+
+ private:
+  double number(const std::string& key, const std::string& v) const {
     size_t used = 0;
     double x = 0.0;
     try {
@@ -63,11 +83,10 @@ struct Arguments {
                          program << ": " << key << " expects a number, got '" << v << "'");
     return x;
   }
-  int integer(const std::string& key, int fallback) const {
-    const double x = real(key, fallback);
+  int whole(const std::string& key, const std::string& v) const {
+    const double x = number(key, v);
     CAMBER_INPUT_REQUIRE(x == static_cast<double>(static_cast<int>(x)),
-                         program << ": " << key << " expects an integer, got '" << get(key, "")
-                                 << "'");
+                         program << ": " << key << " expects integers, got '" << v << "'");
     return static_cast<int>(x);
   }
 };

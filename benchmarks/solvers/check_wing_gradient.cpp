@@ -79,36 +79,14 @@ int check(int argc, char** argv) {
       argc, argv, "check_wing_gradient",
       {"--variables", "--degree", "--step", "--rel-tolerance", "--adjoint-pc"});
   const std::string& mesh_path = cli.mesh;
-  const std::string variables = cli.get("--variables", "0,7,12");
   const std::string degree = cli.get("--degree", "6,4,2");
   const double step = cli.real("--step", 1e-3);
   const std::string adjoint_pc = cli.get("--adjoint-pc", "automatic");
   Setup s;
   s.flow = bench::onera_m6_flow();
   s.rel_tolerance = cli.real("--rel-tolerance", 1e-10);
-  // A comma-separated list of integers (a bad_input error naming the option).
-  const auto ints = [](const std::string& list) {
-    std::vector<int> v;
-    size_t a = 0;
-    while (a < list.size()) {
-      const size_t b = list.find(',', a);
-      const std::string item = list.substr(a, b - a);
-      size_t used = 0;
-      int k = 0;
-      try {
-        k = std::stoi(item, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      CAMBER_INPUT_REQUIRE(used == item.size() && used > 0,
-                           "check_wing_gradient: expected integers separated by commas, got '"
-                               << list << "'");
-      v.push_back(k);
-      a = b == std::string::npos ? list.size() : b + 1;
-    }
-    return v;
-  };
-  const std::vector<int> deg = ints(degree), checked_variables = ints(variables);
+  const std::vector<int> deg = cli.integers("--degree", "6,4,2"),
+                         checked_variables = cli.integers("--variables", "0,7,12");
   CAMBER_INPUT_REQUIRE(deg.size() == 3, "--degree needs three values, got '" << degree << "'");
   CAMBER_INPUT_REQUIRE(adjoint_pc == "automatic" || adjoint_pc == "exact" ||
                            adjoint_pc == "first_order",
