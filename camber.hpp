@@ -82,6 +82,7 @@
 #include <camber/design/hicks_henne.hpp>
 #include <camber/design/linear_map.hpp>
 #include <camber/design/mesh_deformation.hpp>
+#include <camber/design/wing_thickness.hpp>
 
 #if CAMBER_WITH_DECK
 #include <camber/deck/deck.hpp>
@@ -138,5 +139,7 @@
 #if CAMBER_WITH_PETSC && CAMBER_WITH_IO
 #include <camber/solvers/aero/airfoil_design.hpp>
 #include <camber/solvers/aero/flow_state.hpp>
+#include <camber/solvers/aero/shape_design.hpp>
+#include <camber/solvers/aero/wing_design.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
 #endif

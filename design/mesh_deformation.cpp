@@ -492,12 +492,48 @@ struct InvertedCell {
   index_t count = 0;  // cells with area <= 0 (or NaN) among those checked
   index_t first = 0;  // the lowest such local cell
   int type = 0;
-  double cx = 0.0, cy = 0.0, area = 0.0;  // its vertex centroid and signed area
+  double cx = 0.0, cy = 0.0, cz = 0.0, area = 0.0;  // its vertex centroid and signed area (volume)
+  int dim = 2;
 };
 
 // Cells [0, n_cells) of `mesh` at flat coordinates `coords` (the first
 // mesh.n_nodes() rows are read).
+InvertedCell find_inverted_3d(const mesh::Mesh& mesh, const Tensor& coords, index_t n_cells) {
+  // The volumes of compute_geometry (those the flow takes) at the first
+  // mesh.n_nodes() rows.
+  const index_t n_nodes = mesh.n_nodes();
+  Kokkos::View<double**> x("camber::design::check_coords", n_nodes, 3);
+  const auto flat = coords.view();
+  Kokkos::parallel_for(
+      "camber::design::check_coords", Kokkos::RangePolicy<>(0, n_nodes), KOKKOS_LAMBDA(const index_t i) {
+        for (int d = 0; d < 3; ++d) x(i, d) = flat(3 * i + d);
+      });
+  const auto g = mesh::compute_geometry(mesh, x);
+  const auto volume = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.cell_volume);
+  InvertedCell out;
+  for (index_t c = 0; c < n_cells; ++c)
+    if (!(volume(c) > 0.0)) {
+      if (out.count++ == 0) out.first = c;
+    }
+  if (out.count == 0) return out;
+  const auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_offsets());
+  const auto hn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_nodes());
+  const auto ht = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_types());
+  const auto h = coords.host();
+  const index_t first = out.first;
+  const int n = static_cast<int>(ho(first + 1) - ho(first));
+  for (index_t k = ho(first); k < ho(first + 1); ++k) {
+    out.cx += h(3 * hn(k)) / n;
+    out.cy += h(3 * hn(k) + 1) / n;
+    out.cz += h(3 * hn(k) + 2) / n;
+  }
+  out.area = volume(first);
+  out.type = static_cast<int>(ht(first));
+  return out;
+}
+
 InvertedCell find_inverted(const mesh::Mesh& mesh, const Tensor& coords, index_t n_cells) {
+  if (mesh.dim() == 3) return find_inverted_3d(mesh, coords, n_cells);
   const detail::CellArea cell_area{mesh.cell_offsets(), mesh.cell_nodes(), coords.view()};
   InvertedCell out;
   Kokkos::parallel_reduce(
@@ -536,14 +572,17 @@ InvertedCell find_inverted(const mesh::Mesh& mesh, const Tensor& coords, index_t
 }
 
 [[noreturn]] void report_inverted(std::int64_t cell, const InvertedCell& c, std::int64_t n_bad,
-                                  std::int64_t n_cells) {
+                                  std::int64_t n_cells, int dim) {
   throw_bad_input(CAMBER_MSG("check_cell_volumes: cell "
                              << cell << " (" << mesh::cell_type_name(static_cast<mesh::CellType>(c.type))
                              << ") with vertex centroid (" << c.cx << ", " << c.cy
-                             << ") has signed area " << c.area << " <= 0; " << n_bad << " of "
-                             << n_cells
+                             << (dim == 3 ? ", " + std::to_string(c.cz) : std::string()) << ") has "
+                             << (dim == 3 ? "volume " : "signed area ") << c.area << " <= 0; "
+                             << n_bad << " of " << n_cells
                              << " cells are inverted. The shape change is too large for this "
-                                "mesh: reduce the design step, or use a larger IDW exponent"));
+                             << (dim == 3 ? "mesh: reduce the design step or the bound"
+                                          : "mesh: reduce the design step, or use a larger IDW "
+                                            "exponent")));
 }
 
 }  // namespace
@@ -556,18 +595,18 @@ void check_cell_volumes(const mesh::Mesh& mesh, const Tensor& coords) {
                                                          << ", expected {" << mesh.n_nodes()
                                                          << ", 2}");
   const InvertedCell c = find_inverted(mesh, coords, mesh.n_cells());
-  if (c.count > 0) report_inverted(c.first, c, c.count, mesh.n_cells());
+  if (c.count > 0) report_inverted(c.first, c, c.count, mesh.n_cells(), 2);
 }
 
 void check_cell_volumes(const mesh::DistributedMesh& dm, const Tensor& coords) {
   const mesh::Mesh& local = dm.local();
-  CAMBER_INPUT_REQUIRE(local.dim() == 2, "check_cell_volumes: needs a 2-D mesh, got dim "
-                                             << local.dim());
-  CAMBER_REQUIRE(coords.rank() == 2 && coords.shape()[1] == 2 &&
+  const int dim = local.dim();
+  CAMBER_REQUIRE(coords.rank() == 2 && coords.shape()[1] == dim &&
                      coords.shape()[0] >= dm.n_local_nodes(),
                  "check_cell_volumes: coords has shape " << shape_string(coords.shape())
                                                          << ", expected at least {"
-                                                         << dm.n_local_nodes() << ", 2}");
+                                                         << dm.n_local_nodes() << ", " << dim
+                                                         << "}");
   const InvertedCell c = find_inverted(local, coords, dm.n_owned_cells());
   // The lowest global id among the ranks' first inverted cells, and its owner.
   long long counts[1] = {static_cast<long long>(c.count)}, total[1] = {0};
@@ -581,14 +620,15 @@ void check_cell_volumes(const mesh::DistributedMesh& dm, const Tensor& coords) {
          dm.rank()},
       lowest{};
   CAMBER_CHECK_MPI(MPI_Allreduce(&mine, &lowest, 1, MPI_DOUBLE_INT, MPI_MINLOC, dm.comm()));
-  double fields[4] = {static_cast<double>(c.type), c.cx, c.cy, c.area};
-  CAMBER_CHECK_MPI(MPI_Bcast(fields, 4, MPI_DOUBLE, lowest.rank, dm.comm()));
+  double fields[5] = {static_cast<double>(c.type), c.cx, c.cy, c.area, c.cz};
+  CAMBER_CHECK_MPI(MPI_Bcast(fields, 5, MPI_DOUBLE, lowest.rank, dm.comm()));
   InvertedCell first;
   first.type = static_cast<int>(fields[0]);
   first.cx = fields[1];
   first.cy = fields[2];
   first.area = fields[3];
-  report_inverted(static_cast<std::int64_t>(lowest.id), first, total[0], dm.n_global_cells());
+  first.cz = fields[4];
+  report_inverted(static_cast<std::int64_t>(lowest.id), first, total[0], dm.n_global_cells(), dim);
 }
 
 }  // namespace camber::design

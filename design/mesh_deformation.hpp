@@ -138,9 +138,10 @@ Tensor deformed_coordinates(const ShapeParametrization& shape, const MeshDeforma
 /// 2-D meshes only.
 void check_cell_volumes(const mesh::Mesh& mesh, const Tensor& coords);
 /// The same for the owned cells of a distributed mesh at its local node
-/// coordinates (the first n_local_nodes() rows of `coords`; further rows
-/// are ignored): the same verdict and message on every rank (the cell's
-/// global id). Collective.
+/// coordinates (the first n_local_nodes() rows of `coords`, {n, dim};
+/// further rows are ignored): the same verdict and message on every rank
+/// (the cell's global id). 2-D or 3-D (the volumes of
+/// mesh::compute_geometry, those the flow takes). Collective.
 void check_cell_volumes(const mesh::DistributedMesh& dm, const Tensor& coords);
 
 }  // namespace camber::design

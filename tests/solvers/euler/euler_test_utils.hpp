@@ -365,6 +365,55 @@ inline mesh::Mesh extruded(const mesh::Mesh& m2, int layers, double dz,
 
 // ------------------------------------------------------------------ airfoil solves
 
+// A wing of span 0.6 along y (lift along z, as the 3-D solver has it)
+// between symmetry planes, at M 0.5, alpha 2 deg: extruded_wing().
+constexpr double span = 0.6;
+
+inline const std::vector<BoundaryCondition> wing_conditions = {
+    {"airfoil", BoundaryKind::slip_wall},
+    {"farfield", BoundaryKind::far_field},
+    {"z_lo", BoundaryKind::symmetry},
+    {"z_hi", BoundaryKind::symmetry}};
+
+inline FlowConditions wing_flow() {
+  FlowConditions flow;
+  flow.mach = 0.5;
+  flow.alpha_deg = 2.0;
+  flow.reference_area = span;  // chord 1
+  flow.moment_point = {0.25, 0.0, 0.0};
+  return flow;
+}
+
+// The host coordinates of a mesh, {n_nodes, 3} row-major.
+inline std::vector<double> host_coords(const mesh::Mesh& m) {
+  const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.coords());
+  std::vector<double> c(static_cast<size_t>(m.n_nodes()) * 3);
+  for (index_t n = 0; n < m.n_nodes(); ++n)
+    for (int d = 0; d < 3; ++d) c[static_cast<size_t>(3 * n + d)] = x(n, d);
+  return c;
+}
+
+// The O-grid extruded along z, turned by 90 degrees about x so that the
+// span runs along y in [0, span] and the section lies in the x-z plane
+// ((x, y, z) -> (x, z, -y), a rotation), then the section thinned towards
+// y = span near the airfoil: z scaled by 1 - 0.25 (y / span) exp(-r^2), r
+// the distance from mid-chord. Symmetry planes stay planes (y is
+// unchanged).
+inline mesh::Mesh extruded_wing(mesh::CellShape shape) {
+  const mesh::Mesh m2 = mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 32, 10,
+                                            0.25 / 32, 20.0, nullptr, shape);
+  const mesh::Mesh m3 = extruded(m2, 3, span / 3, "wing");
+  std::vector<double> x = host_coords(m3);
+  for (index_t n = 0; n < m3.n_nodes(); ++n) {
+    double* p = &x[static_cast<size_t>(3 * n)];
+    const double y = p[2], z = -p[1];
+    const double r2 = (p[0] - 0.5) * (p[0] - 0.5) + z * z;
+    p[1] = y;
+    p[2] = z * (1.0 - 0.25 * (y / span) * std::exp(-r2));
+  }
+  return m3.with_coordinates(Tensor::from_host({m3.n_nodes(), 3}, x));
+}
+
 inline const std::vector<BoundaryCondition> airfoil_conditions = {{"airfoil", BoundaryKind::slip_wall},
                                                            {"farfield", BoundaryKind::far_field}};
 

@@ -74,30 +74,6 @@ namespace {
 using namespace test_utils;
 
 constexpr int nv3 = 5;
-constexpr double span = 0.6;
-
-const std::vector<BoundaryCondition> wing_conditions = {{"airfoil", BoundaryKind::slip_wall},
-                                                        {"farfield", BoundaryKind::far_field},
-                                                        {"z_lo", BoundaryKind::symmetry},
-                                                        {"z_hi", BoundaryKind::symmetry}};
-
-FlowConditions wing_flow() {
-  FlowConditions flow;
-  flow.mach = 0.5;
-  flow.alpha_deg = 2.0;
-  flow.reference_area = span;  // chord 1
-  flow.moment_point = {0.25, 0.0, 0.0};
-  return flow;
-}
-
-// The host coordinates of a mesh, {n_nodes, 3} row-major.
-std::vector<double> host_coords(const mesh::Mesh& m) {
-  const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.coords());
-  std::vector<double> c(static_cast<size_t>(m.n_nodes()) * 3);
-  for (index_t n = 0; n < m.n_nodes(); ++n)
-    for (int d = 0; d < 3; ++d) c[static_cast<size_t>(3 * n + d)] = x(n, d);
-  return c;
-}
 
 // The mesh with its nodes at x + h V (V: {n_nodes, 3}).
 mesh::Mesh moved(const mesh::Mesh& m, const Tensor& V, double h) {
@@ -105,27 +81,6 @@ mesh::Mesh moved(const mesh::Mesh& m, const Tensor& V, double h) {
   const auto v = V.host();
   for (size_t i = 0; i < x.size(); ++i) x[i] += h * v(static_cast<index_t>(i));
   return m.with_coordinates(Tensor::from_host({m.n_nodes(), 3}, x));
-}
-
-// The O-grid extruded along z, turned by 90 degrees about x so that the
-// span runs along y in [0, span] and the section lies in the x-z plane
-// ((x, y, z) -> (x, z, -y), a rotation), then the section thinned towards
-// y = span near the airfoil: z scaled by 1 - 0.25 (y / span) exp(-r^2), r
-// the distance from mid-chord. Symmetry planes stay planes (y is
-// unchanged).
-mesh::Mesh wing(mesh::CellShape shape) {
-  const mesh::Mesh m2 = mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 32, 10,
-                                            0.25 / 32, 20.0, nullptr, shape);
-  const mesh::Mesh m3 = extruded(m2, 3, span / 3, "wing");
-  std::vector<double> x = host_coords(m3);
-  for (index_t n = 0; n < m3.n_nodes(); ++n) {
-    double* p = &x[static_cast<size_t>(3 * n)];
-    const double y = p[2], z = -p[1];
-    const double r2 = (p[0] - 0.5) * (p[0] - 0.5) + z * z;
-    p[1] = y;
-    p[2] = z * (1.0 - 0.25 * (y / span) * std::exp(-r2));
-  }
-  return m3.with_coordinates(Tensor::from_host({m3.n_nodes(), 3}, x));
 }
 
 // A smooth displacement of the nodes near the airfoil, zero far away: a
@@ -229,7 +184,7 @@ const Shape shapes[] = {{"hexahedra", mesh::CellShape::quads},
 
 TEST(EulerAdjoint3D, ColouringJacobianAndForceGradientAreExact) {
   for (const Shape& s : shapes) {
-    mesh::DistributedMesh dm(wing(s.shape), world());
+    mesh::DistributedMesh dm(extruded_wing(s.shape), world());
     Discretization disc(dm, wing_flow(), wing_conditions, FluxScheme::roe, second_order());
     Tensor U = rough_state(disc);
     disc.freeze_limiter(U);
@@ -269,7 +224,7 @@ TEST(EulerAdjoint3D, ColouringJacobianAndForceGradientAreExact) {
 
 TEST(EulerShapeDerivative3D, NodeCoordinatePartialsMatchFiniteDifferences) {
   for (const Shape& s : shapes) {
-    const mesh::Mesh global = wing(s.shape);
+    const mesh::Mesh global = extruded_wing(s.shape);
     const Tensor V = random_displacement(global, 78);
     // Truncation error measured to fall as h^2: 1e-5 of dCL/dX . V at
     // h = 1e-3, 1e-7 at 1e-4, 3e-9 at 1e-5 (round-off still below it).
@@ -383,7 +338,7 @@ Gradients adjoint_gradients(const mesh::Mesh& global, const Tensor& V, MPI_Comm 
 
 TEST(EulerAdjoint3D, AlphaAndShapeGradientsMatchConvergedFiniteDifferences) {
   for (const Shape& s : shapes) {
-    const mesh::Mesh global = wing(s.shape);
+    const mesh::Mesh global = extruded_wing(s.shape);
     const Tensor V = smooth_displacement(global);
     std::vector<double> phi_by_id;
     Gradients g = adjoint_gradients(global, V, world(), phi_by_id);
@@ -433,7 +388,7 @@ TEST(EulerAdjoint3D, AlphaAndShapeGradientsMatchConvergedFiniteDifferences) {
 }
 
 TEST(EulerAdjoint3D, FfdControlPointGradientMatchesConvergedFiniteDifferences) {
-  const mesh::Mesh global = wing(mesh::CellShape::quads);
+  const mesh::Mesh global = extruded_wing(mesh::CellShape::quads);
   const std::vector<double> x_global = host_coords(global);
   mesh::DistributedMesh dm(global, world());
   design::FfdVolumeOptions options;
@@ -515,7 +470,7 @@ TEST(EulerAdjoint3D, SteadyFlowOnADistributedMeshIsDifferentiableThroughAnFfdBox
   settings.spatial = second_order(LimiterKind::venkatakrishnan_smooth);
   settings.steady.rel_tolerance = 1e-12;
   settings.steady.abs_tolerance = 1e-13;
-  SteadyFlow flow(mesh::DistributedMesh(wing(mesh::CellShape::quads), world()), settings);
+  SteadyFlow flow(mesh::DistributedMesh(extruded_wing(mesh::CellShape::quads), world()), settings);
   const Tensor X0 = flow.row_coordinates();
   design::FfdVolumeOptions options;
   options.degree = {4, 3, 2};
@@ -563,7 +518,7 @@ TEST(EulerAdjoint3D, SteadyFlowOnADistributedMeshIsDifferentiableThroughAnFfdBox
 // limiter acting, in 3-D (the wing) and 2-D (the NACA O-grid).
 TEST(EulerAdjoint3D, WallFacePressuresIntegrateToTheForces) {
   for (int dim : {3, 2}) {
-    mesh::DistributedMesh dm(dim == 3 ? wing(mesh::CellShape::triangles) : naca_ogrid_48x24(),
+    mesh::DistributedMesh dm(dim == 3 ? extruded_wing(mesh::CellShape::triangles) : naca_ogrid_48x24(),
                              world());
     const Discretization disc(dm, wing_flow(), dim == 3 ? wing_conditions : airfoil_conditions,
                               FluxScheme::roe, second_order());
