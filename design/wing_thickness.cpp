@@ -7,7 +7,6 @@
 #include <limits>
 
 #include <camber/core/error.hpp>
-#include <camber/core/runtime.hpp>
 #include <camber/parallel/collectives.hpp>
 
 namespace camber::design {
@@ -25,16 +24,14 @@ WingThickness::WingThickness(const mesh::DistributedMesh& dm, const std::vector<
                              const std::vector<double>& etas,
                              const std::vector<double>& chord_fractions) {
   const MPI_Comm comm = dm.comm();
-  collective_guard(comm, [&] {
-    CAMBER_INPUT_REQUIRE(dm.local().dim() == 3, "wing thickness stations need a 3-D mesh; this one is "
-                                                    << dm.local().dim() << "-D");
-    for (double f : etas)
-      CAMBER_INPUT_REQUIRE(f > 0.0 && f < 1.0, "a thickness section eta = " << f
-                                                                             << " must lie in (0, 1)");
-    for (double f : chord_fractions)
-      CAMBER_INPUT_REQUIRE(f > 0.0 && f < 1.0, "a thickness station x/c = "
-                                                   << f << " must lie in (0, 1)");
-  });
+  CAMBER_INPUT_REQUIRE(dm.local().dim() == 3, "wing thickness stations need a 3-D mesh; this one is "
+                                                  << dm.local().dim() << "-D");
+  for (double f : etas)
+    CAMBER_INPUT_REQUIRE(f > 0.0 && f < 1.0, "a thickness section eta = " << f
+                                                                           << " must lie in (0, 1)");
+  for (double f : chord_fractions)
+    CAMBER_INPUT_REQUIRE(f > 0.0 && f < 1.0, "a thickness station x/c = "
+                                                 << f << " must lie in (0, 1)");
   const mesh::Mesh& local = dm.local();
   const auto x = host(local.coords());
   const auto offsets = host(local.face_offsets());
@@ -49,13 +46,11 @@ WingThickness::WingThickness(const mesh::DistributedMesh& dm, const std::vector<
   for (index_t f : faces)
     for (index_t k = offsets(f); k < offsets(f + 1); ++k) b = std::max(b, x(nodes(k), 1));
   b = par::allreduce_max(b, comm);
-  collective_guard(comm, [&] {
-    std::string names;
-    for (const std::string& w : walls) names += (names.empty() ? "'" : ", '") + w + "'";
-    CAMBER_INPUT_REQUIRE(std::isfinite(b) && b > 0.0,
-                         "the wall " << names << " has no faces, or none at y > 0: thickness "
-                                     << "stations need a wing whose root lies on y = 0");
-  });
+  std::string names;
+  for (const std::string& w : walls) names += (names.empty() ? "'" : ", '") + w + "'";
+  CAMBER_INPUT_REQUIRE(std::isfinite(b) && b > 0.0,
+                       "the wall " << names << " has no faces, or none at y > 0: thickness "
+                                   << "stations need a wing whose root lies on y = 0");
 
   // Per station, this rank's highest and lowest hit: z, then the hit
   // face's (up to) four nodes (x, y, z each) and the weights of the point.
@@ -78,10 +73,8 @@ WingThickness::WingThickness(const mesh::DistributedMesh& dm, const std::vector<
     }
     lo = par::allreduce_min(lo, comm);
     hi = par::allreduce_max(hi, comm);
-    collective_guard(comm, [&] {
-      CAMBER_INPUT_REQUIRE(hi > lo, "the plane y = " << y0 << " (eta = " << eta
-                                                      << ") does not cut the wall");
-    });
+    CAMBER_INPUT_REQUIRE(hi > lo, "the plane y = " << y0 << " (eta = " << eta
+                                                    << ") does not cut the wall");
     for (double xc : chord_fractions) {
       WingStation s;
       s.eta = eta;
@@ -169,12 +162,10 @@ WingThickness::WingThickness(const mesh::DistributedMesh& dm, const std::vector<
         }
       }
     }
-    collective_guard(comm, [&] {
-      CAMBER_INPUT_REQUIRE(st.z_upper > st.z_lower,
-                           "the thickness station eta = " << st.eta << ", x/c = " << st.x_over_c
-                                                          << " (x = " << st.x << ", y = " << st.y
-                                                          << ") does not cross the wing twice");
-    });
+    CAMBER_INPUT_REQUIRE(st.z_upper > st.z_lower,
+                         "the thickness station eta = " << st.eta << ", x/c = " << st.x_over_c
+                                                        << " (x = " << st.x << ", y = " << st.y
+                                                        << ") does not cross the wing twice");
   }
 }
 

@@ -58,9 +58,10 @@ struct WingStation {
 class WingThickness {
  public:
   /// The stations eta x chord_fractions (both in (0, 1)) on the faces of
-  /// `walls`, the same on every rank. Collective; bad_input (on every rank)
-  /// for a fraction outside (0, 1), walls no rank has faces of, or a
-  /// station whose line misses the wall.
+  /// `walls`, the same on every rank. Collective; throws bad_input on every
+  /// rank alike (the checks are of values every rank agrees on: call it
+  /// inside collective_guard) for a fraction outside (0, 1), walls no rank
+  /// has faces of, or a station whose line does not cross the wall twice.
   WingThickness(const mesh::DistributedMesh& dm, const std::vector<std::string>& walls,
                 const std::vector<double>& etas, const std::vector<double>& chord_fractions);
 

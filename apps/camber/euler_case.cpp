@@ -208,17 +208,34 @@ void declare_euler_schema(deck::Schema& s) {
             "residual). 0: never.");
   s.section("design", "camber optimize: the shape parametrization of the wall and the volume "
                       "mesh deformation (inverse-distance weighting or radial basis functions).")
-      .choice("parametrization", "hicks_henne", {"hicks_henne", "cst", "ffd"},
-              "hicks_henne: bumps sin^3(pi x^(ln 0.5 / ln x_k)) normal to the chord; cst: "
-              "Kulfan class-shape perturbation; ffd: a Bernstein free-form deformation box.")
-      .string("wall", "airfoil", "The marker of the wall being designed.")
+      .choice("parametrization", "hicks_henne", {"hicks_henne", "cst", "ffd", "ffd_volume"},
+              "2-D meshes: hicks_henne: bumps sin^3(pi x^(ln 0.5 / ln x_k)) normal to the "
+              "chord; cst: Kulfan class-shape perturbation; ffd: a Bernstein free-form "
+              "deformation box of the wall. 3-D meshes: ffd_volume: a trivariate Bernstein box "
+              "around the walls that moves every node inside it (the volume deformation too); "
+              "its free control points' moves are the design variables.")
+      .string("wall", "airfoil",
+              "The marker of the wall being designed (3-D: comma-separated markers the box "
+              "surrounds).")
       .integer("bumps_per_surface", 19, deck::IntRange(1, 200),
                "hicks_henne: bumps per surface, peaks at k / (n + 1) of the chord.")
       .integer("cst_order", 6, deck::IntRange(1, 30), "cst: Bernstein order per surface.")
       .integer("ffd_degree_x", 6, deck::IntRange(1, 30), "ffd: control points along x minus 1.")
       .integer("ffd_degree_y", 1, deck::IntRange(1, 10), "ffd: control points along y minus 1.")
+      .integers("ffd_volume_degree", {6, 4, 2}, deck::Length::exactly(3), deck::IntRange(2, 20),
+                "ffd_volume: the box's degree along x, y and z (degree + 1 control points; the "
+                "faces' stay put, so degree - 1 free layers). Degree 2 in z moved in z keeps a "
+                "section symmetric about the box's mid-plane exactly as thick; 3 or more "
+                "changes thickness, which optimizer.thickness_fraction then holds.")
+      .string("ffd_volume_move", "z",
+              "ffd_volume: the directions the free control points move in, from x, y, z (e.g. "
+              "z, or xz); leave y out to keep a symmetry plane y = 0 plane.")
+      .real("ffd_volume_margin", 0.05, deck::Range::positive().and_at_most(10.0),
+            "ffd_volume: the box is the walls' bounding box grown on every side by this "
+            "fraction of its largest extent.")
       .real("bound", 0.01, deck::Range::positive(),
-            "Each design variable stays in [-bound, bound] (chord units).")
+            "Each design variable stays in [-bound, bound] (chord units in 2-D; the mesh's "
+            "length unit in 3-D).")
       .choice("deformation", "idw", {"idw", "rbf"},
               "The volume mesh deformation: idw (inverse-distance weighting) or rbf (radial "
               "basis functions, Wendland C2 kernel, interpolating the wall and the other "
@@ -236,8 +253,17 @@ void declare_euler_schema(deck::Schema& s) {
       .real("ftol_rel", 1e-6, deck::Range::positive().and_less_than(1.0),
             "Stop when the objective changes by less than this fraction.")
       .real("thickness_fraction", 1.0, deck::Range(0.0, 2.0),
-            "The thickness at 49 chord stations stays at least this fraction of the "
-            "baseline's. 0: no such constraint.")
+            "The thickness at 49 chord stations (3-D: at thickness_etas x thickness_chords "
+            "stations of the planform) stays at least this fraction of the baseline's. 0: no "
+            "such constraint.")
+      .reals("thickness_etas", {0.2, 0.44, 0.65, 0.8, 0.95}, deck::Length::between(1, 64),
+             deck::Range::greater_than(0.0).and_less_than(1.0),
+             "3-D: the spanwise sections (fractions of the semi-span, the root on y = 0) whose "
+             "thickness thickness_fraction holds.")
+      .reals("thickness_chords", {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9},
+             deck::Length::between(1, 64), deck::Range::greater_than(0.0).and_less_than(1.0),
+             "3-D: the chordwise stations x/c of each section in thickness_etas (the vertical "
+             "distance between the wing's upper and lower surface there).")
       .real("max_thickness_min", 0.0, deck::Range(0.0, 1.0),
             "The largest thickness stays at least this (chord units). 0: no such constraint.")
       .real("area_fraction", 0.0, deck::Range(0.0, 2.0),
@@ -354,6 +380,32 @@ void validate_euler(const deck::Deck& d) {
     d.reject("optimizer.alpha_range_deg",
              "is used only when optimizer.lift trims the angle of attack (equal, "
              "equal_baseline, fixed, fixed_baseline), so it would be ignored");
+  // The FFD volume box is the 3-D parametrization; the others are 2-D.
+  const bool volume = d.string("design.parametrization") == "ffd_volume";
+  for (const char* key : {"design.ffd_volume_degree", "design.ffd_volume_move",
+                          "design.ffd_volume_margin", "optimizer.thickness_etas",
+                          "optimizer.thickness_chords"})
+    if (!volume && d.has(key))
+      d.reject(key, "is used only with design.parametrization: ffd_volume (3-D meshes)");
+  for (const char* key : {"design.bumps_per_surface", "design.cst_order", "design.ffd_degree_x",
+                          "design.ffd_degree_y", "design.deformation", "design.idw_exponent",
+                          "design.rbf_support", "optimizer.max_thickness_min",
+                          "optimizer.area_fraction", "optimizer.le_radius_fraction"})
+    if (volume && d.has(key))
+      d.reject(key, "is a 2-D airfoil setting; design.parametrization: ffd_volume (3-D) does "
+                    "not use it");
+  {
+    const std::string& move = d.string("design.ffd_volume_move");
+    const bool valid = !move.empty() && move.size() <= 3 &&
+                       std::all_of(move.begin(), move.end(),
+                                   [&](char c) {
+                                     return (c == 'x' || c == 'y' || c == 'z') &&
+                                            std::count(move.begin(), move.end(), c) == 1;
+                                   });
+    if (!valid)
+      d.reject("design.ffd_volume_move",
+               "'" + move + "' is not a set of directions from x, y and z (e.g. z, or xz)");
+  }
   const std::string& deformation = d.string("design.deformation");
   if (d.has("design.rbf_support") && deformation != "rbf")
     d.reject("design.rbf_support", "is used only with design.deformation: rbf (it is '" +
@@ -658,6 +710,20 @@ bool plot_stations(const std::string& dir, const std::string& name,
   return run_gnuplot(script, gp.str());
 }
 
+void write_wing_stations(const std::string& dir, const std::string& stem,
+                         const std::vector<aero::SectionPoint>& stations,
+                         const std::vector<double>& etas) {
+  std::ostringstream st;
+  st << "eta,x_over_c,x,z,Cp,side\n" << std::setprecision(10);
+  for (const aero::SectionPoint& q : stations)
+    st << q.eta << ',' << q.x_over_c << ',' << q.x << ',' << q.z << ',' << q.cp << ',' << q.side
+       << '\n';
+  write_file_atomically(dir + "/" + stem + "_stations.csv", st.str());
+  const bool station_png = plot_stations(dir, stem, etas);
+  logging::info("wrote " + dir + "/" + stem + "_stations.csv" +
+                (station_png ? " and _stations.png" : ""));
+}
+
 // The state file <dir>/<case>.h5: the conserved variables (nondimensional)
 // of every cell with its global cell id, rows in rank order, and the run's
 // settings as attributes. Collective; written atomically by H5File.
@@ -836,17 +902,7 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
       }
       write_file_atomically(dir + "/" + name + "_cp.csv", c.str());
       const bool png = plot(dir, name, dim);
-      if (!stations.empty()) {
-        std::ostringstream st;
-        st << "eta,x_over_c,x,z,Cp,side\n" << std::setprecision(10);
-        for (const aero::SectionPoint& q : stations)
-          st << q.eta << ',' << q.x_over_c << ',' << q.x << ',' << q.z << ',' << q.cp << ','
-             << q.side << '\n';
-        write_file_atomically(dir + "/" + name + "_stations.csv", st.str());
-        const bool station_png = plot_stations(dir, name, d.reals("wing.stations"));
-        logging::info("wrote " + dir + "/" + name + "_stations.csv" +
-                      (station_png ? " and _stations.png" : ""));
-      }
+      if (!stations.empty()) write_wing_stations(dir, name, stations, d.reals("wing.stations"));
       logging::info("wrote " + dir + "/" + name + "_history.csv and _cp.csv" +
                     (png ? ", and their plots _convergence.png and _cp.png" : ""));
     }

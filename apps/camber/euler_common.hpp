@@ -7,8 +7,10 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,11 +21,15 @@
 #include <camber/design/airfoil_wall.hpp>
 #include <camber/design/mesh_deformation.hpp>
 #include <camber/io/hdf5_file.hpp>
+#include <camber/io/pvd_series.hpp>
 #include <camber/io/vtk_writer.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/mesh.hpp>
 #include <camber/core/runtime.hpp>
+#include <camber/optimization/optimizer.hpp>
 #include <camber/solvers/aero/flow_state.hpp>
+#include <camber/solvers/aero/shape_design.hpp>
+#include <camber/solvers/aero/wing_sections.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
@@ -49,6 +55,8 @@ mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim, const std
 // (no rank holds it whole), a generated mesh is cut into chunks.
 mesh::DistributedMesh build_distributed_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim,
                                              const std::string& what);
+// The comma-separated names of a deck string, trimmed (empty ones dropped).
+std::vector<std::string> split_names(const std::string& text);
 // Boundary conditions checked against the mesh's markers (bad_input names
 // the deck key and line).
 std::vector<eu::BoundaryCondition> boundary_conditions(const deck::Deck& d, const mesh::Mesh& m,
@@ -68,6 +76,47 @@ std::unique_ptr<design::ShapeParametrization> shape_parametrization(const deck::
                                                                     const mesh::Mesh& m,
                                                                     MPI_Comm comm);
 design::DeformationOptions deformation_options(const deck::Deck& d);
+// What the optimizer section and design.bound set whatever the geometry
+// (objective, lift, alpha range, moment bound, operating points, NLopt,
+// the checkpoint <dir>/<case>_optimizer); s.flow must be set first.
+void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s);
+// The problem's size, the baseline's coefficients (solving it) followed by
+// `geometry`, and the lift held.
+void log_baseline(const deck::Deck& d, aero::ShapeDesign& problem, std::int64_t n_cells,
+                  const std::string& geometry);
+
+// camber optimize's outputs that do not depend on the geometry: per
+// evaluation (the Report of ShapeDesign::run) a progress line, a history
+// row, the baseline gradient <parametrization>_<n>.csv and, with
+// output.paraview, the flow and adjoint fields of the design and its wall
+// surfaces; at the end the history CSV, its plot and the final design
+// vector (rank 0), and the summary's common rows.
+class DesignOutputs {
+ public:
+  DesignOutputs(const deck::Deck& d, aero::ShapeDesign& problem, std::vector<std::string> walls,
+                const std::string& checkpoint, MPI_Comm comm);
+  void operator()(const opt::Record& r, const aero::DesignCosts* costs);
+  void write_final(const aero::ShapeDesignResult& result) const;
+  std::string summary_head(const aero::ShapeDesignResult& result) const;
+  std::string summary_tail(const aero::ShapeDesignResult& result, double seconds) const;
+
+ private:
+  const deck::Deck& d_;
+  aero::ShapeDesign& problem_;
+  std::vector<std::string> walls_;
+  std::string checkpoint_;
+  MPI_Comm comm_;
+  std::string name_, dir_, objective_;
+  io::PvdSeries series_;
+  std::ostringstream csv_;
+  int replayed_ = 0;
+};
+
+// Rank 0: the wing stations' Cp as <dir>/<stem>_stations.csv and its plot
+// <stem>_stations.png (euler_case.cpp).
+void write_wing_stations(const std::string& dir, const std::string& stem,
+                         const std::vector<aero::SectionPoint>& stations,
+                         const std::vector<double>& etas);
 
 // Cell fields in physical units for ParaView (owned rows).
 std::vector<io::Field> flow_fields(const eu::Discretization& disc, const Tensor& U);
@@ -96,5 +145,9 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
 // `camber optimize` for an euler deck (euler_optimize.cpp).
 int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
                    const std::string& petsc_options);
+// The same on a 3-D mesh, read in parallel (wing_optimize.cpp): an FFD box
+// around the walls, called by optimize_euler inside its PETSc session.
+int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
+                  mesh::DistributedMesh dm);
 
 }  // namespace camber::app

@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "euler_common.hpp"
+#include "mesh_source.hpp"
 #include <camber/autodiff/functional.hpp>
 #include <camber/autodiff/ops.hpp>
 #include <camber/design/airfoil_section.hpp>
@@ -107,28 +108,109 @@ std::unique_ptr<design::ShapeParametrization> shape_parametrization(const deck::
   return p;
 }
 
+void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s) {
+  const std::string& objective = d.string("optimizer.objective");
+  s.objective = objective == "cl"   ? aero::Coefficient::cl
+                : objective == "cd" ? aero::Coefficient::cd
+                                    : aero::Coefficient::cm;
+  const std::string& lift = d.string("optimizer.lift");
+  s.lift = lift == "free"                                      ? aero::LiftConstraint::none
+           : lift == "at_least" || lift == "at_least_baseline" ? aero::LiftConstraint::at_least
+           : lift == "fixed" || lift == "fixed_baseline"       ? aero::LiftConstraint::fixed
+                                                                : aero::LiftConstraint::equal;
+  if (d.has("optimizer.lift_target")) s.lift_target = d.real("optimizer.lift_target");
+  s.alpha_range_deg = d.real("optimizer.alpha_range_deg");
+  if (d.has("optimizer.cm_min")) s.cm_min = d.real("optimizer.cm_min");
+  // A multi-point design: flow.mach's point first, the others in the
+  // deck's order.
+  const std::vector<double>& mach_points = d.reals("optimizer.mach_points");
+  const std::vector<double>& point_weights = d.reals("optimizer.point_weights");
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t i = 0; i < mach_points.size(); ++i)
+      if ((mach_points[i] == s.flow.flow.mach) == (pass == 0))
+        s.points.push_back(
+            {mach_points[i], s.flow.flow.alpha_deg, point_weights.empty() ? 1.0 : point_weights[i]});
+  s.bound = d.real("design.bound");
+  s.optimizer.algorithm = d.string("optimizer.algorithm");
+  s.optimizer.max_evaluations = static_cast<int>(d.integer("optimizer.max_iterations"));
+  s.optimizer.ftol_rel = d.real("optimizer.ftol_rel");
+  s.optimizer.xtol_rel = 1e-6;
+  s.optimizer.constraint_tol = 1e-6;
+  // The checkpoint: <case>_optimizer.history and <case>_optimizer_state_<k>.h5.
+  s.checkpoint = d.string("output.dir") + "/" + d.string("case") + "_optimizer";
+}
+
+void log_baseline(const deck::Deck& d, aero::ShapeDesign& problem, std::int64_t n_cells,
+                  const std::string& geometry) {
+  int ranks = 1;
+  MPI_Comm_size(problem.flow().distributed_mesh().comm(), &ranks);
+  logging::info(CAMBER_MSG("optimize: " << n_cells << " cells on " << ranks
+                                        << (ranks == 1 ? " rank" : " ranks") << ", "
+                                        << problem.n_design() << " design variables ("
+                                        << d.string("design.parametrization")
+                                        << (problem.trims_alpha() ? ", and alpha" : "")
+                                        << "), objective " << d.string("optimizer.objective")
+                                        << (problem.n_points() > 1
+                                                ? " (weighted mean over " +
+                                                      std::to_string(problem.n_points()) +
+                                                      " operating points)"
+                                                : std::string())));
+  const std::array<double, 3> base = problem.baseline();
+  logging::info(CAMBER_MSG(std::setprecision(6)
+                           << "baseline: CL " << base[0] << ", CD " << base[1] << ", CM " << base[2]
+                           << geometry << " ("
+                           << problem.flow().report().newton_iterations << " Newton steps, "
+                           << std::setprecision(3) << problem.flow().report().solve_seconds << " s)"));
+  for (int i = 1; i < problem.n_points(); ++i) {
+    const std::array<double, 3>& b = problem.baseline(i);
+    logging::info(CAMBER_MSG(std::setprecision(6)
+                             << "baseline at M " << problem.points()[static_cast<size_t>(i)].mach
+                             << " (weight " << problem.points()[static_cast<size_t>(i)].weight
+                             << "): CL " << b[0] << ", CD " << b[1] << ", CM " << b[2]));
+  }
+  if (problem.design_settings().lift != aero::LiftConstraint::none)
+    for (int i = 0; i < problem.n_points(); ++i)
+      logging::info(CAMBER_MSG(std::setprecision(6)
+                               << "lift: CL "
+                               << (problem.trims_alpha() || problem.fixes_lift() ? "= " : ">= ")
+                               << problem.lift_target(i)
+                               << (problem.trims_alpha() ? ", alpha trimmed by the optimizer"
+                                   : problem.fixes_lift() ? ", alpha trimmed in every evaluation"
+                                                          : "")
+                               << (problem.n_points() > 1
+                                       ? " at M " + std::to_string(problem.points()[static_cast<size_t>(i)].mach)
+                                       : std::string())));
+}
+
 }  // namespace euler_app
 
 using namespace euler_app;
 
 namespace {
 
-// ParaView fields of the objective's adjoint: psi per cell, and the surface
-// sensitivity dJ/dn (the shape gradient at the wall nodes along the wall's
-// unit normal, averaged over each wall face's two nodes) in the wall cells.
-std::vector<io::Field> adjoint_fields(eu::SteadyFlow& flow, const std::string& wall,
+// ParaView fields of the objective's adjoint: psi per cell and, in 2-D,
+// the surface sensitivity dJ/dn (the shape gradient at the wall nodes
+// along the wall's unit normal, averaged over each wall face's two nodes)
+// in the wall cells. (In 3-D the gradient lives at each rank's node rows
+// only; no rank gathers it.)
+std::vector<io::Field> adjoint_fields(eu::SteadyFlow& flow, const std::vector<std::string>& walls,
                                       const std::string& objective) {
   if (flow.sensitivities().empty()) return {};
   const eu::SteadyFlow::Sensitivity& s = flow.sensitivities().front();
   const eu::Discretization& disc = flow.discretization();
   mesh::DistributedMesh& dm = disc.mesh();
   const index_t n = disc.n_owned();
-  io::Field psi{"Adjoint of " + objective + " (mass, x-momentum, y-momentum, energy)", 4, {}};
-  io::Field dn{"Surface sensitivity d" + objective + "/dn [1/m]", 1,
-               std::vector<double>(static_cast<size_t>(n), 0.0)};
+  const int nv = disc.n_vars();
+  io::Field psi{"Adjoint of " + objective +
+                    (disc.dim() == 3 ? " (mass, x-, y-, z-momentum, energy)"
+                                     : " (mass, x-momentum, y-momentum, energy)"),
+                nv, {}};
   const auto ph = s.psi.host();
   for (index_t c = 0; c < n; ++c)
-    for (int k = 0; k < 4; ++k) psi.values.push_back(ph(c * 4 + k));
+    for (int k = 0; k < nv; ++k) psi.values.push_back(ph(c * nv + k));
+  if (disc.dim() == 3) return {psi};
+  io::Field dn{"Surface sensitivity d" + objective + "/dn [1/m]", 1,
+               std::vector<double>(static_cast<size_t>(n), 0.0)};
   const Tensor dX = flow.global_of(s.dX_share);
   const auto gx = dX.host();
   const auto normal =
@@ -139,20 +221,174 @@ std::vector<io::Field> adjoint_fields(eu::SteadyFlow& flow, const std::string& w
   const auto fo = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dm.local().face_offsets());
   const auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dm.local().face_nodes());
   const auto& node_gid = dm.node_global_ids();
-  for (index_t f : dm.owned_marker_faces(wall)) {
-    double v = 0.0;
-    for (index_t q = fo(f); q < fo(f + 1); ++q) {
-      const std::int64_t a = node_gid[static_cast<size_t>(fn(q))];
-      // n_f points out of the fluid, into the body: the outward wall normal
-      // (into the fluid) is -n_f.
-      v -= (gx(a * 2) * normal(f, 0) + gx(a * 2 + 1) * normal(f, 1)) / area(f);
+  for (const std::string& wall : walls)
+    for (index_t f : dm.owned_marker_faces(wall)) {
+      double v = 0.0;
+      for (index_t q = fo(f); q < fo(f + 1); ++q) {
+        const std::int64_t a = node_gid[static_cast<size_t>(fn(q))];
+        // n_f points out of the fluid, into the body: the outward wall
+        // normal (into the fluid) is -n_f.
+        v -= (gx(a * 2) * normal(f, 0) + gx(a * 2 + 1) * normal(f, 1)) / area(f);
+      }
+      dn.values[static_cast<size_t>(left(f))] = v / static_cast<double>(fo(f + 1) - fo(f));
     }
-    dn.values[static_cast<size_t>(left(f))] = v / static_cast<double>(fo(f + 1) - fo(f));
-  }
   return {psi, dn};
 }
 
 }  // namespace
+
+namespace euler_app {
+
+DesignOutputs::DesignOutputs(const deck::Deck& d, aero::ShapeDesign& problem,
+                             std::vector<std::string> walls, const std::string& checkpoint,
+                             MPI_Comm comm)
+    : d_(d),
+      problem_(problem),
+      walls_(std::move(walls)),
+      checkpoint_(checkpoint),
+      comm_(comm),
+      name_(d.string("case")),
+      dir_(d.string("output.dir")),
+      objective_(d.string("optimizer.objective")),
+      series_(dir_ + "/" + name_ + "_designs.pvd", comm) {
+  csv_ << "evaluation,objective,max_violation,gradient_norm,best_objective,CL,CD,CM,alpha_deg,"
+          "newton_steps,adjoint_iterations,flow_seconds,adjoint_seconds,seconds,replayed\n"
+       << std::setprecision(10);
+}
+
+void DesignOutputs::operator()(const opt::Record& r, const aero::DesignCosts* costs) {
+  aero::ShapeDesign& problem = problem_;
+  const index_t n = problem.n_design();
+  const int max_evaluations = problem.design_settings().optimizer.max_evaluations;
+  const aero::DesignCosts ex = costs ? *costs : aero::DesignCosts{};
+  if (r.replayed) {
+    ++replayed_;
+  } else if (replayed_ > 0 && r.evaluation == replayed_ + 1) {
+    logging::info(CAMBER_MSG("restart: replayed " << replayed_ << " evaluations from "
+                                                  << checkpoint_ << ".history (no flow solves)"));
+  }
+  std::ostringstream line;
+  line << "design " << r.evaluation << "/" << max_evaluations << std::setprecision(6)
+       << (r.failed ? "  FAILED: " + r.failure : "") << "  " << objective_ << " " << r.objective
+       << "  violation " << std::scientific << std::setprecision(2) << r.max_violation
+       << "  |grad| " << r.gradient_norm << std::fixed << std::setprecision(6) << "  best "
+       << r.best_objective;
+  if (r.replayed)
+    line << "  (replayed)";
+  else if (costs)
+    line << "  CL " << ex.coefficients[0]
+         << (problem.trims_alpha() || problem.fixes_lift()
+                 ? "  alpha " + std::to_string(ex.point_alpha_deg.front())
+                 : "")
+         << std::setprecision(2) << "  flow " << ex.newton_iterations << " steps "
+         << (problem.fixes_lift() ? "(" + std::to_string(ex.trim_solves) + " solves) " : "")
+         << (ex.cold_restart ? "(warm start abandoned, solved cold) " : "") << ex.flow_seconds
+         << " s, adjoint " << ex.adjoint_iterations << " its " << ex.adjoint_seconds
+         << " s, total " << ex.seconds << " s";
+  logging::info(line.str());
+  csv_ << r.evaluation << ',' << r.objective << ',' << r.max_violation << ',' << r.gradient_norm
+       << ',' << r.best_objective << ',' << ex.coefficients[0] << ',' << ex.coefficients[1] << ','
+       << ex.coefficients[2] << ','
+       << (problem.trims_alpha()         ? r.x[static_cast<size_t>(n)]
+           : ex.point_alpha_deg.empty() ? problem.points().front().alpha_deg
+                                        : ex.point_alpha_deg.front())
+       << ',' << ex.newton_iterations << ',' << ex.adjoint_iterations << ',' << ex.flow_seconds
+       << ',' << ex.adjoint_seconds << ',' << ex.seconds << ',' << (r.replayed ? 1 : 0) << '\n';
+  const std::string file = io::series_file_name(name_ + "_design", r.evaluation) + ".pvtu";
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  if (costs && r.evaluation == 1 && rank == 0) {
+    // The baseline gradient, e.g. hicks_henne_38.csv: d(objective)/da_k.
+    std::ostringstream g;
+    g << "variable,d" << objective_ << "_d_a\n" << std::setprecision(12);
+    const opt::Evaluation& e = problem.history().front().values;
+    for (size_t k = 0; k < e.objective_gradient.size(); ++k)
+      g << (k >= static_cast<size_t>(n) ? "alpha_deg_" + std::to_string(k - static_cast<size_t>(n))
+                                        : std::to_string(k))
+        << ',' << e.objective_gradient[k] << '\n';
+    write_file_atomically(dir_ + "/" + d_.string("design.parametrization") + "_" +
+                              std::to_string(n) + ".csv",
+                          g.str());
+  }
+  if (costs && d_.boolean("output.paraview")) {
+    eu::SteadyFlow& flow = problem.flow();
+    const eu::Discretization& disc = flow.discretization();
+    std::vector<io::Field> fields = flow_fields(disc, flow.state());
+    for (io::Field& f : adjoint_fields(flow, walls_, objective_)) fields.push_back(std::move(f));
+    io::write_pvtu(dir_ + "/" + io::series_file_name(name_ + "_design", r.evaluation),
+                   disc.mesh().owned_piece(fields), comm_);
+    for (const std::string& wall : walls_)
+      io::write_pvtp(dir_ + "/" +
+                         io::series_file_name(name_ + (walls_.size() == 1 ? "_wall" : "_" + wall),
+                                              r.evaluation),
+                     disc.mesh().marker_surface(wall, fields), comm_);
+    series_.add(r.evaluation, file);
+  } else if (r.replayed && d_.boolean("output.paraview") && fs::exists(dir_ + "/" + file)) {
+    series_.add(r.evaluation, file);
+  }
+}
+
+void DesignOutputs::write_final(const aero::ShapeDesignResult& result) const {
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  if (rank != 0) return;
+  write_file_atomically(dir_ + "/" + name_ + "_optimizer_history.csv", csv_.str());
+  std::ostringstream design_csv;
+  design_csv << "variable,value\n" << std::setprecision(12);
+  for (index_t k = 0; k < problem_.n_design(); ++k)
+    design_csv << k << ',' << result.optimizer.x[static_cast<size_t>(k)] << '\n';
+  if (problem_.trims_alpha() || problem_.fixes_lift())
+    for (size_t i = 0; i < result.final_alpha_points.size(); ++i)
+      design_csv << "alpha_deg_" << i << ',' << result.final_alpha_points[i] << '\n';
+  write_file_atomically(dir_ + "/" + name_ + "_final_design.csv", design_csv.str());
+  const std::string script = dir_ + "/" + name_ + "_optimizer_plots.gp";
+  std::ostringstream gp;
+  gp << "set terminal pngcairo size 900,900 noenhanced\nset datafile separator ','\n"
+     << "set grid\nset output '" << dir_ << "/" << name_ << "_optimizer.png'\n"
+     << "set multiplot layout 3,1 title 'camber optimize: " << name_ << "'\n"
+     << "set ylabel '" << objective_ << "'\nplot '" << dir_ << "/" << name_
+     << "_optimizer_history.csv' every ::1 using 1:2 with linespoints title 'objective', '' "
+        "every ::1 using 1:5 with lines title 'best'\n"
+     << "set ylabel 'violation'\nplot '' every ::1 using 1:3 with linespoints title "
+        "'max violation'\n"
+     << "set logscale y\nset ylabel '|gradient|'\nset xlabel 'evaluation'\nplot '' every "
+        "::1 using 1:4 with linespoints title 'gradient norm'\nunset multiplot\n";
+  run_gnuplot(script, gp.str());
+}
+
+std::string DesignOutputs::summary_head(const aero::ShapeDesignResult& result) const {
+  std::ostringstream summary;
+  summary << std::fixed << std::setprecision(6) << "\n                  baseline    final"
+          << "\n  CL              " << result.baseline[0] << "    " << result.final[0]
+          << "\n  CD              " << result.baseline[1] << "    " << result.final[1]
+          << "\n  CM              " << result.baseline[2] << "    " << result.final[2]
+          << "\n  alpha, deg      " << result.baseline_alpha_deg << "    "
+          << result.final_alpha_deg;
+  if (result.final_points.size() > 1)
+    summary << "\n  " << objective_ << ", weighted    " << result.baseline_objective << "    "
+            << result.optimizer.objective;
+  for (size_t i = 1; i < result.final_points.size(); ++i)
+    summary << "\n  at M " << problem_.points()[i].mach << ": CL " << result.baseline_points[i][0]
+            << " -> " << result.final_points[i][0] << ", CD " << result.baseline_points[i][1]
+            << " -> " << result.final_points[i][1] << ", CM " << result.baseline_points[i][2]
+            << " -> " << result.final_points[i][2] << ", alpha " << result.final_alpha_points[i]
+            << " deg";
+  return summary.str();
+}
+
+std::string DesignOutputs::summary_tail(const aero::ShapeDesignResult& result,
+                                        double seconds) const {
+  const opt::Result& o = result.optimizer;
+  std::ostringstream summary;
+  summary << "\n  evaluations     " << o.n_evaluations << " (" << o.n_live_evaluations
+          << " solved, " << o.n_failures << " failed)"
+          << "\n  max violation   " << std::scientific << std::setprecision(2) << o.max_violation
+          << "\n  stopped         " << opt::to_string(o.status) << ": " << o.message << std::fixed
+          << std::setprecision(1) << "\n  wall time       " << seconds << " s";
+  return summary.str();
+}
+
+}  // namespace euler_app
 
 int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
                    const std::string& petsc_options) {
@@ -168,44 +404,27 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
 
+  // A 3-D mesh is read in parallel and designs a wing (wing_optimize.cpp).
+  if (mesh_from_file(d)) {
+    mesh::MeshChunk chunk = read_mesh_file_chunk(d, comm, 3, "");
+    if (chunk.dim == 3)
+      return optimize_wing(d, runtime, restart, mesh::DistributedMesh(std::move(chunk), comm));
+  }
+  collective_guard(comm, [&] {
+    if (d.string("design.parametrization") == "ffd_volume")
+      d.reject("design.parametrization",
+               "ffd_volume designs a 3-D mesh; this one is 2-D (use hicks_henne, cst or ffd)");
+  });
   const mesh::Mesh global = build_mesh(d, comm, 2, "camber optimize");
-  const std::string objective_name = d.string("optimizer.objective");
   aero::AirfoilDesignSettings settings;
   settings.flow = design_flow_settings(d, global, comm);
   settings.wall = d.string("design.wall");
   settings.deformation = deformation_options(d);
-  settings.objective = objective_name == "cl"   ? aero::Coefficient::cl
-                       : objective_name == "cd" ? aero::Coefficient::cd
-                                                : aero::Coefficient::cm;
   settings.thickness_fraction = d.real("optimizer.thickness_fraction");
   settings.max_thickness_min = d.real("optimizer.max_thickness_min");
   settings.area_fraction = d.real("optimizer.area_fraction");
   settings.le_radius_fraction = d.real("optimizer.le_radius_fraction");
-  const std::string& lift = d.string("optimizer.lift");
-  settings.lift = lift == "free"                                   ? aero::LiftConstraint::none
-                  : lift == "at_least" || lift == "at_least_baseline" ? aero::LiftConstraint::at_least
-                  : lift == "fixed" || lift == "fixed_baseline"       ? aero::LiftConstraint::fixed
-                                                                   : aero::LiftConstraint::equal;
-  if (d.has("optimizer.lift_target")) settings.lift_target = d.real("optimizer.lift_target");
-  settings.alpha_range_deg = d.real("optimizer.alpha_range_deg");
-  if (d.has("optimizer.cm_min")) settings.cm_min = d.real("optimizer.cm_min");
-  // A multi-point design: flow.mach's point first, the others in the
-  // deck's order.
-  const std::vector<double>& mach_points = d.reals("optimizer.mach_points");
-  const std::vector<double>& point_weights = d.reals("optimizer.point_weights");
-  for (int pass = 0; pass < 2; ++pass)
-    for (size_t i = 0; i < mach_points.size(); ++i)
-      if ((mach_points[i] == settings.flow.flow.mach) == (pass == 0))
-        settings.points.push_back({mach_points[i], settings.flow.flow.alpha_deg,
-                                   point_weights.empty() ? 1.0 : point_weights[i]});
-  settings.bound = d.real("design.bound");
-  settings.optimizer.algorithm = d.string("optimizer.algorithm");
-  settings.optimizer.max_evaluations = static_cast<int>(d.integer("optimizer.max_iterations"));
-  settings.optimizer.ftol_rel = d.real("optimizer.ftol_rel");
-  settings.optimizer.xtol_rel = 1e-6;
-  settings.optimizer.constraint_tol = 1e-6;
-  // The checkpoint: <case>_optimizer.history and <case>_optimizer_state_<k>.h5.
-  settings.checkpoint = dir + "/" + name + "_optimizer";
+  shape_design_settings(d, settings);
   aero::AirfoilDesign problem(global, comm, shape_parametrization(d, global, comm), settings);
   const index_t n = problem.n_design();
   const double max_thickness_min = settings.max_thickness_min;
@@ -216,187 +435,33 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
                              << t0_max << " is below optimizer.max_thickness_min = "
                              << max_thickness_min << ": the optimizer starts from an infeasible design"));
 
-  logging::info(CAMBER_MSG("optimize: " << global.n_cells() << " cells on " << runtime.size()
-                                        << (runtime.size() == 1 ? " rank" : " ranks") << ", "
-                                        << n << " design variables ("
-                                        << d.string("design.parametrization")
-                                        << (problem.trims_alpha() ? ", and alpha" : "")
-                                        << "), objective " << objective_name
-                                        << (problem.n_points() > 1
-                                                ? " (weighted mean over " +
-                                                      std::to_string(problem.n_points()) +
-                                                      " operating points)"
-                                                : std::string())));
-  const std::array<double, 3> base = problem.baseline();
-  logging::info(CAMBER_MSG(std::setprecision(6)
-                           << "baseline: CL " << base[0] << ", CD " << base[1] << ", CM " << base[2]
-                           << ", max thickness " << t0_max << " ("
-                           << problem.flow().report().newton_iterations << " Newton steps, "
-                           << std::setprecision(3) << problem.flow().report().solve_seconds << " s)"));
-  for (int i = 1; i < problem.n_points(); ++i) {
-    const std::array<double, 3>& b = problem.baseline(i);
-    logging::info(CAMBER_MSG(std::setprecision(6)
-                             << "baseline at M " << problem.points()[static_cast<size_t>(i)].mach
-                             << " (weight " << problem.points()[static_cast<size_t>(i)].weight
-                             << "): CL " << b[0] << ", CD " << b[1] << ", CM " << b[2]));
-  }
-  if (settings.lift != aero::LiftConstraint::none)
-    for (int i = 0; i < problem.n_points(); ++i)
-      logging::info(CAMBER_MSG(std::setprecision(6)
-                               << "lift: CL "
-                               << (problem.trims_alpha() || problem.fixes_lift() ? "= " : ">= ")
-                               << problem.lift_target(i)
-                               << (problem.trims_alpha() ? ", alpha trimmed by the optimizer"
-                                   : problem.fixes_lift() ? ", alpha trimmed in every evaluation"
-                                                          : "")
-                               << (problem.n_points() > 1
-                                       ? " at M " + std::to_string(problem.points()[static_cast<size_t>(i)].mach)
-                                       : std::string())));
-
+  log_baseline(d, problem, global.n_cells(), CAMBER_MSG(", max thickness " << t0_max));
   if (runtime.rank() == 0) fs::create_directories(dir);
   CAMBER_CHECK_MPI(MPI_Barrier(comm));
-  // Per evaluation: progress, history CSV row, fields.
-  std::ostringstream csv;
-  csv << "evaluation,objective,max_violation,gradient_norm,best_objective,CL,CD,CM,alpha_deg,"
-         "newton_steps,adjoint_iterations,flow_seconds,adjoint_seconds,seconds,replayed\n"
-      << std::setprecision(10);
-  io::PvdSeries series(dir + "/" + name + "_designs.pvd", comm);
-  const int max_evaluations = settings.optimizer.max_evaluations;
-  int replayed = 0;
+  DesignOutputs outputs(d, problem, {settings.wall}, settings.checkpoint, comm);
   const aero::AirfoilDesignResult result = problem.run(
-      [&](const opt::Record& r, const aero::DesignCosts* costs) {
-        const aero::DesignCosts ex = costs ? *costs : aero::DesignCosts{};
-        if (r.replayed) {
-          ++replayed;
-        } else if (replayed > 0 && r.evaluation == replayed + 1) {
-          logging::info(CAMBER_MSG("restart: replayed " << replayed << " evaluations from "
-                                                        << settings.checkpoint
-                                                        << ".history (no flow solves)"));
-        }
-        std::ostringstream line;
-        line << "design " << r.evaluation << "/" << max_evaluations << std::setprecision(6)
-             << (r.failed ? "  FAILED: " + r.failure : "") << "  " << objective_name << " "
-             << r.objective << "  violation " << std::scientific << std::setprecision(2)
-             << r.max_violation << "  |grad| " << r.gradient_norm << std::fixed
-             << std::setprecision(6) << "  best " << r.best_objective;
-        if (r.replayed)
-          line << "  (replayed)";
-        else if (costs)
-          line << "  CL " << ex.coefficients[0]
-               << (problem.trims_alpha() || problem.fixes_lift()
-                       ? "  alpha " + std::to_string(ex.point_alpha_deg.front())
-                       : "")
-               << std::setprecision(2) << "  flow "
-               << ex.newton_iterations << " steps "
-               << (problem.fixes_lift() ? "(" + std::to_string(ex.trim_solves) + " solves) " : "")
-               << (ex.cold_restart ? "(warm start abandoned, solved cold) " : "")
-               << ex.flow_seconds << " s, adjoint " << ex.adjoint_iterations << " its "
-               << ex.adjoint_seconds << " s, total " << ex.seconds << " s";
-        logging::info(line.str());
-        csv << r.evaluation << ',' << r.objective << ',' << r.max_violation << ','
-            << r.gradient_norm << ',' << r.best_objective << ',' << ex.coefficients[0] << ','
-            << ex.coefficients[1] << ',' << ex.coefficients[2] << ','
-            << (problem.trims_alpha()           ? r.x[static_cast<size_t>(n)]
-                : ex.point_alpha_deg.empty() ? settings.flow.flow.alpha_deg
-                                             : ex.point_alpha_deg.front())
-            << ','
-            << ex.newton_iterations
-            << ',' << ex.adjoint_iterations << ',' << ex.flow_seconds << ','
-            << ex.adjoint_seconds << ',' << ex.seconds << ',' << (r.replayed ? 1 : 0) << '\n';
-        const std::string file = io::series_file_name(name + "_design", r.evaluation) + ".pvtu";
-        if (costs && r.evaluation == 1 && runtime.rank() == 0) {
-          // The baseline gradient, e.g. hicks_henne_38.csv: d(objective)/da_k.
-          std::ostringstream g;
-          g << "variable,d" << objective_name << "_d_a\n" << std::setprecision(12);
-          const opt::Evaluation& e = problem.history().front().values;
-          for (size_t k = 0; k < e.objective_gradient.size(); ++k)
-            g << (k >= static_cast<size_t>(n) ? "alpha_deg_" + std::to_string(k - static_cast<size_t>(n))
-                                              : std::to_string(k))
-              << ',' << e.objective_gradient[k] << '\n';
-          write_file_atomically(dir + "/" + d.string("design.parametrization") + "_" +
-                                    std::to_string(n) + ".csv",
-                                g.str());
-        }
-        if (costs && d.boolean("output.paraview")) {
-          eu::SteadyFlow& flow = problem.flow();
-          const eu::Discretization& disc = flow.discretization();
-          std::vector<io::Field> fields = flow_fields(disc, flow.state());
-          for (io::Field& f : adjoint_fields(flow, settings.wall, objective_name))
-            fields.push_back(std::move(f));
-          io::write_pvtu(dir + "/" + io::series_file_name(name + "_design", r.evaluation),
-                         disc.mesh().owned_piece(fields), comm);
-          io::write_pvtp(dir + "/" + io::series_file_name(name + "_wall", r.evaluation),
-                         disc.mesh().marker_surface(settings.wall, fields), comm);
-          series.add(r.evaluation, file);
-        } else if (r.replayed && d.boolean("output.paraview") && fs::exists(dir + "/" + file)) {
-          series.add(r.evaluation, file);
-        }
-      },
-      restart);
+      [&](const opt::Record& r, const aero::DesignCosts* costs) { outputs(r, costs); }, restart);
 
   // The final design: shape and mesh.
+  outputs.write_final(result);
   if (runtime.rank() == 0) {
-    write_file_atomically(dir + "/" + name + "_optimizer_history.csv", csv.str());
     write_file_atomically(dir + "/" + name + "_final.dat",
                           design::selig_text(name + " (camber optimize, final design)",
                                              problem.shape().wall(), result.final_wall));
-    std::ostringstream design_csv;
-    design_csv << "variable,value\n" << std::setprecision(12);
-    for (index_t k = 0; k < n; ++k)
-      design_csv << k << ',' << result.optimizer.x[static_cast<size_t>(k)] << '\n';
-    if (problem.trims_alpha() || problem.fixes_lift())
-      for (size_t i = 0; i < result.final_alpha_points.size(); ++i)
-        design_csv << "alpha_deg_" << i << ',' << result.final_alpha_points[i] << '\n';
-    write_file_atomically(dir + "/" + name + "_final_design.csv", design_csv.str());
     mesh::write_su2(global.with_coordinates(result.final_coordinates), dir + "/" + name + "_final.su2");
-    {
-      const std::string script = dir + "/" + name + "_optimizer_plots.gp";
-      std::ostringstream gp;
-      gp << "set terminal pngcairo size 900,900 noenhanced\nset datafile separator ','\n"
-         << "set grid\nset output '" << dir << "/" << name << "_optimizer.png'\n"
-         << "set multiplot layout 3,1 title 'camber optimize: " << name << "'\n"
-         << "set ylabel '" << objective_name << "'\nplot '" << dir << "/" << name
-         << "_optimizer_history.csv' every ::1 using 1:2 with linespoints title 'objective', '' "
-            "every ::1 using 1:5 with lines title 'best'\n"
-         << "set ylabel 'violation'\nplot '' every ::1 using 1:3 with linespoints title "
-            "'max violation'\n"
-         << "set logscale y\nset ylabel '|gradient|'\nset xlabel 'evaluation'\nplot '' every "
-            "::1 using 1:4 with linespoints title 'gradient norm'\nunset multiplot\n";
-      run_gnuplot(script, gp.str());
-    }
   }
-  const opt::Result& o = result.optimizer;
   std::ostringstream summary;
-  summary << std::fixed << std::setprecision(6) << "\n                  baseline    final"
-          << "\n  CL              " << result.baseline[0] << "    " << result.final[0]
-          << "\n  CD              " << result.baseline[1] << "    " << result.final[1]
-          << "\n  CM              " << result.baseline[2] << "    " << result.final[2]
-          << "\n  alpha, deg      " << result.baseline_alpha_deg << "    "
-          << result.final_alpha_deg;
-  if (result.final_points.size() > 1)
-    summary << "\n  " << objective_name << ", weighted    " << result.baseline_objective << "    "
-            << o.objective;
-  for (size_t i = 1; i < result.final_points.size(); ++i)
-    summary << "\n  at M " << problem.points()[i].mach << ": CL " << result.baseline_points[i][0]
-            << " -> " << result.final_points[i][0] << ", CD " << result.baseline_points[i][1]
-            << " -> " << result.final_points[i][1] << ", CM " << result.baseline_points[i][2]
-            << " -> " << result.final_points[i][2] << ", alpha " << result.final_alpha_points[i]
-            << " deg";
-  summary
+  summary << std::fixed << std::setprecision(6) << outputs.summary_head(result)
           << "\n  max thickness   " << result.baseline_max_thickness << "    "
           << result.final_max_thickness << "\n  area            " << result.baseline_area
           << "    " << result.final_area << "\n  LE radius       " << result.baseline_le_radius
-          << "    " << result.final_le_radius << "\n  evaluations     " << o.n_evaluations << " ("
-          << o.n_live_evaluations << " solved, " << o.n_failures << " failed)"
-          << "\n  max violation   " << std::scientific << std::setprecision(2) << o.max_violation
-          << "\n  stopped         " << opt::to_string(o.status) << ": " << o.message << std::fixed
-          << std::setprecision(1) << "\n  wall time       " << elapsed() << " s"
+          << "    " << result.final_le_radius << outputs.summary_tail(result, elapsed())
           << "\n  outputs         " << dir << "/" << name
           << "_{optimizer_history.csv,optimizer.png,final.dat,final.su2,final_design.csv,designs.pvd}"
           << "\n                  " << dir << "/" << d.string("design.parametrization") << "_" << n
           << ".csv (the baseline gradient)";
   logging::info("summary:" + summary.str());
-  return o.status == opt::Status::evaluation_failed ? 1 : 0;
+  return result.optimizer.status == opt::Status::evaluation_failed ? 1 : 0;
 }
 
 }  // namespace camber::app

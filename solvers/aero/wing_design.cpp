@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <utility>
 
 #include <camber/autodiff/distributed_ops.hpp>
@@ -35,6 +36,17 @@ const mesh::DistributedMesh& three_d(const mesh::DistributedMesh& dm,
                                                              << " must be >= 0");
   });
   return dm;
+}
+
+// The thickness stations, an error agreed on by every rank.
+design::WingThickness stations_on(const mesh::DistributedMesh& dm, const WingDesignSettings& s) {
+  std::optional<design::WingThickness> stations;
+  collective_guard(dm.comm(), [&] {
+    stations.emplace(dm, s.walls,
+                     s.thickness_fraction > 0.0 ? s.thickness_etas : std::vector<double>{},
+                     s.thickness_chord_fractions);
+  });
+  return std::move(*stations);
 }
 
 }  // namespace
@@ -88,10 +100,7 @@ WingDesign::WingDesign(mesh::DistributedMesh dm, WingDesignSettings settings)
       box_(design::FfdVolume::box_around(flow(0).distributed_mesh(), settings_.walls,
                                          settings_.margin)),
       ffd_(std::make_shared<design::FfdVolume>(box_, flow(0).row_coordinates(), settings_.ffd)),
-      stations_(flow(0).distributed_mesh(), settings_.walls,
-                settings_.thickness_fraction > 0.0 ? settings_.thickness_etas
-                                                   : std::vector<double>{},
-                settings_.thickness_chord_fractions),
+      stations_(stations_on(flow(0).distributed_mesh(), settings_)),
       T_(stations_.jacobian(box_, settings_.ffd)) {
   auto geometry = std::make_unique<Geometry>(*this, flow(0));
   attach(std::move(geometry));

@@ -1,0 +1,155 @@
+// `camber optimize DECK` on a 3-D mesh: a wing's shape in a gradient loop.
+//
+// The mesh is read in parallel (no rank holds it whole). Each evaluation:
+// the FFD box's control-point moves a -> each rank's node rows of the
+// moved mesh (the box moves the volume too) -> converged flow
+// (SteadyFlow, warm-started) -> CL, CD, CM; their gradients by adjoint
+// solves through the same chain; the thickness at stations of the
+// planform as exact linear constraints. ShapeDesign runs the optimizer,
+// the lift trim, the checkpoints and the restart as in 2-D.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iomanip>
+#include <limits>
+#include <memory>
+#include <sstream>
+
+#include "euler_common.hpp"
+#include <camber/core/atomic_file.hpp>
+#include <camber/core/error.hpp>
+#include <camber/core/log.hpp>
+#include <camber/design/wing_thickness.hpp>
+#include <camber/io/vtk_writer.hpp>
+#include <camber/solvers/aero/wing_design.hpp>
+#include <camber/solvers/aero/wing_sections.hpp>
+
+namespace camber::app {
+
+namespace fs = std::filesystem;
+using namespace euler_app;
+
+int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
+                  mesh::DistributedMesh dm) {
+  const MPI_Comm comm = runtime.comm();
+  const std::string name = d.string("case"), dir = d.string("output.dir");
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const std::vector<std::string> walls = split_names(d.string("design.wall"));
+  collective_guard(comm, [&] {
+    const std::string& p = d.string("design.parametrization");
+    if (p != "ffd_volume")
+      d.reject("design.parametrization",
+               "'" + p + "' moves a 2-D airfoil's wall; the mesh is 3-D: use ffd_volume (a box "
+               "around the wing that moves the mesh inside it)");
+    std::string names;
+    for (const mesh::Marker& mk : dm.local().markers()) names += (names.empty() ? "" : ", ") + mk.name;
+    if (walls.empty()) d.reject("design.wall", "names no marker; the mesh's markers are: " + names);
+    for (const std::string& w : walls)
+      if (dm.local().marker_index(w) < 0)
+        d.reject("design.wall", "the mesh has no marker '" + w + "'; its markers are: " + names);
+  });
+  const bool thickness = d.real("optimizer.thickness_fraction") > 0.0;
+  // The stations checked against the wing before any flow is solved.
+  collective_guard(comm, [&] {
+    if (!thickness) return;
+    try {
+      design::WingThickness(dm, walls, d.reals("optimizer.thickness_etas"),
+                            d.reals("optimizer.thickness_chords"));
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::bad_input) throw;
+      d.reject("optimizer.thickness_etas", e.what());
+    }
+  });
+
+  aero::WingDesignSettings s;
+  s.flow = design_flow_settings(d, dm.local(), comm);
+  shape_design_settings(d, s);
+  s.walls = walls;
+  const std::vector<std::int64_t>& degree = d.integers("design.ffd_volume_degree");
+  for (size_t k = 0; k < 3; ++k) s.ffd.degree[k] = static_cast<int>(degree[k]);
+  const std::string& move = d.string("design.ffd_volume_move");
+  for (size_t k = 0; k < 3; ++k) s.ffd.move[k] = move.find("xyz"[k]) != std::string::npos;
+  s.margin = d.real("design.ffd_volume_margin");
+  s.thickness_fraction = d.real("optimizer.thickness_fraction");
+  s.thickness_etas = d.reals("optimizer.thickness_etas");
+  s.thickness_chord_fractions = d.reals("optimizer.thickness_chords");
+  const std::int64_t n_cells = dm.n_global_cells();
+  aero::WingDesign problem(std::move(dm), s);
+  const index_t n = problem.n_design();
+  const design::FfdVolumeBox& box = problem.box();
+  logging::info(CAMBER_MSG(std::setprecision(6)
+                           << "FFD box [" << box.lo[0] << ", " << box.hi[0] << "] x [" << box.lo[1]
+                           << ", " << box.hi[1] << "] x [" << box.lo[2] << ", " << box.hi[2]
+                           << "], degree (" << s.ffd.degree[0] << ", " << s.ffd.degree[1] << ", "
+                           << s.ffd.degree[2] << "), moves in " << move << ": " << n
+                           << " variables, each within +-" << s.bound));
+  const std::vector<double> t0 = problem.thickness_stations().baseline();
+  log_baseline(d, problem, n_cells,
+               thickness ? CAMBER_MSG(", thinnest station " << *std::min_element(t0.begin(), t0.end())
+                                                             << " (" << t0.size() << " stations held at "
+                                                             << s.thickness_fraction << " t0)")
+                         : std::string());
+
+  if (runtime.rank() == 0) fs::create_directories(dir);
+  CAMBER_CHECK_MPI(MPI_Barrier(comm));
+  const std::vector<double>& etas = d.reals("wing.stations");
+  // The baseline's pressure at the wing stations (its flow is the one just
+  // solved; a restart has them from the first run).
+  if (!etas.empty() && !restart) {
+    const std::vector<aero::SectionPoint> stations = aero::wing_sections(
+        problem.flow().discretization(), problem.flow().state(), walls, etas);
+    if (runtime.rank() == 0) write_wing_stations(dir, name + "_baseline", stations, etas);
+  }
+  DesignOutputs outputs(d, problem, walls, s.checkpoint, comm);
+  const aero::WingDesignResult result = problem.run(
+      [&](const opt::Record& r, const aero::DesignCosts* costs) { outputs(r, costs); }, restart);
+  outputs.write_final(result);
+
+  // The final design's flow on its mesh (from the best design's flow: at
+  // most a few Newton steps), for ParaView and the stations.
+  eu::SteadyFlow& flow = problem.flow();
+  flow.rank_coefficients(result.final_rows, result.final_alpha_deg);
+  const eu::Discretization& disc = flow.discretization();
+  if (!etas.empty()) {
+    const std::vector<aero::SectionPoint> stations =
+        aero::wing_sections(disc, flow.state(), walls, etas);
+    if (runtime.rank() == 0) write_wing_stations(dir, name + "_final", stations, etas);
+  }
+  if (d.boolean("output.paraview")) {
+    const std::vector<io::Field> fields = flow_fields(disc, flow.state());
+    io::write_pvtu(dir + "/" + name + "_final", disc.mesh().owned_piece(fields), comm);
+    for (const std::string& w : walls)
+      io::write_pvtp(dir + "/" + name + "_final_" + w, disc.mesh().marker_surface(w, fields), comm);
+  }
+  double ratio = std::numeric_limits<double>::infinity();
+  if (runtime.rank() == 0) {
+    std::ostringstream t;
+    t << "eta,x_over_c,x,y,t0,t,ratio\n" << std::setprecision(10);
+    const auto& st = problem.thickness_stations().stations();
+    for (size_t k = 0; k < st.size(); ++k) {
+      const double tk = result.final_thickness[k], t0k = result.baseline_thickness[k];
+      ratio = std::min(ratio, tk / t0k);
+      t << st[k].eta << ',' << st[k].x_over_c << ',' << st[k].x << ',' << st[k].y << ',' << t0k
+        << ',' << tk << ',' << tk / t0k << '\n';
+    }
+    if (!st.empty()) write_file_atomically(dir + "/" + name + "_thickness.csv", t.str());
+  }
+  std::ostringstream summary;
+  summary << outputs.summary_head(result);
+  if (thickness)
+    summary << std::fixed << std::setprecision(6) << "\n  thinnest t / t0 " << 1.0 << "    "
+            << ratio;
+  summary << outputs.summary_tail(result, elapsed()) << "\n  outputs         " << dir << "/"
+          << name << "_{optimizer_history.csv,optimizer.png,final_design.csv,designs.pvd"
+          << (thickness ? ",thickness.csv" : "")
+          << (etas.empty() ? "" : ",baseline_stations.csv,final_stations.csv")
+          << (d.boolean("output.paraview") ? ",final.pvtu" : "") << "}"
+          << "\n                  " << dir << "/ffd_volume_" << n << ".csv (the baseline gradient)";
+  logging::info("summary:" + summary.str());
+  return result.optimizer.status == opt::Status::evaluation_failed ? 1 : 0;
+}
+
+}  // namespace camber::app
