@@ -152,7 +152,16 @@ void declare_euler_schema(deck::Schema& s) {
              "Stations eta, fractions of the semi-span (the largest y of the slip walls' "
              "nodes): the slip-wall faces the planes y = eta b cut, written as "
              "<dir>/<case>_stations.csv (eta, x/c, x, z, Cp, side: 1 upper, -1 lower) and "
-             "plotted in <case>_stations.png. Empty: none.");
+             "plotted in <case>_stations.png. Empty: none.")
+      .string("reference_cp", "",
+              "A CSV file of measured (or other reference) pressures at stations, header "
+              "eta,x_over_c,cp,side (side 1 upper, -1 lower, 0 a leading-edge orifice; '#' "
+              "lines are comments), relative to the deck's folder: plotted beside the "
+              "computed Cp at the stations both have, and compared in "
+              "<case>_stations_reference.csv (per station the RMS and largest difference of "
+              "the computed Cp, linear between cut points, at the reference's x/c; "
+              "leading-edge orifices are plotted, not compared). Needs wing.stations. "
+              "examples/onera_m6/schmitt_charpin_test2308.csv is the ONERA M6 experiment.");
   s.section("solver", "Pseudo-transient Newton (PETSc GMRES, block-Jacobi/ILU(1)); "
                       "-flow_ksp_* and -flow_pc_* options override the linear solver.")
       .integer("max_iterations", 100, deck::IntRange(1, 100000), "Most Newton steps.")
@@ -281,8 +290,9 @@ void declare_euler_schema(deck::Schema& s) {
               "equal: CL equals the baseline's / lift_target, the angle of attack a design "
               "variable that the optimizer trims (within alpha_range_deg of flow.alpha_deg); "
               "fixed_baseline / fixed: every design's flow is trimmed to the baseline's / "
-              "lift_target CL by Newton on the angle of attack (a few warm flow solves and "
-              "one tangent solve each), and the optimizer minimizes the drag at that lift "
+              "lift_target CL by secant steps on the angle of attack (a few warm flow solves, "
+              "one tangent solve at the trimmed flow), and the optimizer minimizes the drag "
+              "at that lift "
               "with its derivative at constant lift (no lift constraint).")
       .real("lift_target", 0.0, deck::Range(-5.0, 5.0),
             "The CL held by lift: at_least, equal and fixed (required with them).")
@@ -689,7 +699,7 @@ bool plot(const std::string& dir, const std::string& name, int dim) {
 // Cp against x/c at each spanwise station, upper and lower surfaces, one
 // panel per station (from <case>_stations.csv).
 bool plot_stations(const std::string& dir, const std::string& name,
-                   const std::vector<double>& etas) {
+                   const std::vector<double>& etas, const std::string& reference) {
   const std::string script = dir + "/" + name + "_stations.gp";
   const int columns = etas.size() > 3 ? 3 : static_cast<int>(etas.size());
   const int rows = static_cast<int>((etas.size() + 2) / 3);
@@ -705,21 +715,27 @@ bool plot_stations(const std::string& dir, const std::string& name,
     gp << "set title 'eta = " << eta << "'\n"
        << "plot '" << dir << "/" << name << "_stations.csv' using ($1 == " << eta
        << " && $6 > 0 ? $2 : 1/0):5 with points pt 7 ps 0.5 title 'upper', '' using ($1 == "
-       << eta << " && $6 < 0 ? $2 : 1/0):5 with points pt 6 ps 0.5 title 'lower'\n";
+       << eta << " && $6 < 0 ? $2 : 1/0):5 with points pt 6 ps 0.5 title 'lower'"
+       << (reference.empty()
+               ? std::string()
+               : CAMBER_MSG(", '" << reference << "' using (abs($1 - " << eta
+                                  << ") < 1e-9 ? $2 : 1/0):3 with points pt 2 ps 0.8 lc rgb "
+                                     "'black' title 'reference'"))
+       << "\n";
   gp << "unset multiplot\n";
   return run_gnuplot(script, gp.str());
 }
 
 void write_wing_stations(const std::string& dir, const std::string& stem,
                          const std::vector<aero::SectionPoint>& stations,
-                         const std::vector<double>& etas) {
+                         const std::vector<double>& etas, const std::string& reference) {
   std::ostringstream st;
   st << "eta,x_over_c,x,z,Cp,side\n" << std::setprecision(10);
   for (const aero::SectionPoint& q : stations)
     st << q.eta << ',' << q.x_over_c << ',' << q.x << ',' << q.z << ',' << q.cp << ',' << q.side
        << '\n';
   write_file_atomically(dir + "/" + stem + "_stations.csv", st.str());
-  const bool station_png = plot_stations(dir, stem, etas);
+  const bool station_png = plot_stations(dir, stem, etas, reference);
   logging::info("wrote " + dir + "/" + stem + "_stations.csv" +
                 (station_png ? " and _stations.png" : ""));
 }
@@ -785,6 +801,21 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
     }
   }
   // Every rank knows the dimension, so every rank rejects alike (once).
+  // The reference pressures at the wing stations, read before any solve.
+  std::vector<aero::SectionPoint> reference;
+  const std::string reference_path =
+      d.string("wing.reference_cp").empty() ? "" : deck_relative_path(d, d.string("wing.reference_cp"));
+  collective_guard(comm, [&] {
+    if (reference_path.empty()) return;
+    if (d.reals("wing.stations").empty())
+      d.reject("wing.reference_cp", "is compared at wing.stations, which are not given");
+    try {
+      reference = aero::read_section_reference(reference_path);
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::bad_input) throw;
+      d.reject("wing.reference_cp", e.message());
+    }
+  });
   collective_guard(comm, [&] {
     if (mesh_dim == 2 && !d.reals("wing.stations").empty())
       d.reject("wing.stations", "spanwise stations need a 3-D mesh; this one is 2-D");
@@ -902,7 +933,26 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
       }
       write_file_atomically(dir + "/" + name + "_cp.csv", c.str());
       const bool png = plot(dir, name, dim);
-      if (!stations.empty()) write_wing_stations(dir, name, stations, d.reals("wing.stations"));
+      if (!stations.empty())
+        write_wing_stations(dir, name, stations, d.reals("wing.stations"), reference_path);
+      if (!reference.empty()) {
+        // The computed Cp against the reference's at the stations both have.
+        std::ostringstream r;
+        r << "eta,compared,skipped,rms,max_abs,max_at_x_over_c,max_side\n" << std::setprecision(6);
+        std::ostringstream table;
+        table << "Cp against " << d.string("wing.reference_cp")
+              << " (computed - reference):\n     eta  points     rms  largest (x/c, side)";
+        for (const aero::SectionComparison& s : aero::compare_sections(stations, reference)) {
+          r << s.eta << ',' << s.compared << ',' << s.skipped << ',' << s.rms << ',' << s.max_abs
+            << ',' << s.max_at << ',' << s.max_side << '\n';
+          table << "\n  " << std::fixed << std::setprecision(2) << std::setw(6) << s.eta
+                << std::setw(8) << s.compared << std::setprecision(3) << std::setw(8) << s.rms
+                << std::setw(9) << s.max_abs << " (" << std::setprecision(3) << s.max_at << ", "
+                << (s.max_side > 0 ? "upper" : "lower") << ")";
+        }
+        write_file_atomically(dir + "/" + name + "_stations_reference.csv", r.str());
+        logging::info(table.str());
+      }
       logging::info("wrote " + dir + "/" + name + "_history.csv and _cp.csv" +
                     (png ? ", and their plots _convergence.png and _cp.png" : ""));
     }

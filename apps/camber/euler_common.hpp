@@ -113,10 +113,11 @@ class DesignOutputs {
 };
 
 // Rank 0: the wing stations' Cp as <dir>/<stem>_stations.csv and its plot
-// <stem>_stations.png (euler_case.cpp).
+// <stem>_stations.png, with the points of the reference CSV `reference`
+// beside them when it is given (euler_case.cpp).
 void write_wing_stations(const std::string& dir, const std::string& stem,
                          const std::vector<aero::SectionPoint>& stations,
-                         const std::vector<double>& etas);
+                         const std::vector<double>& etas, const std::string& reference = "");
 
 // Cell fields in physical units for ParaView (owned rows).
 std::vector<io::Field> flow_fields(const eu::Discretization& disc, const Tensor& U);

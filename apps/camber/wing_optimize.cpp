@@ -60,7 +60,7 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
                             d.reals("optimizer.thickness_chords"));
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::bad_input) throw;
-      d.reject("optimizer.thickness_etas", e.what());
+      d.reject("optimizer.thickness_etas", e.message());
     }
   });
 

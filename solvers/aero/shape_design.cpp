@@ -118,24 +118,31 @@ ad::Var ShapeDesign::trimmed(int i, const ad::Var& X, double target,
   euler::SteadyFlow& f = flow(i);
   const double alpha0 = points_[static_cast<size_t>(i)].alpha_deg;
   double& alpha = alpha_[static_cast<size_t>(i)];
-  // The angles known to give too little lift (below) and too much (above).
+  // The angles known to give too little lift (below) and too much (above),
+  // and this trim's previous state (the secant's other point).
   const double inf = std::numeric_limits<double>::infinity();
   double below = -inf, r_below = 0.0, above = inf, r_above = 0.0;
+  double alpha_prev = std::numeric_limits<double>::quiet_NaN(), r_prev = 0.0;
   for (int solves = 1;; ++solves) {
     const ad::Var c = f.rank_coefficients(X, ad::constant(Tensor::from_host({1}, {alpha})));
     costs.newton_iterations += f.report().newton_iterations;
     costs.cold_restart = costs.cold_restart || f.report().cold_restart;
     costs.flow_seconds += f.report().solve_seconds;
     ++costs.trim_solves;
-    d_alpha = f.alpha_tangent();  // also the derivative at constant lift's factor
-    costs.flow_seconds += f.report().adjoint_seconds;
     const double r = c.value().to_vector()[0] - target;
     double& reference = cl_alpha_[static_cast<size_t>(i)];
-    if (reference <= 0.0 && d_alpha[0] > 0.0) reference = d_alpha[0];
-    if (std::abs(r) <= base_.trim_tolerance) {
+    const bool trimmed_now = std::abs(r) <= base_.trim_tolerance;
+    // The tangent (a linear solve with this state's Jacobian, which the
+    // gradient's adjoint then reuses) at the trimmed state, for the
+    // derivative at constant lift, and at the first state of the first
+    // trim, for a lift slope to start from; between them the steps take
+    // secants, since every tangent assembles a Jacobian.
+    if (trimmed_now || reference <= 0.0) {
+      d_alpha = f.alpha_tangent();
+      costs.flow_seconds += f.report().adjoint_seconds;
       if (d_alpha[0] > 0.0) reference = d_alpha[0];  // kept with this design's flow
-      return c;
     }
+    if (trimmed_now) return c;
     CAMBER_REQUIRE(solves < base_.trim_max_solves,
                    "the lift trim did not reach CL = " << target << " in "
                                                        << base_.trim_max_solves
@@ -146,16 +153,22 @@ ad::Var ShapeDesign::trimmed(int i, const ad::Var& X, double target,
     } else {
       above = alpha, r_above = r;
     }
-    // Newton on alpha; where the local lift slope is below a quarter of
-    // the reference (the nearest converged design's slope, else the first
-    // one met: a transonic design can have a flat or falling lift curve at
-    // the start), the step uses the reference.
     CAMBER_REQUIRE(reference > 0.0, "the lift trim stopped: dCL/dalpha = "
                                         << d_alpha[0] << " per degree at alpha " << alpha
                                         << " deg (the lift does not rise with alpha)");
-    double next = alpha - r / (d_alpha[0] >= 0.25 * reference ? d_alpha[0] : reference);
-    // Once the target is bracketed, a Newton step that leaves the bracket
-    // (the lift curve of a transonic section can bend sharply: on SU2's
+    // The step takes the secant of this trim's last two states or, at its
+    // first state, the reference slope (the nearest converged design's);
+    // a secant below a quarter of the reference (a transonic design can
+    // have a flat or falling stretch of lift curve) is replaced by the
+    // reference.
+    double slope = reference;
+    if (std::isfinite(alpha_prev) && alpha != alpha_prev) {
+      const double secant = (r - r_prev) / (alpha - alpha_prev);
+      if (secant >= 0.25 * reference) slope = secant;
+    }
+    double next = alpha - r / slope;
+    // Once the target is bracketed, a step that leaves the bracket (the
+    // lift curve of a transonic section can bend sharply: on SU2's
     // QuickStart mesh its slope is 0.13 per degree at 1.15-1.2 deg and 0.56
     // at 1.2-1.25) is replaced by the secant of the bracket, or its middle
     // when the secant lands near an end.
@@ -166,6 +179,7 @@ ad::Var ShapeDesign::trimmed(int i, const ad::Var& X, double target,
         if (!(next > lo + 0.1 * width && next < lo + 0.9 * width)) next = lo + 0.5 * width;
       }
     }
+    alpha_prev = alpha, r_prev = r;
     alpha = next;
     CAMBER_REQUIRE(std::abs(alpha - alpha0) <= base_.alpha_range_deg,
                    "the lift trim left alpha_range_deg: it asks for alpha "

@@ -53,8 +53,9 @@ enum class Coefficient : int { cl = 0, cd = 1, cm = 2 };
 ///    last one, in degrees) that the optimizer trims; its derivatives come
 ///    from the same adjoint solves (euler::SteadyFlow with alpha);
 ///  - fixed: CL = the target in every evaluation: each design's flow is
-///    trimmed to it by Newton on alpha (one tangent solve per step,
-///    euler::SteadyFlow::alpha_tangent), so the optimizer sees the drag at
+///    trimmed to it by secant steps on alpha (one tangent solve,
+///    euler::SteadyFlow::alpha_tangent, at the trimmed state, whose
+///    linearization the gradient's adjoint reuses), so the optimizer sees the drag at
 ///    that lift and no lift constraint. The objective's gradient is its
 ///    derivative at constant lift, dJ/da - (J_alpha / CL_alpha) dCL/da: one
 ///    adjoint solve of that combination (the same for a moment bound).
@@ -237,11 +238,12 @@ class ShapeDesign {
   /// The constraints g <= 0: the geometry's, then per point lift and moment.
   int n_inequality() const;
   /// LiftConstraint::fixed: point i's coefficients at node rows X with
-  /// alpha trimmed to CL = target (Newton from alpha_[i], the step taken
-  /// with the nearest converged design's lift slope where the local one is
-  /// below a quarter of it, and kept inside the bracket of the target once
-  /// there is one; alpha_[i] ends at the trimmed angle), and their
-  /// derivatives in alpha there. Throws camber::Error when the trim fails.
+  /// alpha trimmed to CL = target (secant steps from alpha_[i], the first
+  /// with the nearest converged design's lift slope, a secant below a
+  /// quarter of it replaced by it, kept inside the bracket of the target
+  /// once there is one; alpha_[i] ends at the trimmed angle), and their
+  /// derivatives in alpha there (one tangent solve, at the trimmed state).
+  /// Throws camber::Error when the trim fails.
   ad::Var trimmed(int i, const ad::Var& X, double target, std::array<double, 3>& d_alpha,
                   DesignCosts& costs);
 

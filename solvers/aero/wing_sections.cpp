@@ -1,7 +1,11 @@
 #include <camber/solvers/aero/wing_sections.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <limits>
+#include <sstream>
 #include <tuple>
 
 #include <camber/core/error.hpp>
@@ -97,6 +101,96 @@ std::vector<SectionPoint> wing_sections(const euler::Discretization& disc, const
     return std::make_tuple(a.eta, -a.side, a.x) < std::make_tuple(c.eta, -c.side, c.x);
   });
   return points;
+}
+
+std::vector<SectionPoint> read_section_reference(const std::string& path) {
+  std::ifstream in(path);
+  CAMBER_INPUT_REQUIRE(in, "cannot open the reference pressure file '" << path << "'");
+  std::vector<SectionPoint> points;
+  std::string line;
+  bool header = false;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos || line[first] == '#') continue;
+    const auto last = line.find_last_not_of(" \t\r");
+    const std::string text = line.substr(first, last - first + 1);
+    if (!header) {
+      CAMBER_INPUT_REQUIRE(text == "eta,x_over_c,cp,side",
+                           path << ":" << number << ": the header is '" << text
+                                << "'; expected 'eta,x_over_c,cp,side'");
+      header = true;
+      continue;
+    }
+    std::vector<double> v;
+    std::stringstream fields(text);
+    std::string field;
+    while (std::getline(fields, field, ',')) {
+      char* end = nullptr;
+      const double x = std::strtod(field.c_str(), &end);
+      CAMBER_INPUT_REQUIRE(!field.empty() && end && *end == '\0' && std::isfinite(x),
+                           path << ":" << number << ": '" << field << "' is not a number");
+      v.push_back(x);
+    }
+    CAMBER_INPUT_REQUIRE(v.size() == 4, path << ":" << number << ": " << v.size()
+                                             << " columns; expected 4 (eta,x_over_c,cp,side)");
+    CAMBER_INPUT_REQUIRE(v[0] > 0.0 && v[0] < 1.0 && v[1] >= 0.0 && v[1] <= 1.0,
+                         path << ":" << number << ": eta = " << v[0] << " must lie in (0, 1) and x/c = "
+                              << v[1] << " in [0, 1]");
+    CAMBER_INPUT_REQUIRE(v[3] == -1.0 || v[3] == 0.0 || v[3] == 1.0,
+                         path << ":" << number << ": side = " << v[3] << " must be 1 (upper), -1 (lower) or 0 (leading edge)");
+    SectionPoint q;
+    q.eta = v[0];
+    q.x_over_c = v[1];
+    q.cp = v[2];
+    q.side = static_cast<int>(v[3]);
+    points.push_back(q);
+  }
+  CAMBER_INPUT_REQUIRE(header, path << ": no header line 'eta,x_over_c,cp,side'");
+  CAMBER_INPUT_REQUIRE(!points.empty(), path << ": no points");
+  return points;
+}
+
+std::vector<SectionComparison> compare_sections(const std::vector<SectionPoint>& computed,
+                                                const std::vector<SectionPoint>& reference) {
+  const auto same = [](double a, double b) { return std::abs(a - b) <= 1e-9; };
+  std::vector<double> etas;
+  for (const SectionPoint& r : reference)
+    if (std::none_of(etas.begin(), etas.end(), [&](double e) { return same(e, r.eta); }))
+      etas.push_back(r.eta);
+  std::vector<SectionComparison> out;
+  for (double eta : etas) {
+    // Each side's computed curve, by x/c.
+    std::vector<std::pair<double, double>> curve[2];
+    for (const SectionPoint& q : computed)
+      if (same(q.eta, eta)) curve[q.side > 0 ? 1 : 0].emplace_back(q.x_over_c, q.cp);
+    if (curve[0].empty() && curve[1].empty()) continue;
+    for (auto& c : curve) std::sort(c.begin(), c.end());
+    SectionComparison s;
+    s.eta = eta;
+    double sum = 0.0;
+    for (const SectionPoint& r : reference) {
+      if (!same(r.eta, eta)) continue;
+      const auto& c = curve[r.side > 0 ? 1 : 0];
+      if (r.side == 0 || c.empty() || r.x_over_c < c.front().first || r.x_over_c > c.back().first) {
+        ++s.skipped;
+        continue;
+      }
+      const auto hi = std::lower_bound(c.begin(), c.end(), std::make_pair(r.x_over_c, -1e300));
+      double cp = hi->second;
+      if (hi != c.begin() && hi->first > r.x_over_c) {
+        const auto lo = hi - 1;
+        const double t = (r.x_over_c - lo->first) / (hi->first - lo->first);
+        cp = lo->second + t * (hi->second - lo->second);
+      }
+      const double d = cp - r.cp;
+      sum += d * d;
+      ++s.compared;
+      if (std::abs(d) > s.max_abs) s.max_abs = std::abs(d), s.max_at = r.x_over_c, s.max_side = r.side;
+    }
+    s.rms = s.compared > 0 ? std::sqrt(sum / s.compared) : 0.0;
+    out.push_back(s);
+  }
+  return out;
 }
 
 }  // namespace camber::solvers::aero

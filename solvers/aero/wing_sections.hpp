@@ -41,4 +41,31 @@ std::vector<SectionPoint> wing_sections(const euler::Discretization& disc, const
                                         const std::vector<std::string>& walls,
                                         const std::vector<double>& etas);
 
+/// Reference pressures at stations (an experiment's orifices): a CSV file
+/// with the header `eta,x_over_c,cp,side` (side 1 upper, -1 lower, 0 a
+/// leading-edge orifice), lines starting with '#' ignored; x and z are left
+/// 0. Throws camber::Error(bad_input) naming the file and line for a
+/// missing file, header or column, a value that is not a number, eta or
+/// x/c outside [0, 1], or a side other than -1, 0, 1.
+std::vector<SectionPoint> read_section_reference(const std::string& path);
+
+/// How computed station pressures compare with reference ones at a station.
+struct SectionComparison {
+  double eta = 0.0;
+  int compared = 0;  ///< reference points on a side, inside the computed x/c range
+  int skipped = 0;   ///< the others (leading-edge orifices, points beyond the ends)
+  double rms = 0.0, max_abs = 0.0;  ///< of computed - reference Cp
+  double max_at = 0.0;              ///< x/c of the largest difference
+  int max_side = 0;
+};
+
+/// For each station of `reference` (in its order) that `computed` has (eta
+/// equal to 1e-9): the computed Cp of the same side, linear in x/c between
+/// the computed points, at each reference point's x/c, against its Cp.
+/// Leading-edge orifices (side 0) and points outside the computed side's
+/// x/c range are skipped and counted. Stations only one of them has are
+/// left out.
+std::vector<SectionComparison> compare_sections(const std::vector<SectionPoint>& computed,
+                                                const std::vector<SectionPoint>& reference);
+
 }  // namespace camber::solvers::aero
