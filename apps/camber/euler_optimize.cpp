@@ -364,6 +364,16 @@ std::string DesignOutputs::summary_head(const aero::ShapeDesignResult& result) c
           << "\n  CM              " << result.baseline[2] << "    " << result.final[2]
           << "\n  alpha, deg      " << result.baseline_alpha_deg << "    "
           << result.final_alpha_deg;
+  // With the lift fixed the baseline column is the untrimmed baseline; the
+  // first design is the baseline at the target lift.
+  if (problem_.fixes_lift() && !problem_.history().empty())
+    summary << "\n  " << objective_ << " at CL " << problem_.lift_target() << ": the baseline "
+            << problem_.history().front().values.objective << ", the best design "
+            << result.optimizer.objective << " ("
+            << std::setprecision(2)
+            << 100.0 * (result.optimizer.objective - problem_.history().front().values.objective) /
+                   std::abs(problem_.history().front().values.objective)
+            << "%)" << std::setprecision(6);
   if (result.final_points.size() > 1)
     summary << "\n  " << objective_ << ", weighted    " << result.baseline_objective << "    "
             << result.optimizer.objective;
