@@ -245,6 +245,13 @@ void declare_euler_schema(deck::Schema& s) {
       .real("bound", 0.01, deck::Range::positive(),
             "Each design variable stays in [-bound, bound] (chord units in 2-D; the mesh's "
             "length unit in 3-D).")
+      .string("start", "",
+              "A design to start from instead of the undeformed shape: a "
+              "<case>_final_design.csv that camber optimize wrote (relative to the deck's "
+              "folder), with as many shape variables as this design section makes (its "
+              "alpha rows are not used). With optimizer.max_iterations: 1 it evaluates that "
+              "design, e.g. one optimized on a coarser grid solved on a finer one. The "
+              "baseline (the lift target, the scales) stays the undeformed shape.")
       .choice("deformation", "idw", {"idw", "rbf"},
               "The volume mesh deformation: idw (inverse-distance weighting) or rbf (radial "
               "basis functions, Wendland C2 kernel, interpolating the wall and the other "

@@ -78,8 +78,11 @@ std::unique_ptr<design::ShapeParametrization> shape_parametrization(const deck::
 design::DeformationOptions deformation_options(const deck::Deck& d);
 // What the optimizer section and design.bound set whatever the geometry
 // (objective, lift, alpha range, moment bound, operating points, NLopt,
-// the checkpoint <dir>/<case>_optimizer); s.flow must be set first.
-void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s);
+// the checkpoint <dir>/<case>_optimizer, design.start's design, read and
+// rejected collectively); s.flow must be set first.
+void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s, MPI_Comm comm);
+// design.start checked against the problem built (rejected at the key).
+void check_start(const deck::Deck& d, const aero::ShapeDesign& problem, MPI_Comm comm);
 // The problem's size, the baseline's coefficients (solving it) followed by
 // `geometry`, and the lift held.
 void log_baseline(const deck::Deck& d, aero::ShapeDesign& problem, std::int64_t n_cells,

@@ -108,7 +108,7 @@ std::unique_ptr<design::ShapeParametrization> shape_parametrization(const deck::
   return p;
 }
 
-void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s) {
+void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s, MPI_Comm comm) {
   const std::string& objective = d.string("optimizer.objective");
   s.objective = objective == "cl"   ? aero::Coefficient::cl
                 : objective == "cd" ? aero::Coefficient::cd
@@ -138,6 +138,53 @@ void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s) {
   s.optimizer.constraint_tol = 1e-6;
   // The checkpoint: <case>_optimizer.history and <case>_optimizer_state_<k>.h5.
   s.checkpoint = d.string("output.dir") + "/" + d.string("case") + "_optimizer";
+  collective_guard(comm, [&] {
+    if (d.string("design.start").empty()) return;
+    // A final design CSV of camber optimize: "variable,value", then the
+    // shape variables 0, 1, ... in order and alpha_deg_<i> rows.
+    const std::string path = deck_relative_path(d, d.string("design.start"));
+    std::ifstream in(path);
+    if (!in) d.reject("design.start", "cannot open '" + path + "'");
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+      ++number;
+      if (number == 1) {
+        if (line != "variable,value")
+          d.reject("design.start", path + ":1: the header is '" + line +
+                                       "'; expected 'variable,value' (a <case>_final_design.csv)");
+        continue;
+      }
+      if (line.empty() || line.rfind("alpha_deg_", 0) == 0) continue;
+      const auto comma = line.find(',');
+      char* end = nullptr;
+      const double value =
+          comma == std::string::npos ? 0.0 : std::strtod(line.c_str() + comma + 1, &end);
+      if (comma == std::string::npos || line.substr(0, comma) != std::to_string(s.start.size()) ||
+          !end || *end != '\0' || !std::isfinite(value))
+        d.reject("design.start", CAMBER_MSG(path << ":" << number << ": '" << line
+                                                 << "' is not 'variable,value' with variable "
+                                                 << s.start.size()));
+      s.start.push_back(value);
+    }
+    if (s.start.empty()) d.reject("design.start", "'" + path + "' holds no design variables");
+  });
+}
+
+void check_start(const deck::Deck& d, const aero::ShapeDesign& problem, MPI_Comm comm) {
+  const std::vector<double>& start = problem.design_settings().start;
+  collective_guard(comm, [&] {
+    if (start.empty()) return;
+    if (start.size() != static_cast<size_t>(problem.n_design()))
+      d.reject("design.start", CAMBER_MSG("holds " << start.size()
+                                                   << " shape variables; this design section makes "
+                                                   << problem.n_design()));
+    for (size_t k = 0; k < start.size(); ++k)
+      if (std::abs(start[k]) > problem.design_settings().bound)
+        d.reject("design.start", CAMBER_MSG("variable " << k << " = " << start[k]
+                                                        << " lies outside design.bound = "
+                                                        << problem.design_settings().bound));
+  });
 }
 
 void log_baseline(const deck::Deck& d, aero::ShapeDesign& problem, std::int64_t n_cells,
@@ -367,7 +414,8 @@ std::string DesignOutputs::summary_head(const aero::ShapeDesignResult& result) c
   // With the lift fixed the baseline column is the untrimmed baseline; the
   // first design is the baseline at the target lift.
   if (problem_.fixes_lift() && !problem_.history().empty())
-    summary << "\n  " << objective_ << " at CL " << problem_.lift_target() << ": the baseline "
+    summary << "\n  " << objective_ << " at CL " << problem_.lift_target() << ": "
+            << (problem_.design_settings().start.empty() ? "the baseline " : "design 1 (design.start) ")
             << problem_.history().front().values.objective << ", the best design "
             << result.optimizer.objective << " ("
             << std::setprecision(2)
@@ -434,8 +482,9 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   settings.max_thickness_min = d.real("optimizer.max_thickness_min");
   settings.area_fraction = d.real("optimizer.area_fraction");
   settings.le_radius_fraction = d.real("optimizer.le_radius_fraction");
-  shape_design_settings(d, settings);
+  shape_design_settings(d, settings, comm);
   aero::AirfoilDesign problem(global, comm, shape_parametrization(d, global, comm), settings);
+  check_start(d, problem, comm);
   const index_t n = problem.n_design();
   const double max_thickness_min = settings.max_thickness_min;
   const std::vector<double> t0 = problem.thickness(std::vector<double>(static_cast<size_t>(n), 0.0));

@@ -66,7 +66,7 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
 
   aero::WingDesignSettings s;
   s.flow = design_flow_settings(d, dm.local(), comm);
-  shape_design_settings(d, s);
+  shape_design_settings(d, s, comm);
   s.walls = walls;
   const std::vector<std::int64_t>& degree = d.integers("design.ffd_volume_degree");
   for (size_t k = 0; k < 3; ++k) s.ffd.degree[k] = static_cast<int>(degree[k]);
@@ -78,6 +78,7 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
   s.thickness_chord_fractions = d.reals("optimizer.thickness_chords");
   const std::int64_t n_cells = dm.n_global_cells();
   aero::WingDesign problem(std::move(dm), s);
+  check_start(d, problem, comm);
   const index_t n = problem.n_design();
   const design::FfdVolumeBox& box = problem.box();
   logging::info(CAMBER_MSG(std::setprecision(6)

@@ -205,6 +205,19 @@ opt::Problem ShapeDesign::problem() {
       p.lower.push_back(o.alpha_deg - base_.alpha_range_deg);
       p.upper.push_back(o.alpha_deg + base_.alpha_range_deg);
     }
+  if (!base_.start.empty()) {
+    // The first design evaluated (a design from another run or grid).
+    CAMBER_INPUT_REQUIRE(base_.start.size() == static_cast<size_t>(n),
+                         "ShapeDesign: the start design has " << base_.start.size()
+                                                              << " shape variables; the problem has "
+                                                              << n);
+    for (size_t k = 0; k < base_.start.size(); ++k)
+      CAMBER_INPUT_REQUIRE(std::abs(base_.start[k]) <= base_.bound,
+                           "ShapeDesign: start variable " << k << " = " << base_.start[k]
+                                                          << " lies outside the bound +-"
+                                                          << base_.bound);
+    std::copy(base_.start.begin(), base_.start.end(), p.x0.begin());
+  }
   p.n_inequality = n_inequality();
   p.n_equality = trim ? np : 0;
   p.evaluate = [this, target, n, np, trim, fixed](const std::vector<double>& x) {

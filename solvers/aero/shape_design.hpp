@@ -107,6 +107,11 @@ struct ShapeDesignSettings {
   /// P_state_K_pointI.h5 for the points I > 0), and the baseline's
   /// coefficients to P_baseline.txt.
   std::string checkpoint;
+  /// Non-empty: the shape variables of the first design evaluated (each
+  /// within +-bound), e.g. the best design of a run on a coarser grid;
+  /// empty: the undeformed shape. The baseline (the lift target, the
+  /// optimizer's scales) is the undeformed shape either way.
+  std::vector<double> start;
 };
 
 /// What moves the mesh and what the shape must keep.

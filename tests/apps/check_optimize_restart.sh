@@ -49,6 +49,19 @@ if grep -q "lift: fixed" "$deck"; then
     { echo "FAIL: the lift moved from $cl0 to $cl"; exit 1; }
 fi
 
+# design.start: the direct run's best design evaluated again from the
+# undeformed shape's flow, one evaluation: the same objective (to the flow
+# solves' tolerance, 1e-9 relative).
+mkdir start
+sed -e "/^design:/a\\  start: $work/direct/out/${name}_final_design.csv" \
+    -e '/^optimizer:/,/^[a-z]/ s/max_iterations: .*/max_iterations: 1/' "$deck" > start/deck.yaml
+(cd start && "${launch[@]}" "$camber" optimize deck.yaml --no-timers > run.log 2>&1) ||
+  { cat start/run.log; echo "FAIL: the run from design.start failed"; exit 1; }
+best=$(awk -F, 'NR > 1 {b = $5} END {print b}' "direct/out/${name}_optimizer_history.csv")
+again=$(awk -F, 'NR == 2 {print $2}' "start/out/${name}_optimizer_history.csv")
+awk -v a="$best" -v b="$again" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a < 0 ? -a : a; exit !(d <= 1e-9 * m) }' ||
+  { cat start/run.log; echo "FAIL: design.start gives $again, the direct run's best was $best"; exit 1; }
+
 cd killed
 # A session of its own, so that one kill reaches mpirun and every rank.
 setsid "${launch[@]}" "$camber" optimize "$deck" --no-timers > first.log 2>&1 &
@@ -82,4 +95,5 @@ if ! paste -d, "../direct/out/${name}_final_design.csv" "out/${name}_final_desig
   echo "FAIL: the restarted run's final design differs"; exit 1
 fi
 echo "PASS: killed after $n evaluations, the restart reaches the uninterrupted final design;"
+echo "      design.start evaluates the best design again: $again (best $best)"
 echo "      CD $base -> $final"
