@@ -77,6 +77,7 @@
 #include <camber/design/airfoil_section.hpp>
 #include <camber/design/airfoil_wall.hpp>
 #include <camber/design/cst.hpp>
+#include <camber/design/design_boundary.hpp>
 #include <camber/design/ffd.hpp>
 #include <camber/design/ffd_volume.hpp>
 #include <camber/design/hicks_henne.hpp>

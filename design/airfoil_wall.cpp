@@ -21,29 +21,19 @@ double bernstein(int n, int i, double x) {
 }
 
 AirfoilWall::AirfoilWall(const mesh::Mesh& mesh, const std::vector<std::string>& wall_markers)
-    : n_mesh_nodes_(mesh.n_nodes()), markers_(wall_markers) {
-  CAMBER_INPUT_REQUIRE(mesh.dim() == 2, "AirfoilWall: needs a 2-D mesh, got dim " << mesh.dim());
-  CAMBER_INPUT_REQUIRE(!wall_markers.empty(), "AirfoilWall: no wall markers given");
+    : AirfoilWall(design_boundary(mesh, wall_markers)) {}
 
-  // Wall faces (host copies) and the node adjacency along the wall curve.
-  const auto fo = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.face_offsets());
-  const auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.face_nodes());
-  const auto xy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.coords());
+AirfoilWall::AirfoilWall(const DesignBoundary& boundary)
+    : n_mesh_nodes_(boundary.n_mesh_nodes), markers_(boundary.wall_markers) {
+  // The node adjacency along the wall curve (faces in the boundary's order).
   std::map<index_t, std::vector<index_t>> adjacent;
-  for (const std::string& name : wall_markers) {
-    const int m = detail::require_marker(mesh, name, "AirfoilWall");
-    const auto faces =
-        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.markers()[m].faces);
-    for (std::size_t i = 0; i < faces.extent(0); ++i) {
-      const index_t f = faces(i);
-      const index_t a = fn(fo(f)), b = fn(fo(f) + 1);
-      auto link = [&adjacent](index_t p, index_t q) {
-        std::vector<index_t>& v = adjacent[p];
-        if (std::find(v.begin(), v.end(), q) == v.end()) v.push_back(q);
-      };
-      link(a, b);
-      link(b, a);
-    }
+  for (const auto& face : boundary.wall_faces) {
+    auto link = [&adjacent](index_t p, index_t q) {
+      std::vector<index_t>& v = adjacent[p];
+      if (std::find(v.begin(), v.end(), q) == v.end()) v.push_back(q);
+    };
+    link(face[0], face[1]);
+    link(face[1], face[0]);
   }
   CAMBER_INPUT_REQUIRE(!adjacent.empty(), "AirfoilWall: the wall markers have no faces");
 
@@ -62,8 +52,12 @@ AirfoilWall::AirfoilWall(const mesh::Mesh& mesh, const std::vector<std::string>&
   closed_ = ends.empty();
   for (const auto& kv : adjacent) nodes_.push_back(kv.first);  // increasing (std::map)
   const index_t n = n_nodes();
-  auto px = [&xy](index_t node) { return xy(node, 0); };
-  auto py = [&xy](index_t node) { return xy(node, 1); };
+  const auto px = [&boundary](index_t node) {
+    return boundary.wall_coords[static_cast<size_t>(2 * boundary.wall_index(node))];
+  };
+  const auto py = [&boundary](index_t node) {
+    return boundary.wall_coords[static_cast<size_t>(2 * boundary.wall_index(node) + 1)];
+  };
 
   // Order the curve: from a free end, or (closed) from the node of largest x.
   index_t start = ends.empty() ? nodes_[0] : ends[0];

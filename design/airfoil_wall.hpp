@@ -42,6 +42,7 @@
 #include <vector>
 
 #include <camber/autodiff/variable.hpp>
+#include <camber/design/design_boundary.hpp>
 #include <camber/design/linear_map.hpp>
 #include <camber/mesh/mesh.hpp>
 #include <camber/core/tensor.hpp>
@@ -62,9 +63,12 @@ class AirfoilWall {
   /// camber::Error(bad_input) for an unknown marker (naming the known ones),
   /// no wall faces, or wall nodes that do not form one curve.
   AirfoilWall(const mesh::Mesh& mesh, const std::vector<std::string>& wall_markers);
+  /// The same from a mesh's boundary (design/design_boundary.hpp), e.g.
+  /// gathered from a distributed mesh: no global mesh needed.
+  explicit AirfoilWall(const DesignBoundary& boundary);
 
   index_t n_nodes() const noexcept { return static_cast<index_t>(nodes_.size()); }
-  /// Mesh node index of wall node k, increasing in k.
+  /// Mesh (global) node index of wall node k, increasing in k.
   const std::vector<index_t>& nodes() const noexcept { return nodes_; }
   /// Chordwise coordinate x_k in [0, 1].
   const std::vector<double>& chord_coordinate() const noexcept { return x_; }

@@ -336,87 +336,83 @@ Kokkos::View<T*> to_device(const std::vector<T>& v, const char* label) {
 
 }  // namespace
 
+namespace {
+
+std::vector<std::int64_t> every_node(index_t n) {
+  std::vector<std::int64_t> rows(static_cast<size_t>(n));
+  for (index_t i = 0; i < n; ++i) rows[static_cast<size_t>(i)] = i;
+  return rows;
+}
+
+// The mesh's coordinates at `rows` (every node when empty), (n_rows, 2).
+Tensor coordinates_at(const mesh::Mesh& mesh, const std::vector<std::int64_t>& rows) {
+  CAMBER_INPUT_REQUIRE(mesh.dim() == 2, "MeshDeformation: needs a 2-D mesh, got dim " << mesh.dim());
+  const auto xy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.coords());
+  const std::vector<std::int64_t> all = rows.empty() ? every_node(mesh.n_nodes()) : rows;
+  std::vector<double> x(2 * all.size());
+  for (size_t i = 0; i < all.size(); ++i) {
+    CAMBER_REQUIRE(all[i] >= 0 && all[i] < mesh.n_nodes(),
+                   "MeshDeformation: row node " << all[i] << " is not a node of the mesh of "
+                                                << mesh.n_nodes() << " nodes");
+    x[2 * i] = xy(all[i], 0);
+    x[2 * i + 1] = xy(all[i], 1);
+  }
+  return Tensor::from_host({static_cast<index_t>(all.size()), 2}, x);
+}
+
+}  // namespace
+
 MeshDeformation::MeshDeformation(const mesh::Mesh& mesh,
                                  const std::vector<std::string>& wall_markers,
                                  const DeformationOptions& options, std::vector<std::int64_t> rows)
-    : options_(options), n_mesh_nodes_(mesh.n_nodes()), rows_(std::move(rows)) {
-  if (rows_.empty()) {
-    rows_.resize(static_cast<size_t>(n_mesh_nodes_));
-    for (index_t i = 0; i < n_mesh_nodes_; ++i) rows_[static_cast<size_t>(i)] = i;
-  }
+    : MeshDeformation(design_boundary(mesh, wall_markers), options,
+                      rows.empty() ? every_node(mesh.n_nodes()) : rows, coordinates_at(mesh, rows)) {}
+
+MeshDeformation::MeshDeformation(const DesignBoundary& boundary, const DeformationOptions& options,
+                                 std::vector<std::int64_t> rows, const Tensor& row_coordinates)
+    : options_(options), n_mesh_nodes_(boundary.n_mesh_nodes), rows_(std::move(rows)) {
   for (std::int64_t r : rows_)
     CAMBER_REQUIRE(r >= 0 && r < n_mesh_nodes_, "MeshDeformation: row node " << r
                                                                               << " is not a node of the mesh of "
                                                                               << n_mesh_nodes_ << " nodes");
   n_nodes_ = static_cast<index_t>(rows_.size());
-  CAMBER_INPUT_REQUIRE(mesh.dim() == 2, "MeshDeformation: needs a 2-D mesh, got dim " << mesh.dim());
+  CAMBER_REQUIRE(row_coordinates.rank() == 2 && row_coordinates.dim(0) == n_nodes_ &&
+                     row_coordinates.dim(1) == 2,
+                 "MeshDeformation: the rows' coordinates have shape "
+                     << shape_string(row_coordinates.shape()) << ", expected (" << n_nodes_
+                     << ", 2)");
   CAMBER_INPUT_REQUIRE(options_.exponent > 0.0 && std::isfinite(options_.exponent),
                        "MeshDeformation: the IDW exponent must be > 0, got " << options_.exponent);
   CAMBER_INPUT_REQUIRE(options_.rbf_support > 0.0 && std::isfinite(options_.rbf_support),
                        "MeshDeformation: the RBF support must be > 0, got " << options_.rbf_support);
-  CAMBER_INPUT_REQUIRE(!wall_markers.empty(), "MeshDeformation: no wall markers given");
+  CAMBER_INPUT_REQUIRE(!boundary.wall_nodes.empty(), "MeshDeformation: the wall markers have no faces");
+  wall_nodes_.assign(boundary.wall_nodes.begin(), boundary.wall_nodes.end());
+  n_anchors_ = static_cast<index_t>(boundary.anchors.size());
 
-  const auto fo = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.face_offsets());
-  const auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.face_nodes());
-  const auto fr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.face_right());
-  const auto xy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.coords());
-
-  std::set<index_t> wall;
-  for (const std::string& name : wall_markers) {
-    const int m = detail::require_marker(mesh, name, "MeshDeformation");
-    const auto faces =
-        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.markers()[m].faces);
-    for (std::size_t i = 0; i < faces.extent(0); ++i)
-      for (index_t q = fo(faces(i)); q < fo(faces(i) + 1); ++q) wall.insert(fn(q));
-  }
-  CAMBER_INPUT_REQUIRE(!wall.empty(), "MeshDeformation: the wall markers have no faces");
-  wall_nodes_.assign(wall.begin(), wall.end());
-
-  // Every mesh node's kind (wall index, anchor or interior), then the rows'.
-  std::vector<index_t> mesh_kind(static_cast<size_t>(n_mesh_nodes_), interior_node);
-  for (std::size_t k = 0; k < wall_nodes_.size(); ++k)
-    mesh_kind[static_cast<size_t>(wall_nodes_[k])] = static_cast<index_t>(k);
-  std::vector<index_t> anchors;
-  for (index_t f = 0; f < mesh.n_faces(); ++f) {
-    if (fr(f) >= 0) continue;
-    for (index_t q = fo(f); q < fo(f + 1); ++q) {
-      const index_t node = fn(q);
-      if (mesh_kind[static_cast<size_t>(node)] == interior_node) {
-        mesh_kind[static_cast<size_t>(node)] = anchor_node;
-        anchors.push_back(node);
-      }
-    }
-  }
-  n_anchors_ = static_cast<index_t>(anchors.size());
-
+  // Every row's kind (wall index, anchor or interior).
+  const std::vector<double> x0 = row_coordinates.to_vector();
   std::vector<index_t> kind(static_cast<size_t>(n_nodes_));
-  std::vector<double> x0(static_cast<size_t>(2 * n_nodes_)), sources;
   std::vector<index_t> interior;
   // The row of each wall node (-1: not among the rows).
   std::vector<index_t> wall_row(wall_nodes_.size(), -1);
   for (index_t i = 0; i < n_nodes_; ++i) {
-    const index_t node = static_cast<index_t>(rows_[static_cast<size_t>(i)]);
-    kind[static_cast<size_t>(i)] = mesh_kind[static_cast<size_t>(node)];
-    x0[static_cast<size_t>(2 * i)] = xy(node, 0);
-    x0[static_cast<size_t>(2 * i + 1)] = xy(node, 1);
-    if (kind[static_cast<size_t>(i)] == interior_node) interior.push_back(i);
-    if (kind[static_cast<size_t>(i)] >= 0) wall_row[static_cast<size_t>(kind[static_cast<size_t>(i)])] = i;
+    const std::int64_t node = rows_[static_cast<size_t>(i)];
+    const std::int64_t w = boundary.wall_index(node);
+    index_t& k = kind[static_cast<size_t>(i)];
+    k = w >= 0 ? w : boundary.anchor_index(node) >= 0 ? anchor_node : interior_node;
+    if (k == interior_node) interior.push_back(i);
+    if (k >= 0) wall_row[static_cast<size_t>(k)] = i;
   }
-  for (index_t node : wall_nodes_) {
-    sources.push_back(xy(node, 0));
-    sources.push_back(xy(node, 1));
-  }
-  for (index_t node : anchors) {
-    sources.push_back(xy(node, 0));
-    sources.push_back(xy(node, 1));
-  }
+  std::vector<double> sources = boundary.wall_coords;
+  sources.insert(sources.end(), boundary.anchor_coords.begin(), boundary.anchor_coords.end());
 
   x0_ = Tensor::from_host({n_nodes_, 2}, x0);
   if (options_.method == DeformationMethod::rbf) {
     double extent = 0.0;  // the wall's largest node distance (the chord)
-    for (index_t a : wall_nodes_)
-      for (index_t b : wall_nodes_)
-        extent = std::max(extent, std::hypot(xy(a, 0) - xy(b, 0), xy(a, 1) - xy(b, 1)));
+    const std::vector<double>& w = boundary.wall_coords;
+    for (size_t a = 0; a < wall_nodes_.size(); ++a)
+      for (size_t b = 0; b < wall_nodes_.size(); ++b)
+        extent = std::max(extent, std::hypot(w[2 * a] - w[2 * b], w[2 * a + 1] - w[2 * b + 1]));
     map_ = std::make_shared<const RbfMap>(x0, kind, interior, sources, n_wall(),
                                           options_.rbf_support * extent);
     return;

@@ -89,6 +89,14 @@ class MeshDeformation {
   /// support <= 0 or a source matrix that cannot be factored.
   MeshDeformation(const mesh::Mesh& mesh, const std::vector<std::string>& wall_markers,
                   const DeformationOptions& options = {}, std::vector<std::int64_t> rows = {});
+  /// The same from the mesh's boundary (design_boundary: e.g. gathered from
+  /// a distributed mesh) and the rows' global ids with their undeformed
+  /// coordinates ({rows.size(), 2}: euler::SteadyFlow::node_rows() and
+  /// row_coordinates()): no global mesh. The sources are the boundary's
+  /// wall nodes, then its anchors, in its order, so a row moves to the same
+  /// bits as in a build from the whole mesh.
+  MeshDeformation(const DesignBoundary& boundary, const DeformationOptions& options,
+                  std::vector<std::int64_t> rows, const Tensor& row_coordinates);
 
   /// The rows: the nodes the map moves.
   index_t n_nodes() const noexcept { return n_nodes_; }

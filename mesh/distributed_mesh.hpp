@@ -154,6 +154,14 @@ class DistributedMesh {
     return dist_.local_to_global();
   }
   const std::vector<std::int64_t>& node_global_ids() const noexcept { return node_global_; }
+  /// One numbering of the nodes shared by all ranks, for writers of whole
+  /// files (file_block(), write_su2): a node belongs to the lowest rank
+  /// among its cells' owners, and each rank's nodes are stacked in rank
+  /// order. The file id of every local node; this rank's nodes are the
+  /// file ids [file_node_offset(), file_node_offset() + n_file_nodes()).
+  const std::vector<std::int64_t>& node_file_ids() const noexcept { return node_file_id_; }
+  std::int64_t file_node_offset() const noexcept { return file_node_offset_; }
+  index_t n_file_nodes() const noexcept { return n_file_nodes_; }
   /// Edge cut and imbalance of the partition (same on every rank).
   const par::PartitionQuality& quality() const noexcept { return quality_; }
 

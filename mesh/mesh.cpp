@@ -254,7 +254,9 @@ Mesh Mesh::from_cells(MeshData d, Orientation orientation) {
                            where(d, d.cell_lines, c) << "cell " << c << ": node index " << nodes[i]
                                                      << " out of range [0, " << n_nodes << ")");
     if (d.dim == 3) {
-      orient_3d(d, c, orientation, m.n_reoriented_);
+      index_t reversed = 0;
+      orient_3d(d, c, orientation, reversed);
+      if (reversed > 0) m.reoriented_.push_back(c);
       continue;
     }
     double twice_area = 0, perimeter = 0;
@@ -275,7 +277,7 @@ Mesh Mesh::from_cells(MeshData d, Orientation orientation) {
                                << "cell " << c << " (nodes " << node_list(nodes, n)
                                << ") is clockwise (negative area " << 0.5 * twice_area << ")");
       std::reverse(nodes + 1, nodes + n);
-      ++m.n_reoriented_;
+      m.reoriented_.push_back(c);
     }
   }
 

@@ -159,7 +159,9 @@ class Mesh {
   index_t n_faces() const noexcept { return static_cast<index_t>(face_left_.extent(0)); }
   index_t n_boundary_faces() const noexcept { return n_boundary_faces_; }
   /// How many cells from_cells() reversed to make them counter-clockwise.
-  index_t n_reoriented_cells() const noexcept { return n_reoriented_; }
+  index_t n_reoriented_cells() const noexcept { return static_cast<index_t>(reoriented_.size()); }
+  /// Which (increasing cell ids).
+  const std::vector<index_t>& reoriented_cells() const noexcept { return reoriented_; }
 
   const Kokkos::View<double**>& coords() const noexcept { return coords_; }
   /// The same mesh (cells, faces, markers: shared, they are immutable) with
@@ -188,7 +190,7 @@ class Mesh {
   int dim_ = 2;
   std::string source_;
   index_t n_boundary_faces_ = 0;
-  index_t n_reoriented_ = 0;
+  std::vector<index_t> reoriented_;
   Kokkos::View<double**> coords_;
   IndexView cell_offsets_, cell_nodes_;
   Kokkos::View<CellType*> cell_types_;

@@ -7,7 +7,9 @@
 #include <limits>
 #include <sstream>
 
+#include <camber/core/error.hpp>
 #include <camber/mesh/geometry.hpp>
+#include <camber/parallel/collectives.hpp>
 
 #include <camber/mesh/cell_faces.hpp>
 
@@ -72,6 +74,54 @@ void quality_3d(const Mesh& mesh, MeshQuality& q) {
   }
 }
 
+// Volumes, edge ratios and interior-angle skewness of 2-D cells
+// [0, q.n_cells).
+void quality_2d(const Mesh& mesh, MeshQuality& q) {
+  const Geometry g = compute_geometry(mesh);
+  const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.coords());
+  const auto vol = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.cell_volume);
+  const auto off = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_offsets());
+  const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_nodes());
+  q.min_volume = std::numeric_limits<double>::infinity();
+  q.max_volume = -std::numeric_limits<double>::infinity();
+  for (index_t c = 0; c < q.n_cells; ++c) {
+    q.min_volume = std::min(q.min_volume, vol(c));
+    q.max_volume = std::max(q.max_volume, vol(c));
+    q.total_volume += vol(c);
+    q.n_nonpositive_volumes += vol(c) <= 0;
+    const int n = static_cast<int>(off(c + 1) - off(c));
+    double e_min = std::numeric_limits<double>::infinity(), e_max = 0;
+    double a_min = 360, a_max = 0;
+    for (int i = 0; i < n; ++i) {
+      const index_t a = nodes(off(c) + (i + n - 1) % n), b = nodes(off(c) + i),
+                    d = nodes(off(c) + (i + 1) % n);
+      const double ex = x(d, 0) - x(b, 0), ey = x(d, 1) - x(b, 1);
+      const double e = std::hypot(ex, ey);
+      e_min = std::min(e_min, e);
+      e_max = std::max(e_max, e);
+      // Interior angle at b between b->a and b->d (counter-clockwise cell).
+      const double fx = x(a, 0) - x(b, 0), fy = x(a, 1) - x(b, 1);
+      double ang = std::atan2(ex * fy - ey * fx, ex * fx + ey * fy) * rad_to_deg;
+      if (ang < 0) ang += 360;
+      a_min = std::min(a_min, ang);
+      a_max = std::max(a_max, ang);
+    }
+    const double a_e = n == 3 ? 60.0 : 90.0;
+    q.max_aspect_ratio = std::max(q.max_aspect_ratio, e_max / e_min);
+    q.max_skewness =
+        std::max(q.max_skewness, std::max((a_max - a_e) / (180 - a_e), (a_e - a_min) / a_e));
+  }
+}
+
+// The cell measures of cells [0, q.n_cells) (volumes, aspect ratio,
+// skewness).
+void measure_cells(const Mesh& mesh, MeshQuality& q) {
+  if (q.dim == 3)
+    quality_3d(mesh, q);
+  else
+    quality_2d(mesh, q);
+}
+
 }  // namespace
 
 MeshQuality quality(const Mesh& mesh) {
@@ -104,42 +154,83 @@ MeshQuality quality(const Mesh& mesh) {
       q.bounding_box[1][k] = std::max(q.bounding_box[1][k], x(n, k));
     }
 
-  if (q.dim == 3) {
-    quality_3d(mesh, q);
-    return q;
-  }
-  const Geometry g = compute_geometry(mesh);
-  const auto vol = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.cell_volume);
-  const auto off = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_offsets());
-  const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_nodes());
-  q.min_volume = std::numeric_limits<double>::infinity();
-  q.max_volume = -std::numeric_limits<double>::infinity();
-  for (index_t c = 0; c < q.n_cells; ++c) {
-    q.min_volume = std::min(q.min_volume, vol(c));
-    q.max_volume = std::max(q.max_volume, vol(c));
-    q.total_volume += vol(c);
-    q.n_nonpositive_volumes += vol(c) <= 0;
-    const int n = static_cast<int>(off(c + 1) - off(c));
-    double e_min = std::numeric_limits<double>::infinity(), e_max = 0;
-    double a_min = 360, a_max = 0;
-    for (int i = 0; i < n; ++i) {
-      const index_t a = nodes(off(c) + (i + n - 1) % n), b = nodes(off(c) + i),
-                    d = nodes(off(c) + (i + 1) % n);
-      const double ex = x(d, 0) - x(b, 0), ey = x(d, 1) - x(b, 1);
-      const double e = std::hypot(ex, ey);
-      e_min = std::min(e_min, e);
-      e_max = std::max(e_max, e);
-      // Interior angle at b between b->a and b->d (counter-clockwise cell).
-      const double fx = x(a, 0) - x(b, 0), fy = x(a, 1) - x(b, 1);
-      double ang = std::atan2(ex * fy - ey * fx, ex * fx + ey * fy) * rad_to_deg;
-      if (ang < 0) ang += 360;
-      a_min = std::min(a_min, ang);
-      a_max = std::max(a_max, ang);
+  measure_cells(mesh, q);
+  return q;
+}
+
+MeshQuality quality(const DistributedMesh& dm) {
+  const Mesh& local = dm.local();
+  const MPI_Comm comm = dm.comm();
+  MeshQuality q;
+  q.dim = local.dim();
+  // The cell measures over the owned cells, then reduced.
+  q.n_cells = dm.n_owned_cells();
+  measure_cells(local, q);
+  q.min_volume = par::allreduce_min(q.min_volume, comm);
+  q.max_volume = par::allreduce_max(q.max_volume, comm);
+  q.total_volume = par::allreduce_sum(q.total_volume, comm);
+  q.max_aspect_ratio = par::allreduce_max(q.max_aspect_ratio, comm);
+  q.max_skewness = par::allreduce_max(q.max_skewness, comm);
+  q.n_nodes = dm.n_global_nodes();
+  q.n_cells = dm.n_global_cells();
+
+  // Counts, each item on one rank: owned cells; a face of an owned cell
+  // where the other side is owned too, is a boundary, or is a ghost of a
+  // higher global id (its owner counts the others).
+  const index_t n_owned = dm.n_owned_cells();
+  const std::vector<std::int64_t>& gid = dm.cell_global_ids();
+  const auto types = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.cell_types());
+  const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_left());
+  const auto right = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_right());
+  const auto marker = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.face_marker());
+  const CellType all[] = {CellType::triangle,    CellType::quad,  CellType::tetrahedron,
+                          CellType::hexahedron, CellType::prism, CellType::pyramid};
+  std::vector<std::int64_t> counts(3 + std::size(all) + local.markers().size(), 0);
+  for (index_t f = 0; f < dm.n_owned_faces(); ++f) {
+    const index_t l = left(f), r = right(f);
+    if (r < 0) {
+      ++counts[1];                // boundary
+      counts[2] += marker(f) < 0;  // unmarked
+      continue;
     }
-    const double a_e = n == 3 ? 60.0 : 90.0;
-    q.max_aspect_ratio = std::max(q.max_aspect_ratio, e_max / e_min);
-    q.max_skewness =
-        std::max(q.max_skewness, std::max((a_max - a_e) / (180 - a_e), (a_e - a_min) / a_e));
+    const bool l_owned = l < n_owned, r_owned = r < n_owned;
+    if (l_owned && r_owned) ++counts[0];
+    else if (l_owned) counts[0] += gid[static_cast<size_t>(l)] < gid[static_cast<size_t>(r)];
+    else counts[0] += gid[static_cast<size_t>(r)] < gid[static_cast<size_t>(l)];
+  }
+  for (index_t c = 0; c < n_owned; ++c)
+    for (size_t t = 0; t < std::size(all); ++t) counts[3 + t] += types(c) == all[t];
+  for (size_t m = 0; m < local.markers().size(); ++m)
+    counts[3 + std::size(all) + m] =
+        static_cast<std::int64_t>(dm.owned_marker_faces(local.markers()[m].name).size());
+  std::int64_t reoriented = 0;
+  for (index_t c : local.reoriented_cells()) reoriented += c < n_owned;
+  counts.push_back(q.n_nonpositive_volumes);
+  counts.push_back(reoriented);
+  CAMBER_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, counts.data(), static_cast<int>(counts.size()),
+                                 MPI_INT64_T, MPI_SUM, comm));
+  q.n_interior_faces = counts[0];
+  q.n_boundary_faces = counts[1];
+  q.n_unmarked_boundary_faces = counts[2];
+  q.n_faces = q.n_interior_faces + q.n_boundary_faces;
+  for (size_t t = 0; t < std::size(all); ++t)
+    if (counts[3 + t] > 0) q.cells_by_type.emplace_back(cell_type_name(all[t]), counts[3 + t]);
+  for (size_t m = 0; m < local.markers().size(); ++m)
+    q.marker_faces.emplace_back(local.markers()[m].name, counts[3 + std::size(all) + m]);
+  q.n_nonpositive_volumes = counts[counts.size() - 2];
+  q.n_reoriented_cells = counts.back();
+
+  // The bounding box of the local nodes (every node is some rank's).
+  const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local.coords());
+  for (int k = 0; k < 3; ++k) {
+    double lo = k < q.dim ? std::numeric_limits<double>::infinity() : 0.0;
+    double hi = k < q.dim ? -std::numeric_limits<double>::infinity() : 0.0;
+    for (index_t n = 0; k < q.dim && n < local.n_nodes(); ++n) {
+      lo = std::min(lo, x(n, k));
+      hi = std::max(hi, x(n, k));
+    }
+    q.bounding_box[0][k] = par::allreduce_min(lo, comm);
+    q.bounding_box[1][k] = par::allreduce_max(hi, comm);
   }
   return q;
 }

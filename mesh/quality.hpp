@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/mesh.hpp>
 
 namespace camber::mesh {
@@ -51,6 +52,10 @@ struct MeshQuality {
 };
 
 MeshQuality quality(const Mesh& mesh);
+/// The same for a distributed mesh, from every rank's part (the cell
+/// measures over owned cells, each face counted on one rank), reduced:
+/// the same report on every rank. Collective.
+MeshQuality quality(const DistributedMesh& dm);
 
 /// A multi-line, human-readable summary.
 std::string describe(const MeshQuality& q);

@@ -113,6 +113,38 @@ std::vector<double> gather_on_root(const std::vector<double>& mine, MPI_Comm com
   return all;
 }
 
+namespace {
+
+template <class T>
+std::vector<T> all_gather_of(const std::vector<T>& mine, MPI_Datatype type, MPI_Comm comm) {
+  const int count = mpi_count(static_cast<index_t>(mine.size()), "all_gather");
+  const int size = comm_size(comm);
+  std::vector<int> counts(static_cast<size_t>(size)), displs(static_cast<size_t>(size), 0);
+  CAMBER_CHECK_MPI(MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm));
+  long long total = 0;
+  for (int r = 0; r < size; ++r) {
+    displs[static_cast<size_t>(r)] = static_cast<int>(std::min<long long>(total, std::numeric_limits<int>::max()));
+    total += counts[static_cast<size_t>(r)];
+  }
+  // Every rank has every count, so every rank throws alike.
+  CAMBER_REQUIRE(total <= std::numeric_limits<int>::max(),
+                 "all_gather: " << total << " values exceed an MPI count");
+  std::vector<T> all(static_cast<size_t>(total));
+  CAMBER_CHECK_MPI(MPI_Allgatherv(mine.data(), count, type, all.data(), counts.data(),
+                                  displs.data(), type, comm));
+  return all;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> all_gather(const std::vector<std::int64_t>& mine, MPI_Comm comm) {
+  return all_gather_of(mine, MPI_INT64_T, comm);
+}
+
+std::vector<double> all_gather(const std::vector<double>& mine, MPI_Comm comm) {
+  return all_gather_of(mine, MPI_DOUBLE, comm);
+}
+
 void allreduce_sum_in_place(Tensor& values, MPI_Comm comm) {
   auto host = values.host();
   CAMBER_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, host.data(),

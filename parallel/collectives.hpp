@@ -36,6 +36,12 @@ double allreduce_min(double value, MPI_Comm comm);
 /// Every rank's values, concatenated in rank order, on rank 0 (empty on the
 /// others): a report's rows gathered for writing.
 std::vector<double> gather_on_root(const std::vector<double>& mine, MPI_Comm comm);
+/// Every rank's values, concatenated in rank order, on every rank
+/// (MPI_Allgatherv): small sets a distributed algorithm needs whole, such
+/// as a 2-D wall's faces. A total beyond MPI's int range is an error on
+/// every rank.
+std::vector<std::int64_t> all_gather(const std::vector<std::int64_t>& mine, MPI_Comm comm);
+std::vector<double> all_gather(const std::vector<double>& mine, MPI_Comm comm);
 /// Element-wise sum over ranks, in place (same shape on every rank),
 /// e.g.\ gradients of data-parallel training.
 void allreduce_sum_in_place(Tensor& values, MPI_Comm comm);

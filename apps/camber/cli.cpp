@@ -9,6 +9,7 @@
 #include "model_commands.hpp"
 #include "problem.hpp"
 #include <camber/mesh/read_mesh.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/quality.hpp>
 #include <camber/deck/deck.hpp>
 #include <camber/core/error.hpp>
@@ -101,8 +102,10 @@ int command_job(const std::string& path, const GlobalFlags& flags, const Runtime
 // Reads a mesh file (SU2 or Gmsh, by extension) and prints its counts,
 // markers and quality figures. A malformed file is bad input (exit 2).
 int command_mesh_info(const std::string& path, const Runtime& runtime) {
-  // Rank 0 reads; a bad file is one message and exit code 2 on every rank.
-  const mesh::MeshQuality q = mesh::quality(mesh::read_mesh(path, runtime.comm()));
+  // Every rank reads its chunk (no rank holds the whole mesh); a bad file
+  // is one message and exit code 2 on every rank.
+  const mesh::MeshQuality q =
+      mesh::quality(mesh::DistributedMesh::read(path, runtime.comm()));
   logging::info(path + "\n" + mesh::describe(q));
   return q.n_nonpositive_volumes == 0 ? 0 : 1;
 }

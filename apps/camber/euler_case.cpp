@@ -485,10 +485,18 @@ mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim, const std
   return m;
 }
 
+mesh::MeshChunk build_mesh_chunk(const deck::Deck& d, MPI_Comm comm, int max_dim,
+                                 const std::string& what) {
+  if (mesh_from_file(d)) return read_mesh_file_chunk(d, comm, max_dim, what);
+  // A generated mesh: each rank keeps its chunk and drops the whole before
+  // the partition (whose set-up is the memory peak).
+  const mesh::Mesh global = build_mesh(d, comm, max_dim, what);
+  return mesh::chunk_of(global, comm_rank(comm), comm_size(comm));
+}
+
 mesh::DistributedMesh build_distributed_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim,
                                              const std::string& what) {
-  if (mesh_from_file(d)) return read_distributed_mesh_file(d, comm, max_dim, what);
-  return mesh::DistributedMesh(build_mesh(d, comm, max_dim, what), comm);
+  return mesh::DistributedMesh(build_mesh_chunk(d, comm, max_dim, what), comm);
 }
 
 // Boundary conditions from the deck, checked against the mesh's markers
@@ -793,20 +801,13 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   const std::string name = d.string("case"), dir = d.string("output.dir");
 
   // A file is read in parallel, each rank its chunk; a generated mesh is
-  // made whole on every rank. Either is then distributed.
+  // made on every rank, which keeps its chunk. Either is then distributed.
   mesh::MeshChunk chunk;
-  mesh::Mesh global;
-  int mesh_dim = 2;
   {
     ScopedTimer t("mesh");
-    if (mesh_from_file(d)) {
-      chunk = read_mesh_file_chunk(d, comm, 3, "");
-      mesh_dim = chunk.dim;
-    } else {
-      global = build_mesh(d, comm, 3, "");
-      mesh_dim = global.dim();
-    }
+    chunk = build_mesh_chunk(d, comm, 3, "");
   }
+  const int mesh_dim = chunk.dim;
   // Every rank knows the dimension, so every rank rejects alike (once).
   // The reference pressures at the wing stations, read before any solve.
   std::vector<aero::SectionPoint> reference;
@@ -835,10 +836,8 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   mesh::DistributedMesh dm;
   {
     ScopedTimer t("partition");
-    dm = mesh_from_file(d) ? mesh::DistributedMesh(std::move(chunk), comm)
-                           : mesh::DistributedMesh(global, comm);
+    dm = mesh::DistributedMesh(std::move(chunk), comm);
   }
-  global = mesh::Mesh();  // the local mesh is all the solver needs
   // Every marker of the mesh is in each local mesh (empty ones too).
   const std::vector<eu::BoundaryCondition> conditions = boundary_conditions(d, dm.local(), comm);
 

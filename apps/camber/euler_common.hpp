@@ -47,12 +47,16 @@ namespace euler_app {
 void declare_euler_schema(deck::Schema& s);
 void validate_euler(const deck::Deck& d);
 
-// The mesh the deck describes (generated or read), the same on every rank.
+// The mesh the deck describes (generated or read), the same on every rank:
+// for tools that need the whole mesh; the commands use the chunks below.
 // A mesh of more than max_dim dimensions is rejected at mesh.file, saying
 // that `what` works on 2-D meshes so far.
 mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim, const std::string& what);
-// The same distributed over the ranks of comm; a file is read in parallel
-// (no rank holds it whole), a generated mesh is cut into chunks.
+// This rank's chunk of it: a file's chunk read in parallel (no rank holds
+// it whole); a generated mesh made on every rank, which keeps its chunk.
+mesh::MeshChunk build_mesh_chunk(const deck::Deck& d, MPI_Comm comm, int max_dim,
+                                 const std::string& what);
+// The same distributed over the ranks of comm.
 mesh::DistributedMesh build_distributed_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim,
                                              const std::string& what);
 // The comma-separated names of a deck string, trimmed (empty ones dropped).
@@ -72,9 +76,8 @@ eu::SteadyOptions steady_options(const deck::Deck& d);
 // (bad_input for a wall the mesh lacks) and its mesh deformation's options.
 eu::SteadyFlowSettings design_flow_settings(const deck::Deck& d, const mesh::Mesh& m,
                                             MPI_Comm comm);
-std::unique_ptr<design::ShapeParametrization> shape_parametrization(const deck::Deck& d,
-                                                                    const mesh::Mesh& m,
-                                                                    MPI_Comm comm);
+std::unique_ptr<design::ShapeParametrization> shape_parametrization(
+    const deck::Deck& d, const mesh::DistributedMesh& dm, MPI_Comm comm);
 design::DeformationOptions deformation_options(const deck::Deck& d);
 // What the optimizer section and design.bound set whatever the geometry
 // (objective, lift, alpha range, moment bound, operating points, NLopt,

@@ -28,6 +28,7 @@
 #include <camber/autodiff/ops.hpp>
 #include <camber/design/airfoil_section.hpp>
 #include <camber/design/cst.hpp>
+#include <camber/design/design_boundary.hpp>
 #include <camber/design/ffd.hpp>
 #include <camber/design/hicks_henne.hpp>
 #include <camber/design/mesh_deformation.hpp>
@@ -82,27 +83,30 @@ design::DeformationOptions deformation_options(const deck::Deck& d) {
   return o;
 }
 
-std::unique_ptr<design::ShapeParametrization> shape_parametrization(const deck::Deck& d,
-                                                                    const mesh::Mesh& m,
-                                                                    MPI_Comm comm) {
+std::unique_ptr<design::ShapeParametrization> shape_parametrization(
+    const deck::Deck& d, const mesh::DistributedMesh& dm, MPI_Comm comm) {
   const std::vector<std::string> wall = {d.string("design.wall")};
   const std::string kind = d.string("design.parametrization");
   std::unique_ptr<design::ShapeParametrization> p;
   collective_guard(comm, [&] {
-    if (m.marker_index(wall[0]) < 0)
+    // Every rank has every marker's name: all reject alike, before the
+    // wall is gathered.
+    if (dm.local().marker_index(wall[0]) < 0)
       d.reject("design.wall", "the mesh has no marker '" + wall[0] + "'");
+    design::AirfoilWall w(design::design_boundary(dm, wall));
     if (kind == "hicks_henne") {
       p = std::make_unique<design::HicksHenne>(
-          m, wall, design::evenly_spaced_bumps(static_cast<int>(d.integer("design.bumps_per_surface"))));
+          std::move(w),
+          design::evenly_spaced_bumps(static_cast<int>(d.integer("design.bumps_per_surface"))));
     } else if (kind == "cst") {
       design::CstOptions o;
       o.order = static_cast<int>(d.integer("design.cst_order"));
-      p = std::make_unique<design::Cst>(m, wall, o);
+      p = std::make_unique<design::Cst>(std::move(w), o);
     } else {
       design::FfdOptions o;
       o.degree_x = static_cast<int>(d.integer("design.ffd_degree_x"));
       o.degree_y = static_cast<int>(d.integer("design.ffd_degree_y"));
-      p = std::make_unique<design::FreeFormDeformation>(m, wall, o);
+      p = std::make_unique<design::FreeFormDeformation>(std::move(w), o);
     }
   });
   return p;
@@ -258,8 +262,22 @@ std::vector<io::Field> adjoint_fields(eu::SteadyFlow& flow, const std::vector<st
   if (disc.dim() == 3) return {psi};
   io::Field dn{"Surface sensitivity d" + objective + "/dn [1/m]", 1,
                std::vector<double>(static_cast<size_t>(n), 0.0)};
-  const Tensor dX = flow.global_of(s.dX_share);
-  const auto gx = dX.host();
+  // dJ/dX at the wall nodes only: each rank's share at its rows, summed
+  // over ranks by wall index (O(wall nodes); no global array).
+  const design::DesignBoundary boundary = design::design_boundary(dm, walls);
+  std::vector<double> gx(2 * boundary.wall_nodes.size(), 0.0);
+  {
+    const std::vector<std::int64_t>& rows = flow.node_rows();
+    const auto share = s.dX_share.host();
+    for (size_t r = 0; r < rows.size(); ++r) {
+      const std::int64_t w = boundary.wall_index(rows[r]);
+      if (w < 0) continue;
+      gx[static_cast<size_t>(2 * w)] += share(2 * r);
+      gx[static_cast<size_t>(2 * w + 1)] += share(2 * r + 1);
+    }
+    CAMBER_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, gx.data(), static_cast<int>(gx.size()),
+                                   MPI_DOUBLE, MPI_SUM, dm.comm()));
+  }
   const auto normal =
       Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.geometry().face_normal);
   const auto area =
@@ -272,10 +290,10 @@ std::vector<io::Field> adjoint_fields(eu::SteadyFlow& flow, const std::vector<st
     for (index_t f : dm.owned_marker_faces(wall)) {
       double v = 0.0;
       for (index_t q = fo(f); q < fo(f + 1); ++q) {
-        const std::int64_t a = node_gid[static_cast<size_t>(fn(q))];
+        const size_t w = static_cast<size_t>(boundary.wall_index(node_gid[static_cast<size_t>(fn(q))]));
         // n_f points out of the fluid, into the body: the outward wall
         // normal (into the fluid) is -n_f.
-        v -= (gx(a * 2) * normal(f, 0) + gx(a * 2 + 1) * normal(f, 1)) / area(f);
+        v -= (gx[2 * w] * normal(f, 0) + gx[2 * w + 1] * normal(f, 1)) / area(f);
       }
       dn.values[static_cast<size_t>(left(f))] = v / static_cast<double>(fo(f + 1) - fo(f));
     }
@@ -462,20 +480,20 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
 
-  // A 3-D mesh is read in parallel and designs a wing (wing_optimize.cpp).
-  if (mesh_from_file(d)) {
-    mesh::MeshChunk chunk = read_mesh_file_chunk(d, comm, 3, "");
-    if (chunk.dim == 3)
-      return optimize_wing(d, runtime, restart, mesh::DistributedMesh(std::move(chunk), comm));
-  }
+  // A mesh file is read in parallel (each rank its chunk); a 3-D one
+  // designs a wing (wing_optimize.cpp). No rank holds the global mesh.
+  mesh::MeshChunk chunk = build_mesh_chunk(d, comm, 3, "");
+  if (chunk.dim == 3)
+    return optimize_wing(d, runtime, restart, mesh::DistributedMesh(std::move(chunk), comm));
+  mesh::DistributedMesh dm(std::move(chunk), comm);
   collective_guard(comm, [&] {
     if (d.string("design.parametrization") == "ffd_volume")
       d.reject("design.parametrization",
                "ffd_volume designs a 3-D mesh; this one is 2-D (use hicks_henne, cst or ffd)");
   });
-  const mesh::Mesh global = build_mesh(d, comm, 2, "camber optimize");
+  const std::int64_t n_cells = dm.n_global_cells();
   aero::AirfoilDesignSettings settings;
-  settings.flow = design_flow_settings(d, global, comm);
+  settings.flow = design_flow_settings(d, dm.local(), comm);
   settings.wall = d.string("design.wall");
   settings.deformation = deformation_options(d);
   settings.thickness_fraction = d.real("optimizer.thickness_fraction");
@@ -483,7 +501,8 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   settings.area_fraction = d.real("optimizer.area_fraction");
   settings.le_radius_fraction = d.real("optimizer.le_radius_fraction");
   shape_design_settings(d, settings, comm);
-  aero::AirfoilDesign problem(global, comm, shape_parametrization(d, global, comm), settings);
+  std::unique_ptr<design::ShapeParametrization> shape = shape_parametrization(d, dm, comm);
+  aero::AirfoilDesign problem(std::move(dm), std::move(shape), settings);
   check_start(d, problem, comm);
   const index_t n = problem.n_design();
   const double max_thickness_min = settings.max_thickness_min;
@@ -494,21 +513,20 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
                              << t0_max << " is below optimizer.max_thickness_min = "
                              << max_thickness_min << ": the optimizer starts from an infeasible design"));
 
-  log_baseline(d, problem, global.n_cells(), CAMBER_MSG(", max thickness " << t0_max));
+  log_baseline(d, problem, n_cells, CAMBER_MSG(", max thickness " << t0_max));
   if (runtime.rank() == 0) fs::create_directories(dir);
   CAMBER_CHECK_MPI(MPI_Barrier(comm));
   DesignOutputs outputs(d, problem, {settings.wall}, settings.checkpoint, comm);
   const aero::AirfoilDesignResult result = problem.run(
       [&](const opt::Record& r, const aero::DesignCosts* costs) { outputs(r, costs); }, restart);
 
-  // The final design: shape and mesh.
+  // The final design: shape and mesh (written by every rank, its part).
   outputs.write_final(result);
-  if (runtime.rank() == 0) {
+  if (runtime.rank() == 0)
     write_file_atomically(dir + "/" + name + "_final.dat",
                           design::selig_text(name + " (camber optimize, final design)",
                                              problem.shape().wall(), result.final_wall));
-    mesh::write_su2(global.with_coordinates(result.final_coordinates), dir + "/" + name + "_final.su2");
-  }
+  mesh::write_su2(problem.mesh_at(result.final_shape), dir + "/" + name + "_final.su2");
   std::ostringstream summary;
   summary << std::fixed << std::setprecision(6) << outputs.summary_head(result)
           << "\n  max thickness   " << result.baseline_max_thickness << "    "

@@ -118,20 +118,6 @@ void declare_rectangle_mesh(deck::Schema& s, const std::string& boundary_note,
       .real("length_y_m", 1.0, deck::Range::positive(), length('y'));
 }
 
-mesh::Mesh build_rectangle_or_file_mesh(const deck::Deck& d, MPI_Comm comm) {
-  mesh::Mesh m;
-  if (mesh_from_file(d)) {
-    m = read_mesh_file(d, comm);
-  } else {
-    collective_guard(comm, [&] {
-      m = mesh::rectangle(d.integer("mesh.cells_x"), d.integer("mesh.cells_y"),
-                          d.real("mesh.length_x_m"), d.real("mesh.length_y_m"));
-    });
-  }
-  collective_guard(comm, [&] { require_cells_for_ranks(d, m.n_cells(), comm); });
-  return m;
-}
-
 mesh::DistributedMesh build_rectangle_or_file_distributed(const deck::Deck& d, MPI_Comm comm) {
   if (mesh_from_file(d)) return read_distributed_mesh_file(d, comm);
   mesh::Mesh m;

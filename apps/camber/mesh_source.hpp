@@ -64,11 +64,10 @@ mesh::DistributedMesh read_distributed_mesh_file(const deck::Deck& d, MPI_Comm c
 void declare_rectangle_mesh(deck::Schema& s, const std::string& boundary_note,
                             const std::string& length_note = "");
 
-// That section's global mesh, the same on every rank (collective); bad
-// input names the deck key, and a mesh with fewer cells than ranks is one.
-mesh::Mesh build_rectangle_or_file_mesh(const deck::Deck& d, MPI_Comm comm);
-// The same distributed over the ranks; a file is read in parallel
-// (read_distributed_mesh_file), so no rank holds it whole.
+// That section's mesh distributed over the ranks (collective); a file is
+// read in parallel (read_distributed_mesh_file), so no rank holds it whole.
+// Bad input names the deck key, and a mesh with fewer cells than ranks is
+// one.
 mesh::DistributedMesh build_rectangle_or_file_distributed(const deck::Deck& d, MPI_Comm comm);
 
 }  // namespace camber::app

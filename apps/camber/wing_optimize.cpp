@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "euler_common.hpp"
+#include <camber/mesh/su2_writer.hpp>
 #include <camber/core/atomic_file.hpp>
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
@@ -114,6 +115,8 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
   eu::SteadyFlow& flow = problem.flow();
   flow.rank_coefficients(result.final_rows, result.final_alpha_deg);
   const eu::Discretization& disc = flow.discretization();
+  // The final mesh, written by every rank its part (SU2, for further runs).
+  mesh::write_su2(disc.mesh(), dir + "/" + name + "_final.su2");
   if (!etas.empty()) {
     const std::vector<aero::SectionPoint> stations =
         aero::wing_sections(disc, flow.state(), walls, etas);
@@ -144,7 +147,7 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
     summary << std::fixed << std::setprecision(6) << "\n  thinnest t / t0 " << 1.0 << "    "
             << ratio;
   summary << outputs.summary_tail(result, elapsed()) << "\n  outputs         " << dir << "/"
-          << name << "_{optimizer_history.csv,optimizer.png,final_design.csv,designs.pvd"
+          << name << "_{optimizer_history.csv,optimizer.png,final_design.csv,final.su2,designs.pvd"
           << (thickness ? ",thickness.csv" : "")
           << (etas.empty() ? "" : ",baseline_stations.csv,final_stations.csv")
           << (d.boolean("output.paraview") ? ",final.pvtu" : "") << "}"

@@ -159,7 +159,7 @@ int check(int argc, char** argv, const Runtime& runtime) {
   const mesh::Mesh global = ea::build_mesh(d, comm, 2, "this check");
   const eu::SteadyFlowSettings settings = ea::design_flow_settings(d, global, comm);
   const std::unique_ptr<design::ShapeParametrization> shape =
-      ea::shape_parametrization(d, global, comm);
+      ea::shape_parametrization(d, mesh::DistributedMesh(global, comm), comm);
   const auto* hh = dynamic_cast<const design::HicksHenne*>(shape.get());
   collective_guard(comm, [&] {
     CAMBER_INPUT_REQUIRE(hh != nullptr, deck_path << ": design.parametrization must be "

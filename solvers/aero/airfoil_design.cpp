@@ -8,6 +8,7 @@
 #include <camber/autodiff/distributed_ops.hpp>
 #include <camber/autodiff/functional.hpp>
 #include <camber/core/error.hpp>
+#include <camber/design/design_boundary.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 
 namespace camber::solvers::aero {
@@ -22,9 +23,9 @@ std::unique_ptr<design::ShapeParametrization> checked(
 
 double largest(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
 
-ShapeDesign::FlowFactory flows_on(const mesh::Mesh& global, MPI_Comm comm) {
-  return [&global, comm](const euler::SteadyFlowSettings& f) {
-    return std::make_unique<euler::SteadyFlow>(global, comm, f);
+ShapeDesign::FlowFactory flows_on(const mesh::DistributedMesh& dm) {
+  return [&dm](const euler::SteadyFlowSettings& f) {
+    return std::make_unique<euler::SteadyFlow>(dm, f);
   };
 }
 
@@ -38,13 +39,23 @@ class AirfoilDesign::Geometry : public DesignGeometry {
   Geometry(const AirfoilDesign& design, euler::SteadyFlow& flow)
       : design_(design),
         flow_(flow),
-        deformation_(design.global_, std::vector<std::string>{design.settings_.wall},
-                     design.settings_.deformation, flow.node_rows()),
+        deformation_(design::design_boundary(flow.distributed_mesh(),
+                                             std::vector<std::string>{design.settings_.wall}),
+                     design.settings_.deformation, flow.node_rows(), flow.row_coordinates()),
         baseline_area_(design::section_area(design.shape_->wall(), wall(Tensor({n_shape()})))),
         baseline_le_radius_(design.settings_.le_radius_fraction > 0.0
                                 ? design::leading_edge_radius(design.shape_->wall(),
                                                               wall(Tensor({n_shape()})))
-                                : 0.0) {}
+                                : 0.0) {
+    CAMBER_REQUIRE(design.shape_->wall().nodes() == deformation_.wall_nodes() &&
+                       design.shape_->wall().n_mesh_nodes() == deformation_.n_mesh_nodes(),
+                   "AirfoilDesign: the parametrization's wall ("
+                       << design.shape_->wall().n_nodes() << " nodes of a mesh of "
+                       << design.shape_->wall().n_mesh_nodes() << ") is not the mesh's wall '"
+                       << design.settings_.wall << "' (" << deformation_.n_wall()
+                       << " nodes of " << deformation_.n_mesh_nodes()
+                       << "); build it on the same mesh and marker");
+  }
 
   index_t n_shape() const override { return design_.shape_->n_design(); }
   Tensor wall(const Tensor& a) const { return design_.shape_->wall_coordinates(a); }
@@ -128,8 +139,12 @@ class AirfoilDesign::Geometry : public DesignGeometry {
 AirfoilDesign::AirfoilDesign(const mesh::Mesh& global, MPI_Comm comm,
                              std::unique_ptr<design::ShapeParametrization> shape,
                              AirfoilDesignSettings settings)
-    : ShapeDesign(comm, settings, flows_on(global, comm)),
-      global_(global),
+    : AirfoilDesign(mesh::DistributedMesh(global, comm), std::move(shape), std::move(settings)) {}
+
+AirfoilDesign::AirfoilDesign(mesh::DistributedMesh dm,
+                             std::unique_ptr<design::ShapeParametrization> shape,
+                             AirfoilDesignSettings settings)
+    : ShapeDesign(dm.comm(), settings, flows_on(dm)),
       shape_(checked(std::move(shape))),
       settings_(std::move(settings)),
       stations_(shape_->wall()),
@@ -145,29 +160,20 @@ AirfoilDesign::AirfoilDesign(const mesh::Mesh& global, MPI_Comm comm,
 
 AirfoilDesign::~AirfoilDesign() = default;
 
-Tensor AirfoilDesign::coordinates(const std::vector<double>& a) {
+mesh::DistributedMesh AirfoilDesign::mesh_at(const std::vector<double>& a) {
   const Tensor Xr = airfoil_->rank_rows(ad::constant(Tensor::from_host({n_design()}, a))).value();
-  // Each node from a rank that holds it (they agree bit for bit: the same
-  // arithmetic); the others give -inf to the maximum.
-  const std::vector<std::int64_t>& rows = airfoil_->deformation().rows();
-  const index_t n_local = flow(0).distributed_mesh().n_local_nodes();
-  const auto x = Xr.host();
-  std::vector<double> mine(static_cast<size_t>(global_.n_nodes()) * 2,
-                           -std::numeric_limits<double>::infinity()),
-      all(mine.size());
-  for (index_t r = 0; r < n_local; ++r)
-    for (index_t d = 0; d < 2; ++d)
-      mine[static_cast<size_t>(rows[static_cast<size_t>(r)] * 2 + d)] = x(2 * r + d);
-  CAMBER_CHECK_MPI(MPI_Allreduce(mine.data(), all.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
-                                 MPI_MAX, comm()));
-  return Tensor::from_host({global_.n_nodes(), 2}, all);
+  // The rows open with the local nodes, in the distributed mesh's order.
+  const mesh::DistributedMesh& dm = flow(0).distributed_mesh();
+  const index_t n_local = dm.n_local_nodes();
+  const std::vector<double> x = Xr.to_vector();
+  return dm.with_local_coordinates(Tensor::from_host(
+      {n_local, 2}, std::vector<double>(x.begin(), x.begin() + 2 * n_local)));
 }
 
 AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
   AirfoilDesignResult result;
   static_cast<ShapeDesignResult&>(result) = ShapeDesign::run(report, restart);
   const Tensor a = Tensor::from_host({n_design()}, result.final_shape);
-  result.final_coordinates = coordinates(result.final_shape);
   result.final_wall = shape_->wall_coordinates(a);
   result.baseline_max_thickness = largest(thickness_.baseline());
   result.final_max_thickness = largest(thickness_(result.final_shape));

@@ -43,9 +43,14 @@
 /// trim_tolerance) and the optimizer has no lift constraint to meet (no
 /// zig-zag between trial steps that lose lift and steps that recover it).
 ///
+/// The mesh may come distributed (read in parallel, DistributedMesh::read):
+/// then no rank holds the global mesh. Each rank holds its node rows, the
+/// wall and the other boundary nodes (design::DesignBoundary, gathered:
+/// O(boundary)), and its rows of the deformation map; the shape gradient
+/// is summed over ranks only at the design variables.
+///
 /// Limits: 2-D, one airfoil element; the far field is held fixed (no
-/// point-vortex correction); every rank holds the global mesh and the
-/// global shape gradient; the partition, distribution and halo exchange
+/// point-vortex correction); the partition, distribution and halo exchange
 /// are built once per operating point, but each flow solve builds its
 /// discretization, Jacobian colourings and PETSc structures anew.
 #pragma once
@@ -60,6 +65,7 @@
 #include <camber/design/airfoil_section.hpp>
 #include <camber/design/airfoil_wall.hpp>
 #include <camber/design/mesh_deformation.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/mesh.hpp>
 #include <camber/solvers/aero/shape_design.hpp>
 
@@ -85,14 +91,18 @@ struct AirfoilDesignResult : ShapeDesignResult {
   double baseline_max_thickness = 0.0, final_max_thickness = 0.0;
   double baseline_area = 0.0, final_area = 0.0;
   double baseline_le_radius = 0.0, final_le_radius = 0.0;
-  Tensor final_wall;         ///< (n_wall, 2)
-  Tensor final_coordinates;  ///< (n_nodes, 2), the deformed mesh
+  Tensor final_wall;  ///< (n_wall, 2)
 };
 
 class AirfoilDesign : public ShapeDesign {
  public:
-  /// `global`: the undeformed mesh, the same on every rank. Collective.
+  /// `dm`: the undeformed 2-D mesh, distributed; `shape` built on its wall
+  /// (design::AirfoilWall(design::design_boundary(dm, {wall}))). Collective.
   /// bad_input for a wall marker the mesh lacks.
+  AirfoilDesign(mesh::DistributedMesh dm, std::unique_ptr<design::ShapeParametrization> shape,
+                AirfoilDesignSettings settings);
+  /// `global`: the undeformed mesh, the same on every rank (e.g.
+  /// generated), distributed over `comm` first.
   AirfoilDesign(const mesh::Mesh& global, MPI_Comm comm,
                 std::unique_ptr<design::ShapeParametrization> shape,
                 AirfoilDesignSettings settings);
@@ -104,10 +114,9 @@ class AirfoilDesign : public ShapeDesign {
 
   /// The thickness at every station for design a (exact: linear in a).
   std::vector<double> thickness(const std::vector<double>& a) const { return thickness_(a); }
-  /// The deformed mesh's node coordinates (n_nodes, 2) for design a,
-  /// gathered from the ranks' rows on every rank (O(global nodes): for
-  /// output). Collective.
-  Tensor coordinates(const std::vector<double>& a);
+  /// The deformed mesh for design a, distributed as the flow's (each rank
+  /// its local nodes moved): for output, e.g. mesh::write_su2. Collective.
+  mesh::DistributedMesh mesh_at(const std::vector<double>& a);
 
   /// ShapeDesign::run, with the airfoil's measures of the baseline and
   /// the best design. Collective.
@@ -115,7 +124,6 @@ class AirfoilDesign : public ShapeDesign {
 
  private:
   class Geometry;
-  mesh::Mesh global_;
   std::unique_ptr<design::ShapeParametrization> shape_;
   AirfoilDesignSettings settings_;
   design::ThicknessStations stations_;

@@ -9,8 +9,9 @@
 # several the sums of the assembly may arrive in another order). The
 # restart replays the checkpointed history without flow solves and
 # continues from the checkpointed flow states. Also: the drag of the final
-# design is below the baseline's, and the outputs exist (a 2-D design's
-# final shape and mesh, a 3-D one's thickness stations). LAUNCHER (e.g.
+# design is below the baseline's, the outputs exist (the final mesh; a 2-D
+# design's final shape, a 3-D one's thickness stations), and the final
+# mesh reads back with the baseline's cells, none folded. LAUNCHER (e.g.
 # `mpirun -n 4`) runs every step on several ranks.
 set -euo pipefail
 camber=$1 deck=$2
@@ -21,17 +22,24 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 mkdir direct killed
 name=$(awk '$1 == "case:" {print $2}' "$deck")
-outputs=("${name}_final_design.csv" "${name}_optimizer_history.csv")
+outputs=("${name}_final_design.csv" "${name}_optimizer_history.csv" "${name}_final.su2")
 if grep -q "parametrization: ffd_volume" "$deck"; then
   outputs+=("${name}_thickness.csv")
 else
-  outputs+=("${name}_final.dat" "${name}_final.su2")
+  outputs+=("${name}_final.dat")
 fi
 (cd direct && "${launch[@]}" "$camber" optimize "$deck" --no-timers > run.log 2>&1) ||
   { cat direct/run.log; echo "FAIL: the uninterrupted run failed"; exit 1; }
 for f in "${outputs[@]}"; do
   [[ -s direct/out/$f ]] || { echo "FAIL: no $f"; exit 1; }
 done
+# The final mesh (written by every rank its part) reads back with the
+# baseline's cell count and no folded cell (mesh-info exits 1 on one).
+cells=$(grep -oE "optimize: [0-9]+ cells" direct/run.log | awk '{print $2}')
+"${launch[@]}" "$camber" mesh-info "direct/out/${name}_final.su2" > mesh_info.log 2>&1 ||
+  { cat mesh_info.log; echo "FAIL: the final mesh does not read back unfolded"; exit 1; }
+grep -q " ${cells} cells" mesh_info.log ||
+  { cat mesh_info.log; echo "FAIL: the final mesh has not the baseline's ${cells} cells"; exit 1; }
 base=$(grep -E "^ +CD " direct/run.log | awk '{print $2}')
 final=$(grep -E "^ +CD " direct/run.log | awk '{print $3}')
 awk -v b="$base" -v f="$final" 'BEGIN { exit !(f < b) }' ||

@@ -9,11 +9,17 @@
 // generated 20 x 20 grid, and the SU2 meshes of the shared data folder. Bad
 // files are bad_input on every rank at the line where the serial reader
 // fails, worked out by hand from the files' layout below.
+//
+// The parallel writer (mesh::write_su2 of a DistributedMesh): the shared
+// meshes read in parallel, written by every rank at once and read back by
+// one are the files they came from (nodes and cells as sets, markers); the
+// quality report from the ranks' parts is the serial one.
 #include <gtest/gtest.h>
 
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -24,7 +30,11 @@
 
 #include <camber/core/error.hpp>
 #include <camber/mesh/mesh_chunk.hpp>
+#include <camber/mesh/quality.hpp>
+#include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/read_mesh.hpp>
+#include <camber/mesh/su2_reader.hpp>
+#include <camber/mesh/su2_writer.hpp>
 #include "mesh_test_utils.hpp"
 #include "tests/mpi_test_utils.hpp"
 #include "tests/shared_data.hpp"
@@ -369,6 +379,109 @@ TEST_P(Su2ChunkSharedMesh, SameAsSerialReader) {
 INSTANTIATE_TEST_SUITE_P(Meshes, Su2ChunkSharedMesh,
                          ::testing::Values("naca0012_inviscid_su2_quickstart.su2",
                                            "wedge_inviscid_su2_testcases.su2",
+                                           "brick_hex_ffd_su2_testcases.su2",
+                                           "brick_prism_ffd_su2_testcases.su2",
+                                           "brick_tets_ffd_su2_testcases.su2",
+                                           "brick_pyra_ffd_su2_testcases.su2"));
+
+// The sorted rows of a flat array of `width` columns: a mesh's node
+// coordinates (or cell centroids) as a set, whatever the numbering.
+std::vector<std::vector<double>> sorted_rows(const std::vector<double>& flat, int width) {
+  std::vector<std::vector<double>> rows;
+  for (std::size_t i = 0; i + static_cast<std::size_t>(width) <= flat.size(); i += static_cast<std::size_t>(width))
+    rows.emplace_back(flat.begin() + static_cast<std::ptrdiff_t>(i),
+                      flat.begin() + static_cast<std::ptrdiff_t>(i) + width);
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+
+// Node coordinates and cell vertex centroids of a whole mesh, as sets.
+std::pair<std::vector<std::vector<double>>, std::vector<std::vector<double>>> points_and_centroids(
+    const mesh::Mesh& m) {
+  const int dim = m.dim();
+  const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.coords());
+  const auto off = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.cell_offsets());
+  const auto nodes = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.cell_nodes());
+  std::vector<double> p, c;
+  for (camber::index_t n = 0; n < m.n_nodes(); ++n)
+    for (int d = 0; d < dim; ++d) p.push_back(x(n, d));
+  for (camber::index_t e = 0; e < m.n_cells(); ++e) {
+    // The mean is summed in sorted order, so that it rounds alike whatever
+    // the cell's node numbering.
+    for (int d = 0; d < dim; ++d) {
+      std::vector<double> v;
+      for (camber::index_t k = off(e); k < off(e + 1); ++k) v.push_back(x(nodes(k), d));
+      std::sort(v.begin(), v.end());
+      double sum = 0.0;
+      for (double a : v) sum += a;
+      c.push_back(sum / static_cast<double>(v.size()));
+    }
+    c.push_back(static_cast<double>(off(e + 1) - off(e)));
+  }
+  return {sorted_rows(p, dim), sorted_rows(c, dim + 1)};
+}
+
+// A distributed mesh written by all its ranks (MPI-IO) and read back by one
+// is the file it was read from: the same nodes, cells (by their vertex
+// centroids and node counts) and markers, renumbered.
+class WriteSu2SharedMesh : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(WriteSu2SharedMesh, WrittenByAllRanksIsTheMeshRead) {
+  const std::string path = camber::test::shared_mesh(GetParam());
+  CAMBER_NEED_SHARED_FILE(path);
+  const mesh::DistributedMesh dm = mesh::DistributedMesh::read(path, world());
+  const std::string out = (scratch() / (std::string("written_") + GetParam())).string();
+  mesh::write_su2(dm, out);
+  MPI_Barrier(world());
+  if (rank() != 0) return;
+  const mesh::Mesh want = mesh::read_su2(path), got = mesh::read_su2(out);
+  ASSERT_EQ(got.dim(), want.dim());
+  ASSERT_EQ(got.n_nodes(), want.n_nodes());
+  ASSERT_EQ(got.n_cells(), want.n_cells());
+  const auto [pw, cw] = points_and_centroids(want);
+  const auto [pg, cg] = points_and_centroids(got);
+  EXPECT_TRUE(pg == pw) << "node coordinates (17 digits round-trip exactly)";
+  EXPECT_TRUE(cg == cw) << "cells";
+  ASSERT_EQ(got.markers().size(), want.markers().size());
+  for (std::size_t k = 0; k < want.markers().size(); ++k) {
+    EXPECT_EQ(got.markers()[k].name, want.markers()[k].name);
+    EXPECT_EQ(got.markers()[k].n_faces(), want.markers()[k].n_faces()) << want.markers()[k].name;
+  }
+}
+
+// `camber mesh-info`'s report from the ranks' parts is the whole mesh's:
+// every count exact (each face on one rank), the measures to round-off.
+TEST_P(WriteSu2SharedMesh, QualityFromTheRanksPartsIsTheWholeMeshs) {
+  const std::string path = camber::test::shared_mesh(GetParam());
+  CAMBER_NEED_SHARED_FILE(path);
+  const mesh::MeshQuality got = mesh::quality(mesh::DistributedMesh::read(path, world()));
+  const mesh::MeshQuality want = mesh::quality(mesh::read_su2(path));
+  EXPECT_EQ(got.n_nodes, want.n_nodes);
+  EXPECT_EQ(got.n_cells, want.n_cells);
+  EXPECT_EQ(got.n_faces, want.n_faces);
+  EXPECT_EQ(got.n_interior_faces, want.n_interior_faces);
+  EXPECT_EQ(got.n_boundary_faces, want.n_boundary_faces);
+  EXPECT_EQ(got.n_unmarked_boundary_faces, want.n_unmarked_boundary_faces);
+  EXPECT_EQ(got.cells_by_type, want.cells_by_type);
+  EXPECT_EQ(got.marker_faces, want.marker_faces);
+  EXPECT_EQ(got.n_nonpositive_volumes, want.n_nonpositive_volumes);
+  EXPECT_EQ(got.n_reoriented_cells, want.n_reoriented_cells);
+  EXPECT_DOUBLE_EQ(got.min_volume, want.min_volume);
+  EXPECT_DOUBLE_EQ(got.max_volume, want.max_volume);
+  // Sums of n cells in another order: within n eps of each other (the bound
+  // of recursive summation).
+  EXPECT_NEAR(got.total_volume, want.total_volume,
+              static_cast<double>(want.n_cells) * 2.2e-16 * std::abs(want.total_volume));
+  EXPECT_DOUBLE_EQ(got.max_aspect_ratio, want.max_aspect_ratio);
+  EXPECT_DOUBLE_EQ(got.max_skewness, want.max_skewness);
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(got.bounding_box[0][k], want.bounding_box[0][k]);
+    EXPECT_EQ(got.bounding_box[1][k], want.bounding_box[1][k]);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Meshes, WriteSu2SharedMesh,
+                         ::testing::Values("naca0012_inviscid_su2_quickstart.su2",
                                            "brick_hex_ffd_su2_testcases.su2",
                                            "brick_prism_ffd_su2_testcases.su2",
                                            "brick_tets_ffd_su2_testcases.su2",

@@ -20,17 +20,27 @@
 //    evaluate() in all 10 bumps at the baseline and away from it, the lift
 //    of every evaluation on the target, and a run cut short and restarted
 //    that reaches the uninterrupted run's design and alpha.
+// 6. The mesh read in parallel from a file (no rank holds the whole mesh):
+//    the gathered wall and anchors are the whole mesh's exactly, the
+//    evaluations and gradients are those of the design on the whole mesh,
+//    and the deformed mesh written by all ranks (mesh::write_su2) holds
+//    the nodes of the whole mesh deformed by one rank.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include <camber/design/design_boundary.hpp>
 #include <camber/design/hicks_henne.hpp>
+#include <camber/design/mesh_deformation.hpp>
 #include <camber/mesh/generators.hpp>
+#include <camber/mesh/su2_reader.hpp>
+#include <camber/mesh/su2_writer.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
 #include "tests/mpi_test_utils.hpp"
 #include "tests/solvers/petsc_environment.hpp"
@@ -425,6 +435,85 @@ TEST(AirfoilDesign, RbfDeformationGivesTheGradientOfWhatItEvaluates) {
   }
   say("[airfoil design, rbf] CD %.8f, largest |adjoint - central difference| / max|g| %.2e\n",
       e.objective, worst);
+}
+
+// 6. A mesh read in parallel.
+TEST(AirfoilDesign, OnAMeshReadInParallelIsTheDesignOnTheWholeMesh) {
+  const mesh::Mesh m = grid();
+  const std::string dir = test::scratch_dir(CAMBER_TEST_SCRATCH, "parallel_read").string();
+  if (test::rank() == 0) mesh::write_su2(m, dir + "/grid.su2");
+  MPI_Barrier(test::world());
+  mesh::DistributedMesh dm = mesh::DistributedMesh::read(dir + "/grid.su2", test::world());
+
+  // The boundary gathered from the ranks' parts is the whole mesh's.
+  const design::DesignBoundary whole = design::design_boundary(m, {"airfoil"});
+  const design::DesignBoundary gathered = design::design_boundary(dm, {"airfoil"});
+  EXPECT_EQ(gathered.n_mesh_nodes, m.n_nodes());
+  EXPECT_EQ(gathered.wall_faces, whole.wall_faces);
+  EXPECT_EQ(gathered.wall_nodes, whole.wall_nodes);
+  EXPECT_EQ(gathered.wall_coords, whole.wall_coords);
+  EXPECT_EQ(gathered.anchors, whole.anchors);
+  EXPECT_EQ(gathered.anchor_coords, whole.anchor_coords);
+  // 48 wall faces of a closed wall; the far field's 48 nodes are the anchors.
+  EXPECT_EQ(whole.wall_faces.size(), 48u);
+  EXPECT_EQ(whole.wall_nodes.size(), 48u);
+  EXPECT_EQ(whole.anchors.size(), 48u);
+
+  aero::AirfoilDesignSettings s = transonic_settings();
+  s.flow.steady.linear_rel_tolerance = 1e-10;
+  aero::AirfoilDesign on_whole(m, test::world(), bumps(m), s);
+  aero::AirfoilDesign on_read(
+      std::move(dm),
+      std::make_unique<design::HicksHenne>(design::AirfoilWall(gathered), design::evenly_spaced_bumps(5)),
+      s);
+  std::vector<double> a(10);
+  for (size_t k = 0; k < a.size(); ++k) a[k] = 1e-3 * std::sin(0.7 + 1.3 * static_cast<double>(k));
+  const opt::Evaluation e_whole = on_whole.problem().evaluate(a);
+  const opt::Evaluation e_read = on_read.problem().evaluate(a);
+  // The same partition (chunks of the same ranges) and the same sums: the
+  // flows agree to the solves' tolerance.
+  EXPECT_NEAR(e_read.objective, e_whole.objective, 1e-10 * std::abs(e_whole.objective));
+  double max_g = 0.0, worst = 0.0;
+  for (double g : e_whole.objective_gradient) max_g = std::max(max_g, std::abs(g));
+  for (size_t k = 0; k < a.size(); ++k)
+    worst = std::max(worst, std::abs(e_read.objective_gradient[k] - e_whole.objective_gradient[k]));
+  EXPECT_LT(worst, 1e-8 * max_g);
+  say("[airfoil design, mesh read in parallel] CD %.12f against %.12f; largest gradient "
+      "difference %.2e of max|g| %.3e\n",
+      e_read.objective, e_whole.objective, worst, max_g);
+
+  // The deformed mesh written by every rank against the whole mesh
+  // deformed on one: the same node coordinates (as a set: the file's
+  // numbering is the ranks'), the same cells and markers.
+  mesh::write_su2(on_read.mesh_at(a), dir + "/deformed.su2");
+  MPI_Barrier(test::world());
+  if (test::rank() != 0) return;
+  const mesh::Mesh back = mesh::read_su2(dir + "/deformed.su2");
+  const design::HicksHenne hh(m, {"airfoil"}, design::evenly_spaced_bumps(5));
+  const design::MeshDeformation idw(m, {"airfoil"});
+  const std::vector<double> x = design::deformed_coordinates(hh, idw, Tensor::from_host({10}, a)).to_vector();
+  ASSERT_EQ(back.n_nodes(), m.n_nodes());
+  ASSERT_EQ(back.n_cells(), m.n_cells());
+  const auto sorted_points = [](const std::vector<double>& flat) {
+    std::vector<std::array<double, 2>> p(flat.size() / 2);
+    for (size_t i = 0; i < p.size(); ++i) p[i] = {flat[2 * i], flat[2 * i + 1]};
+    std::sort(p.begin(), p.end());
+    return p;
+  };
+  const auto xb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), back.coords());
+  std::vector<double> flat(static_cast<size_t>(2 * back.n_nodes()));
+  for (index_t i = 0; i < back.n_nodes(); ++i)
+    for (int d = 0; d < 2; ++d) flat[static_cast<size_t>(2 * i + d)] = xb(i, d);
+  const auto pb = sorted_points(flat), pw = sorted_points(x);
+  double worst_x = 0.0;
+  for (size_t i = 0; i < pb.size(); ++i)
+    for (int d = 0; d < 2; ++d) worst_x = std::max(worst_x, std::abs(pb[i][static_cast<size_t>(d)] - pw[i][static_cast<size_t>(d)]));
+  EXPECT_LT(worst_x, 1e-15) << "the written nodes are the deformed whole mesh's";
+  ASSERT_EQ(back.markers().size(), m.markers().size());
+  for (size_t k = 0; k < m.markers().size(); ++k) {
+    EXPECT_EQ(back.markers()[k].name, m.markers()[k].name);
+    EXPECT_EQ(back.markers()[k].n_faces(), m.markers()[k].n_faces());
+  }
 }
 
 }  // namespace
