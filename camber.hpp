@@ -22,6 +22,7 @@
 #include <camber/core/tensor.hpp>
 #include <camber/core/timer.hpp>
 #include <camber/core/version.hpp>
+#include <camber/trust/signature.hpp>
 
 #include <camber/parallel/cell_distribution.hpp>
 #include <camber/parallel/collectives.hpp>
@@ -99,6 +100,7 @@
 #include <camber/nn/io/checkpoint.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/model_file.hpp>
+#include <camber/nn/registry/registry.hpp>
 #endif
 #if CAMBER_WITH_SUNDIALS
 #include <camber/solvers/heat/conductivity_inverse.hpp>

@@ -5,8 +5,10 @@
 #   bash scripts/fuzz.sh [SECONDS [TARGET...]]   # per target, default 20
 #
 # Targets: fuzz_request (the server's request parser; seeds in
-# fuzz/corpus/request) and fuzz_model_file (the model-file loader on raw
-# bytes), run by default; fuzz_model_content (the loader on bytes given a
+# fuzz/corpus/request), fuzz_model_file (the model-file loader on raw
+# bytes), fuzz_signature (the signature gate; seeds in
+# fuzz/corpus/signature) and fuzz_registry (the registry's index file and
+# references; a real index as the seed), run by default; fuzz_model_content (the loader on bytes given a
 # correct header, so they reach HDF5; seeds for both written by
 # make_model_seeds) only when named: it finds HDF5 1.10.8's own memory
 # errors on corrupt files within a minute (docs/deployment.md).
@@ -21,7 +23,7 @@ build=${CAMBER_BUILD_DIR:-$root/build}
 seconds=${1:-20}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_request fuzz_model_file)
+[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_request fuzz_model_file fuzz_signature fuzz_registry)
 work=$root/build-fuzz
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
@@ -36,16 +38,32 @@ cmake -S "$root/fuzz" -B "$work/build" -DCMAKE_CXX_COMPILER=clang++-14 \
 cmake --build "$work/build" -j "${CAMBER_JOBS:-2}" > "$work/build.log" 2>&1 ||
   { tail -50 "$work/build.log"; exit 1; }
 
-mkdir -p "$work/corpus/request" "$work/corpus/model_file" "$work/corpus/model_content" "$work/artifacts"
+mkdir -p "$work/corpus/request" "$work/corpus/model_file" "$work/corpus/model_content" \
+  "$work/corpus/signature" "$work/corpus/registry" "$work/artifacts"
 "$work/build/make_model_seeds" "$work/corpus/model_file" > /dev/null
 "$work/build/make_model_seeds" "$work/corpus/model_content" --content > /dev/null
 cp "$root"/fuzz/corpus/model_file/* "$work/corpus/model_file/"
+# A real registry index (two versions, one in prod) as the registry
+# target's seed, written by the camber built here.
+seed_registry=$work/seed_registry
+rm -rf "$seed_registry" && mkdir -p "$work/corpus/registry_seed"
+registered=0
+for m in "$work"/corpus/model_content/* "$work"/corpus/model_file/*; do
+  (( registered < 2 )) || break
+  stage=dev; (( registered == 1 )) && stage=prod
+  CAMBER_REGISTRY=$seed_registry "$build/bin/camber" -q models register "$m" --name naca --stage "$stage" \
+    > /dev/null 2>&1 && registered=$((registered + 1))
+done
+(( registered == 2 )) && { printf 'naca@prod\n'; cat "$seed_registry/index.sqlite"; } > "$work/corpus/registry_seed/index" ||
+  echo "fuzz: no registry seed (camber models register failed)"
 
 status=0
 for target in "${targets[@]}"; do
   corpus=$work/corpus/${target#fuzz_}
   seeds=()
   [[ $target == fuzz_request ]] && seeds=("$root/fuzz/corpus/request")
+  [[ $target == fuzz_signature ]] && seeds=("$root/fuzz/corpus/signature")
+  [[ $target == fuzz_registry && -d $work/corpus/registry_seed ]] && seeds=("$work/corpus/registry_seed")
   log=$work/$target.log
   # HDF5's own leaks on corrupt files are suppressed for the model targets
   # (fuzz/hdf5_leaks.supp says why). libFuzzer's comparison tracing learns

@@ -13,7 +13,7 @@ packages=(
   libeigen3-dev petsc-dev libsundials-dev libhdf5-openmpi-dev libvtk9-dev
   libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libmetis-dev libptscotch-dev libcgns-dev libssl-dev
-  libnlopt-dev libnlopt-cxx-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libnlopt-dev libnlopt-cxx-dev libgtest-dev libgmock-dev libbenchmark-dev libsodium-dev libsqlite3-dev
   libonnx-dev libprotobuf-dev python3-onnx libcpp-httplib-dev clang-14 libfuzzer-14-dev
   doxygen
   gnuplot-nox

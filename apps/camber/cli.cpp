@@ -7,6 +7,8 @@
 #include <iostream>
 
 #include "model_commands.hpp"
+#include "registry_commands.hpp"
+#include "trust_commands.hpp"
 #include "problem.hpp"
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
@@ -198,6 +200,51 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   model_info->add_option("model", info_model, "Model file (<case>_model.h5 from camber train)")
       ->required();
 
+  ModelsOptions models_options;
+  CLI::App* models = app.add_subcommand(
+      "models", "The model registry: versions and stages of trained models (register, list, "
+                "show, promote, diff, remove); NAME@VERSION or NAME@STAGE then names a model "
+                "wherever a model file is taken");
+  models->add_option("--registry", models_options.registry,
+                     "Registry folder (default: CAMBER_REGISTRY, else ~/.camber/registry)");
+  models->require_subcommand(1);
+  CLI::App* m_register = models->add_subcommand("register", "Add a model file as NAME's next version");
+  m_register->add_option("model", models_options.first, "Model file")->required();
+  m_register->add_option("-n,--name", models_options.name, "Model name")->required();
+  m_register->add_option("--stage", models_options.stage, "dev (default), staging or prod")
+      ->check(CLI::IsMember({"dev", "staging", "prod"}));
+  CLI::App* m_list = models->add_subcommand("list", "Every version, with stage and validation error");
+  m_list->add_option("name", models_options.first, "Only this model");
+  CLI::App* m_show = models->add_subcommand("show", "A version's card and lineage");
+  m_show->add_option("model", models_options.first, "NAME, NAME@VERSION or NAME@STAGE")->required();
+  CLI::App* m_promote = models->add_subcommand(
+      "promote", "Move NAME@VERSION to a stage (the version in staging or prod before is archived)");
+  m_promote->add_option("model", models_options.first, "NAME@VERSION")->required();
+  m_promote->add_option("stage", models_options.second, "dev, staging, prod or archived")
+      ->required()
+      ->check(CLI::IsMember({"dev", "staging", "prod", "archived"}));
+  CLI::App* m_diff = models->add_subcommand("diff", "What differs between two versions");
+  m_diff->add_option("a", models_options.first, "NAME@VERSION or NAME@STAGE")->required();
+  m_diff->add_option("b", models_options.second, "NAME@VERSION or NAME@STAGE")->required();
+  CLI::App* m_remove = models->add_subcommand("remove", "Remove NAME@VERSION (not one in prod)");
+  m_remove->add_option("model", models_options.first, "NAME@VERSION")->required();
+
+  std::string keygen_stem;
+  CLI::App* keygen = app.add_subcommand(
+      "keygen", "Make an ed25519 signing key: STEM.key (secret, mode 0600) and STEM.pub");
+  keygen->add_option("stem", keygen_stem, "Path without extension")->required();
+  std::string sign_file, sign_key;
+  CLI::App* sign = app.add_subcommand(
+      "sign", "Sign a file (model, checkpoint, data set): writes FILE.sig");
+  sign->add_option("file", sign_file, "File to sign")->required();
+  sign->add_option("-k,--key", sign_key, "Secret key (STEM.key from camber keygen)")->required();
+  std::string verify_file;
+  std::vector<std::string> verify_trusted;
+  CLI::App* verify = app.add_subcommand(
+      "verify", "Check FILE.sig against trusted public keys (--trusted, or CAMBER_TRUSTED_KEYS)");
+  verify->add_option("file", verify_file, "Signed file")->required();
+  verify->add_option("-t,--trusted", verify_trusted, "Public key files or folders of .pub files");
+
 #if CAMBER_WITH_ONNX
   std::string export_model, export_out;
   CLI::App* export_cmd = app.add_subcommand(
@@ -306,6 +353,14 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   if (*reference) return command_deck_reference(reference_out, runtime);
   if (*mesh_info) return command_mesh_info(mesh_path, runtime);
   if (*model_info) return command_model_info(info_model, runtime);
+  if (*models) {
+    for (CLI::App* a : {m_register, m_list, m_show, m_promote, m_diff, m_remove})
+      if (*a) models_options.action = a->get_name();
+    return command_models(models_options, runtime);
+  }
+  if (*keygen) return command_keygen(keygen_stem, runtime);
+  if (*sign) return command_sign(sign_file, sign_key, runtime);
+  if (*verify) return command_verify(verify_file, verify_trusted, runtime);
   if (*infer) return command_infer(infer_options, runtime);
 #if CAMBER_WITH_ONNX
   if (*export_cmd) return command_export(export_model, export_out, runtime);

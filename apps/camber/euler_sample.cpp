@@ -4,6 +4,7 @@
 // train`. Every finished flow is recorded in <dir>/<case>_samples.csv
 // (rewritten atomically after each round), and a run on the same deck
 // continues with the flows that file does not hold yet.
+#include "mesh_source.hpp"
 #include "euler_common.hpp"
 
 #include <algorithm>
@@ -229,7 +230,8 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   const index_t rows = static_cast<index_t>(y.size() / 3);
   CAMBER_CHECK_MPI(MPI_Bcast(&failed, 1, MPI_INT, 0, comm));
   nn::io::write_dataset(h5, Tensor::from_host({rows, 2}, x), Tensor::from_host({rows, 3}, y),
-                    {{"mach", "alpha_deg"}, {"", "deg"}}, {{"CL", "CD", "CM"}, {"", "", ""}}, comm);
+                    {{"mach", "alpha_deg"}, {"", "deg"}}, {{"CL", "CD", "CM"}, {"", "", ""}}, comm,
+                    deck_text(d));
   const std::string left_out =
       failed > 0 ? ", " + std::to_string(failed) + " not converged and left out" : std::string();
   logging::info(CAMBER_MSG("wrote " << h5 << " (" << n - failed << " flows" << left_out << ") and "

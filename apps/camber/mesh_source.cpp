@@ -1,5 +1,7 @@
 #include "mesh_source.hpp"
 
+#include <fstream>
+#include <sstream>
 #include <filesystem>
 
 #include <camber/core/error.hpp>
@@ -30,6 +32,13 @@ void validate_mesh_source(const deck::Deck& d, const std::vector<std::string>& g
     if (d.has("mesh." + key))
       d.reject("mesh." + key, "only shapes a generated mesh, and mesh.generate is file, so it "
                               "would be ignored; remove it");
+}
+
+std::string deck_text(const deck::Deck& d) {
+  std::ifstream in(d.source());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return in.good() || in.eof() ? text.str() : std::string();
 }
 
 std::string deck_relative_path(const deck::Deck& d, const std::string& path) {

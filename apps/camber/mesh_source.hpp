@@ -35,6 +35,9 @@ void validate_mesh_source(const deck::Deck& d, const std::vector<std::string>& g
 
 // A path a deck names: absolute as given, relative from the deck's folder.
 std::string deck_relative_path(const deck::Deck& d, const std::string& path);
+// The deck's text, for what a run writes down about itself (a model card,
+// a data set's provenance; "" when the file cannot be read again).
+std::string deck_text(const deck::Deck& d);
 
 // mesh.file as the deck names it, relative to the deck's folder.
 std::string mesh_file_path(const deck::Deck& d);

@@ -24,6 +24,7 @@
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/quantize.hpp>
+#include <camber/nn/registry/registry.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/core/progress.hpp>
 #if CAMBER_WITH_ONNX
@@ -39,9 +40,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::unique_ptr<nn::io::Model> load_everywhere(const std::string& path, MPI_Comm comm) {
+// A model file, or a registry reference (NAME@VERSION, NAME@STAGE).
+std::unique_ptr<nn::io::Model> load_everywhere(const std::string& model, MPI_Comm comm) {
   std::unique_ptr<nn::io::Model> m;
-  collective_guard(comm, [&] { m = std::make_unique<nn::io::Model>(nn::io::load_model(path)); });
+  collective_guard(comm, [&] {
+    m = std::make_unique<nn::io::Model>(nn::io::load_model(nn::registry::resolve_model_path(model)));
+  });
   return m;
 }
 
@@ -392,7 +396,7 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
     CAMBER_INPUT_REQUIRE(o.max_batch_rows > 0 && o.max_rows_per_request > 0 && o.max_body_bytes > 0,
                          "serve: --max-batch, --max-rows and --max-body must be positive");
   });
-  nn::io::Model model = nn::io::load_model(o.model);
+  nn::io::Model model = nn::io::load_model(nn::registry::resolve_model_path(o.model));
   const std::string describe = model.surrogate.network().describe();
   nn::serve::ServeOptions so;
   so.host = o.host;

@@ -2,6 +2,7 @@
 
 #include "euler_common.hpp"
 #include "git_revision.hpp"
+#include "mesh_source.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -138,14 +139,6 @@ nn::NetworkSpec network_spec(const deck::Deck& d, index_t in, index_t out) {
 std::shared_ptr<nn::Module> build_network(const deck::Deck& d, index_t in, index_t out) {
   nn::Rng rng(static_cast<std::uint64_t>(d.integer("network.seed")));
   return nn::make_network(network_spec(d, in, out), rng, nn::init_from_name(d.string("network.init")));
-}
-
-// The deck's text, for the model card ("" when it cannot be read again).
-std::string deck_text(const deck::Deck& d) {
-  std::ifstream in(d.source());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return in.good() || in.eof() ? text.str() : std::string();
 }
 
 std::unique_ptr<nn::Optimizer> build_optimizer(const deck::Deck& d, const ad::Vars& params) {

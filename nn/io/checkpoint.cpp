@@ -6,6 +6,7 @@
 #include "detail/lines.hpp"
 
 #include <camber/core/error.hpp>
+#include <camber/trust/signature.hpp>
 #include <camber/io/hdf5_file.hpp>
 
 namespace camber::nn::io {
@@ -109,6 +110,9 @@ std::vector<Tensor> read_parameters(const camber::io::H5File& f, const std::stri
 }  // namespace
 
 void load_parameters(const std::string& path, Module& model, MPI_Comm comm) {
+  // Every rank checks the signature (when keys are trusted) before HDF5
+  // reads a byte; the verdict is the same on each.
+  trust::require_signed(path, "training checkpoint");
   camber::io::H5File f(path, camber::io::Mode::read, comm);
   check_format(f, path);
   const std::vector<Tensor> values = read_parameters(f, path, model);
@@ -118,6 +122,7 @@ void load_parameters(const std::string& path, Module& model, MPI_Comm comm) {
 
 void load_checkpoint(const std::string& path, Module& model, Optimizer& optimizer,
                      Trainer& trainer, MPI_Comm comm) {
+  trust::require_signed(path, "training checkpoint");
   camber::io::H5File f(path, camber::io::Mode::read, comm);
   check_format(f, path);
   const std::vector<Tensor> values = read_parameters(f, path, model);

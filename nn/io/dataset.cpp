@@ -6,6 +6,7 @@
 #include "detail/lines.hpp"
 
 #include <camber/core/error.hpp>
+#include <camber/trust/signature.hpp>
 #include <camber/io/hdf5_file.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/core/runtime.hpp>
@@ -67,7 +68,8 @@ Shard DataSet::normalized() const {
 }
 
 void write_dataset(const std::string& path, const Tensor& local_inputs, const Tensor& local_outputs,
-                   const Columns& inputs, const Columns& outputs, MPI_Comm comm) {
+                   const Columns& inputs, const Columns& outputs, MPI_Comm comm,
+                   const std::string& deck) {
   CAMBER_REQUIRE(local_inputs.rank() == 2 && local_outputs.rank() == 2 &&
                      local_inputs.dim(0) == local_outputs.dim(0),
                  "write_dataset: inputs " << shape_string(local_inputs.shape()) << " and outputs "
@@ -96,15 +98,29 @@ void write_dataset(const std::string& path, const Tensor& local_inputs, const Te
   f.set_attribute("", "format", dataset_format);
   f.set_attribute("", "version", dataset_version);
   f.set_attribute("", "rows", static_cast<std::int64_t>(rows));
+  if (!deck.empty()) f.set_attribute("", "deck", deck);
   f.close();
 }
 
-DataSet read_dataset(const std::string& path, MPI_Comm comm) {
+namespace {
+
+// A data set opened for reading over `comm`: every rank checks the
+// signature (when keys are trusted) before HDF5 reads a byte, then the
+// format attribute.
+camber::io::H5File open_dataset(const std::string& path, MPI_Comm comm) {
+  trust::require_signed(path, "data set");
   camber::io::H5File f(path, camber::io::Mode::read, comm);
   CAMBER_INPUT_REQUIRE(f.has_attribute("", "format") &&
                            f.attribute<std::string>("", "format") == dataset_format,
                        path << ": not a Camber data set (no format attribute '" << dataset_format
                             << "')");
+  return f;
+}
+
+}  // namespace
+
+DataSet read_dataset(const std::string& path, MPI_Comm comm) {
+  camber::io::H5File f = open_dataset(path, comm);
   const std::int64_t version = f.attribute<std::int64_t>("", "version");
   CAMBER_INPUT_REQUIRE(version == dataset_version, path << ": data set format version " << version
                                                         << ", this build reads version "
@@ -147,6 +163,11 @@ DataSet read_dataset(const std::string& path, MPI_Comm comm) {
     CAMBER_INPUT_REQUIRE(s > 0.0, path << ": a non-positive output std " << s);
   f.close();
   return d;
+}
+
+std::string dataset_deck(const std::string& path) {
+  camber::io::H5File f = open_dataset(path, MPI_COMM_SELF);
+  return f.has_attribute("", "deck") ? f.attribute<std::string>("", "deck") : std::string();
 }
 
 }  // namespace camber::nn::io

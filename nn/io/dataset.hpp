@@ -7,7 +7,8 @@
 ///   /inputs    {rows, n_in}   float64, attributes names, units ("\n"-joined)
 ///   /outputs   {rows, n_out}  float64, the same attributes
 ///   /stats/input_mean, /stats/input_std, /stats/output_mean, /stats/output_std
-///   root attributes: format = "camber-nn-dataset", version = 1, rows
+///   root attributes: format = "camber-nn-dataset", version = 1, rows,
+///                    deck (the producing deck's text; may be absent)
 /// @endcode
 /// The statistics are over all rows (std with 1/n; a constant column gets
 /// std 1, so normalising leaves it at zero). read_dataset() reads only this
@@ -43,7 +44,11 @@ struct DataSet {
 /// same on every rank.
 void write_dataset(const std::string& path, const Tensor& local_inputs,
                    const Tensor& local_outputs, const Columns& inputs, const Columns& outputs,
-                   MPI_Comm comm);
+                   MPI_Comm comm, const std::string& deck = "");
+/// The text of the deck that made the data set (root attribute `deck`,
+/// written by `camber sample`), or "" when it records none. Not
+/// collective (reads on this rank alone); the signature gate applies.
+std::string dataset_deck(const std::string& path);
 /// Reads this rank's even block of rows, the columns and the statistics.
 /// A missing file, a file of another format or version, or inconsistent
 /// shapes are errors naming the file (bad input: exit code 2 in apps).

@@ -21,6 +21,7 @@
 // The core I/O module's HDF5 check, internal to Camber (not installed).
 #include "../../src/io/detail/hdf5_check.hpp"
 #include <camber/core/version.hpp>
+#include <camber/trust/signature.hpp>
 
 namespace camber::nn::io {
 
@@ -241,16 +242,24 @@ struct Header {
   std::string sha256;
 };
 
-Header check_header(const std::string& path) {
+// From the file, or from its bytes already read (`image`, when not null).
+Header check_header(const std::string& path, const std::string* image = nullptr) {
   std::error_code ec;
-  CAMBER_INPUT_REQUIRE(fs::is_regular_file(path, ec), "cannot open model file '" << path
-                                                                                 << "': no such file");
-  const std::uintmax_t size = fs::file_size(path, ec);
-  std::ifstream in(path, std::ios::binary);
-  CAMBER_INPUT_REQUIRE(!ec && in.good(), "cannot read model file '" << path << "'");
-  std::string head(userblock, '\0');
-  in.read(head.data(), static_cast<std::streamsize>(userblock));
-  head.resize(static_cast<std::size_t>(in.gcount()));
+  std::uintmax_t size = 0;
+  std::string head;
+  if (image) {
+    size = image->size();
+    head = image->substr(0, userblock);
+  } else {
+    CAMBER_INPUT_REQUIRE(fs::is_regular_file(path, ec), "cannot open model file '" << path
+                                                                                   << "': no such file");
+    size = fs::file_size(path, ec);
+    std::ifstream in(path, std::ios::binary);
+    CAMBER_INPUT_REQUIRE(!ec && in.good(), "cannot read model file '" << path << "'");
+    head.assign(userblock, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(userblock));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+  }
   if (head.compare(0, std::strlen(magic), magic) != 0) {
     const bool hdf5 = head.size() >= 8 && head.compare(0, 8, "\x89HDF\r\n\x1a\n") == 0;
     CAMBER_INPUT_REQUIRE(false, "'" << path << "' is not a Camber model file"
@@ -277,7 +286,14 @@ Header check_header(const std::string& path) {
   CAMBER_INPUT_REQUIRE(size == h.bytes, "model file '" << path << "' has " << size
                                                        << " bytes, its header says " << h.bytes
                                                        << " (data appended)");
-  const std::string digest = sha256_from(path, userblock);
+  std::string digest;
+  if (image) {
+    Sha256 sha;
+    sha.update(image->data() + userblock, image->size() - userblock);
+    digest = sha.hex();
+  } else {
+    digest = sha256_from(path, userblock);
+  }
   CAMBER_INPUT_REQUIRE(digest == h.sha256,
                        "model file '" << path << "' fails its checksum: its content changed after "
                                       << "it was written (SHA-256 " << digest << ", header "
@@ -396,8 +412,22 @@ void save_model(const std::string& path, const Surrogate& s, ModelCard card) {
 
 Model load_model(const std::string& path) {
   camber::io::detail::silence_hdf5_errors();
-  const Header h = check_header(path);
-  Hid file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  // With trusted keys configured the file is read once, checked against its
+  // signature, and HDF5 parses those bytes (a file image), never the file
+  // again: no byte that was not verified reaches the parser.
+  const trust::TrustedKeys& keys = trust::TrustedKeys::environment();
+  std::string image;
+  if (!keys.empty()) image = trust::read_verified(path, "model file", keys);
+  const Header h = check_header(path, keys.empty() ? nullptr : &image);
+  Hid fapl(CAMBER_CHECK_HDF5(H5Pcreate(H5P_FILE_ACCESS)), H5Pclose);
+  if (!keys.empty()) {
+    CAMBER_CHECK_HDF5(H5Pset_fapl_core(fapl.get(), 1 << 20, /*backing_store=*/0));
+    CAMBER_CHECK_HDF5(H5Pset_file_image(fapl.get(), image.data(), image.size()));
+  }
+  // The core driver takes an image only under a name that is no file (it
+  // refuses to shadow one); /dev/null/... can never be one.
+  const std::string open_name = keys.empty() ? path : "/dev/null/camber-verified-model";
+  Hid file(H5Fopen(open_name.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
   CAMBER_INPUT_REQUIRE(file.valid(), "model file '" << path << "': HDF5 cannot open it: "
                                                      << camber::io::detail::hdf5_error_stack());
   Reader r{path, file.get(), h.bytes};

@@ -101,6 +101,47 @@ expect_bad "bad.csv:3: 'x' in column 'alpha_deg' is not a finite number" \
   "$mpiexec" -n 2 --oversubscribe "$camber" infer "$model" bad.csv -o x.csv
 printf 'mach,alpha_deg [rad]\n0.5,1\n' > unit.csv
 expect_bad "unit.csv:1: column 'alpha_deg' in 'rad', the model's unit is 'deg'" "$camber" infer "$model" unit.csv -o x.csv
+# Signatures (camber keygen, sign, verify): with CAMBER_TRUSTED_KEYS set,
+# a model, data set or training checkpoint loads only when a trusted key
+# signed its bytes, and every other case exits 2 saying which.
+"$camber" keygen keys/release > keygen.log 2>&1 || { cat keygen.log; echo "FAIL: camber keygen failed"; exit 1; }
+"$camber" keygen keys/other > /dev/null 2>&1 || { echo "FAIL: camber keygen failed"; exit 1; }
+[[ $(stat -c %a keys/release.key) == 600 ]] || { echo "FAIL: the secret key is not mode 0600"; exit 1; }
+expect_bad "exists. a key is never overwritten" "$camber" keygen keys/release
+release=$(awk '$1 == "id" {print $2}' keys/release.pub)
+other=$(awk '$1 == "id" {print $2}' keys/other.pub)
+expect_bad "model file '$model' is not signed (no $model.sig)" \
+  env CAMBER_TRUSTED_KEYS=keys/release.pub "$camber" model-info "$model"
+"$camber" sign "$model" -k keys/release.key > sign.log 2>&1 || { cat sign.log; echo "FAIL: camber sign failed"; exit 1; }
+# The signature's digest is the file's (sha256sum's, an outside reference).
+grep -qx "sha256 $(sha256sum "$model" | cut -d' ' -f1)" "$model.sig" ||
+  { cat "$model.sig"; echo "FAIL: the signature does not name the file's SHA-256"; exit 1; }
+CAMBER_TRUSTED_KEYS=keys/release.pub "$camber" model-info "$model" > signed_info.log 2>&1 ||
+  { cat signed_info.log; echo "FAIL: a signed model does not load"; exit 1; }
+CAMBER_TRUSTED_KEYS=keys "$camber" verify "$model" 2>&1 | grep -q "signed by key $release (keys/release.pub)" ||
+  { echo "FAIL: camber verify does not name the signing key"; exit 1; }
+expect_bad "is signed by key $release, which is not trusted (1 trusted key of CAMBER_TRUSTED_KEYS: keys/other.pub ($other))" \
+  env CAMBER_TRUSTED_KEYS=keys/other.pub "$camber" model-info "$model"
+# A forged file: the model changed in one byte with its valid signature,
+# and (the forger recomputing the digest) a signature over the new digest
+# without the key: the first changed after signing, the second forged.
+cp "$model" forged.h5 && cp "$model.sig" forged.h5.sig
+printf '\x55' | dd of=forged.h5 bs=1 seek=$((size / 2)) conv=notrunc status=none
+expect_bad "forged.h5' changed after it was signed" \
+  env CAMBER_TRUSTED_KEYS=keys/release.pub "$camber" model-info forged.h5
+forged_sha=$(sha256sum forged.h5 | cut -d' ' -f1)
+sed -i "s/^sha256 .*/sha256 $forged_sha/" forged.h5.sig
+expect_bad "forged.h5': the signature by key $release does not verify" \
+  env CAMBER_TRUSTED_KEYS=keys/release.pub "$camber" infer forged.h5 one.csv -o x.csv
+# Data sets and training checkpoints pass the same gate, on every rank.
+expect_bad "data set 'out/sampled/tiny_samples.h5' is not signed" \
+  env CAMBER_TRUSTED_KEYS=keys/release.pub "$mpiexec" -n 2 --oversubscribe "$camber" infer "$model" out/sampled/tiny_samples.h5 -o x.csv
+"$camber" sign out/sampled/tiny_samples.h5 -k keys/release.key > /dev/null 2>&1 || { echo "FAIL: signing the data set"; exit 1; }
+CAMBER_TRUSTED_KEYS=keys/release.pub "$mpiexec" -n 2 --oversubscribe "$camber" infer "$model" out/sampled/tiny_samples.h5 -o signed.csv > /dev/null 2>&1 ||
+  { echo "FAIL: infer with a signed model and data set"; exit 1; }
+cmp one.csv signed.csv || { echo "FAIL: the signed files predict otherwise"; exit 1; }
+expect_bad "training checkpoint 'out/trained/tiny_surrogate_checkpoint.h5' is not signed" \
+  env CAMBER_TRUSTED_KEYS=keys/release.pub "$camber" train longer.yaml --restart --no-timers
 # camber export, and ONNX Runtime on the exported file against infer's CSV.
 "$camber" export "$model" -o out/tiny.onnx > export.log 2>&1 || { cat export.log; echo "FAIL: camber export failed"; exit 1; }
 expect_bad "must end in .onnx" "$camber" export "$model" -o out/tiny.txt
