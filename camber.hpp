@@ -115,6 +115,7 @@
 #include <camber/nn/onnx/onnx_export.hpp>
 #endif
 #if CAMBER_WITH_SERVE
+#include <camber/nn/serve/auth.hpp>
 #include <camber/nn/serve/batcher.hpp>
 #include <camber/nn/serve/metrics.hpp>
 #include <camber/nn/serve/request.hpp>

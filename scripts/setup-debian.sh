@@ -15,7 +15,7 @@ packages=(
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libmetis-dev libptscotch-dev libcgns-dev libssl-dev
   libnlopt-dev libnlopt-cxx-dev libgtest-dev libgmock-dev libbenchmark-dev libsodium-dev libsqlite3-dev
   libonnx-dev libprotobuf-dev python3-onnx libcpp-httplib-dev clang-14 libfuzzer-14-dev
-  doxygen
+  doxygen openssl curl
   gnuplot-nox
 )
 if [ "${CAMBER_WITH_PARAVIEW:-0}" = 1 ]; then packages+=(paraview); fi

@@ -293,7 +293,21 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   serve->add_option("--read-timeout", serve_options.read_timeout_s,
                     "Seconds a client may take to send its request")
       ->default_val(5)->check(CLI::Range(1, 3600));
+  serve->add_option("--tls-cert", serve_options.tls_cert,
+                    "HTTPS: the server's certificate chain (PEM); needs --tls-key");
+  serve->add_option("--tls-key", serve_options.tls_key, "HTTPS: the server's private key (PEM)");
+  serve->add_option("--tokens", serve_options.tokens,
+                    "Bearer tokens (camber token add): every endpoint but /health needs one");
 
+  std::string token_action, token_name, token_file;
+  CLI::App* token = app.add_subcommand(
+      "token", "Bearer tokens for camber serve: add NAME (prints the token once; the file keeps "
+               "its SHA-256) or revoke NAME");
+  token->add_option("action", token_action, "add or revoke")
+      ->required()
+      ->check(CLI::IsMember({"add", "revoke"}));
+  token->add_option("name", token_name, "Who the token is for")->required();
+  token->add_option("--tokens", token_file, "Tokens file (created by the first add)")->required();
 #endif
 
   InferOptions infer_options;
@@ -367,6 +381,7 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
 #endif
 #if CAMBER_WITH_SERVE
   if (*serve) return command_serve(serve_options, runtime);
+  if (*token) return command_token(token_action, token_name, token_file, runtime);
 #endif
   if (*quantize) return command_quantize(quantize_options, runtime);
   if (runtime.rank() == 0) std::cout << app.help();

@@ -407,6 +407,9 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
   so.max_rows_per_request = static_cast<std::size_t>(o.max_rows_per_request);
   so.max_body_bytes = static_cast<std::size_t>(o.max_body_bytes);
   so.read_timeout_s = o.read_timeout_s;
+  so.tls_cert = o.tls_cert;
+  so.tls_key = o.tls_key;
+  if (!o.tokens.empty()) so.tokens = nn::serve::TokenStore::load(o.tokens);
   nn::serve::InferenceServer server(std::move(model), so);
   const int port = server.bind();
 
@@ -425,11 +428,16 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
     }
     server.stop();
   });
-  logging::info(CAMBER_MSG("serve: " << o.model << " (" << describe << ") on http://" << o.host
+  logging::info(CAMBER_MSG("serve: " << o.model << " (" << describe << ") on "
+                                     << (o.tls_cert.empty() ? "http" : "https") << "://" << o.host
                                      << ":" << port
                                      << "  POST /predict, GET /health /model /metrics; batches of "
                                      << o.max_batch_rows << " rows, " << o.max_wait_us
-                                     << " us wait; SIGTERM or Ctrl-C stops"));
+                                     << " us wait"
+                                     << (so.tokens.empty() ? ""
+                                                           : "; bearer tokens of " + o.tokens +
+                                                                 " (all but /health)")
+                                     << "; SIGTERM or Ctrl-C stops"));
   server.run();
   on_stop_signal(0);  // wakes the watcher if run() ended on its own
   watcher.join();
@@ -442,6 +450,29 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
   logging::info(CAMBER_MSG("serve: stopped after " << m.requests("/predict", 200)
                                                    << " answered predictions and " << m.errors()
                                                    << " error answers"));
+  return 0;
+}
+
+int command_token(const std::string& action, const std::string& name, const std::string& file,
+                  const Runtime& runtime) {
+  std::string token;
+  collective_guard(runtime.comm(), [&] {
+    if (runtime.rank() != 0) return;
+    if (action == "add")
+      token = nn::serve::TokenStore::add(file, name);
+    else
+      nn::serve::TokenStore::revoke(file, name);
+  });
+  if (runtime.rank() != 0) return 0;
+  if (action == "add") {
+    // The token on stdout alone (for scripts); what it is on stderr.
+    std::cout << token << std::endl;
+    std::cerr << "token: " << name << "'s token above is shown once; " << file
+              << " keeps only its SHA-256" << std::endl;
+  } else {
+    logging::info("token: " + name + "'s token is revoked in " + file +
+                  " (servers read the file when they start)");
+  }
   return 0;
 }
 #endif

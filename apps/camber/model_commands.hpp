@@ -45,8 +45,12 @@ struct ServeCommandOptions {
   long max_rows_per_request = 10000;
   long max_body_bytes = 1 << 20;
   int read_timeout_s = 5;
+  std::string tls_cert, tls_key, tokens;
 };
 // Built with the server (CAMBER_WITH_SERVE).
 int command_serve(const ServeCommandOptions& options, const Runtime& runtime);
+// `camber token add|revoke NAME --tokens FILE` (with the server).
+int command_token(const std::string& action, const std::string& name, const std::string& file,
+                  const Runtime& runtime);
 
 }  // namespace camber::app

@@ -67,11 +67,13 @@ struct InferenceServer::Impl {
   std::string model_json;
   Metrics metrics;
   std::unique_ptr<Batcher> batcher;
-  httplib::Server http;
+  std::unique_ptr<httplib::Server> server;
+  httplib::Server& http;
   std::atomic<bool> bound{false};
   int port = -1;
 
-  Impl(io::Model m, ServeOptions o) : model(std::move(m)), options(std::move(o)) {
+  Impl(io::Model m, ServeOptions o)
+      : model(std::move(m)), options(std::move(o)), server(make_server(options)), http(*server) {
     CAMBER_INPUT_REQUIRE(options.threads > 0 && options.max_batch_rows > 0 &&
                              options.max_rows_per_request > 0 && options.max_body_bytes > 0 &&
                              options.read_timeout_s > 0,
@@ -107,6 +109,17 @@ struct InferenceServer::Impl {
     routes();
   }
 
+  static std::unique_ptr<httplib::Server> make_server(const ServeOptions& o) {
+    CAMBER_INPUT_REQUIRE(o.tls_cert.empty() == o.tls_key.empty(),
+                         "serve: TLS needs both a certificate and a private key");
+    if (o.tls_cert.empty()) return std::make_unique<httplib::Server>();
+    auto tls = std::make_unique<httplib::SSLServer>(o.tls_cert.c_str(), o.tls_key.c_str());
+    CAMBER_INPUT_REQUIRE(tls->is_valid(), "serve: cannot use the TLS certificate '"
+                                              << o.tls_cert << "' with the key '" << o.tls_key
+                                              << "' (missing, not PEM, or not a pair)");
+    return tls;
+  }
+
   void reply_error(httplib::Response& res, int status, const std::string& message) {
     res.status = status;
     res.set_content(format_error(message), json_type);
@@ -126,6 +139,29 @@ struct InferenceServer::Impl {
     // Small answers: without TCP_NODELAY, Nagle's algorithm and delayed ACKs
     // hold each one back by tens of milliseconds.
     http.set_tcp_nodelay(true);
+
+    // Bearer tokens before any route (GET /health stays open, for load
+    // balancers).
+    if (!options.tokens.empty())
+      http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+        if (req.method == "GET" && req.path == "/health") return httplib::Server::HandlerResponse::Unhandled;
+        switch (options.tokens.check(req.get_header_value("Authorization"))) {
+          case TokenStore::Verdict::ok:
+            return httplib::Server::HandlerResponse::Unhandled;
+          case TokenStore::Verdict::revoked:
+            reply_error(res, 403, "the bearer token was revoked");
+            break;
+          case TokenStore::Verdict::unknown:
+            res.set_header("WWW-Authenticate", "Bearer realm=\"camber\", error=\"invalid_token\"");
+            reply_error(res, 401, "the bearer token is not known");
+            break;
+          case TokenStore::Verdict::missing:
+            res.set_header("WWW-Authenticate", "Bearer realm=\"camber\"");
+            reply_error(res, 401, "a bearer token is required (Authorization: Bearer <token>)");
+            break;
+        }
+        return httplib::Server::HandlerResponse::Handled;
+      });
 
     http.Post("/predict", [this](const httplib::Request& req, httplib::Response& res) {
       const auto t0 = Clock::now();

@@ -8,6 +8,11 @@
 ///   GET  /model     the model card as JSON
 ///   GET  /metrics   Prometheus text (metrics.hpp)
 ///
+/// With ServeOptions::tls_cert and tls_key the server speaks HTTPS (cpp-
+/// httplib's SSLServer over OpenSSL); with ServeOptions::tokens every
+/// endpoint but /health needs a bearer token (401 without a good one, 403
+/// with a revoked one, both JSON).
+///
 /// Requests arriving together are batched into one network call (batcher.hpp:
 /// up to max_batch_rows rows, waiting at most max_wait). Every 4xx and 5xx
 /// answer carries {"error": "..."}; a malformed request never stops the
@@ -32,6 +37,7 @@
 #include <string>
 
 #include <camber/nn/io/model_file.hpp>
+#include <camber/nn/serve/auth.hpp>
 #include <camber/nn/serve/metrics.hpp>
 
 namespace camber::nn::serve {
@@ -48,6 +54,13 @@ struct ServeOptions {
   std::size_t max_body_bytes = std::size_t{1} << 20;
   int read_timeout_s = 5;
   int keep_alive_timeout_s = 2;
+  /// TLS: the server's certificate chain and private key (PEM). Both or
+  /// neither; with them the server speaks HTTPS only.
+  std::string tls_cert, tls_key;
+  /// Bearer tokens (auth.hpp). Not empty: every endpoint but GET /health
+  /// needs `Authorization: Bearer <token>`; none or an unknown one is 401,
+  /// a revoked one 403, each with a JSON body.
+  TokenStore tokens;
 };
 
 class InferenceServer {

@@ -323,6 +323,20 @@ std::string sign_file(const std::string& path, const std::string& secret_key) {
   return id;
 }
 
+std::string sha256_hex(const std::string& bytes) {
+  start_sodium();
+  return digest_bytes(bytes);
+}
+
+std::string random_hex(std::size_t n) {
+  start_sodium();
+  std::vector<unsigned char> b(n);
+  randombytes_buf(b.data(), n);
+  const std::string h = hex(b.data(), n);
+  sodium_memzero(b.data(), n);
+  return h;
+}
+
 Verdict verify_bytes(const std::string& bytes, const std::string& signature_text,
                      const std::string& path, const std::string& what, const TrustedKeys& trusted) {
   start_sodium();

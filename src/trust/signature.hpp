@@ -110,6 +110,11 @@ std::string read_verified(const std::string& path, const std::string& what,
 /// `trusted` is empty.
 void require_signed(const std::string& path, const std::string& what,
                     const TrustedKeys& trusted = TrustedKeys::environment());
+/// Lower-case hex SHA-256 of `bytes`.
+std::string sha256_hex(const std::string& bytes);
+/// `n` bytes from the system's cryptographic random source, as hex.
+std::string random_hex(std::size_t n);
+
 /// Checks `bytes` (the content of `path`) against its signature text.
 Verdict verify_bytes(const std::string& bytes, const std::string& signature_text,
                      const std::string& path, const std::string& what, const TrustedKeys& trusted);
