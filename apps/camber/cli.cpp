@@ -298,6 +298,10 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   serve->add_option("--tls-key", serve_options.tls_key, "HTTPS: the server's private key (PEM)");
   serve->add_option("--tokens", serve_options.tokens,
                     "Bearer tokens (camber token add): every endpoint but /health needs one");
+  serve->add_option("--reload-ms", serve_options.reload_ms,
+                    "With a registry reference (NAME@STAGE): how often to look whether it names "
+                    "another version, which then takes over without a failed request (0: never)")
+      ->default_val(2000)->check(CLI::Range(0, 86400000));
 
   std::string token_action, token_name, token_file;
   CLI::App* token = app.add_subcommand(

@@ -4,6 +4,8 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -396,6 +398,10 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
     CAMBER_INPUT_REQUIRE(o.max_batch_rows > 0 && o.max_rows_per_request > 0 && o.max_body_bytes > 0,
                          "serve: --max-batch, --max-rows and --max-body must be positive");
   });
+  // A registry reference is followed: when it names another version, that
+  // version takes over (hot reload).
+  std::error_code ec;
+  const bool followed = !fs::is_regular_file(o.model, ec) && o.reload_ms > 0;
   nn::io::Model model = nn::io::load_model(nn::registry::resolve_model_path(o.model));
   const std::string describe = model.surrogate.network().describe();
   nn::serve::ServeOptions so;
@@ -438,7 +444,34 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
                                                            : "; bearer tokens of " + o.tokens +
                                                                  " (all but /health)")
                                      << "; SIGTERM or Ctrl-C stops"));
+  std::atomic<bool> stopping{false};
+  std::thread reloader;
+  if (followed)
+    reloader = std::thread([&] {
+      // A registry file is named by its content: another path is another
+      // model, the same path the same one (nothing is read then).
+      std::string last = nn::registry::resolve_model_path(o.model);
+      while (!stopping) {
+        for (long waited = 0; waited < o.reload_ms && !stopping; waited += 50)
+          std::this_thread::sleep_for(std::chrono::milliseconds(std::min(50L, o.reload_ms - waited)));
+        if (stopping) break;
+        try {
+          const std::string path = nn::registry::resolve_model_path(o.model);
+          if (path == last) continue;
+          last = path;  // a file that fails to load is reported once
+          nn::io::Model next = nn::io::load_model(path);
+          server.replace_model(std::move(next));
+          logging::info("serve: " + o.model + " is now " + path);
+        } catch (const std::exception& e) {
+          // The model served stays; the registry or the file is looked at
+          // again next time.
+          logging::warn(std::string("serve: ") + o.model + " not reloaded: " + e.what());
+        }
+      }
+    });
   server.run();
+  stopping = true;
+  if (reloader.joinable()) reloader.join();
   on_stop_signal(0);  // wakes the watcher if run() ended on its own
   watcher.join();
   sigaction(SIGTERM, &old_term, nullptr);

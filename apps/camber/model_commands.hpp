@@ -46,6 +46,7 @@ struct ServeCommandOptions {
   long max_body_bytes = 1 << 20;
   int read_timeout_s = 5;
   std::string tls_cert, tls_key, tokens;
+  long reload_ms = 2000;
 };
 // Built with the server (CAMBER_WITH_SERVE).
 int command_serve(const ServeCommandOptions& options, const Runtime& runtime);

@@ -292,7 +292,14 @@ Registry::Registry(const std::string& root) : root_(root), db_(std::make_unique<
   sqlite3_busy_timeout(db_->db, 10000);
   db_->exec("PRAGMA journal_mode=WAL");
   db_->exec("PRAGMA synchronous=FULL");
-  {
+  // An existing registry is only read here (no write lock: servers that
+  // follow a stage open it often); a new one gets its tables.
+  sqlite3_stmt* probe = nullptr;
+  const bool exists = sqlite3_prepare_v2(db_->db, "SELECT value FROM registry WHERE key = 'format'",
+                                         -1, &probe, nullptr) == SQLITE_OK &&
+                      sqlite3_step(probe) == SQLITE_ROW;
+  sqlite3_finalize(probe);
+  if (!exists) {
     Transaction t(*db_);
     db_->exec(schema);
     Statement q(db_->db, "SELECT value FROM registry WHERE key = 'format'", db_->path);
@@ -305,6 +312,10 @@ Registry::Registry(const std::string& root) : root_(root), db_(std::make_unique<
     }
     t.commit();
   }
+  Statement q(db_->db, "SELECT value FROM registry WHERE key = 'format'", db_->path);
+  CAMBER_INPUT_REQUIRE(q.step() && q.text(0) == "camber-model-registry 1",
+                       "registry index '" << db_->path << "' is not a Camber model registry "
+                                                          "(format 'camber-model-registry 1')");
 }
 
 Registry::~Registry() = default;

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <mutex>
 
 #include <nlohmann/json.hpp>
 
@@ -60,35 +61,54 @@ void raise_listen_backlog(int port) {
 
 }  // namespace
 
-struct InferenceServer::Impl {
+// One model as served: its columns, card, and batcher. Replaced whole on a
+// reload; a request holds the one it started with.
+struct Served {
+  explicit Served(io::Model m) : model(std::move(m)) {}
   io::Model model;
-  ServeOptions options;
   ColumnSchema inputs, outputs;
   std::string model_json;
-  Metrics metrics;
   std::unique_ptr<Batcher> batcher;
+};
+
+struct InferenceServer::Impl {
+  ServeOptions options;
+  Metrics metrics;
+  mutable std::mutex served_mutex;
+  std::shared_ptr<Served> served;
   std::unique_ptr<httplib::Server> server;
   httplib::Server& http;
   std::atomic<bool> bound{false};
   int port = -1;
 
   Impl(io::Model m, ServeOptions o)
-      : model(std::move(m)), options(std::move(o)), server(make_server(options)), http(*server) {
+      : options(std::move(o)), server(make_server(options)), http(*server) {
     CAMBER_INPUT_REQUIRE(options.threads > 0 && options.max_batch_rows > 0 &&
                              options.max_rows_per_request > 0 && options.max_body_bytes > 0 &&
                              options.read_timeout_s > 0,
                          "serve: threads, batch rows, rows per request, body size and read "
                          "timeout must be positive");
-    const Surrogate& s = model.surrogate;
-    inputs = schema_of(s.inputs());
-    outputs = schema_of(s.outputs());
-    const io::ModelCard& c = model.card;
+    served = make_served(std::move(m));
+    routes();
+  }
+
+  std::shared_ptr<Served> current() const {
+    std::lock_guard<std::mutex> lock(served_mutex);
+    return served;
+  }
+
+  std::shared_ptr<Served> make_served(io::Model m) {
+    auto out = std::make_shared<Served>(std::move(m));
+    const Surrogate& s = out->model.surrogate;
+    out->inputs = schema_of(s.inputs());
+    out->outputs = schema_of(s.outputs());
+    const io::ModelCard& c = out->model.card;
     json card = {{"network", s.network().describe()},
                  {"parameters", s.network().num_parameters()},
                  {"dtype", dtype_name(s.spec().dtype)},
                  {"inputs", columns_json(s.inputs(), s.input_stats())},
                  {"outputs", columns_json(s.outputs(), s.output_stats())},
-                 {"model_sha256", model.sha256},
+                 {"model_sha256", out->model.sha256},
                  {"data_path", c.data_path},
                  {"data_sha256", c.data_sha256},
                  {"data_rows", c.data_rows},
@@ -98,15 +118,19 @@ struct InferenceServer::Impl {
                  {"created", c.created},
                  {"camber_version", c.camber_version},
                  {"git_revision", c.git_revision}};
-    model_json = card.dump(-1, ' ', false, json::error_handler_t::replace);
+    out->model_json = card.dump(-1, ' ', false, json::error_handler_t::replace);
     const index_t n_in = s.spec().in;
-    batcher = std::make_unique<Batcher>(
-        [this, n_in](const std::vector<double>& x, std::size_t n) {
-          return model.surrogate.predict(Tensor::from_host({static_cast<index_t>(n), n_in}, x))
+    Served* raw = out.get();
+    out->batcher = std::make_unique<Batcher>(
+        [raw, n_in](const std::vector<double>& x, std::size_t n) {
+          return raw->model.surrogate.predict(Tensor::from_host({static_cast<index_t>(n), n_in}, x))
               .to_vector();
         },
         options.max_batch_rows, options.max_wait, &metrics, [this] { return metrics.in_flight(); });
-    routes();
+    // Warm-up: one prediction at the inputs' means (allocations, the
+    // inference plan's first use) before the model answers anyone.
+    (void)s.predict(Tensor::from_host({1, n_in}, s.input_stats().mean));
+    return out;
   }
 
   static std::unique_ptr<httplib::Server> make_server(const ServeOptions& o) {
@@ -167,9 +191,10 @@ struct InferenceServer::Impl {
       const auto t0 = Clock::now();
       metrics.request_started();
       try {
-        const PredictRequest r = parse_predict_request(req.body, inputs, options.max_rows_per_request);
-        const std::vector<double> y = batcher->predict(r.rows, r.n_rows);
-        res.set_content(format_predict_response(y, r.n_rows, outputs, r.single), json_type);
+        const std::shared_ptr<Served> s = current();  // kept to the end, across a reload
+        const PredictRequest r = parse_predict_request(req.body, s->inputs, options.max_rows_per_request);
+        const std::vector<double> y = s->batcher->predict(r.rows, r.n_rows);
+        res.set_content(format_predict_response(y, r.n_rows, s->outputs, r.single), json_type);
       } catch (const RequestError& e) {
         reply_error(res, e.status(), e.what());
       } catch (const std::exception& e) {
@@ -181,7 +206,7 @@ struct InferenceServer::Impl {
       res.set_content("{\"status\":\"ok\"}", json_type);
     });
     http.Get("/model", [this](const httplib::Request&, httplib::Response& res) {
-      res.set_content(model_json, json_type);
+      res.set_content(current()->model_json, json_type);
     });
     http.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
       res.set_content(metrics.prometheus_text(), "text/plain; version=0.0.4");
@@ -236,6 +261,20 @@ void InferenceServer::stop() {
 
 const Metrics& InferenceServer::metrics() const { return impl_->metrics; }
 
-std::string InferenceServer::model_json() const { return impl_->model_json; }
+std::string InferenceServer::model_json() const { return impl_->current()->model_json; }
+
+void InferenceServer::replace_model(io::Model model) {
+  std::shared_ptr<Served> next = impl_->make_served(std::move(model));
+  std::shared_ptr<Served> old;
+  {
+    std::lock_guard<std::mutex> lock(impl_->served_mutex);
+    old = std::move(impl_->served);
+    impl_->served = std::move(next);
+  }
+  // `old` goes with the last request that holds it (its batcher evaluates
+  // what is queued first).
+}
+
+std::string InferenceServer::model_sha256() const { return impl_->current()->model.sha256; }
 
 }  // namespace camber::nn::serve

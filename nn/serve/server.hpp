@@ -81,6 +81,12 @@ class InferenceServer {
   const Metrics& metrics() const;
   /// The JSON of GET /model.
   std::string model_json() const;
+  /// Serves `model` from now on (hot reload): it is warmed up (one
+  /// prediction) before it takes over, requests that already hold the old
+  /// model finish on it, and no request fails. Thread-safe.
+  void replace_model(io::Model model);
+  /// The SHA-256 of the model file being served (its header's).
+  std::string model_sha256() const;
 
  private:
   struct Impl;
