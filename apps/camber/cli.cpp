@@ -298,6 +298,13 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   serve->add_option("--tls-key", serve_options.tls_key, "HTTPS: the server's private key (PEM)");
   serve->add_option("--tokens", serve_options.tokens,
                     "Bearer tokens (camber token add): every endpoint but /health needs one");
+  serve->add_option("--rate-limit", serve_options.rate_per_token,
+                    "Requests per second each token may make on average (needs --tokens; "
+                    "beyond: 429 with Retry-After)")
+      ->default_val(0.0)->check(CLI::NonNegativeNumber);
+  serve->add_option("--rate-burst", serve_options.rate_burst,
+                    "Requests a token may make at once (default: the rate, at least 1)")
+      ->default_val(0.0)->check(CLI::NonNegativeNumber);
   serve->add_option("--reload-ms", serve_options.reload_ms,
                     "With a registry reference (NAME@STAGE): how often to look whether it names "
                     "another version, which then takes over without a failed request (0: never)")

@@ -416,6 +416,8 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
   so.tls_cert = o.tls_cert;
   so.tls_key = o.tls_key;
   if (!o.tokens.empty()) so.tokens = nn::serve::TokenStore::load(o.tokens);
+  so.rate_per_token = o.rate_per_token;
+  so.rate_burst = o.rate_burst;
   nn::serve::InferenceServer server(std::move(model), so);
   const int port = server.bind();
 

@@ -47,6 +47,7 @@ struct ServeCommandOptions {
   int read_timeout_s = 5;
   std::string tls_cert, tls_key, tokens;
   long reload_ms = 2000;
+  double rate_per_token = 0.0, rate_burst = 0.0;
 };
 // Built with the server (CAMBER_WITH_SERVE).
 int command_serve(const ServeCommandOptions& options, const Runtime& runtime);

@@ -4,9 +4,14 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <map>
 #include <mutex>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -71,9 +76,41 @@ struct Served {
   std::unique_ptr<Batcher> batcher;
 };
 
+// Token buckets, one per token name: `rate` per second up to `burst`.
+class RateLimiter {
+ public:
+  RateLimiter(double rate, double burst) : rate_(rate), burst_(burst) {}
+  /// 0 when a request may pass now (and takes one), else the seconds
+  /// until one may.
+  double take(const std::string& who) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const Clock::time_point now = Clock::now();
+    auto [it, fresh] = buckets_.try_emplace(who, Bucket{burst_, now});
+    Bucket& b = it->second;
+    if (!fresh)
+      b.level = std::min(burst_, b.level + rate_ * std::chrono::duration<double>(now - b.last).count());
+    b.last = now;
+    if (b.level >= 1.0) {
+      b.level -= 1.0;
+      return 0.0;
+    }
+    return (1.0 - b.level) / rate_;
+  }
+
+ private:
+  struct Bucket {
+    double level;
+    Clock::time_point last;
+  };
+  double rate_, burst_;
+  std::mutex mutex_;
+  std::map<std::string, Bucket> buckets_;
+};
+
 struct InferenceServer::Impl {
   ServeOptions options;
   Metrics metrics;
+  std::unique_ptr<RateLimiter> limiter;
   mutable std::mutex served_mutex;
   std::shared_ptr<Served> served;
   std::unique_ptr<httplib::Server> server;
@@ -88,6 +125,14 @@ struct InferenceServer::Impl {
                              options.read_timeout_s > 0,
                          "serve: threads, batch rows, rows per request, body size and read "
                          "timeout must be positive");
+    CAMBER_INPUT_REQUIRE(options.rate_per_token >= 0.0 && options.rate_burst >= 0.0,
+                         "serve: the rate limit and its burst must be >= 0");
+    CAMBER_INPUT_REQUIRE(options.rate_per_token == 0.0 || !options.tokens.empty(),
+                         "serve: a rate limit per token needs bearer tokens (--tokens)");
+    if (options.rate_per_token > 0.0)
+      limiter = std::make_unique<RateLimiter>(
+          options.rate_per_token,
+          options.rate_burst > 0.0 ? options.rate_burst : std::max(1.0, options.rate_per_token));
     served = make_served(std::move(m));
     routes();
   }
@@ -169,9 +214,18 @@ struct InferenceServer::Impl {
     if (!options.tokens.empty())
       http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
         if (req.method == "GET" && req.path == "/health") return httplib::Server::HandlerResponse::Unhandled;
-        switch (options.tokens.check(req.get_header_value("Authorization"))) {
-          case TokenStore::Verdict::ok:
-            return httplib::Server::HandlerResponse::Unhandled;
+        std::string who;
+        switch (options.tokens.check(req.get_header_value("Authorization"), &who)) {
+          case TokenStore::Verdict::ok: {
+            const double wait = limiter ? limiter->take(who) : 0.0;
+            if (wait <= 0.0) return httplib::Server::HandlerResponse::Unhandled;
+            res.set_header("Retry-After", std::to_string(static_cast<long>(std::ceil(wait))));
+            std::ostringstream why;
+            why << "rate limit of " << options.rate_per_token << " requests/s for token '" << who
+                << "' reached; retry in " << std::setprecision(3) << wait << " s";
+            reply_error(res, 429, why.str());
+            break;
+          }
           case TokenStore::Verdict::revoked:
             reply_error(res, 403, "the bearer token was revoked");
             break;

@@ -61,6 +61,12 @@ struct ServeOptions {
   /// needs `Authorization: Bearer <token>`; none or an unknown one is 401,
   /// a revoked one 403, each with a JSON body.
   TokenStore tokens;
+  /// > 0 (needs tokens): each token may make this many requests per second
+  /// on average, in bursts of up to rate_burst (default: the rate, at
+  /// least 1); beyond it the answer is 429 with Retry-After and a JSON
+  /// error. GET /health is not counted.
+  double rate_per_token = 0.0;
+  double rate_burst = 0.0;
 };
 
 class InferenceServer {

@@ -70,4 +70,36 @@ kill -TERM $server
 set +e; wait $server; rc=$?; set -e
 server=""
 [[ $rc == 0 ]] || { cat serve.log; echo "FAIL: camber serve did not stop cleanly (exit $rc)"; exit 1; }
-echo "PASS: HTTPS with the right CA only; 401, 401, 403 and 200 by token; /health open"
+# A rate limit per token: 5 requests/s in bursts of 5. alice's 20 quick
+# requests get 200 for the burst and at most 5 + 5 x (the seconds they took) + 1
+# of them, and 429 (Retry-After, JSON) for the rest; carol's bucket is her own.
+carol=$("$camber" token add carol --tokens tokens.txt 2> /dev/null)
+expect_bad "a rate limit per token needs bearer tokens" "$camber" serve models/m1.h5 --port 0 --rate-limit 5
+"$camber" serve models/m1.h5 --port 0 --tls-cert server.pem --tls-key server.key \
+  --tokens tokens.txt --rate-limit 5 --rate-burst 5 > serve2.log 2>&1 &
+server=$!
+for _ in $(seq 100); do grep -q "on https://" serve2.log && break; sleep 0.1; done
+port=$(sed -n 's|.* on https://127.0.0.1:\([0-9]*\) .*|\1|p' serve2.log)
+[[ -n $port ]] || { cat serve2.log; echo "FAIL: the rate-limited server did not start"; exit 1; }
+url=https://127.0.0.1:$port
+t0=$(date +%s%N)
+ok=0 limited=0
+for _ in $(seq 20); do
+  case $(code -D headers.txt -H "Authorization: Bearer $alice" -X POST -d "$body" "$url/predict") in
+    200) ok=$((ok + 1)) ;;
+    429) limited=$((limited + 1))
+         grep -qi "^retry-after: [0-9]" headers.txt && grep -q "rate limit of 5 requests/s for token 'alice'" body.json ||
+           { cat headers.txt body.json; echo "FAIL: a 429 without Retry-After or its JSON error"; exit 1; } ;;
+    *) cat body.json; echo "FAIL: neither 200 nor 429 under the rate limit"; exit 1 ;;
+  esac
+done
+elapsed_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+(( limited > 0 && ok >= 5 && ok * 1000 <= 5000 + 5 * elapsed_ms + 1000 )) ||
+  { echo "FAIL: $ok answered and $limited limited in $elapsed_ms ms at 5/s, burst 5"; exit 1; }
+check 200 '"CL"' -H "Authorization: Bearer $carol" -X POST -d "$body" "$url/predict"
+kill -TERM $server
+set +e; wait $server; rc=$?; set -e
+server=""
+[[ $rc == 0 ]] || { cat serve2.log; echo "FAIL: the rate-limited server did not stop cleanly"; exit 1; }
+echo "PASS: HTTPS with the right CA only; 401, 401, 403 and 200 by token; /health open;" \
+     "rate limit: $ok of 20 answered and $limited limited in $elapsed_ms ms at 5/s, burst 5"
