@@ -117,6 +117,7 @@
 #if CAMBER_WITH_SERVE
 #include <camber/nn/serve/auth.hpp>
 #include <camber/nn/serve/batcher.hpp>
+#include <camber/nn/serve/inference_protocol.hpp>
 #include <camber/nn/serve/metrics.hpp>
 #include <camber/nn/serve/request.hpp>
 #include <camber/nn/serve/server.hpp>

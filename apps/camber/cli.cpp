@@ -271,9 +271,16 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
 #if CAMBER_WITH_SERVE
   ServeCommandOptions serve_options;
   CLI::App* serve = app.add_subcommand(
-      "serve", "Serve a trained model over HTTP/JSON: POST /predict, GET /health, /model, "
-               "/metrics (Prometheus); SIGTERM stops after the requests in flight");
-  serve->add_option("model", serve_options.model, "Model file")->required();
+      "serve", "Serve trained models over HTTP/JSON in the KServe/Triton v2 protocol "
+               "(POST /v2/models/NAME[/versions/V]/infer, GET /v2/models/NAME, /v2/health/ready) "
+               "and Camber's own (POST /predict, GET /health, /model for the first model), with "
+               "/metrics (Prometheus) per model and version; SIGTERM stops after the requests in "
+               "flight");
+  serve->add_option("models", serve_options.models,
+                    "Models: files or registry references (NAME@VERSION, NAME@STAGE, NAME), each "
+                    "optionally as SERVED_NAME=MODEL; a file is served under its stem as version 1, "
+                    "a reference under its name and version")
+      ->required();
   serve->add_option("--host", serve_options.host, "Address to listen on")->default_val("127.0.0.1");
   serve->add_option("--port", serve_options.port, "TCP port (0: any free port, printed)")
       ->default_val(8080);
@@ -297,7 +304,8 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
                     "HTTPS: the server's certificate chain (PEM); needs --tls-key");
   serve->add_option("--tls-key", serve_options.tls_key, "HTTPS: the server's private key (PEM)");
   serve->add_option("--tokens", serve_options.tokens,
-                    "Bearer tokens (camber token add): every endpoint but /health needs one");
+                    "Bearer tokens (camber token add): every endpoint but the health checks needs "
+                    "one; read again when the file changes (--reload-ms)");
   serve->add_option("--rate-limit", serve_options.rate_per_token,
                     "Requests per second each token may make on average (needs --tokens; "
                     "beyond: 429 with Retry-After)")
@@ -307,7 +315,8 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
       ->default_val(0.0)->check(CLI::NonNegativeNumber);
   serve->add_option("--reload-ms", serve_options.reload_ms,
                     "With a registry reference (NAME@STAGE): how often to look whether it names "
-                    "another version, which then takes over without a failed request (0: never)")
+                    "another version, which then takes over without a failed request; with "
+                    "--tokens, whether the tokens file changed (0: never)")
       ->default_val(2000)->check(CLI::Range(0, 86400000));
 
   std::string token_action, token_name, token_file;

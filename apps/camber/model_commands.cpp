@@ -398,12 +398,36 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
     CAMBER_INPUT_REQUIRE(o.max_batch_rows > 0 && o.max_rows_per_request > 0 && o.max_body_bytes > 0,
                          "serve: --max-batch, --max-rows and --max-body must be positive");
   });
-  // A registry reference is followed: when it names another version, that
-  // version takes over (hot reload).
-  std::error_code ec;
-  const bool followed = !fs::is_regular_file(o.model, ec) && o.reload_ms > 0;
-  nn::io::Model model = nn::io::load_model(nn::registry::resolve_model_path(o.model));
-  const std::string describe = model.surrogate.network().describe();
+  // Each model: [NAME=]FILE or [NAME=]REFERENCE. A registry reference is
+  // followed: when it names another version, that version takes over (hot
+  // reload).
+  struct Slot {
+    std::string given, spec, path;
+    bool followed = false;
+  };
+  std::vector<Slot> slots;
+  std::vector<nn::serve::NamedModel> models;
+  std::string described;
+  for (const std::string& text : o.models) {
+    Slot slot{text, text, "", false};
+    std::string name;
+    std::error_code ec;
+    const std::size_t eq = text.find('=');
+    if (eq != std::string::npos && !fs::is_regular_file(text, ec)) {
+      name = text.substr(0, eq);
+      slot.spec = text.substr(eq + 1);
+    }
+    const nn::registry::ResolvedModel r = nn::registry::resolve_model(slot.spec);
+    slot.path = r.path;
+    slot.followed = !fs::is_regular_file(slot.spec, ec) && o.reload_ms > 0;
+    if (name.empty()) name = r.name.empty() ? fs::path(slot.spec).stem().string() : r.name;
+    const std::string version = r.version > 0 ? std::to_string(r.version) : "1";
+    nn::io::Model model = nn::io::load_model(r.path);
+    described += (described.empty() ? "" : "; ") + name + " version " + version + " (" + text + ", " +
+                 model.surrogate.network().describe() + ")";
+    models.push_back({name, version, std::move(model)});
+    slots.push_back(std::move(slot));
+  }
   nn::serve::ServeOptions so;
   so.host = o.host;
   so.port = o.port;
@@ -418,7 +442,7 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
   if (!o.tokens.empty()) so.tokens = nn::serve::TokenStore::load(o.tokens);
   so.rate_per_token = o.rate_per_token;
   so.rate_burst = o.rate_burst;
-  nn::serve::InferenceServer server(std::move(model), so);
+  nn::serve::InferenceServer server(std::move(models), so);
   const int port = server.bind();
 
   int fds[2] = {-1, -1};
@@ -436,38 +460,71 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
     }
     server.stop();
   });
-  logging::info(CAMBER_MSG("serve: " << o.model << " (" << describe << ") on "
+  logging::info(CAMBER_MSG("serve: " << described << " on "
                                      << (o.tls_cert.empty() ? "http" : "https") << "://" << o.host
                                      << ":" << port
-                                     << "  POST /predict, GET /health /model /metrics; batches of "
+                                     << "  POST /v2/models/NAME[/versions/V]/infer, GET "
+                                        "/v2/models/NAME, /v2/health/ready; POST /predict, GET "
+                                        "/health /model (the first model), /metrics; batches of "
                                      << o.max_batch_rows << " rows, " << o.max_wait_us
                                      << " us wait"
                                      << (so.tokens.empty() ? ""
                                                            : "; bearer tokens of " + o.tokens +
-                                                                 " (all but /health)")
+                                                                 " (all but the health checks)")
                                      << "; SIGTERM or Ctrl-C stops"));
   std::atomic<bool> stopping{false};
   std::thread reloader;
-  if (followed)
+  // The tokens file is read again when it changes (a revocation takes
+  // effect without a restart).
+  auto stamp = [&o] {
+    std::error_code e;
+    const auto size = fs::file_size(o.tokens, e);
+    const auto time = fs::last_write_time(o.tokens, e);
+    return std::to_string(size) + ":" + std::to_string(time.time_since_epoch().count());
+  };
+  std::string tokens_stamp = o.tokens.empty() ? "" : stamp();
+  const bool follow = o.reload_ms > 0 && (!o.tokens.empty() ||
+                                          std::any_of(slots.begin(), slots.end(),
+                                                      [](const Slot& s) { return s.followed; }));
+  if (follow)
     reloader = std::thread([&] {
       // A registry file is named by its content: another path is another
       // model, the same path the same one (nothing is read then).
-      std::string last = nn::registry::resolve_model_path(o.model);
       while (!stopping) {
         for (long waited = 0; waited < o.reload_ms && !stopping; waited += 50)
           std::this_thread::sleep_for(std::chrono::milliseconds(std::min(50L, o.reload_ms - waited)));
         if (stopping) break;
-        try {
-          const std::string path = nn::registry::resolve_model_path(o.model);
-          if (path == last) continue;
-          last = path;  // a file that fails to load is reported once
-          nn::io::Model next = nn::io::load_model(path);
-          server.replace_model(std::move(next));
-          logging::info("serve: " + o.model + " is now " + path);
-        } catch (const std::exception& e) {
-          // The model served stays; the registry or the file is looked at
-          // again next time.
-          logging::warn(std::string("serve: ") + o.model + " not reloaded: " + e.what());
+        if (!o.tokens.empty() && stamp() != tokens_stamp) {
+          tokens_stamp = stamp();  // a file that fails to load is reported once
+          try {
+            nn::serve::TokenStore t = nn::serve::TokenStore::load(o.tokens);
+            std::size_t revoked = 0;
+            for (const auto& [hash, token] : t.tokens()) revoked += token.revoked ? 1 : 0;
+            const std::size_t total = t.tokens().size();
+            server.replace_tokens(std::move(t));
+            logging::info(CAMBER_MSG("serve: tokens reloaded from " << o.tokens << " (" << total - revoked
+                                                                    << " active, " << revoked
+                                                                    << " revoked)"));
+          } catch (const std::exception& e) {
+            logging::warn(std::string("serve: tokens not reloaded (the ones before stay): ") + e.what());
+          }
+        }
+        for (std::size_t k = 0; k < slots.size() && !stopping; ++k) {
+          Slot& slot = slots[k];
+          if (!slot.followed) continue;
+          try {
+            const nn::registry::ResolvedModel r = nn::registry::resolve_model(slot.spec);
+            if (r.path == slot.path) continue;
+            slot.path = r.path;  // a file that fails to load is reported once
+            nn::io::Model next = nn::io::load_model(r.path);
+            server.replace_model(k, std::to_string(r.version), std::move(next));
+            logging::info("serve: " + slot.given + " is now version " + std::to_string(r.version) +
+                          " (" + r.path + ")");
+          } catch (const std::exception& e) {
+            // The version served stays; the registry or the file is looked
+            // at again next time.
+            logging::warn(std::string("serve: ") + slot.given + " not reloaded: " + e.what());
+          }
         }
       }
     });
@@ -482,7 +539,8 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
   ::close(fds[0]);
   ::close(fds[1]);
   const nn::serve::Metrics& m = server.metrics();
-  logging::info(CAMBER_MSG("serve: stopped after " << m.requests("/predict", 200)
+  logging::info(CAMBER_MSG("serve: stopped after "
+                           << m.requests("/predict", 200) + m.requests("/v2/models/{name}/infer", 200)
                                                    << " answered predictions and " << m.errors()
                                                    << " error answers"));
   return 0;

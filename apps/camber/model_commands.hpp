@@ -13,6 +13,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <camber/core/runtime.hpp>
 #include <camber/core/tensor.hpp>
@@ -36,7 +37,7 @@ struct InferOptions {
 int command_infer(const InferOptions& options, const Runtime& runtime);
 
 struct ServeCommandOptions {
-  std::string model;
+  std::vector<std::string> models;  ///< [NAME=]FILE or [NAME=]REFERENCE
   std::string host = "127.0.0.1";
   int port = 8080;
   int threads = 64;

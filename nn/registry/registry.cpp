@@ -487,8 +487,12 @@ void Registry::remove(const std::string& name, std::int64_t version) {
 }
 
 std::string resolve_model_path(const std::string& model, const std::string& registry) {
+  return resolve_model(model, registry).path;
+}
+
+ResolvedModel resolve_model(const std::string& model, const std::string& registry) {
   std::error_code ec;
-  if (fs::is_regular_file(model, ec)) return model;
+  if (fs::is_regular_file(model, ec)) return {model, "", 0};
   CAMBER_INPUT_REQUIRE(model.find('@') != std::string::npos || !fs::path(model).has_extension(),
                        "cannot open model file '" << model << "': no such file");
   const Reference ref = parse_reference(model);
@@ -496,7 +500,8 @@ std::string resolve_model_path(const std::string& model, const std::string& regi
   CAMBER_INPUT_REQUIRE(fs::is_directory(root, ec),
                        "'" << model << "' is no file, and no registry is at '" << root
                            << "' (CAMBER_REGISTRY) to look it up in");
-  return Registry(root).resolve(ref).blob;
+  const Entry e = Registry(root).resolve(ref);
+  return {e.blob, e.name, e.version};
 }
 
 }  // namespace camber::nn::registry

@@ -115,4 +115,12 @@ class Registry {
 /// empty). bad_input when it is neither.
 std::string resolve_model_path(const std::string& model, const std::string& registry = "");
 
+/// The same, with the name and version found when MODEL is a reference.
+struct ResolvedModel {
+  std::string path;
+  std::string name;          ///< "" for a file
+  std::int64_t version = 0;  ///< 0 for a file
+};
+ResolvedModel resolve_model(const std::string& model, const std::string& registry = "");
+
 }  // namespace camber::nn::registry

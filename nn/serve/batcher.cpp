@@ -6,12 +6,14 @@
 namespace camber::nn::serve {
 
 Batcher::Batcher(Predict predict, std::size_t max_rows, std::chrono::microseconds max_wait,
-                 Metrics* metrics, std::function<long()> in_flight)
+                 Metrics* metrics, std::function<long()> in_flight,
+                 ModelLabel label)
     : predict_(std::move(predict)),
       max_rows_(max_rows < 1 ? 1 : max_rows),
       max_wait_(max_wait),
       metrics_(metrics),
       in_flight_(std::move(in_flight)),
+      label_(std::move(label)),
       worker_([this] { work(); }) {}
 
 Batcher::~Batcher() {
@@ -73,7 +75,7 @@ void Batcher::work() {
       for (Job& j : batch) j.result.set_exception(std::current_exception());
       continue;
     }
-    if (metrics_ != nullptr) metrics_->batch(n);
+    if (metrics_ != nullptr) metrics_->batch(n, label_);
     const std::size_t width = n > 0 ? y.size() / n : 0;
     std::size_t at = 0;
     for (Job& j : batch) {

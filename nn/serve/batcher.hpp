@@ -38,7 +38,8 @@ class Batcher {
   using Predict = std::function<std::vector<double>(const std::vector<double>&, std::size_t)>;
 
   Batcher(Predict predict, std::size_t max_rows, std::chrono::microseconds max_wait,
-          Metrics* metrics = nullptr, std::function<long()> in_flight = {});
+          Metrics* metrics = nullptr, std::function<long()> in_flight = {},
+          ModelLabel label = {});
   /// Evaluates what is queued, then ends the worker.
   ~Batcher();
   Batcher(const Batcher&) = delete;
@@ -60,6 +61,7 @@ class Batcher {
   std::chrono::microseconds max_wait_;
   Metrics* metrics_;
   std::function<long()> in_flight_;
+  ModelLabel label_;  ///< the metrics' labels of its evaluations
   std::mutex mutex_;
   std::condition_variable cv_;
   std::deque<Job> queue_;

@@ -4,24 +4,20 @@
 
 #include <nlohmann/json.hpp>
 
+#include "detail/json_body.hpp"
+
 namespace camber::nn::serve {
 
 namespace {
 
 using json = nlohmann::json;
 
-std::string list(const std::vector<std::string>& names) {
-  std::string s;
-  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
-  return s;
-}
-
 // One row from {"name": value, ...}: every input once, nothing else.
 void parse_row(const json& object, const ColumnSchema& schema, std::size_t row, bool single,
                std::vector<double>& out) {
   const std::string where = single ? std::string("inputs") : "inputs[" + std::to_string(row) + "]";
   if (!object.is_object())
-    throw RequestError(400, where + " must be an object of named inputs (" + list(schema.names) + ")");
+    throw RequestError(400, where + " must be an object of named inputs (" + name_list(schema.names) + ")");
   const std::size_t base = out.size();
   out.resize(base + schema.names.size(), 0.0);
   std::vector<bool> seen(schema.names.size(), false);
@@ -30,7 +26,7 @@ void parse_row(const json& object, const ColumnSchema& schema, std::size_t row, 
     while (k < schema.names.size() && schema.names[k] != key) ++k;
     if (k == schema.names.size())
       throw RequestError(400, where + ": '" + key + "' is not an input of the model (" +
-                                  list(schema.names) + ")");
+                                  name_list(schema.names) + ")");
     if (!value.is_number())
       throw RequestError(400, where + "." + key + " must be a number, got " + value.type_name());
     const double v = value.get<double>();
@@ -46,16 +42,7 @@ void parse_row(const json& object, const ColumnSchema& schema, std::size_t row, 
 
 PredictRequest parse_predict_request(std::string_view body, const ColumnSchema& schema,
                                      std::size_t max_rows) {
-  json doc;
-  try {
-    doc = json::parse(body.begin(), body.end());
-  } catch (const json::exception& e) {
-    throw RequestError(400, std::string("malformed JSON: ") + e.what());
-  }
-  if (!doc.is_object()) throw RequestError(400, "the request must be a JSON object with 'inputs'");
-  for (const auto& [key, value] : doc.items())
-    if (key != "inputs" && key != "units")
-      throw RequestError(400, "unknown field '" + key + "' (inputs, units)");
+  const json doc = detail::json_object_body(body, {"inputs", "units"});
   const auto inputs = doc.find("inputs");
   if (inputs == doc.end()) throw RequestError(400, "no 'inputs' in the request");
   const auto units = doc.find("units");
@@ -66,7 +53,7 @@ PredictRequest parse_predict_request(std::string_view body, const ColumnSchema& 
       while (k < schema.names.size() && schema.names[k] != key) ++k;
       if (k == schema.names.size())
         throw RequestError(400, "units: '" + key + "' is not an input of the model (" +
-                                    list(schema.names) + ")");
+                                    name_list(schema.names) + ")");
       if (!value.is_string()) throw RequestError(400, "units." + key + " must be a string");
       if (value.get<std::string>() != schema.units[k])
         throw RequestError(400, "units." + key + " is '" + value.get<std::string>() +
@@ -110,6 +97,12 @@ std::string format_predict_response(const std::vector<double>& outputs, std::siz
     for (std::size_t i = 0; i < n_rows; ++i) doc["outputs"].push_back(row(i));
   }
   return doc.dump();
+}
+
+std::string name_list(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
 }
 
 std::string format_error(const std::string& message) {

@@ -61,4 +61,7 @@ std::string format_predict_response(const std::vector<double>& outputs, std::siz
 /// {"error": message} (what every 4xx and 5xx answer carries).
 std::string format_error(const std::string& message);
 
+/// "a, b, c": names in an error message.
+std::string name_list(const std::vector<std::string>& names);
+
 }  // namespace camber::nn::serve

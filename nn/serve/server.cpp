@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -16,7 +17,9 @@
 #include <nlohmann/json.hpp>
 
 #include <camber/core/error.hpp>
+#include <camber/core/version.hpp>
 #include <camber/nn/serve/batcher.hpp>
+#include <camber/nn/serve/inference_protocol.hpp>
 #include <camber/nn/serve/request.hpp>
 
 namespace camber::nn::serve {
@@ -37,12 +40,38 @@ json columns_json(const Columns& c, const Normalization& n) {
 
 const char* json_type = "application/json";
 
-// The metrics label of a path: the known endpoints, or "other".
+// The metrics label of a path: the known endpoints (model names and
+// versions left out: they have their own series), or "other".
 std::string path_label(const std::string& path) {
-  for (const char* p : {"/predict", "/health", "/model", "/metrics"})
+  for (const char* p : {"/predict", "/health", "/model", "/metrics", "/v2", "/v2/health/live",
+                        "/v2/health/ready"})
     if (path == p) return p;
-  return "other";
+  const std::string models = "/v2/models/";
+  if (path.compare(0, models.size(), models) != 0) return "other";
+  for (const char* end : {"/infer", "/ready", "/card"}) {
+    const std::string e(end);
+    if (path.size() > models.size() + e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0)
+      return "/v2/models/{name}" + e;
+  }
+  return "/v2/models/{name}";
 }
+
+bool valid_name(const std::string& n) {
+  if (n.empty() || n.size() > 64 || n[0] == '.') return false;
+  for (char c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') return false;
+  return true;
+}
+
+bool valid_version(const std::string& v) {
+  if (v.empty() || v.size() > 18) return false;
+  for (char c : v)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+// The routes' name and optional version, as the names above allow.
+const std::string model_route = R"(/v2/models/([A-Za-z0-9_.\-]{1,64})(?:/versions/([0-9]{1,18}))?)";
 
 // cpp-httplib 0.11 listens with a backlog of 5 (compiled into Debian's
 // library): a burst of more simultaneous connections overflows the accept
@@ -66,14 +95,25 @@ void raise_listen_backlog(int port) {
 
 }  // namespace
 
-// One model as served: its columns, card, and batcher. Replaced whole on a
-// reload; a request holds the one it started with.
+// One model as served: its name and version, columns, card, and batcher.
+// Replaced whole on a reload; a request holds the one it started with.
 struct Served {
   explicit Served(io::Model m) : model(std::move(m)) {}
   io::Model model;
+  ModelLabel label;  ///< name and version
   ColumnSchema inputs, outputs;
   std::string model_json;
+  std::atomic<long> in_flight{0};  ///< requests holding it
   std::unique_ptr<Batcher> batcher;
+};
+
+// Counts a request holding a model while it lives.
+struct Holding {
+  explicit Holding(Served& s) : served(s) { ++served.in_flight; }
+  ~Holding() { --served.in_flight; }
+  Holding(const Holding&) = delete;
+  Holding& operator=(const Holding&) = delete;
+  Served& served;
 };
 
 // Token buckets, one per token name: `rate` per second up to `burst`.
@@ -111,14 +151,17 @@ struct InferenceServer::Impl {
   ServeOptions options;
   Metrics metrics;
   std::unique_ptr<RateLimiter> limiter;
+  // The tokens checked now (replace_tokens() swaps them).
+  mutable std::mutex tokens_mutex;
+  std::shared_ptr<const TokenStore> tokens;
   mutable std::mutex served_mutex;
-  std::shared_ptr<Served> served;
+  std::vector<std::shared_ptr<Served>> served;  ///< in the order given
   std::unique_ptr<httplib::Server> server;
   httplib::Server& http;
   std::atomic<bool> bound{false};
   int port = -1;
 
-  Impl(io::Model m, ServeOptions o)
+  Impl(std::vector<NamedModel> models, ServeOptions o)
       : options(std::move(o)), server(make_server(options)), http(*server) {
     CAMBER_INPUT_REQUIRE(options.threads > 0 && options.max_batch_rows > 0 &&
                              options.max_rows_per_request > 0 && options.max_body_bytes > 0 &&
@@ -133,17 +176,74 @@ struct InferenceServer::Impl {
       limiter = std::make_unique<RateLimiter>(
           options.rate_per_token,
           options.rate_burst > 0.0 ? options.rate_burst : std::max(1.0, options.rate_per_token));
-    served = make_served(std::move(m));
+    CAMBER_INPUT_REQUIRE(!models.empty(), "serve: no model to serve");
+    for (size_t k = 0; k < models.size(); ++k) {
+      const NamedModel& m = models[k];
+      CAMBER_INPUT_REQUIRE(valid_name(m.name), "serve: '" << m.name
+                                                          << "' is no model name (letters, digits, "
+                                                             "'_', '-', '.'; 1 to 64, not starting "
+                                                             "with '.')");
+      CAMBER_INPUT_REQUIRE(valid_version(m.version), "serve: model '" << m.name << "' has version '"
+                                                                      << m.version
+                                                                      << "' (1 to 18 digits)");
+      for (size_t j = 0; j < k; ++j)
+        CAMBER_INPUT_REQUIRE(models[j].name != m.name || models[j].version != m.version,
+                             "serve: model " << m.name << " version " << m.version
+                                             << " is given twice");
+    }
+    tokens = std::make_shared<const TokenStore>(options.tokens);
+    for (NamedModel& m : models) {
+      served.push_back(make_served(std::move(m.model), {m.name, m.version}));
+      metrics.model_loaded(served.back()->label, true);
+    }
     routes();
   }
 
+  // The first model (Camber's own endpoints).
   std::shared_ptr<Served> current() const {
     std::lock_guard<std::mutex> lock(served_mutex);
-    return served;
+    return served.front();
   }
 
-  std::shared_ptr<Served> make_served(io::Model m) {
+  // The model `name` serves as `version` (or first, when empty); null when
+  // none.
+  std::shared_ptr<Served> find(const std::string& name, const std::string& version) const {
+    std::lock_guard<std::mutex> lock(served_mutex);
+    for (const auto& s : served)
+      if (s->label.model == name && (version.empty() || s->label.version == version)) return s;
+    return nullptr;
+  }
+
+  std::vector<std::string> versions(const std::string& name) const {
+    std::lock_guard<std::mutex> lock(served_mutex);
+    std::vector<std::string> out;
+    for (const auto& s : served)
+      if (s->label.model == name && std::find(out.begin(), out.end(), s->label.version) == out.end())
+        out.push_back(s->label.version);
+    return out;
+  }
+
+  std::string served_list() const {
+    std::lock_guard<std::mutex> lock(served_mutex);
+    std::string out;
+    for (const auto& s : served) out += (out.empty() ? "" : ", ") + s->label.model + "@" + s->label.version;
+    return out;
+  }
+
+  // The model a /v2/models/... request names, or a 404 saying what is
+  // served.
+  std::shared_ptr<Served> find_or_404(const httplib::Request& req, httplib::Response& res) {
+    const std::string name = req.matches[1], version = req.matches.size() > 2 ? req.matches[2].str() : "";
+    std::shared_ptr<Served> s = find(name, version);
+    if (!s)
+      reply_error(res, 404, "no model " + name + (version.empty() ? "" : " version " + version) +
+                                " is served (served: " + served_list() + ")");
+    return s;
+  }
+
+  std::shared_ptr<Served> make_served(io::Model m, ModelLabel label) {
     auto out = std::make_shared<Served>(std::move(m));
+    out->label = std::move(label);
     const Surrogate& s = out->model.surrogate;
     out->inputs = schema_of(s.inputs());
     out->outputs = schema_of(s.outputs());
@@ -171,7 +271,8 @@ struct InferenceServer::Impl {
           return raw->model.surrogate.predict(Tensor::from_host({static_cast<index_t>(n), n_in}, x))
               .to_vector();
         },
-        options.max_batch_rows, options.max_wait, &metrics, [this] { return metrics.in_flight(); });
+        options.max_batch_rows, options.max_wait, &metrics,
+        [raw] { return raw->in_flight.load(); }, out->label);
     // Warm-up: one prediction at the inputs' means (allocations, the
     // inference plan's first use) before the model answers anyone.
     (void)s.predict(Tensor::from_host({1, n_in}, s.input_stats().mean));
@@ -194,6 +295,30 @@ struct InferenceServer::Impl {
     res.set_content(format_error(message), json_type);
   }
 
+  // Answers a prediction of `s` with what `answer` returns, or the error
+  // it throws; counted for the server and for the model.
+  template <class Answer>
+  void predict(Served& s, httplib::Response& res, Answer answer) {
+    const auto t0 = Clock::now();
+    metrics.request_started();
+    int status = 200;
+    {
+      const Holding holding(s);
+      try {
+        res.set_content(answer(), json_type);
+      } catch (const RequestError& e) {
+        status = e.status();
+        reply_error(res, status, e.what());
+      } catch (const std::exception& e) {
+        status = 500;
+        reply_error(res, status, std::string("prediction failed: ") + e.what());
+      }
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    metrics.model_request(s.label, status, seconds);
+    metrics.request_done(seconds);
+  }
+
   void routes() {
     const int threads = options.threads;
     http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
@@ -213,9 +338,16 @@ struct InferenceServer::Impl {
     // balancers).
     if (!options.tokens.empty())
       http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-        if (req.method == "GET" && req.path == "/health") return httplib::Server::HandlerResponse::Unhandled;
+        if (req.method == "GET" &&
+            (req.path == "/health" || req.path == "/v2/health/live" || req.path == "/v2/health/ready"))
+          return httplib::Server::HandlerResponse::Unhandled;
         std::string who;
-        switch (options.tokens.check(req.get_header_value("Authorization"), &who)) {
+        std::shared_ptr<const TokenStore> store;
+        {
+          std::lock_guard<std::mutex> lock(tokens_mutex);
+          store = tokens;
+        }
+        switch (store->check(req.get_header_value("Authorization"), &who)) {
           case TokenStore::Verdict::ok: {
             const double wait = limiter ? limiter->take(who) : 0.0;
             if (wait <= 0.0) return httplib::Server::HandlerResponse::Unhandled;
@@ -242,19 +374,48 @@ struct InferenceServer::Impl {
       });
 
     http.Post("/predict", [this](const httplib::Request& req, httplib::Response& res) {
-      const auto t0 = Clock::now();
-      metrics.request_started();
-      try {
-        const std::shared_ptr<Served> s = current();  // kept to the end, across a reload
+      const std::shared_ptr<Served> s = current();  // kept to the end, across a reload
+      predict(*s, res, [&] {
         const PredictRequest r = parse_predict_request(req.body, s->inputs, options.max_rows_per_request);
         const std::vector<double> y = s->batcher->predict(r.rows, r.n_rows);
-        res.set_content(format_predict_response(y, r.n_rows, s->outputs, r.single), json_type);
-      } catch (const RequestError& e) {
-        reply_error(res, e.status(), e.what());
-      } catch (const std::exception& e) {
-        reply_error(res, 500, std::string("prediction failed: ") + e.what());
-      }
-      metrics.request_done(std::chrono::duration<double>(Clock::now() - t0).count());
+        return format_predict_response(y, r.n_rows, s->outputs, r.single);
+      });
+    });
+    http.Post(model_route + "/infer", [this](const httplib::Request& req, httplib::Response& res) {
+      const std::shared_ptr<Served> s = find_or_404(req, res);
+      if (!s) return;
+      predict(*s, res, [&] {
+        const InferRequest r = parse_infer_request(req.body, s->inputs, s->outputs,
+                                                   options.max_rows_per_request);
+        const std::vector<double> y = s->batcher->predict(r.rows, r.n_rows);
+        return format_infer_response(s->label.model, s->label.version, r, y, s->outputs);
+      });
+    });
+    http.Get(model_route, [this](const httplib::Request& req, httplib::Response& res) {
+      const std::shared_ptr<Served> s = find_or_404(req, res);
+      if (s)
+        res.set_content(format_model_metadata(s->label.model, versions(s->label.model), s->inputs,
+                                              s->outputs),
+                        json_type);
+    });
+    http.Get(model_route + "/ready", [this](const httplib::Request& req, httplib::Response& res) {
+      const std::shared_ptr<Served> s = find_or_404(req, res);
+      if (s) res.set_content(json{{"name", s->label.model}, {"ready", true}}.dump(), json_type);
+    });
+    http.Get(model_route + "/card", [this](const httplib::Request& req, httplib::Response& res) {
+      const std::shared_ptr<Served> s = find_or_404(req, res);
+      if (s) res.set_content(s->model_json, json_type);
+    });
+    http.Get("/v2", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content(json{{"name", "camber"}, {"version", CAMBER_VERSION_STRING}, {"extensions", json::array()}}.dump(),
+                      json_type);
+    });
+    http.Get("/v2/health/live", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content("{\"live\":true}", json_type);
+    });
+    // Every model is loaded and warmed up before the port opens.
+    http.Get("/v2/health/ready", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content("{\"ready\":true}", json_type);
     });
     http.Get("/health", [](const httplib::Request&, httplib::Response& res) {
       res.set_content("{\"status\":\"ok\"}", json_type);
@@ -271,7 +432,9 @@ struct InferenceServer::Impl {
       if (!res.body.empty()) return;
       std::string why = "error";
       if (res.status == 404) why = "no endpoint " + req.method + " " + req.path +
-                                   " (POST /predict, GET /health, /model, /metrics)";
+                                   " (POST /v2/models/{name}[/versions/{v}]/infer, GET "
+                                   "/v2/models/{name}[/versions/{v}][/ready|/card], /v2/health/live, "
+                                   "/v2/health/ready; POST /predict, GET /health, /model, /metrics)";
       else if (res.status == 413) why = "request body over the " +
                                         std::to_string(options.max_body_bytes) + "-byte limit";
       else if (res.status == 400) why = "bad request";
@@ -283,8 +446,19 @@ struct InferenceServer::Impl {
   }
 };
 
+InferenceServer::InferenceServer(std::vector<NamedModel> models, ServeOptions options)
+    : impl_(std::make_unique<Impl>(std::move(models), std::move(options))) {}
+
+namespace {
+std::vector<NamedModel> one_model(io::Model model) {
+  std::vector<NamedModel> v;
+  v.push_back({"model", "1", std::move(model)});
+  return v;
+}
+}  // namespace
+
 InferenceServer::InferenceServer(io::Model model, ServeOptions options)
-    : impl_(std::make_unique<Impl>(std::move(model), std::move(options))) {}
+    : InferenceServer(one_model(std::move(model)), std::move(options)) {}
 
 InferenceServer::~InferenceServer() { stop(); }
 
@@ -317,18 +491,46 @@ const Metrics& InferenceServer::metrics() const { return impl_->metrics; }
 
 std::string InferenceServer::model_json() const { return impl_->current()->model_json; }
 
-void InferenceServer::replace_model(io::Model model) {
-  std::shared_ptr<Served> next = impl_->make_served(std::move(model));
+void InferenceServer::replace_model(std::size_t index, const std::string& version, io::Model model) {
+  CAMBER_INPUT_REQUIRE(valid_version(version), "serve: version '" << version << "' (1 to 18 digits)");
+  std::string name;
+  {
+    std::lock_guard<std::mutex> lock(impl_->served_mutex);
+    CAMBER_INPUT_REQUIRE(index < impl_->served.size(), "serve: no model " << index << " to replace ("
+                                                                          << impl_->served.size()
+                                                                          << " served)");
+    name = impl_->served[index]->label.model;
+  }
+  std::shared_ptr<Served> next = impl_->make_served(std::move(model), {name, version});
   std::shared_ptr<Served> old;
   {
     std::lock_guard<std::mutex> lock(impl_->served_mutex);
-    old = std::move(impl_->served);
-    impl_->served = std::move(next);
+    old = std::move(impl_->served[index]);
+    impl_->served[index] = next;
   }
+  if (!(old->label.model == next->label.model && old->label.version == next->label.version))
+    impl_->metrics.model_loaded(old->label, false);
+  impl_->metrics.model_loaded(next->label, true);
   // `old` goes with the last request that holds it (its batcher evaluates
   // what is queued first).
 }
 
-std::string InferenceServer::model_sha256() const { return impl_->current()->model.sha256; }
+void InferenceServer::replace_tokens(TokenStore tokens) {
+  CAMBER_INPUT_REQUIRE(!impl_->options.tokens.empty(),
+                       "serve: tokens can be replaced only on a server started with tokens");
+  auto next = std::make_shared<const TokenStore>(std::move(tokens));
+  std::lock_guard<std::mutex> lock(impl_->tokens_mutex);
+  impl_->tokens = std::move(next);
+}
+
+std::string InferenceServer::model_sha256(std::size_t index) const {
+  std::lock_guard<std::mutex> lock(impl_->served_mutex);
+  return index < impl_->served.size() ? impl_->served[index]->model.sha256 : "";
+}
+
+std::string InferenceServer::model_version(std::size_t index) const {
+  std::lock_guard<std::mutex> lock(impl_->served_mutex);
+  return index < impl_->served.size() ? impl_->served[index]->label.version : "";
+}
 
 }  // namespace camber::nn::serve

@@ -1,19 +1,32 @@
 /// @file
-/// camber::nn::serve::InferenceServer: a trained model behind HTTP/JSON
+/// camber::nn::serve::InferenceServer: trained models behind HTTP/JSON
 /// (cpp-httplib and nlohmann/json, Debian's libcpp-httplib-dev and
 /// nlohmann-json3-dev). What `camber serve` runs.
+///
+/// Several models, each under a name and a version, in the KServe / Triton
+/// v2 inference protocol (inference_protocol.hpp for the JSON):
+///
+///   POST /v2/models/{name}[/versions/{v}]/infer    predictions
+///   GET  /v2/models/{name}[/versions/{v}]          metadata: versions, tensors
+///   GET  /v2/models/{name}[/versions/{v}]/ready    {"name", "ready": true}
+///   GET  /v2/models/{name}[/versions/{v}]/card     the model card (Camber's)
+///   GET  /v2/health/live, /v2/health/ready, /v2    server health and metadata
+///
+/// Without a version, a name means the first model given under that name.
+/// The first model also answers Camber's own endpoints:
 ///
 ///   POST /predict   {"inputs": {...} | [{...}, ...], "units": {...}}  (request.hpp)
 ///   GET  /health    {"status": "ok"}
 ///   GET  /model     the model card as JSON
-///   GET  /metrics   Prometheus text (metrics.hpp)
+///   GET  /metrics   Prometheus text, per model and version too (metrics.hpp)
 ///
 /// With ServeOptions::tls_cert and tls_key the server speaks HTTPS (cpp-
 /// httplib's SSLServer over OpenSSL); with ServeOptions::tokens every
 /// endpoint but /health needs a bearer token (401 without a good one, 403
 /// with a revoked one, both JSON).
 ///
-/// Requests arriving together are batched into one network call (batcher.hpp:
+/// Requests to one model arriving together are batched into one network
+/// call (batcher.hpp, one per model:
 /// up to max_batch_rows rows, waiting at most max_wait). Every 4xx and 5xx
 /// answer carries {"error": "..."}; a malformed request never stops the
 /// server. Bodies over max_body_bytes get 413 before they are read; a client
@@ -22,7 +35,8 @@
 /// finish, and makes run() return.
 ///
 /// @code
-///   serve::InferenceServer server(nn::io::load_model("model.h5"), {});
+///   serve::InferenceServer server({{"naca", "1", nn::io::load_model("naca.h5")},
+///                                  {"wing", "3", nn::io::load_model("wing.h5")}}, {});
 ///   const int port = server.bind();      // options.port, or any free one if 0
 ///   std::thread t([&] { server.run(); });
 ///   ...
@@ -35,6 +49,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/serve/auth.hpp>
@@ -69,8 +84,21 @@ struct ServeOptions {
   double rate_burst = 0.0;
 };
 
+/// A model as the server names it.
+struct NamedModel {
+  /// Letters, digits, '_', '-', '.'; 1 to 64 characters, not starting
+  /// with '.' (a registry name).
+  std::string name;
+  std::string version;  ///< 1 to 18 digits (a registry version)
+  io::Model model;
+};
+
 class InferenceServer {
  public:
+  /// bad_input for an invalid name or version, or a name and version
+  /// given twice.
+  InferenceServer(std::vector<NamedModel> models, ServeOptions options);
+  /// One model, named "model", version "1".
   InferenceServer(io::Model model, ServeOptions options);
   ~InferenceServer();
   InferenceServer(const InferenceServer&) = delete;
@@ -85,14 +113,21 @@ class InferenceServer {
   void stop();
 
   const Metrics& metrics() const;
-  /// The JSON of GET /model.
+  /// The JSON of GET /model (the first model's card).
   std::string model_json() const;
-  /// Serves `model` from now on (hot reload): it is warmed up (one
-  /// prediction) before it takes over, requests that already hold the old
-  /// model finish on it, and no request fails. Thread-safe.
-  void replace_model(io::Model model);
-  /// The SHA-256 of the model file being served (its header's).
-  std::string model_sha256() const;
+  /// Serves `model` as `version` in place of the `index`-th model given
+  /// (hot reload): it is warmed up (one prediction) before it takes over,
+  /// requests that already hold the old version finish on it, and no
+  /// request fails. Thread-safe.
+  void replace_model(std::size_t index, const std::string& version, io::Model model);
+  /// Checks `tokens` from now on (a token added or revoked in the file
+  /// takes effect without a restart); bad_input on a server started
+  /// without tokens. Thread-safe.
+  void replace_tokens(TokenStore tokens);
+  /// The SHA-256 of the `index`-th model's file (its header's).
+  std::string model_sha256(std::size_t index = 0) const;
+  /// The version the `index`-th model serves now.
+  std::string model_version(std::size_t index = 0) const;
 
  private:
   struct Impl;

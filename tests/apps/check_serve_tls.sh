@@ -43,7 +43,7 @@ expect_bad "TLS needs both a certificate and a private key" \
   "$camber" serve models/m1.h5 --port 0 --tls-cert server.pem
 
 "$camber" serve models/m1.h5 --port 0 --tls-cert server.pem --tls-key server.key \
-  --tokens tokens.txt > serve.log 2>&1 &
+  --tokens tokens.txt --reload-ms 100 > serve.log 2>&1 &
 server=$!
 for _ in $(seq 100); do grep -q "on https://" serve.log && break; sleep 0.1; done
 port=$(sed -n 's|.* on https://127.0.0.1:\([0-9]*\) .*|\1|p' serve.log)
@@ -66,11 +66,29 @@ check 403 '"error":"the bearer token was revoked"' -H "Authorization: Bearer $bo
 check 200 '"CL"' -H "Authorization: Bearer $alice" -X POST -d "$body" "$url/predict"
 check 401 '"error"' "$url/metrics"
 check 200 'camber_' -H "Authorization: Bearer $alice" "$url/metrics"
+# The v2 protocol's health checks are open, its model endpoints are not.
+check 200 '"ready":true' "$url/v2/health/ready"
+check 401 '"error":"a bearer token is required' -X POST -d "$body" "$url/v2/models/m1/infer"
+check 200 '"name":"m1"' -H "Authorization: Bearer $alice" "$url/v2/models/m1"
+# Tokens added and revoked while the server runs take effect without a
+# restart (the file is read again within --reload-ms).
+dave=$("$camber" token add dave --tokens tokens.txt 2> /dev/null)
+quiet "$camber" token revoke alice --tokens tokens.txt
+t_revoke=$(date +%s%N)
+for _ in $(seq 100); do
+  [[ $(code -H "Authorization: Bearer $alice" -X POST -d "$body" "$url/predict") == 403 ]] && break
+  sleep 0.05
+done
+revoke_ms=$(( ($(date +%s%N) - t_revoke) / 1000000 ))
+check 403 '"error":"the bearer token was revoked"' -H "Authorization: Bearer $alice" -X POST -d "$body" "$url/predict"
+check 200 '"CL"' -H "Authorization: Bearer $dave" -X POST -d "$body" "$url/predict"
+grep -q "serve: tokens reloaded from tokens.txt (1 active, 2 revoked)" serve.log ||
+  { cat serve.log; echo "FAIL: the tokens reload was not logged"; exit 1; }
 kill -TERM $server
 set +e; wait $server; rc=$?; set -e
 server=""
 [[ $rc == 0 ]] || { cat serve.log; echo "FAIL: camber serve did not stop cleanly (exit $rc)"; exit 1; }
-# A rate limit per token: 5 requests/s in bursts of 5. alice's 20 quick
+# A rate limit per token: 5 requests/s in bursts of 5. dave's 20 quick
 # requests get 200 for the burst and at most 5 + 5 x (the seconds they took) + 1
 # of them, and 429 (Retry-After, JSON) for the rest; carol's bucket is her own.
 carol=$("$camber" token add carol --tokens tokens.txt 2> /dev/null)
@@ -85,10 +103,10 @@ url=https://127.0.0.1:$port
 t0=$(date +%s%N)
 ok=0 limited=0
 for _ in $(seq 20); do
-  case $(code -D headers.txt -H "Authorization: Bearer $alice" -X POST -d "$body" "$url/predict") in
+  case $(code -D headers.txt -H "Authorization: Bearer $dave" -X POST -d "$body" "$url/predict") in
     200) ok=$((ok + 1)) ;;
     429) limited=$((limited + 1))
-         grep -qi "^retry-after: [0-9]" headers.txt && grep -q "rate limit of 5 requests/s for token 'alice'" body.json ||
+         grep -qi "^retry-after: [0-9]" headers.txt && grep -q "rate limit of 5 requests/s for token 'dave'" body.json ||
            { cat headers.txt body.json; echo "FAIL: a 429 without Retry-After or its JSON error"; exit 1; } ;;
     *) cat body.json; echo "FAIL: neither 200 nor 429 under the rate limit"; exit 1 ;;
   esac
@@ -102,4 +120,5 @@ set +e; wait $server; rc=$?; set -e
 server=""
 [[ $rc == 0 ]] || { cat serve2.log; echo "FAIL: the rate-limited server did not stop cleanly"; exit 1; }
 echo "PASS: HTTPS with the right CA only; 401, 401, 403 and 200 by token; /health open;" \
+     "a revocation took effect after $revoke_ms ms without a restart;" \
      "rate limit: $ok of 20 answered and $limited limited in $elapsed_ms ms at 5/s, burst 5"

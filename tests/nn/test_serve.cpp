@@ -1,10 +1,12 @@
-// The inference server: the request parser on good and bad JSON (without a
-// network), the batcher under concurrent callers, and the HTTP server end
+// The inference server: the request parsers (Camber's and the v2
+// protocol's) on good and bad JSON (without a network), the batcher under concurrent callers, and the HTTP server end
 // to end on 127.0.0.1: predictions equal Surrogate::predict, malformed
 // requests get 4xx with a JSON message and leave the server serving
 // (malformed JSON, wrong names, wrong shapes, non-finite numbers, a body
 // over the limit, a client that stops sending), /metrics counts what
-// happened, concurrent clients, and stop() with requests in flight.
+// happened, concurrent clients, and stop() with requests in flight; several
+// models and versions under the v2 protocol, with a replacement and their
+// metrics.
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
@@ -17,12 +19,16 @@
 #include <cmath>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include <camber/core/error.hpp>
 #include <camber/nn/serve/batcher.hpp>
+#include <camber/nn/serve/inference_protocol.hpp>
 #include <camber/nn/serve/request.hpp>
 #include <camber/nn/serve/server.hpp>
 
@@ -100,6 +106,139 @@ TEST(ServeRequest, BadRequestsAre4xxSayingWhatIsWrong) {
   EXPECT_NO_THROW(json::parse(serve::format_error(message_of(bad_key))));
 }
 
+const serve::ColumnSchema out_schema{{"CL", "CD", "CM"}, {"", "", ""}};
+
+std::pair<int, std::string> infer_error(const std::string& body, std::size_t max_rows = 100) {
+  try {
+    serve::parse_infer_request(body, schema, out_schema, max_rows);
+  } catch (const serve::RequestError& e) {
+    return {e.status(), e.what()};
+  }
+  return {200, ""};
+}
+
+TEST(ServeInferProtocol, ColumnsOrOneMatrixInTheModelsOrder) {
+  // Per-column tensors, in any order, flat or nested to [rows, 1].
+  serve::InferRequest r = serve::parse_infer_request(
+      R"({"id": "q7", "parameters": {"x": 1},
+          "inputs": [{"name": "alpha_deg", "shape": [2, 1], "datatype": "INT32", "data": [[1], [-2]],
+                      "parameters": {"unit": "deg"}},
+                     {"name": "mach", "shape": [2], "datatype": "FP32", "data": [0.5, 0.625]}]})",
+      schema, out_schema, 10);
+  EXPECT_EQ(r.id, "q7");
+  EXPECT_EQ(r.n_rows, 2u);
+  EXPECT_EQ(r.rows, (std::vector<double>{0.5, 1.0, 0.625, -2.0}));
+  EXPECT_FALSE(r.as_matrix);
+  EXPECT_EQ(r.outputs, (std::vector<std::size_t>{0, 1, 2}));
+  const std::vector<double> y{1, 2, 3, 4, 5, 6};
+  EXPECT_EQ(json::parse(serve::format_infer_response("naca", "3", r, y, out_schema)), json::parse(R"(
+      {"model_name": "naca", "model_version": "3", "id": "q7", "outputs": [
+        {"name": "CL", "shape": [2], "datatype": "FP64", "data": [1, 4]},
+        {"name": "CD", "shape": [2], "datatype": "FP64", "data": [2, 5]},
+        {"name": "CM", "shape": [2], "datatype": "FP64", "data": [3, 6]}]})"));
+  // Outputs picked by name, in the order asked.
+  r = serve::parse_infer_request(
+      R"({"inputs": [{"name": "mach", "shape": [1], "datatype": "FP64", "data": [0.5]},
+                     {"name": "alpha_deg", "shape": [1], "datatype": "FP64", "data": [1]}],
+          "outputs": [{"name": "CM"}, {"name": "CL", "parameters": {}}]})",
+      schema, out_schema, 10);
+  EXPECT_EQ(r.outputs, (std::vector<std::size_t>{2, 0}));
+  EXPECT_EQ(json::parse(serve::format_infer_response("m", "1", r, {7, 8, 9}, out_schema))["outputs"][0],
+            json::parse(R"({"name": "CM", "shape": [1], "datatype": "FP64", "data": [9]})"));
+  // One tensor "inputs" of shape [rows, 2] (the ONNX export's input):
+  // answered with one "outputs" tensor of shape [rows, 3].
+  r = serve::parse_infer_request(
+      R"({"inputs": [{"name": "inputs", "shape": [2, 2], "datatype": "FP64", "data": [[0.5, 1], [0.6, 2]]}]})",
+      schema, out_schema, 10);
+  EXPECT_TRUE(r.as_matrix);
+  EXPECT_EQ(r.rows, (std::vector<double>{0.5, 1, 0.6, 2}));
+  EXPECT_EQ(json::parse(serve::format_infer_response("m", "1", r, y, out_schema)), json::parse(R"(
+      {"model_name": "m", "model_version": "1",
+       "outputs": [{"name": "outputs", "shape": [2, 3], "datatype": "FP64", "data": [1, 2, 3, 4, 5, 6]}]})"));
+  EXPECT_EQ(json::parse(serve::format_model_metadata("naca", {"1", "2"}, schema, out_schema)), json::parse(R"(
+      {"name": "naca", "versions": ["1", "2"], "platform": "camber",
+       "inputs": [{"name": "mach", "datatype": "FP64", "shape": [-1], "parameters": {"unit": ""}},
+                  {"name": "alpha_deg", "datatype": "FP64", "shape": [-1], "parameters": {"unit": "deg"}}],
+       "outputs": [{"name": "CL", "datatype": "FP64", "shape": [-1], "parameters": {"unit": ""}},
+                   {"name": "CD", "datatype": "FP64", "shape": [-1], "parameters": {"unit": ""}},
+                   {"name": "CM", "datatype": "FP64", "shape": [-1], "parameters": {"unit": ""}}]})"));
+}
+
+TEST(ServeInferProtocol, BadRequestsAre4xxSayingWhatIsWrong) {
+  const std::string mach1 = R"({"name": "mach", "shape": [1], "datatype": "FP64", "data": [0.5]})";
+  const std::string alpha1 = R"({"name": "alpha_deg", "shape": [1], "datatype": "FP64", "data": [1]})";
+  auto with = [&](const std::string& tensors, const std::string& rest = "") {
+    return R"({"inputs": [)" + tensors + "]" + rest + "}";
+  };
+  const std::vector<std::tuple<std::string, int, std::string>> cases = {
+      {"{", 400, "malformed JSON"},
+      {"[]", 400, "JSON object"},
+      {R"({"outputs": []})", 400, "no 'inputs'"},
+      {R"({"inputs": []})", 400, "non-empty array"},
+      {with(mach1 + "," + alpha1, R"(, "model": 1)"), 400, "unknown field 'model'"},
+      {with(mach1 + "," + alpha1, R"(, "id": 3)"), 400, "'id' must be a string"},
+      {with(mach1), 400, "input 'alpha_deg' is missing"},
+      {with(mach1 + "," + alpha1 + "," + mach1), 400, "'mach' is given twice"},
+      {with(mach1 + R"(, {"name": "beta", "shape": [1], "datatype": "FP64", "data": [1]})"), 400,
+       "'beta' is not an input"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [1], "datatype": "BYTES", "data": ["a"]})"), 400,
+       "'BYTES' is not a numeric datatype"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [1], "datatype": "INT32", "data": [1.5]})"), 400,
+       "is not an integer"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [1], "datatype": "INT8", "data": [300]})"), 400,
+       "out of the range of INT8"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [1], "datatype": "UINT8", "data": [-1]})"), 400,
+       "out of the range of UINT8"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [2], "datatype": "FP64", "data": [1]})"), 400,
+       "has 1 values; its shape [2] holds 2"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [1], "datatype": "FP64", "data": [1, 2]})"), 400,
+       "more values than its shape holds"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [1], "datatype": "FP64", "data": [[1]]})"), 400,
+       "nested deeper"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [1], "datatype": "FP64", "data": 1})"), 400,
+       ".data must be an array"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [1], "datatype": "FP64", "data": ["1"]})"), 400,
+       "holds a string, not a number"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [-1], "datatype": "FP64", "data": [1]})"), 400,
+       "non-negative integers"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [1, 1, 1], "datatype": "FP64", "data": [1]})"), 400,
+       "1 or 2 dimensions"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [1, 2], "datatype": "FP64", "data": [1, 2]})"), 400,
+       "shape [rows] or [rows, 1]"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [2], "datatype": "FP64", "data": [1, 2]})"), 400,
+       "'alpha_deg' has 2 rows, 'mach' 1"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [1], "datatype": "FP64", "data": [1],
+                          "parameters": {"unit": "rad"}})"), 400, "parameters.unit is 'rad', the model takes 'deg'"},
+      {with(mach1 + R"(, {"name": "alpha_deg", "shape": [1], "datatype": "FP64", "data": [1e400]})"), 400,
+       "malformed JSON"},
+      {with(R"({"name": "mach", "shape": [0], "datatype": "FP64", "data": []},
+               {"name": "alpha_deg", "shape": [0], "datatype": "FP64", "data": []})"), 400, "has no rows"},
+      {with(R"({"name": "inputs", "shape": [1, 3], "datatype": "FP64", "data": [1, 2, 3]})"), 400,
+       "must have shape [rows, 2]"},
+      {with(mach1 + "," + alpha1, R"(, "outputs": [{"name": "CX"}])"), 400, "'CX' is not an output"},
+      {with(mach1 + "," + alpha1, R"(, "outputs": [{"name": "CL"}, {"name": "CL"}])"), 400, "asked twice"},
+      {with(mach1 + "," + alpha1, R"(, "outputs": [{"name": "CL"}, {"name": "outputs"}])"), 400,
+       "'outputs' alone"},
+      {with(mach1 + "," + alpha1, R"(, "outputs": [{"name": "CL", "shape": [1]}])"), 400,
+       "unknown field 'shape'"},
+      {with(R"({"name": "mach", "shape": [101], "datatype": "FP64", "data": []})"), 413, "over this server's 100 rows"},
+      {with(R"({"name": "mach", "shape": [1000000000000], "datatype": "FP64", "data": []})"), 413, "100 rows"},
+      {with(R"({"name": "inputs", "shape": [200, 150], "datatype": "FP64", "data": []})"), 413, "100 rows"},
+  };
+  for (const auto& [body, status, says] : cases) {
+    const auto [got, message] = infer_error(body);
+    EXPECT_EQ(got, status) << body << "\n" << message;
+    EXPECT_NE(message.find(says), std::string::npos) << body << "\n" << message;
+    EXPECT_NO_THROW(json::parse(serve::format_error(message)));
+  }
+  // 100 rows pass, in both forms.
+  std::string data;
+  for (int i = 0; i < 100; ++i) data += std::string(i ? "," : "") + "0.5";
+  EXPECT_EQ(infer_error(with(R"({"name": "mach", "shape": [100], "datatype": "FP64", "data": [)" + data +
+                             R"(]}, {"name": "alpha_deg", "shape": [100], "datatype": "FP64", "data": [)" +
+                             data + "]}")).first, 200);
+}
+
 TEST(ServeBatcher, ConcurrentCallersGetTheirOwnRowsAndShareEvaluations) {
   std::atomic<int> calls{0};
   serve::Metrics metrics;
@@ -130,12 +269,12 @@ TEST(ServeBatcher, ConcurrentCallersGetTheirOwnRowsAndShareEvaluations) {
   EXPECT_NE(metrics.prometheus_text().find("camber_predicted_rows_total 320"), std::string::npos);
 }
 
-nn::io::Model test_model() {
+nn::io::Model test_model(std::uint64_t seed = 3) {
   nn::NetworkSpec spec;
   spec.in = 2;
   spec.out = 3;
   spec.hidden = {16, 16};
-  nn::Rng rng(3);
+  nn::Rng rng(seed);
   auto net = nn::make_network(spec, rng);
   nn::Surrogate s(spec, net->parameter_values(), {{"mach", "alpha_deg"}, {"", "deg"}},
                   {{"CL", "CD", "CM"}, {"", "", ""}}, {{0.5, 1.0}, {0.1, 2.0}},
@@ -268,6 +407,130 @@ TEST(ServeHttp, PredictionsHealthModelAndMetrics) {
   EXPECT_NE(text.find("camber_requests_total{path=\"/predict\",code=\"413\"} 1"), std::string::npos) << text;
   EXPECT_NE(text.find("camber_requests_total{path=\"other\",code=\"404\"} 1"), std::string::npos) << text;
   EXPECT_EQ(rs.server->metrics().errors(), static_cast<std::uint64_t>(bad) + 2);  // + 404, slow client
+}
+
+TEST(ServeHttp, SeveralModelsAndVersionsUnderTheV2Protocol) {
+  serve::ServeOptions o;
+  o.port = 0;
+  std::vector<serve::NamedModel> models;
+  models.push_back({"naca", "1", test_model(3)});
+  models.push_back({"naca", "2", test_model(4)});
+  models.push_back({"wing", "7", test_model(5)});
+  serve::InferenceServer server(std::move(models), o);
+  const int port = server.bind();
+  std::thread thread([&] { server.run(); });
+  httplib::Client c("127.0.0.1", port);
+  for (int i = 0; i < 200 && !c.Get("/v2/health/live"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+
+  const std::vector<double> x{0.55, 2.0, 0.45, -1.0};
+  auto want = [&](std::uint64_t seed) { return test_model(seed).surrogate.predict(Tensor::from_host({2, 2}, x)).to_vector(); };
+  const json body = json::parse(R"({"id": "a1", "inputs": [
+      {"name": "mach", "shape": [2], "datatype": "FP64", "data": [0.55, 0.45]},
+      {"name": "alpha_deg", "shape": [2], "datatype": "FP64", "data": [2.0, -1.0]}]})");
+  auto infer = [&](const std::string& path) {
+    auto r = c.Post(path, body.dump(), "application/json");
+    EXPECT_TRUE(r) << path;
+    return r;
+  };
+  // A name alone is its first version; each answer names its version and
+  // equals that model's prediction exactly.
+  for (const auto& [path, version, seed] :
+       std::vector<std::tuple<std::string, std::string, std::uint64_t>>{
+           {"/v2/models/naca/infer", "1", 3}, {"/v2/models/naca/versions/1/infer", "1", 3},
+           {"/v2/models/naca/versions/2/infer", "2", 4}, {"/v2/models/wing/infer", "7", 5}}) {
+    auto r = infer(path);
+    ASSERT_EQ(r->status, 200) << path << " " << r->body;
+    const json a = json::parse(r->body);
+    EXPECT_EQ(a["model_name"], path.find("wing") != std::string::npos ? "wing" : "naca");
+    EXPECT_EQ(a["model_version"], version) << path;
+    EXPECT_EQ(a["id"], "a1");
+    const std::vector<double> w = want(seed);
+    ASSERT_EQ(a["outputs"].size(), 3u);
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(a["outputs"][k]["name"], std::vector<std::string>({"CL", "CD", "CM"})[k]);
+      EXPECT_EQ(a["outputs"][k]["data"][0].get<double>(), w[k]) << path;
+      EXPECT_EQ(a["outputs"][k]["data"][1].get<double>(), w[3 + k]) << path;
+    }
+  }
+  // /predict is the first model's.
+  auto p = c.Post("/predict", R"({"inputs": {"mach": 0.55, "alpha_deg": 2.0}})", "application/json");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(json::parse(p->body)["outputs"]["CL"].get<double>(), want(3)[0]);
+
+  // Metadata, readiness, health.
+  auto m = c.Get("/v2/models/naca");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(json::parse(m->body)["versions"], json::parse(R"(["1", "2"])"));
+  EXPECT_EQ(json::parse(m->body)["inputs"][1]["parameters"]["unit"], "deg");
+  EXPECT_EQ(json::parse(c.Get("/v2/models/wing/versions/7/ready")->body), json::parse(R"({"name": "wing", "ready": true})"));
+  EXPECT_EQ(json::parse(c.Get("/v2/models/naca/versions/2/card")->body)["validation_rmse"][1], 2e-4);
+  EXPECT_EQ(c.Get("/v2/health/ready")->status, 200);
+  EXPECT_EQ(json::parse(c.Get("/v2")->body)["name"], "camber");
+
+  // Unknown models and versions, bad paths and bad bodies: 4xx with JSON.
+  for (const std::string path : {"/v2/models/naca/versions/3/infer", "/v2/models/nope/infer"}) {
+    auto r = infer(path);
+    EXPECT_EQ(r->status, 404) << path;
+    EXPECT_NE(json::parse(r->body)["error"].get<std::string>().find("served: naca@1, naca@2, wing@7"),
+              std::string::npos) << r->body;
+  }
+  EXPECT_EQ(c.Get("/v2/models/naca/versions/3")->status, 404);
+  EXPECT_EQ(c.Get("/v2/models/naca/versions/x/ready")->status, 404);
+  auto bad_path = c.Post("/v2/models/" + std::string(100, 'a') + "/infer", body.dump(), "application/json");
+  ASSERT_TRUE(bad_path);
+  EXPECT_EQ(bad_path->status, 404);
+  EXPECT_TRUE(json::parse(bad_path->body).contains("error"));
+  auto bad = c.Post("/v2/models/naca/versions/2/infer", R"({"inputs": [{"name": "mach"}]})", "application/json");
+  ASSERT_TRUE(bad);
+  EXPECT_EQ(bad->status, 400);
+  EXPECT_NE(json::parse(bad->body)["error"].get<std::string>().find("no 'shape'"), std::string::npos);
+
+  // A new version of wing takes over: 7 is gone, 8 answers.
+  server.replace_model(2, "8", test_model(6));
+  EXPECT_EQ(server.model_version(2), "8");
+  EXPECT_EQ(infer("/v2/models/wing/versions/7/infer")->status, 404);
+  auto r8 = infer("/v2/models/wing/infer");
+  ASSERT_EQ(r8->status, 200);
+  EXPECT_EQ(json::parse(r8->body)["model_version"], "8");
+  EXPECT_EQ(json::parse(r8->body)["outputs"][0]["data"][0].get<double>(), want(6)[0]);
+
+  // Counted per model and version.
+  std::string text;
+  const std::vector<std::string> expected = {
+      R"(camber_model_requests_total{model="naca",version="1",code="200"} 3)",
+      R"(camber_model_requests_total{model="naca",version="2",code="200"} 1)",
+      R"(camber_model_requests_total{model="naca",version="2",code="400"} 1)",
+      R"(camber_model_requests_total{model="wing",version="7",code="200"} 1)",
+      R"(camber_model_requests_total{model="wing",version="8",code="200"} 1)",
+      R"(camber_model_loaded{model="wing",version="7"} 0)",
+      R"(camber_model_loaded{model="wing",version="8"} 1)",
+      R"(camber_model_predicted_rows_total{model="naca",version="1"} 5)",
+      R"(camber_model_request_duration_seconds_count{model="wing",version="8"} 1)",
+      R"(camber_model_batch_rows_bucket{model="naca",version="2",le="2"} 1)",
+      R"(camber_requests_total{path="/v2/models/{name}/infer",code="404"} 4)"};
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    text = c.Get("/metrics")->body;
+    bool all = true;
+    for (const std::string& e : expected) all = all && text.find(e) != std::string::npos;
+    if (all) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  for (const std::string& e : expected) EXPECT_NE(text.find(e), std::string::npos) << e << "\n" << text;
+  server.stop();
+  thread.join();
+}
+
+TEST(ServeHttp, ModelNamesAndVersionsAreChecked) {
+  auto make = [](std::vector<std::pair<std::string, std::string>> named) {
+    std::vector<serve::NamedModel> models;
+    for (auto& [n, v] : named) models.push_back({n, v, test_model()});
+    serve::InferenceServer server(std::move(models), {});
+  };
+  EXPECT_NO_THROW(make({{"naca-0012_v1.5", "1"}, {"naca-0012_v1.5", "2"}}));
+  for (const auto& named : std::vector<std::vector<std::pair<std::string, std::string>>>{
+           {}, {{"", "1"}}, {{".hidden", "1"}}, {{"a/b", "1"}}, {{std::string(65, 'a'), "1"}},
+           {{"naca", ""}}, {{"naca", "v1"}}, {{"naca", "1"}, {"naca", "1"}}})
+    EXPECT_THROW(make(named), camber::Error);
 }
 
 TEST(ServeHttp, ConcurrentClientsAndStopWithRequestsInFlight) {
