@@ -2,10 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include <Eigen/Dense>
 
 #include <camber/core/error.hpp>
+
+#if CAMBER_WITH_DNNL
+#include "detail/dnnl_dense.hpp"
+#endif
 
 namespace camber::nn {
 
@@ -108,25 +113,45 @@ T act_derivative(Activation a, T z) {
   return T(1);
 }
 
-// The same on whole matrices, as Eigen array expressions (vectorized where
-// Eigen vectorizes the function: tanh, exp, sin for float; exp for double).
-template <class Mat>
-Mat activation_value(Activation a, const Mat& z) {
-  using T = typename Mat::Scalar;
-  const auto x = z.array();
+// The same on an array, in place, vectorized where Eigen vectorizes the
+// function (tanh, exp, sin for float; exp for double).
+template <class Arr>
+void apply_activation(Activation a, Arr& y) {
+  using T = typename Arr::Scalar;
+  const Arr& x = y;  // coefficient-wise: in place is safe
   switch (a) {
-    case Activation::identity: return z;
-    case Activation::tanh: return x.tanh().matrix();
-    case Activation::relu: return x.max(T(0)).matrix();
+    case Activation::identity: y = x; return;
+    case Activation::tanh: y = x.tanh(); return;
+    case Activation::relu: y = x.max(T(0)); return;
     case Activation::gelu: {
       const T c = T(std::sqrt(2.0 / M_PI));
-      return (T(0.5) * x * (T(1) + (c * (x + T(0.044715) * x * x * x)).tanh())).matrix();
+      y = T(0.5) * x * (T(1) + (c * (x + T(0.044715) * x * x * x)).tanh());
+      return;
     }
-    case Activation::silu: return (x / (T(1) + (-x).exp())).matrix();
-    case Activation::softplus: return (x.max(T(0)) + (-x.abs()).exp().log1p()).matrix();
-    case Activation::sin: return x.sin().matrix();
+    case Activation::silu: y = x / (T(1) + (-x).exp()); return;
+    case Activation::softplus: y = x.max(T(0)) + (-x.abs()).exp().log1p(); return;
+    case Activation::sin: y = x.sin(); return;
   }
-  return z;
+}
+
+// f on the n values at data (an Eigen allocation, so aligned), in place.
+// Every value goes through Eigen's vectorized formula: the whole packets in
+// place, the last partial one padded with zeros. Eigen would compute that
+// last part with its scalar formula, which can differ in the last bit
+// (no FMA), so a value would depend on its position in the matrix, and the
+// padded oneDNN blocks would not give the Eigen path's int8 integers.
+template <class T>
+void activate(Activation a, T* data, index_t n) {
+  using Arr = Eigen::Array<T, Eigen::Dynamic, 1>;
+  constexpr index_t pad = 16;  // a multiple of every packet size
+  const index_t body = n / pad * pad;
+  Eigen::Map<Arr, Eigen::AlignedMax> whole(data, body);
+  apply_activation(a, whole);
+  if (body == n) return;
+  Eigen::Array<T, pad, 1> tail = Eigen::Array<T, pad, 1>::Zero();
+  std::copy(data + body, data + n, tail.data());
+  apply_activation(a, tail);
+  std::copy(tail.data(), tail.data() + (n - body), data + body);
 }
 
 template <class Mat>
@@ -134,6 +159,19 @@ Mat activation_derivative(Activation a, const Mat& z) {
   using T = typename Mat::Scalar;
   return z.unaryExpr([a](T v) { return act_derivative(a, v); });
 }
+
+// QuantizeLinear: v / s rounded half to even (rint in the default rounding
+// mode; unlike nearbyint, compilers vectorize it), saturated to int8, as a
+// float.
+template <class T>
+T quantize_linear(T v, T s) {
+  return std::min(T(127), std::max(T(-128), std::rint(v / s)));
+}
+
+// From this many rows on, float32 and int8 predict() multiply with oneDNN;
+// below, Eigen, whose single-row call is cheaper than oneDNN's per-call
+// cost (docs/performance.md, "Inference against ONNX Runtime").
+constexpr index_t kDnnlMinRows = 16;
 
 }  // namespace
 
@@ -154,10 +192,47 @@ struct TypedPlan {
   mutable std::vector<double>* observe = nullptr;
   Row in_scale, in_shift;    // x_n = x * in_scale + in_shift
   Row out_scale, out_shift;  // y = y_n * out_scale + out_shift
+#if CAMBER_WITH_DNNL
+  // float32 plans: the dense layers for oneDNN (empty: Eigen only), and per
+  // layer whether the activation that follows runs inside its product.
+  std::vector<detail::DnnlDense> dnnl;
+  std::vector<char> dnnl_fused;
+#endif
+
+  // Whether run() multiplies with oneDNN: predict() on a float32 or int8
+  // plan with at least kDnnlMinRows rows.
+  bool uses_dnnl(index_t rows) const {
+#if CAMBER_WITH_DNNL
+    return !dnnl.empty() && observe == nullptr && rows >= kDnnlMinRows;
+#else
+    (void)rows;
+    return false;
+#endif
+  }
 
   // The forward pass; with tangents (one {rows, width} matrix per input),
-  // forward mode alongside.
-  Mat run(const Mat& x, std::vector<Mat>* tangents) const {
+  // forward mode alongside (Eigen). Without, and with allow_dnnl, oneDNN
+  // where uses_dnnl() says so: blocks of at most max_block_rows() rows,
+  // each padded with zero rows up to padded_rows().
+  Mat run(const Mat& x, std::vector<Mat>* tangents, bool allow_dnnl = true) const {
+#if CAMBER_WITH_DNNL
+    if (allow_dnnl && tangents == nullptr && uses_dnnl(x.rows())) {
+      detail::SingleThreadScope one_thread;
+      const index_t block = detail::DnnlDense::max_block_rows();
+      Mat y(x.rows(), out_scale.size());
+      for (index_t r0 = 0; r0 < x.rows(); r0 += block) {
+        const index_t n = std::min(block, x.rows() - r0);
+        y.middleRows(r0, n) = forward_dnnl(x.middleRows(r0, n));
+      }
+      return y;
+    }
+#else
+    (void)allow_dnnl;
+#endif
+    return forward(x, tangents);
+  }
+
+  Mat forward(const Mat& x, std::vector<Mat>* tangents) const {
     Mat h = (x.array().rowwise() * in_scale.array()).rowwise() + in_shift.array();
     std::vector<Mat> saved_h;
     std::vector<std::vector<Mat>> saved_d;
@@ -173,11 +248,7 @@ struct TypedPlan {
           if (observe != nullptr)
             (*observe)[op.layer] = std::max((*observe)[op.layer], static_cast<double>(h.cwiseAbs().maxCoeff()));
           if (!weight_int.empty() && tangents == nullptr) {
-            // QuantizeLinear: x / s rounded half to even, saturated to int8.
-            const T s = input_scale[op.layer];
-            const Mat q = (h.array() / s).unaryExpr([](T v) {
-              return std::min(T(127), std::max(T(-128), std::nearbyint(v)));
-            }).matrix();
+            const Mat q = h.unaryExpr([s = input_scale[op.layer]](T v) { return quantize_linear(v, s); });
             z.noalias() = q * weight_int[op.layer];
             z.array().rowwise() *= output_scale[op.layer].array();
           } else {
@@ -194,7 +265,7 @@ struct TypedPlan {
             const Mat dz = activation_derivative(op.a, h);
             for (Mat& d : *tangents) d.array() *= dz.array();
           }
-          h = activation_value(op.a, h);
+          activate(op.a, h.data(), h.size());
           break;
         }
         case Op::save:
@@ -213,6 +284,78 @@ struct TypedPlan {
     }
     return (h.array().rowwise() * out_scale.array()).rowwise() + out_shift.array();
   }
+
+#if CAMBER_WITH_DNNL
+  // The calling thread's buffers for forward_dnnl(), kept between calls
+  // (fresh large matrices would cost page faults on every call): two that
+  // alternate as a layer's input and output, the saved residual inputs,
+  // and the quantized inputs of an int8 layer. Eigen vectors, so aligned.
+  struct Workspace {
+    using Buffer = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+    std::vector<Buffer> buffers = std::vector<Buffer>(2);
+    std::vector<std::int8_t> q;
+    T* get(size_t b, index_t size) {
+      if (buffers.size() <= b) buffers.resize(b + 1);
+      if (buffers[b].size() < size) buffers[b].resize(size);
+      return buffers[b].data();
+    }
+  };
+  using Block = Eigen::Map<Mat, Eigen::AlignedMax>;
+
+  // The plan on rows x (at most max_block_rows()) through oneDNN, padded
+  // with zero rows up to padded_rows(). float32: the bias and, where oneDNN
+  // has it, the activation fused into the product. int8: the product gives
+  // float(sum) * (input scale * weight scale) per column, as the Eigen path,
+  // and the bias and the activation follow as there, so both paths give
+  // the same floats and integers.
+  Mat forward_dnnl(const Eigen::Ref<const Mat>& x) const {
+    if constexpr (std::is_same<T, float>::value) {
+      thread_local Workspace w;
+      const index_t n = x.rows(), rows = detail::DnnlDense::padded_rows(n);
+      size_t cur = 0, depth = 0;  // the buffer of h; saved residual inputs
+      index_t width = x.cols();
+      Block h(w.get(cur, rows * width), rows, width);
+      h.topRows(n) = (x.array().rowwise() * in_scale.array()).rowwise() + in_shift.array();
+      h.bottomRows(rows - n).setZero();
+      for (size_t i = 0; i < ops.size(); ++i) {
+        const Op& op = ops[i];
+        Block hb(w.get(cur, rows * width), rows, width);
+        if (op.kind == Op::dense) {
+          const size_t k = op.layer, next = cur == 0 ? 1 : 0;
+          const index_t out = weight[k].cols();
+          Block z(w.get(next, rows * out), rows, out);
+          if (weight_int.empty()) {
+            dnnl[k].run(hb.data(), z.data(), rows);
+            if (dnnl_fused[k] != 0) ++i;  // the activation ran in the product
+          } else {
+            w.q.resize(static_cast<size_t>(hb.size()));
+            // Local pointers: int8 stores may alias anything, w included.
+            std::int8_t* q = w.q.data();
+            const T* v = hb.data();
+            const T s = input_scale[k];
+            const index_t size = hb.size();
+            for (index_t j = 0; j < size; ++j) q[j] = static_cast<std::int8_t>(quantize_linear(v[j], s));
+            dnnl[k].run(q, z.data(), rows);
+            z.rowwise() += bias[k];
+          }
+          cur = next;
+          width = out;
+        } else if (op.kind == Op::activation) {
+          activate(op.a, hb.data(), hb.size());
+        } else if (op.kind == Op::save) {
+          Block(w.get(2 + depth++, hb.size()), rows, width) = hb;
+        } else {
+          hb += Block(w.get(2 + --depth, hb.size()), rows, width);
+        }
+      }
+      const Block y(w.get(cur, rows * width), rows, width);
+      return (y.topRows(n).array().rowwise() * out_scale.array()).rowwise() + out_shift.array();
+    } else {
+      CAMBER_ASSERT(false);
+      return x;
+    }
+  }
+#endif
 };
 
 struct Surrogate::Plan {
@@ -294,9 +437,34 @@ typename TypedPlan<T>::Mat to_matrix(const Tensor& x, index_t n_in) {
   return m;
 }
 
+// The float32 plan's dense layers for oneDNN (nothing without it).
+void add_dnnl_layers(TypedPlan<float>& p) {
+#if CAMBER_WITH_DNNL
+  for (size_t i = 0; i < p.ops.size(); ++i) {
+    if (p.ops[i].kind != Op::dense) continue;
+    const size_t k = p.ops[i].layer;
+    const index_t in = p.weight[k].rows(), out = p.weight[k].cols();
+    if (!p.weight_int.empty()) {
+      std::vector<std::int8_t> values(static_cast<size_t>(in * out));
+      for (size_t j = 0; j < values.size(); ++j) values[j] = static_cast<std::int8_t>(p.weight_int[k].data()[j]);
+      p.dnnl.emplace_back(values.data(), p.output_scale[k].data(), in, out);
+      p.dnnl_fused.push_back(0);
+      continue;
+    }
+    const bool fuse = i + 1 < p.ops.size() && p.ops[i + 1].kind == Op::activation &&
+                      detail::DnnlDense::fuses(p.ops[i + 1].a);
+    p.dnnl.emplace_back(p.weight[k].data(), p.bias[k].data(), in, out,
+                        fuse ? p.ops[i + 1].a : Activation::identity);
+    p.dnnl_fused.push_back(fuse ? 1 : 0);
+  }
+#else
+  (void)p;
+#endif
+}
+
 template <class T>
-Tensor predict_with(const TypedPlan<T>& plan, const Tensor& x, index_t n_in) {
-  const typename TypedPlan<T>::Mat y = plan.run(to_matrix<T>(x, n_in), nullptr);
+Tensor predict_with(const TypedPlan<T>& plan, const Tensor& x, index_t n_in, bool allow_dnnl) {
+  const typename TypedPlan<T>::Mat y = plan.run(to_matrix<T>(x, n_in), nullptr, allow_dnnl);
   std::vector<double> v(static_cast<size_t>(y.size()));
   for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(y.data()[i]);
   return Tensor::from_host({y.rows(), y.cols()}, v);
@@ -385,15 +553,22 @@ Surrogate::Surrogate(NetworkSpec spec, const std::vector<Tensor>& parameters, Co
   }
   net_->load_parameter_values(values);
   auto plan = std::make_shared<Plan>();
-  if (spec_.dtype == DType::float32)
+  if (spec_.dtype == DType::float32) {
     plan->f32 = build_plan<float>(spec_, values, input_stats_, output_stats_, int8_);
-  else
+    add_dnnl_layers(*plan->f32);
+  } else
     plan->f64 = build_plan<double>(spec_, values, input_stats_, output_stats_, int8_);
   plan_ = std::move(plan);
 }
 
-Tensor Surrogate::predict(const Tensor& x) const {
-  return plan_->f32 ? predict_with(*plan_->f32, x, spec_.in) : predict_with(*plan_->f64, x, spec_.in);
+Tensor Surrogate::predict(const Tensor& x, Gemm gemm) const {
+  const bool allow_dnnl = gemm == Gemm::automatic;
+  return plan_->f32 ? predict_with(*plan_->f32, x, spec_.in, allow_dnnl)
+                    : predict_with(*plan_->f64, x, spec_.in, allow_dnnl);
+}
+
+std::string Surrogate::gemm_backend(index_t rows) const {
+  return plan_->f32 && plan_->f32->uses_dnnl(rows) ? "oneDNN" : "Eigen";
 }
 
 Tensor Surrogate::jacobian(const Tensor& x) const {

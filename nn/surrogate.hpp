@@ -10,11 +10,26 @@
 ///
 /// Two ways to evaluate it, which agree to round-off (tests/nn):
 ///   - predict() and jacobian(): an inference plan compiled once from the
-///     parameters (dense layers as Eigen GEMMs, activations, residual adds),
+///     parameters (dense layers as GEMMs, activations, residual adds),
 ///     with no autodiff graph, on the host. They are const and keep no
 ///     state between calls, so any number of threads may call them at once
 ///     (the HTTP server does). jacobian() is forward mode through the plan:
 ///     d y_j / d x_k for every row, in the same pass.
+///
+/// Who multiplies (gemm_backend()): Eigen for float64, for jacobian(), and
+/// below 16 rows; from 16 rows on, a float32 or int8 predict() uses oneDNN
+/// when Camber is built with it (CAMBER_ENABLE_DNNL), whose kernels are
+/// compiled at run time for the machine (AVX-512; int8 as s8 x s8 -> s32
+/// with VNNI), with the bias and the activation (not sin) fused into the
+/// float32 product. float32 results differ from Eigen's by float32
+/// rounding (another summation order); int8 gives the same integers and
+/// floats as the Eigen path. The first call at a new row count compiles
+/// that layer's kernels (milliseconds); rows are padded to one of 12 row
+/// counts and run 1024 at a time, so a plan compiles at most 12 sets.
+/// Each predict() computes on its calling thread alone (oneDNN's OpenMP
+/// team is held to one thread for the call): callers that want several
+/// cores call from several threads, as the server's batchers do, and no
+/// OpenMP team competes with them for the cores.
 ///   - forward(): the network as a differentiable op of the AD engine
 ///     (gradients, Hessian-vector products with respect to inputs), on the
 ///     tensors' backend. Like the engine, single-threaded.
@@ -88,9 +103,16 @@ class Surrogate {
             Columns outputs, Normalization input_stats, Normalization output_stats,
             std::vector<Int8Layer> int8);
 
+  /// Whose matrix products predict() uses (see the file comment).
+  enum class Gemm {
+    automatic,  ///< oneDNN for float32 and int8 from 16 rows on, where built
+    eigen       ///< Eigen always (the reference the oneDNN path is tested against)
+  };
   /// {rows, n_in} in physical units (any floating dtype) -> {rows, n_out}
   /// float64. Computed in the network's dtype. Thread-safe.
-  Tensor predict(const Tensor& x) const;
+  Tensor predict(const Tensor& x, Gemm gemm = Gemm::automatic) const;
+  /// "oneDNN" or "Eigen": who multiplies in predict() of `rows` rows.
+  std::string gemm_backend(index_t rows) const;
   /// {rows, n_in} -> {rows, n_out, n_in}: d output / d input per row.
   /// Thread-safe.
   Tensor jacobian(const Tensor& x) const;

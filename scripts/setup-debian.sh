@@ -14,7 +14,7 @@ packages=(
   libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libmetis-dev libptscotch-dev libcgns-dev libssl-dev
   libnlopt-dev libnlopt-cxx-dev libgtest-dev libgmock-dev libbenchmark-dev libsodium-dev libsqlite3-dev
-  libonnx-dev libprotobuf-dev python3-onnx libcpp-httplib-dev clang-14 libfuzzer-14-dev
+  libonnx-dev libprotobuf-dev python3-onnx libdnnl-dev libcpp-httplib-dev clang-14 libfuzzer-14-dev
   doxygen openssl curl
   gnuplot-nox
 )

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The command line without the optional modules: configures build-options/
-# with SUNDIALS, ONNX, the server and CGNS off (and no tests), builds `camber`,
+# with SUNDIALS, ONNX, the server, CGNS and oneDNN off (and no tests), builds `camber`,
 # and checks that `camber run` and `camber optimize` still solve and
 # optimize an Euler case, that the problems and commands of the modules left
 # out are absent (bad input, exit 2), and that those present still refuse
@@ -21,7 +21,7 @@ say() { echo "== test-options: $*"; }
 
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=${CAMBER_BUILD_TYPE:-Release} \
       -DCAMBER_ENABLE_SUNDIALS=OFF -DCAMBER_ENABLE_ONNX=OFF -DCAMBER_ENABLE_SERVE=OFF \
-      -DCAMBER_ENABLE_CGNS=OFF -DCAMBER_ENABLE_TESTS=OFF -DCAMBER_ENABLE_DOCS=OFF > "$build.configure.log" 2>&1 \
+      -DCAMBER_ENABLE_CGNS=OFF -DCAMBER_ENABLE_DNNL=OFF -DCAMBER_ENABLE_TESTS=OFF -DCAMBER_ENABLE_DOCS=OFF > "$build.configure.log" 2>&1 \
   || { cat "$build.configure.log"; exit 1; }
 cmake --build "$build" -j "$jobs" --target camber_cli
 camber=$build/bin/camber

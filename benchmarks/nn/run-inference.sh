@@ -9,6 +9,10 @@
 #
 # Environment: REPS (default 7), MIN_TIME (seconds per repetition, 0.3),
 # ONNX_RUN (default ../shared/tools/onnx-run: installs ONNX Runtime once).
+#
+# Both sides compute on one thread: ONNX Runtime with one intra-op thread,
+# and Camber's oneDNN products (OpenMP) with OMP_NUM_THREADS=1 (predict()
+# holds oneDNN to the calling thread anyway; this makes it explicit).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 reps=${REPS:-7}
@@ -18,7 +22,7 @@ out=$root/build-bench/bench-results
 mkdir -p "$out/models"
 cmake --build "$root/build" -j2 --target export_bench_models > /dev/null
 cmake --build "$root/build-bench" -j2 --target bench_nn > /dev/null
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 "$root/build/benchmarks/nn/export_bench_models" "$out/models" > /dev/null
 # onnx-run installs ONNX Runtime on first use; run it once on a model.
 echo '{"inputs": {"dims": [1, 16], "data": [0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0], "type": "float64"}}' > "$out/models/probe.json"
@@ -61,4 +65,14 @@ for dt, t in (("float64", "double"), ("float32", "float"), ("int8", None)):
             fmt = lambda r: "-" if r is None else f"{statistics.median(r)*1e6:.1f}"
             print(f"| MLP 4x{width} {dt} | {rows} | {ms*1e6:.1f} | {mo*1e6:.1f} | "
                   f"{fmt(e)} | {fmt(c)} | {mo/ms:.2f} | {lo:.2f}-{hi:.2f} |")
+# int8 against float32 in Camber (same binary, interleaved repetitions).
+print()
+print("| net | rows | int8 / float32 throughput (median) | range |")
+print("|---|---|---|---|")
+for rows in (1, 1024):
+    for width in (64, 256):
+        f = runs[f"BM_surrogate_infer<float>/{width}/{rows}"]
+        q = runs[f"BM_surrogate_infer_int8/{width}/{rows}"]
+        print(f"| MLP 4x{width} | {rows} | {statistics.median(f)/statistics.median(q):.2f} | "
+              f"{min(f)/max(q):.2f}-{max(f)/min(q):.2f} |")
 PY

@@ -2,10 +2,13 @@
 // linear layer between the normalisations), against the AD engine's forward
 // for every activation and both architectures, its Jacobian against the
 // engine's gradients and central differences, concurrent predictions from
-// several threads, and the checks on specs and parameters.
+// several threads, the checks on specs and parameters, and the float32 and
+// int8 products through oneDNN against the Eigen path (below).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <vector>
@@ -13,6 +16,7 @@
 #include <camber/autodiff/functional.hpp>
 #include <camber/autodiff/ops.hpp>
 #include <camber/core/error.hpp>
+#include <camber/nn/quantize.hpp>
 #include <camber/nn/surrogate.hpp>
 
 namespace {
@@ -220,6 +224,233 @@ TEST(Surrogate, BadSpecsAndParametersAreBadInput) {
   const nn::Surrogate ok(spec, {Tensor({2, 4}), Tensor({4}), Tensor({4, 1}), Tensor({1})},
                          columns(2, "x"), columns(1, "y"), stats(2, 0.0), stats(1, 0.0));
   EXPECT_THROW(ok.predict(Tensor({3, 3})), camber::Error);
+}
+
+
+// The float32 and int8 predict() through oneDNN (from 16 rows
+// on, where built with it) against the Eigen path of the same plan
+// (Surrogate::Gemm::eigen) and the float64 network; the int8 rounding and
+// saturation rules at their edges; concurrent first calls.
+//
+// Tolerances, with u = 2^-24 (float32's unit roundoff):
+//   - float32 against float64: a dot product of K terms carries at most
+//     K u |W| |h| (Higham's gamma_K), the activations are Lipschitz with a
+//     constant near one and evaluated to a few ulps, so L layers of width
+//     at most K stay within L (K + 4) u relative to the largest output
+//     (|W| |h| ~ |W h| for these unit-scale networks).
+//   - float32 oneDNN against float32 Eigen: each within that bound of the
+//     float64 result, so within twice it of each other.
+//   - int8 oneDNN against int8 Eigen: the integer sums are exact in both and
+//     the bias and activations are the same float32 operations, so the only
+//     difference left is none or an ulp in the last layer: 4 u relative. A
+//     single quantized input that came out differently would move the
+//     output by about one quantization step (1/127 of the range) times a
+//     weight, far beyond this.
+
+using Gemm = nn::Surrogate::Gemm;
+
+constexpr double kU = 5.9604644775390625e-8;  // 2^-24
+
+nn::Normalization uniform_stats(index_t n, double mean, double stddev) {
+  return {std::vector<double>(static_cast<size_t>(n), mean), std::vector<double>(static_cast<size_t>(n), stddev)};
+}
+
+// The float64 network of `spec` (random weights) and the same weights in
+// float32.
+struct Pair {
+  nn::Surrogate f64, f32;
+};
+
+Pair make_pair(nn::NetworkSpec spec, unsigned seed) {
+  spec.dtype = DType::float64;
+  nn::Rng rng(seed);
+  const std::vector<Tensor> p64 = nn::make_network(spec, rng)->parameter_values();
+  std::vector<Tensor> p32;
+  for (const Tensor& t : p64) p32.push_back(t.to(DType::float32));
+  nn::Surrogate f64(spec, p64, columns(spec.in, "x"), columns(spec.out, "y"), uniform_stats(spec.in, 0.5, 2.0),
+                    uniform_stats(spec.out, -1.0, 3.0));
+  spec.dtype = DType::float32;
+  nn::Surrogate f32(spec, p32, f64.inputs(), f64.outputs(), f64.input_stats(), f64.output_stats());
+  return {std::move(f64), std::move(f32)};
+}
+
+// The row counts of the tests: below, at and above the 16-row switch, past
+// a padded grid size (17 -> 32, 100 -> 128), and over one 1024-row block.
+const index_t kRows[] = {1, 15, 16, 17, 100, 1024, 1300};
+
+class SurrogateGemm : public ::testing::TestWithParam<Arch> {
+ protected:
+  // 5 inputs, 3 outputs, three hidden layers of `width`.
+  nn::NetworkSpec spec(index_t width) const {
+    nn::NetworkSpec s;
+    s.kind = GetParam().kind;
+    s.in = 5;
+    s.out = 3;
+    s.hidden = {width, width, width};
+    s.activation = GetParam().act;
+    return s;
+  }
+};
+
+TEST_P(SurrogateGemm, Float32AgreesWithEigenAndFloat64ToRounding) {
+  const nn::NetworkSpec spec = this->spec(32);
+  const Pair p = make_pair(spec, 7);
+  const double layers = 4, width = 32;
+  const double tol = layers * (width + 4) * kU;
+  for (index_t rows : kRows) {
+    const Tensor x = inputs(rows, spec.in, 100 + static_cast<unsigned>(rows));
+    const std::vector<double> ref = p.f64.predict(x).to_vector();
+    const std::vector<double> fast = p.f32.predict(x).to_vector();
+    const std::vector<double> eigen = p.f32.predict(x, Gemm::eigen).to_vector();
+    EXPECT_LE(max_rel(fast, ref), tol) << "rows " << rows << ", " << p.f32.gemm_backend(rows);
+    EXPECT_LE(max_rel(eigen, ref), tol) << "rows " << rows;
+    EXPECT_LE(max_rel(fast, eigen), 2 * tol) << "rows " << rows;
+    std::printf("%-60s rows %4lld %-6s |fast - f64| %.1e  |eigen - f64| %.1e  (tol %.1e)\n",
+                ::testing::UnitTest::GetInstance()->current_test_info()->name(),
+                static_cast<long long>(rows), p.f32.gemm_backend(rows).c_str(), max_rel(fast, ref),
+                max_rel(eigen, ref), tol);
+#if CAMBER_TEST_WITH_DNNL
+    EXPECT_EQ(p.f32.gemm_backend(rows), rows < 16 ? "Eigen" : "oneDNN");
+#else
+    EXPECT_EQ(p.f32.gemm_backend(rows), "Eigen");
+#endif
+    EXPECT_EQ(p.f64.gemm_backend(rows), "Eigen");
+  }
+}
+
+TEST_P(SurrogateGemm, Int8GivesTheEigenPathsIntegers) {
+  const nn::NetworkSpec spec = this->spec(48);
+  const Pair p = make_pair(spec, 9);
+  // Calibrated on fewer rows than are evaluated: some inputs saturate.
+  const nn::Surrogate q = nn::quantize_int8(p.f32, inputs(64, spec.in, 3));
+  for (index_t rows : kRows) {
+    const Tensor x = inputs(rows, spec.in, 200 + static_cast<unsigned>(rows));
+    const std::vector<double> fast = q.predict(x).to_vector();
+    const std::vector<double> eigen = q.predict(x, Gemm::eigen).to_vector();
+    EXPECT_LE(max_rel(fast, eigen), 4 * kU) << "rows " << rows << ", " << q.gemm_backend(rows);
+  }
+  // The check can fail: one input moved by one quantization step of the
+  // first layer (in physical units) moves the output far beyond 4 u.
+  // The baseline's value sits at the input mean (quantized to 0), so the
+  // moved one is not saturated.
+  std::vector<double> base = inputs(40, spec.in, 5).to_vector();
+  base[0] = q.input_stats().mean[0];
+  std::vector<double> moved = base;
+  moved[0] += q.int8_layers()[0].input_scale * q.input_stats().stddev[0];
+  EXPECT_GT(max_rel(q.predict(Tensor::from_host({40, spec.in}, moved)).to_vector(),
+                    q.predict(Tensor::from_host({40, spec.in}, base), Gemm::eigen).to_vector()),
+            100 * kU);
+}
+
+INSTANTIATE_TEST_SUITE_P(Networks, SurrogateGemm,
+                         ::testing::Values(Arch{"mlp", nn::Activation::tanh}, Arch{"mlp", nn::Activation::relu},
+                                           Arch{"mlp", nn::Activation::gelu}, Arch{"mlp", nn::Activation::silu},
+                                           Arch{"mlp", nn::Activation::softplus},
+                                           Arch{"mlp", nn::Activation::sin},
+                                           Arch{"mlp", nn::Activation::identity},
+                                           Arch{"residual_mlp", nn::Activation::tanh},
+                                           Arch{"residual_mlp", nn::Activation::gelu},
+                                           Arch{"residual_mlp", nn::Activation::sin}),
+                         [](const auto& i) {
+                           return std::string(i.param.kind) + "_" + nn::activation_name(i.param.act);
+                         });
+
+// One int8 layer {in, out} with unit scales, identity normalisation and a
+// zero bias: predict() returns the integer sums themselves.
+nn::Surrogate int8_layer(index_t in, index_t out, const std::vector<std::int8_t>& values) {
+  nn::NetworkSpec spec;
+  spec.in = in;
+  spec.out = out;
+  spec.hidden = {};
+  spec.dtype = DType::float32;
+  std::vector<double> w(values.begin(), values.end());
+  nn::Int8Layer l;
+  l.values = values;
+  l.scales.assign(static_cast<size_t>(out), 1.0);
+  l.input_scale = 1.0;
+  return nn::Surrogate(spec,
+                       {Tensor::from_host({in, out}, w).to(DType::float32),
+                        Tensor::zeros({out}, DType::float32)},
+                       columns(in, "x"), columns(out, "y"), uniform_stats(in, 0.0, 1.0), uniform_stats(out, 0.0, 1.0),
+                       {l});
+}
+
+Tensor repeat_rows(const std::vector<double>& row, index_t rows) {
+  std::vector<double> v;
+  for (index_t r = 0; r < rows; ++r) v.insert(v.end(), row.begin(), row.end());
+  return Tensor::from_host({rows, static_cast<index_t>(row.size())}, v);
+}
+
+TEST(SurrogateGemmInt8, RoundsHalfToEvenAndSaturates) {
+  // Identity weights: y = the quantized input.
+  const index_t n = 8;
+  std::vector<std::int8_t> eye(static_cast<size_t>(n * n), 0);
+  for (index_t i = 0; i < n; ++i) eye[static_cast<size_t>(i * n + i)] = 1;
+  const nn::Surrogate s = int8_layer(n, n, eye);
+  const std::vector<std::vector<double>> x = {
+      {0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 127.5, -128.5},
+      {126.5, 1000.0, -1000.0, -127.5, 3.5, -3.5, 0.4999999701976776, -129.0}};
+  const std::vector<std::vector<double>> want = {{0, 2, 2, 0, -2, -2, 127, -128},
+                                                 {126, 127, -128, -128, 4, -4, 0, -128}};
+  for (size_t k = 0; k < x.size(); ++k)
+    for (index_t rows : {index_t(1), index_t(40)}) {
+      const std::vector<double> y = s.predict(repeat_rows(x[k], rows)).to_vector();
+      for (index_t r = 0; r < rows; ++r)
+        for (index_t j = 0; j < n; ++j)
+          EXPECT_EQ(y[static_cast<size_t>(r * n + j)], want[k][static_cast<size_t>(j)])
+              << "row " << r << " of " << rows << ", input " << x[k][static_cast<size_t>(j)];
+    }
+}
+
+TEST(SurrogateGemmInt8, ExtremeProductsSumExactly) {
+  // 64 inputs at -128 against weights of -128, 127 and alternating signs:
+  // sums 64 * 16384, -64 * 16256 and 0, exact in float32 (below 2^24).
+  const index_t in = 64, out = 3;
+  std::vector<std::int8_t> w;
+  for (index_t i = 0; i < in; ++i) {
+    w.push_back(-128);
+    w.push_back(127);
+    w.push_back(i % 2 ? 127 : -127);
+  }
+  const nn::Surrogate s = int8_layer(in, out, w);
+  for (index_t rows : {index_t(1), index_t(16), index_t(33)}) {
+    const std::vector<double> y = s.predict(repeat_rows(std::vector<double>(in, -200.0), rows)).to_vector();
+    for (index_t r = 0; r < rows; ++r) {
+      EXPECT_EQ(y[static_cast<size_t>(r * out)], 64.0 * 16384) << rows;
+      EXPECT_EQ(y[static_cast<size_t>(r * out + 1)], -64.0 * 16256) << rows;
+      EXPECT_EQ(y[static_cast<size_t>(r * out + 2)], 0.0) << rows;
+    }
+  }
+}
+
+TEST(SurrogateGemm, ConcurrentFirstCallsEqualSerialOnes) {
+  // Two plans with the same weights: `serial` computes alone, then eight
+  // threads make `fresh`'s kernels at once, each with its own row counts.
+  nn::NetworkSpec spec;
+  spec.in = 6;
+  spec.out = 2;
+  spec.hidden = {64, 64};
+  for (bool int8 : {false, true}) {
+    const Pair a = make_pair(spec, 21), b = make_pair(spec, 21);
+    const Tensor calib = inputs(64, spec.in, 4);
+    const nn::Surrogate serial = int8 ? nn::quantize_int8(a.f32, calib) : a.f32;
+    const nn::Surrogate fresh = int8 ? nn::quantize_int8(b.f32, calib) : b.f32;
+    const index_t rows[] = {1, 15, 16, 17, 40, 100, 300, 1100};
+    std::vector<Tensor> x;
+    std::vector<std::vector<double>> want;
+    for (size_t k = 0; k < 8; ++k) {
+      x.push_back(inputs(rows[k], spec.in, 300 + static_cast<unsigned>(k)));
+      want.push_back(serial.predict(x.back()).to_vector());
+    }
+    std::vector<std::vector<double>> got(8);
+    std::vector<std::thread> threads;
+    for (size_t k = 0; k < 8; ++k)
+      threads.emplace_back([&, k] {
+        for (int rep = 0; rep < 5; ++rep) got[k] = fresh.predict(x[(k + static_cast<size_t>(rep)) % 8]).to_vector();
+      });
+    for (auto& t : threads) t.join();
+    for (size_t k = 0; k < 8; ++k) EXPECT_EQ(got[k], want[(k + 4) % 8]) << (int8 ? "int8 " : "float32 ") << k;
+  }
 }
 
 }  // namespace
