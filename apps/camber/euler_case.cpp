@@ -317,15 +317,26 @@ void declare_euler_schema(deck::Schema& s) {
              "alpha). Empty: the one point flow.mach.")
       .reals("point_weights", {}, deck::Length::between(0, 16), deck::Range::positive(),
              "The weights of mach_points, one each (empty: equal weights).");
-  s.section("sample", "camber sample: flows over a Latin-hypercube design of Mach number and "
-                      "angle of attack, written as a data set (inputs mach, alpha_deg; outputs "
-                      "CL, CD, CM) for camber train.")
+  s.section("sample", "camber sample: flows over a Latin-hypercube design of Mach number, "
+                      "angle of attack and, with shape, the design section's shape variables, "
+                      "written as a data set (inputs mach, alpha_deg[, shape_0 ..]; outputs CL, "
+                      "CD, CM[, t_max]; with gradients, their derivatives in every input) for "
+                      "camber train.")
       .integer("count", 32, deck::IntRange(1, 1 << 20), "Flows in the design.")
       .integer("seed", 1, deck::IntRange::non_negative(), "Seed of the design.")
       .reals("mach", {0.3, 0.6}, deck::Length::exactly(2), deck::Range(0.01, 10.0),
              "Mach number range [low, high].")
       .reals("alpha_deg", {-2.0, 4.0}, deck::Length::exactly(2), deck::Range(-90.0, 90.0),
              "Angle of attack range [low, high], in degrees.")
+      .reals("shape", {}, deck::Length::between(0, 2), deck::Range(-1.0, 1.0),
+             "[low, high]: also vary every shape variable of the design section (2-D meshes) "
+             "in this range, within [-design.bound, design.bound]; adds the output t_max "
+             "(the largest thickness) and implies gradients. Empty: Mach and alpha only.")
+      .boolean("gradients", false,
+               "Also write d(outputs)/d(inputs) for every sample, by adjoint solves (one per "
+               "force coefficient, all inputs at once) through the design problem of camber "
+               "optimize (second order as the deck sets, warm-started from the group's last "
+               "flow).")
       .integer("ranks_per_sample", 1, deck::IntRange::positive(),
                "Ranks that solve one flow together; the rank count must be a multiple, and "
                "the groups solve different flows at once.");

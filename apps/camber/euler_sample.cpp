@@ -1,9 +1,14 @@
 // `camber sample` for an euler deck: steady flows over a Latin-hypercube
-// design of (Mach, alpha), solved by groups of ranks at once, written as an
-// nn data set (inputs mach, alpha_deg; outputs CL, CD, CM) for `camber
-// train`. Every finished flow is recorded in <dir>/<case>_samples.csv
-// (rewritten atomically after each round), and a run on the same deck
-// continues with the flows that file does not hold yet.
+// design of (Mach, alpha) and, with sample.shape, of the design section's
+// shape variables, solved by groups of ranks at once, written as an nn data
+// set (inputs mach, alpha_deg[, shape_0 ..]; outputs CL, CD, CM[, t_max])
+// for `camber train`. With sample.gradients (implied by sample.shape) every
+// sample also carries the gradients of its outputs with respect to every
+// input: one adjoint solve per force coefficient, over all inputs at once
+// (aero::AirfoilDesign::sample). Every finished flow is recorded in
+// <dir>/<case>_samples.csv (rewritten atomically after each round), and a
+// run on the same deck continues with the flows that file does not hold
+// yet.
 #include "mesh_source.hpp"
 #include "euler_common.hpp"
 
@@ -14,6 +19,7 @@
 #include <iomanip>
 #include <limits>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include <camber/core/atomic_file.hpp>
@@ -21,6 +27,7 @@
 #include <camber/core/log.hpp>
 #include <camber/nn/init.hpp>
 #include <camber/nn/io/dataset.hpp>
+#include <camber/solvers/aero/airfoil_design.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 #include <camber/core/timer.hpp>
 
@@ -30,66 +37,141 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Sample {
-  double mach = 0.0, alpha = 0.0;
+// The design's columns: mach, alpha_deg, then the shape variables.
+struct Space {
+  int n_shape = 0;
+  bool gradients = false;
+  std::vector<std::array<double, 2>> ranges;  // per input
+  nn::Columns inputs, outputs;
+  int n_in() const { return static_cast<int>(ranges.size()); }
+  int n_out() const { return static_cast<int>(outputs.names.size()); }
+  // One finished flow in a flat record: index, outputs, gradients (n_out
+  // rows of n_in, when kept), converged, iterations.
+  int width() const { return 1 + n_out() + (gradients ? n_out() * n_in() : 0) + 2; }
 };
 
-// n points of a Latin hypercube over the two ranges: each range cut in n
-// strata, one point per stratum, strata paired by seeded permutations.
-std::vector<Sample> latin_hypercube(int n, std::uint64_t seed, const std::vector<double>& mach,
-                                    const std::vector<double>& alpha) {
+// n points of a Latin hypercube over the ranges: each range cut in n
+// strata, one point per stratum, strata paired by seeded permutations
+// (column by column, so the first two columns of a deck without shape
+// variables are the design they always were).
+std::vector<std::vector<double>> latin_hypercube(int n, std::uint64_t seed,
+                                                 const std::vector<std::array<double, 2>>& ranges) {
   nn::Rng rng(seed);
-  const auto column = [&](double lo, double hi) {
+  std::vector<std::vector<double>> x(static_cast<size_t>(n), std::vector<double>(ranges.size()));
+  for (size_t c = 0; c < ranges.size(); ++c) {
     std::vector<int> perm(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i;
     for (int i = n - 1; i > 0; --i)
       std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(rng.below(static_cast<std::uint64_t>(i + 1)))]);
-    std::vector<double> v(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i)
-      v[static_cast<size_t>(i)] = lo + (hi - lo) * (perm[static_cast<size_t>(i)] + rng.uniform()) / n;
-    return v;
-  };
-  const std::vector<double> m = column(mach[0], mach[1]), a = column(alpha[0], alpha[1]);
-  std::vector<Sample> s(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) s[static_cast<size_t>(i)] = {m[static_cast<size_t>(i)], a[static_cast<size_t>(i)]};
-  return s;
+      x[static_cast<size_t>(i)][c] =
+          ranges[c][0] + (ranges[c][1] - ranges[c][0]) * (perm[static_cast<size_t>(i)] + rng.uniform()) / n;
+  }
+  return x;
 }
 
-struct Result {
-  double index = -1, cl = 0, cd = 0, cm = 0, converged = 0, iterations = 0;
-};
-
-std::string design_line(const deck::Deck& d) {
+std::string design_line(const deck::Deck& d, const Space& space) {
   std::ostringstream s;
   s.precision(17);
   const auto& m = d.reals("sample.mach");
   const auto& a = d.reals("sample.alpha_deg");
   s << "# design count=" << d.integer("sample.count") << " seed=" << d.integer("sample.seed")
     << " mach=" << m[0] << "," << m[1] << " alpha_deg=" << a[0] << "," << a[1];
+  if (space.n_shape > 0)
+    s << " shape=" << space.ranges.back()[0] << "," << space.ranges.back()[1] << " shape_variables="
+      << space.n_shape << " parametrization=" << d.string("design.parametrization");
+  if (space.gradients) s << " gradients=1";
   return s.str();
 }
 
-// The flows a previous run finished (rank 0 reads; the caller broadcasts).
-std::map<int, Result> read_done(const std::string& path, const std::string& design) {
-  std::map<int, Result> done;
+std::string csv_columns(const Space& space) {
+  std::string s = "index";
+  for (const std::string& n : space.inputs.names) s += "," + n;
+  for (const std::string& n : space.outputs.names) s += "," + n;
+  if (space.gradients)
+    for (const std::string& o : space.outputs.names)
+      for (const std::string& i : space.inputs.names) s += ",d" + o + "/d" + i;
+  return s + ",converged,iterations";
+}
+
+// The flows a previous run finished (rank 0 reads; the caller broadcasts):
+// index -> the flat record.
+std::map<int, std::vector<double>> read_done(const std::string& path, const std::string& design,
+                                             const Space& space) {
+  std::map<int, std::vector<double>> done;
   std::ifstream in(path);
   if (!in) return done;
   std::string line;
   std::getline(in, line);
   CAMBER_INPUT_REQUIRE(line == design, path << " holds another design (\"" << line
                                             << "\"); remove it or change the case name");
-  std::getline(in, line);  // column names
+  std::getline(in, line);
+  CAMBER_INPUT_REQUIRE(line == csv_columns(space), path << ":2: the columns are not this design's");
+  // A line: index, inputs, then the record after its index.
+  const size_t fields = static_cast<size_t>(1 + space.n_in() + space.width() - 1);
+  int number = 2;
   while (std::getline(in, line)) {
-    std::istringstream row(line);
-    Result r;
-    char c = 0;
-    double mach = 0, alpha = 0;
-    row >> r.index >> c >> mach >> c >> alpha >> c >> r.cl >> c >> r.cd >> c >> r.cm >> c >>
-        r.converged >> c >> r.iterations;
-    CAMBER_INPUT_REQUIRE(!row.fail(), path << ": unreadable line '" << line << "'");
-    done[static_cast<int>(r.index)] = r;
+    ++number;
+    std::vector<double> v;
+    std::stringstream row(line);
+    std::string item;
+    while (std::getline(row, item, ',')) {
+      char* end = nullptr;
+      v.push_back(std::strtod(item.c_str(), &end));
+      CAMBER_INPUT_REQUIRE(end != item.c_str() && *end == '\0',
+                           path << ":" << number << ": '" << item << "' is not a number");
+    }
+    CAMBER_INPUT_REQUIRE(v.size() == fields, path << ":" << number << ": " << v.size()
+                                                  << " values, expected " << fields);
+    std::vector<double> record{v[0]};
+    record.insert(record.end(), v.begin() + 1 + space.n_in(), v.end());
+    done[static_cast<int>(v[0])] = std::move(record);
   }
   return done;
+}
+
+// The sample space of the deck: with sample.shape, the design section's
+// parametrization is built on `dm` to count its variables.
+Space sample_space(const deck::Deck& d, const mesh::DistributedMesh& dm, MPI_Comm comm,
+                   std::unique_ptr<design::ShapeParametrization>& shape) {
+  Space s;
+  const std::vector<double>& range = d.reals("sample.shape");
+  s.gradients = d.boolean("sample.gradients") || !range.empty();
+  s.ranges = {{d.reals("sample.mach")[0], d.reals("sample.mach")[1]},
+              {d.reals("sample.alpha_deg")[0], d.reals("sample.alpha_deg")[1]}};
+  s.inputs = {{"mach", "alpha_deg"}, {"", "deg"}};
+  s.outputs = {{"CL", "CD", "CM"}, {"", "", ""}};
+  collective_guard(comm, [&] {
+    if (!range.empty()) {
+      const double bound = d.real("design.bound");
+      if (!(range[0] < range[1]))
+        d.reject("sample.shape", CAMBER_MSG("[" << range[0] << ", " << range[1]
+                                                << "] is no range (low < high)"));
+      if (range[0] < -bound || range[1] > bound)
+        d.reject("sample.shape", CAMBER_MSG("[" << range[0] << ", " << range[1]
+                                                << "] lies outside [-design.bound, design.bound] = ["
+                                                << -bound << ", " << bound << "]"));
+      if (d.string("design.parametrization") == "ffd_volume")
+        d.reject("design.parametrization",
+                 "camber sample varies the shape of 2-D meshes (hicks_henne, cst or ffd)");
+    }
+    if (s.gradients && d.boolean("flow.far_field_vortex"))
+      d.reject("flow.far_field_vortex",
+               "the sampled gradients hold the far field fixed, so they would not be the "
+               "derivative of a lift-dependent far field; use a far field of many chords");
+  });
+  if (s.gradients || !range.empty()) shape = euler_app::shape_parametrization(d, dm, comm);
+  if (!range.empty()) {
+    s.n_shape = static_cast<int>(shape->n_design());
+    for (int k = 0; k < s.n_shape; ++k) {
+      s.ranges.push_back({range[0], range[1]});
+      s.inputs.names.push_back("shape_" + std::to_string(k));
+      s.inputs.units.push_back("chord");
+    }
+    s.outputs.names.push_back("t_max");
+    s.outputs.units.push_back("chord");
+  }
+  return s;
 }
 
 }  // namespace
@@ -131,111 +213,176 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   CAMBER_CHECK_MPI(MPI_Comm_split(comm, group, rank, &gcomm));
   const bool leader = comm_rank(gcomm) == 0;
 
+  solvers::petsc::PetscSession petsc(options.petsc_options);
+  // Each group's flows: from free stream at each (mach, alpha) without
+  // gradients; with them (and with shape variables) the design problem of
+  // `camber optimize` on the group's ranks, warm-started from its last flow.
+  FlowSetup setup = flow_setup(d, gcomm);
+  std::unique_ptr<design::ShapeParametrization> shape;
+  const Space space = sample_space(d, setup.dm, comm, shape);
+  std::unique_ptr<aero::AirfoilDesign> problem;
+  if (space.gradients) {
+    aero::AirfoilDesignSettings settings;
+    settings.flow = design_flow_settings(d, setup.dm.local(), gcomm);
+    settings.wall = d.string("design.wall");
+    settings.deformation = deformation_options(d);
+    settings.bound = d.real("design.bound");
+    problem = std::make_unique<aero::AirfoilDesign>(setup.dm, std::move(shape), settings);
+  }
+  const int n_in = space.n_in(), n_out = space.n_out(), width = space.width();
+
   const std::string name = d.string("case"), dir = d.string("output.dir");
   const std::string csv = dir + "/" + name + "_samples.csv";
   const std::string h5 = dir + "/" + name + "_samples.h5";
   const int n = static_cast<int>(d.integer("sample.count"));
-  const std::vector<Sample> design =
-      latin_hypercube(n, static_cast<std::uint64_t>(d.integer("sample.seed")),
-                      d.reals("sample.mach"), d.reals("sample.alpha_deg"));
-  const std::string header = design_line(d);
+  const std::vector<std::vector<double>> design =
+      latin_hypercube(n, static_cast<std::uint64_t>(d.integer("sample.seed")), space.ranges);
+  const std::string header = design_line(d, space);
 
-  std::map<int, Result> done;
+  std::map<int, std::vector<double>> done;
   collective_guard(comm, [&] {
     if (rank == 0) {
       fs::create_directories(dir);
-      done = read_done(csv, header);
+      done = read_done(csv, header, space);
     }
   });
   {
     std::vector<double> flat;
-    for (const auto& [i, r] : done)
-      for (double v : {r.index, r.cl, r.cd, r.cm, r.converged, r.iterations}) flat.push_back(v);
+    for (const auto& [i, r] : done) flat.insert(flat.end(), r.begin(), r.end());
     int count = static_cast<int>(flat.size());
     CAMBER_CHECK_MPI(MPI_Bcast(&count, 1, MPI_INT, 0, comm));
     flat.resize(static_cast<size_t>(count));
     CAMBER_CHECK_MPI(MPI_Bcast(flat.data(), count, MPI_DOUBLE, 0, comm));
     done.clear();
-    for (size_t k = 0; k < flat.size(); k += 6)
-      done[static_cast<int>(flat[k])] = {flat[k], flat[k + 1], flat[k + 2], flat[k + 3], flat[k + 4], flat[k + 5]};
+    for (size_t k = 0; k < flat.size(); k += static_cast<size_t>(width))
+      done[static_cast<int>(flat[k])] = std::vector<double>(flat.begin() + static_cast<std::ptrdiff_t>(k),
+                                                            flat.begin() + static_cast<std::ptrdiff_t>(k + width));
   }
   std::vector<int> pending;
   for (int i = 0; i < n; ++i)
     if (done.count(i) == 0) pending.push_back(i);
   logging::info(CAMBER_MSG("sample: " << n << " flows (Latin hypercube, seed "
-                                      << d.integer("sample.seed") << "), " << done.size()
-                                      << " done before, " << pending.size() << " to solve by "
-                                      << n_groups << (n_groups == 1 ? " group" : " groups")
-                                      << " of " << rps << (rps == 1 ? " rank" : " ranks")));
-
-  solvers::petsc::PetscSession petsc(options.petsc_options);
-  FlowSetup setup = flow_setup(d, gcomm);
+                                      << d.integer("sample.seed") << ") over " << n_in << " inputs"
+                                      << (space.n_shape > 0 ? " (" + std::to_string(space.n_shape) +
+                                                                  " shape variables, " +
+                                                                  d.string("design.parametrization") + ")"
+                                                            : std::string())
+                                      << (space.gradients ? ", with adjoint gradients" : "") << ", "
+                                      << done.size() << " done before, " << pending.size()
+                                      << " to solve by " << n_groups
+                                      << (n_groups == 1 ? " group" : " groups") << " of " << rps
+                                      << (rps == 1 ? " rank" : " ranks")));
 
   const auto write_csv = [&]() {
     std::ostringstream s;
-    s << header << "\nindex,mach,alpha_deg,CL,CD,CM,converged,iterations\n";
+    s << header << "\n" << csv_columns(space) << "\n";
     s.precision(17);
-    for (const auto& [i, r] : done)
-      s << i << ',' << design[static_cast<size_t>(i)].mach << ',' << design[static_cast<size_t>(i)].alpha
-        << ',' << r.cl << ',' << r.cd << ',' << r.cm << ',' << r.converged << ','
-        << r.iterations << '\n';
+    for (const auto& [i, r] : done) {
+      s << i;
+      for (double v : design[static_cast<size_t>(i)]) s << ',' << v;
+      for (size_t k = 1; k < r.size(); ++k) s << ',' << r[k];
+      s << '\n';
+    }
     write_file_atomically(csv, s.str());
   };
 
-  for (size_t round = 0; round * n_groups < pending.size(); ++round) {
-    Result mine;
-    const size_t slot = round * static_cast<size_t>(n_groups) + static_cast<size_t>(group);
-    if (slot < pending.size()) {
-      const int i = pending[slot];
-      const eu::SteadyResult r = solve_flow_at(d, setup, design[static_cast<size_t>(i)].mach,
-                                               design[static_cast<size_t>(i)].alpha);
-      mine = {static_cast<double>(i), r.forces.cl, r.forces.cd, r.forces.cm,
-              r.converged ? 1.0 : 0.0, static_cast<double>(r.iterations)};
+  // One flow: the record (index, outputs, gradients, converged, iterations).
+  const auto solve = [&](int i) {
+    const std::vector<double>& x = design[static_cast<size_t>(i)];
+    std::vector<double> r(static_cast<size_t>(width), 0.0);
+    r[0] = i;
+    if (!problem) {
+      const eu::SteadyResult f = solve_flow_at(d, setup, x[0], x[1]);
+      r[1] = f.forces.cl;
+      r[2] = f.forces.cd;
+      r[3] = f.forces.cm;
+      r[static_cast<size_t>(width - 2)] = f.converged ? 1.0 : 0.0;
+      r[static_cast<size_t>(width - 1)] = f.iterations;
+      return r;
     }
+    std::vector<double> a(static_cast<size_t>(problem->n_design()), 0.0);
+    for (int k = 0; k < space.n_shape; ++k) a[static_cast<size_t>(k)] = x[static_cast<size_t>(2 + k)];
+    try {
+      ScopedTimer t("solve");
+      const aero::DesignSample s = problem->sample(a, x[0], x[1]);
+      // The problem's order is (shape.., mach, alpha); the data set's
+      // (mach, alpha, shape..).
+      const size_t nd = a.size();
+      for (int o = 0; o < n_out; ++o) {
+        const std::vector<double>& g = s.gradients[static_cast<size_t>(o)];
+        r[static_cast<size_t>(1 + o)] = s.values[static_cast<size_t>(o)];
+        double* row = r.data() + 1 + n_out + o * n_in;
+        row[0] = g[nd];
+        row[1] = g[nd + 1];
+        for (int k = 0; k < space.n_shape; ++k) row[2 + k] = g[static_cast<size_t>(k)];
+      }
+      r[static_cast<size_t>(width - 2)] = 1.0;
+      r[static_cast<size_t>(width - 1)] = s.newton_iterations;
+    } catch (const Error& e) {
+      // A flow or an adjoint that did not converge, or a folded cell (every
+      // rank of the group alike): recorded, and left out of the data set.
+      if (leader) logging::warn(CAMBER_MSG("flow #" << i << ": " << e.what()));
+    }
+    return r;
+  };
+
+  for (size_t round = 0; round * n_groups < pending.size(); ++round) {
+    std::vector<double> mine(static_cast<size_t>(width), 0.0);
+    mine[0] = -1;
+    const size_t slot = round * static_cast<size_t>(n_groups) + static_cast<size_t>(group);
+    if (slot < pending.size()) mine = solve(pending[slot]);
     // Every rank learns every group leader's result.
-    std::vector<double> all(static_cast<size_t>(6 * size));
-    const Result sent = leader ? mine : Result{};
-    const double buf[6] = {sent.index, sent.cl, sent.cd, sent.cm, sent.converged, sent.iterations};
-    CAMBER_CHECK_MPI(MPI_Allgather(buf, 6, MPI_DOUBLE, all.data(), 6, MPI_DOUBLE, comm));
+    if (!leader) {
+      std::fill(mine.begin(), mine.end(), 0.0);
+      mine[0] = -1;
+    }
+    std::vector<double> all(static_cast<size_t>(width * size));
+    CAMBER_CHECK_MPI(MPI_Allgather(mine.data(), width, MPI_DOUBLE, all.data(), width, MPI_DOUBLE, comm));
     for (int k = 0; k < size; ++k) {
-      const double* r = all.data() + 6 * k;
+      const double* r = all.data() + static_cast<size_t>(width * k);
       if (r[0] < 0) continue;
       const int i = static_cast<int>(r[0]);
-      done[i] = {r[0], r[1], r[2], r[3], r[4], r[5]};
-      logging::info(CAMBER_MSG("flow " << done.size() << "/" << n << ": #" << i << " M "
-                                       << std::fixed << std::setprecision(4)
-                                       << design[static_cast<size_t>(i)].mach << ", alpha "
-                                       << design[static_cast<size_t>(i)].alpha << " deg -> CL "
-                                       << std::setprecision(5) << r[1] << " CD " << r[2] << " CM "
-                                       << r[3] << (r[4] > 0 ? "" : " (not converged)") << ", "
-                                       << static_cast<int>(r[5]) << " steps"));
+      done[i] = std::vector<double>(r, r + width);
+      const std::vector<double>& x = design[static_cast<size_t>(i)];
+      std::ostringstream line;
+      line << "flow " << done.size() << "/" << n << ": #" << i << " M " << std::fixed
+           << std::setprecision(4) << x[0] << ", alpha " << x[1] << " deg";
+      if (space.n_shape > 0) line << ", " << space.n_shape << " shape variables";
+      line << " -> CL " << std::setprecision(5) << r[1] << " CD " << r[2] << " CM " << r[3];
+      if (space.n_shape > 0) line << " t " << r[4];
+      line << (r[width - 2] > 0 ? "" : " (not converged)") << ", "
+           << static_cast<int>(r[width - 1]) << " steps";
+      logging::info(line.str());
     }
     if (rank == 0) write_csv();
   }
+  problem.reset();
   MPI_Comm_free(&gcomm);
 
   // The data set: converged flows only, rows held by rank 0.
-  std::vector<double> x, y;
+  std::vector<double> x, y, g;
   int failed = 0;
   if (rank == 0)
     for (const auto& [i, r] : done) {
-      if (r.converged == 0) {
+      if (r[static_cast<size_t>(width - 2)] == 0) {
         ++failed;
         continue;
       }
-      x.push_back(design[static_cast<size_t>(i)].mach);
-      x.push_back(design[static_cast<size_t>(i)].alpha);
-      for (double v : {r.cl, r.cd, r.cm}) y.push_back(v);
+      const std::vector<double>& xi = design[static_cast<size_t>(i)];
+      x.insert(x.end(), xi.begin(), xi.end());
+      y.insert(y.end(), r.begin() + 1, r.begin() + 1 + n_out);
+      if (space.gradients)
+        g.insert(g.end(), r.begin() + 1 + n_out, r.begin() + 1 + n_out + n_out * n_in);
     }
-  const index_t rows = static_cast<index_t>(y.size() / 3);
+  const index_t rows = static_cast<index_t>(y.size() / static_cast<size_t>(n_out));
   CAMBER_CHECK_MPI(MPI_Bcast(&failed, 1, MPI_INT, 0, comm));
-  nn::io::write_dataset(h5, Tensor::from_host({rows, 2}, x), Tensor::from_host({rows, 3}, y),
-                    {{"mach", "alpha_deg"}, {"", "deg"}}, {{"CL", "CD", "CM"}, {"", "", ""}}, comm,
-                    deck_text(d));
+  nn::io::write_dataset(h5, Tensor::from_host({rows, n_in}, x), Tensor::from_host({rows, n_out}, y),
+                        space.inputs, space.outputs, comm, deck_text(d),
+                        space.gradients ? Tensor::from_host({rows, n_out, n_in}, g) : Tensor());
   const std::string left_out =
       failed > 0 ? ", " + std::to_string(failed) + " not converged and left out" : std::string();
-  logging::info(CAMBER_MSG("wrote " << h5 << " (" << n - failed << " flows" << left_out << ") and "
-                                    << csv));
+  logging::info(CAMBER_MSG("wrote " << h5 << " (" << n - failed << " flows" << left_out
+                                    << (space.gradients ? ", with gradients" : "") << ") and " << csv));
   return 0;
 }
 

@@ -69,7 +69,7 @@ Shard DataSet::normalized() const {
 
 void write_dataset(const std::string& path, const Tensor& local_inputs, const Tensor& local_outputs,
                    const Columns& inputs, const Columns& outputs, MPI_Comm comm,
-                   const std::string& deck) {
+                   const std::string& deck, const Tensor& local_gradients) {
   CAMBER_REQUIRE(local_inputs.rank() == 2 && local_outputs.rank() == 2 &&
                      local_inputs.dim(0) == local_outputs.dim(0),
                  "write_dataset: inputs " << shape_string(local_inputs.shape()) << " and outputs "
@@ -77,6 +77,12 @@ void write_dataset(const std::string& path, const Tensor& local_inputs, const Te
                                           << " must be {rows, columns} with the same rows");
   check_columns(inputs, local_inputs.dim(1), "input");
   check_columns(outputs, local_outputs.dim(1), "output");
+  const bool with_gradients = local_gradients.size() > 0 || local_gradients.rank() > 0;
+  CAMBER_REQUIRE(!with_gradients ||
+                     local_gradients.shape() == (Shape{local_inputs.dim(0), local_outputs.dim(1),
+                                                       local_inputs.dim(1)}),
+                 "write_dataset: gradients " << shape_string(local_gradients.shape())
+                                             << " must be {rows, outputs, inputs}");
   const index_t rows = static_cast<index_t>(
       par::allreduce_sum(static_cast<double>(local_inputs.dim(0)), comm));
   const Normalization si = statistics(local_inputs, rows, comm);
@@ -84,6 +90,9 @@ void write_dataset(const std::string& path, const Tensor& local_inputs, const Te
   camber::io::H5File f(path, camber::io::Mode::create, comm);
   f.write("inputs", local_inputs.to(DType::float64));
   f.write("outputs", local_outputs.to(DType::float64));
+  if (with_gradients)
+    f.write("gradients", local_gradients.to(DType::float64)
+                             .reshape({local_inputs.dim(0), local_outputs.dim(1) * local_inputs.dim(1)}));
   f.set_attribute("inputs", "names", detail::join_lines(inputs.names));
   f.set_attribute("inputs", "units", detail::join_lines(inputs.units));
   f.set_attribute("outputs", "names", detail::join_lines(outputs.names));
@@ -135,6 +144,17 @@ DataSet read_dataset(const std::string& path, MPI_Comm comm) {
   DataSet d;
   d.shard.x = f.read("inputs");
   d.shard.y = f.read("outputs");
+  if (f.has_dataset("gradients")) {
+    const Shape sg = f.shape("gradients");
+    CAMBER_INPUT_REQUIRE(sg.size() == 2 && sg[0] == si[0] && sg[1] == si[1] * so[1],
+                         path << ": gradients " << shape_string(sg) << " for " << si[0] << " rows of "
+                              << so[1] << " outputs and " << si[1] << " inputs (expected {"
+                              << si[0] << ", " << so[1] * si[1] << "})");
+    const Tensor g = f.read("gradients");
+    d.gradients = g.reshape({g.dim(0), so[1], si[1]});
+    for (double v : d.gradients.to_vector())
+      CAMBER_INPUT_REQUIRE(std::isfinite(v), path << ": a gradient holds " << v);
+  }
   d.shard.global_rows = si[0];
   d.shard.offset = camber::io::even_row_block(si[0], comm_rank(comm), comm_size(comm)).offset;
   d.inputs.names = detail::split_lines(f.attribute<std::string>("inputs", "names"), 0);

@@ -6,6 +6,9 @@
 /// @code
 ///   /inputs    {rows, n_in}   float64, attributes names, units ("\n"-joined)
 ///   /outputs   {rows, n_out}  float64, the same attributes
+///   /gradients {rows, n_out * n_in} float64, optional: d outputs[m] / d inputs[k]
+///              at column m * n_in + k (what `camber sample` writes from
+///              adjoint solves, for gradient-enhanced training)
 ///   /stats/input_mean, /stats/input_std, /stats/output_mean, /stats/output_std
 ///   root attributes: format = "camber-nn-dataset", version = 1, rows,
 ///                    deck (the producing deck's text; may be absent)
@@ -33,6 +36,9 @@ namespace camber::nn::io {
 
 struct DataSet {
   Shard shard;  ///< this rank's rows, raw
+  /// This rank's rows of d outputs / d inputs, {rows, n_out, n_in}, raw
+  /// units; empty (Tensor()) when the file holds none.
+  Tensor gradients;
   Columns inputs, outputs;
   Normalization input_stats, output_stats;
   /// The shard with inputs and outputs normalised by the stored statistics.
@@ -42,9 +48,12 @@ struct DataSet {
 /// Writes a data set; each rank passes its rows (stacked in rank order).
 /// Collective. Names and units must be given for every column, and be the
 /// same on every rank.
+/// `local_gradients`: this rank's rows of d outputs / d inputs, {rows,
+/// n_out, n_in} (Tensor(): none).
 void write_dataset(const std::string& path, const Tensor& local_inputs,
                    const Tensor& local_outputs, const Columns& inputs, const Columns& outputs,
-                   MPI_Comm comm, const std::string& deck = "");
+                   MPI_Comm comm, const std::string& deck = "",
+                   const Tensor& local_gradients = Tensor());
 /// The text of the deck that made the data set (root attribute `deck`,
 /// written by `camber sample`), or "" when it records none. Not
 /// collective (reads on this rank alone); the signature gate applies.

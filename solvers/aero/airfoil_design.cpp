@@ -170,6 +170,49 @@ mesh::DistributedMesh AirfoilDesign::mesh_at(const std::vector<double>& a) {
       {n_local, 2}, std::vector<double>(x.begin(), x.begin() + 2 * n_local)));
 }
 
+DesignSample AirfoilDesign::sample(const std::vector<double>& a, double mach, double alpha_deg) {
+  const index_t n = n_design();
+  CAMBER_INPUT_REQUIRE(static_cast<index_t>(a.size()) == n,
+                       "AirfoilDesign::sample: " << a.size() << " shape variables for a "
+                                                 << "parametrization of " << n);
+  CAMBER_INPUT_REQUIRE(mach > 0.0, "AirfoilDesign::sample: Mach number " << mach << " (> 0)");
+  DesignSample out;
+  const ad::Var av = ad::variable(Tensor::from_host({n}, a));
+  const ad::Var p = ad::variable(Tensor::from_host({2}, {alpha_deg, mach}));
+  const ad::Var X = airfoil_->rank_rows(av);
+  airfoil_->check(X.value());
+  euler::SteadyFlow& f = flow(0);
+  const ad::Var c = f.rank_coefficients(X, p);
+  out.newton_iterations = f.report().newton_iterations;
+  out.flow_seconds = f.report().solve_seconds;
+  const std::vector<double> cv = c.value().to_vector();
+  ad::GradOptions go;
+  go.retain_graph = true;
+  for (int m = 0; m < 3; ++m) {
+    std::vector<double> w(3, 0.0);
+    w[static_cast<size_t>(m)] = 1.0;
+    const ad::Vars d = ad::vjp({c}, {av, p}, {ad::constant(Tensor::from_host({3}, w))}, go);
+    std::vector<double> g = d[0].value().to_vector();
+    const std::vector<double> gp = d[1].value().to_vector();
+    g.push_back(gp[1]);  // mach
+    g.push_back(gp[0]);  // alpha
+    out.values[static_cast<size_t>(m)] = cv[static_cast<size_t>(m)];
+    out.gradients[static_cast<size_t>(m)] = std::move(g);
+    out.adjoint_iterations += f.report().adjoint_iterations;
+    out.adjoint_seconds += f.report().adjoint_seconds;
+  }
+  // The largest thickness: linear in a at each station, so its gradient
+  // is the row of the station that holds it (any one of a tie).
+  const std::vector<double> t = thickness_(a);
+  const size_t s = static_cast<size_t>(std::max_element(t.begin(), t.end()) - t.begin());
+  out.values[3] = t[s];
+  std::vector<double> gt(thickness_.jacobian()[s]);
+  gt.push_back(0.0);
+  gt.push_back(0.0);
+  out.gradients[3] = std::move(gt);
+  return out;
+}
+
 AirfoilDesignResult AirfoilDesign::run(const Report& report, bool restart) {
   AirfoilDesignResult result;
   static_cast<ShapeDesignResult&>(result) = ShapeDesign::run(report, restart);

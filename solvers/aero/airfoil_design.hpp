@@ -87,6 +87,18 @@ struct AirfoilDesignSettings : ShapeDesignSettings {
   double le_radius_fraction = 0.0;
 };
 
+/// One sample of the design space (AirfoilDesign::sample): the values of
+/// CL, CD, CM and the largest thickness at (a, mach, alpha) and their
+/// derivatives with respect to every input.
+struct DesignSample {
+  std::array<double, 4> values{};  ///< CL, CD, CM, max thickness (chords)
+  /// d values[m] / d (a_0 .. a_{n-1}, mach, alpha_deg): 4 rows of n + 2;
+  /// alpha per degree.
+  std::array<std::vector<double>, 4> gradients;
+  int newton_iterations = 0, adjoint_iterations = 0;
+  double flow_seconds = 0.0, adjoint_seconds = 0.0;
+};
+
 struct AirfoilDesignResult : ShapeDesignResult {
   double baseline_max_thickness = 0.0, final_max_thickness = 0.0;
   double baseline_area = 0.0, final_area = 0.0;
@@ -117,6 +129,16 @@ class AirfoilDesign : public ShapeDesign {
   /// The deformed mesh for design a, distributed as the flow's (each rank
   /// its local nodes moved): for output, e.g. mesh::write_su2. Collective.
   mesh::DistributedMesh mesh_at(const std::vector<double>& a);
+
+  /// The flow at shape a, free-stream Mach number `mach` and angle of
+  /// attack `alpha_deg` (the first operating point's flow, warm-started
+  /// from its last solve), and the gradients of CL, CD and CM by one
+  /// adjoint solve each, over the shape, the Mach number and alpha at once
+  /// (euler::SteadyFlow with (alpha, mach) as inputs); the largest
+  /// thickness and its gradient exactly (linear in a, at the station that
+  /// holds it). Collective; throws camber::Error when the flow or an
+  /// adjoint does not converge or a cell folds.
+  DesignSample sample(const std::vector<double>& a, double mach, double alpha_deg);
 
   /// ShapeDesign::run, with the airfoil's measures of the baseline and
   /// the best design. Collective.

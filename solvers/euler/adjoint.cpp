@@ -168,16 +168,35 @@ AdjointSolution Adjoint::solve(Tensor& U, const std::array<double, 3>& weights) 
   return a;
 }
 
-Tensor Adjoint::residual_alpha_derivative(Tensor& U) const {
-  // Central difference in alpha (degrees) of the explicit residual.
-  const double h = 1e-3;
-  FlowConditions plus = disc_->flow(), minus = disc_->flow();
-  plus.alpha_deg += h;
-  minus.alpha_deg -= h;
-  Tensor r = disc_->with_flow(plus).residual(U);
-  r -= disc_->with_flow(minus).residual(U);
+namespace {
+
+// Central difference of the explicit residual at U in one flow parameter.
+Tensor residual_parameter_derivative(const Discretization& disc, Tensor& U,
+                                     double FlowConditions::*parameter, double h) {
+  FlowConditions plus = disc.flow(), minus = disc.flow();
+  plus.*parameter += h;
+  minus.*parameter -= h;
+  Tensor r = disc.with_flow(plus).residual(U);
+  r -= disc.with_flow(minus).residual(U);
   r *= 1.0 / (2.0 * h);
   return r;
+}
+
+}  // namespace
+
+Tensor Adjoint::residual_alpha_derivative(Tensor& U) const {
+  // Per degree.
+  return residual_parameter_derivative(*disc_, U, &FlowConditions::alpha_deg, 1e-3);
+}
+
+Tensor Adjoint::residual_mach_derivative(Tensor& U) const {
+  return residual_parameter_derivative(*disc_, U, &FlowConditions::mach, 1e-4 * disc_->flow().mach);
+}
+
+double Adjoint::mach_derivative(Tensor& U, const AdjointSolution& adjoint, double objective) const {
+  const Tensor dr = residual_mach_derivative(U);
+  return -2.0 * objective / disc_->flow().mach -
+         dot_owned(adjoint.psi, dr, disc_->n_owned(), disc_->mesh().comm());
 }
 
 double Adjoint::objective_alpha_partial(const Tensor& U,

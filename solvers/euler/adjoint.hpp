@@ -157,6 +157,13 @@ class Adjoint {
   /// dR/dalpha|_U per degree (central difference, see the file comment);
   /// {n_local, n_vars}, owned rows.
   Tensor residual_alpha_derivative(Tensor& U) const;
+  /// dR/dM|_U (central difference in the free-stream Mach number, step
+  /// 1e-4 M); {n_local, n_vars}, owned rows. The coefficients' own
+  /// dependence at fixed U is -2 C / M (they are loads over q = M^2 / 2).
+  Tensor residual_mach_derivative(Tensor& U) const;
+  /// dJ/dM = -2 J / M - psi^T dR/dM|_U for the adjoint's objective J
+  /// (its value at U given: `objective`). Collective.
+  double mach_derivative(Tensor& U, const AdjointSolution& adjoint, double objective) const;
 
   const ExactJacobian& jacobian() const noexcept { return jacobian_; }
 

@@ -122,7 +122,8 @@ Tensor SteadyFlow::global_of(const Tensor& share) {
   return Tensor::from_host({global_.n_nodes(), 2}, sum);
 }
 
-std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& Xr, double alpha_deg) {
+std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& Xr, double alpha_deg,
+                                                             double mach) {
   const index_t n_rows = static_cast<index_t>(node_rows().size());
   CAMBER_REQUIRE(Xr.shape() == (Shape{n_rows, dim_}),
                  "SteadyFlow: the node rows have shape " << shape_string(Xr.shape())
@@ -140,6 +141,7 @@ std::shared_ptr<SteadyFlow::Linearization> SteadyFlow::solve(const Tensor& Xr, d
   spatial.freeze_limiter = false;
   FlowConditions flow = settings_.flow;
   flow.alpha_deg = alpha_deg;
+  if (mach > 0.0) flow.mach = mach;
   lin->disc = std::make_unique<Discretization>(*lin->dm, flow, settings_.conditions,
                                                settings_.scheme, spatial);
   const bool warm = !warm_start_.empty();
@@ -217,37 +219,40 @@ Tensor SteadyFlow::rank_coefficients(const Tensor& Xr, double alpha_deg) {
 ad::Var SteadyFlow::coefficients(const ad::Var& X) { return differentiable({X}, false); }
 
 ad::Var SteadyFlow::coefficients(const ad::Var& X, const ad::Var& alpha_deg) {
-  CAMBER_REQUIRE(alpha_deg.size() == 1, "SteadyFlow::coefficients: alpha_deg has shape "
-                                            << shape_string(alpha_deg.shape())
-                                            << ", expected one value");
+  CAMBER_REQUIRE(alpha_deg.size() == 1 || alpha_deg.size() == 2,
+                 "SteadyFlow::coefficients: alpha_deg has shape "
+                     << shape_string(alpha_deg.shape()) << ", expected (alpha) or (alpha, mach)");
   return differentiable({X, alpha_deg}, false);
 }
 
 ad::Var SteadyFlow::rank_coefficients(const ad::Var& Xr) { return differentiable({Xr}, true); }
 
 ad::Var SteadyFlow::rank_coefficients(const ad::Var& Xr, const ad::Var& alpha_deg) {
-  CAMBER_REQUIRE(alpha_deg.size() == 1, "SteadyFlow::rank_coefficients: alpha_deg has shape "
-                                            << shape_string(alpha_deg.shape())
-                                            << ", expected one value");
+  CAMBER_REQUIRE(alpha_deg.size() == 1 || alpha_deg.size() == 2,
+                 "SteadyFlow::rank_coefficients: alpha_deg has shape "
+                     << shape_string(alpha_deg.shape()) << ", expected (alpha) or (alpha, mach)");
   return differentiable({Xr, alpha_deg}, true);
 }
 
-// inputs: X (global, or this rank's node rows), and optionally alpha
-// (degrees); the op's value is (CL, CD, CM).
+// inputs: X (global, or this rank's node rows), and optionally (alpha)
+// or (alpha, mach), alpha in degrees; the op's value is (CL, CD, CM).
 ad::Var SteadyFlow::differentiable(const ad::Vars& inputs, bool rank_rows) {
   // The forward pass runs now (eager); the rules keep its linearization.
   auto lin = std::make_shared<std::shared_ptr<Linearization>>();
   SteadyFlow* self = this;
   const bool with_alpha = inputs.size() == 2;
+  const bool with_mach = with_alpha && inputs[1].size() == 2;
   return ad::custom_op(
       "euler_steady_flow", inputs,
-      [self, lin, with_alpha, rank_rows](const std::vector<Tensor>& values) {
-        const double alpha = with_alpha ? values[1].to_vector()[0] : self->settings_.flow.alpha_deg;
-        *lin = self->solve(rank_rows ? values[0] : self->rows_of(values[0]), alpha);
+      [self, lin, with_alpha, with_mach, rank_rows](const std::vector<Tensor>& values) {
+        const std::vector<double> p = with_alpha ? values[1].to_vector() : std::vector<double>{};
+        const double alpha = with_alpha ? p[0] : self->settings_.flow.alpha_deg;
+        *lin = self->solve(rank_rows ? values[0] : self->rows_of(values[0]), alpha,
+                           with_mach ? p[1] : 0.0);
         return coefficient_vector((*lin)->forces);
       },
-      [self, lin, with_alpha, rank_rows](const ad::Vars& in, const ad::Var&,
-                                         const ad::Var& grad_out) -> ad::Vars {
+      [self, lin, with_alpha, with_mach, rank_rows](const ad::Vars& in, const ad::Var&,
+                                                    const ad::Var& grad_out) -> ad::Vars {
         const auto start = std::chrono::steady_clock::now();
         Linearization& l = **lin;
         l.prepare_derivatives(self->settings_.adjoint, self->patterns());
@@ -265,25 +270,34 @@ ad::Var SteadyFlow::differentiable(const ad::Vars& inputs, bool rank_rows) {
         self->report_.adjoint_iterations = a.iterations;
         self->report_.adjoint_seconds = seconds_since(start);
         ad::Vars out{ad::constant(rank_rows ? share : self->global_of(share))};
-        if (with_alpha)
-          out.push_back(in[1].requires_grad()
-                            ? ad::constant(Tensor::from_host(
-                                  in[1].shape(), {l.adjoint->alpha_derivative(l.U, a)}))
-                            : ad::Var());
+        if (with_alpha && in[1].requires_grad()) {
+          std::vector<double> d{l.adjoint->alpha_derivative(l.U, a)};
+          if (with_mach) {
+            // The objective's value: the cotangent's combination of CL, CD, CM.
+            const double J = g(0) * l.forces.cl + g(1) * l.forces.cd + g(2) * l.forces.cm;
+            d.push_back(l.adjoint->mach_derivative(l.U, a, J));
+          }
+          out.push_back(ad::constant(Tensor::from_host(in[1].shape(), d)));
+        } else if (with_alpha) {
+          out.push_back(ad::Var());
+        }
         return out;
       },
-      [self, lin, with_alpha, rank_rows](const ad::Vars&, const ad::Var&,
-                                         const ad::Vars& tangents) -> ad::Var {
-        const double da = with_alpha ? tangents[1].value().to_vector()[0] : 0.0;
+      [self, lin, with_alpha, with_mach, rank_rows](const ad::Vars&, const ad::Var&,
+                                                    const ad::Vars& tangents) -> ad::Var {
+        const std::vector<double> dp =
+            with_alpha ? tangents[1].value().to_vector() : std::vector<double>{};
+        const double da = with_alpha ? dp[0] : 0.0;
+        const double dm = with_mach ? dp[1] : 0.0;
         const Tensor V = rank_rows ? tangents[0].value() : self->rows_of(tangents[0].value());
-        const std::array<double, 3> d = self->tangent(**lin, &V, da);
+        const std::array<double, 3> d = self->tangent(**lin, &V, da, dm);
         return ad::constant(Tensor::from_host({3}, {d[0], d[1], d[2]}));
       });
 }
 
 // (dR/dU) dU = -(dR/dX) V - (dR/dalpha) da;
 // dJ_m = w_m . (dG/dX V) + dJ_m/dalpha|_U da + dJ_m/dU . dU.
-std::array<double, 3> SteadyFlow::tangent(Linearization& l, const Tensor* V, double da) {
+std::array<double, 3> SteadyFlow::tangent(Linearization& l, const Tensor* V, double da, double dm) {
   const auto start = std::chrono::steady_clock::now();
   if (!l.adjoint) l.adjoint = std::make_unique<Adjoint>(*l.disc, settings_.adjoint, patterns().jacobian);
   std::array<double, 3> dG = {0.0, 0.0, 0.0};
@@ -296,6 +310,7 @@ std::array<double, 3> SteadyFlow::tangent(Linearization& l, const Tensor* V, dou
     rhs = l.adjoint->residual_alpha_derivative(l.U);
     rhs *= da;
   }
+  if (dm != 0.0) rhs.axpy(dm, l.adjoint->residual_mach_derivative(l.U));
   rhs *= -1.0;
   int its = 0;
   const Tensor dU = l.adjoint->solve_tangent(l.U, rhs, &its);
@@ -312,6 +327,10 @@ std::array<double, 3> SteadyFlow::tangent(Linearization& l, const Tensor* V, dou
     out[static_cast<size_t>(m)] =
         par::allreduce_sum(s, comm_) + wm[0] * dG[0] + wm[1] * dG[1] + wm[2] * dG[2];
     if (da != 0.0) out[static_cast<size_t>(m)] += da * l.adjoint->objective_alpha_partial(l.U, wm);
+    if (dm != 0.0) {
+      const double c[3] = {l.forces.cl, l.forces.cd, l.forces.cm};
+      out[static_cast<size_t>(m)] += dm * (-2.0 * c[m] / l.disc->flow().mach);
+    }
   }
   report_.adjoint_iterations = its;
   report_.adjoint_seconds = seconds_since(start);

@@ -131,6 +131,11 @@ class SteadyFlow {
   /// solve; Adjoint::alpha_derivative); the JVP adds -dR/dalpha dalpha to
   /// the tangent's right side. This is how a design loop trims the angle of
   /// attack to hold a lift target. Collective.
+  ///
+  /// `alpha_deg` may also hold two values, (alpha_deg, mach): then the
+  /// free-stream Mach number is an input too (settings().flow.mach is
+  /// ignored), with dJ/dM = -2 J / M - psi^T dR/dM|_U from the same adjoint
+  /// solve (Adjoint::mach_derivative).
   ad::Var coefficients(const ad::Var& X, const ad::Var& alpha_deg);
   Tensor coefficients(const Tensor& X, double alpha_deg);
 
@@ -199,13 +204,13 @@ class SteadyFlow {
   };
 
  private:
-  /// Solves at node rows Xr (node_rows()).
-  std::shared_ptr<Linearization> solve(const Tensor& Xr, double alpha_deg);
+  /// Solves at node rows Xr (node_rows()); mach <= 0: settings().flow's.
+  std::shared_ptr<Linearization> solve(const Tensor& Xr, double alpha_deg, double mach = 0.0);
   ad::Var differentiable(const ad::Vars& inputs, bool rank_rows);
   const Patterns& patterns();
   /// The forward derivative of (CL, CD, CM) at l along node tangent V
-  /// (none: zero) and angle tangent da (degrees).
-  std::array<double, 3> tangent(Linearization& l, const Tensor* V, double da);
+  /// (none: zero), angle tangent da (degrees) and Mach tangent dm.
+  std::array<double, 3> tangent(Linearization& l, const Tensor* V, double da, double dm = 0.0);
 
   // Throws unless the flow was built from a global mesh.
   void require_global(const char* what) const;

@@ -1,5 +1,5 @@
 // HDF5 data sets and checkpoints of camber::nn at 1, 2 and 4 ranks: each
-// rank reads only its rows; names, units and statistics (against their
+// rank reads only its rows (gradients too); names, units and statistics (against their
 // closed forms) round-trip; normalised columns have mean 0 and std 1; a
 // checkpoint restores weights, optimizer and trainer; malformed files are
 // errors naming the file and what is wrong.
@@ -76,6 +76,39 @@ TEST(NnDataset, RoundTripReadsOnlyThisRanksRows) {
   EXPECT_NEAR(sq / 10, 1.0, 1e-14);
   const std::vector<double> back = d.input_stats.invert(s.x).to_vector();
   for (size_t k = 0; k < back.size(); ++k) EXPECT_NEAR(back[k], x[k], 1e-13);
+}
+
+TEST(NnDataset, GradientsRoundTripByRowsAndTheirShapeIsChecked) {
+  const auto dir = camber::test::scratch_dir("nn_io", "gradients");
+  const std::string path = (dir / "grad.h5").string();
+  // Row i: inputs (i, -i, 2i), outputs (i^2, 1); gradient [o][k] = 100 i + 10 o + k.
+  const nn::RowRange r = nn::local_rows(9, world());
+  std::vector<double> x, y, g;
+  for (index_t i = r.begin; i < r.end; ++i) {
+    for (double v : {1.0 * i, -1.0 * i, 2.0 * i}) x.push_back(v);
+    for (double v : {1.0 * i * i, 1.0}) y.push_back(v);
+    for (int o = 0; o < 2; ++o)
+      for (int k = 0; k < 3; ++k) g.push_back(100.0 * i + 10.0 * o + k);
+  }
+  nn::io::write_dataset(path, Tensor::from_host({r.size(), 3}, x), Tensor::from_host({r.size(), 2}, y),
+                        {{"a", "b", "c"}, {"", "", ""}}, {{"p", "q"}, {"", ""}}, world(), "",
+                        Tensor::from_host({r.size(), 2, 3}, g));
+  const nn::io::DataSet d = nn::io::read_dataset(path, world());
+  ASSERT_EQ(d.gradients.shape(), (camber::Shape{d.shard.x.dim(0), 2, 3}));
+  const std::vector<double> got = d.gradients.to_vector();
+  for (index_t i = 0; i < d.shard.x.dim(0); ++i)
+    for (int o = 0; o < 2; ++o)
+      for (int k = 0; k < 3; ++k)
+        EXPECT_EQ(got[static_cast<size_t>((i * 2 + o) * 3 + k)], 100.0 * (d.shard.offset + i) + 10.0 * o + k);
+  // A data set without gradients reads none; gradients of the wrong shape
+  // are refused.
+  write_rows((dir / "plain.h5").string());
+  EXPECT_EQ(nn::io::read_dataset((dir / "plain.h5").string(), world()).gradients.size(), 0);
+  EXPECT_THROW(nn::io::write_dataset((dir / "bad.h5").string(), Tensor::from_host({r.size(), 3}, x),
+                                     Tensor::from_host({r.size(), 2}, y), {{"a", "b", "c"}, {"", "", ""}},
+                                     {{"p", "q"}, {"", ""}}, world(), "",
+                                     Tensor::from_host({r.size(), 3, 2}, g)),
+               camber::Error);
 }
 
 TEST(NnDataset, MalformedFilesAreErrorsNamingTheFile) {

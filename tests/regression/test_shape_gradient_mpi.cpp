@@ -19,6 +19,9 @@
 //   * the angle of attack as a second input: its derivatives against
 //     central differences of full solves, and the dot product of the joint
 //     map (bumps, alpha) -> (CL, CD, CM);
+//   * the free-stream Mach number with it, (alpha, mach): the Mach
+//     derivatives against central differences of full solves (1e-6
+//     relative), and the dot product of (bumps, alpha, mach) -> (CL, CD, CM);
 //   * with Venkatakrishnan's limiter, which SteadyFlow freezes during the
 //     solve: the reverse-mode gradient against central differences of
 //     solutions of the residual with the limiter frozen at the phi
@@ -74,6 +77,44 @@ eu::SteadyFlowSettings transonic_smooth_settings() {
   s.spatial.limiter = eu::LimiterKind::venkatakrishnan_smooth;
   s.warm_cfl_start = 1000.0;
   return s;
+}
+
+// The dot-product identity of the chain (bumps a, flow parameters p) ->
+// (CL, CD, CM) at (a0, p0): <w, J (v, dp)> from one tangent solve against
+// <J^T w, (v, dp)> from one adjoint solve; says `label`'s figures and
+// checks them to 1e-8 of the sum of the terms' magnitudes.
+void expect_dot_product(eu::SteadyFlow& flow, const design::HicksHenne& bumps,
+                        const design::MeshDeformation& idw, const std::vector<double>& a0,
+                        const std::vector<double>& p0, const std::vector<double>& dp,
+                        const char* label) {
+  const index_t n = bumps.n_design(), np = static_cast<index_t>(p0.size());
+  auto f = [&](const ad::Vars& in) {
+    return ad::Vars{flow.coefficients(design::deformed_coordinates(bumps, idw, in[0]), in[1])};
+  };
+  std::vector<double> v(static_cast<size_t>(n)), w = {0.3, -1.0, 0.7};
+  for (index_t k = 0; k < n; ++k) v[static_cast<size_t>(k)] = std::sin(1.0 + 2.0 * k);
+  const ad::JvpResult t =
+      ad::jvp(f, {ad::variable(Tensor::from_host({n}, a0)), ad::variable(Tensor::from_host({np}, p0))},
+              {ad::constant(Tensor::from_host({n}, v)), ad::constant(Tensor::from_host({np}, dp))});
+  const std::vector<double> jv = t.tangents[0].value().to_vector();
+  const ad::Var x = ad::variable(Tensor::from_host({n}, a0));
+  const ad::Var p = ad::variable(Tensor::from_host({np}, p0));
+  const ad::Vars g = ad::vjp(f({x, p}), {x, p}, {ad::constant(Tensor::from_host({3}, w))});
+  const std::vector<double> gx = g[0].value().to_vector(), gp = g[1].value().to_vector();
+  double lhs = 0.0, rhs = 0.0, scale = 0.0;
+  for (size_t k = 0; k < gp.size(); ++k) {
+    rhs += gp[k] * dp[k];
+    scale += std::abs(gp[k] * dp[k]);
+  }
+  for (int m = 0; m < 3; ++m) lhs += w[static_cast<size_t>(m)] * jv[static_cast<size_t>(m)];
+  for (index_t k = 0; k < n; ++k) {
+    rhs += gx[static_cast<size_t>(k)] * v[static_cast<size_t>(k)];
+    scale += std::abs(gx[static_cast<size_t>(k)] * v[static_cast<size_t>(k)]);
+  }
+  say("[%s] dot product of (bumps, parameters) -> (CL, CD, CM): <w, J v> = %.12e, "
+      "<J^T w, v> = %.12e\n",
+      label, lhs, rhs);
+  EXPECT_NEAR(lhs, rhs, 1e-8 * scale);
 }
 
 TEST(ShapeGradient, HicksHenneThroughIdwAndTheFlowMatchesFiniteDifferences) {
@@ -377,30 +418,45 @@ TEST(ShapeGradient, AngleOfAttackDerivativesMatchDifferencesAndTheTangent) {
   // Subsonic-like sanity of the physics: lift grows with alpha.
   EXPECT_GT(dc[0], 0.05);
 
-  auto f = [&](const ad::Vars& in) {
-    return ad::Vars{flow.coefficients(design::deformed_coordinates(bumps, idw, in[0]), in[1])};
+  expect_dot_product(flow, bumps, idw, a0, {alpha0}, {0.4}, "alpha derivative");
+}
+
+TEST(ShapeGradient, MachNumberDerivativesMatchDifferencesAndTheTangent) {
+  const mesh::Mesh global =
+      mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 50.0);
+  const design::HicksHenne bumps(global, {"airfoil"}, design::evenly_spaced_bumps(5));
+  const design::MeshDeformation idw(global, {"airfoil"});
+  eu::SteadyFlow flow(global, test::world(), subsonic_settings());
+  const index_t n = bumps.n_design();
+  std::vector<double> a0(static_cast<size_t>(n));
+  for (index_t k = 0; k < n; ++k) a0[static_cast<size_t>(k)] = 1e-3 * std::sin(0.7 + 1.3 * k);
+  // settings().flow.mach (0.5) is ignored: the Mach number is the input's.
+  const double alpha0 = 2.0, mach0 = 0.55, h = 1e-4;
+  const Tensor X0 = design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, a0));
+  auto at = [&](double mach) {
+    return flow.coefficients(ad::constant(X0), ad::constant(Tensor::from_host({2}, {alpha0, mach})))
+        .value()
+        .to_vector();
   };
-  std::vector<double> v(static_cast<size_t>(n)), w = {0.3, -1.0, 0.7};
-  for (index_t k = 0; k < n; ++k) v[static_cast<size_t>(k)] = std::sin(1.0 + 2.0 * k);
-  const double dalpha = 0.4;
-  const ad::JvpResult t =
-      ad::jvp(f, {ad::variable(Tensor::from_host({n}, a0)), ad::variable(Tensor::from_host({1}, {alpha0}))},
-              {ad::constant(Tensor::from_host({n}, v)), ad::constant(Tensor::from_host({1}, {dalpha}))});
-  const std::vector<double> jv = t.tangents[0].value().to_vector();
-  const ad::Var x = ad::variable(Tensor::from_host({n}, a0));
-  const ad::Var al = ad::variable(Tensor::from_host({1}, {alpha0}));
-  const ad::Vars g = ad::vjp(f({x, al}), {x, al}, {ad::constant(Tensor::from_host({3}, w))});
-  const std::vector<double> gx = g[0].value().to_vector();
-  double lhs = 0.0, rhs = g[1].item() * dalpha, scale = std::abs(rhs);
-  for (int m = 0; m < 3; ++m) lhs += w[static_cast<size_t>(m)] * jv[static_cast<size_t>(m)];
-  for (index_t k = 0; k < n; ++k) {
-    rhs += gx[static_cast<size_t>(k)] * v[static_cast<size_t>(k)];
-    scale += std::abs(gx[static_cast<size_t>(k)] * v[static_cast<size_t>(k)]);
+  const char* names[3] = {"CL", "CD", "CM"};
+  double dm[3];
+  for (int m = 0; m < 3; ++m) {
+    const ad::Var p = ad::variable(Tensor::from_host({2}, {alpha0, mach0}));
+    const ad::Var c = flow.coefficients(ad::constant(X0), p);
+    std::vector<double> w(3, 0.0);
+    w[static_cast<size_t>(m)] = 1.0;
+    dm[m] = ad::vjp({c}, {p}, {ad::constant(Tensor::from_host({3}, w))})[0].value().to_vector()[1];
   }
-  say("[alpha derivative] dot product of (bumps, alpha) -> (CL, CD, CM): <w, J v> = %.12e, "
-      "<J^T w, v> = %.12e\n",
-      lhs, rhs);
-  EXPECT_NEAR(lhs, rhs, 1e-8 * scale);
+  const std::vector<double> cp = at(mach0 + h), cm = at(mach0 - h);
+  for (int m = 0; m < 3; ++m) {
+    const double fd = (cp[static_cast<size_t>(m)] - cm[static_cast<size_t>(m)]) / (2 * h);
+    say("[mach derivative] d%s/dM: adjoint %+.10e, central difference %+.10e\n", names[m], dm[m], fd);
+    EXPECT_NEAR(dm[m], fd, 1e-6 * std::abs(fd) + 1e-9) << names[m];
+  }
+  // Subsonic compressibility (Prandtl-Glauert): the lift grows with Mach.
+  EXPECT_GT(dm[0], 0.0);
+
+  expect_dot_product(flow, bumps, idw, a0, {alpha0, mach0}, {0.4, -0.02}, "mach derivative");
 }
 
 // The gradient of CD with respect to the bumps computed on all ranks equals

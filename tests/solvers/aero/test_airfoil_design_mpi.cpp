@@ -20,6 +20,12 @@
 //    evaluate() in all 10 bumps at the baseline and away from it, the lift
 //    of every evaluation on the target, and a run cut short and restarted
 //    that reaches the uninterrupted run's design and alpha.
+// 7. A sample of the design space (AirfoilDesign::sample, what `camber
+//    sample` writes over shape variables): CL, CD, CM and the largest
+//    thickness, and their gradients in all 10 bumps, the Mach number and
+//    alpha (three adjoint solves), against central differences of sample()
+//    itself (1e-6 of each gradient's largest component; the thickness's
+//    exact, 1e-9), subsonic, at a design away from the baseline.
 // 6. The mesh read in parallel from a file (no rank holds the whole mesh):
 //    the gathered wall and anchors are the whole mesh's exactly, the
 //    evaluations and gradients are those of the design on the whole mesh,
@@ -101,6 +107,51 @@ aero::AirfoilDesignResult cut_and_restarted(const mesh::Mesh& m, aero::AirfoilDe
   replayed = 0;
   return resumed.run([&](const opt::Record& r, const aero::DesignCosts*) { replayed += r.replayed; },
                      /*restart=*/true);
+}
+
+TEST(AirfoilDesign, SampleGivesValuesAndAdjointGradientsInShapeMachAndAlpha) {
+  const mesh::Mesh m = grid();
+  aero::AirfoilDesignSettings s = transonic_settings();
+  s.flow.spatial.limiter = eu::LimiterKind::none;  // subsonic: smooth without one
+  s.flow.steady.linear_rel_tolerance = 1e-10;
+  aero::AirfoilDesign problem(m, test::world(), bumps(m), s);
+  const index_t n = problem.n_design();
+  std::vector<double> a(static_cast<size_t>(n));
+  for (index_t k = 0; k < n; ++k) a[static_cast<size_t>(k)] = 1e-3 * std::sin(0.7 + 1.3 * k);
+  const double mach = 0.55, alpha = 2.0;
+  const aero::DesignSample base = problem.sample(a, mach, alpha);
+  const char* names[4] = {"CL", "CD", "CM", "t_max"};
+  for (int m2 = 0; m2 < 4; ++m2) ASSERT_EQ(base.gradients[static_cast<size_t>(m2)].size(), static_cast<size_t>(n + 2));
+  std::array<double, 4> largest{}, worst{};
+  for (int o = 0; o < 4; ++o)
+    for (double g : base.gradients[static_cast<size_t>(o)]) largest[static_cast<size_t>(o)] = std::max(largest[static_cast<size_t>(o)], std::abs(g));
+  // Inputs: the bumps (step 1e-5), Mach (1e-5), alpha (1e-4 degrees).
+  for (index_t k = 0; k < n + 2; ++k) {
+    const double h = k < n ? 1e-5 : k == n ? 1e-5 : 1e-4;
+    auto at = [&](double sign) {
+      std::vector<double> ap = a;
+      double mp = mach, al = alpha;
+      if (k < n) ap[static_cast<size_t>(k)] += sign * h;
+      if (k == n) mp += sign * h;
+      if (k == n + 1) al += sign * h;
+      return problem.sample(ap, mp, al).values;
+    };
+    const std::array<double, 4> vp = at(1.0), vm = at(-1.0);
+    for (int o = 0; o < 4; ++o) {
+      const double fd = (vp[static_cast<size_t>(o)] - vm[static_cast<size_t>(o)]) / (2 * h);
+      const double g = base.gradients[static_cast<size_t>(o)][static_cast<size_t>(k)];
+      const double tol = (o == 3 ? 1e-9 : 1e-6) * largest[static_cast<size_t>(o)];
+      worst[static_cast<size_t>(o)] = std::max(worst[static_cast<size_t>(o)], std::abs(g - fd) / largest[static_cast<size_t>(o)]);
+      EXPECT_NEAR(g, fd, tol) << names[o] << " d/dx_" << k;
+    }
+  }
+  say("[airfoil sample] M %.2f alpha %.1f: CL %.6f CD %.6f CM %.6f t %.6f; largest |adjoint - "
+      "central difference| / max|g|: CL %.2e, CD %.2e, CM %.2e, t %.2e; %d adjoint iterations\n",
+      mach, alpha, base.values[0], base.values[1], base.values[2], base.values[3], worst[0], worst[1],
+      worst[2], worst[3], base.adjoint_iterations);
+  EXPECT_GT(base.gradients[0][static_cast<size_t>(n + 1)], 0.05);  // dCL/dalpha per degree
+  const std::vector<double> t = problem.thickness(a);
+  EXPECT_EQ(base.values[3], *std::max_element(t.begin(), t.end()));
 }
 
 TEST(AirfoilDesign, GradientsAreThoseOfTheFunctionsTheOptimizerEvaluates) {
