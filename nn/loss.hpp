@@ -24,4 +24,15 @@ ad::Var huber(const ad::Var& prediction, const ad::Var& target, double delta = 1
 /// size itself (data_parallel.hpp).
 ad::Var sum_squared_error(const ad::Var& prediction, const ad::Var& target);
 
+/// The misfit of a network's input Jacobian: the sum over rows, outputs o
+/// and inputs k of (d prediction[r, o] / d x[r, k] - target[r, o, k])^2,
+/// prediction {rows, n_out} computed from x {rows, n_in} (a Var that
+/// requires its gradient), target {rows, n_out, n_in} (e.g. adjoint
+/// gradients). The Jacobian is taken with create_graph (one backward pass
+/// per output; rows are independent, so the gradient of a row sum is each
+/// row's), so the result is differentiable in the network's weights:
+/// gradient-enhanced (Sobolev) training differentiates it to second order.
+ad::Var sum_squared_jacobian_error(const ad::Var& prediction, const ad::Var& x,
+                                   const Tensor& target);
+
 }  // namespace camber::nn

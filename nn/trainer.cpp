@@ -47,7 +47,7 @@ Shard shard_of(const Tensor& x, const Tensor& y, MPI_Comm comm) {
                  "shard_of: x and y must be {rows, features} with the same rows, got "
                      << shape_string(x.shape()) << " and " << shape_string(y.shape()));
   const RowRange r = local_rows(x.dim(0), comm);
-  return {row_range(x, r.begin, r.end), row_range(y, r.begin, r.end), r.begin, x.dim(0)};
+  return {row_range(x, r.begin, r.end), row_range(y, r.begin, r.end), r.begin, x.dim(0), Tensor()};
 }
 
 LossKind loss_from_name(const std::string& name) {
@@ -65,8 +65,9 @@ Trainer::Trainer(Module& model, Optimizer& optimizer, TrainOptions options, MPI_
   CAMBER_INPUT_REQUIRE(o_.validation_fraction >= 0.0 && o_.validation_fraction < 1.0,
                        "training: validation_fraction must be in [0, 1), got "
                            << o_.validation_fraction);
-  CAMBER_INPUT_REQUIRE(o_.patience >= 0 && o_.min_delta >= 0.0 && o_.clip_norm >= 0.0,
-                       "training: patience, min_delta and clip_norm must be >= 0");
+  CAMBER_INPUT_REQUIRE(o_.patience >= 0 && o_.min_delta >= 0.0 && o_.clip_norm >= 0.0 &&
+                           o_.gradient_weight >= 0.0,
+                       "training: patience, min_delta, clip_norm and gradient_weight must be >= 0");
   const ad::Vars p = model_.parameters(), q = opt_.params();
   bool same = p.size() == q.size();
   for (size_t k = 0; same && k < p.size(); ++k) same = p[k].id() == q[k].id();
@@ -99,7 +100,14 @@ TrainResult Trainer::fit(const Shard& data) {
                  "Trainer::fit: the shard's x " << shape_string(data.x.shape()) << ", y "
                                                 << shape_string(data.y.shape()) << " at offset "
                                                 << data.offset << " of " << n << " rows");
-  const index_t n_out = data.y.dim(1);
+  const index_t n_out = data.y.dim(1), n_in = data.x.dim(1);
+  const bool sobolev = o_.gradient_weight > 0.0;
+  CAMBER_INPUT_REQUIRE(!sobolev || data.dy.shape() == (Shape{rows, n_out, n_in}),
+                       "training: gradient_weight " << o_.gradient_weight
+                                                    << " needs the data's gradients {rows, "
+                                                    << n_out << ", " << n_in << "}, got "
+                                                    << (data.dy.rank() == 0 ? std::string("none")
+                                                                            : shape_string(data.dy.shape())));
   const index_t n_val = static_cast<index_t>(std::floor(o_.validation_fraction * static_cast<double>(n)));
   const index_t n_train = n - n_val;
   CAMBER_INPUT_REQUIRE(n_train > 0, "training: no training rows (" << n << " rows, validation_fraction "
@@ -143,9 +151,16 @@ TrainResult Trainer::fit(const Shard& data) {
       double local = 0.0;
       if (!mine.empty()) {
         const Tensor idx = Tensor::from_host_int64({static_cast<index_t>(mine.size())}, mine);
-        const ad::Var xb = ad::index_select(ad::constant(data.x), 0, idx);
+        // With the Jacobian term the inputs are a leaf whose gradient the
+        // loss takes (and then differentiates in the weights).
+        const ad::Var xs = ad::index_select(ad::constant(data.x), 0, idx);
+        const ad::Var xb = sobolev ? ad::variable(xs.value()) : xs;
         const ad::Var yb = ad::index_select(ad::constant(data.y), 0, idx);
-        const ad::Var loss = summed_loss(o_.loss, o_.huber_delta, model_.forward(xb), yb) * scale;
+        const ad::Var pred = model_.forward(xb);
+        ad::Var loss = summed_loss(o_.loss, o_.huber_delta, pred, yb) * scale;
+        if (sobolev)
+          loss = loss + sum_squared_jacobian_error(pred, xb, ad::index_select(ad::constant(data.dy), 0, idx).value()) *
+                            (o_.gradient_weight * scale / static_cast<double>(n_in));
         grads = values(ad::grad(loss, params));
         local = loss.item();
       } else {

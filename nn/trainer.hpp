@@ -46,6 +46,9 @@ struct Shard {
   Tensor x, y;
   index_t offset = 0;       ///< global index of the first row held here
   index_t global_rows = 0;  ///< rows over all ranks
+  /// Optional: dy/dx per row, {rows, n_out, n_in} (gradient-enhanced
+  /// training, TrainOptions::gradient_weight); Tensor() when none.
+  Tensor dy;
 };
 /// The contiguous share (local_rows) of a data set every rank holds in full.
 Shard shard_of(const Tensor& x, const Tensor& y, MPI_Comm comm);
@@ -66,6 +69,12 @@ struct TrainOptions {
   Schedule schedule;                  ///< learning rate per step; empty: the optimizer's
   LossKind loss = LossKind::mse;
   double huber_delta = 1.0;
+  /// > 0: gradient-enhanced (Sobolev) training: each step's loss adds
+  /// gradient_weight times the mean squared misfit of the network's input
+  /// Jacobian against Shard::dy (sum_squared_jacobian_error over rows,
+  /// outputs and inputs, divided by rows * n_out * n_in), differentiated in
+  /// the weights to second order. The validation loss stays the values'.
+  double gradient_weight = 0.0;
   std::string csv;                    ///< loss curve written by rank 0 after every epoch ("" : none)
   bool progress = true;               ///< a line per epoch on rank 0
 };

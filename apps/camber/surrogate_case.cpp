@@ -59,6 +59,12 @@ void declare_surrogate_schema(deck::Schema& s) {
                "Rows per step, over all ranks together (the result does not depend on the "
                "number of ranks).")
       .choice("optimizer", "adam", {"adam", "adamw", "sgd"}, "Update rule.")
+      .real("gradient_weight", 0.0, deck::Range::non_negative(),
+            "> 0: gradient-enhanced (Sobolev) training: the loss adds this weight times the "
+            "mean squared misfit of the network's input Jacobian against the data set's "
+            "gradients (normalised like the data; camber sample writes them), "
+            "differentiated in the weights to second order. The validation loss stays the "
+            "values'. Data parallel only.")
       .real("learning_rate", 1e-3, deck::Range::positive(), "Peak learning rate.")
       .real("weight_decay", 0.0, deck::Range::non_negative(),
             "L2 penalty (adam, sgd) or decoupled decay (adamw).")
@@ -255,9 +261,20 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
     data = nn::io::read_dataset(file, layout.data_comm);  // the rows of this rank's data group
   }
   const MPI_Comm data_comm = layout.data_comm;
+  const double gradient_weight = d.real("training.gradient_weight");
+  collective_guard(comm, [&] {
+    if (gradient_weight > 0.0 && data.gradients.rank() != 3)
+      d.reject("training.gradient_weight",
+               "data.file '" + file + "' holds no gradients (camber sample writes them with "
+               "sample.gradients or sample.shape)");
+    if (gradient_weight > 0.0 && layout.model > 1)
+      d.reject("training.gradient_weight", "gradient-enhanced training is data parallel only "
+                                           "(training.parallel: data)");
+  });
   nn::Shard shard = data.normalized();
   shard.x = shard.x.to(dt);
   shard.y = shard.y.to(dt);
+  if (gradient_weight > 0.0) shard.dy = shard.dy.to(dt);
   const std::shared_ptr<nn::Module> net = build_network(d, n_in, n_out);
   std::shared_ptr<nn::TensorParallelMlp> split;
   if (layout.model > 1) split = std::make_shared<nn::TensorParallelMlp>(network_spec(d, n_in, n_out), *net, layout.model_axis);
@@ -272,6 +289,7 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
   o.patience = static_cast<int>(d.integer("training.patience"));
   o.clip_norm = d.real("training.clip_norm");
   o.loss = nn::loss_from_name(d.string("training.loss"));
+  o.gradient_weight = gradient_weight;
   const index_t n_val = static_cast<index_t>(std::floor(o.validation_fraction * data.shard.global_rows));
   const index_t n_train = data.shard.global_rows - n_val;
   collective_guard(comm, [&] {

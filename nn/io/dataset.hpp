@@ -41,7 +41,8 @@ struct DataSet {
   Tensor gradients;
   Columns inputs, outputs;
   Normalization input_stats, output_stats;
-  /// The shard with inputs and outputs normalised by the stored statistics.
+  /// The shard with inputs and outputs normalised by the stored statistics
+  /// (and the gradients, when held, as d y_n / d x_n in its dy).
   Shard normalized() const;
 };
 

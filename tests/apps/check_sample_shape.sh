@@ -6,8 +6,10 @@
 # derivative in every input; a run cut after 2 flows and continued on one
 # rank gives the same values (1e-8 relative: its warm starts differ) and
 # gradients (1e-6 of each row's largest); the thickness gradient is zero
-# in Mach and alpha; decks whose shape range does not fit the design
-# section are refused with exit 2 naming the key.
+# in Mach and alpha; a network trains on the values and gradients (2
+# ranks); decks whose shape range does not fit the design section, and a
+# gradient weight on a data set without gradients, are refused with exit 2
+# naming the key.
 set -euo pipefail
 mpiexec=$1 camber=$2 deck=$3
 work=$(mktemp -d)
@@ -49,6 +51,32 @@ for ra, rb in zip(a, b):
 print(f"continued run: values within {worst_v:.1e} relative, gradients within {worst_g:.1e} of each row's largest")
 sys.exit(0 if worst_v < 1e-8 and worst_g < 1e-6 else 1)
 PY
+# Gradient-enhanced training on the data set (2 ranks), and the same deck
+# on a data set without gradients refused at training.gradient_weight.
+cat > train.yaml <<'DECK'
+case: shapes_surrogate
+problem: surrogate
+data:
+  file: out/shapes/shapes_samples.h5
+network:
+  hidden: [8]
+training:
+  epochs: 30
+  batch_size: 6
+  gradient_weight: 1.0
+output:
+  dir: out/trained
+DECK
+"$mpiexec" -n 2 --oversubscribe "$camber" train train.yaml --no-timers > train.log 2>&1 ||
+  { cat train.log; echo "FAIL: gradient-enhanced training failed"; exit 1; }
+grep -q "wrote out/trained/shapes_surrogate_loss.csv" train.log ||
+  { cat train.log; echo "FAIL: no model from the gradient-enhanced training"; exit 1; }
+sed '/shape: \[-0.002, 0.002\]/d; s/count: 6/count: 2/; s|dir: out/shapes|dir: out/plain|' shapes.yaml > plain.yaml
+"$camber" sample plain.yaml --no-timers > plain.log 2>&1 || { cat plain.log; echo "FAIL: plain sample"; exit 1; }
+sed 's|out/shapes/shapes_samples.h5|out/plain/shapes_samples.h5|' train.yaml > train_plain.yaml
+set +e; "$camber" train train_plain.yaml --no-timers > bad.log 2>&1; rc=$?; set -e
+[[ $rc == 2 ]] && grep -qE "train_plain.yaml:[0-9]+:[0-9]+: .*training\.gradient_weight.*holds no gradients" bad.log ||
+  { cat bad.log; echo "FAIL: gradient_weight without gradients gave exit $rc"; exit 1; }
 bad() {  # bad REGEX SED_EXPRESSION: the deck edited so, then refused with exit 2
   sed "$2" shapes.yaml > bad.yaml
   set +e; "$camber" sample bad.yaml --no-timers > bad.log 2>&1; local rc=$?; set -e
@@ -57,4 +85,4 @@ bad() {  # bad REGEX SED_EXPRESSION: the deck edited so, then refused with exit 
 bad "bad.yaml:[0-9]+:[0-9]+: .*sample\.shape.*lies outside \[-design.bound, design.bound\]" 's/shape: \[-0.002, 0.002\]/shape: [-0.01, 0.002]/'
 bad "bad.yaml:[0-9]+:[0-9]+: .*sample\.shape.*is no range" 's/shape: \[-0.002, 0.002\]/shape: [0.002, -0.002]/'
 bad "bad.yaml:[0-9]+:[0-9]+: .*design\.parametrization.*2-D meshes" 's/parametrization: hicks_henne/parametrization: ffd_volume/;/bumps_per_surface/d'
-echo "PASS: 6 flows over Mach, alpha and 4 shape variables with adjoint gradients on 2 ranks, continued on 1 alike, bad shape ranges refused"
+echo "PASS: 6 flows over Mach, alpha and 4 shape variables with adjoint gradients on 2 ranks, continued on 1 alike, trained with their gradients, bad shape ranges and a data set without gradients refused"

@@ -4,7 +4,9 @@
 // parameters.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -363,6 +365,65 @@ TEST(InputDerivatives, LaplacianByNestedForwardModeAndItsWeightGradient) {
       },
       params);
   EXPECT_TRUE(r.ok) << r.report();
+}
+
+}  // namespace
+
+namespace {
+
+// The Jacobian misfit of gradient-enhanced training. A linear layer's
+// input Jacobian is its weight transposed at every row, so the misfit is
+// rows * ||W^T - T||^2 exactly; through a tanh MLP its gradient in the
+// weights (a second derivative of the network: create_graph) against
+// central differences of the misfit itself.
+TEST(JacobianMisfit, LinearLayerIsExactAndTheMlpWeightGradientMatchesDifferences) {
+  nn::Rng rng(21);
+  nn::Linear lin(3, 2, rng);
+  const index_t rows = 5;
+  std::vector<double> xs(static_cast<size_t>(rows * 3)), ts(static_cast<size_t>(rows * 6));
+  for (double& v : xs) v = rng.uniform(-1, 1);
+  for (double& v : ts) v = rng.uniform(-1, 1);
+  const Tensor target = Tensor::from_host({rows, 2, 3}, ts);
+  const ad::Var x = ad::variable(Tensor::from_host({rows, 3}, xs));
+  const std::vector<double> w = lin.weight().value().to_vector();  // {in 3, out 2}
+  double want = 0.0;
+  for (index_t r = 0; r < rows; ++r)
+    for (index_t o = 0; o < 2; ++o)
+      for (index_t k = 0; k < 3; ++k) {
+        const double e = w[static_cast<size_t>(k * 2 + o)] - ts[static_cast<size_t>((r * 2 + o) * 3 + k)];
+        want += e * e;
+      }
+  EXPECT_NEAR(nn::sum_squared_jacobian_error(lin.forward(x), x, target).item(), want, 1e-13 * want);
+
+  auto net = nn::mlp({3, {8, 8}, 2, nn::Activation::tanh}, rng);
+  const ad::Vars params = net->parameters();
+  auto misfit = [&] { return nn::sum_squared_jacobian_error(net->forward(x), x, target); };
+  const std::vector<Tensor> g = [&] {
+    std::vector<Tensor> out;
+    for (const ad::Var& v : ad::grad(misfit(), params)) out.push_back(v.value());
+    return out;
+  }();
+  double worst = 0.0, largest = 0.0;
+  for (size_t p = 0; p < params.size(); ++p)
+    for (double v : g[p].to_vector()) largest = std::max(largest, std::abs(v));
+  const double h = 1e-6;
+  for (size_t p = 0; p < params.size(); ++p) {
+    Tensor value = params[p].value();
+    const std::vector<double> gp = g[p].to_vector();
+    for (index_t i = 0; i < value.size(); i += 3) {  // every third entry of every parameter
+      const double v0 = value.data()[i];
+      value.data()[i] = v0 + h;
+      const double fp = misfit().item();
+      value.data()[i] = v0 - h;
+      const double fm = misfit().item();
+      value.data()[i] = v0;
+      const double fd = (fp - fm) / (2 * h);
+      worst = std::max(worst, std::abs(gp[static_cast<size_t>(i)] - fd) / largest);
+      EXPECT_NEAR(gp[static_cast<size_t>(i)], fd, 1e-7 * largest) << "parameter " << p << " entry " << i;
+    }
+  }
+  std::printf("[jacobian misfit] second-order weight gradient against central differences: %.2e of "
+              "the largest component\n", worst);
 }
 
 }  // namespace
