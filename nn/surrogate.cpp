@@ -194,9 +194,10 @@ struct TypedPlan {
   Row out_scale, out_shift;  // y = y_n * out_scale + out_shift
 #if CAMBER_WITH_DNNL
   // float32 plans: the dense layers for oneDNN (empty: Eigen only), and per
-  // layer whether the activation that follows runs inside its product.
+  // layer whether the activation that follows runs inside its product and
+  // (int8) whether the product writes the next layer's int8 input.
   std::vector<detail::DnnlDense> dnnl;
-  std::vector<char> dnnl_fused;
+  std::vector<char> dnnl_fused, dnnl_int8_out;
 #endif
 
   // Whether run() multiplies with oneDNN: predict() on a float32 or int8
@@ -289,15 +290,21 @@ struct TypedPlan {
   // The calling thread's buffers for forward_dnnl(), kept between calls
   // (fresh large matrices would cost page faults on every call): two that
   // alternate as a layer's input and output, the saved residual inputs,
-  // and the quantized inputs of an int8 layer. Eigen vectors, so aligned.
+  // and two that alternate as int8 layers' quantized inputs and outputs.
+  // Eigen vectors, so aligned.
   struct Workspace {
     using Buffer = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+    using Int8Buffer = Eigen::Matrix<std::int8_t, Eigen::Dynamic, 1>;
     std::vector<Buffer> buffers = std::vector<Buffer>(2);
-    std::vector<std::int8_t> q;
+    Int8Buffer q[2];
     T* get(size_t b, index_t size) {
       if (buffers.size() <= b) buffers.resize(b + 1);
       if (buffers[b].size() < size) buffers[b].resize(size);
       return buffers[b].data();
+    }
+    std::int8_t* get_int8(size_t b, index_t size) {
+      if (q[b].size() < size) q[b].resize(size);
+      return q[b].data();
     }
   };
   using Block = Eigen::Map<Mat, Eigen::AlignedMax>;
@@ -306,13 +313,17 @@ struct TypedPlan {
   // with zero rows up to padded_rows(). float32: the bias and, where oneDNN
   // has it, the activation fused into the product. int8: the product gives
   // float(sum) * (input scale * weight scale) per column, as the Eigen path,
-  // and the bias and the activation follow as there, so both paths give
-  // the same floats and integers.
+  // then the bias; where the next op is a dense layer, or an activation
+  // oneDNN has and then a dense layer, the activation and the next layer's
+  // quantization run in the product too, which writes int8 (dnnl_dense.hpp
+  // says how these can differ from the Eigen path's integers).
   Mat forward_dnnl(const Eigen::Ref<const Mat>& x) const {
     if constexpr (std::is_same<T, float>::value) {
       thread_local Workspace w;
       const index_t n = x.rows(), rows = detail::DnnlDense::padded_rows(n);
       size_t cur = 0, depth = 0;  // the buffer of h; saved residual inputs
+      size_t qcur = 0;            // the int8 buffer of h, where quantized
+      bool quantized = false;     // whether h is in w.q[qcur], quantized
       index_t width = x.cols();
       Block h(w.get(cur, rows * width), rows, width);
       h.topRows(n) = (x.array().rowwise() * in_scale.array()).rowwise() + in_shift.array();
@@ -326,19 +337,27 @@ struct TypedPlan {
           Block z(w.get(next, rows * out), rows, out);
           if (weight_int.empty()) {
             dnnl[k].run(hb.data(), z.data(), rows);
-            if (dnnl_fused[k] != 0) ++i;  // the activation ran in the product
+            cur = next;
           } else {
-            w.q.resize(static_cast<size_t>(hb.size()));
-            // Local pointers: int8 stores may alias anything, w included.
-            std::int8_t* q = w.q.data();
-            const T* v = hb.data();
-            const T s = input_scale[k];
-            const index_t size = hb.size();
-            for (index_t j = 0; j < size; ++j) q[j] = static_cast<std::int8_t>(quantize_linear(v[j], s));
-            dnnl[k].run(q, z.data(), rows);
-            z.rowwise() += bias[k];
+            if (!quantized) {
+              // Local pointers: int8 stores may alias anything, w included.
+              std::int8_t* q = w.get_int8(qcur, hb.size());
+              const T* v = hb.data();
+              const T s = input_scale[k];
+              const index_t size = hb.size();
+              for (index_t j = 0; j < size; ++j) q[j] = static_cast<std::int8_t>(quantize_linear(v[j], s));
+            }
+            const std::int8_t* q = w.q[qcur].data();
+            quantized = dnnl_int8_out[k] != 0;
+            if (quantized) {
+              qcur = 1 - qcur;
+              dnnl[k].run(q, w.get_int8(qcur, rows * out), rows);
+            } else {
+              dnnl[k].run(q, z.data(), rows);
+              cur = next;
+            }
           }
-          cur = next;
+          if (dnnl_fused[k] != 0) ++i;  // the activation ran in the product
           width = out;
         } else if (op.kind == Op::activation) {
           activate(op.a, hb.data(), hb.size());
@@ -348,6 +367,7 @@ struct TypedPlan {
           hb += Block(w.get(2 + --depth, hb.size()), rows, width);
         }
       }
+      CAMBER_ASSERT(!quantized);
       const Block y(w.get(cur, rows * width), rows, width);
       return (y.topRows(n).array().rowwise() * out_scale.array()).rowwise() + out_shift.array();
     } else {
@@ -444,18 +464,26 @@ void add_dnnl_layers(TypedPlan<float>& p) {
     if (p.ops[i].kind != Op::dense) continue;
     const size_t k = p.ops[i].layer;
     const index_t in = p.weight[k].rows(), out = p.weight[k].cols();
-    if (!p.weight_int.empty()) {
-      std::vector<std::int8_t> values(static_cast<size_t>(in * out));
-      for (size_t j = 0; j < values.size(); ++j) values[j] = static_cast<std::int8_t>(p.weight_int[k].data()[j]);
-      p.dnnl.emplace_back(values.data(), p.output_scale[k].data(), in, out);
-      p.dnnl_fused.push_back(0);
+    auto is = [&p](size_t j, Op::Kind kind) { return j < p.ops.size() && p.ops[j].kind == kind; };
+    const bool fuse = is(i + 1, Op::activation) && detail::DnnlDense::fuses(p.ops[i + 1].a);
+    const Activation act = fuse ? p.ops[i + 1].a : Activation::identity;
+    if (p.weight_int.empty()) {
+      p.dnnl.emplace_back(p.weight[k].data(), p.bias[k].data(), in, out, act);
+      p.dnnl_fused.push_back(fuse ? 1 : 0);
+      p.dnnl_int8_out.push_back(0);
       continue;
     }
-    const bool fuse = i + 1 < p.ops.size() && p.ops[i + 1].kind == Op::activation &&
-                      detail::DnnlDense::fuses(p.ops[i + 1].a);
-    p.dnnl.emplace_back(p.weight[k].data(), p.bias[k].data(), in, out,
-                        fuse ? p.ops[i + 1].a : Activation::identity);
-    p.dnnl_fused.push_back(fuse ? 1 : 0);
+    // int8: the activation runs in the product only with the next layer's
+    // quantization, where that layer follows at once.
+    const size_t next = fuse ? i + 2 : i + 1;
+    const bool int8_out = (fuse || !is(i + 1, Op::activation)) && is(next, Op::dense);
+    std::vector<std::int8_t> values(static_cast<size_t>(in * out));
+    for (size_t j = 0; j < values.size(); ++j) values[j] = static_cast<std::int8_t>(p.weight_int[k].data()[j]);
+    p.dnnl.emplace_back(values.data(), p.output_scale[k].data(), p.bias[k].data(), in, out,
+                        int8_out ? act : Activation::identity,
+                        int8_out ? p.input_scale[p.ops[next].layer] : 0.0f);
+    p.dnnl_fused.push_back(int8_out && fuse ? 1 : 0);
+    p.dnnl_int8_out.push_back(int8_out ? 1 : 0);
   }
 #else
   (void)p;

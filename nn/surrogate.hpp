@@ -21,9 +21,12 @@
 /// when Camber is built with it (CAMBER_ENABLE_DNNL), whose kernels are
 /// compiled at run time for the machine (AVX-512; int8 as s8 x s8 -> s32
 /// with VNNI), with the bias and the activation (not sin) fused into the
-/// float32 product. float32 results differ from Eigen's by float32
-/// rounding (another summation order); int8 gives the same integers and
-/// floats as the Eigen path. The first call at a new row count compiles
+/// product; int8 layers also quantize for the next layer there and pass it
+/// int8 values. float32 results differ from Eigen's by float32 rounding
+/// (another summation order); int8 results are the Eigen path's except
+/// where a value lands within float32 rounding of a quantization boundary
+/// and comes out one step away (oneDNN's activation formula): one row in
+/// 1300 in tests/nn/test_surrogate.cpp, which allows 5%. The first call at a new row count compiles
 /// that layer's kernels (milliseconds); rows are padded to one of 12 row
 /// counts and run 1024 at a time, so a plan compiles at most 12 sets.
 /// Each predict() computes on its calling thread alone (oneDNN's OpenMP

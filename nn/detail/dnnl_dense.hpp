@@ -1,9 +1,17 @@
 // One dense layer of the inference plan (surrogate.cpp) multiplied by
 // oneDNN: float32 weights with the bias and, where oneDNN has it, the
 // activation fused into the product; or int8 weights with a per-column
-// scale (s8 x s8 -> s32, converted to float32 and scaled; the bias and the
-// activation stay with the caller, so that the int8 path computes the same
-// float32 numbers as the Eigen path). Compiled only with CAMBER_WITH_DNNL.
+// scale (s8 x s8 -> s32, converted to float32 and scaled), the bias, the
+// activation and, for an int8 output, the next layer's QuantizeLinear
+// fused as post-ops, so that a chain of int8 layers passes int8 values
+// from one product to the next. Compiled only with CAMBER_WITH_DNNL.
+//
+// An int8 layer's output is the Eigen path's up to rounding: oneDNN adds
+// the bias before the scale ((float(sum) + bias / c) * c rather than
+// float(sum) * c + bias), evaluates the activation with its own formula (a
+// few ulps from Eigen's) and quantizes as rint(v * (1 / s)) rather than
+// rint(v / s), so a value within a few ulps of a rounding boundary can land
+// one step away.
 //
 // Row counts: oneDNN's fastest kernels (brgemm) are compiled for one row
 // count, so a layer keeps one primitive per row count in padded_rows()'s
@@ -29,9 +37,13 @@ class DnnlDense {
   /// float32: y = act(x * weight + bias); weight {in, out} row-major, bias
   /// {out}; `act` must satisfy fuses(act).
   DnnlDense(const float* weight, const float* bias, index_t in, index_t out, Activation act);
-  /// int8: y[r][j] = (sum_i q[r][i] * values[i][j]) * column_scale[j]; values
-  /// {in, out} row-major.
-  DnnlDense(const std::int8_t* values, const float* column_scale, index_t in, index_t out);
+  /// int8: z[r][j] = act((sum_i q[r][i] * values[i][j]) * column_scale[j] +
+  /// bias[j]); values {in, out} row-major; `act` must satisfy fuses(act).
+  /// With next_scale = 0, y = z in float32; with next_scale > 0, y is int8:
+  /// QuantizeLinear(z, next_scale), z * (1 / next_scale) rounded half to
+  /// even and saturated to [-128, 127].
+  DnnlDense(const std::int8_t* values, const float* column_scale, const float* bias, index_t in,
+            index_t out, Activation act, float next_scale);
 
   /// Whether oneDNN evaluates `a` as the engine does (layers.cpp): identity,
   /// tanh, relu, gelu (tanh form), silu, softplus; not sin.
@@ -40,9 +52,9 @@ class DnnlDense {
   static index_t padded_rows(index_t rows);
   static index_t max_block_rows();
 
-  /// dst {rows, out} from src {rows, in} (float or int8 as constructed),
+  /// dst {rows, out} from src {rows, in} (float32 or int8 as constructed),
   /// both row-major and contiguous; rows must be padded_rows(rows).
-  void run(const void* src, float* dst, index_t rows) const;
+  void run(const void* src, void* dst, index_t rows) const;
 
  private:
   struct Impl;
