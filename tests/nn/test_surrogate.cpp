@@ -384,7 +384,9 @@ TEST_P(SurrogateGemm, Int8AgreesWithTheEigenPathToAFewQuantizationSteps) {
     std::printf("%-60s rows %4lld %-6s rows differing %.4f  steps %.3f\n",
                 ::testing::UnitTest::GetInstance()->current_test_info()->name(),
                 static_cast<long long>(rows), q.gemm_backend(rows).c_str(), g.rows_differing, g.steps);
-    if (rows < 16) EXPECT_EQ(g.rows_differing, 0.0) << "rows " << rows << ": the same Eigen code";
+    if (rows < 16) {
+      EXPECT_EQ(g.rows_differing, 0.0) << "rows " << rows << ": the same Eigen code";
+    }
   }
   // The checks can fail: the same network with the second layer's input
   // scale 3% off, against the right one's Eigen path.
