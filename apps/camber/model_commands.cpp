@@ -253,24 +253,44 @@ int command_quantize(const QuantizeOptions& o, const Runtime& runtime) {
   for (double& v : maxima) v = par::allreduce_max(v, comm);
   const nn::Surrogate q = nn::quantize_int8(f, maxima);
 
-  // The error on the data set's rows, float and int8, per output.
+  // The error on the data set's rows, float and int8, per output; and the
+  // int8 model's on the rows the float model was validated on (the last
+  // card.validation_rows of its data set), when this is that data set.
+  nn::io::ModelCard card = m->card;
+  card.created.clear();  // save_model stamps the time of this file
+  bool same_data = card.validation_rows > 0 && card.data_rows == global;
+  if (same_data) {
+    const double same = runtime.rank() == 0 && nn::io::sha256_file(o.data) == card.data_sha256 ? 1.0 : 0.0;
+    same_data = par::allreduce_max(same, comm) > 0.0;
+  }
+  const index_t first_val = global - card.validation_rows;
   const index_t n_out = f.spec().out;
   const std::vector<double> truth = data->shard.y.to_vector();
-  std::vector<double> sq(static_cast<size_t>(2 * n_out), 0.0);
+  std::vector<double> sq(static_cast<size_t>(3 * n_out), 0.0);
   if (mine > 0) {
     const std::vector<double> yf = f.predict(data->shard.x).to_vector(), yq = q.predict(data->shard.x).to_vector();
     for (size_t i = 0; i < truth.size(); ++i) {
       const size_t k = i % static_cast<size_t>(n_out);
+      const double eq = (yq[i] - truth[i]) * (yq[i] - truth[i]);
       sq[k] += (yf[i] - truth[i]) * (yf[i] - truth[i]);
-      sq[static_cast<size_t>(n_out) + k] += (yq[i] - truth[i]) * (yq[i] - truth[i]);
+      sq[static_cast<size_t>(n_out) + k] += eq;
+      if (off + static_cast<index_t>(i / static_cast<size_t>(n_out)) >= first_val)
+        sq[static_cast<size_t>(2 * n_out) + k] += eq;
     }
   }
-  Tensor st = Tensor::from_host({2 * n_out}, sq);
+  Tensor st = Tensor::from_host({3 * n_out}, sq);
   par::allreduce_sum_in_place(st, comm);
   const std::vector<double> tot = st.to_vector();
-
-  nn::io::ModelCard card = m->card;
-  card.created.clear();  // save_model stamps the time of this file
+  if (same_data) {
+    for (index_t k = 0; k < n_out; ++k)
+      card.validation_rmse[static_cast<size_t>(k)] =
+          std::sqrt(tot[static_cast<size_t>(2 * n_out + k)] / static_cast<double>(card.validation_rows));
+  } else {
+    // Not measured for the int8 network: the card says none rather than
+    // the float network's.
+    card.validation_rows = 0;
+    card.validation_rmse.clear();
+  }
   collective_guard(comm, [&] {
     if (runtime.rank() == 0) nn::io::save_model(o.output, q, card);
   });
@@ -290,6 +310,10 @@ int command_quantize(const QuantizeOptions& o, const Runtime& runtime) {
                                                  << std::setprecision(3) << ef << " (" << dtype_name(f.spec().dtype)
                                                  << ") -> " << eq << " (int8)"));
   }
+  logging::info(same_data ? CAMBER_MSG("quantize: the card's validation RMSE is the int8 network's on the "
+                                       << card.validation_rows << " validation rows")
+                          : CAMBER_MSG("quantize: " << o.data << " is not the data set the model was "
+                                                    "validated on: the card holds no validation RMSE"));
   return 0;
 }
 

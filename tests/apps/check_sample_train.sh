@@ -154,6 +154,23 @@ grep -q "quantize: RMSE of CD on 8 rows: .* (float64) -> .* (int8)" quantize.log
   { echo "FAIL: the int8 model's card"; exit 1; }
 "$camber" infer out/int8.h5 out/sampled/tiny_samples.h5 -o int8.csv > /dev/null 2>&1 ||
   { echo "FAIL: infer with the int8 model"; exit 1; }
+# The int8 card's validation error is the int8 network's on the float
+# model's validation rows (the data set's last ones), not the float one's.
+grep -q "quantize: the card's validation RMSE is the int8 network's on the 2 validation rows" quantize.log ||
+  { cat quantize.log; echo "FAIL: the int8 card's validation rows"; exit 1; }
+"$camber" model-info out/int8.h5 > int8_info.log 2>&1
+/usr/bin/python3 - int8.csv out/sampled/tiny_samples.csv int8_info.log <<'PY' || { echo "FAIL: the int8 card's validation RMSE"; exit 1; }
+import csv, math, re, sys
+pred = [[float(v) for v in r[2:5]] for r in list(csv.reader(open(sys.argv[1])))[1:]]
+rows = list(csv.reader(open(sys.argv[2])))[2:]
+truth = [[float(v) for v in r[3:6]] for r in rows if r[6] == "1"]
+assert len(pred) == len(truth) == 8, (len(pred), len(truth))
+want = [math.sqrt(sum((p[k] - t[k]) ** 2 for p, t in zip(pred[-2:], truth[-2:])) / 2) for k in range(3)]
+line = [l for l in open(sys.argv[3]) if l.startswith("validation")][0]
+got = [float(v) for v in re.findall(r"(?:CL|CD|CM) ([0-9.e+-]+)", line)]
+print("int8 card validation RMSE", got, "recomputed from camber infer", want)
+sys.exit(0 if len(got) == 3 and all(abs(g - w) <= 1e-3 * w + 1e-12 for g, w in zip(got, want)) else 1)
+PY
 "$camber" export out/int8.h5 -o out/int8.onnx > /dev/null 2>&1 || { echo "FAIL: export of the int8 model"; exit 1; }
 ort_check() {  # ort_check MODEL.onnx PREDICTIONS.csv TYPE TOLERANCE
   /usr/bin/python3 - "$2" "$3" > ort_in.json <<'PY'
