@@ -208,10 +208,10 @@ TEST(Trainer, GradientEnhancedTrainingFitsFewSamplesBetterAndFollowsOneRank) {
   auto fit = [&](double gradient_weight, MPI_Comm comm) {
     Model m(5);
     nn::TrainOptions o;
-    o.epochs = 600;
+    o.epochs = 300;
     o.batch_size = 12;
     o.seed = 1;
-    o.schedule = nn::cosine_lr(1e-2, 600, 1e-4);
+    o.schedule = nn::cosine_lr(1e-2, 300, 1e-4);
     o.progress = false;
     o.gradient_weight = gradient_weight;
     nn::Trainer t(*m.net, *m.opt, o, comm);
