@@ -55,11 +55,13 @@
 #include <camber/nn/quantize.hpp>
 #include <camber/nn/schedule.hpp>
 #include <camber/nn/surrogate.hpp>
+#include <camber/nn/ensemble.hpp>
 #include <camber/nn/tensor_parallel.hpp>
 #include <camber/nn/trainer.hpp>
 
 #include <camber/optimization/history.hpp>
 #include <camber/optimization/optimizer.hpp>
+#include <camber/optimization/trust_region.hpp>
 
 #include <camber/mesh/cell_faces.hpp>
 #include <camber/mesh/cgns_reader.hpp>

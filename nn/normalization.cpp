@@ -45,4 +45,19 @@ Tensor Normalization::apply(const Tensor& t) const { return apply(ad::constant(t
 
 Tensor Normalization::invert(const Tensor& t) const { return invert(ad::constant(t)).value(); }
 
+Tensor normalize_gradients(const Tensor& dy, const Normalization& in, const Normalization& out) {
+  CAMBER_REQUIRE(dy.rank() == 3 && static_cast<size_t>(dy.dim(1)) == out.stddev.size() &&
+                     static_cast<size_t>(dy.dim(2)) == in.stddev.size(),
+                 "normalize_gradients: " << shape_string(dy.shape()) << " is not {rows, "
+                                         << out.stddev.size() << ", " << in.stddev.size() << "}");
+  const index_t rows = dy.dim(0), n_out = dy.dim(1), n_in = dy.dim(2);
+  std::vector<double> g = dy.to(DType::float64).to_vector();
+  for (index_t r = 0; r < rows; ++r)
+    for (index_t o = 0; o < n_out; ++o)
+      for (index_t k = 0; k < n_in; ++k)
+        g[static_cast<size_t>((r * n_out + o) * n_in + k)] *=
+            in.stddev[static_cast<size_t>(k)] / out.stddev[static_cast<size_t>(o)];
+  return Tensor::from_host({rows, n_out, n_in}, g);
+}
+
 }  // namespace camber::nn

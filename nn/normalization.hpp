@@ -34,4 +34,8 @@ struct Normalization {
   ad::Var invert(const ad::Var& t) const;
 };
 
+/// Input gradients d y / d x {rows, n_out, n_in} in the normalised units
+/// of `in` and `out`: d y_n / d x_n = (d y / d x) std_x / std_y.
+Tensor normalize_gradients(const Tensor& dy, const Normalization& in, const Normalization& out);
+
 }  // namespace camber::nn

@@ -19,8 +19,13 @@
 #include <utility>
 
 #include <camber/core/runtime.hpp>
+#include "detail/collective.hpp"
 
 namespace camber::opt {
+
+using detail::bcast_doubles;
+using detail::bcast_string;
+using detail::same_point;
 
 EvaluationFailed::EvaluationFailed(const std::string& why) : Error(ErrorKind::failure, why) {}
 
@@ -120,102 +125,8 @@ void validate(const Problem& p, const Options& o) {
                          "Options::constraint_scale values must be finite and > 0");
 }
 
-// ---- broadcasts from rank 0 ---------------------------------------------------
-
-void bcast_doubles(std::vector<double>& v, MPI_Comm comm) {
-  long long size = static_cast<long long>(v.size());
-  CAMBER_CHECK_MPI(MPI_Bcast(&size, 1, MPI_LONG_LONG, 0, comm));
-  v.resize(static_cast<size_t>(size));
-  if (size > 0) CAMBER_CHECK_MPI(MPI_Bcast(v.data(), static_cast<int>(size), MPI_DOUBLE, 0, comm));
-}
-
-void bcast_string(std::string& s, int root, MPI_Comm comm) {
-  int size = static_cast<int>(s.size());
-  CAMBER_CHECK_MPI(MPI_Bcast(&size, 1, MPI_INT, root, comm));
-  std::vector<char> text(s.begin(), s.end());
-  text.resize(static_cast<size_t>(size));
-  if (size > 0) CAMBER_CHECK_MPI(MPI_Bcast(text.data(), size, MPI_CHAR, root, comm));
-  s.assign(text.begin(), text.end());
-}
-
 // What rank 0 tells the other ranks next.
 enum Command : int { kEvaluate = 1, kRecord = 2, kDone = 3, kError = 4 };
-
-// An evaluation as a flat array (failed flag, then the values; the sizes
-// are the problem's).
-std::vector<double> pack(const HistoryEntry& e) {
-  std::vector<double> v;
-  v.push_back(e.failed ? 1.0 : 0.0);
-  v.insert(v.end(), e.x.begin(), e.x.end());
-  const Evaluation& ev = e.values;
-  v.push_back(ev.objective);
-  v.insert(v.end(), ev.objective_gradient.begin(), ev.objective_gradient.end());
-  v.insert(v.end(), ev.inequality.begin(), ev.inequality.end());
-  for (const auto& row : ev.inequality_gradients) v.insert(v.end(), row.begin(), row.end());
-  v.insert(v.end(), ev.equality.begin(), ev.equality.end());
-  for (const auto& row : ev.equality_gradients) v.insert(v.end(), row.begin(), row.end());
-  return v;
-}
-
-HistoryEntry unpack(const std::vector<double>& v, size_t n, size_t mi, size_t me) {
-  HistoryEntry e;
-  size_t k = 0;
-  auto take = [&](size_t count) {
-    std::vector<double> out(v.begin() + static_cast<std::ptrdiff_t>(k),
-                            v.begin() + static_cast<std::ptrdiff_t>(k + count));
-    k += count;
-    return out;
-  };
-  e.failed = v.at(k++) != 0.0;
-  e.x = take(n);
-  if (e.failed) return e;
-  Evaluation& ev = e.values;
-  ev.objective = v.at(k++);
-  ev.objective_gradient = take(n);
-  ev.inequality = take(mi);
-  for (size_t i = 0; i < mi; ++i) ev.inequality_gradients.push_back(take(n));
-  ev.equality = take(me);
-  for (size_t j = 0; j < me; ++j) ev.equality_gradients.push_back(take(n));
-  return e;
-}
-
-bool same_point(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
-}
-
-// Checks sizes (a programming error: throws) and finiteness (a failed
-// evaluation: returns the reason, or "" when fine).
-std::string check_evaluation(const Evaluation& ev, size_t n, size_t mi, size_t me) {
-  CAMBER_REQUIRE(ev.objective_gradient.size() == n,
-                 "the evaluation callback returned an objective gradient of "
-                     << ev.objective_gradient.size() << " values; expected " << n);
-  CAMBER_REQUIRE(ev.inequality.size() == mi && ev.inequality_gradients.size() == mi,
-                 "the evaluation callback returned " << ev.inequality.size()
-                     << " inequality constraints and " << ev.inequality_gradients.size()
-                     << " gradients; the problem declares " << mi);
-  CAMBER_REQUIRE(ev.equality.size() == me && ev.equality_gradients.size() == me,
-                 "the evaluation callback returned " << ev.equality.size()
-                     << " equality constraints and " << ev.equality_gradients.size()
-                     << " gradients; the problem declares " << me);
-  for (const auto& row : ev.inequality_gradients)
-    CAMBER_REQUIRE(row.size() == n, "an inequality constraint gradient has "
-                                        << row.size() << " values; expected " << n);
-  for (const auto& row : ev.equality_gradients)
-    CAMBER_REQUIRE(row.size() == n, "an equality constraint gradient has "
-                                        << row.size() << " values; expected " << n);
-  auto all_finite = [](const std::vector<double>& v) {
-    return std::all_of(v.begin(), v.end(), [](double d) { return std::isfinite(d); });
-  };
-  if (!std::isfinite(ev.objective) || !all_finite(ev.objective_gradient))
-    return "non-finite objective or objective gradient";
-  if (!all_finite(ev.inequality) || !all_finite(ev.equality))
-    return "non-finite constraint value";
-  for (const auto& row : ev.inequality_gradients)
-    if (!all_finite(row)) return "non-finite constraint gradient";
-  for (const auto& row : ev.equality_gradients)
-    if (!all_finite(row)) return "non-finite constraint gradient";
-  return "";
-}
 
 struct NloptDeleter {
   void operator()(nlopt_opt o) const { nlopt_destroy(o); }
@@ -239,6 +150,7 @@ std::string to_string(Status status) {
     case Status::evaluation_failed: return "evaluation_failed";
     case Status::roundoff_limited: return "roundoff_limited";
     case Status::failure: return "failure";
+    case Status::trust_region_collapsed: return "trust_region_collapsed";
   }
   return "unknown";
 }
@@ -285,90 +197,13 @@ class Run {
   // ---- collective steps ----
 
   // Every rank evaluates at x; failures are agreed on, other errors thrown
-  // on all ranks. Rank 0's values are returned.
+  // on all ranks (detail/collective.hpp).
   HistoryEntry evaluate(const std::vector<double>& x) {
-    HistoryEntry entry;
-    entry.x = x;
-    std::string why;
-    const int failing = agreed([&] {
-      try {
-        entry.values = p_.evaluate(x);
-        why = check_evaluation(entry.values, n_, mi_, me_);
-      } catch (const EvaluationFailed& e) {
-        why = e.message().empty() ? "evaluation failed" : e.message();
-      }
-      return why;
-    });
-    const int size = comm_size(comm_);
-    if (failing < size) {
-      bcast_string(why, failing, comm_);
-      entry.failed = true;
-      entry.failure = size > 1 ? "rank " + std::to_string(failing) + ": " + why : why;
-      entry.values = Evaluation{};
-    }
-    return entry;
+    return detail::evaluate_agreed(p_, x, comm_, o_.error_timeout_seconds, &peers_gone_);
   }
 
-  // Runs `body` on every rank. It returns "" or why the evaluation failed;
-  // the lowest rank with a failure is returned (size when none). If body
-  // throws on any rank, every rank throws (collective_guard's error,
-  // printed once). A rank with an error or failure waits at most
-  // Options::error_timeout_seconds for the others: if they do not come,
-  // they are stuck in the callback's own communication, and the job ends
-  // (MPI_Abort) rather than hang.
   int agreed(const std::function<std::string()>& body) {
-    const int size = comm_size(comm_);
-    int local[2] = {size, size};  // lowest rank with an error, with a failure
-    std::exception_ptr error;
-    std::string what;
-    try {
-      what = body();
-      if (!what.empty()) local[1] = rank_;
-    } catch (const std::exception& e) {
-      error = std::current_exception();
-      what = e.what();
-      local[0] = rank_;
-    } catch (...) {
-      what = "unknown exception (not a std::exception) in an optimizer callback";
-      error = std::make_exception_ptr(Error(ErrorKind::failure, what));
-      local[0] = rank_;
-    }
-    int global[2] = {size, size};
-    MPI_Request request = MPI_REQUEST_NULL;
-    CAMBER_CHECK_MPI(MPI_Iallreduce(local, global, 2, MPI_INT, MPI_MIN, comm_, &request));
-    if (size > 1 && (local[0] < size || local[1] < size)) {
-      const auto start = std::chrono::steady_clock::now();
-      for (;;) {
-        int done = 0;
-        CAMBER_CHECK_MPI(MPI_Test(&request, &done, MPI_STATUS_IGNORE));
-        if (done) break;
-        const std::chrono::duration<double> waited = std::chrono::steady_clock::now() - start;
-        if (waited.count() > o_.error_timeout_seconds) {
-          // One write: std::cerr flushes after every <<, and mpirun relays
-          // each piece on its own, so its abort banner could land inside
-          // the line.
-          std::ostringstream line;
-          line << "camber: error on rank " << rank_ << ": " << what
-               << "\ncamber: the other ranks did not reach the optimizer within "
-               << o_.error_timeout_seconds
-               << " s (they wait in the evaluation's own communication); ending the job\n";
-          const std::string text = line.str();
-          std::fwrite(text.data(), 1, text.size(), stderr);
-          std::fflush(stderr);
-          MPI_Abort(comm_, 1);
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      }
-    } else {
-      CAMBER_CHECK_MPI(MPI_Wait(&request, MPI_STATUS_IGNORE));
-    }
-    if (global[0] < size) {
-      peers_gone_ = true;  // every rank throws now: nobody listens any more
-      collective_guard(comm_, [&] {
-        if (rank_ == global[0]) std::rethrow_exception(error);
-      });
-    }
-    return global[1];
+    return detail::agreed(comm_, o_.error_timeout_seconds, body, &peers_gone_);
   }
 
   void guarded(const std::function<void()>& body) {
@@ -386,13 +221,7 @@ class Run {
   }
 
   void share_and_append(HistoryEntry entry, bool replayed) {
-    std::vector<double> packed = pack(entry);
-    bcast_doubles(packed, comm_);
-    std::string failure = entry.failure;
-    bcast_string(failure, 0, comm_);
-    HistoryEntry shared = unpack(packed, n_, mi_, me_);
-    shared.failure = failure;
-    history_.push_back(std::move(shared));
+    history_.push_back(detail::share(entry, n_, mi_, me_, comm_));
     const HistoryEntry& e = history_.back();
 
     Record r;
@@ -798,7 +627,7 @@ void Optimizer::replay(History history) {
                                               << n);
     // Entries of another problem have other sizes: check_evaluation says which.
     if (!e.failed)
-      check_evaluation(e.values, n, static_cast<size_t>(problem_.n_inequality),
+      detail::check_evaluation(e.values, n, static_cast<size_t>(problem_.n_inequality),
                        static_cast<size_t>(problem_.n_equality));
   }
   replay_ = std::move(history);

@@ -166,7 +166,8 @@ enum class Status {
   max_evaluations,    ///< Options::max_evaluations spent
   evaluation_failed,  ///< more than max_failures failures, or the start failed
   roundoff_limited,   ///< NLopt: no further progress possible in round-off
-  failure             ///< NLopt reported a failure (see Result::message)
+  failure,            ///< NLopt reported a failure (see Result::message)
+  trust_region_collapsed  ///< TrustRegionOptimizer: the radius fell below its minimum
 };
 /// "ftol_reached", ...
 std::string to_string(Status status);

@@ -5,10 +5,12 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <camber/core/runtime.hpp>
 
@@ -17,6 +19,22 @@ namespace camber::test {
 inline MPI_Comm world() { return MPI_COMM_WORLD; }
 inline int rank() { return comm_rank(world()); }
 inline int size() { return comm_size(world()); }
+
+// The same doubles on every rank, bit for bit. Collective.
+inline bool same_on_every_rank(const std::vector<double>& v) {
+  std::vector<double> root = v;
+  int n = static_cast<int>(root.size());
+  MPI_Bcast(&n, 1, MPI_INT, 0, world());
+  root.resize(static_cast<size_t>(n));
+  MPI_Bcast(root.data(), n, MPI_DOUBLE, 0, world());
+  int mine = (root.size() == v.size() &&
+              std::memcmp(root.data(), v.data(), v.size() * sizeof(double)) == 0)
+                 ? 1
+                 : 0;
+  int all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, world());
+  return all == 1;
+}
 
 // An empty folder <root>/np<ranks>/<test>, so the 1-, 2- and 4-rank runs of
 // one suite may run at once. Collective.

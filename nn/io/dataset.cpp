@@ -64,17 +64,7 @@ Shard DataSet::normalized() const {
   Shard s = shard;
   s.x = input_stats.apply(shard.x);
   s.y = output_stats.apply(shard.y);
-  if (gradients.rank() == 3) {
-    // d y_n / d x_n = (dy / dx) std_x / std_y.
-    const index_t rows = gradients.dim(0), n_out = gradients.dim(1), n_in = gradients.dim(2);
-    std::vector<double> g = gradients.to(DType::float64).to_vector();
-    for (index_t r = 0; r < rows; ++r)
-      for (index_t o = 0; o < n_out; ++o)
-        for (index_t k = 0; k < n_in; ++k)
-          g[static_cast<size_t>((r * n_out + o) * n_in + k)] *=
-              input_stats.stddev[static_cast<size_t>(k)] / output_stats.stddev[static_cast<size_t>(o)];
-    s.dy = Tensor::from_host({rows, n_out, n_in}, g);
-  }
+  if (gradients.rank() == 3) s.dy = normalize_gradients(gradients, input_stats, output_stats);
   return s;
 }
 

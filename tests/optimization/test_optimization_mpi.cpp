@@ -24,6 +24,7 @@ using camber::test::hs71_f_star;
 using camber::test::hs71_x_star;
 using camber::test::max_abs_difference;
 using camber::test::rank;
+using camber::test::same_on_every_rank;
 using camber::test::size;
 using camber::test::world;
 
@@ -51,22 +52,6 @@ opt::Problem collective_hs71() {
     return e;
   };
   return p;
-}
-
-// The same doubles on every rank, bit for bit.
-bool same_on_every_rank(const std::vector<double>& v) {
-  std::vector<double> root = v;
-  int n = static_cast<int>(root.size());
-  MPI_Bcast(&n, 1, MPI_INT, 0, world());
-  root.resize(static_cast<size_t>(n));
-  MPI_Bcast(root.data(), n, MPI_DOUBLE, 0, world());
-  int mine = (root.size() == v.size() &&
-              std::memcmp(root.data(), v.data(), v.size() * sizeof(double)) == 0)
-                 ? 1
-                 : 0;
-  int all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, world());
-  return all == 1;
 }
 
 bool same_int_on_every_rank(int v) {
