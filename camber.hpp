@@ -147,6 +147,7 @@
 #include <camber/solvers/aero/airfoil_design.hpp>
 #include <camber/solvers/aero/flow_state.hpp>
 #include <camber/solvers/aero/shape_design.hpp>
+#include <camber/solvers/aero/surrogate_model.hpp>
 #include <camber/solvers/aero/wing_design.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
 #endif

@@ -271,8 +271,9 @@ TrustRegionResult TrustRegionOptimizer::minimize() {
                   CAMBER_MSG("the trust region collapsed: radius "
                              << radius << " < " << o_.min_radius << " after evaluation "
                              << result.n_evaluations << " (ratio " << ratio
-                             << "); the model's predictions were not borne out even on short "
-                                "steps, which points at gradients inconsistent with the values"));
+                             << "); the model's predictions were not borne out on steps down to "
+                                "min_radius (gradients inconsistent with the values, noise in "
+                                "them, or a min_radius too large)"));
     if (!e.failed) {
       samples.push_back(e);
       if (result.n_evaluations < o_.max_evaluations) {

@@ -263,7 +263,12 @@ void declare_euler_schema(deck::Schema& s) {
             "every boundary node stay put).");
   s.section("optimizer", "camber optimize: the objective, the constraints and NLopt.")
       .choice("objective", "cd", {"cd", "cl", "cm"}, "The force coefficient minimized.")
-      .choice("algorithm", "slsqp", {"slsqp", "mma", "ccsaq"}, "NLopt's algorithm.")
+      .choice("algorithm", "slsqp", {"slsqp", "mma", "ccsaq", "trust_region"},
+              "NLopt's algorithm on the flow, or trust_region: surrogate-based optimization "
+              "(2-D): an ensemble of small networks trained on every flow's values and adjoint "
+              "gradients is optimized (SLSQP) inside a trust region, each candidate is checked "
+              "by a flow and its adjoints and accepted or not, the region grows or shrinks, "
+              "and the networks are fine-tuned with the new point (section trust_region).")
       .integer("max_iterations", 30, deck::IntRange(1, 10000),
                "Most design evaluations (each a flow and adjoint solve).")
       .real("ftol_rel", 1e-6, deck::Range::positive().and_less_than(1.0),
@@ -317,6 +322,34 @@ void declare_euler_schema(deck::Schema& s) {
              "alpha). Empty: the one point flow.mach.")
       .reals("point_weights", {}, deck::Length::between(0, 16), deck::Range::positive(),
              "The weights of mach_points, one each (empty: equal weights).");
+  s.section("trust_region", "camber optimize with optimizer.algorithm: trust_region: the "
+                            "trust region and the networks it optimizes on.")
+      .real("initial_radius", 0.25, deck::Range::positive().and_at_most(100.0),
+            "The first radius, in units of design.bound (infinity norm over the shape "
+            "variables).")
+      .real("min_radius", 1.0e-3, deck::Range::positive(),
+            "The region collapsed below this radius: the run stops with an error (exit 1), "
+            "keeping the last accepted design.")
+      .real("max_radius", 1.0, deck::Range::positive().and_at_most(100.0),
+            "The largest radius, in units of design.bound.")
+      .real("penalty", 10.0, deck::Range::positive(),
+            "Weight of the scaled constraint violations in the merit function that decides "
+            "acceptance (the objective scaled by the baseline's).")
+      .integer("subproblem_evaluations", 300, deck::IntRange(10, 100000),
+               "Most network evaluations of SLSQP per trust-region step.")
+      .integer("members", 4, deck::IntRange(1, 64),
+               "Networks in the ensemble (trained from different initialisations; their "
+               "spread is reported as the model's uncertainty).")
+      .integers("hidden", {32, 32}, deck::Length::between(1, 8), deck::IntRange(1, 4096),
+                "Widths of each network's hidden layers (tanh).")
+      .integer("epochs", 300, deck::IntRange(1, 100000),
+               "Adam epochs of every fit (all samples in one batch; each fit after the first "
+               "fine-tunes from the last weights).")
+      .real("learning_rate", 3.0e-3, deck::Range::positive().and_at_most(1.0),
+            "Adam's learning rate (cosine to 1e-5 over each fit).")
+      .real("gradient_weight", 1.0, deck::Range(0.0, 1.0e6),
+            "Weight of the adjoint-gradient misfit in the training loss (0: values only).")
+      .integer("seed", 1, deck::IntRange::non_negative(), "Seed of the networks' initialisation.");
   s.section("sample", "camber sample: flows over a Latin-hypercube design of Mach number, "
                       "angle of attack and, with shape, the design section's shape variables, "
                       "written as a data set (inputs mach, alpha_deg[, shape_0 ..]; outputs CL, "

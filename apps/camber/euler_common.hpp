@@ -27,8 +27,10 @@
 #include <camber/mesh/mesh.hpp>
 #include <camber/core/runtime.hpp>
 #include <camber/optimization/optimizer.hpp>
+#include <camber/optimization/trust_region.hpp>
 #include <camber/solvers/aero/flow_state.hpp>
 #include <camber/solvers/aero/shape_design.hpp>
+#include <camber/solvers/aero/surrogate_model.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
@@ -116,6 +118,30 @@ class DesignOutputs {
   io::PvdSeries series_;
   std::ostringstream csv_;
   int replayed_ = 0;
+};
+
+// optimizer.algorithm: trust_region (euler_trust_region.cpp): builds the
+// network model from the deck's trust_region section, hands it to the
+// problem (ShapeDesign::use_trust_region), and reports each expensive
+// evaluation (a progress line; <dir>/<case>_trust_region.csv at the end:
+// predicted, network and solved objective, ratio, step, radius, accepted,
+// model and flow seconds).
+class TrustRegionOutputs {
+ public:
+  TrustRegionOutputs(const deck::Deck& d, aero::ShapeDesign& problem, MPI_Comm comm);
+  ~TrustRegionOutputs();
+  void write_final() const;
+  // The summary's trust-region rows.
+  std::string summary() const;
+
+ private:
+  void record(const opt::TrustRegionRecord& r, const aero::DesignCosts* costs);
+  aero::ShapeDesign& problem_;
+  MPI_Comm comm_;
+  std::string path_, objective_;
+  std::unique_ptr<aero::NetworkModel> model_;
+  std::ostringstream csv_;
+  int adjoints_per_design_ = 0;
 };
 
 // Rank 0: the wing stations' Cp as <dir>/<stem>_stations.csv and its plot

@@ -135,7 +135,9 @@ void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s, MP
         s.points.push_back(
             {mach_points[i], s.flow.flow.alpha_deg, point_weights.empty() ? 1.0 : point_weights[i]});
   s.bound = d.real("design.bound");
-  s.optimizer.algorithm = d.string("optimizer.algorithm");
+  // trust_region: SLSQP solves its subproblems (euler_trust_region.cpp).
+  s.optimizer.algorithm =
+      d.string("optimizer.algorithm") == "trust_region" ? "slsqp" : d.string("optimizer.algorithm");
   s.optimizer.max_evaluations = static_cast<int>(d.integer("optimizer.max_iterations"));
   s.optimizer.ftol_rel = d.real("optimizer.ftol_rel");
   s.optimizer.xtol_rel = 1e-6;
@@ -482,7 +484,18 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
 
   // A mesh file is read in parallel (each rank its chunk); a 3-D one
   // designs a wing (wing_optimize.cpp). No rank holds the global mesh.
+  const bool trust_region = d.string("optimizer.algorithm") == "trust_region";
+  collective_guard(comm, [&] {
+    CAMBER_INPUT_REQUIRE(!(trust_region && restart),
+                         "--restart: optimizer.algorithm: trust_region does not restart (its "
+                         "networks are not checkpointed); run again without --restart");
+  });
   mesh::MeshChunk chunk = build_mesh_chunk(d, comm, 3, "");
+  collective_guard(comm, [&] {
+    if (chunk.dim == 3 && trust_region)
+      d.reject("optimizer.algorithm",
+               "trust_region designs 2-D sections so far; this mesh is 3-D (use slsqp, mma or ccsaq)");
+  });
   if (chunk.dim == 3)
     return optimize_wing(d, runtime, restart, mesh::DistributedMesh(std::move(chunk), comm));
   mesh::DistributedMesh dm(std::move(chunk), comm);
@@ -517,11 +530,14 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   if (runtime.rank() == 0) fs::create_directories(dir);
   CAMBER_CHECK_MPI(MPI_Barrier(comm));
   DesignOutputs outputs(d, problem, {settings.wall}, settings.checkpoint, comm);
+  std::unique_ptr<TrustRegionOutputs> trust;
+  if (trust_region) trust = std::make_unique<TrustRegionOutputs>(d, problem, comm);
   const aero::AirfoilDesignResult result = problem.run(
       [&](const opt::Record& r, const aero::DesignCosts* costs) { outputs(r, costs); }, restart);
 
   // The final design: shape and mesh (written by every rank, its part).
   outputs.write_final(result);
+  if (trust) trust->write_final();
   if (runtime.rank() == 0)
     write_file_atomically(dir + "/" + name + "_final.dat",
                           design::selig_text(name + " (camber optimize, final design)",
@@ -533,11 +549,17 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
           << result.final_max_thickness << "\n  area            " << result.baseline_area
           << "    " << result.final_area << "\n  LE radius       " << result.baseline_le_radius
           << "    " << result.final_le_radius << outputs.summary_tail(result, elapsed())
+          << (trust ? trust->summary() : std::string())
           << "\n  outputs         " << dir << "/" << name
           << "_{optimizer_history.csv,optimizer.png,final.dat,final.su2,final_design.csv,designs.pvd}"
           << "\n                  " << dir << "/" << d.string("design.parametrization") << "_" << n
           << ".csv (the baseline gradient)";
   logging::info("summary:" + summary.str());
+  // A collapsed trust region is an error (exit 1) once the last accepted
+  // design is written.
+  if (result.optimizer.status == opt::Status::trust_region_collapsed)
+    throw Error(ErrorKind::failure, "camber optimize: " + result.optimizer.message +
+                                        "; the outputs hold the last accepted design");
   return result.optimizer.status == opt::Status::evaluation_failed ? 1 : 0;
 }
 

@@ -415,12 +415,22 @@ std::string ShapeDesign::state_path(std::size_t k, int point) const {
 }
 
 const opt::History& ShapeDesign::history() const {
+  if (tr_) return tr_->history();
   CAMBER_REQUIRE(optimizer_, "ShapeDesign::history: run() has not been called");
   return optimizer_->history();
 }
 
+void ShapeDesign::use_trust_region(opt::SurrogateModel* model, opt::TrustRegionOptions options,
+                                   TrustRegionHook hook) {
+  surrogate_ = model;
+  tr_options_ = std::move(options);
+  tr_hook_ = std::move(hook);
+}
+
 ShapeDesignResult ShapeDesign::run(const Report& report, bool restart) {
-  const bool checkpoints = !base_.checkpoint.empty();
+  const bool checkpoints = !base_.checkpoint.empty() && surrogate_ == nullptr;
+  CAMBER_INPUT_REQUIRE(!restart || surrogate_ == nullptr,
+                       "ShapeDesign::run: the trust-region optimizer does not restart");
   CAMBER_INPUT_REQUIRE(!restart || checkpoints,
                        "ShapeDesign::run: a restart needs settings.checkpoint");
   int rank = 0;
@@ -460,7 +470,9 @@ ShapeDesignResult ShapeDesign::run(const Report& report, bool restart) {
   result.baseline = baseline();
   result.baseline_points = baseline_;
   result.baseline_objective = objective_mean(baseline_);
-  optimizer_ = std::make_unique<opt::Optimizer>(problem(), options(), comm_);
+  optimizer_.reset();
+  tr_.reset();
+  if (surrogate_ == nullptr) optimizer_ = std::make_unique<opt::Optimizer>(problem(), options(), comm_);
   if (checkpoints && rank == 0) {
     const fs::path parent = fs::path(history_path).parent_path();
     if (!parent.empty()) fs::create_directories(parent);
@@ -495,7 +507,7 @@ ShapeDesignResult ShapeDesign::run(const Report& report, bool restart) {
   std::vector<std::array<double, 3>> best_coefficients;
   std::vector<double> best_alpha;
   std::vector<Tensor> best_state(static_cast<size_t>(np));
-  optimizer_->on_evaluation([&](const opt::Record& r) {
+  const auto on_record = [&](const opt::Record& r) {
     if (r.replayed && !r.failed) {
       std::vector<Tensor> states;
       std::vector<double> alphas, slopes;
@@ -531,8 +543,49 @@ ShapeDesignResult ShapeDesign::run(const Report& report, bool restart) {
     }
     last_best = r.best_evaluation;
     if (report) report(r, !r.replayed && !r.failed ? &costs_ : nullptr);
-  });
-  result.optimizer = optimizer_->minimize();
+  };
+  if (surrogate_ == nullptr) {
+    optimizer_->on_evaluation(on_record);
+    result.optimizer = optimizer_->minimize();
+  } else {
+    // The trust region in this problem's scales; its accepted design is
+    // the best one.
+    opt::TrustRegionOptions o = tr_options_;
+    const opt::Options scales = options();
+    o.subproblem.x_scale = scales.x_scale;
+    o.subproblem.objective_scale = scales.objective_scale;
+    o.subproblem.constraint_scale = scales.constraint_scale;
+    tr_ = std::make_unique<opt::TrustRegionOptimizer>(problem(), *surrogate_, o, comm_);
+    int accepted = 0;
+    tr_->on_evaluation([&](const opt::TrustRegionRecord& t) {
+      opt::Record r;
+      r.evaluation = t.evaluation;
+      r.stage = t.iteration;
+      r.x = t.x;
+      r.failed = t.failed;
+      r.failure = t.failure;
+      r.objective = t.objective;
+      r.max_violation = t.max_violation;
+      r.gradient_norm = t.failed ? std::numeric_limits<double>::quiet_NaN()
+                                 : tr_->history().back().values.gradient_norm();
+      if (t.accepted) accepted = t.evaluation;
+      r.best_evaluation = accepted;
+      r.best_objective = t.best_objective;
+      r.best_violation = t.best_violation;
+      on_record(r);
+      if (tr_hook_) tr_hook_(t, t.failed ? nullptr : &costs_);
+    });
+    tr_result_ = tr_->minimize();
+    opt::Result& out = result.optimizer;
+    out.x = tr_result_.x;
+    out.objective = tr_result_.objective;
+    out.max_violation = tr_result_.max_violation;
+    out.status = tr_result_.status;
+    out.message = tr_result_.message;
+    out.n_evaluations = out.n_live_evaluations = tr_result_.n_evaluations;
+    out.n_failures = tr_result_.n_failures;
+    out.n_stages = tr_result_.n_iterations;
+  }
   // The final design: the coefficients it was accepted with, and its flows
   // as the next warm starts. (A transonic limited scheme may have more
   // than one discrete solution; solving the design again from the last

@@ -40,6 +40,7 @@
 
 #include <camber/autodiff/variable.hpp>
 #include <camber/optimization/optimizer.hpp>
+#include <camber/optimization/trust_region.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
 
 namespace camber::solvers::aero {
@@ -220,6 +221,21 @@ class ShapeDesign {
   /// The evaluations of the last run() (also while it runs).
   const opt::History& history() const;
 
+  /// Surrogate-based optimization: run() minimizes with
+  /// opt::TrustRegionOptimizer on `model` instead of NLopt on the flow. The
+  /// subproblem's options are options.subproblem's (algorithm, evaluations,
+  /// tolerances) with this problem's scales (options()); max_evaluations
+  /// bounds the expensive evaluations (flow and adjoints). The Report gets
+  /// one Record per expensive evaluation (best = the accepted design), and
+  /// `hook`, when set, the trust region's own record with its costs. No
+  /// checkpoints are written and run(restart = true) is refused. `model`
+  /// must outlive run(); nullptr: NLopt again.
+  using TrustRegionHook = std::function<void(const opt::TrustRegionRecord&, const DesignCosts*)>;
+  void use_trust_region(opt::SurrogateModel* model, opt::TrustRegionOptions options,
+                        TrustRegionHook hook = {});
+  /// The last trust-region run's counts and times (after run()).
+  const opt::TrustRegionResult& trust_region_result() const noexcept { return tr_result_; }
+
  protected:
   /// Builds the flows (bad_input for a point with a non-positive Mach
   /// number or weight). The derived class then attaches its geometry.
@@ -273,6 +289,11 @@ class ShapeDesign {
   std::vector<std::array<double, 3>> baseline_;
   DesignCosts costs_;
   std::unique_ptr<opt::Optimizer> optimizer_;
+  opt::SurrogateModel* surrogate_ = nullptr;
+  opt::TrustRegionOptions tr_options_;
+  TrustRegionHook tr_hook_;
+  std::unique_ptr<opt::TrustRegionOptimizer> tr_;
+  opt::TrustRegionResult tr_result_;
 };
 
 }  // namespace camber::solvers::aero
