@@ -624,4 +624,31 @@ ad::Var Surrogate::forward(const ad::Var& x) const {
   return output_stats_.invert(net_->forward(input_stats_.apply(x)));
 }
 
+std::vector<double> JacobianMisfit::relative() const {
+  std::vector<double> r;
+  for (size_t o = 0; o < squared_error.size(); ++o)
+    r.push_back(std::sqrt(squared_error[o] / squared_reference[o]));
+  return r;
+}
+
+JacobianMisfit jacobian_misfit(const Surrogate& s, const Tensor& x, const Tensor& dy) {
+  const index_t n_in = s.spec().in, n_out = s.spec().out;
+  CAMBER_REQUIRE(x.rank() == 2 && x.dim(1) == n_in && dy.rank() == 3 && dy.dim(0) == x.dim(0) &&
+                     dy.dim(1) == n_out && dy.dim(2) == n_in,
+                 "jacobian_misfit: x " << shape_string(x.shape()) << " and dy "
+                                       << shape_string(dy.shape()) << " do not fit a "
+                                       << n_in << " -> " << n_out << " surrogate");
+  JacobianMisfit m;
+  m.squared_error.assign(static_cast<size_t>(n_out), 0.0);
+  m.squared_reference.assign(static_cast<size_t>(n_out), 0.0);
+  if (x.dim(0) == 0) return m;
+  const std::vector<double> j = s.jacobian(x).to_vector(), ref = dy.to(DType::float64).to_vector();
+  for (size_t i = 0; i < j.size(); ++i) {
+    const size_t o = (i / static_cast<size_t>(n_in)) % static_cast<size_t>(n_out);
+    m.squared_error[o] += (j[i] - ref[i]) * (j[i] - ref[i]);
+    m.squared_reference[o] += ref[i] * ref[i];
+  }
+  return m;
+}
+
 }  // namespace camber::nn

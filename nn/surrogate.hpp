@@ -146,4 +146,17 @@ class Surrogate {
   std::shared_ptr<const Plan> plan_;
 };
 
+/// How well a surrogate's input Jacobian matches reference gradients (a
+/// solver's adjoint gradients) at rows x {rows, n_in}, with dy {rows,
+/// n_out, n_in}: per output o, the sums over the rows and inputs of
+/// (J - dy)^2 and of dy^2 (sums, so that ranks holding different rows add
+/// them before taking relative()).
+struct JacobianMisfit {
+  std::vector<double> squared_error, squared_reference;
+  /// sqrt(squared_error / squared_reference) per output: the relative
+  /// Frobenius error over the rows.
+  std::vector<double> relative() const;
+};
+JacobianMisfit jacobian_misfit(const Surrogate& s, const Tensor& x, const Tensor& dy);
+
 }  // namespace camber::nn

@@ -16,8 +16,6 @@
 
 namespace camber::nn {
 
-namespace {
-
 Tensor row_range(const Tensor& t, index_t begin, index_t end) {
   std::vector<std::int64_t> idx;
   for (index_t i = begin; i < end; ++i) idx.push_back(i);
@@ -25,6 +23,8 @@ Tensor row_range(const Tensor& t, index_t begin, index_t end) {
                           Tensor::from_host_int64({static_cast<index_t>(idx.size())}, idx))
       .value();
 }
+
+namespace {
 
 // Sum over the elements of the per-element loss.
 ad::Var summed_loss(LossKind kind, double delta, const ad::Var& pred, const ad::Var& target) {

@@ -50,6 +50,8 @@ struct Shard {
   /// training, TrainOptions::gradient_weight); Tensor() when none.
   Tensor dy;
 };
+/// Rows [begin, end) of t's first axis (a copy).
+Tensor row_range(const Tensor& t, index_t begin, index_t end);
 /// The contiguous share (local_rows) of a data set every rank holds in full.
 Shard shard_of(const Tensor& x, const Tensor& y, MPI_Comm comm);
 

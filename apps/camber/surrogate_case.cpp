@@ -377,12 +377,34 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
                                              << " of the output's standard deviation)"));
     }
   }
+  const nn::Surrogate surrogate(network_spec(d, n_in, n_out), net->parameter_values(),
+                                data.inputs, data.outputs, data.input_stats, data.output_stats);
+  // With gradients in the data set: the network's input Jacobian against
+  // them at the validation rows (whether or not it was trained on them).
+  if (n_val > 0 && data.gradients.rank() == 3) {
+    const index_t rows = data.shard.x.dim(0), off = data.shard.offset;
+    const index_t v0 = std::min(rows, std::max<index_t>(0, n_train - off));
+    nn::JacobianMisfit m = nn::jacobian_misfit(
+        surrogate, nn::row_range(data.shard.x, v0, rows).to(DType::float64),
+        nn::row_range(data.gradients, v0, rows));
+    for (std::vector<double>* v : {&m.squared_error, &m.squared_reference}) {
+      Tensor t = Tensor::from_host({n_out}, *v);
+      par::allreduce_sum_in_place(t, data_comm);
+      *v = t.to_vector();
+    }
+    const std::vector<double> rel = m.relative();
+    for (index_t j = 0; j < n_out; ++j)
+      logging::info(CAMBER_MSG("validation d" << data.outputs.names[static_cast<size_t>(j)]
+                                              << "/d(inputs): relative error " << std::scientific
+                                              << std::setprecision(3) << rel[static_cast<size_t>(j)]
+                                              << " (the network's input Jacobian against the data "
+                                                 "set's gradients, Frobenius norm over "
+                                              << n_val << " rows)"));
+  }
   // The trained network with its model card (camber model-info, infer,
   // export, serve read it).
   const std::string model_path = dir + "/" + name + "_model.h5";
   {
-    const nn::Surrogate surrogate(network_spec(d, n_in, n_out), net->parameter_values(),
-                                  data.inputs, data.outputs, data.input_stats, data.output_stats);
     nn::io::ModelCard card;
     card.data_path = file;
     card.data_rows = data.shard.global_rows;

@@ -4,9 +4,12 @@
 # the default options, under 1, 8 and 64 concurrent clients (serve_load:
 # single-row requests, keep-alive connections, at most REQUESTS requests or
 # SECONDS seconds per level). Prints serve_load's lines and the server's
-# batch-size histogram; the figures of docs/performance.md.
+# batch-size histogram; the figures of docs/performance.md. MODEL serves
+# another model file instead (serve_load takes its inputs from GET /model),
+# e.g. the shape surrogate of benchmarks/nn/run-sobolev.sh:
 #
 #   benchmarks/nn/run-serve-load.sh [build-dir]      (default: build)
+#   MODEL=out/surrogate_shape/naca0012_shape_surrogate_model.h5 benchmarks/nn/run-serve-load.sh
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
@@ -15,8 +18,8 @@ seconds=${SECONDS_PER_LEVEL:-10}
 camber=$build/bin/camber
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 cd "$root"
-model=out/surrogate/naca0012_surrogate_model.h5
-if [[ ! -f $model ]]; then
+model=${MODEL:-out/surrogate/naca0012_surrogate_model.h5}
+if [[ -z ${MODEL:-} && ! -f $model ]]; then
   "$camber" -q sample examples/surrogate/naca0012_sample.yaml
   "$camber" -q train examples/surrogate/naca0012_train.yaml
 fi

@@ -6,8 +6,9 @@
 # examples/surrogate/naca0012_shape_train.yaml's network twice on it, with
 # training.gradient_weight 1 and 0 (the same network, seeds, steps and
 # validation rows: the last 32 flows), and prints both validation errors
-# per output, and the grid's spurious drag (CD of the baseline at M 0.5,
-# alpha 0, from camber run).
+# per output with the relative error of each network's input Jacobian
+# against the adjoint gradients at those flows, and the grid's spurious
+# drag (CD of the baseline at M 0.5, alpha 0, from camber run).
 #
 #   benchmarks/nn/run-sobolev.sh              (after scripts/build.sh; RANKS=2 by default)
 set -euo pipefail
@@ -39,5 +40,12 @@ echo "|---|---|---|---|"
 for o in CL CD CM t_max; do
   v=$(sed -n "s/^validation $o: RMSE \([0-9.e+-]*\) .*/\1/p" $out/values.log)
   s=$(sed -n "s/^validation $o: RMSE \([0-9.e+-]*\) .*/\1/p" $out/sobolev.log)
+  awk -v o="$o" -v v="$v" -v s="$s" 'BEGIN { printf "| %s | %s | %s | %.2f |\n", o, v, s, v / s }'
+done
+echo "| output | input-Jacobian error at the validation flows, values only | with gradients | ratio |"
+echo "|---|---|---|---|"
+for o in CL CD CM t_max; do
+  v=$(sed -n "s|^validation d$o/d(inputs): relative error \([0-9.e+-]*\) .*|\1|p" $out/values.log)
+  s=$(sed -n "s|^validation d$o/d(inputs): relative error \([0-9.e+-]*\) .*|\1|p" $out/sobolev.log)
   awk -v o="$o" -v v="$v" -v s="$s" 'BEGIN { printf "| %s | %s | %s | %.2f |\n", o, v, s, v / s }'
 done

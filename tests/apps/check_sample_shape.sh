@@ -7,9 +7,10 @@
 # rank gives the same values (1e-8 relative: its warm starts differ) and
 # gradients (1e-6 of each row's largest); the thickness gradient is zero
 # in Mach and alpha; a network trains on the values and gradients (2
-# ranks); decks whose shape range does not fit the design section, and a
-# gradient weight on a data set without gradients, are refused with exit 2
-# naming the key.
+# ranks) and reports its input Jacobian's error at the validation rows;
+# decks whose shape range does not fit the design section, and a gradient
+# weight on a data set without gradients, are refused with exit 2 naming
+# the key.
 set -euo pipefail
 mpiexec=$1 camber=$2 deck=$3
 work=$(mktemp -d)
@@ -58,6 +59,7 @@ case: shapes_surrogate
 problem: surrogate
 data:
   file: out/shapes/shapes_samples.h5
+  validation_fraction: 0.34
 network:
   hidden: [8]
 training:
@@ -71,6 +73,10 @@ DECK
   { cat train.log; echo "FAIL: gradient-enhanced training failed"; exit 1; }
 grep -q "wrote out/trained/shapes_surrogate_loss.csv" train.log ||
   { cat train.log; echo "FAIL: no model from the gradient-enhanced training"; exit 1; }
+for o in CL CD CM t_max; do
+  grep -qE "^validation d$o/d\(inputs\): relative error [0-9.]+e[-+][0-9]+ \(.* over 2 rows\)$" train.log ||
+    { cat train.log; echo "FAIL: no input-Jacobian error of $o at the 2 validation rows"; exit 1; }
+done
 sed '/shape: \[-0.002, 0.002\]/d; s/count: 6/count: 2/; s|dir: out/shapes|dir: out/plain|' shapes.yaml > plain.yaml
 "$camber" sample plain.yaml --no-timers > plain.log 2>&1 || { cat plain.log; echo "FAIL: plain sample"; exit 1; }
 sed 's|out/shapes/shapes_samples.h5|out/plain/shapes_samples.h5|' train.yaml > train_plain.yaml

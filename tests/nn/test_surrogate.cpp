@@ -91,6 +91,26 @@ TEST(Surrogate, LinearLayerMatchesClosedForm) {
         EXPECT_NEAR(j[(r * 2 + o) * 3 + i], so.stddev[o] * w[i * 2 + o] / si.stddev[i], 1e-14);
 }
 
+TEST(Surrogate, JacobianMisfitIsTheRelativeFrobeniusError) {
+  // Reference gradients that are the network's own Jacobian scaled by
+  // 1 + c_o per output: the relative error is |c_o| / (1 + c_o) exactly.
+  nn::NetworkSpec spec;
+  spec.in = 3;
+  spec.out = 2;
+  spec.hidden = {8};
+  const nn::Surrogate s = make(spec, 5);
+  const Tensor x = inputs(7, 3, 9);
+  std::vector<double> dy = s.jacobian(x).to_vector();
+  const double c[2] = {0.25, -0.1};
+  for (size_t i = 0; i < dy.size(); ++i) dy[i] *= 1.0 + c[(i / 3) % 2];
+  const nn::JacobianMisfit m = nn::jacobian_misfit(s, x, Tensor::from_host({7, 2, 3}, dy));
+  const std::vector<double> r = m.relative();
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_NEAR(r[0], 0.25 / 1.25, 1e-14);
+  EXPECT_NEAR(r[1], 0.1 / 0.9, 1e-14);
+  EXPECT_THROW(nn::jacobian_misfit(s, x, Tensor::from_host({7, 3, 2}, dy)), camber::Error);
+}
+
 struct Arch {
   const char* kind;
   nn::Activation act;
