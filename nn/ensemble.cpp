@@ -212,4 +212,44 @@ Tensor Ensemble::stddev(const Tensor& x) const {
   return Tensor::from_host({x.dim(0), n_out}, out);
 }
 
+std::vector<index_t> most_disagreeing(const Ensemble& ensemble, const Tensor& candidates, int count,
+                                      const std::vector<double>& input_scale,
+                                      const std::vector<double>& output_scale, double spacing) {
+  const index_t rows = candidates.dim(0), n_in = candidates.dim(1);
+  CAMBER_REQUIRE(candidates.rank() == 2 && static_cast<size_t>(n_in) == input_scale.size(),
+                 "most_disagreeing: candidates " << shape_string(candidates.shape()) << " and "
+                                                 << input_scale.size() << " input scales");
+  CAMBER_REQUIRE(count >= 0 && count <= rows && spacing > 0.0,
+                 "most_disagreeing: " << count << " of " << rows << " candidates, spacing " << spacing);
+  const std::vector<double> sd = ensemble.stddev(candidates).to_vector();
+  const std::vector<double> x = candidates.to(DType::float64).to_vector();
+  const size_t n_out = output_scale.size();
+  CAMBER_REQUIRE(sd.size() == static_cast<size_t>(rows) * n_out,
+                 "most_disagreeing: " << n_out << " output scales for " << ensemble.size()
+                                      << " members' outputs");
+  std::vector<double> score(static_cast<size_t>(rows), 0.0), factor(static_cast<size_t>(rows), 1.0);
+  for (size_t r = 0; r < static_cast<size_t>(rows); ++r)
+    for (size_t o = 0; o < n_out; ++o) score[r] += sd[r * n_out + o] / output_scale[o];
+  std::vector<index_t> chosen;
+  std::vector<bool> taken(static_cast<size_t>(rows), false);
+  for (int c = 0; c < count; ++c) {
+    size_t best = 0;
+    double best_value = -1.0;
+    for (size_t r = 0; r < static_cast<size_t>(rows); ++r)
+      if (!taken[r] && score[r] * factor[r] > best_value) best_value = score[r] * factor[r], best = r;
+    taken[best] = true;
+    chosen.push_back(static_cast<index_t>(best));
+    for (size_t r = 0; r < static_cast<size_t>(rows); ++r) {
+      double d2 = 0.0;
+      for (size_t k = 0; k < static_cast<size_t>(n_in); ++k) {
+        const double d = (x[r * static_cast<size_t>(n_in) + k] - x[best * static_cast<size_t>(n_in) + k]) /
+                         input_scale[k];
+        d2 += d * d;
+      }
+      factor[r] = std::min(factor[r], 1.0 - std::exp(-d2 / (spacing * spacing)));
+    }
+  }
+  return chosen;
+}
+
 }  // namespace camber::nn

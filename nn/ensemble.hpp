@@ -98,4 +98,15 @@ class Ensemble {
   int fits_ = 0;
 };
 
+/// Active learning: `count` of the candidate inputs {rows, n_in} where the
+/// ensemble disagrees most, in order of choice. A candidate's score is the
+/// sum over outputs of the members' deviation divided by output_scale[o]
+/// (the outputs' spread in the data, so each output weighs alike), times
+/// 1 - exp(-(d / spacing)^2) where d is its distance to the nearest
+/// candidate already chosen, in units of input_scale per input (so one
+/// region of disagreement does not take the whole batch). Not collective.
+std::vector<index_t> most_disagreeing(const Ensemble& ensemble, const Tensor& candidates, int count,
+                                      const std::vector<double>& input_scale,
+                                      const std::vector<double>& output_scale, double spacing);
+
 }  // namespace camber::nn

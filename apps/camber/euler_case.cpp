@@ -370,6 +370,15 @@ void declare_euler_schema(deck::Schema& s) {
                "force coefficient, all inputs at once) through the design problem of camber "
                "optimize (second order as the deck sets, warm-started from the group's last "
                "flow).")
+      .integer("active_rounds", 0, deck::IntRange(0, 1000),
+               "Active learning: after the Latin hypercube, this many rounds of active_batch "
+               "flows each, placed where an ensemble of four networks (32 x 32, tanh) fitted to "
+               "the flows so far (with their gradients when sampled) disagrees most among "
+               "active_candidates Latin-hypercube candidates (a new seed each round), kept apart "
+               "from each other. 0: none.")
+      .integer("active_batch", 4, deck::IntRange(1, 4096), "Flows per active-learning round.")
+      .integer("active_candidates", 2000, deck::IntRange(1, 1 << 20),
+               "Candidates scored per active-learning round.")
       .integer("ranks_per_sample", 1, deck::IntRange::positive(),
                "Ranks that solve one flow together; the rank count must be a multiple, and "
                "the groups solve different flows at once.");

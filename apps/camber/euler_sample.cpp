@@ -25,6 +25,7 @@
 #include <camber/core/atomic_file.hpp>
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
+#include <camber/nn/ensemble.hpp>
 #include <camber/nn/init.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
@@ -97,7 +98,8 @@ std::string csv_columns(const Space& space) {
 // The flows a previous run finished (rank 0 reads; the caller broadcasts):
 // index -> the flat record.
 std::map<int, std::vector<double>> read_done(const std::string& path, const std::string& design,
-                                             const Space& space) {
+                                             const Space& space,
+                                             std::map<int, std::vector<double>>& inputs) {
   std::map<int, std::vector<double>> done;
   std::ifstream in(path);
   if (!in) return done;
@@ -125,9 +127,70 @@ std::map<int, std::vector<double>> read_done(const std::string& path, const std:
                                                   << " values, expected " << fields);
     std::vector<double> record{v[0]};
     record.insert(record.end(), v.begin() + 1 + space.n_in(), v.end());
+    inputs[static_cast<int>(v[0])] = std::vector<double>(v.begin() + 1, v.begin() + 1 + space.n_in());
     done[static_cast<int>(v[0])] = std::move(record);
   }
   return done;
+}
+
+// The next active-learning batch: an ensemble of four networks fitted to
+// the converged flows among `done` with index below `first` (values, and
+// gradients when sampled; inputs scaled by their ranges, outputs by their
+// spread), scored on a Latin hypercube of sample.active_candidates points
+// (seed `seed`), the `count` where it disagrees most (nn::most_disagreeing,
+// spacing 0.2 of the ranges). Collective; the same on every rank.
+std::vector<std::vector<double>> active_batch(const deck::Deck& d, const Space& space,
+                                              const std::vector<std::vector<double>>& design,
+                                              const std::map<int, std::vector<double>>& done,
+                                              int first, int count, std::uint64_t seed,
+                                              MPI_Comm comm) {
+  const int n_in = space.n_in(), n_out = space.n_out(), width = space.width();
+  std::vector<double> x, y, g;
+  for (const auto& [i, r] : done) {
+    if (i >= first || r[static_cast<size_t>(width - 2)] == 0) continue;
+    const std::vector<double>& xi = design[static_cast<size_t>(i)];
+    x.insert(x.end(), xi.begin(), xi.end());
+    y.insert(y.end(), r.begin() + 1, r.begin() + 1 + n_out);
+    if (space.gradients) g.insert(g.end(), r.begin() + 1 + n_out, r.begin() + 1 + n_out + n_out * n_in);
+  }
+  const index_t rows = static_cast<index_t>(y.size() / static_cast<size_t>(n_out));
+  CAMBER_REQUIRE(rows >= 2, "active learning needs two converged flows to fit; it has " << rows);
+  nn::Normalization in_stats, out_stats;
+  for (const auto& range : space.ranges) {
+    in_stats.mean.push_back(0.5 * (range[0] + range[1]));
+    in_stats.stddev.push_back(0.5 * (range[1] - range[0]));
+  }
+  for (int o = 0; o < n_out; ++o) {
+    double mean = 0.0, var = 0.0;
+    for (index_t r = 0; r < rows; ++r) mean += y[static_cast<size_t>(r * n_out + o)];
+    mean /= static_cast<double>(rows);
+    for (index_t r = 0; r < rows; ++r)
+      var += (y[static_cast<size_t>(r * n_out + o)] - mean) * (y[static_cast<size_t>(r * n_out + o)] - mean);
+    out_stats.mean.push_back(mean);
+    out_stats.stddev.push_back(std::max(std::sqrt(var / static_cast<double>(rows)), 1e-12));
+  }
+  nn::EnsembleOptions o;
+  o.members = 4;
+  o.hidden = {32, 32};
+  o.epochs = 300;
+  o.batch_size = 16;
+  o.gradient_weight = space.gradients ? 1.0 : 0.0;
+  o.seed = seed;
+  nn::Ensemble ensemble(space.inputs, space.outputs, in_stats, out_stats, o, comm);
+  ensemble.fit(Tensor::from_host({rows, n_in}, x), Tensor::from_host({rows, n_out}, y),
+               space.gradients ? Tensor::from_host({rows, n_out, n_in}, g) : Tensor());
+  const int m = static_cast<int>(d.integer("sample.active_candidates"));
+  CAMBER_INPUT_REQUIRE(count <= m, "sample.active_batch " << count << " exceeds sample.active_candidates " << m);
+  const std::vector<std::vector<double>> pool = latin_hypercube(m, seed, space.ranges);
+  std::vector<double> flat;
+  for (const auto& p : pool) flat.insert(flat.end(), p.begin(), p.end());
+  std::vector<double> range_width;
+  for (const auto& range : space.ranges) range_width.push_back(range[1] - range[0]);
+  const std::vector<index_t> picks = nn::most_disagreeing(
+      ensemble, Tensor::from_host({m, n_in}, flat), count, range_width, out_stats.stddev, 0.2);
+  std::vector<std::vector<double>> out;
+  for (index_t p : picks) out.push_back(pool[static_cast<size_t>(p)]);
+  return out;
 }
 
 // The sample space of the deck: with sample.shape, the design section's
@@ -235,15 +298,21 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   const std::string csv = dir + "/" + name + "_samples.csv";
   const std::string h5 = dir + "/" + name + "_samples.h5";
   const int n = static_cast<int>(d.integer("sample.count"));
-  const std::vector<std::vector<double>> design =
-      latin_hypercube(n, static_cast<std::uint64_t>(d.integer("sample.seed")), space.ranges);
-  const std::string header = design_line(d, space);
+  const std::uint64_t seed = static_cast<std::uint64_t>(d.integer("sample.seed"));
+  std::vector<std::vector<double>> design = latin_hypercube(n, seed, space.ranges);
+  const int rounds = static_cast<int>(d.integer("sample.active_rounds"));
+  const int batch = static_cast<int>(d.integer("sample.active_batch"));
+  const std::string header =
+      design_line(d, space) +
+      (rounds > 0 ? CAMBER_MSG(", then " << rounds << " active rounds of " << batch << " from "
+                                         << d.integer("sample.active_candidates") << " candidates")
+                  : std::string());
 
-  std::map<int, std::vector<double>> done;
+  std::map<int, std::vector<double>> done, done_inputs;
   collective_guard(comm, [&] {
     if (rank == 0) {
       fs::create_directories(dir);
-      done = read_done(csv, header, space);
+      done = read_done(csv, header, space, done_inputs);
     }
   });
   {
@@ -279,7 +348,11 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
     s.precision(17);
     for (const auto& [i, r] : done) {
       s << i;
-      for (double v : design[static_cast<size_t>(i)]) s << ',' << v;
+      // An active round's flows read back before the round is placed
+      // again: their inputs as read.
+      for (double v : static_cast<size_t>(i) < design.size() ? design[static_cast<size_t>(i)]
+                                                             : done_inputs.at(i))
+        s << ',' << v;
       for (size_t k = 1; k < r.size(); ++k) s << ',' << r[k];
       s << '\n';
     }
@@ -326,6 +399,7 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
     return r;
   };
 
+  const auto solve_pending = [&](const std::vector<int>& pending) {
   for (size_t round = 0; round * n_groups < pending.size(); ++round) {
     std::vector<double> mine(static_cast<size_t>(width), 0.0);
     mine[0] = -1;
@@ -345,7 +419,7 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
       done[i] = std::vector<double>(r, r + width);
       const std::vector<double>& x = design[static_cast<size_t>(i)];
       std::ostringstream line;
-      line << "flow " << done.size() << "/" << n << ": #" << i << " M " << std::fixed
+      line << "flow " << done.size() << "/" << n + rounds * batch << ": #" << i << " M " << std::fixed
            << std::setprecision(4) << x[0] << ", alpha " << x[1] << " deg";
       if (space.n_shape > 0) line << ", " << space.n_shape << " shape variables";
       line << " -> CL " << std::setprecision(5) << r[1] << " CD " << r[2] << " CM " << r[3];
@@ -355,6 +429,46 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
       logging::info(line.str());
     }
     if (rank == 0) write_csv();
+  }
+  };
+  solve_pending(pending);
+  // Active learning: each round fits an ensemble to the flows so far and
+  // solves the batch where it disagrees most. A continued run recomputes
+  // the rounds it finished from the same rows (read back exactly), so it
+  // places them where the first run did; their inputs are checked.
+  for (int r = 1; r <= rounds; ++r) {
+    const int first = n + (r - 1) * batch;
+    bool all_done = true;
+    for (int i = first; i < first + batch; ++i) all_done = all_done && done.count(i) > 0;
+    std::vector<int> next;
+    {
+      ScopedTimer t("active learning");
+      const std::vector<std::vector<double>> picks =
+          active_batch(d, space, design, done, first, batch, seed + static_cast<std::uint64_t>(r), comm);
+      for (int k = 0; k < batch; ++k) {
+        design.push_back(picks[static_cast<size_t>(k)]);
+        if (done.count(first + k) == 0) next.push_back(first + k);
+      }
+    }
+    collective_guard(comm, [&] {
+      if (rank != 0) return;
+      for (int k = 0; k < batch; ++k) {
+        const auto it = done_inputs.find(first + k);
+        if (it == done_inputs.end()) continue;
+        double worst = 0.0;
+        for (size_t c = 0; c < it->second.size(); ++c)
+          worst = std::max(worst, std::abs(it->second[c] - design[static_cast<size_t>(first + k)][c]) /
+                                      (space.ranges[c][1] - space.ranges[c][0]));
+        CAMBER_INPUT_REQUIRE(worst <= 1e-12,
+                             csv << ": flow #" << first + k << " of active round " << r
+                                 << " lies elsewhere than this run places it (by " << worst
+                                 << " of a range); remove the file to sample again");
+      }
+    });
+    logging::info(CAMBER_MSG("active round " << r << "/" << rounds << ": " << batch
+                                             << " flows where the ensemble disagrees most"
+                                             << (all_done ? " (done before)" : "")));
+    solve_pending(next);
   }
   problem.reset();
   MPI_Comm_free(&gcomm);
@@ -381,7 +495,7 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
                         space.gradients ? Tensor::from_host({rows, n_out, n_in}, g) : Tensor());
   const std::string left_out =
       failed > 0 ? ", " + std::to_string(failed) + " not converged and left out" : std::string();
-  logging::info(CAMBER_MSG("wrote " << h5 << " (" << n - failed << " flows" << left_out
+  logging::info(CAMBER_MSG("wrote " << h5 << " (" << n + rounds * batch - failed << " flows" << left_out
                                     << (space.gradients ? ", with gradients" : "") << ") and " << csv));
   return 0;
 }

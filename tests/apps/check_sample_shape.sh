@@ -8,6 +8,7 @@
 # gradients (1e-6 of each row's largest); the thickness gradient is zero
 # in Mach and alpha; a network trains on the values and gradients (2
 # ranks) and reports its input Jacobian's error at the validation rows;
+# two active-learning rounds are placed alike when continued after one;
 # decks whose shape range does not fit the design section, and a gradient
 # weight on a data set without gradients, are refused with exit 2 naming
 # the key.
@@ -83,6 +84,31 @@ sed 's|out/shapes/shapes_samples.h5|out/plain/shapes_samples.h5|' train.yaml > t
 set +e; "$camber" train train_plain.yaml --no-timers > bad.log 2>&1; rc=$?; set -e
 [[ $rc == 2 ]] && grep -qE "train_plain.yaml:[0-9]+:[0-9]+: .*training\.gradient_weight.*holds no gradients" bad.log ||
   { cat bad.log; echo "FAIL: gradient_weight without gradients gave exit $rc"; exit 1; }
+# Active learning: 2 rounds of 2 flows after the 6, where an ensemble
+# fitted to the flows so far disagrees most (2 ranks); cut after the first
+# round and continued on one rank, the second round lies exactly where the
+# uninterrupted run placed it.
+sed 's/^  shape: \[-0.002, 0.002\]/  shape: [-0.002, 0.002]\n  active_rounds: 2\n  active_batch: 2\n  active_candidates: 500/; s|dir: out/shapes|dir: out/active|' shapes.yaml > active.yaml
+"$mpiexec" -n 2 --oversubscribe "$camber" sample active.yaml --no-timers > active.log 2>&1 ||
+  { cat active.log; echo "FAIL: active-learning sample failed"; exit 1; }
+[[ $(grep -c "^active round [12]/2: 2 flows where the ensemble disagrees most$" active.log) == 2 ]] &&
+  grep -q "wrote out/active/shapes_samples.h5 (10 flows, with gradients)" active.log ||
+  { cat active.log; echo "FAIL: no two active rounds of 2 flows"; exit 1; }
+cp out/active/shapes_samples.csv active_full.csv
+head -n 10 active_full.csv > out/active/shapes_samples.csv   # header, columns, 6 + 2 flows
+"$camber" sample active.yaml --no-timers > active_resumed.log 2>&1 ||
+  { cat active_resumed.log; echo "FAIL: the continued active run failed"; exit 1; }
+grep -q "^active round 1/2: .* (done before)$" active_resumed.log ||
+  { cat active_resumed.log; echo "FAIL: the first round was not recognised as done"; exit 1; }
+/usr/bin/python3 - active_full.csv out/active/shapes_samples.csv <<'PY' || { echo "FAIL: the continued run placed its flows elsewhere"; exit 1; }
+import csv, sys
+a = list(csv.reader(open(sys.argv[1])))[2:]
+b = list(csv.reader(open(sys.argv[2])))[2:]
+assert len(a) == len(b) == 10, (len(a), len(b))
+for ra, rb in zip(a, b):
+    assert ra[:7] == rb[:7], (ra[:7], rb[:7])
+    assert -0.002 <= float(ra[3]) <= 0.002 and 0.4 <= float(ra[1]) <= 0.6, ra[:7]
+PY
 bad() {  # bad REGEX SED_EXPRESSION: the deck edited so, then refused with exit 2
   sed "$2" shapes.yaml > bad.yaml
   set +e; "$camber" sample bad.yaml --no-timers > bad.log 2>&1; local rc=$?; set -e
@@ -91,4 +117,4 @@ bad() {  # bad REGEX SED_EXPRESSION: the deck edited so, then refused with exit 
 bad "bad.yaml:[0-9]+:[0-9]+: .*sample\.shape.*lies outside \[-design.bound, design.bound\]" 's/shape: \[-0.002, 0.002\]/shape: [-0.01, 0.002]/'
 bad "bad.yaml:[0-9]+:[0-9]+: .*sample\.shape.*is no range" 's/shape: \[-0.002, 0.002\]/shape: [0.002, -0.002]/'
 bad "bad.yaml:[0-9]+:[0-9]+: .*design\.parametrization.*2-D meshes" 's/parametrization: hicks_henne/parametrization: ffd_volume/;/bumps_per_surface/d'
-echo "PASS: 6 flows over Mach, alpha and 4 shape variables with adjoint gradients on 2 ranks, continued on 1 alike, trained with their gradients, bad shape ranges and a data set without gradients refused"
+echo "PASS: 6 flows over Mach, alpha and 4 shape variables with adjoint gradients on 2 ranks, continued on 1 alike, trained with their gradients, active rounds placed alike when continued, bad shape ranges and a data set without gradients refused"

@@ -19,7 +19,9 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -164,6 +166,57 @@ TEST(Ensemble, MembersDoNotDependOnTheRankCount) {
     ASSERT_EQ(a.size(), b.size());
     EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(double)), 0) << "member " << k;
   }
+}
+
+TEST(Ensemble, ActiveLearningPicksWhereTheDataAreNot) {
+  // Data only where x0 < 0: the disagreement is largest on the other side,
+  // and the spacing keeps the picks apart.
+  Data train = sample(48, -1, 1, 11);
+  std::vector<double> x = train.x.to_vector(), y = train.y.to_vector(), dy = train.dy.to_vector();
+  std::vector<double> xh, yh, dyh;
+  index_t kept = 0;
+  for (index_t r = 0; r < 48; ++r) {
+    if (x[static_cast<size_t>(3 * r)] >= 0.0) continue;
+    ++kept;
+    xh.insert(xh.end(), x.begin() + 3 * r, x.begin() + 3 * r + 3);
+    yh.insert(yh.end(), y.begin() + 2 * r, y.begin() + 2 * r + 2);
+    dyh.insert(dyh.end(), dy.begin() + 6 * r, dy.begin() + 6 * r + 6);
+  }
+  nn::Ensemble e = make(world(), 100);
+  e.fit(Tensor::from_host({kept, 3}, xh), Tensor::from_host({kept, 2}, yh),
+        Tensor::from_host({kept, 2, 3}, dyh));
+  const Data pool = sample(400, -1, 1, 51);
+  const std::vector<index_t> picks =
+      nn::most_disagreeing(e, pool.x, 6, {1.0, 1.0, 1.0}, {0.8, 0.5}, 0.5);
+  ASSERT_EQ(picks.size(), 6u);
+  const std::vector<double> px = pool.x.to_vector();
+  for (index_t p : picks) EXPECT_GT(px[static_cast<size_t>(3 * p)], 0.0) << "pick " << p;
+  const auto closest = [&](const std::vector<index_t>& chosen) {
+    double m = 1e300;
+    for (size_t a = 0; a < chosen.size(); ++a)
+      for (size_t b = 0; b < a; ++b) {
+        double d2 = 0.0;
+        for (int k = 0; k < 3; ++k) {
+          const double d = px[static_cast<size_t>(3 * chosen[a] + k)] - px[static_cast<size_t>(3 * chosen[b] + k)];
+          d2 += d * d;
+        }
+        m = std::min(m, std::sqrt(d2));
+      }
+    return m;
+  };
+  // Without spacing: the six largest scores, in order.
+  const std::vector<index_t> top = nn::most_disagreeing(e, pool.x, 6, {1.0, 1.0, 1.0}, {0.8, 0.5}, 1e-9);
+  const std::vector<double> sd = e.stddev(pool.x).to_vector();
+  std::vector<double> score;
+  for (index_t r = 0; r < 400; ++r)
+    score.push_back(sd[static_cast<size_t>(2 * r)] / 0.8 + sd[static_cast<size_t>(2 * r + 1)] / 0.5);
+  for (size_t k = 1; k < top.size(); ++k)
+    EXPECT_GE(score[static_cast<size_t>(top[k - 1])], score[static_cast<size_t>(top[k])]);
+  for (index_t r = 0; r < 400; ++r)
+    if (std::find(top.begin(), top.end(), r) == top.end())
+      EXPECT_LE(score[static_cast<size_t>(r)], score[static_cast<size_t>(top.back())]);
+  std::printf("closest pair: %g with spacing 0.5, %g without\n", closest(picks), closest(top));
+  EXPECT_GT(closest(picks), closest(top));
 }
 
 TEST(Ensemble, BadOptionsAndStatisticsAreBadInput) {
