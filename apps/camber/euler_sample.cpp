@@ -71,7 +71,10 @@ std::vector<std::vector<double>> latin_hypercube(int n, std::uint64_t seed,
   return x;
 }
 
-std::string design_line(const deck::Deck& d, const Space& space) {
+// The design and what its flows depend on besides (the mesh's cell count,
+// the scheme's order and limiter): a continued run on another grid or
+// scheme is refused instead of mixing flows of two discretizations.
+std::string design_line(const deck::Deck& d, const Space& space, std::int64_t cells) {
   std::ostringstream s;
   s.precision(17);
   const auto& m = d.reals("sample.mach");
@@ -82,6 +85,8 @@ std::string design_line(const deck::Deck& d, const Space& space) {
     s << " shape=" << space.ranges.back()[0] << "," << space.ranges.back()[1] << " shape_variables="
       << space.n_shape << " parametrization=" << d.string("design.parametrization");
   if (space.gradients) s << " gradients=1";
+  s << " cells=" << cells << " order=" << d.integer("flow.order")
+    << " limiter=" << d.string("flow.limiter");
   return s.str();
 }
 
@@ -303,7 +308,7 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   const int rounds = static_cast<int>(d.integer("sample.active_rounds"));
   const int batch = static_cast<int>(d.integer("sample.active_batch"));
   const std::string header =
-      design_line(d, space) +
+      design_line(d, space, setup.dm.n_global_cells()) +
       (rounds > 0 ? CAMBER_MSG(", then " << rounds << " active rounds of " << batch << " from "
                                          << d.integer("sample.active_candidates") << " candidates")
                   : std::string());

@@ -9,6 +9,7 @@
 # in Mach and alpha; a network trains on the values and gradients (2
 # ranks) and reports its input Jacobian's error at the validation rows;
 # two active-learning rounds are placed alike when continued after one;
+# the same design on another grid is refused rather than continued;
 # decks whose shape range does not fit the design section, and a gradient
 # weight on a data set without gradients, are refused with exit 2 naming
 # the key.
@@ -53,6 +54,11 @@ for ra, rb in zip(a, b):
 print(f"continued run: values within {worst_v:.1e} relative, gradients within {worst_g:.1e} of each row's largest")
 sys.exit(0 if worst_v < 1e-8 and worst_g < 1e-6 else 1)
 PY
+# The same design on another grid is not continued from these flows.
+sed 's/cells_around: 48/cells_around: 56/' shapes.yaml > regrid.yaml
+set +e; "$camber" sample regrid.yaml --no-timers > regrid.log 2>&1; rc=$?; set -e
+[[ $rc == 2 ]] && grep -q "shapes_samples.csv holds another design .*cells=1152 .*; remove it or change the case name" regrid.log ||
+  { cat regrid.log; echo "FAIL: a continued run on another grid gave exit $rc"; exit 1; }
 # Gradient-enhanced training on the data set (2 ranks), and the same deck
 # on a data set without gradients refused at training.gradient_weight.
 cat > train.yaml <<'DECK'
