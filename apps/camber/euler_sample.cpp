@@ -185,7 +185,6 @@ std::vector<std::vector<double>> active_batch(const deck::Deck& d, const Space& 
   ensemble.fit(Tensor::from_host({rows, n_in}, x), Tensor::from_host({rows, n_out}, y),
                space.gradients ? Tensor::from_host({rows, n_out, n_in}, g) : Tensor());
   const int m = static_cast<int>(d.integer("sample.active_candidates"));
-  CAMBER_INPUT_REQUIRE(count <= m, "sample.active_batch " << count << " exceeds sample.active_candidates " << m);
   const std::vector<std::vector<double>> pool = latin_hypercube(m, seed, space.ranges);
   std::vector<double> flat;
   for (const auto& p : pool) flat.insert(flat.end(), p.begin(), p.end());
@@ -307,6 +306,17 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   std::vector<std::vector<double>> design = latin_hypercube(n, seed, space.ranges);
   const int rounds = static_cast<int>(d.integer("sample.active_rounds"));
   const int batch = static_cast<int>(d.integer("sample.active_batch"));
+  collective_guard(comm, [&] {
+    if (rounds == 0) return;
+    if (n < 2)
+      d.reject("sample.active_rounds",
+               CAMBER_MSG("active learning fits networks to the first flows; sample.count = "
+                          << n << " gives fewer than 2"));
+    if (batch > d.integer("sample.active_candidates"))
+      d.reject("sample.active_batch",
+               CAMBER_MSG(batch << " flows per round exceed sample.active_candidates = "
+                                << d.integer("sample.active_candidates")));
+  });
   const std::string header =
       design_line(d, space, setup.dm.n_global_cells()) +
       (rounds > 0 ? CAMBER_MSG(", then " << rounds << " active rounds of " << batch << " from "

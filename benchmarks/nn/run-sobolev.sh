@@ -35,17 +35,14 @@ grep -E "^wrote" $out/sample.log
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v r="$ranks" \
   'BEGIN { printf "sampling: %.0f s on %s ranks; training: %.0f s (gradients), %.0f s (values)\n", b - a, r, c - b, d - c }'
 echo "baseline at M 0.5, alpha 0 (the spurious drag is its CD): $(grep -E '^  (CL|CD) ' $out/baseline.log | tr -s ' ' | tr '\n' ' ')"
-echo "| output | validation RMSE, values only | with gradients | ratio |"
-echo "|---|---|---|---|"
-for o in CL CD CM t_max; do
-  v=$(sed -n "s/^validation $o: RMSE \([0-9.e+-]*\) .*/\1/p" $out/values.log)
-  s=$(sed -n "s/^validation $o: RMSE \([0-9.e+-]*\) .*/\1/p" $out/sobolev.log)
-  awk -v o="$o" -v v="$v" -v s="$s" 'BEGIN { printf "| %s | %s | %s | %.2f |\n", o, v, s, v / s }'
-done
-echo "| output | input-Jacobian error at the validation flows, values only | with gradients | ratio |"
-echo "|---|---|---|---|"
-for o in CL CD CM t_max; do
-  v=$(sed -n "s|^validation d$o/d(inputs): relative error \([0-9.e+-]*\) .*|\1|p" $out/values.log)
-  s=$(sed -n "s|^validation d$o/d(inputs): relative error \([0-9.e+-]*\) .*|\1|p" $out/sobolev.log)
-  awk -v o="$o" -v v="$v" -v s="$s" 'BEGIN { printf "| %s | %s | %s | %.2f |\n", o, v, s, v / s }'
-done
+table() {  # TITLE SED_PATTERN(o): a row per output, values-only network against Sobolev
+  echo "| output | $1, values only | with gradients | ratio |"
+  echo "|---|---|---|---|"
+  for o in CL CD CM t_max; do
+    v=$(sed -n "${2//%s/$o}" $out/values.log)
+    s=$(sed -n "${2//%s/$o}" $out/sobolev.log)
+    awk -v o="$o" -v v="$v" -v s="$s" 'BEGIN { printf "| %s | %s | %s | %.2f |\n", o, v, s, v / s }'
+  done
+}
+table "validation RMSE" 's/^validation %s: RMSE \([0-9.e+-]*\) .*/\1/p'
+table "input-Jacobian error at the validation flows" 's|^validation d%s/d(inputs): relative error \([0-9.e+-]*\) .*|\1|p'

@@ -121,6 +121,7 @@ bad() {  # bad REGEX SED_EXPRESSION: the deck edited so, then refused with exit 
   [[ $rc == 2 ]] && grep -qE "$1" bad.log || { cat bad.log; echo "FAIL: '$2' gave exit $rc"; exit 1; }
 }
 bad "bad.yaml:[0-9]+:[0-9]+: .*sample\.shape.*lies outside \[-design.bound, design.bound\]" 's/shape: \[-0.002, 0.002\]/shape: [-0.01, 0.002]/'
+bad "bad.yaml:[0-9]+:[0-9]+: .*sample\.active_batch.*exceed sample\.active_candidates = 4" 's/^  shape: \[-0.002, 0.002\]/  shape: [-0.002, 0.002]\n  active_rounds: 1\n  active_batch: 8\n  active_candidates: 4/'
 bad "bad.yaml:[0-9]+:[0-9]+: .*sample\.shape.*is no range" 's/shape: \[-0.002, 0.002\]/shape: [0.002, -0.002]/'
 bad "bad.yaml:[0-9]+:[0-9]+: .*design\.parametrization.*2-D meshes" 's/parametrization: hicks_henne/parametrization: ffd_volume/;/bumps_per_surface/d'
 echo "PASS: 6 flows over Mach, alpha and 4 shape variables with adjoint gradients on 2 ranks, continued on 1 alike, trained with their gradients, active rounds placed alike when continued, bad shape ranges and a data set without gradients refused"
