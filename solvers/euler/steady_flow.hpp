@@ -6,9 +6,13 @@
 /// distribution and halo exchange of the undeformed mesh, built once: the
 /// cell graph does not change; only the local node coordinates move), the
 /// flow is solved to convergence (solve_steady; warm-started from the last
-/// converged state; the limiter frozen on the way, so the solution is a
-/// root of the frozen-limiter residual), and the force coefficients are
-/// returned. Reverse (VJP): one adjoint solve for the cotangent's weighted
+/// converged state), and the force coefficients are returned. The classic
+/// limiter (LimiterKind::venkatakrishnan) is frozen on the way
+/// (steady.freeze_limiter_drop, 1e-3 unless set), so its solution is a root
+/// of the frozen-limiter residual; Wang's and the smooth limiter
+/// (venkatakrishnan_wang, venkatakrishnan_smooth) stay live unless
+/// steady.freeze_limiter_drop is set, so the flow differentiated is the
+/// flow evaluated. Reverse (VJP): one adjoint solve for the cotangent's weighted
 /// sum of CL, CD, CM, then the shape derivative (Adjoint, ShapeDerivative):
 /// no tape through the Newton iterations. Forward mode (JVP): one tangent
 /// solve per direction. So, composed with a parametrization and a mesh
@@ -23,8 +27,9 @@
 ///   auto [cd, dcd_da] = ad::value_and_grad(f, ad::variable(a0));   // one adjoint solve
 /// @endcode
 ///
-/// The derivatives are those of the frozen-limiter discrete residual at the
-/// converged state: exact to the solve tolerances (tests/regression/
+/// The derivatives are those of the discrete residual at the converged
+/// state (with the limiter frozen where the solve froze it): exact to the
+/// solve tolerances (tests/regression/
 /// test_shape_gradient_mpi.cpp checks them against finite differences of
 /// converged solutions). They are first derivatives (constants in the
 /// graph): differentiating them again throws.
@@ -72,12 +77,12 @@ struct SteadyFlowSettings {
   std::vector<BoundaryCondition> conditions;
   FluxScheme scheme = FluxScheme::roe;
   SpatialOptions spatial;  ///< order 2 for design work
-  SteadyOptions steady;    ///< freeze_limiter_drop > 0 is set if 0 and a limiter is live
+  SteadyOptions steady;    ///< freeze_limiter_drop 1e-3 if 0 (classic limiter, order 2)
   AdjointOptions adjoint;
   /// > 0: the first CFL number of a warm-started solve (a neighbouring
   /// design's converged flow is a good start; the cold start's cfl_start
   /// would spend steps ramping up). 0: steady.cfl_start.
-  double warm_cfl_start = 0.0;
+  double warm_cfl_start = 1000.0;
   /// > 0: a warm-started solve that has not converged after this many
   /// Newton steps (or stops without an admissible step) is abandoned, and
   /// the design is solved again from the free stream as the first solve
@@ -86,7 +91,7 @@ struct SteadyFlowSettings {
   /// the README's optimization with lift held, the warm start of its
   /// second design stalled at 4e-3 of the reference (200 steps) where the
   /// cold start converged in 77. 0: no retry (steady.max_iterations warm).
-  int warm_max_iterations = 0;
+  int warm_max_iterations = 50;
   /// Called after every Newton step of every flow solve (progress output).
   SteadyMonitor monitor;
 };

@@ -53,17 +53,14 @@
 ///    the frozen-limiter residual.
 /// Limits: a limited scheme's discrete solution need not be unique, and
 /// then the path (these options, the rank count through the block-Jacobi
-/// preconditioner) picks one of several, each converged to round-off.
-/// Measured on the transonic NACA 0012 (benchmarks/euler-path-study.sh):
-/// Venkatakrishnan-Wang with wang_epsilon 0.05 gave three CLs from 0.339 to
-/// 0.354 on SU2's QuickStart mesh; with the default 0.1 (and node-neighbour
-/// gradients) every path tried agreed to 1e-9 there, and six paths agreed
-/// on Vassberg and Jameson's 128^2 grid even at 0.05. The classic limiter
-/// behaves like a small threshold.
-/// SU2's QuickStart mesh needed 80 to 160 steps at threshold 0.3 (the
-/// shock position oscillates for ~100 steps at CFL 100-1000 before Newton
-/// takes over) and 39 to 72 at 0.1 along the paths measured, so give it
-/// more than the default max_iterations.
+/// preconditioner) picks one of several, each converged to round-off. With
+/// Venkatakrishnan-Wang a small threshold (SpatialOptions::wang_epsilon)
+/// allows several solutions and a larger one fewer; the classic limiter
+/// behaves like a small threshold. A transonic case may need more than the
+/// default max_iterations while its shock settles. What was measured
+/// (solutions found per threshold and path, step counts on SU2's
+/// QuickStart mesh): docs/performance.md, "Is the discrete solution
+/// unique?" and "The steady solver's defaults".
 ///
 /// The linear solver is GMRES with block-Jacobi (one block per rank): ILU(1)
 /// of the first-order matrix, ILU(1) in RCM order of the assembled second-
@@ -96,11 +93,13 @@
 /// last good state.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include <camber/core/enum_names.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/exact_jacobian.hpp>
 #include <camber/core/tensor.hpp>
@@ -114,7 +113,10 @@ struct SteadyOptions {
   // initial state's (a restart passes the first run's initial residual, so
   // that the two runs stop where one run would).
   double reference_residual = 0.0;
-  double abs_tolerance = 1e-14;
+  // Converged also when the density residual is below this: a warm start
+  // from a neighbouring design's flow begins near round-off, where the
+  // relative drop cannot be met.
+  double abs_tolerance = 1e-13;
   double cfl_start = 10.0;
   double cfl_max = 1e10;
   double cfl_growth = 10.0;  // largest factor per step (when the residual falls)
@@ -135,20 +137,17 @@ struct SteadyOptions {
   // exact_jacobian.hpp), preconditions itself (block Jacobi with ILU(1) in
   // RCM order unless -PREFIXsub_pc_* options say otherwise). matrix_free:
   // each Krylov iteration costs one Dual<double, 1> residual evaluation and
-  // the first-order matrix preconditions. Transonic NACA 0012, Venkatakrishnan-
-  // Wang, one rank (docs/performance.md, "The stencil-assembled
-  // Jacobian"): SU2's QuickStart mesh (triangles, node-neighbour stencils)
-  // assembled 8.13 s against matrix-free 12.87 s (medians of 3 alternating
-  // pairs); Vassberg and Jameson's 128^2 quads 12.7 s against 13.7 s (one
-  // run each). GMRES is right-preconditioned for it (it stops on the true
-  // residual). Limit: on the
-  // 512^2 grid the assembled operator stalled near 1e-5 where the
-  // matrix-free one converged (227 steps): use matrix_free there. On 3-D
-  // tetrahedra (node-neighbour stencils: rows of ~100 or more 5 x 5 blocks)
-  // use matrix_free too: the ONERA M6 coarse grid (11,955 tetrahedra, M
-  // 0.8395, one rank, examples/onera_m6) converged matrix-free in 15 s and
-  // 188 MiB, assembled in 172 s and 1.2 GiB (ILU(1) of those rows; ILU(0):
-  // 35 s, 689 MiB), to the same solution.
+  // the first-order matrix preconditions. GMRES is right-preconditioned
+  // for the assembled operator (it stops on the true residual). On the 2-D
+  // transonic NACA 0012 grids measured the assembled operator was the
+  // faster; on 3-D tetrahedra (node-neighbour stencils: rows of ~100 or
+  // more 5 x 5 blocks) its ILU(1) costs an order of magnitude more time
+  // and several times the memory of matrix_free, to the same solution. On
+  // Vassberg and Jameson's 512^2 grid it stalled with the second-order
+  // ramp restarted at cfl_start and converged with second_order_cfl_start.
+  // Figures: docs/performance.md, "The stencil-assembled Jacobian (4d01a7e)
+  // and the defaults it brought", "Where the second-order phase starts"
+  // and "The Newton operator on 3-D tetrahedra".
   // automatic (the default): matrix_free on 3-D meshes, assembled on 2-D.
   enum class NewtonOperator { automatic, assembled, matrix_free };
   NewtonOperator newton_operator = NewtonOperator::automatic;
@@ -159,12 +158,10 @@ struct SteadyOptions {
   // the assembly's cost is shared by several steps while the operator
   // stays exact.
   enum class Preconditioner { first_order, second_order };
-  // With threshold 0.3 and the colouring assembly, second_order every 5
-  // steps was the faster on one rank (the transonic NACA 0012, one run
-  // each: Vassberg and Jameson's 128^2 grid 8.8 s against 9.8 s, SU2's
-  // QuickStart mesh 37 s against 73 s), but on two ranks its block-Jacobi
-  // ILU(2) of the lagged matrix did not converge the QuickStart case in 400
-  // steps, where first_order did in 109 (docs/performance.md).
+  // second_order was the faster on one rank where it was measured, but on
+  // two ranks its block-Jacobi ILU of the lagged matrix did not converge
+  // SU2's QuickStart case where first_order did (docs/performance.md, "The
+  // steady solver's defaults").
   Preconditioner preconditioner = Preconditioner::first_order;
   int jacobian_refresh = 5;
   // The CFL ceiling of defect correction (the smaller of this and cfl_max):
@@ -210,7 +207,7 @@ struct SteadyOptions {
   // (matrix-free or assembled: GMRES(60) stagnates at large CFL numbers),
   // 60 otherwise.
   int krylov_restart = 0;
-  // Second order with Venkatakrishnan's limiter, when disc's limiter is not
+  // Second order with any limiter but none, when disc's limiter is not
   // frozen already. > 0: once the density residual has fallen by this
   // factor, the limiter is frozen at the current state for the rest of the
   // solve (the residual at that state is unchanged; from then on it is
@@ -231,6 +228,16 @@ struct SteadyOptions {
   // one that does not fit: built here.
   std::shared_ptr<const ExactJacobian::Pattern> jacobian_pattern;
 };
+
+// The names of SteadyOptions' choices (the deck's solver.newton_operator and
+// solver.preconditioner values), the default first.
+inline constexpr std::array<EnumName<SteadyOptions::NewtonOperator>, 3> newton_operator_names{
+    {{SteadyOptions::NewtonOperator::automatic, "auto"},
+     {SteadyOptions::NewtonOperator::assembled, "assembled"},
+     {SteadyOptions::NewtonOperator::matrix_free, "matrix_free"}}};
+inline constexpr std::array<EnumName<SteadyOptions::Preconditioner>, 2> preconditioner_names{
+    {{SteadyOptions::Preconditioner::first_order, "first_order"},
+     {SteadyOptions::Preconditioner::second_order, "second_order"}}};
 
 struct IterationReport {
   int iteration = 0;
