@@ -15,6 +15,37 @@ set(CAMBER_MPIEXEC_ENV
   # Containers without a usable shared-memory transport still run.
   OMPI_MCA_btl_vader_single_copy_mechanism=none)
 
+# On a threaded Kokkos backend (OpenMP) each test gets the threads it can use
+# without oversubscribing: CAMBER_TEST_THREADS (default: the machine's
+# logical cores) shared by its ranks, at least one thread per rank. A one-rank
+# test then runs 2 threads on a 2-core machine and waits on its threads with
+# the OpenMP runtime's default spin-then-sleep; 4 ranks get one thread each.
+# (4 ranks of 2 threads on 2 cores either spin each other off the cores, or,
+# with passive waiting, pay a thread wake-up per kernel: a test of many small
+# kernels went from 26 s to over 300 s either way.)
+cmake_host_system_information(RESULT _camber_cores QUERY NUMBER_OF_LOGICAL_CORES)
+set(CAMBER_TEST_THREADS ${_camber_cores} CACHE STRING
+    "Threads of a one-rank test on a threaded Kokkos backend; MPI tests share them")
+string(TOUPPER "${Kokkos_DEVICES}" _camber_test_devices)
+if(_camber_test_devices MATCHES "OPENMP")
+  set(CAMBER_TEST_THREADED ON)
+else()
+  set(CAMBER_TEST_THREADED OFF)
+endif()
+
+# The test environment for RANKS ranks into OUT.
+function(camber_test_environment ranks out)
+  set(env ${CAMBER_MPIEXEC_ENV})
+  if(CAMBER_TEST_THREADED)
+    math(EXPR threads "${CAMBER_TEST_THREADS} / ${ranks}")
+    if(threads LESS 1)
+      set(threads 1)
+    endif()
+    list(APPEND env OMP_NUM_THREADS=${threads} OMP_PROC_BIND=false)
+  endif()
+  set(${out} "${env}" PARENT_SCOPE)
+endfunction()
+
 function(camber_add_mpi_command)
   cmake_parse_arguments(T "" "NAME;RANKS;TIMEOUT" "COMMAND;LABELS" ${ARGN})
   if(NOT T_TIMEOUT)
@@ -23,9 +54,10 @@ function(camber_add_mpi_command)
   add_test(NAME ${T_NAME}
            COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_RANKS}
                    --oversubscribe ${MPIEXEC_PREFLAGS} ${T_COMMAND})
+  camber_test_environment(${T_RANKS} env)
   set_tests_properties(${T_NAME} PROPERTIES
     LABELS "mpi;${T_LABELS}" PROCESSORS ${T_RANKS} TIMEOUT ${T_TIMEOUT}
-    ENVIRONMENT "${CAMBER_MPIEXEC_ENV}")
+    ENVIRONMENT "${env}")
 endfunction()
 
 function(camber_add_test)
@@ -46,7 +78,8 @@ function(camber_add_test)
     endforeach()
   else()
     add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+    camber_test_environment(1 env)
     set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT}
-                         ENVIRONMENT "${CAMBER_MPIEXEC_ENV}")
+                         ENVIRONMENT "${env}")
   endif()
 endfunction()

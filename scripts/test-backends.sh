@@ -6,8 +6,9 @@
 # openmp: builds Kokkos with OpenMP (scripts/build-kokkos.sh), builds Camber
 #   without PETSc, I/O, decks and apps (so Debian's Kokkos, which PETSc loads,
 #   never enters these executables) in build-openmp/, and runs every test that
-#   got built with 2 OpenMP threads, so missing atomics and racy reductions
-#   fail. A probe checks that Kokkos' default execution space is OpenMP.
+#   got built: one-rank tests with 2 OpenMP threads, so missing atomics and
+#   racy reductions fail; MPI tests with the 2 threads shared by their ranks
+#   (at least one each), so threads never outnumber the cores. A probe checks that Kokkos' default execution space is OpenMP.
 # cuda: builds Kokkos for CUDA (sm_90) and compiles and links the same
 #   modules with nvcc_wrapper in build-cuda/ (no GPU here: their tests are
 #   built and run by scripts/gpu-check on a GPU machine).
@@ -41,7 +42,7 @@ leg_openmp() {
   bash "$root/scripts/build-kokkos.sh" openmp "$prefix"
   mkdir -p "$build"
   cmake -S "$root" -B "$build" -DKokkos_ROOT="$prefix" "${module_opts[@]}" \
-        -DCAMBER_USE_CCACHE=ON > "$build/configure.log" 2>&1 \
+        -DCAMBER_TEST_THREADS="$threads" -DCAMBER_USE_CCACHE=ON > "$build/configure.log" 2>&1 \
     || { cat "$build/configure.log"; return 1; }
   grep 'Camber: Kokkos' "$build/configure.log"
   cmake --build "$build" -j "$jobs"
@@ -83,13 +84,13 @@ EOF
   [[ $line == *"(OpenMP)"* && $line == *"concurrency $threads" ]] \
     || { say "Kokkos does not run OpenMP with $threads threads"; return 1; }
 
-  say "ctest with OMP_NUM_THREADS=$threads (every test that was built, MPI included)"
-  # Passive waiting: the MPI tests run up to 4 ranks of $threads threads
-  # each on the 2 cores, and spinning idle threads then take the cores
-  # from the working ones (a test of many small kernels went from seconds
-  # to over 300 s).
-  (cd "$build" && OMP_NUM_THREADS=$threads OMP_PROC_BIND=false OMP_WAIT_POLICY=passive \
-     OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+  say "ctest: $threads threads for a one-rank test, shared by an MPI test's ranks (every test that was built)"
+  # Each test's OMP_NUM_THREADS comes from its registration
+  # (cmake/CamberTesting.cmake: CAMBER_TEST_THREADS over its ranks, at
+  # least one), so no test puts more threads than cores on the machine and
+  # the OpenMP runtime's default waiting (spin briefly, then sleep) serves
+  # every test.
+  (cd "$build" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
      ctest --output-on-failure --timeout 300)
 }
 
