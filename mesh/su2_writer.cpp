@@ -156,7 +156,9 @@ void write_su2(const DistributedMesh& dm, const std::string& path) {
   if (me == 0) std::fill(before.begin(), before.end(), 0);
   CAMBER_CHECK_MPI(MPI_Allreduce(size.data(), total.data(), n_parts, MPI_INT64_T, MPI_SUM, comm));
 
-  const std::string temporary = path + ".part";
+  // Every rank writes its part into one temporary file, committed (fsync,
+  // rename, directory fsync) by rank 0 once all have closed it.
+  const std::string temporary = temporary_path(path).string();
   MPI_File file = MPI_FILE_NULL;
   collective_guard(comm, [&] {
     const int rc = MPI_File_open(comm, temporary.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY,
@@ -170,13 +172,7 @@ void write_su2(const DistributedMesh& dm, const std::string& path) {
     section += total[k];
   }
   CAMBER_CHECK_MPI(MPI_File_close(&file));
-  collective_guard(comm, [&] {
-    if (me != 0) return;
-    std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    CAMBER_REQUIRE(!ec, "write_su2: cannot rename '" << temporary << "' to '" << path
-                                                     << "': " << ec.message());
-  });
+  commit_file_collective(temporary, path, comm);
 }
 
 }  // namespace camber::mesh

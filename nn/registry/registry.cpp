@@ -16,6 +16,7 @@
 #include <random>
 #include <sstream>
 
+#include <camber/core/atomic_file.hpp>
 #include <camber/core/error.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/model_file.hpp>
@@ -96,29 +97,14 @@ void require_name(const std::string& name, const std::string& what) {
                                                   "'_', '-' or '.', not starting with '.')");
 }
 
-// Copies `from` to `to` by a temporary name in the same folder: flushed to
-// disk, made read-only, then renamed (a kill leaves a stray temporary at
-// worst, never a partial `to`).
+// A blob or signature into the store: by a temporary name in the same
+// folder, flushed to disk, made read-only (0444), then renamed (a kill
+// leaves a stray temporary at worst, never a partial `to`).
 void copy_atomically(const std::string& from, const std::string& to) {
-  std::ifstream in(from, std::ios::binary);
-  CAMBER_INPUT_REQUIRE(in.good(), "registry: cannot read '" << from << "'");
-  std::random_device rd;
-  const std::string tmp = to + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(rd());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0644);
-  CAMBER_REQUIRE(fd >= 0, "registry: cannot create '" << tmp << "'");
-  std::vector<char> buffer(1 << 20);
-  bool ok = true;
-  while (ok && in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    const std::streamsize n = in.gcount();
-    ok = n <= 0 || ::write(fd, buffer.data(), static_cast<size_t>(n)) == n;
-  }
-  ok = ok && ::fsync(fd) == 0 && ::fchmod(fd, 0444) == 0;
-  ok = (::close(fd) == 0) && ok;
-  if (!ok || std::rename(tmp.c_str(), to.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    CAMBER_REQUIRE(false, "registry: cannot write '" << to << "'");
-  }
+  CAMBER_INPUT_REQUIRE(std::ifstream(from, std::ios::binary).good(),
+                       "registry: cannot read '" << from << "'");
+  copy_file_atomically(from, to,
+                       fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
 }
 
 }  // namespace

@@ -85,6 +85,9 @@ std::string TokenStore::add(const std::string& path, const std::string& name) {
   CAMBER_INPUT_REQUIRE(valid_name(name), "token: '" << name
                                                     << "' is not a name (1 to 64 letters, digits, "
                                                        "'_', '-' or '.')");
+  // Read, change, replace: under the lock, so that two commands adding
+  // tokens at once both land.
+  const FileLock lock(path);
   auto entries = read_entries(path, false);
   for (const auto& [sha, t] : entries)
     CAMBER_INPUT_REQUIRE(t.name != name, "token: '" << name << "' exists in " << path
@@ -96,6 +99,7 @@ std::string TokenStore::add(const std::string& path, const std::string& name) {
 }
 
 void TokenStore::revoke(const std::string& path, const std::string& name) {
+  const FileLock lock(path);
   auto entries = read_entries(path, true);
   bool found = false;
   for (auto& [sha, t] : entries)
