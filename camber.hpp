@@ -14,6 +14,7 @@
 #include <camber/core/allocator.hpp>
 #include <camber/core/atomic_file.hpp>
 #include <camber/core/config.hpp>
+#include <camber/core/enum_names.hpp>
 #include <camber/core/error.hpp>
 #include <camber/core/kokkos_math.hpp>
 #include <camber/core/log.hpp>
@@ -145,6 +146,7 @@
 #endif
 #if CAMBER_WITH_PETSC && CAMBER_WITH_IO
 #include <camber/solvers/aero/airfoil_design.hpp>
+#include <camber/solvers/aero/flow_output.hpp>
 #include <camber/solvers/aero/flow_state.hpp>
 #include <camber/solvers/aero/shape_design.hpp>
 #include <camber/solvers/aero/surrogate_model.hpp>

@@ -52,12 +52,14 @@
 /// bad_input error); boundary nodes other than the wall never slide.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <camber/autodiff/variable.hpp>
+#include <camber/core/enum_names.hpp>
 #include <camber/design/airfoil_wall.hpp>
 #include <camber/design/linear_map.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
@@ -67,6 +69,10 @@
 namespace camber::design {
 
 enum class DeformationMethod { idw, rbf };
+/// The methods' names (the deck's design.deformation values), the default
+/// first.
+inline constexpr std::array<EnumName<DeformationMethod>, 2> deformation_method_names{
+    {{DeformationMethod::idw, "idw"}, {DeformationMethod::rbf, "rbf"}}};
 
 struct DeformationOptions {
   double exponent = 3.0;  ///< idw: p in w = 1 / r^p; larger p keeps the motion closer to the wall

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include <camber/core/atomic_file.hpp>
+#include <camber/core/enum_names.hpp>
 #include <camber/core/error.hpp>
 #include <camber/io/hdf5_file.hpp>
 #include <camber/io/pvd_series.hpp>
@@ -39,18 +40,15 @@ namespace fs = std::filesystem;
 
 namespace euler_app {
 
-// Deck key of each boundary kind, in the `boundaries` section.
-const std::vector<std::pair<std::string, eu::BoundaryKind>>& boundary_keys() {
-  static const std::vector<std::pair<std::string, eu::BoundaryKind>> keys = {
-      {"slip_wall", eu::BoundaryKind::slip_wall},
-      {"symmetry", eu::BoundaryKind::symmetry},
-      {"far_field", eu::BoundaryKind::far_field},
-      {"supersonic_inflow", eu::BoundaryKind::supersonic_inflow},
-      {"supersonic_outflow", eu::BoundaryKind::supersonic_outflow}};
-  return keys;
-}
-
 void declare_euler_schema(deck::Schema& s) {
+  // Every default below that a library setting has is read from the
+  // library's own settings structs: a deck and a C++ program that leave a
+  // setting out get the same value.
+  const eu::FlowConditions flow0;
+  const eu::SpatialOptions spatial0;
+  const eu::SteadyFlowSettings design0;
+  const eu::SteadyOptions& steady0 = design0.steady;
+  const auto name_of = [](const auto& names, auto value) { return std::string(enum_name(names, value)); };
   s.section("mesh", "The computational mesh: an airfoil O-grid generated here, or a file.")
       .choice("generate", "airfoil_ogrid",
               {"airfoil_ogrid", "conformal_ogrid", "karman_trefftz_ogrid", "file"},
@@ -85,23 +83,23 @@ void declare_euler_schema(deck::Schema& s) {
   s.section("flow", "The free stream and the reference quantities of the coefficients.")
       .real("mach", deck::required, deck::Range::positive().and_at_most(10.0),
             "Free-stream Mach number.")
-      .real("alpha_deg", 0.0, deck::Range(-90.0, 90.0),
+      .real("alpha_deg", flow0.alpha_deg, deck::Range(-90.0, 90.0),
             "Angle of attack, in degrees (3-D: the free stream in the x-z plane).")
-      .real("pressure_Pa", 101325.0, deck::Range::positive(), "Free-stream static pressure, Pa.")
-      .real("temperature_K", 288.15, deck::Range::positive(),
+      .real("pressure_Pa", flow0.pressure, deck::Range::positive(), "Free-stream static pressure, Pa.")
+      .real("temperature_K", flow0.temperature, deck::Range::positive(),
             "Free-stream static temperature, K.")
-      .real("gamma", 1.4, deck::Range::greater_than(1.0).and_at_most(3.0),
+      .real("gamma", flow0.gamma, deck::Range::greater_than(1.0).and_at_most(3.0),
             "Ratio of specific heats.")
-      .real("gas_constant_J_per_kgK", 287.058, deck::Range::positive(),
+      .real("gas_constant_J_per_kgK", flow0.gas_constant, deck::Range::positive(),
             "Specific gas constant, J/(kg K).")
-      .choice("flux", "roe", {"roe", "hllc"},
+      .choice("flux", name_of(eu::flux_scheme_names, design0.scheme), enum_names(eu::flux_scheme_names),
               "Numerical flux. roe: Roe with the Harten-Hyman entropy fix. hllc: HLLC with "
               "Einfeldt's wave speeds.")
-      .integer("order", 1, deck::IntRange(1, 2),
+      .integer("order", spatial0.order, deck::IntRange(1, 2),
                "Spatial order: 1 (cell states at the faces) or 2 (least-squares gradients of "
                "the primitive variables, limited, reconstructed at the faces).")
-      .choice("limiter", "venkatakrishnan_wang",
-              {"venkatakrishnan_wang", "venkatakrishnan_smooth", "venkatakrishnan", "none"},
+      .choice("limiter", name_of(eu::limiter_kind_names, spatial0.limiter),
+              enum_names(eu::limiter_kind_names),
               "Order 2: venkatakrishnan_wang (one threshold per variable, wang_epsilon of its "
               "free-stream scale, and a smooth cap: Newton converges without freezing, and "
               "an optimizer's function is differentiable), venkatakrishnan_smooth (the same "
@@ -109,31 +107,33 @@ void declare_euler_schema(deck::Schema& s) {
               "minimum over faces: no switch left for Newton to cycle on), venkatakrishnan (threshold (K h)^3 "
               "per cell, min(1, phi); classic, may cycle unless frozen) or none (smooth flows "
               "only).")
-      .choice("gradient_stencil", "mixed", {"mixed", "nodes", "faces"},
+      .choice("gradient_stencil", name_of(eu::gradient_stencil_names, spatial0.gradient_stencil),
+              enum_names(eu::gradient_stencil_names),
               "Order 2: the cells the least-squares gradient and the limiter's bounds take "
               "around a cell: every cell sharing a node with it (nodes), its face neighbours "
               "(faces: three on a triangle, too few for transonic shocks), or face neighbours "
               "for quads and hexahedra and node neighbours for every other cell: triangles, "
               "tetrahedra, prisms, pyramids (mixed).")
-      .real("venkatakrishnan_k", 5.0, deck::Range::positive(),
+      .real("venkatakrishnan_k", spatial0.venkatakrishnan_k, deck::Range::positive(),
             "Venkatakrishnan's K: eps^2 = (K h)^3; larger K limits less.")
-      .real("wang_epsilon", 0.1, deck::Range::positive().and_at_most(10.0),
+      .real("wang_epsilon", spatial0.wang_epsilon, deck::Range::positive().and_at_most(10.0),
             "venkatakrishnan_wang and _smooth: the threshold as a fraction of each variable's "
             "free-stream scale (rho, speed of sound, rho c^2); larger limits less.")
-      .real("smooth_width", 0.25, deck::Range::positive().and_at_most(10.0),
+      .real("smooth_width", spatial0.smooth_width, deck::Range::positive().and_at_most(10.0),
             "venkatakrishnan_smooth: the width of the smooth maxima and minima of the "
             "neighbours' differences, as a fraction of wang_epsilon; smaller is closer to "
             "venkatakrishnan_wang's extremes (docs/performance.md, \"The smooth limiter's "
             "width\").")
-      .real("reference_length_m", 1.0, deck::Range::positive(),
+      .real("reference_length_m", flow0.reference_length, deck::Range::positive(),
             "Reference length (chord) of the coefficients, in mesh units.")
-      .real("reference_area_m2", 1.0, deck::Range::positive(),
+      .real("reference_area_m2", flow0.reference_area, deck::Range::positive(),
             "3-D meshes: reference area of the coefficients (planform or half-span area), in "
             "mesh units squared; lift is along z, drag along the free stream in the x-z plane, "
             "CM about the y axis through moment_point_m over reference area and length.")
-      .reals("moment_point_m", {0.25, 0.0}, deck::Length::between(2, 3), deck::Range::all(),
+      .reals("moment_point_m", {flow0.moment_point[0], flow0.moment_point[1]},
+             deck::Length::between(2, 3), deck::Range::all(),
              "Point the pitching moment is taken about: (x, y), or (x, y, z) on a 3-D mesh.")
-      .boolean("far_field_vortex", false,
+      .boolean("far_field_vortex", flow0.far_field_vortex,
                "Subsonic free streams: the far field sees a point vortex at moment_point_m "
                "carrying the current lift (Usab-Murman), so that a near far field gives a far "
                "one's lift. Not with camber optimize (its adjoint holds the far field fixed).");
@@ -164,16 +164,19 @@ void declare_euler_schema(deck::Schema& s) {
               "examples/onera_m6/schmitt_charpin_test2308.csv is the ONERA M6 experiment.");
   s.section("solver", "Pseudo-transient Newton (PETSc GMRES, block-Jacobi/ILU(1)); "
                       "-flow_ksp_* and -flow_pc_* options override the linear solver.")
-      .integer("max_iterations", 100, deck::IntRange(1, 100000), "Most Newton steps.")
-      .real("rel_tolerance", 1e-10, deck::Range::positive().and_less_than(1.0),
+      .integer("max_iterations", steady0.max_iterations, deck::IntRange(1, 100000),
+               "Most Newton steps.")
+      .real("rel_tolerance", steady0.rel_tolerance, deck::Range::positive().and_less_than(1.0),
             "Converged when the density residual has fallen by this factor.")
-      .real("cfl_start", 10.0, deck::Range::positive(), "CFL number of the first step.")
-      .real("cfl_max", 1e10, deck::Range::positive(), "Largest CFL number.")
-      .real("linear_rel_tolerance", 1e-3, deck::Range::positive().and_less_than(1.0),
+      .real("cfl_start", steady0.cfl_start, deck::Range::positive(), "CFL number of the first step.")
+      .real("cfl_max", steady0.cfl_max, deck::Range::positive(), "Largest CFL number.")
+      .real("linear_rel_tolerance", steady0.linear_rel_tolerance,
+            deck::Range::positive().and_less_than(1.0),
             "Relative tolerance of each linear solve.")
-      .integer("linear_max_iterations", 200, deck::IntRange(1, 100000),
+      .integer("linear_max_iterations", steady0.linear_max_iterations, deck::IntRange(1, 100000),
                "Most GMRES iterations per Newton step.")
-      .choice("newton_operator", "auto", {"auto", "assembled", "matrix_free"},
+      .choice("newton_operator", name_of(eu::newton_operator_names, steady0.newton_operator),
+              enum_names(eu::newton_operator_names),
               "Order 2: the exact Newton matrix assembled every step by the chain rule "
               "through each cell's reconstruction (block Jacobi with ILU(1) in reverse "
               "Cuthill-McKee order preconditions it, from the right) or applied matrix-free "
@@ -181,36 +184,38 @@ void declare_euler_schema(deck::Schema& s) {
               "measured to converge the 512 x 512 transonic grid). auto: assembled on 2-D "
               "meshes, matrix_free on 3-D ones (the ONERA M6 coarse grid: 12.8 s matrix-free, "
               "172 s assembled).")
-      .choice("preconditioner", "first_order", {"first_order", "second_order"},
+      .choice("preconditioner", name_of(eu::preconditioner_names, steady0.preconditioner),
+              enum_names(eu::preconditioner_names),
               "Order 2, matrix_free: the first-order matrix with ILU(1), or the assembled "
               "second-order Jacobian with ILU(1) in reverse Cuthill-McKee order, assembled "
               "every jacobian_refresh steps.")
-      .integer("jacobian_refresh", 5, deck::IntRange(1, 1000),
+      .integer("jacobian_refresh", steady0.jacobian_refresh, deck::IntRange(1, 1000),
                "Order 2, matrix_free with the second_order preconditioner: Newton steps "
                "between assemblies of the preconditioner (kept, with its factors, in between).")
-      .real("warm_cfl_start", 1000.0, deck::Range::positive(),
+      .real("warm_cfl_start", design0.warm_cfl_start, deck::Range::positive(),
             "camber optimize: the first CFL number of a design's flow solve started from the "
             "previous design's converged flow (the small transonic example: 7-49 Newton steps "
             "per design at 1000, 15-60 at the cold start's 10).")
-      .integer("warm_max_iterations", 50, deck::IntRange(0, 1000000),
+      .integer("warm_max_iterations", design0.warm_max_iterations, deck::IntRange(0, 1000000),
                "camber optimize: a design's flow solve started from the previous design's flow "
                "that has not converged after this many Newton steps is solved again from the "
                "free stream (max_iterations). 0: no retry.")
-      .real("first_order_drop", 1e-3, deck::Range(0.0, 1.0),
+      .real("first_order_drop", steady0.first_order_drop, deck::Range(0.0, 1.0),
             "Order 2: first-order Newton steps until that residual has fallen by this "
             "factor, then second order. 0: second order from the start.")
-      .real("second_order_cfl_start", 0.0, deck::Range(0.0, 1e12),
+      .real("second_order_cfl_start", steady0.second_order_cfl_start, deck::Range(0.0, 1e12),
             "Order 2 after the first-order phase: > 0, the CFL number the second-order phase "
             "starts at (at most the one the first-order phase ended at, at least cfl_start): "
             "SU2's QuickStart mesh 39 Newton steps at 1e4 against 52. 0: cfl_start again. On "
             "coarse grids whose limited solution is not unique it can pick another solution "
             "for a neighbouring shape, so camber optimize is not measured with it.")
-      .real("max_update", 0.2, deck::Range(0.0, 1e6),
+      .real("max_update", steady0.max_update, deck::Range(0.0, 1e6),
             "Order 2: a step changes density and pressure by at most this fraction in any "
             "cell (the step is scaled down to fit). 0: only positivity limits the step.")
-      .real("second_order_cfl_growth", 4.0, deck::Range::greater_than(1.0).and_at_most(1e6),
+      .real("second_order_cfl_growth", steady0.second_order_cfl_growth,
+            deck::Range::greater_than(1.0).and_at_most(1e6),
             "Order 2: the largest factor the CFL number grows by in one step.")
-      .real("freeze_limiter_drop", 0.0, deck::Range(0.0, 1.0),
+      .real("freeze_limiter_drop", steady0.freeze_limiter_drop, deck::Range(0.0, 1.0),
             "Order 2 with a limiter: once the density residual has fallen by this factor, "
             "freeze the limiter at the current state (the Newton iteration then converges "
             "without limiter switching; the solution is a root of the frozen-limiter "
@@ -252,7 +257,8 @@ void declare_euler_schema(deck::Schema& s) {
               "alpha rows are not used). With optimizer.max_iterations: 1 it evaluates that "
               "design, e.g. one optimized on a coarser grid solved on a finer one. The "
               "baseline (the lift target, the scales) stays the undeformed shape.")
-      .choice("deformation", "idw", {"idw", "rbf"},
+      .choice("deformation", name_of(design::deformation_method_names, design::DeformationOptions{}.method),
+              enum_names(design::deformation_method_names),
               "The volume mesh deformation: idw (inverse-distance weighting) or rbf (radial "
               "basis functions, Wendland C2 kernel, interpolating the wall and the other "
               "boundaries).")
@@ -262,7 +268,8 @@ void declare_euler_schema(deck::Schema& s) {
             "deformation: rbf: the kernel's support radius in chords (nodes farther from "
             "every boundary node stay put).");
   s.section("optimizer", "camber optimize: the objective, the constraints and NLopt.")
-      .choice("objective", "cd", {"cd", "cl", "cm"}, "The force coefficient minimized.")
+      .choice("objective", name_of(aero::coefficient_names, aero::ShapeDesignSettings{}.objective),
+              enum_names(aero::coefficient_names), "The force coefficient minimized.")
       .choice("algorithm", "slsqp", {"slsqp", "mma", "ccsaq", "trust_region"},
               "NLopt's algorithm on the flow, or trust_region: surrogate-based optimization "
               "(2-D): an ensemble of small networks trained on every flow's values and adjoint "
@@ -294,7 +301,7 @@ void declare_euler_schema(deck::Schema& s) {
             "The leading-edge radius (the circle through the nose node and the first wall "
             "node 0.005 chords behind it on each surface) stays at least this fraction of "
             "the baseline's. 0: no such constraint.")
-      .choice("lift", "free",
+      .choice("lift", name_of(aero::lift_constraint_names, aero::ShapeDesignSettings{}.lift),
               {"free", "at_least_baseline", "at_least", "equal_baseline", "equal",
                "fixed_baseline", "fixed"},
               "How the lift is held. at_least_baseline / at_least: CL stays at least the "
@@ -431,10 +438,11 @@ void validate_euler(const deck::Deck& d) {
       naca.substr(2) == "00")
     d.reject("mesh.naca", "'" + naca + "' is not a NACA 4-digit designation (e.g. 0012, 2412)");
   std::set<std::string> seen;
-  for (const auto& [key, kind] : boundary_keys())
-    for (const std::string& name : split_names(d.string("boundaries." + key)))
+  for (const auto& [kind, key] : eu::boundary_kind_names)
+    for (const std::string& name : split_names(d.string("boundaries." + std::string(key))))
       if (!seen.insert(name).second)
-        d.reject("boundaries." + key, "marker '" + name + "' is given two boundary conditions");
+        d.reject("boundaries." + std::string(key),
+                 "marker '" + name + "' is given two boundary conditions");
   if (d.boolean("flow.far_field_vortex") && d.real("flow.mach") >= 1.0)
     d.reject("flow.far_field_vortex", "needs a subsonic free stream (flow.mach < 1)");
   const std::string& lift = d.string("optimizer.lift");
@@ -562,10 +570,10 @@ std::vector<eu::BoundaryCondition> boundary_conditions(const deck::Deck& d, cons
     std::string names;
     for (const mesh::Marker& mk : m.markers()) names += (names.empty() ? "" : ", ") + mk.name;
     std::set<std::string> given;
-    for (const auto& [key, kind] : boundary_keys())
-      for (const std::string& name : split_names(d.string("boundaries." + key))) {
+    for (const auto& [kind, key] : eu::boundary_kind_names)
+      for (const std::string& name : split_names(d.string("boundaries." + std::string(key)))) {
         if (m.marker_index(name) < 0)
-          d.reject("boundaries." + key,
+          d.reject("boundaries." + std::string(key),
                    "the mesh has no marker '" + name + "'; its markers are: " + names);
         conditions.push_back({name, kind});
         given.insert(name);
@@ -580,25 +588,18 @@ std::vector<eu::BoundaryCondition> boundary_conditions(const deck::Deck& d, cons
 }
 
 eu::FluxScheme flux_scheme(const deck::Deck& d) {
-  return d.string("flow.flux") == "roe" ? eu::FluxScheme::roe : eu::FluxScheme::hllc;
+  return enum_from_name(eu::flux_scheme_names, d.string("flow.flux"), "flow.flux");
 }
 
 eu::SpatialOptions spatial_options(const deck::Deck& d) {
   eu::SpatialOptions spatial;
   spatial.order = static_cast<int>(d.integer("flow.order"));
-  const std::string& limiter = d.string("flow.limiter");
-  spatial.limiter = limiter == "none"                   ? eu::LimiterKind::none
-                    : limiter == "venkatakrishnan_wang" ? eu::LimiterKind::venkatakrishnan_wang
-                    : limiter == "venkatakrishnan_smooth"
-                        ? eu::LimiterKind::venkatakrishnan_smooth
-                        : eu::LimiterKind::venkatakrishnan;
+  spatial.limiter = enum_from_name(eu::limiter_kind_names, d.string("flow.limiter"), "flow.limiter");
   spatial.venkatakrishnan_k = d.real("flow.venkatakrishnan_k");
   spatial.wang_epsilon = d.real("flow.wang_epsilon");
   spatial.smooth_width = d.real("flow.smooth_width");
-  const std::string& stencil = d.string("flow.gradient_stencil");
-  spatial.gradient_stencil = stencil == "faces"   ? eu::GradientStencil::faces
-                             : stencil == "nodes" ? eu::GradientStencil::nodes
-                                                  : eu::GradientStencil::mixed;
+  spatial.gradient_stencil = enum_from_name(eu::gradient_stencil_names,
+                                            d.string("flow.gradient_stencil"), "flow.gradient_stencil");
   return spatial;
 }
 
@@ -615,14 +616,11 @@ eu::SteadyOptions steady_options(const deck::Deck& d) {
   so.second_order_cfl_growth = d.real("solver.second_order_cfl_growth");
   so.second_order_cfl_start = d.real("solver.second_order_cfl_start");
   so.max_update = d.real("solver.max_update");
-  so.preconditioner = d.string("solver.preconditioner") == "first_order"
-                          ? eu::SteadyOptions::Preconditioner::first_order
-                          : eu::SteadyOptions::Preconditioner::second_order;
+  so.preconditioner = enum_from_name(eu::preconditioner_names, d.string("solver.preconditioner"),
+                                     "solver.preconditioner");
   so.jacobian_refresh = static_cast<int>(d.integer("solver.jacobian_refresh"));
-  const std::string op = d.string("solver.newton_operator");
-  so.newton_operator = op == "matrix_free" ? eu::SteadyOptions::NewtonOperator::matrix_free
-                       : op == "assembled" ? eu::SteadyOptions::NewtonOperator::assembled
-                                           : eu::SteadyOptions::NewtonOperator::automatic;
+  so.newton_operator = enum_from_name(eu::newton_operator_names, d.string("solver.newton_operator"),
+                                      "solver.newton_operator");
   return so;
 }
 
@@ -640,89 +638,6 @@ eu::FlowConditions flow_conditions(const deck::Deck& d) {
   f.reference_area = d.real("flow.reference_area_m2");
   f.far_field_vortex = d.boolean("flow.far_field_vortex");
   return f;
-}
-
-// Cell fields in physical units, for ParaView: owned rows.
-std::vector<io::Field> flow_fields(const eu::Discretization& disc, const Tensor& U) {
-  const eu::FlowConditions& flow = disc.flow();
-  const eu::IdealGas gas = disc.gas();
-  const double rho_s = flow.density_scale(), c_s = flow.velocity_scale(),
-               p_s = flow.pressure_scale();
-  const double p_inf = 1.0 / flow.gamma, q_inf = 0.5 * flow.mach * flow.mach;
-  const double s_inf = p_inf;  // p / rho^gamma with rho = 1
-  const auto h = U.host();
-  const index_t n = disc.n_owned();
-  const int nv = disc.n_vars();
-  io::Field rho{"Density [kg/m^3]", 1, {}}, vel{"Velocity [m/s]", 3, {}},
-      p{"Pressure [Pa]", 1, {}}, mach{"Mach", 1, {}}, cp{"Cp", 1, {}},
-      ds{"Entropy deviation s/s_inf - 1", 1, {}};
-  const auto add = [&](const auto& w, double w_z) {
-    rho.values.push_back(w.rho * rho_s);
-    vel.values.insert(vel.values.end(), {w.vel[0] * c_s, w.vel[1] * c_s, w_z * c_s});
-    p.values.push_back(w.p * p_s);
-    mach.values.push_back(eu::mach_number(gas, w));
-    cp.values.push_back((w.p - p_inf) / q_inf);
-    ds.values.push_back(eu::entropy_measure(gas, w) / s_inf - 1.0);
-  };
-  for (index_t c = 0; c < n; ++c) {
-    if (nv == 5) {
-      eu::Conserved<double, 3> u;
-      for (int k = 0; k < 5; ++k) u[k] = h(c * 5 + k);
-      const eu::Primitive<double, 3> w = eu::to_primitive(gas, u);
-      add(w, w.vel[2]);
-    } else {
-      eu::Conserved<double, 2> u;
-      for (int k = 0; k < 4; ++k) u[k] = h(c * 4 + k);
-      add(eu::to_primitive(gas, u), 0.0);
-    }
-  }
-  return {rho, vel, p, mach, cp, ds};
-}
-
-struct WallPoint {
-  double x, y, z, cp;
-};
-
-// (x, y[, z], Cp) at the wall faces of every slip-wall marker, gathered on
-// rank 0; in 2-D ordered around the body (by angle about its centre), in
-// 3-D by x, then y, then z.
-std::vector<WallPoint> wall_cp(const eu::Discretization& disc, const Tensor& U,
-                               const std::vector<eu::BoundaryCondition>& conditions) {
-  mesh::DistributedMesh& dm = disc.mesh();
-  const auto center = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
-                                                          disc.geometry().face_center);
-  const Tensor pressures = disc.wall_face_pressures(U);
-  const auto pf = pressures.host();
-  const double p_inf = 1.0 / disc.flow().gamma, q_inf = 0.5 * disc.flow().mach * disc.flow().mach;
-  std::vector<double> mine;
-  const int nv = disc.n_vars();
-  for (const eu::BoundaryCondition& c : conditions) {
-    if (c.kind != eu::BoundaryKind::slip_wall) continue;
-    for (index_t f : dm.owned_marker_faces(c.marker)) {
-      const double p = pf(f);
-      mine.insert(mine.end(), {center(f, 0), center(f, 1), nv == 5 ? center(f, 2) : 0.0,
-                               (p - p_inf) / q_inf});
-    }
-  }
-  const std::vector<double> all = par::gather_on_root(mine, dm.comm());
-  std::vector<WallPoint> points;
-  for (size_t i = 0; i + 3 < all.size(); i += 4)
-    points.push_back({all[i], all[i + 1], all[i + 2], all[i + 3]});
-  if (points.empty()) return points;
-  if (nv == 5) {
-    std::sort(points.begin(), points.end(), [](const WallPoint& a, const WallPoint& b) {
-      return std::tie(a.x, a.y, a.z) < std::tie(b.x, b.y, b.z);
-    });
-    return points;
-  }
-  double cx = 0.0, cy = 0.0;
-  for (const WallPoint& p : points) cx += p.x, cy += p.y;
-  cx /= static_cast<double>(points.size());
-  cy /= static_cast<double>(points.size());
-  std::sort(points.begin(), points.end(), [&](const WallPoint& a, const WallPoint& b) {
-    return std::atan2(a.y - cy, a.x - cx) < std::atan2(b.y - cy, b.x - cx);
-  });
-  return points;
 }
 
 // PNG plots with gnuplot (Debian's gnuplot-nox), from the CSV files that
@@ -955,7 +870,7 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
     write_history(steps);
     if (d.boolean("output.paraview")) {
       const std::string pvtu = io::write_pvtu(dir + "/" + io::series_file_name(name, 0),
-                                              dm.owned_piece(flow_fields(disc, U)), comm);
+                                              dm.owned_piece(aero::flow_fields(disc, U)), comm);
       io::PvdSeries series(dir + "/" + name + ".pvd", comm);
       series.add(0.0, fs::path(pvtu).filename().string());
     }
@@ -972,7 +887,7 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   // every rank.
   {
     ScopedTimer t("output");
-    const std::vector<WallPoint> cp = wall_cp(disc, U, conditions);
+    const std::vector<aero::WallPoint> cp = aero::wall_cp(disc, U, conditions);
     std::vector<aero::SectionPoint> stations;
     if (!d.reals("wing.stations").empty()) {
       std::vector<std::string> walls;
@@ -985,7 +900,7 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
       std::ostringstream c;
       const int dim = disc.dim();
       c << (dim == 3 ? "x,y,z,Cp\n" : "x,y,Cp\n") << std::setprecision(10);
-      for (const WallPoint& p : cp) {
+      for (const aero::WallPoint& p : cp) {
         c << p.x << ',' << p.y << ',';
         if (dim == 3) c << p.z << ',';
         c << p.cp << '\n';
@@ -1016,7 +931,7 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
                     (png ? ", and their plots _convergence.png and _cp.png" : ""));
     }
     if (d.boolean("output.paraview")) {
-      const std::vector<io::Field> fields = flow_fields(disc, U);
+      const std::vector<io::Field> fields = aero::flow_fields(disc, U);
       const std::string pvtu =
           io::write_pvtu(dir + "/" + io::series_file_name(name, 0), dm.owned_piece(fields), comm);
       io::PvdSeries series(dir + "/" + name + ".pvd", comm);

@@ -28,6 +28,7 @@
 #include <camber/core/runtime.hpp>
 #include <camber/optimization/optimizer.hpp>
 #include <camber/optimization/trust_region.hpp>
+#include <camber/solvers/aero/flow_output.hpp>
 #include <camber/solvers/aero/flow_state.hpp>
 #include <camber/solvers/aero/shape_design.hpp>
 #include <camber/solvers/aero/surrogate_model.hpp>
@@ -151,8 +152,6 @@ void write_wing_stations(const std::string& dir, const std::string& stem,
                          const std::vector<aero::SectionPoint>& stations,
                          const std::vector<double>& etas, const std::string& reference = "");
 
-// Cell fields in physical units for ParaView (owned rows).
-std::vector<io::Field> flow_fields(const eu::Discretization& disc, const Tensor& U);
 // What every flow of a design shares: the deck's mesh, partitioned over
 // `comm`, and its boundary conditions.
 struct FlowSetup {

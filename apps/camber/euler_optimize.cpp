@@ -61,7 +61,6 @@ eu::SteadyFlowSettings design_flow_settings(const deck::Deck& d, const mesh::Mes
   settings.scheme = flux_scheme(d);
   settings.spatial = spatial_options(d);
   settings.steady = steady_options(d);
-  settings.steady.abs_tolerance = 1e-13;  // warm starts begin near round-off
   settings.warm_cfl_start = d.real("solver.warm_cfl_start");
   settings.warm_max_iterations = static_cast<int>(d.integer("solver.warm_max_iterations"));
   // `camber -v optimize`: every Newton step of every flow solve.
@@ -77,8 +76,8 @@ eu::SteadyFlowSettings design_flow_settings(const deck::Deck& d, const mesh::Mes
 design::DeformationOptions deformation_options(const deck::Deck& d) {
   design::DeformationOptions o;
   o.exponent = d.real("design.idw_exponent");
-  o.method = d.string("design.deformation") == "rbf" ? design::DeformationMethod::rbf
-                                                     : design::DeformationMethod::idw;
+  o.method = enum_from_name(design::deformation_method_names, d.string("design.deformation"),
+                            "design.deformation");
   o.rbf_support = d.real("design.rbf_support");
   return o;
 }
@@ -113,15 +112,16 @@ std::unique_ptr<design::ShapeParametrization> shape_parametrization(
 }
 
 void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s, MPI_Comm comm) {
-  const std::string& objective = d.string("optimizer.objective");
-  s.objective = objective == "cl"   ? aero::Coefficient::cl
-                : objective == "cd" ? aero::Coefficient::cd
-                                    : aero::Coefficient::cm;
-  const std::string& lift = d.string("optimizer.lift");
-  s.lift = lift == "free"                                      ? aero::LiftConstraint::none
-           : lift == "at_least" || lift == "at_least_baseline" ? aero::LiftConstraint::at_least
-           : lift == "fixed" || lift == "fixed_baseline"       ? aero::LiftConstraint::fixed
-                                                                : aero::LiftConstraint::equal;
+  s.objective = enum_from_name(aero::coefficient_names, d.string("optimizer.objective"),
+                               "optimizer.objective");
+  // at_least_baseline, equal_baseline, fixed_baseline: the constraint with
+  // the baseline's CL as its target.
+  std::string lift = d.string("optimizer.lift");
+  const std::string baseline = "_baseline";
+  if (lift.size() > baseline.size() &&
+      lift.compare(lift.size() - baseline.size(), baseline.size(), baseline) == 0)
+    lift.resize(lift.size() - baseline.size());
+  s.lift = enum_from_name(aero::lift_constraint_names, lift, "optimizer.lift");
   if (d.has("optimizer.lift_target")) s.lift_target = d.real("optimizer.lift_target");
   s.alpha_range_deg = d.real("optimizer.alpha_range_deg");
   if (d.has("optimizer.cm_min")) s.cm_min = d.real("optimizer.cm_min");
@@ -235,77 +235,6 @@ void log_baseline(const deck::Deck& d, aero::ShapeDesign& problem, std::int64_t 
                                        : std::string())));
 }
 
-}  // namespace euler_app
-
-using namespace euler_app;
-
-namespace {
-
-// ParaView fields of the objective's adjoint: psi per cell and, in 2-D,
-// the surface sensitivity dJ/dn (the shape gradient at the wall nodes
-// along the wall's unit normal, averaged over each wall face's two nodes)
-// in the wall cells. (In 3-D the gradient lives at each rank's node rows
-// only; no rank gathers it.)
-std::vector<io::Field> adjoint_fields(eu::SteadyFlow& flow, const std::vector<std::string>& walls,
-                                      const std::string& objective) {
-  if (flow.sensitivities().empty()) return {};
-  const eu::SteadyFlow::Sensitivity& s = flow.sensitivities().front();
-  const eu::Discretization& disc = flow.discretization();
-  mesh::DistributedMesh& dm = disc.mesh();
-  const index_t n = disc.n_owned();
-  const int nv = disc.n_vars();
-  io::Field psi{"Adjoint of " + objective +
-                    (disc.dim() == 3 ? " (mass, x-, y-, z-momentum, energy)"
-                                     : " (mass, x-momentum, y-momentum, energy)"),
-                nv, {}};
-  const auto ph = s.psi.host();
-  for (index_t c = 0; c < n; ++c)
-    for (int k = 0; k < nv; ++k) psi.values.push_back(ph(c * nv + k));
-  if (disc.dim() == 3) return {psi};
-  io::Field dn{"Surface sensitivity d" + objective + "/dn [1/m]", 1,
-               std::vector<double>(static_cast<size_t>(n), 0.0)};
-  // dJ/dX at the wall nodes only: each rank's share at its rows, summed
-  // over ranks by wall index (O(wall nodes); no global array).
-  const design::DesignBoundary boundary = design::design_boundary(dm, walls);
-  std::vector<double> gx(2 * boundary.wall_nodes.size(), 0.0);
-  {
-    const std::vector<std::int64_t>& rows = flow.node_rows();
-    const auto share = s.dX_share.host();
-    for (size_t r = 0; r < rows.size(); ++r) {
-      const std::int64_t w = boundary.wall_index(rows[r]);
-      if (w < 0) continue;
-      gx[static_cast<size_t>(2 * w)] += share(2 * r);
-      gx[static_cast<size_t>(2 * w + 1)] += share(2 * r + 1);
-    }
-    CAMBER_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, gx.data(), static_cast<int>(gx.size()),
-                                   MPI_DOUBLE, MPI_SUM, dm.comm()));
-  }
-  const auto normal =
-      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.geometry().face_normal);
-  const auto area =
-      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.geometry().face_area);
-  const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_left());
-  const auto fo = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dm.local().face_offsets());
-  const auto fn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dm.local().face_nodes());
-  const auto& node_gid = dm.node_global_ids();
-  for (const std::string& wall : walls)
-    for (index_t f : dm.owned_marker_faces(wall)) {
-      double v = 0.0;
-      for (index_t q = fo(f); q < fo(f + 1); ++q) {
-        const size_t w = static_cast<size_t>(boundary.wall_index(node_gid[static_cast<size_t>(fn(q))]));
-        // n_f points out of the fluid, into the body: the outward wall
-        // normal (into the fluid) is -n_f.
-        v -= (gx[2 * w] * normal(f, 0) + gx[2 * w + 1] * normal(f, 1)) / area(f);
-      }
-      dn.values[static_cast<size_t>(left(f))] = v / static_cast<double>(fo(f + 1) - fo(f));
-    }
-  return {psi, dn};
-}
-
-}  // namespace
-
-namespace euler_app {
-
 DesignOutputs::DesignOutputs(const deck::Deck& d, aero::ShapeDesign& problem,
                              std::vector<std::string> walls, const std::string& checkpoint,
                              MPI_Comm comm)
@@ -380,8 +309,8 @@ void DesignOutputs::operator()(const opt::Record& r, const aero::DesignCosts* co
   if (costs && d_.boolean("output.paraview")) {
     eu::SteadyFlow& flow = problem.flow();
     const eu::Discretization& disc = flow.discretization();
-    std::vector<io::Field> fields = flow_fields(disc, flow.state());
-    for (io::Field& f : adjoint_fields(flow, walls_, objective_)) fields.push_back(std::move(f));
+    std::vector<io::Field> fields = aero::flow_fields(disc, flow.state());
+    for (io::Field& f : aero::sensitivity_fields(flow, walls_, objective_)) fields.push_back(std::move(f));
     io::write_pvtu(dir_ + "/" + io::series_file_name(name_ + "_design", r.evaluation),
                    disc.mesh().owned_piece(fields), comm_);
     for (const std::string& wall : walls_)
@@ -467,6 +396,8 @@ std::string DesignOutputs::summary_tail(const aero::ShapeDesignResult& result,
 }
 
 }  // namespace euler_app
+
+using namespace euler_app;
 
 int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
                    const std::string& petsc_options) {

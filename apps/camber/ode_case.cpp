@@ -63,7 +63,9 @@ void declare_ode_schema(deck::Schema& s) {
       .reals("initial", deck::required, deck::Length::at_least(1), deck::Range::all(),
              "The initial state y(t0) (3 values for robertson, 2 for lotka_volterra).");
   s.section("integration", "CVODES (SUNDIALS): variable order, variable step.")
-      .choice("method", "bdf", {"bdf", "adams"}, "bdf for stiff problems, adams for non-stiff ones.")
+      .choice("method", std::string(enum_name(solvers::ode::ode_method_names, solvers::ode::CvodesOptions{}.method)),
+              enum_names(solvers::ode::ode_method_names),
+              "bdf for stiff problems, adams for non-stiff ones.")
       .real("rtol", 1e-6, deck::Range::positive().and_less_than(1.0), "Relative tolerance.")
       .reals("atol", {1e-10}, deck::Length::at_least(1), deck::Range::non_negative(),
              "Absolute tolerance: one value, or one per component.")
@@ -118,7 +120,8 @@ int run_ode(const deck::Deck& d, const Runtime& runtime, const RunOptions&) {
   const Model& m = model_of(d);
   const solvers::ode::OdeSystem sys = system_of(d);
   solvers::ode::CvodesOptions o;
-  o.method = d.string("integration.method") == "adams" ? solvers::ode::OdeMethod::adams : solvers::ode::OdeMethod::bdf;
+  o.method = enum_from_name(solvers::ode::ode_method_names, d.string("integration.method"),
+                            "integration.method");
   o.rtol = d.real("integration.rtol");
   o.atol = d.reals("integration.atol");
   o.max_steps = d.integer("integration.max_steps");

@@ -123,7 +123,7 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
     if (runtime.rank() == 0) write_wing_stations(dir, name + "_final", stations, etas);
   }
   if (d.boolean("output.paraview")) {
-    const std::vector<io::Field> fields = flow_fields(disc, flow.state());
+    const std::vector<io::Field> fields = aero::flow_fields(disc, flow.state());
     io::write_pvtu(dir + "/" + name + "_final", disc.mesh().owned_piece(fields), comm);
     for (const std::string& w : walls)
       io::write_pvtp(dir + "/" + name + "_final_" + w, disc.mesh().marker_surface(w, fields), comm);

@@ -66,7 +66,6 @@ int run(int argc, char** argv) {
   s.spatial.limiter = eu::LimiterKind::venkatakrishnan_wang;
   s.steady.rel_tolerance = 1e-10;
   s.steady.max_iterations = 150;
-  s.warm_cfl_start = 1000.0;
   s.warm_max_iterations = 60;
   eu::SteadyFlow flow(mesh::DistributedMesh::read(mesh_path, comm), s);
   const Tensor X0 = flow.row_coordinates();

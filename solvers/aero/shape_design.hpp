@@ -39,6 +39,7 @@
 #include <vector>
 
 #include <camber/autodiff/variable.hpp>
+#include <camber/core/enum_names.hpp>
 #include <camber/optimization/optimizer.hpp>
 #include <camber/optimization/trust_region.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
@@ -46,6 +47,10 @@
 namespace camber::solvers::aero {
 
 enum class Coefficient : int { cl = 0, cd = 1, cm = 2 };
+/// The coefficients' names (the deck's optimizer.objective values), the
+/// default objective first.
+inline constexpr std::array<EnumName<Coefficient>, 3> coefficient_names{
+    {{Coefficient::cd, "cd"}, {Coefficient::cl, "cl"}, {Coefficient::cm, "cm"}}};
 
 /// How a design holds its lift.
 ///  - none: CL is free;
@@ -61,6 +66,14 @@ enum class Coefficient : int { cl = 0, cd = 1, cm = 2 };
 ///    derivative at constant lift, dJ/da - (J_alpha / CL_alpha) dCL/da: one
 ///    adjoint solve of that combination (the same for a moment bound).
 enum class LiftConstraint : int { none = 0, at_least = 1, equal = 2, fixed = 3 };
+/// The lift constraints' names (the deck's optimizer.lift values, whose
+/// `_baseline` forms take the baseline's CL as the target), the default
+/// first.
+inline constexpr std::array<EnumName<LiftConstraint>, 4> lift_constraint_names{
+    {{LiftConstraint::none, "free"},
+     {LiftConstraint::at_least, "at_least"},
+     {LiftConstraint::equal, "equal"},
+     {LiftConstraint::fixed, "fixed"}}};
 
 /// One operating point of a multi-point design.
 struct OperatingPoint {

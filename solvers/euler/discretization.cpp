@@ -38,26 +38,20 @@ double FlowConditions::velocity_scale() const {
   return std::sqrt(gamma * gas_constant * temperature);
 }
 
-Conserved<double, 3> FlowConditions::free_stream_3d() const {
+template <int Dim>
+Conserved<double, Dim> FlowConditions::free_stream() const {
   const double a = alpha_deg * M_PI / 180.0;
-  Primitive<double, 3> w;
+  Primitive<double, Dim> w;
   w.rho = 1.0;
+  for (int d = 0; d < Dim; ++d) w.vel[d] = 0.0;
   w.vel[0] = mach * std::cos(a);
-  w.vel[1] = 0.0;
-  w.vel[2] = mach * std::sin(a);
+  w.vel[Dim - 1] = mach * std::sin(a);  // y in 2-D, z in 3-D
   w.p = 1.0 / gamma;
   return to_conserved(IdealGas{gamma}, w);
 }
 
-Conserved<double, 2> FlowConditions::free_stream() const {
-  const double a = alpha_deg * M_PI / 180.0;
-  Primitive<double, 2> w;
-  w.rho = 1.0;
-  w.vel[0] = mach * std::cos(a);
-  w.vel[1] = mach * std::sin(a);
-  w.p = 1.0 / gamma;
-  return to_conserved(IdealGas{gamma}, w);
-}
+template Conserved<double, 2> FlowConditions::free_stream<2>() const;
+template Conserved<double, 3> FlowConditions::free_stream<3>() const;
 
 namespace {
 
@@ -567,7 +561,7 @@ void Discretization::fill_outer_states(double cl) const {
   *far_field_lift_ = cl;
   const auto h = Kokkos::create_mirror_view(outer_state_);
   if (dim_ == 3) {
-    const Conserved<double, 3> fs3 = flow_.free_stream_3d();
+    const Conserved<double, 3> fs3 = flow_.free_stream<3>();
     for (index_t f = 0; f < n_faces_; ++f)
       for (int k = 0; k < 5; ++k) h(f, k) = fs3[k];
     Kokkos::deep_copy(outer_state_, h);
@@ -605,10 +599,14 @@ void Discretization::fill_outer_states(double cl) const {
 }
 
 Tensor Discretization::free_stream_field() const {
-  const Conserved<double, 2> fs2 = flow_.free_stream();
-  const Conserved<double, 3> fs3 = flow_.free_stream_3d();
-  double fs[5];
-  for (int k = 0; k < n_vars(); ++k) fs[k] = dim_ == 3 ? fs3[k] : fs2[k];
+  double fs[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+  if (dim_ == 3) {
+    const Conserved<double, 3> s = flow_.free_stream<3>();
+    for (int k = 0; k < 5; ++k) fs[k] = s[k];
+  } else {
+    const Conserved<double, 2> s = flow_.free_stream<2>();
+    for (int k = 0; k < 4; ++k) fs[k] = s[k];
+  }
   const double f0 = fs[0], f1 = fs[1], f2 = fs[2], f3 = fs[3], f4 = fs[4];
   const int nv = n_vars();
   Tensor U({n_local_, nv});
@@ -882,39 +880,7 @@ Forces Discretization::forces(const Tensor& U) const {
     L = Field<double>("euler::L", static_cast<size_t>(n_local_), n_vars() * dim_);
     limited_gradients<double, double>(reconstruction_.geometry(), field_of(filled), W, L);
   }
-  if (dim_ == 3) return forces_3d(u, W, L);
-  const auto to_center = face_to_center_;
-  const auto walls = wall_faces_;
-  const auto left = face_left_;
-  const auto normal = geometry_.face_normal;
-  const auto center = geometry_.face_center;
-  const IdealGas gas = gas_;
-  const double p_inf = 1.0 / flow_.gamma;
-  const double xm = flow_.moment_point[0], ym = flow_.moment_point[1];
-  // Component 0: x force, 1: y force, 2: moment about the moment point.
-  double sums[3] = {0.0, 0.0, 0.0};
-  for (int component = 0; component < 3; ++component)
-    Kokkos::parallel_reduce(
-        "euler::forces", Kokkos::RangePolicy<>(0, static_cast<index_t>(walls.extent(0))),
-        KOKKOS_LAMBDA(const index_t w, double& sum) {
-          const index_t f = walls(w);
-          const double p = wall_pressure<2>(reconstruct, gas, u, W, L, left(f), to_center, f);
-          double g[3];
-          wall_face_load<2, double, double>(p, p_inf, normal, center, f, xm, ym, g);
-          sum += g[component];
-        },
-        sums[component]);
-  const double fx = par::allreduce_sum(sums[0], dm_->comm());
-  const double fy = par::allreduce_sum(sums[1], dm_->comm());
-  const double mz = par::allreduce_sum(sums[2], dm_->comm());
-  const auto w = force_coefficient_weights();
-  Forces r;
-  r.fx = fx;
-  r.fy = fy;
-  r.cl = w[0][0] * fx + w[0][1] * fy + w[0][2] * mz;
-  r.cd = w[1][0] * fx + w[1][1] * fy + w[1][2] * mz;
-  r.cm = w[2][0] * fx + w[2][1] * fy + w[2][2] * mz;
-  return r;
+  return dim_ == 3 ? wall_forces<3>(u, W, L) : wall_forces<2>(u, W, L);
 }
 
 Tensor Discretization::wall_face_pressures(const Tensor& U) const {
@@ -946,8 +912,9 @@ Tensor Discretization::wall_face_pressures(const Tensor& U) const {
   return P;
 }
 
-Forces Discretization::forces_3d(const Field<double>& u, const Field<double>& W,
-                                 const Field<double>& L) const {
+template <int Dim>
+Forces Discretization::wall_forces(const Field<double>& u, const Field<double>& W,
+                                   const Field<double>& L) const {
   // The wall pressure: the wall cell's (first order) or reconstructed at
   // the face midpoint (second order).
   const bool reconstruct = spatial_.order == 2;
@@ -958,31 +925,36 @@ Forces Discretization::forces_3d(const Field<double>& u, const Field<double>& W,
   const auto center = geometry_.face_center;
   const IdealGas gas = gas_;
   const double p_inf = 1.0 / flow_.gamma;
-  const double xm = flow_.moment_point[0], zm = flow_.moment_point[2];
-  // Components: x, y, z force, then the moment about the y axis.
-  double sums[4] = {0.0, 0.0, 0.0, 0.0};
-  for (int component = 0; component < 4; ++component)
+  // The pitch plane's axes: x and y in 2-D, x and z in 3-D.
+  const double xm = flow_.moment_point[0], zm = flow_.moment_point[Dim - 1];
+  // Components: the Dim force components, then the pitching moment
+  // (wall_face_load's, the one load the shape derivative differentiates).
+  constexpr int n_sums = Dim + 1;
+  double sums[n_sums] = {};
+  for (int component = 0; component < n_sums; ++component)
     Kokkos::parallel_reduce(
-        "euler::forces_3d", Kokkos::RangePolicy<>(0, static_cast<index_t>(walls.extent(0))),
+        "euler::forces", Kokkos::RangePolicy<>(0, static_cast<index_t>(walls.extent(0))),
         KOKKOS_LAMBDA(const index_t w, double& sum) {
           const index_t f = walls(w);
-          const double dp =
-              wall_pressure<3>(reconstruct, gas, u, W, L, left(f), to_center, f) - p_inf;
-          const double g[4] = {dp * normal(f, 0), dp * normal(f, 1), dp * normal(f, 2),
-                               (center(f, 2) - zm) * dp * normal(f, 0) -
-                                   (center(f, 0) - xm) * dp * normal(f, 2)};
-          sum += g[component];
+          const double p = wall_pressure<Dim>(reconstruct, gas, u, W, L, left(f), to_center, f);
+          if (component < Dim) {
+            sum += (p - p_inf) * normal(f, component);
+          } else {
+            double g[3];
+            wall_face_load<Dim, double, double>(p, p_inf, normal, center, f, xm, zm, g);
+            sum += g[2];
+          }
         },
         sums[component]);
-  double total[4];
-  CAMBER_CHECK_MPI(MPI_Allreduce(sums, total, 4, MPI_DOUBLE, MPI_SUM, dm_->comm()));
-  // The coefficients from the pitch-plane load (f_x, f_z, m_y).
+  double total[n_sums];
+  CAMBER_CHECK_MPI(MPI_Allreduce(sums, total, n_sums, MPI_DOUBLE, MPI_SUM, dm_->comm()));
+  // The coefficients from the pitch-plane load (f_x, f_up, m).
   const auto w = force_coefficient_weights();
-  const double g[3] = {total[0], total[2], total[3]};
+  const double g[3] = {total[0], total[Dim - 1], total[Dim]};
   Forces r;
   r.fx = total[0];
   r.fy = total[1];
-  r.fz = total[2];
+  if constexpr (Dim == 3) r.fz = total[2];
   r.cl = w[0][0] * g[0] + w[0][1] * g[1] + w[0][2] * g[2];
   r.cd = w[1][0] * g[0] + w[1][1] * g[1] + w[1][2] * g[2];
   r.cm = w[2][0] * g[0] + w[2][1] * g[1] + w[2][2] * g[2];

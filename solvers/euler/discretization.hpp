@@ -83,6 +83,7 @@
 #include <string>
 #include <vector>
 
+#include <camber/core/enum_names.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/geometry.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
@@ -100,8 +101,18 @@ enum class BoundaryKind : int {
 };
 // "slip_wall", "symmetry", ...
 const char* boundary_kind_name(BoundaryKind kind);
+// The boundary kinds' names (the keys of a deck's boundaries section).
+inline constexpr std::array<EnumName<BoundaryKind>, 5> boundary_kind_names{
+    {{BoundaryKind::slip_wall, "slip_wall"},
+     {BoundaryKind::symmetry, "symmetry"},
+     {BoundaryKind::far_field, "far_field"},
+     {BoundaryKind::supersonic_inflow, "supersonic_inflow"},
+     {BoundaryKind::supersonic_outflow, "supersonic_outflow"}}};
 
 enum class FluxScheme : int { roe = 0, hllc = 1 };
+// The fluxes' names (the deck's flow.flux values), the default first.
+inline constexpr std::array<EnumName<FluxScheme>, 2> flux_scheme_names{
+    {{FluxScheme::roe, "roe"}, {FluxScheme::hllc, "hllc"}}};
 
 struct BoundaryCondition {
   std::string marker;
@@ -142,11 +153,12 @@ struct FlowConditions {
   double density_scale() const { return pressure / (gas_constant * temperature); }
   double velocity_scale() const;  // free-stream speed of sound, m/s
   double pressure_scale() const { return density_scale() * velocity_scale() * velocity_scale(); }
-  // The nondimensional free-stream state (rho = 1, c = 1, |u| = mach).
-  Conserved<double, 2> free_stream() const;
-  // In 3-D: the velocity in the x-z plane, mach (cos alpha, 0, sin alpha)
-  // (alpha about the y axis, lift along z, as SU2 has it).
-  Conserved<double, 3> free_stream_3d() const;
+  // The nondimensional free-stream state (rho = 1, c = 1, |u| = mach): in
+  // 2-D the velocity mach (cos alpha, sin alpha); in 3-D it lies in the x-z
+  // plane, mach (cos alpha, 0, sin alpha) (alpha about the y axis, lift
+  // along z, as SU2 has it).
+  template <int Dim = 2>
+  Conserved<double, Dim> free_stream() const;
 };
 
 // Pressure forces on the wall markers, as coefficients (all ranks).
@@ -383,9 +395,10 @@ class Discretization {
   // jacobian_by_stencil in Dim dimensions (stencil_jacobian.cpp).
   template <int Dim>
   void stencil_blocks(Tensor& U, const BlockVisitor& visit) const;
-  // forces() on a 3-D mesh, with W and L as limited_gradients gives them
-  // at second order (empty at first).
-  Forces forces_3d(const Field<double>& u, const Field<double>& W, const Field<double>& L) const;
+  // forces() in Dim dimensions, with W and L as limited_gradients gives
+  // them at second order (empty at first).
+  template <int Dim>
+  Forces wall_forces(const Field<double>& u, const Field<double>& W, const Field<double>& L) const;
 
   mesh::DistributedMesh* dm_;
   FlowConditions flow_;

@@ -109,9 +109,11 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <array>
 #include <type_traits>
 
 #include <camber/autodiff/dual.hpp>
+#include <camber/core/enum_names.hpp>
 #include <camber/mesh/geometry.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
 #include <camber/core/tensor.hpp>
@@ -142,6 +144,12 @@ enum class LimiterKind : int {
   // cause). Widths: SpatialOptions::smooth_width, smooth_face_width.
   venkatakrishnan_smooth = 3,
 };
+// The limiters' names (the deck's flow.limiter values), the default first.
+inline constexpr std::array<EnumName<LimiterKind>, 4> limiter_kind_names{
+    {{LimiterKind::venkatakrishnan_wang, "venkatakrishnan_wang"},
+     {LimiterKind::venkatakrishnan_smooth, "venkatakrishnan_smooth"},
+     {LimiterKind::venkatakrishnan, "venkatakrishnan"},
+     {LimiterKind::none, "none"}}};
 // "venkatakrishnan", "none", "venkatakrishnan_wang", "venkatakrishnan_smooth"
 const char* limiter_kind_name(LimiterKind kind);
 
@@ -150,6 +158,12 @@ const char* limiter_kind_name(LimiterKind kind);
 // the face neighbours of quads and hexahedra and the node neighbours of
 // every other cell (triangles, tetrahedra, prisms, pyramids).
 enum class GradientStencil : int { faces = 0, nodes = 1, mixed = 2 };
+// The stencils' names (the deck's flow.gradient_stencil values), the default
+// first.
+inline constexpr std::array<EnumName<GradientStencil>, 3> gradient_stencil_names{
+    {{GradientStencil::mixed, "mixed"},
+     {GradientStencil::nodes, "nodes"},
+     {GradientStencil::faces, "faces"}}};
 
 // Whether a cell of a dim-dimensional mesh with n_nodes nodes takes its
 // node neighbours under `stencil` (mixed: all but quads, 4 nodes in 2-D,
@@ -163,7 +177,9 @@ inline bool uses_node_stencil(GradientStencil stencil, int dim, index_t n_nodes)
 // first-order scheme.
 struct SpatialOptions {
   int order = 1;  // 1: cell states at the faces; 2: reconstructed face states
-  LimiterKind limiter = LimiterKind::venkatakrishnan;
+  // The deck's default too: one threshold per variable, so Newton converges
+  // without freezing and a design's function is differentiable.
+  LimiterKind limiter = LimiterKind::venkatakrishnan_wang;
   double venkatakrishnan_k = 5.0;  // eps^2 = (K h)^3; larger K limits less
   // venkatakrishnan_wang: eps = wang_epsilon times the variable's free-
   // stream scale (rho_inf; c_inf for u and v; rho_inf c_inf^2 for p: all 1

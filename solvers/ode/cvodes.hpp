@@ -28,11 +28,13 @@
 /// right-hand side propagates out of advance().
 #pragma once
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <vector>
 
 #include <camber/autodiff/dual.hpp>
+#include <camber/core/enum_names.hpp>
 
 namespace camber::solvers::ode {
 
@@ -97,6 +99,10 @@ OdeIntegrand make_integrand(G g) {
 }
 
 enum class OdeMethod { bdf, adams };
+/// The methods' names (the deck's integration.method values), the default
+/// first.
+inline constexpr std::array<EnumName<OdeMethod>, 2> ode_method_names{
+    {{OdeMethod::bdf, "bdf"}, {OdeMethod::adams, "adams"}}};
 
 struct CvodesOptions {
   OdeMethod method = OdeMethod::bdf;

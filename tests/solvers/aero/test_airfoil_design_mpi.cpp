@@ -77,9 +77,6 @@ aero::AirfoilDesignSettings transonic_settings() {
   s.flow.spatial.limiter = eu::LimiterKind::venkatakrishnan_smooth;
   s.flow.steady.max_iterations = 200;
   s.flow.steady.rel_tolerance = 1e-12;
-  s.flow.steady.abs_tolerance = 1e-13;
-  s.flow.warm_cfl_start = 1000.0;
-  s.flow.warm_max_iterations = 50;
   s.objective = aero::Coefficient::cd;
   s.thickness_fraction = 1.0;
   s.lift = aero::LiftConstraint::at_least;

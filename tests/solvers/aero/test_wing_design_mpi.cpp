@@ -46,9 +46,6 @@ aero::WingDesignSettings wing_settings() {
   s.flow.spatial.limiter = eu::LimiterKind::venkatakrishnan_wang;
   s.flow.steady.max_iterations = 200;
   s.flow.steady.rel_tolerance = 1e-12;
-  s.flow.steady.abs_tolerance = 1e-13;
-  s.flow.warm_cfl_start = 1000.0;
-  s.flow.warm_max_iterations = 50;
   s.walls = {"airfoil"};
   s.ffd.degree = {3, 2, 3};
   s.margin = 0.05;

@@ -469,7 +469,6 @@ TEST(EulerAdjoint3D, SteadyFlowOnADistributedMeshIsDifferentiableThroughAnFfdBox
   settings.conditions = wing_conditions;
   settings.spatial = second_order(LimiterKind::venkatakrishnan_smooth);
   settings.steady.rel_tolerance = 1e-12;
-  settings.steady.abs_tolerance = 1e-13;
   SteadyFlow flow(mesh::DistributedMesh(extruded_wing(mesh::CellShape::quads), world()), settings);
   const Tensor X0 = flow.row_coordinates();
   design::FfdVolumeOptions options;
