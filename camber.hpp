@@ -54,6 +54,7 @@
 #include <camber/nn/normalization.hpp>
 #include <camber/nn/optim.hpp>
 #include <camber/nn/quantize.hpp>
+#include <camber/nn/sampling.hpp>
 #include <camber/nn/schedule.hpp>
 #include <camber/nn/surrogate.hpp>
 #include <camber/nn/ensemble.hpp>
@@ -146,6 +147,7 @@
 #endif
 #if CAMBER_WITH_PETSC && CAMBER_WITH_IO
 #include <camber/solvers/aero/airfoil_design.hpp>
+#include <camber/solvers/aero/design_file.hpp>
 #include <camber/solvers/aero/flow_output.hpp>
 #include <camber/solvers/aero/flow_state.hpp>
 #include <camber/solvers/aero/shape_design.hpp>

@@ -723,44 +723,23 @@ void write_wing_stations(const std::string& dir, const std::string& stem,
                 (station_png ? " and _stations.png" : ""));
 }
 
-// The state file <dir>/<case>.h5: the conserved variables (nondimensional)
-// of every cell with its global cell id, rows in rank order, and the run's
-// settings as attributes. Collective; written atomically by H5File.
+// The state file <dir>/<case>.h5 (aero::write_steady_state) with the case
+// and its deck as labels.
 void write_state(const std::string& path, const deck::Deck& d, const eu::Discretization& disc,
                  const Tensor& U, const eu::SteadyResult& result, double reference_residual) {
   ScopedTimer t("write_hdf5");
-  mesh::DistributedMesh& dm = disc.mesh();
-  io::H5File file(path, io::Mode::create, dm.comm());
-  aero::write_flow_state(file, dm, U);
-  file.set_attribute("", "case", d.string("case"));
-  file.set_attribute("", "deck", d.source());
-  file.set_attribute("", "mach", disc.flow().mach);
-  file.set_attribute("", "alpha_deg", disc.flow().alpha_deg);
-  file.set_attribute("", "newton_steps", static_cast<std::int64_t>(result.iterations));
-  // The residual convergence is measured against (for --restart).
-  file.set_attribute("", "reference_residual", reference_residual);
-  file.set_attribute("", "CL", result.forces.cl);
-  file.set_attribute("", "CD", result.forces.cd);
-  file.set_attribute("", "CM", result.forces.cm);
-  file.close();
+  aero::write_steady_state(path, disc, U, result, reference_residual,
+                           {{"case", d.string("case")}, {"deck", d.source()}});
 }
 
-// Fills the owned rows of U from a state file written by write_state for
-// the same mesh (any rank count). bad_input when the file is missing or
-// belongs to another mesh. Returns the reference residual the state was
-// converged against.
+// The state of a previous run for --restart; its reference residual.
 double read_state(const std::string& path, const eu::Discretization& disc, Tensor& U) {
   collective_guard(disc.mesh().comm(), [&] {
     CAMBER_INPUT_REQUIRE(fs::exists(path), "--restart: no state file '"
                                                << path << "'; run once without --restart "
                                                << "(with output.hdf5: true) to write it");
   });
-  double reference = 0.0;
-  const Tensor state = aero::read_flow_state(path, disc.mesh(), [&](io::H5File& file) {
-    reference = file.attribute<double>("", "reference_residual");
-  });
-  Kokkos::deep_copy(U.view(), state.view());
-  return reference;
+  return aero::read_steady_state(path, disc, U);
 }
 
 int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {

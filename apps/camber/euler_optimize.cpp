@@ -40,6 +40,7 @@
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/su2_writer.hpp>
 #include <camber/optimization/history.hpp>
+#include <camber/solvers/aero/design_file.hpp>
 #include <camber/optimization/optimizer.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
@@ -146,34 +147,13 @@ void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s, MP
   s.checkpoint = d.string("output.dir") + "/" + d.string("case") + "_optimizer";
   collective_guard(comm, [&] {
     if (d.string("design.start").empty()) return;
-    // A final design CSV of camber optimize: "variable,value", then the
-    // shape variables 0, 1, ... in order and alpha_deg_<i> rows.
+    // A final design CSV of camber optimize (its alpha rows are not used).
     const std::string path = deck_relative_path(d, d.string("design.start"));
-    std::ifstream in(path);
-    if (!in) d.reject("design.start", "cannot open '" + path + "'");
-    std::string line;
-    int number = 0;
-    while (std::getline(in, line)) {
-      ++number;
-      if (number == 1) {
-        if (line != "variable,value")
-          d.reject("design.start", path + ":1: the header is '" + line +
-                                       "'; expected 'variable,value' (a <case>_final_design.csv)");
-        continue;
-      }
-      if (line.empty() || line.rfind("alpha_deg_", 0) == 0) continue;
-      const auto comma = line.find(',');
-      char* end = nullptr;
-      const double value =
-          comma == std::string::npos ? 0.0 : std::strtod(line.c_str() + comma + 1, &end);
-      if (comma == std::string::npos || line.substr(0, comma) != std::to_string(s.start.size()) ||
-          !end || *end != '\0' || !std::isfinite(value))
-        d.reject("design.start", CAMBER_MSG(path << ":" << number << ": '" << line
-                                                 << "' is not 'variable,value' with variable "
-                                                 << s.start.size()));
-      s.start.push_back(value);
+    try {
+      s.start = aero::read_design_file(path).shape;
+    } catch (const Error& e) {
+      d.reject("design.start", e.message());
     }
-    if (s.start.empty()) d.reject("design.start", "'" + path + "' holds no design variables");
   });
 }
 
@@ -329,14 +309,10 @@ void DesignOutputs::write_final(const aero::ShapeDesignResult& result) const {
   MPI_Comm_rank(comm_, &rank);
   if (rank != 0) return;
   write_file_atomically(dir_ + "/" + name_ + "_optimizer_history.csv", csv_.str());
-  std::ostringstream design_csv;
-  design_csv << "variable,value\n" << std::setprecision(12);
-  for (index_t k = 0; k < problem_.n_design(); ++k)
-    design_csv << k << ',' << result.optimizer.x[static_cast<size_t>(k)] << '\n';
-  if (problem_.trims_alpha() || problem_.fixes_lift())
-    for (size_t i = 0; i < result.final_alpha_points.size(); ++i)
-      design_csv << "alpha_deg_" << i << ',' << result.final_alpha_points[i] << '\n';
-  write_file_atomically(dir_ + "/" + name_ + "_final_design.csv", design_csv.str());
+  aero::DesignFile design;
+  design.shape.assign(result.optimizer.x.begin(), result.optimizer.x.begin() + problem_.n_design());
+  if (problem_.trims_alpha() || problem_.fixes_lift()) design.alpha_deg = result.final_alpha_points;
+  aero::write_design_file(dir_ + "/" + name_ + "_final_design.csv", design);
   const std::string script = dir_ + "/" + name_ + "_optimizer_plots.gp";
   std::ostringstream gp;
   gp << "set terminal pngcairo size 900,900 noenhanced\nset datafile separator ','\n"

@@ -28,6 +28,7 @@
 #include <camber/nn/ensemble.hpp>
 #include <camber/nn/init.hpp>
 #include <camber/nn/io/dataset.hpp>
+#include <camber/nn/sampling.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 #include <camber/core/timer.hpp>
@@ -50,26 +51,6 @@ struct Space {
   // rows of n_in, when kept), converged, iterations.
   int width() const { return 1 + n_out() + (gradients ? n_out() * n_in() : 0) + 2; }
 };
-
-// n points of a Latin hypercube over the ranges: each range cut in n
-// strata, one point per stratum, strata paired by seeded permutations
-// (column by column, so the first two columns of a deck without shape
-// variables are the design they always were).
-std::vector<std::vector<double>> latin_hypercube(int n, std::uint64_t seed,
-                                                 const std::vector<std::array<double, 2>>& ranges) {
-  nn::Rng rng(seed);
-  std::vector<std::vector<double>> x(static_cast<size_t>(n), std::vector<double>(ranges.size()));
-  for (size_t c = 0; c < ranges.size(); ++c) {
-    std::vector<int> perm(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) perm[static_cast<size_t>(i)] = i;
-    for (int i = n - 1; i > 0; --i)
-      std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(rng.below(static_cast<std::uint64_t>(i + 1)))]);
-    for (int i = 0; i < n; ++i)
-      x[static_cast<size_t>(i)][c] =
-          ranges[c][0] + (ranges[c][1] - ranges[c][0]) * (perm[static_cast<size_t>(i)] + rng.uniform()) / n;
-  }
-  return x;
-}
 
 // The design and what its flows depend on besides (the mesh's cell count,
 // the scheme's order and limiter): a continued run on another grid or
@@ -185,7 +166,7 @@ std::vector<std::vector<double>> active_batch(const deck::Deck& d, const Space& 
   ensemble.fit(Tensor::from_host({rows, n_in}, x), Tensor::from_host({rows, n_out}, y),
                space.gradients ? Tensor::from_host({rows, n_out, n_in}, g) : Tensor());
   const int m = static_cast<int>(d.integer("sample.active_candidates"));
-  const std::vector<std::vector<double>> pool = latin_hypercube(m, seed, space.ranges);
+  const std::vector<std::vector<double>> pool = nn::latin_hypercube(m, seed, space.ranges);
   std::vector<double> flat;
   for (const auto& p : pool) flat.insert(flat.end(), p.begin(), p.end());
   std::vector<double> range_width;
@@ -303,7 +284,7 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   const std::string h5 = dir + "/" + name + "_samples.h5";
   const int n = static_cast<int>(d.integer("sample.count"));
   const std::uint64_t seed = static_cast<std::uint64_t>(d.integer("sample.seed"));
-  std::vector<std::vector<double>> design = latin_hypercube(n, seed, space.ranges);
+  std::vector<std::vector<double>> design = nn::latin_hypercube(n, seed, space.ranges);
   const int rounds = static_cast<int>(d.integer("sample.active_rounds"));
   const int batch = static_cast<int>(d.integer("sample.active_batch"));
   collective_guard(comm, [&] {

@@ -65,4 +65,30 @@ Tensor read_flow_state(const std::string& path, const mesh::DistributedMesh& dm,
   return Tensor::from_host({dm.n_local_cells(), nv}, u);
 }
 
+void write_steady_state(const std::string& path, const euler::Discretization& disc, const Tensor& U,
+                        const euler::SteadyResult& result, double reference_residual,
+                        const std::vector<std::pair<std::string, std::string>>& labels) {
+  mesh::DistributedMesh& dm = disc.mesh();
+  io::H5File file(path, io::Mode::create, dm.comm());
+  write_flow_state(file, dm, U);
+  file.set_attribute("", "mach", disc.flow().mach);
+  file.set_attribute("", "alpha_deg", disc.flow().alpha_deg);
+  file.set_attribute("", "newton_steps", static_cast<std::int64_t>(result.iterations));
+  file.set_attribute("", "reference_residual", reference_residual);
+  file.set_attribute("", "CL", result.forces.cl);
+  file.set_attribute("", "CD", result.forces.cd);
+  file.set_attribute("", "CM", result.forces.cm);
+  for (const auto& [name, text] : labels) file.set_attribute("", name, text);
+  file.close();
+}
+
+double read_steady_state(const std::string& path, const euler::Discretization& disc, Tensor& U) {
+  double reference = 0.0;
+  const Tensor state = read_flow_state(path, disc.mesh(), [&](io::H5File& file) {
+    reference = file.attribute<double>("", "reference_residual");
+  });
+  Kokkos::deep_copy(U.view(), state.view());
+  return reference;
+}
+
 }  // namespace camber::solvers::aero
