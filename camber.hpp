@@ -137,6 +137,7 @@
 #include <camber/solvers/euler/boundary.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/exact_jacobian.hpp>
+#include <camber/solvers/euler/flow_conditions.hpp>
 #include <camber/solvers/euler/flux.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
 #include <camber/solvers/euler/reconstruction.hpp>

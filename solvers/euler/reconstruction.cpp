@@ -4,14 +4,9 @@
 
 namespace camber::solvers::euler {
 
+// The table's names are string literals: null-terminated.
 const char* limiter_kind_name(LimiterKind kind) {
-  switch (kind) {
-    case LimiterKind::venkatakrishnan: return "venkatakrishnan";
-    case LimiterKind::none: return "none";
-    case LimiterKind::venkatakrishnan_wang: return "venkatakrishnan_wang";
-    case LimiterKind::venkatakrishnan_smooth: return "venkatakrishnan_smooth";
-  }
-  return "unknown";
+  return enum_name(limiter_kind_names, kind).data();
 }
 
 namespace detail {
