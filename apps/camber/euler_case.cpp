@@ -566,23 +566,17 @@ mesh::DistributedMesh build_distributed_mesh(const deck::Deck& d, MPI_Comm comm,
 std::vector<eu::BoundaryCondition> boundary_conditions(const deck::Deck& d, const mesh::Mesh& m,
                                                        MPI_Comm comm) {
   std::vector<eu::BoundaryCondition> conditions;
+  for (const auto& [kind, key] : eu::boundary_kind_names)
+    for (const std::string& name : split_names(d.string("boundaries." + std::string(key))))
+      conditions.push_back({name, kind});
   collective_guard(comm, [&] {
-    std::string names;
-    for (const mesh::Marker& mk : m.markers()) names += (names.empty() ? "" : ", ") + mk.name;
-    std::set<std::string> given;
-    for (const auto& [kind, key] : eu::boundary_kind_names)
-      for (const std::string& name : split_names(d.string("boundaries." + std::string(key)))) {
-        if (m.marker_index(name) < 0)
-          d.reject("boundaries." + std::string(key),
-                   "the mesh has no marker '" + name + "'; its markers are: " + names);
-        conditions.push_back({name, kind});
-        given.insert(name);
-      }
-    for (const mesh::Marker& mk : m.markers())
-      if (!given.count(mk.name))
-        d.reject("boundaries", "the mesh marker '" + mk.name +
-                                   "' has no boundary condition; add it to one of slip_wall, "
-                                   "symmetry, far_field, supersonic_inflow, supersonic_outflow");
+    std::vector<std::string> markers;
+    for (const mesh::Marker& mk : m.markers()) markers.push_back(mk.name);
+    const eu::BoundaryProblem problem = eu::check_boundary_conditions(markers, conditions);
+    if (problem.kind == eu::BoundaryProblem::Kind::missing) d.reject("boundaries", problem.message);
+    if (problem.kind != eu::BoundaryProblem::Kind::none)
+      d.reject("boundaries." + std::string(enum_name(eu::boundary_kind_names, problem.condition)),
+               problem.message);
   });
   return conditions;
 }

@@ -334,22 +334,11 @@ Discretization::Discretization(mesh::DistributedMesh& dm, const FlowConditions& 
   // condition. The mesh is the same on every rank, so every rank agrees.
   std::map<std::string, BoundaryKind> kind_of;
   collective_guard(dm.comm(), [&] {
-    std::string names;
-    for (const mesh::Marker& m : local.markers()) names += (names.empty() ? "" : ", ") + m.name;
-    for (const BoundaryCondition& c : conditions) {
-      CAMBER_INPUT_REQUIRE(local.marker_index(c.marker) >= 0,
-                           "boundary condition for marker '" << c.marker
-                               << "', which the mesh does not have; its markers are: " << names);
-      CAMBER_INPUT_REQUIRE(kind_of.count(c.marker) == 0,
-                           "marker '" << c.marker << "' has two boundary conditions");
-      kind_of[c.marker] = c.kind;
-    }
-    for (const mesh::Marker& m : local.markers())
-      CAMBER_INPUT_REQUIRE(kind_of.count(m.name) == 1,
-                           "marker '" << m.name
-                                      << "' of the mesh has no boundary condition; give it one "
-                                         "(slip_wall, symmetry, far_field, supersonic_inflow or "
-                                         "supersonic_outflow)");
+    std::vector<std::string> markers;
+    for (const mesh::Marker& m : local.markers()) markers.push_back(m.name);
+    const BoundaryProblem problem = check_boundary_conditions(markers, conditions);
+    CAMBER_INPUT_REQUIRE(problem.kind == BoundaryProblem::Kind::none, problem.message);
+    for (const BoundaryCondition& c : conditions) kind_of[c.marker] = c.kind;
   });
 
   geometry_ = mesh::compute_geometry(local);

@@ -1,12 +1,45 @@
 #include <camber/solvers/euler/flow_conditions.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace camber::solvers::euler {
 
 // The table's names are string literals: null-terminated.
 const char* boundary_kind_name(BoundaryKind kind) {
   return enum_name(boundary_kind_names, kind).data();
+}
+
+BoundaryProblem check_boundary_conditions(const std::vector<std::string>& mesh_markers,
+                                          const std::vector<BoundaryCondition>& conditions) {
+  std::string names;
+  for (const std::string& m : mesh_markers) names += (names.empty() ? "" : ", ") + m;
+  BoundaryProblem p;
+  std::set<std::string> given;
+  for (const BoundaryCondition& c : conditions) {
+    p.marker = c.marker;
+    p.condition = c.kind;
+    if (std::find(mesh_markers.begin(), mesh_markers.end(), c.marker) == mesh_markers.end()) {
+      p.kind = BoundaryProblem::Kind::unknown_marker;
+      p.message = "the mesh has no marker '" + c.marker + "'; its markers are: " + names;
+      return p;
+    }
+    if (!given.insert(c.marker).second) {
+      p.kind = BoundaryProblem::Kind::duplicate;
+      p.message = "marker '" + c.marker + "' is given two boundary conditions";
+      return p;
+    }
+  }
+  for (const std::string& m : mesh_markers)
+    if (!given.count(m)) {
+      p.kind = BoundaryProblem::Kind::missing;
+      p.marker = m;
+      p.message = "the mesh marker '" + m + "' has no boundary condition; give it one of " +
+                  enum_name_list(boundary_kind_names);
+      return p;
+    }
+  return {};
 }
 
 double FlowConditions::velocity_scale() const {

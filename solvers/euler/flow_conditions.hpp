@@ -23,6 +23,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 #include <camber/core/enum_names.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
@@ -55,6 +56,23 @@ struct BoundaryCondition {
   std::string marker;
   BoundaryKind kind = BoundaryKind::slip_wall;
 };
+
+// What is wrong with the boundary conditions `conditions` of a mesh whose
+// markers are `mesh_markers`: the first condition naming a marker the
+// mesh lacks (unknown_marker) or a marker named twice (duplicate), else
+// the first marker without a condition (missing); kind none when every
+// marker has exactly one. `marker` is the marker concerned, `message` says
+// what to change. Discretization throws bad input with the message; a deck
+// reader rejects the key of the condition (or the boundaries section).
+struct BoundaryProblem {
+  enum class Kind { none, unknown_marker, duplicate, missing };
+  Kind kind = Kind::none;
+  std::string marker;
+  BoundaryKind condition = BoundaryKind::slip_wall;  ///< the condition concerned (not for missing)
+  std::string message;
+};
+BoundaryProblem check_boundary_conditions(const std::vector<std::string>& mesh_markers,
+                                          const std::vector<BoundaryCondition>& conditions);
 
 // Free stream and reference quantities, in the deck's physical units.
 struct FlowConditions {

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <camber/core/error.hpp>
 #include <camber/solvers/euler/flow_conditions.hpp>
@@ -77,6 +78,33 @@ TEST(FlowConditions, NameTables) {
     EXPECT_EQ(std::string(eu::boundary_kind_name(n.value)), n.name);
   const eu::BoundaryCondition c;
   EXPECT_EQ(c.kind, eu::BoundaryKind::slip_wall);
+}
+
+TEST(FlowConditions, BoundaryConditionsCheckedAgainstTheMarkers) {
+  using Kind = eu::BoundaryProblem::Kind;
+  const std::vector<std::string> markers = {"airfoil", "farfield"};
+  const auto wall = eu::BoundaryKind::slip_wall, far = eu::BoundaryKind::far_field;
+  EXPECT_EQ(eu::check_boundary_conditions(markers, {{"airfoil", wall}, {"farfield", far}}).kind,
+            Kind::none);
+
+  eu::BoundaryProblem p = eu::check_boundary_conditions(markers, {{"wing", wall}, {"farfield", far}});
+  EXPECT_EQ(p.kind, Kind::unknown_marker);
+  EXPECT_EQ(p.marker, "wing");
+  EXPECT_EQ(p.condition, wall);
+  EXPECT_EQ(p.message, "the mesh has no marker 'wing'; its markers are: airfoil, farfield");
+
+  p = eu::check_boundary_conditions(markers, {{"airfoil", wall}, {"farfield", far}, {"airfoil", far}});
+  EXPECT_EQ(p.kind, Kind::duplicate);
+  EXPECT_EQ(p.marker, "airfoil");
+  EXPECT_EQ(p.condition, far);
+
+  p = eu::check_boundary_conditions(markers, {{"airfoil", wall}});
+  EXPECT_EQ(p.kind, Kind::missing);
+  EXPECT_EQ(p.marker, "farfield");
+  EXPECT_NE(p.message.find("has no boundary condition; give it one of slip_wall, symmetry, "
+                           "far_field, supersonic_inflow, supersonic_outflow"),
+            std::string::npos)
+      << p.message;
 }
 
 }  // namespace
