@@ -8,7 +8,9 @@
 // drag minimized by SLSQP with the lift fixed at the baseline's (every
 // design's flow trimmed to it by the angle of attack, LiftConstraint::
 // fixed) and the thickness at 49 chord stations at least the baseline's;
-// a report per design. Checks: the drag falls, the lift holds (to the
+// a report per design; the optimum written as a design file and read
+// back, and the last flow's fields for ParaView (aero::flow_fields,
+// aero::sensitivity_fields). Checks: the drag falls, the lift holds (to the
 // trim tolerance) and the thickness (to the constraint tolerance). A small grid (64 x 24 cells) so that it runs in seconds; the
 // README's example is the same problem on 128 x 40.
 //
@@ -24,6 +26,8 @@
 #include <camber/design/hicks_henne.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
+#include <camber/solvers/aero/design_file.hpp>
+#include <camber/solvers/aero/flow_output.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 
 namespace aero = camber::solvers::aero;
@@ -82,6 +86,28 @@ int main(int argc, char** argv) {
     const std::vector<double> t = design.thickness(r.optimizer.x);
     for (size_t i = 0; i < t.size(); ++i)
       CAMBER_REQUIRE(t[i] >= t0[i] - 1e-6 * s.bound, "thinner than the baseline at station " << i);
+
+    // The optimum as `camber optimize` writes it (a deck's design.start
+    // reads it back), and the last flow's fields in physical units, with
+    // the adjoint and the surface sensitivity dCD/dn of its gradient: what
+    // ParaView shows of each design.
+    if (runtime.rank() == 0) {
+      aero::write_design_file("tour_shape_optimization_design.csv",
+                              {r.final_shape, r.final_alpha_points});
+      CAMBER_REQUIRE(aero::read_design_file("tour_shape_optimization_design.csv").shape ==
+                         r.final_shape,
+                     "the design file does not give back the design");
+    }
+    eu::SteadyFlow& flow = design.flow();
+    std::vector<camber::io::Field> fields = aero::flow_fields(flow.discretization(), flow.state());
+    for (camber::io::Field& f : aero::sensitivity_fields(flow, {"airfoil"}, "CD"))
+      fields.push_back(std::move(f));
+    for (const camber::io::Field& f : fields)
+      CAMBER_REQUIRE(f.values.size() == static_cast<size_t>(f.components * flow.discretization().n_owned()),
+                     f.name << ": not one value per owned cell and component");
+    if (runtime.rank() == 0)
+      std::printf("wrote tour_shape_optimization_design.csv; %zu cell fields, the last \"%s\"\n",
+                  fields.size(), fields.back().name.c_str());
     return 0;
   });
 }
