@@ -182,8 +182,8 @@ void declare_euler_schema(deck::Schema& s) {
               "Cuthill-McKee order preconditions it, from the right) or applied matrix-free "
               "(one Dual residual per Krylov iteration, the preconditioner below; the one "
               "measured to converge the 512 x 512 transonic grid). auto: assembled on 2-D "
-              "meshes, matrix_free on 3-D ones (the ONERA M6 coarse grid: 12.8 s matrix-free, "
-              "172 s assembled).")
+              "meshes, matrix_free on 3-D ones (docs/performance.md, \"The Newton operator on "
+              "3-D tetrahedra\").")
       .choice("preconditioner", name_of(eu::preconditioner_names, steady0.preconditioner),
               enum_names(eu::preconditioner_names),
               "Order 2, matrix_free: the first-order matrix with ILU(1), or the assembled "
@@ -194,8 +194,8 @@ void declare_euler_schema(deck::Schema& s) {
                "between assemblies of the preconditioner (kept, with its factors, in between).")
       .real("warm_cfl_start", design0.warm_cfl_start, deck::Range::positive(),
             "camber optimize: the first CFL number of a design's flow solve started from the "
-            "previous design's converged flow (the small transonic example: 7-49 Newton steps "
-            "per design at 1000, 15-60 at the cold start's 10).")
+            "converged flow of the nearest design (docs/performance.md, \"Warm starts from the "
+            "nearest converged design\").")
       .integer("warm_max_iterations", design0.warm_max_iterations, deck::IntRange(0, 1000000),
                "camber optimize: a design's flow solve started from the previous design's flow "
                "that has not converged after this many Newton steps is solved again from the "
@@ -205,8 +205,8 @@ void declare_euler_schema(deck::Schema& s) {
             "factor, then second order. 0: second order from the start.")
       .real("second_order_cfl_start", steady0.second_order_cfl_start, deck::Range(0.0, 1e12),
             "Order 2 after the first-order phase: > 0, the CFL number the second-order phase "
-            "starts at (at most the one the first-order phase ended at, at least cfl_start): "
-            "SU2's QuickStart mesh 39 Newton steps at 1e4 against 52. 0: cfl_start again. On "
+            "starts at (at most the one the first-order phase ended at, at least cfl_start; "
+            "docs/performance.md, \"Where the second-order phase starts\"). 0: cfl_start again. On "
             "coarse grids whose limited solution is not unique it can pick another solution "
             "for a neighbouring shape, so camber optimize is not measured with it.")
       .real("max_update", steady0.max_update, deck::Range(0.0, 1e6),
