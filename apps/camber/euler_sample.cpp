@@ -395,12 +395,12 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
     return r;
   };
 
-  const auto solve_pending = [&](const std::vector<int>& pending) {
-  for (size_t round = 0; round * n_groups < pending.size(); ++round) {
+  const auto solve_pending = [&](const std::vector<int>& queue) {
+  for (size_t round = 0; round * n_groups < queue.size(); ++round) {
     std::vector<double> mine(static_cast<size_t>(width), 0.0);
     mine[0] = -1;
     const size_t slot = round * static_cast<size_t>(n_groups) + static_cast<size_t>(group);
-    if (slot < pending.size()) mine = solve(pending[slot]);
+    if (slot < queue.size()) mine = solve(queue[slot]);
     // Every rank learns every group leader's result.
     if (!leader) {
       std::fill(mine.begin(), mine.end(), 0.0);
