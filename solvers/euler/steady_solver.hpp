@@ -85,8 +85,7 @@
 /// evaluation first sets the far field's circulation from that state's own
 /// CL (Discretization::set_far_field_lift), so the residual driven to zero
 /// is the coupled one; the Newton matrix holds the circulation fixed, which
-/// costs a few steps (NACA 0012, M 0.5, 64 x 32, 20 chords: 40 steps with
-/// the vortex, 35 without).
+/// costs a few steps (docs/performance.md, "The far-field vortex").
 ///
 /// Errors: a NaN residual, or a step rejected at the CFL floor, is a
 /// camber::Error (failure) naming the cell and its coordinates; U keeps the
@@ -184,10 +183,9 @@ struct SteadyOptions {
   // Order 2 after a first-order phase: > 0, the CFL number the second-
   // order phase starts at, at most the one the first-order phase ended at
   // (that state is converged to first_order_drop and close to the second-
-  // order one: the shocks move a few cells) and at least cfl_start. SU2's
-  // QuickStart mesh at 1e4: 8 second-order steps against 21; Vassberg and
-  // Jameson's 128^2 grid: 15 against 49, the same solutions. 0 (the
-  // default): the ramp restarts at cfl_start. Not the default because on
+  // order one: the shocks move a few cells) and at least cfl_start; the
+  // steps it saves are in docs/performance.md, "Where the second-order
+  // phase starts". 0 (the default): the ramp restarts at cfl_start. Not the default because on
   // coarse grids whose limited scheme has several solutions (the 48 x 24
   // O-grid of the shape-gradient tests) the faster path lands neighbouring
   // designs on different ones (docs/performance.md).
