@@ -81,6 +81,9 @@ void commit_file(const fs::path& written, const fs::path& path, std::optional<fs
 void commit_file_collective(const fs::path& written, const fs::path& path, MPI_Comm comm) {
   int rank = 0;
   CAMBER_CHECK_MPI(MPI_Comm_rank(comm, &rank));
+  // A collective close need not wait for the other ranks' writes: rank 0
+  // renames only once every rank has finished its part.
+  CAMBER_CHECK_MPI(MPI_Barrier(comm));
   collective_guard(comm, [&] {
     if (rank == 0) commit_file(written, path);
   });

@@ -475,10 +475,8 @@ void H5File::close() {
   CAMBER_CHECK_HDF5(H5Fclose(file));
   if (m.mode == Mode::create) {
     // Every rank has finished its part of the file before it replaces the
-    // old one; the agreement afterwards means the new one is in place when
-    // close() returns on any rank.
-    CAMBER_CHECK_MPI(MPI_Barrier(m.comm));
-    detail::on_rank0(m.comm, [&] { commit_file(m.open_path, m.path); });
+    // old one, and the new one is in place when close() returns on any rank.
+    commit_file_collective(m.open_path, m.path, m.comm);
   }
 }
 
