@@ -4,7 +4,6 @@
 #include "mesh_source.hpp"
 
 #include <algorithm>
-#include <tuple>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>

@@ -23,7 +23,6 @@
 
 namespace camber::solvers::euler {
 
-
 namespace {
 
 using detail::BoundaryFlux;
