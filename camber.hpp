@@ -92,11 +92,13 @@
 
 #if CAMBER_WITH_DECK
 #include <camber/deck/deck.hpp>
+#include <camber/deck/keys.hpp>
 #include <camber/deck/reference.hpp>
 #include <camber/deck/schema.hpp>
 #endif
 #if CAMBER_WITH_IO
 #include <camber/io/hdf5_file.hpp>
+#include <camber/io/gnuplot.hpp>
 #include <camber/io/pvd_series.hpp>
 #include <camber/io/vtk_session.hpp>
 #include <camber/io/vtk_writer.hpp>
@@ -145,9 +147,13 @@
 #include <camber/solvers/euler/steady_flow.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
 #include <camber/solvers/euler/unsteady.hpp>
+#if CAMBER_WITH_DECK
+#include <camber/solvers/euler/deck_keys.hpp>
+#endif
 #endif
 #if CAMBER_WITH_PETSC && CAMBER_WITH_IO
 #include <camber/solvers/aero/airfoil_design.hpp>
+#include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/design_file.hpp>
 #include <camber/solvers/aero/flow_output.hpp>
 #include <camber/solvers/aero/flow_state.hpp>

@@ -4,31 +4,22 @@
 #include "mesh_source.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <functional>
-#include <fstream>
 #include <iomanip>
 #include <set>
-#include <sys/resource.h>
 #include <sstream>
 
-#include <camber/core/atomic_file.hpp>
 #include <camber/core/enum_names.hpp>
 #include <camber/core/error.hpp>
-#include <camber/io/hdf5_file.hpp>
-#include <camber/io/pvd_series.hpp>
-#include <camber/io/vtk_writer.hpp>
 #include <camber/core/log.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/karman_trefftz_ogrid.hpp>
 #include <camber/mesh/read_mesh.hpp>
-#include <camber/parallel/collectives.hpp>
 #include <camber/core/progress.hpp>
+#include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
+#include <camber/solvers/euler/deck_keys.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 #include <camber/core/timer.hpp>
@@ -43,10 +34,6 @@ void declare_euler_schema(deck::Schema& s) {
   // Every default below that a library setting has is read from the
   // library's own settings structs: a deck and a C++ program that leave a
   // setting out get the same value.
-  const eu::FlowConditions flow0;
-  const eu::SpatialOptions spatial0;
-  const eu::SteadyFlowSettings design0;
-  const eu::SteadyOptions& steady0 = design0.steady;
   const auto name_of = [](const auto& names, auto value) { return std::string(enum_name(names, value)); };
   s.section("mesh", "The computational mesh: an airfoil O-grid generated here, or a file.")
       .choice("generate", "airfoil_ogrid",
@@ -79,63 +66,10 @@ void declare_euler_schema(deck::Schema& s) {
       .choice("cell_shape", "quads", {"quads", "triangles"},
               "Generated O-grids: quads, or each quad split into two triangles (the same "
               "nodes).");
-  s.section("flow", "The free stream and the reference quantities of the coefficients.")
-      .real("mach", deck::required, deck::Range::positive().and_at_most(10.0),
-            "Free-stream Mach number.")
-      .real("alpha_deg", flow0.alpha_deg, deck::Range(-90.0, 90.0),
-            "Angle of attack, in degrees (3-D: the free stream in the x-z plane).")
-      .real("pressure_Pa", flow0.pressure, deck::Range::positive(), "Free-stream static pressure, Pa.")
-      .real("temperature_K", flow0.temperature, deck::Range::positive(),
-            "Free-stream static temperature, K.")
-      .real("gamma", flow0.gamma, deck::Range::greater_than(1.0).and_at_most(3.0),
-            "Ratio of specific heats.")
-      .real("gas_constant_J_per_kgK", flow0.gas_constant, deck::Range::positive(),
-            "Specific gas constant, J/(kg K).")
-      .choice("flux", name_of(eu::flux_scheme_names, design0.scheme), enum_names(eu::flux_scheme_names),
-              "Numerical flux. roe: Roe with the Harten-Hyman entropy fix. hllc: HLLC with "
-              "Einfeldt's wave speeds.")
-      .integer("order", spatial0.order, deck::IntRange(1, 2),
-               "Spatial order: 1 (cell states at the faces) or 2 (least-squares gradients of "
-               "the primitive variables, limited, reconstructed at the faces).")
-      .choice("limiter", name_of(eu::limiter_kind_names, spatial0.limiter),
-              enum_names(eu::limiter_kind_names),
-              "Order 2: venkatakrishnan_wang (one threshold per variable, wang_epsilon of its "
-              "free-stream scale, and a smooth cap: Newton converges without freezing, and "
-              "an optimizer's function is differentiable), venkatakrishnan_smooth (the same "
-              "with smooth maxima and minima in place of the neighbours' extremes and the "
-              "minimum over faces: no switch left for Newton to cycle on), venkatakrishnan (threshold (K h)^3 "
-              "per cell, min(1, phi); classic, may cycle unless frozen) or none (smooth flows "
-              "only).")
-      .choice("gradient_stencil", name_of(eu::gradient_stencil_names, spatial0.gradient_stencil),
-              enum_names(eu::gradient_stencil_names),
-              "Order 2: the cells the least-squares gradient and the limiter's bounds take "
-              "around a cell: every cell sharing a node with it (nodes), its face neighbours "
-              "(faces: three on a triangle, too few for transonic shocks), or face neighbours "
-              "for quads and hexahedra and node neighbours for every other cell: triangles, "
-              "tetrahedra, prisms, pyramids (mixed).")
-      .real("venkatakrishnan_k", spatial0.venkatakrishnan_k, deck::Range::positive(),
-            "Venkatakrishnan's K: eps^2 = (K h)^3; larger K limits less.")
-      .real("wang_epsilon", spatial0.wang_epsilon, deck::Range::positive().and_at_most(10.0),
-            "venkatakrishnan_wang and _smooth: the threshold as a fraction of each variable's "
-            "free-stream scale (rho, speed of sound, rho c^2); larger limits less.")
-      .real("smooth_width", spatial0.smooth_width, deck::Range::positive().and_at_most(10.0),
-            "venkatakrishnan_smooth: the width of the smooth maxima and minima of the "
-            "neighbours' differences, as a fraction of wang_epsilon; smaller is closer to "
-            "venkatakrishnan_wang's extremes (docs/performance.md, \"The smooth limiter's "
-            "width\").")
-      .real("reference_length_m", flow0.reference_length, deck::Range::positive(),
-            "Reference length (chord) of the coefficients, in mesh units.")
-      .real("reference_area_m2", flow0.reference_area, deck::Range::positive(),
-            "3-D meshes: reference area of the coefficients (planform or half-span area), in "
-            "mesh units squared; lift is along z, drag along the free stream in the x-z plane, "
-            "CM about the y axis through moment_point_m over reference area and length.")
-      .reals("moment_point_m", {flow0.moment_point[0], flow0.moment_point[1]},
-             deck::Length::between(2, 3), deck::Range::all(),
-             "Point the pitching moment is taken about: (x, y), or (x, y, z) on a 3-D mesh.")
-      .boolean("far_field_vortex", flow0.far_field_vortex,
-               "Subsonic free streams: the far field sees a point vortex at moment_point_m "
-               "carrying the current lift (Usab-Murman), so that a near far field gives a far "
-               "one's lift. Not with camber optimize (its adjoint holds the far field fixed).");
+  auto& flow = s.section("flow", "The free stream and the reference quantities of the coefficients.");
+  eu::flow_condition_keys().declare(flow);
+  eu::flux_keys().declare(flow);
+  eu::spatial_option_keys().declare(flow);
   auto& b = s.section("boundaries",
                       "Boundary condition of each mesh marker: comma-separated marker names per "
                       "kind. Every marker of the mesh needs exactly one.");
@@ -161,64 +95,10 @@ void declare_euler_schema(deck::Schema& s) {
               "the computed Cp, linear between cut points, at the reference's x/c; "
               "leading-edge orifices are plotted, not compared). Needs wing.stations. "
               "examples/onera_m6/schmitt_charpin_test2308.csv is the ONERA M6 experiment.");
-  s.section("solver", "Pseudo-transient Newton (PETSc GMRES, block-Jacobi/ILU(1)); "
-                      "-flow_ksp_* and -flow_pc_* options override the linear solver.")
-      .integer("max_iterations", steady0.max_iterations, deck::IntRange(1, 100000),
-               "Most Newton steps.")
-      .real("rel_tolerance", steady0.rel_tolerance, deck::Range::positive().and_less_than(1.0),
-            "Converged when the density residual has fallen by this factor.")
-      .real("cfl_start", steady0.cfl_start, deck::Range::positive(), "CFL number of the first step.")
-      .real("cfl_max", steady0.cfl_max, deck::Range::positive(), "Largest CFL number.")
-      .real("linear_rel_tolerance", steady0.linear_rel_tolerance,
-            deck::Range::positive().and_less_than(1.0),
-            "Relative tolerance of each linear solve.")
-      .integer("linear_max_iterations", steady0.linear_max_iterations, deck::IntRange(1, 100000),
-               "Most GMRES iterations per Newton step.")
-      .choice("newton_operator", name_of(eu::newton_operator_names, steady0.newton_operator),
-              enum_names(eu::newton_operator_names),
-              "Order 2: the exact Newton matrix assembled every step by the chain rule "
-              "through each cell's reconstruction (block Jacobi with ILU(1) in reverse "
-              "Cuthill-McKee order preconditions it, from the right) or applied matrix-free "
-              "(one Dual residual per Krylov iteration, the preconditioner below; the one "
-              "measured to converge the 512 x 512 transonic grid). auto: assembled on 2-D "
-              "meshes, matrix_free on 3-D ones (docs/performance.md, \"The Newton operator on "
-              "3-D tetrahedra\").")
-      .choice("preconditioner", name_of(eu::preconditioner_names, steady0.preconditioner),
-              enum_names(eu::preconditioner_names),
-              "Order 2, matrix_free: the first-order matrix with ILU(1), or the assembled "
-              "second-order Jacobian with ILU(1) in reverse Cuthill-McKee order, assembled "
-              "every jacobian_refresh steps.")
-      .integer("jacobian_refresh", steady0.jacobian_refresh, deck::IntRange(1, 1000),
-               "Order 2, matrix_free with the second_order preconditioner: Newton steps "
-               "between assemblies of the preconditioner (kept, with its factors, in between).")
-      .real("warm_cfl_start", design0.warm_cfl_start, deck::Range::positive(),
-            "camber optimize: the first CFL number of a design's flow solve started from the "
-            "converged flow of the nearest design (docs/performance.md, \"Warm starts from the "
-            "nearest converged design\").")
-      .integer("warm_max_iterations", design0.warm_max_iterations, deck::IntRange(0, 1000000),
-               "camber optimize: a design's flow solve started from the previous design's flow "
-               "that has not converged after this many Newton steps is solved again from the "
-               "free stream (max_iterations). 0: no retry.")
-      .real("first_order_drop", steady0.first_order_drop, deck::Range(0.0, 1.0),
-            "Order 2: first-order Newton steps until that residual has fallen by this "
-            "factor, then second order. 0: second order from the start.")
-      .real("second_order_cfl_start", steady0.second_order_cfl_start, deck::Range(0.0, 1e12),
-            "Order 2 after the first-order phase: > 0, the CFL number the second-order phase "
-            "starts at (at most the one the first-order phase ended at, at least cfl_start; "
-            "docs/performance.md, \"Where the second-order phase starts\"). 0: cfl_start again. On "
-            "coarse grids whose limited solution is not unique it can pick another solution "
-            "for a neighbouring shape, so camber optimize is not measured with it.")
-      .real("max_update", steady0.max_update, deck::Range(0.0, 1e6),
-            "Order 2: a step changes density and pressure by at most this fraction in any "
-            "cell (the step is scaled down to fit). 0: only positivity limits the step.")
-      .real("second_order_cfl_growth", steady0.second_order_cfl_growth,
-            deck::Range::greater_than(1.0).and_at_most(1e6),
-            "Order 2: the largest factor the CFL number grows by in one step.")
-      .real("freeze_limiter_drop", steady0.freeze_limiter_drop, deck::Range(0.0, 1.0),
-            "Order 2 with a limiter: once the density residual has fallen by this factor, "
-            "freeze the limiter at the current state (the Newton iteration then converges "
-            "without limiter switching; the solution is a root of the frozen-limiter "
-            "residual). 0: never.");
+  auto& solver = s.section("solver", "Pseudo-transient Newton (PETSc GMRES, block-Jacobi/ILU(1)); "
+                                    "-flow_ksp_* and -flow_pc_* options override the linear solver.");
+  eu::steady_option_keys().declare(solver);
+  eu::warm_start_keys().declare(solver);
   s.section("design", "camber optimize: the shape parametrization of the wall and the volume "
                       "mesh deformation (inverse-distance weighting or radial basis functions).")
       .choice("parametrization", "hicks_henne", {"hicks_henne", "cst", "ffd", "ffd_volume"},
@@ -580,165 +460,22 @@ std::vector<eu::BoundaryCondition> boundary_conditions(const deck::Deck& d, cons
   return conditions;
 }
 
-eu::FluxScheme flux_scheme(const deck::Deck& d) {
-  return enum_from_name(eu::flux_scheme_names, d.string("flow.flux"), "flow.flux");
-}
+eu::FluxScheme flux_scheme(const deck::Deck& d) { return eu::flux_keys().read(d, "flow").scheme; }
 
 eu::SpatialOptions spatial_options(const deck::Deck& d) {
-  eu::SpatialOptions spatial;
-  spatial.order = static_cast<int>(d.integer("flow.order"));
-  spatial.limiter = enum_from_name(eu::limiter_kind_names, d.string("flow.limiter"), "flow.limiter");
-  spatial.venkatakrishnan_k = d.real("flow.venkatakrishnan_k");
-  spatial.wang_epsilon = d.real("flow.wang_epsilon");
-  spatial.smooth_width = d.real("flow.smooth_width");
-  spatial.gradient_stencil = enum_from_name(eu::gradient_stencil_names,
-                                            d.string("flow.gradient_stencil"), "flow.gradient_stencil");
-  return spatial;
+  return eu::spatial_option_keys().read(d, "flow");
 }
 
-eu::SteadyOptions steady_options(const deck::Deck& d) {
-  eu::SteadyOptions so;
-  so.max_iterations = static_cast<int>(d.integer("solver.max_iterations"));
-  so.rel_tolerance = d.real("solver.rel_tolerance");
-  so.cfl_start = d.real("solver.cfl_start");
-  so.cfl_max = d.real("solver.cfl_max");
-  so.linear_rel_tolerance = d.real("solver.linear_rel_tolerance");
-  so.linear_max_iterations = static_cast<int>(d.integer("solver.linear_max_iterations"));
-  so.freeze_limiter_drop = d.real("solver.freeze_limiter_drop");
-  so.first_order_drop = d.real("solver.first_order_drop");
-  so.second_order_cfl_growth = d.real("solver.second_order_cfl_growth");
-  so.second_order_cfl_start = d.real("solver.second_order_cfl_start");
-  so.max_update = d.real("solver.max_update");
-  so.preconditioner = enum_from_name(eu::preconditioner_names, d.string("solver.preconditioner"),
-                                     "solver.preconditioner");
-  so.jacobian_refresh = static_cast<int>(d.integer("solver.jacobian_refresh"));
-  so.newton_operator = enum_from_name(eu::newton_operator_names, d.string("solver.newton_operator"),
-                                      "solver.newton_operator");
-  return so;
-}
+eu::SteadyOptions steady_options(const deck::Deck& d) { return eu::steady_option_keys().read(d, "solver"); }
 
-eu::FlowConditions flow_conditions(const deck::Deck& d) {
-  eu::FlowConditions f;
-  f.mach = d.real("flow.mach");
-  f.alpha_deg = d.real("flow.alpha_deg");
-  f.gamma = d.real("flow.gamma");
-  f.gas_constant = d.real("flow.gas_constant_J_per_kgK");
-  f.pressure = d.real("flow.pressure_Pa");
-  f.temperature = d.real("flow.temperature_K");
-  f.reference_length = d.real("flow.reference_length_m");
-  const auto& mp = d.reals("flow.moment_point_m");
-  f.moment_point = {mp[0], mp[1], mp.size() > 2 ? mp[2] : 0.0};
-  f.reference_area = d.real("flow.reference_area_m2");
-  f.far_field_vortex = d.boolean("flow.far_field_vortex");
-  return f;
-}
-
-// PNG plots with gnuplot (Debian's gnuplot-nox), from the CSV files that
-// were written before. A plot is a view of results already on disk, so a
-// missing or failing gnuplot is a warning, not a failed run.
-bool run_gnuplot(const std::string& script, const std::string& text) {
-  if (std::system("command -v gnuplot > /dev/null 2>&1") != 0) {
-    logging::warn("gnuplot not found: no PNG plots (install gnuplot-nox)");
-    return false;
-  }
-  write_file_atomically(script, text);
-  const int rc = std::system(("gnuplot '" + script + "' 2> '" + script + ".log'").c_str());
-  if (rc != 0) {
-    logging::warn("gnuplot failed on " + script + " (see " + script + ".log): no PNG plots");
-    return false;
-  }
-  return true;
-}
-
-bool plot(const std::string& dir, const std::string& name, int dim) {
-  const std::string script = dir + "/" + name + "_plots.gp";
-  std::ostringstream gp;
-  gp << "set terminal pngcairo size 900,600 noenhanced\n"
-     << "set datafile separator ','\n"
-     << "set key autotitle columnhead\n"
-     << "set grid\n"
-     << "set output '" << dir << "/" << name << "_convergence.png'\n"
-     << "set title 'Convergence: " << name << "'\n"
-     << "set xlabel 'Newton step'\nset ylabel 'L2 residual'\nset logscale y\n"
-     << "set format y '%.0e'\n"
-     << "plot '" << dir << "/" << name << "_history.csv' using 1:2 with linespoints title "
-        "'density', '' using 1:3 with linespoints title 'all equations'\n"
-     << "unset logscale y\nset format y '%g'\n"
-     << "set output '" << dir << "/" << name << "_cp.png'\n"
-     << "set title 'Surface pressure: " << name << "'\n"
-     << "set xlabel 'x'\nset ylabel 'Cp'\nset yrange [*:*] reverse\n"
-     << "plot '" << dir << "/" << name << "_cp.csv' using 1:" << (dim == 3 ? 4 : 3)
-     << (dim == 3 ? " with points" : " with linespoints") << " pt 7 ps 0.5 title 'Cp'\n";
-  return run_gnuplot(script, gp.str());
-}
-
-// Cp against x/c at each spanwise station, upper and lower surfaces, one
-// panel per station (from <case>_stations.csv).
-bool plot_stations(const std::string& dir, const std::string& name,
-                   const std::vector<double>& etas, const std::string& reference) {
-  const std::string script = dir + "/" + name + "_stations.gp";
-  const int columns = etas.size() > 3 ? 3 : static_cast<int>(etas.size());
-  const int rows = static_cast<int>((etas.size() + 2) / 3);
-  std::ostringstream gp;
-  gp << std::setprecision(10) << "set terminal pngcairo size " << 420 * columns << ","
-     << 340 * rows << " noenhanced\n"
-     << "set datafile separator ','\nset grid\n"
-     << "set output '" << dir << "/" << name << "_stations.png'\n"
-     << "set multiplot layout " << rows << "," << columns << " title 'Surface pressure: " << name
-     << "'\n"
-     << "set xlabel 'x/c'\nset ylabel 'Cp'\nset yrange [*:*] reverse\n";
-  for (double eta : etas)
-    gp << "set title 'eta = " << eta << "'\n"
-       << "plot '" << dir << "/" << name << "_stations.csv' using ($1 == " << eta
-       << " && $6 > 0 ? $2 : 1/0):5 with points pt 7 ps 0.5 title 'upper', '' using ($1 == "
-       << eta << " && $6 < 0 ? $2 : 1/0):5 with points pt 6 ps 0.5 title 'lower'"
-       << (reference.empty()
-               ? std::string()
-               : CAMBER_MSG(", '" << reference << "' using (abs($1 - " << eta
-                                  << ") < 1e-9 ? $2 : 1/0):3 with points pt 2 ps 0.8 lc rgb "
-                                     "'black' title 'reference'"))
-       << "\n";
-  gp << "unset multiplot\n";
-  return run_gnuplot(script, gp.str());
-}
-
-void write_wing_stations(const std::string& dir, const std::string& stem,
-                         const std::vector<aero::SectionPoint>& stations,
-                         const std::vector<double>& etas, const std::string& reference) {
-  std::ostringstream st;
-  st << "eta,x_over_c,x,z,Cp,side\n" << std::setprecision(10);
-  for (const aero::SectionPoint& q : stations)
-    st << q.eta << ',' << q.x_over_c << ',' << q.x << ',' << q.z << ',' << q.cp << ',' << q.side
-       << '\n';
-  write_file_atomically(dir + "/" + stem + "_stations.csv", st.str());
-  const bool station_png = plot_stations(dir, stem, etas, reference);
-  logging::info("wrote " + dir + "/" + stem + "_stations.csv" +
-                (station_png ? " and _stations.png" : ""));
-}
-
-// The state file <dir>/<case>.h5 (aero::write_steady_state) with the case
-// and its deck as labels.
-void write_state(const std::string& path, const deck::Deck& d, const eu::Discretization& disc,
-                 const Tensor& U, const eu::SteadyResult& result, double reference_residual) {
-  ScopedTimer t("write_hdf5");
-  aero::write_steady_state(path, disc, U, result, reference_residual,
-                           {{"case", d.string("case")}, {"deck", d.source()}});
-}
-
-// The state of a previous run for --restart; its reference residual.
-double read_state(const std::string& path, const eu::Discretization& disc, Tensor& U) {
-  collective_guard(disc.mesh().comm(), [&] {
-    CAMBER_INPUT_REQUIRE(fs::exists(path), "--restart: no state file '"
-                                               << path << "'; run once without --restart "
-                                               << "(with output.hdf5: true) to write it");
-  });
-  return aero::read_steady_state(path, disc, U);
-}
+eu::FlowConditions flow_conditions(const deck::Deck& d) { return eu::flow_condition_keys().read(d, "flow"); }
 
 int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
   const MPI_Comm comm = runtime.comm();
   solvers::petsc::PetscSession petsc(options.petsc_options);
-  const std::string name = d.string("case"), dir = d.string("output.dir");
+  aero::FlowCaseSettings s;
+  s.name = d.string("case");
+  s.dir = d.string("output.dir");
 
   // A file is read in parallel, each rank its chunk; a generated mesh is
   // made on every rank, which keeps its chunk. Either is then distributed.
@@ -747,30 +484,24 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
     ScopedTimer t("mesh");
     chunk = build_mesh_chunk(d, comm, 3, "");
   }
-  const int mesh_dim = chunk.dim;
   // Every rank knows the dimension, so every rank rejects alike (once).
   // The reference pressures at the wing stations, read before any solve.
-  std::vector<aero::SectionPoint> reference;
-  const std::string reference_path =
-      d.string("wing.reference_cp").empty() ? "" : deck_relative_path(d, d.string("wing.reference_cp"));
+  s.stations = d.reals("wing.stations");
+  if (!d.string("wing.reference_cp").empty())
+    s.reference_file = deck_relative_path(d, d.string("wing.reference_cp"));
   collective_guard(comm, [&] {
-    if (reference_path.empty()) return;
-    if (d.reals("wing.stations").empty())
+    if (chunk.dim == 2 && !s.stations.empty())
+      d.reject("wing.stations", "spanwise stations need a 3-D mesh; this one is 2-D");
+    if (chunk.dim == 3 && d.boolean("flow.far_field_vortex"))
+      d.reject("flow.far_field_vortex", "is a 2-D correction; the mesh is 3-D");
+    if (s.reference_file.empty()) return;
+    if (s.stations.empty())
       d.reject("wing.reference_cp", "is compared at wing.stations, which are not given");
     try {
-      reference = aero::read_section_reference(reference_path);
+      s.reference = aero::read_section_reference(s.reference_file);
     } catch (const Error& e) {
       if (e.kind() != ErrorKind::bad_input) throw;
       d.reject("wing.reference_cp", e.message());
-    }
-  });
-  collective_guard(comm, [&] {
-    if (mesh_dim == 2 && !d.reals("wing.stations").empty())
-      d.reject("wing.stations", "spanwise stations need a 3-D mesh; this one is 2-D");
-    if (mesh_dim == 3) {
-      // What the 3-D discretization does not have yet, rejected at its key.
-      if (d.boolean("flow.far_field_vortex"))
-        d.reject("flow.far_field_vortex", "is a 2-D correction; the mesh is 3-D");
     }
   });
   mesh::DistributedMesh dm;
@@ -779,168 +510,54 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
     dm = mesh::DistributedMesh(std::move(chunk), comm);
   }
   // Every marker of the mesh is in each local mesh (empty ones too).
-  const std::vector<eu::BoundaryCondition> conditions = boundary_conditions(d, dm.local(), comm);
-
-  const eu::FlowConditions flow = flow_conditions(d);
-  const eu::FluxScheme scheme = flux_scheme(d);
-  const eu::SpatialOptions spatial = spatial_options(d);
-  eu::Discretization disc(dm, flow, conditions, scheme, spatial);
-  logging::info(CAMBER_MSG("euler: " << dm.n_global_cells() << " cells on " << dm.size()
-                                     << (dm.size() == 1 ? " rank" : " ranks") << ", M = "
-                                     << flow.mach << ", alpha = " << flow.alpha_deg
-                                     << " deg, flux " << d.string("flow.flux") << ", order "
-                                     << spatial.order
-                                     << (spatial.order == 2 ? ", limiter " + d.string("flow.limiter")
-                                                            : std::string())));
-
-  eu::SteadyOptions so = steady_options(d);
-
-  const std::string state_path = dir + "/" + name + ".h5";
-  Tensor U = disc.free_stream_field();
-  if (options.restart) {
-    so.reference_residual = read_state(state_path, disc, U);
-    logging::info("restart from " + state_path);
-    so.first_order_drop = 0.0;  // the state is already a solution of this order's iteration
-  }
-  // The residual this run's convergence is measured against: the state
-  // file keeps it, so a restart stops where one uninterrupted run would.
-  const auto reference_of = [&](const eu::SteadyResult& r) {
-    return so.reference_residual > 0.0 ? so.reference_residual : r.reference_residual;
-  };
-  Progress progress("newton", so.max_iterations);
-  eu::SteadyResult result;
-  std::vector<eu::IterationReport> steps;  // the history so far, kept should the solve fail
-  const auto write_history = [&](const std::vector<eu::IterationReport>& history) {
-    if (runtime.rank() != 0) return;
-    fs::create_directories(dir);
-    std::ostringstream h;
-    h << "step,residual_density,residual_all,cfl,alpha,linear_iterations,CL,CD,CM,seconds\n"
-      << std::setprecision(10);
-    for (const eu::IterationReport& r : history)
-      h << r.iteration << ',' << r.residual_density << ',' << r.residual_all << ',' << r.cfl << ','
-        << r.step << ',' << r.linear_iterations << ',' << r.forces.cl << ',' << r.forces.cd << ','
-        << r.forces.cm << ',' << r.seconds << '\n';
-    write_file_atomically(dir + "/" + name + "_history.csv", h.str());
-  };
-  try {
-    ScopedTimer t("solve");
-    result = eu::solve_steady(disc, U, so, [&](const eu::IterationReport& r) {
-      const std::string status =
-          CAMBER_MSG(std::scientific << std::setprecision(3) << "res " << r.residual_density
-                                     << std::fixed << " cfl " << std::setprecision(0) << r.cfl
-                                     << std::setprecision(5) << " CL " << r.forces.cl << " CD "
-                                     << r.forces.cd << " lin " << r.linear_iterations);
-      progress.update(r.iteration, status);
-      logging::debug(CAMBER_MSG("step " << r.iteration << ": " << status));
-      steps.push_back(r);
+  s.conditions = boundary_conditions(d, dm.local(), comm);
+  s.flow = flow_conditions(d);
+  s.scheme = flux_scheme(d);
+  s.spatial = spatial_options(d);
+  s.steady = steady_options(d);
+  s.paraview = d.boolean("output.paraview");
+  s.state = d.boolean("output.hdf5");
+  s.restart = options.restart;
+  s.labels = {{"case", s.name}, {"deck", d.source()}};
+  if (s.restart) {
+    const std::string state_path = s.dir + "/" + s.name + ".h5";
+    collective_guard(comm, [&] {
+      CAMBER_INPUT_REQUIRE(fs::exists(state_path), "--restart: no state file '"
+                                                       << state_path << "'; run once without "
+                                                       << "--restart (with output.hdf5: true) "
+                                                       << "to write it");
     });
-  } catch (const Error&) {
-    // The solver keeps the last good state in U: save it for --restart,
-    // with the history up to it and, when asked for, its fields for
-    // ParaView (where the flow went wrong).
-    result.history = steps;
-    write_history(steps);
-    if (d.boolean("output.paraview")) {
-      const std::string pvtu = io::write_pvtu(dir + "/" + io::series_file_name(name, 0),
-                                              dm.owned_piece(aero::flow_fields(disc, U)), comm);
-      io::PvdSeries series(dir + "/" + name + ".pvd", comm);
-      series.add(0.0, fs::path(pvtu).filename().string());
-    }
-    if (d.boolean("output.hdf5")) write_state(state_path, d, disc, U, result, reference_of(result));
-    logging::info("wrote the last good state and " + dir + "/" + name + "_history.csv");
-    throw;
   }
-  const double r0 = reference_of(result);
-  const double rn = result.history.back().residual_density;
-  const double orders = rn > 0.0 && r0 > 0.0 ? std::log10(r0 / rn) : 0.0;
+  Progress progress("newton", s.steady.max_iterations);
+  s.monitor = [&](const eu::IterationReport& r) {
+    const std::string status =
+        CAMBER_MSG(std::scientific << std::setprecision(3) << "res " << r.residual_density
+                                   << std::fixed << " cfl " << std::setprecision(0) << r.cfl
+                                   << std::setprecision(5) << " CL " << r.forces.cl << " CD "
+                                   << r.forces.cd << " lin " << r.linear_iterations);
+    progress.update(r.iteration, status);
+    logging::debug(CAMBER_MSG("step " << r.iteration << ": " << status));
+  };
+  const aero::FlowCaseResult r = aero::solve_flow_case(std::move(dm), s);
+  const eu::SteadyResult& result = r.solve;
   progress.finish(result.converged ? "converged" : "not converged");
 
-  // Outputs: history and Cp (CSV, PNG) from rank 0; ParaView and HDF5 from
-  // every rank.
-  {
-    ScopedTimer t("output");
-    const std::vector<aero::WallPoint> cp = aero::wall_cp(disc, U, conditions);
-    std::vector<aero::SectionPoint> stations;
-    if (!d.reals("wing.stations").empty()) {
-      std::vector<std::string> walls;
-      for (const eu::BoundaryCondition& bc : conditions)
-        if (bc.kind == eu::BoundaryKind::slip_wall) walls.push_back(bc.marker);
-      stations = aero::wing_sections(disc, U, walls, d.reals("wing.stations"));
-    }
-    write_history(result.history);
-    if (runtime.rank() == 0) {
-      std::ostringstream c;
-      const int dim = disc.dim();
-      c << (dim == 3 ? "x,y,z,Cp\n" : "x,y,Cp\n") << std::setprecision(10);
-      for (const aero::WallPoint& p : cp) {
-        c << p.x << ',' << p.y << ',';
-        if (dim == 3) c << p.z << ',';
-        c << p.cp << '\n';
-      }
-      write_file_atomically(dir + "/" + name + "_cp.csv", c.str());
-      const bool png = plot(dir, name, dim);
-      if (!stations.empty())
-        write_wing_stations(dir, name, stations, d.reals("wing.stations"), reference_path);
-      if (!reference.empty()) {
-        // The computed Cp against the reference's at the stations both have.
-        std::ostringstream r;
-        r << "eta,compared,skipped,rms,max_abs,max_at_x_over_c,max_side\n" << std::setprecision(6);
-        std::ostringstream table;
-        table << "Cp against " << d.string("wing.reference_cp")
-              << " (computed - reference):\n     eta  points     rms  largest (x/c, side)";
-        for (const aero::SectionComparison& s : aero::compare_sections(stations, reference)) {
-          r << s.eta << ',' << s.compared << ',' << s.skipped << ',' << s.rms << ',' << s.max_abs
-            << ',' << s.max_at << ',' << s.max_side << '\n';
-          table << "\n  " << std::fixed << std::setprecision(2) << std::setw(6) << s.eta
-                << std::setw(8) << s.compared << std::setprecision(3) << std::setw(8) << s.rms
-                << std::setw(9) << s.max_abs << " (" << std::setprecision(3) << s.max_at << ", "
-                << (s.max_side > 0 ? "upper" : "lower") << ")";
-        }
-        write_file_atomically(dir + "/" + name + "_stations_reference.csv", r.str());
-        logging::info(table.str());
-      }
-      logging::info("wrote " + dir + "/" + name + "_history.csv and _cp.csv" +
-                    (png ? ", and their plots _convergence.png and _cp.png" : ""));
-    }
-    if (d.boolean("output.paraview")) {
-      const std::vector<io::Field> fields = aero::flow_fields(disc, U);
-      const std::string pvtu =
-          io::write_pvtu(dir + "/" + io::series_file_name(name, 0), dm.owned_piece(fields), comm);
-      io::PvdSeries series(dir + "/" + name + ".pvd", comm);
-      series.add(0.0, fs::path(pvtu).filename().string());
-      for (const eu::BoundaryCondition& bc : conditions)
-        if (bc.kind == eu::BoundaryKind::slip_wall)
-          io::write_pvtp(dir + "/" + name + "_" + bc.marker, dm.marker_surface(bc.marker, fields),
-                         comm);
-      logging::info("wrote " + dir + "/" + name + ".pvd and the wall surfaces (ParaView)");
-    }
-    if (d.boolean("output.hdf5")) {
-      write_state(state_path, d, disc, U, result, reference_of(result));
-      logging::info("wrote " + state_path + " (state for --restart)");
-    }
-  }
-
-  // Peak resident memory of the largest rank (Linux reports ru_maxrss in KiB).
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  const double peak_mib = par::allreduce_max(static_cast<double>(usage.ru_maxrss) / 1024.0, comm);
-
   std::ostringstream summary;
-  summary << std::fixed << std::setprecision(6) << "\n  case            " << name
-          << "\n  cells           " << dm.n_global_cells() << " on " << dm.size()
-          << (dm.size() == 1 ? " rank" : " ranks") << "\n  Newton steps    "
-          << result.iterations << (result.converged ? " (converged)" : " (NOT converged)")
-          << "\n  residual drop   " << std::setprecision(2) << orders << " orders"
-          << std::setprecision(6) << "\n  CL              " << result.forces.cl
-          << "\n  CD              " << result.forces.cd << "\n  CM              "
-          << result.forces.cm << "\n  wall time       " << std::setprecision(2)
-          << result.history.back().seconds << " s (solve)\n  peak memory     " << std::setprecision(0)
-          << peak_mib << " MiB (largest rank)";
+  summary << std::fixed << std::setprecision(6) << "\n  case            " << s.name
+          << "\n  cells           " << r.cells << " on " << r.ranks
+          << (r.ranks == 1 ? " rank" : " ranks") << "\n  Newton steps    " << result.iterations
+          << (result.converged ? " (converged)" : " (NOT converged)") << "\n  residual drop   "
+          << std::setprecision(2) << r.orders << " orders" << std::setprecision(6)
+          << "\n  CL              " << result.forces.cl << "\n  CD              "
+          << result.forces.cd << "\n  CM              " << result.forces.cm
+          << "\n  wall time       " << std::setprecision(2) << result.history.back().seconds
+          << " s (solve)\n  peak memory     " << std::setprecision(0)
+          << peak_resident_mib(comm) << " MiB (largest rank)";
   logging::info("summary:" + summary.str());
   if (!result.converged) {
     logging::warn(CAMBER_MSG("not converged after " << result.iterations
                                                      << " Newton steps (residual fell "
-                                                     << std::setprecision(2) << orders
+                                                     << std::setprecision(2) << r.orders
                                                      << " orders; raise solver.max_iterations "
                                                         "or lower solver.cfl_start)"));
     return 1;

@@ -145,13 +145,6 @@ class TrustRegionOutputs {
   int adjoints_per_design_ = 0;
 };
 
-// Rank 0: the wing stations' Cp as <dir>/<stem>_stations.csv and its plot
-// <stem>_stations.png, with the points of the reference CSV `reference`
-// beside them when it is given (euler_case.cpp).
-void write_wing_stations(const std::string& dir, const std::string& stem,
-                         const std::vector<aero::SectionPoint>& stations,
-                         const std::vector<double>& etas, const std::string& reference = "");
-
 // What every flow of a design shares: the deck's mesh, partitioned over
 // `comm`, and its boundary conditions.
 struct FlowSetup {
@@ -163,10 +156,6 @@ FlowSetup flow_setup(const deck::Deck& d, MPI_Comm comm);
 // other flow and solver settings (collective over setup.dm's communicator).
 eu::SteadyResult solve_flow_at(const deck::Deck& d, FlowSetup& setup, double mach,
                                double alpha_deg);
-
-// Writes the gnuplot script `text` to `script` and runs it (PNG plots);
-// false, with a warning, when gnuplot is not installed or fails.
-bool run_gnuplot(const std::string& script, const std::string& text);
 
 }  // namespace euler_app
 

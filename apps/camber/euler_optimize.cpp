@@ -25,6 +25,7 @@
 #include "euler_common.hpp"
 #include "mesh_source.hpp"
 #include <camber/autodiff/functional.hpp>
+#include <camber/solvers/euler/deck_keys.hpp>
 #include <camber/autodiff/ops.hpp>
 #include <camber/design/airfoil_section.hpp>
 #include <camber/design/cst.hpp>
@@ -34,6 +35,7 @@
 #include <camber/design/mesh_deformation.hpp>
 #include <camber/core/atomic_file.hpp>
 #include <camber/core/error.hpp>
+#include <camber/io/gnuplot.hpp>
 #include <camber/io/hdf5_file.hpp>
 #include <camber/io/pvd_series.hpp>
 #include <camber/core/log.hpp>
@@ -62,8 +64,7 @@ eu::SteadyFlowSettings design_flow_settings(const deck::Deck& d, const mesh::Mes
   settings.scheme = flux_scheme(d);
   settings.spatial = spatial_options(d);
   settings.steady = steady_options(d);
-  settings.warm_cfl_start = d.real("solver.warm_cfl_start");
-  settings.warm_max_iterations = static_cast<int>(d.integer("solver.warm_max_iterations"));
+  eu::warm_start_keys().read(d, "solver", settings);
   // `camber -v optimize`: every Newton step of every flow solve.
   settings.monitor = [](const eu::IterationReport& r) {
     logging::debug(CAMBER_MSG("  flow step " << r.iteration << std::scientific << std::setprecision(3)
@@ -325,7 +326,7 @@ void DesignOutputs::write_final(const aero::ShapeDesignResult& result) const {
         "'max violation'\n"
      << "set logscale y\nset ylabel '|gradient|'\nset xlabel 'evaluation'\nplot '' every "
         "::1 using 1:4 with linespoints title 'gradient norm'\nunset multiplot\n";
-  run_gnuplot(script, gp.str());
+  io::run_gnuplot(script, gp.str());
 }
 
 std::string DesignOutputs::summary_head(const aero::ShapeDesignResult& result) const {

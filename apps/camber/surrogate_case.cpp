@@ -13,6 +13,7 @@
 
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
+#include <camber/io/gnuplot.hpp>
 #include <camber/nn/io/checkpoint.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/model_file.hpp>
@@ -432,7 +433,7 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
        << "set format y '%.0e'\n"
        << "plot '" << csv_path << "' using 1:2 with lines lw 2 title 'training'"
        << (n_val > 0 ? ", '' using 1:3 with lines lw 2 title 'validation'" : "") << "\n";
-    png = euler_app::run_gnuplot(dir + "/" + name + "_loss.gp", gp.str());
+    png = io::run_gnuplot(dir + "/" + name + "_loss.gp", gp.str());
   });
   logging::info("wrote " + csv_path + (png ? ", " + dir + "/" + name + "_loss.png" : std::string()) +
                 (split ? std::string() : ", " + ckpt) + " and " + model_path);

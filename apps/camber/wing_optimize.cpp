@@ -22,6 +22,7 @@
 #include <camber/core/log.hpp>
 #include <camber/design/wing_thickness.hpp>
 #include <camber/io/vtk_writer.hpp>
+#include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/wing_design.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
 
@@ -103,7 +104,7 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
   if (!etas.empty() && !restart) {
     const std::vector<aero::SectionPoint> stations = aero::wing_sections(
         problem.flow().discretization(), problem.flow().state(), walls, etas);
-    if (runtime.rank() == 0) write_wing_stations(dir, name + "_baseline", stations, etas);
+    if (runtime.rank() == 0) aero::write_station_csv(dir, name + "_baseline", stations, etas);
   }
   DesignOutputs outputs(d, problem, walls, s.checkpoint, comm);
   const aero::WingDesignResult result = problem.run(
@@ -120,7 +121,7 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
   if (!etas.empty()) {
     const std::vector<aero::SectionPoint> stations =
         aero::wing_sections(disc, flow.state(), walls, etas);
-    if (runtime.rank() == 0) write_wing_stations(dir, name + "_final", stations, etas);
+    if (runtime.rank() == 0) aero::write_station_csv(dir, name + "_final", stations, etas);
   }
   if (d.boolean("output.paraview")) {
     const std::vector<io::Field> fields = aero::flow_fields(disc, flow.state());

@@ -2,6 +2,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <malloc.h>
+#include <sys/resource.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -147,6 +148,15 @@ int comm_size(MPI_Comm comm) {
   int s = 1;
   CAMBER_CHECK_MPI(MPI_Comm_size(comm, &s));
   return s;
+}
+
+double peak_resident_mib(MPI_Comm comm) {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  double mine = static_cast<double>(usage.ru_maxrss) / 1024.0;  // Linux: KiB
+  double largest = 0.0;
+  CAMBER_CHECK_MPI(MPI_Allreduce(&mine, &largest, 1, MPI_DOUBLE, MPI_MAX, comm));
+  return largest;
 }
 
 namespace {

@@ -73,6 +73,10 @@ class Runtime {
 int comm_rank(MPI_Comm comm);
 int comm_size(MPI_Comm comm);
 
+/// The largest peak resident memory (Linux's ru_maxrss) over the ranks of
+/// `comm`, in MiB: what a run's summary reports. Collective.
+double peak_resident_mib(MPI_Comm comm);
+
 /// Runs `body` on every rank of `comm`; if it throws on any rank, all ranks
 /// learn it (one MPI_Allreduce) and each rank throws a camber::Error with the
 /// message of the lowest failing rank. Use it around phases that every rank

@@ -1,6 +1,8 @@
 // Runtime and collective error handling, at 1, 2 and 4 ranks.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include <camber/core/error.hpp>
 #include <camber/core/runtime.hpp>
 
@@ -45,4 +47,21 @@ TEST(Runtime, RunGuardedReturnsAgreedExitCodeOnEveryRank) {
   });
   EXPECT_EQ(code, 2);
   EXPECT_EQ(camber::run_guarded(MPI_COMM_WORLD, [] { return 0; }), 0);
+}
+
+// The peak resident memory is the largest rank's: rank 0 touches 64 MiB
+// more than the others, and every rank must report at least that, the
+// same figure on every rank.
+TEST(Runtime, PeakResidentMemoryIsTheLargestRanks) {
+  const int rank = camber::comm_rank(MPI_COMM_WORLD);
+  std::vector<char> block;
+  if (rank == 0) block.assign(64u << 20, 1);
+  const double peak = camber::peak_resident_mib(MPI_COMM_WORLD);
+  EXPECT_GE(peak, 64.0);
+  EXPECT_LT(peak, 1e6);
+  double low = peak, high = peak;
+  MPI_Allreduce(MPI_IN_PLACE, &low, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &high, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_EQ(low, high);
+  if (rank == 0) EXPECT_EQ(block[12345], 1);
 }

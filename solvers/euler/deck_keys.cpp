@@ -1,0 +1,170 @@
+#include "deck_keys.hpp"
+
+#include <string>
+#include <vector>
+
+namespace camber::solvers::euler {
+
+using deck::IntRange;
+using deck::Keys;
+using deck::Length;
+using deck::Range;
+
+const Keys<FlowConditions>& flow_condition_keys() {
+  static const Keys<FlowConditions> keys =
+      Keys<FlowConditions>()
+          .real("mach", &FlowConditions::mach, deck::required,
+                Range::positive().and_at_most(10.0), "Free-stream Mach number.")
+          .real("alpha_deg", &FlowConditions::alpha_deg, Range(-90.0, 90.0),
+                "Angle of attack, in degrees (3-D: the free stream in the x-z plane).")
+          .real("pressure_Pa", &FlowConditions::pressure, Range::positive(),
+                "Free-stream static pressure, Pa.")
+          .real("temperature_K", &FlowConditions::temperature, Range::positive(),
+                "Free-stream static temperature, K.")
+          .real("gamma", &FlowConditions::gamma, Range::greater_than(1.0).and_at_most(3.0),
+                "Ratio of specific heats.")
+          .real("gas_constant_J_per_kgK", &FlowConditions::gas_constant, Range::positive(),
+                "Specific gas constant, J/(kg K).")
+          .real("reference_length_m", &FlowConditions::reference_length, Range::positive(),
+                "Reference length (chord) of the coefficients, in mesh units.")
+          .real("reference_area_m2", &FlowConditions::reference_area, Range::positive(),
+                "3-D meshes: reference area of the coefficients (planform or half-span area), "
+                "in mesh units squared; lift is along z, drag along the free stream in the x-z "
+                "plane, CM about the y axis through moment_point_m over reference area and "
+                "length.")
+          .custom(
+              "moment_point_m",
+              [](deck::Section& s, const FlowConditions& d) {
+                s.reals("moment_point_m", {d.moment_point[0], d.moment_point[1]},
+                        Length::between(2, 3), Range::all(),
+                        "Point the pitching moment is taken about: (x, y), or (x, y, z) on a "
+                        "3-D mesh.");
+              },
+              [](const deck::Deck& deck, const std::string& path, FlowConditions& f) {
+                const std::vector<double>& mp = deck.reals(path);
+                f.moment_point = {mp[0], mp[1], mp.size() > 2 ? mp[2] : 0.0};
+              })
+          .boolean("far_field_vortex", &FlowConditions::far_field_vortex,
+                   "Subsonic free streams: the far field sees a point vortex at moment_point_m "
+                   "carrying the current lift (Usab-Murman), so that a near far field gives a "
+                   "far one's lift. Not with camber optimize (its adjoint holds the far field "
+                   "fixed).");
+  return keys;
+}
+
+const Keys<SteadyFlowSettings>& flux_keys() {
+  static const Keys<SteadyFlowSettings> keys = Keys<SteadyFlowSettings>().choice(
+      "flux", &SteadyFlowSettings::scheme, flux_scheme_names,
+      "Numerical flux. roe: Roe with the Harten-Hyman entropy fix. hllc: HLLC with Einfeldt's "
+      "wave speeds.");
+  return keys;
+}
+
+const Keys<SpatialOptions>& spatial_option_keys() {
+  static const Keys<SpatialOptions> keys =
+      Keys<SpatialOptions>()
+          .integer("order", &SpatialOptions::order, IntRange(1, 2),
+                   "Spatial order: 1 (cell states at the faces) or 2 (least-squares gradients "
+                   "of the primitive variables, limited, reconstructed at the faces).")
+          .choice("limiter", &SpatialOptions::limiter, limiter_kind_names,
+                  "Order 2: venkatakrishnan_wang (one threshold per variable, wang_epsilon of "
+                  "its free-stream scale, and a smooth cap: Newton converges without freezing, "
+                  "and an optimizer's function is differentiable), venkatakrishnan_smooth (the "
+                  "same with smooth maxima and minima in place of the neighbours' extremes and "
+                  "the minimum over faces: no switch left for Newton to cycle on), "
+                  "venkatakrishnan (threshold (K h)^3 per cell, min(1, phi); classic, may cycle "
+                  "unless frozen) or none (smooth flows only).")
+          .choice("gradient_stencil", &SpatialOptions::gradient_stencil, gradient_stencil_names,
+                  "Order 2: the cells the least-squares gradient and the limiter's bounds take "
+                  "around a cell: every cell sharing a node with it (nodes), its face neighbours "
+                  "(faces: three on a triangle, too few for transonic shocks), or face "
+                  "neighbours for quads and hexahedra and node neighbours for every other cell: "
+                  "triangles, tetrahedra, prisms, pyramids (mixed).")
+          .real("venkatakrishnan_k", &SpatialOptions::venkatakrishnan_k, Range::positive(),
+                "Venkatakrishnan's K: eps^2 = (K h)^3; larger K limits less.")
+          .real("wang_epsilon", &SpatialOptions::wang_epsilon,
+                Range::positive().and_at_most(10.0),
+                "venkatakrishnan_wang and _smooth: the threshold as a fraction of each "
+                "variable's free-stream scale (rho, speed of sound, rho c^2); larger limits "
+                "less.")
+          .real("smooth_width", &SpatialOptions::smooth_width,
+                Range::positive().and_at_most(10.0),
+                "venkatakrishnan_smooth: the width of the smooth maxima and minima of the "
+                "neighbours' differences, as a fraction of wang_epsilon; smaller is closer to "
+                "venkatakrishnan_wang's extremes (docs/performance.md, \"The smooth limiter's "
+                "width\").");
+  return keys;
+}
+
+const Keys<SteadyOptions>& steady_option_keys() {
+  static const Keys<SteadyOptions> keys =
+      Keys<SteadyOptions>()
+          .integer("max_iterations", &SteadyOptions::max_iterations, IntRange(1, 100000),
+                   "Most Newton steps.")
+          .real("rel_tolerance", &SteadyOptions::rel_tolerance,
+                Range::positive().and_less_than(1.0),
+                "Converged when the density residual has fallen by this factor.")
+          .real("cfl_start", &SteadyOptions::cfl_start, Range::positive(),
+                "CFL number of the first step.")
+          .real("cfl_max", &SteadyOptions::cfl_max, Range::positive(), "Largest CFL number.")
+          .real("linear_rel_tolerance", &SteadyOptions::linear_rel_tolerance,
+                Range::positive().and_less_than(1.0), "Relative tolerance of each linear solve.")
+          .integer("linear_max_iterations", &SteadyOptions::linear_max_iterations,
+                   IntRange(1, 100000), "Most GMRES iterations per Newton step.")
+          .choice("newton_operator", &SteadyOptions::newton_operator, newton_operator_names,
+                  "Order 2: the exact Newton matrix assembled every step by the chain rule "
+                  "through each cell's reconstruction (block Jacobi with ILU(1) in reverse "
+                  "Cuthill-McKee order preconditions it, from the right) or applied "
+                  "matrix-free (one Dual residual per Krylov iteration, the preconditioner "
+                  "below; the one measured to converge the 512 x 512 transonic grid). auto: "
+                  "assembled on 2-D meshes, matrix_free on 3-D ones (docs/performance.md, \"The "
+                  "Newton operator on 3-D tetrahedra\").")
+          .choice("preconditioner", &SteadyOptions::preconditioner, preconditioner_names,
+                  "Order 2, matrix_free: the first-order matrix with ILU(1), or the assembled "
+                  "second-order Jacobian with ILU(1) in reverse Cuthill-McKee order, assembled "
+                  "every jacobian_refresh steps.")
+          .integer("jacobian_refresh", &SteadyOptions::jacobian_refresh, IntRange(1, 1000),
+                   "Order 2, matrix_free with the second_order preconditioner: Newton steps "
+                   "between assemblies of the preconditioner (kept, with its factors, in "
+                   "between).")
+          .real("first_order_drop", &SteadyOptions::first_order_drop, Range(0.0, 1.0),
+                "Order 2: first-order Newton steps until that residual has fallen by this "
+                "factor, then second order. 0: second order from the start.")
+          .real("second_order_cfl_start", &SteadyOptions::second_order_cfl_start,
+                Range(0.0, 1e12),
+                "Order 2 after the first-order phase: > 0, the CFL number the second-order "
+                "phase starts at (at most the one the first-order phase ended at, at least "
+                "cfl_start; docs/performance.md, \"Where the second-order phase starts\"). 0: "
+                "cfl_start again. On coarse grids whose limited solution is not unique it can "
+                "pick another solution for a neighbouring shape, so camber optimize is not "
+                "measured with it.")
+          .real("max_update", &SteadyOptions::max_update, Range(0.0, 1e6),
+                "Order 2: a step changes density and pressure by at most this fraction in any "
+                "cell (the step is scaled down to fit). 0: only positivity limits the step.")
+          .real("second_order_cfl_growth", &SteadyOptions::second_order_cfl_growth,
+                Range::greater_than(1.0).and_at_most(1e6),
+                "Order 2: the largest factor the CFL number grows by in one step.")
+          .real("freeze_limiter_drop", &SteadyOptions::freeze_limiter_drop, Range(0.0, 1.0),
+                "Order 2 with a limiter: once the density residual has fallen by this factor, "
+                "freeze the limiter at the current state (the Newton iteration then converges "
+                "without limiter switching; the solution is a root of the frozen-limiter "
+                "residual). 0: never.");
+  return keys;
+}
+
+const Keys<SteadyFlowSettings>& warm_start_keys() {
+  static const Keys<SteadyFlowSettings> keys =
+      Keys<SteadyFlowSettings>()
+          .real("warm_cfl_start", &SteadyFlowSettings::warm_cfl_start, Range::positive(),
+                "camber optimize: the first CFL number of a design's flow solve started from "
+                "the converged flow of the nearest design (docs/performance.md, \"Warm starts "
+                "from the nearest converged design\").")
+          .integer("warm_max_iterations", &SteadyFlowSettings::warm_max_iterations,
+                   IntRange(0, 1000000),
+                   "camber optimize: a design's flow solve started from the previous design's "
+                   "flow that has not converged after this many Newton steps is solved again "
+                   "from the free stream (max_iterations). 0: no retry.");
+  return keys;
+}
+
+}  // namespace camber::solvers::euler
