@@ -104,8 +104,11 @@
 #include <camber/io/vtk_writer.hpp>
 #include <camber/io/xdmf_writer.hpp>
 #include <camber/nn/io/checkpoint.hpp>
+#include <camber/nn/io/csv_table.hpp>
 #include <camber/nn/io/dataset.hpp>
+#include <camber/nn/io/evaluation.hpp>
 #include <camber/nn/io/model_file.hpp>
+#include <camber/nn/io/sample_campaign.hpp>
 #include <camber/nn/registry/registry.hpp>
 #endif
 #if CAMBER_WITH_SUNDIALS
@@ -159,6 +162,7 @@
 #include <camber/solvers/aero/flow_state.hpp>
 #include <camber/solvers/aero/shape_design.hpp>
 #include <camber/solvers/aero/surrogate_model.hpp>
+#include <camber/solvers/aero/surrogate_optimum.hpp>
 #include <camber/solvers/aero/wing_design.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
 #endif

@@ -23,7 +23,9 @@
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
 #include <camber/nn/data_parallel.hpp>
+#include <camber/nn/io/csv_table.hpp>
 #include <camber/nn/io/dataset.hpp>
+#include <camber/nn/io/evaluation.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/quantize.hpp>
 #include <camber/nn/registry/registry.hpp>
@@ -57,133 +59,12 @@ std::string extension(const std::string& path) {
   return e;
 }
 
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
-  return a == std::string::npos ? std::string() : s.substr(a, b - a + 1);
-}
-
-std::vector<std::string> split_commas(const std::string& line) {
-  std::vector<std::string> cells;
-  std::string cell;
-  std::istringstream in(line);
-  while (std::getline(in, cell, ',')) cells.push_back(trim(cell));
-  if (!line.empty() && line.back() == ',') cells.emplace_back();
-  return cells;
-}
-
-// A CSV of the model's inputs: a header naming them (in any order, each
-// once, "name" or "name [unit]" with the model's unit), then one row per
-// line. Blank lines and lines starting with '#' are skipped. Every fault
-// names the file and line.
-Tensor read_csv(const std::string& path, const nn::Surrogate& s) {
-  std::ifstream in(path);
-  CAMBER_INPUT_REQUIRE(in.good(), "cannot open '" << path << "'");
-  const nn::Columns& want = s.inputs();
-  const size_t n_in = want.names.size();
-  std::vector<size_t> column_of;  // header cell -> model input
-  std::vector<double> values;
-  std::string line;
-  long lineno = 0, rows = 0;
-  bool header = false;
-  while (std::getline(in, line)) {
-    ++lineno;
-    const std::string t = trim(line);
-    if (t.empty() || t[0] == '#') continue;
-    const std::vector<std::string> cells = split_commas(t);
-    if (!header) {
-      header = true;
-      std::vector<int> seen(n_in, 0);
-      for (const std::string& cell : cells) {
-        std::string name = cell, unit;
-        const size_t open = cell.find('[');
-        if (open != std::string::npos) {
-          CAMBER_INPUT_REQUIRE(cell.back() == ']', path << ":" << lineno << ": column '" << cell
-                                                        << "': write a unit as 'name [unit]'");
-          name = trim(cell.substr(0, open));
-          unit = trim(cell.substr(open + 1, cell.size() - open - 2));
-        }
-        size_t k = 0;
-        while (k < n_in && want.names[k] != name) ++k;
-        std::string list;
-        for (const std::string& n : want.names) list += (list.empty() ? "" : ", ") + n;
-        CAMBER_INPUT_REQUIRE(k < n_in, path << ":" << lineno << ": column '" << name
-                                            << "' is not an input of the model (" << list << ")");
-        CAMBER_INPUT_REQUIRE(++seen[k] == 1, path << ":" << lineno << ": column '" << name
-                                                  << "' appears twice");
-        CAMBER_INPUT_REQUIRE(open == std::string::npos || unit == want.units[k],
-                             path << ":" << lineno << ": column '" << name << "' in '" << unit
-                                  << "', the model's unit is '" << want.units[k] << "'");
-        column_of.push_back(k);
-      }
-      for (size_t k = 0; k < n_in; ++k)
-        CAMBER_INPUT_REQUIRE(seen[k] == 1, path << ":" << lineno << ": no column '"
-                                                << want.names[k] << "' (an input of the model)");
-      continue;
-    }
-    CAMBER_INPUT_REQUIRE(cells.size() == n_in, path << ":" << lineno << ": " << cells.size()
-                                                    << " values, the header has " << n_in);
-    std::vector<double> row(n_in);
-    for (size_t c = 0; c < cells.size(); ++c) {
-      char* end = nullptr;
-      const double v = std::strtod(cells[c].c_str(), &end);
-      CAMBER_INPUT_REQUIRE(!cells[c].empty() && end == cells[c].c_str() + cells[c].size() &&
-                               std::isfinite(v),
-                           path << ":" << lineno << ": '" << cells[c] << "' in column '"
-                                << want.names[column_of[c]] << "' is not a finite number");
-      row[column_of[c]] = v;
-    }
-    values.insert(values.end(), row.begin(), row.end());
-    ++rows;
-  }
-  CAMBER_INPUT_REQUIRE(header, path << ": empty (a header naming the inputs is needed)");
-  return Tensor::from_host({static_cast<index_t>(rows), static_cast<index_t>(n_in)}, values);
-}
-
 // Rows [r.begin, r.end) of a {rows, cols} tensor.
 Tensor rows_of(const Tensor& t, nn::RowRange r) {
   const std::vector<double> v = t.to_vector();
   const index_t cols = t.dim(1);
   return Tensor::from_host({r.size(), cols},
                            std::vector<double>(v.begin() + r.begin * cols, v.begin() + r.end * cols));
-}
-
-std::string header_cell(const nn::Columns& c, size_t k) {
-  return c.names[k] + (c.units[k].empty() ? "" : " [" + c.units[k] + "]");
-}
-
-// Gathers every rank's rows of `x` and `y` to rank 0 and writes them there.
-void write_csv(const std::string& path, const Tensor& x, const Tensor& y, const nn::Surrogate& s,
-               MPI_Comm comm) {
-  const int size = static_cast<int>(comm_size(comm)), rank = static_cast<int>(comm_rank(comm));
-  const index_t n_in = x.dim(1), n_out = y.dim(1);
-  std::vector<double> mine;
-  const std::vector<double> xv = x.to_vector(), yv = y.to_vector();
-  for (index_t r = 0; r < x.dim(0); ++r) {
-    mine.insert(mine.end(), xv.begin() + r * n_in, xv.begin() + (r + 1) * n_in);
-    mine.insert(mine.end(), yv.begin() + r * n_out, yv.begin() + (r + 1) * n_out);
-  }
-  int count = static_cast<int>(mine.size());
-  std::vector<int> counts(static_cast<size_t>(size)), displs(static_cast<size_t>(size), 0);
-  CAMBER_CHECK_MPI(MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm));
-  for (int r = 1; r < size; ++r) displs[static_cast<size_t>(r)] = displs[static_cast<size_t>(r - 1)] + counts[static_cast<size_t>(r - 1)];
-  std::vector<double> all(rank == 0 ? static_cast<size_t>(displs.back() + counts.back()) : 0);
-  CAMBER_CHECK_MPI(MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(),
-                               displs.data(), MPI_DOUBLE, 0, comm));
-  collective_guard(comm, [&] {
-    if (rank != 0) return;
-    if (fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path());
-    std::ofstream out(path);
-    CAMBER_INPUT_REQUIRE(out.good(), "cannot write '" << path << "'");
-    for (index_t k = 0; k < n_in; ++k) out << (k ? "," : "") << header_cell(s.inputs(), static_cast<size_t>(k));
-    for (index_t k = 0; k < n_out; ++k) out << "," << header_cell(s.outputs(), static_cast<size_t>(k));
-    out << "\n" << std::setprecision(17);
-    const size_t w = static_cast<size_t>(n_in + n_out);
-    for (size_t i = 0; i < all.size(); i += w) {
-      for (size_t k = 0; k < w; ++k) out << (k ? "," : "") << all[i + k];
-      out << "\n";
-    }
-    CAMBER_REQUIRE(out.good(), "writing '" << path << "' failed");
-  });
 }
 
 }  // namespace
@@ -244,14 +125,10 @@ int command_quantize(const QuantizeOptions& o, const Runtime& runtime) {
     CAMBER_INPUT_REQUIRE(!f.quantized(), "quantize: " << o.model << " is int8 already");
   });
   // Calibration: the first calibration_rows rows of the data set (all by
-  // default), this rank's share of them, maxima reduced over the ranks.
-  const index_t global = data->shard.global_rows, off = data->shard.offset, mine = data->shard.x.dim(0);
+  // default).
+  const index_t global = data->shard.global_rows;
   const index_t want = o.calibration_rows > 0 ? std::min<index_t>(o.calibration_rows, global) : global;
-  const index_t take = std::max<index_t>(0, std::min(mine, want - off));
-  std::vector<double> maxima(f.network().named_parameters().size() / 2, 0.0);
-  if (take > 0) maxima = f.dense_input_max(rows_of(data->shard.x, {0, take}));
-  for (double& v : maxima) v = par::allreduce_max(v, comm);
-  const nn::Surrogate q = nn::quantize_int8(f, maxima);
+  const nn::Surrogate q = nn::io::calibrate_int8(f, *data, want, comm);
 
   // The error on the data set's rows, float and int8, per output; and the
   // int8 model's on the rows the float model was validated on (the last
@@ -263,28 +140,11 @@ int command_quantize(const QuantizeOptions& o, const Runtime& runtime) {
     const double same = runtime.rank() == 0 && nn::io::sha256_file(o.data) == card.data_sha256 ? 1.0 : 0.0;
     same_data = par::allreduce_max(same, comm) > 0.0;
   }
-  const index_t first_val = global - card.validation_rows;
   const index_t n_out = f.spec().out;
-  const std::vector<double> truth = data->shard.y.to_vector();
-  std::vector<double> sq(static_cast<size_t>(3 * n_out), 0.0);
-  if (mine > 0) {
-    const std::vector<double> yf = f.predict(data->shard.x).to_vector(), yq = q.predict(data->shard.x).to_vector();
-    for (size_t i = 0; i < truth.size(); ++i) {
-      const size_t k = i % static_cast<size_t>(n_out);
-      const double eq = (yq[i] - truth[i]) * (yq[i] - truth[i]);
-      sq[k] += (yf[i] - truth[i]) * (yf[i] - truth[i]);
-      sq[static_cast<size_t>(n_out) + k] += eq;
-      if (off + static_cast<index_t>(i / static_cast<size_t>(n_out)) >= first_val)
-        sq[static_cast<size_t>(2 * n_out) + k] += eq;
-    }
-  }
-  Tensor st = Tensor::from_host({3 * n_out}, sq);
-  par::allreduce_sum_in_place(st, comm);
-  const std::vector<double> tot = st.to_vector();
+  const std::vector<double> float_rmse = nn::io::output_rmse(f, *data, 0, global, comm);
+  const std::vector<double> int8_rmse = nn::io::output_rmse(q, *data, 0, global, comm);
   if (same_data) {
-    for (index_t k = 0; k < n_out; ++k)
-      card.validation_rmse[static_cast<size_t>(k)] =
-          std::sqrt(tot[static_cast<size_t>(2 * n_out + k)] / static_cast<double>(card.validation_rows));
+    card.validation_rmse = nn::io::output_rmse(q, *data, global - card.validation_rows, global, comm);
   } else {
     // Not measured for the int8 network: the card says none rather than
     // the float network's.
@@ -303,8 +163,7 @@ int command_quantize(const QuantizeOptions& o, const Runtime& runtime) {
                                               << static_cast<double>(before) / static_cast<double>(after)
                                               << "x smaller)"));
   for (index_t k = 0; k < n_out; ++k) {
-    const double ef = std::sqrt(tot[static_cast<size_t>(k)] / static_cast<double>(global));
-    const double eq = std::sqrt(tot[static_cast<size_t>(n_out + k)] / static_cast<double>(global));
+    const double ef = float_rmse[static_cast<size_t>(k)], eq = int8_rmse[static_cast<size_t>(k)];
     logging::info(CAMBER_MSG("quantize: RMSE of " << f.outputs().names[static_cast<size_t>(k)] << " on "
                                                  << global << " rows: " << std::scientific
                                                  << std::setprecision(3) << ef << " (" << dtype_name(f.spec().dtype)
@@ -344,7 +203,7 @@ int command_infer(const InferOptions& o, const Runtime& runtime) {
       x = data->shard.x;
       global_rows = data->shard.global_rows;
     } else {
-      const Tensor all = read_csv(o.input, s);
+      const Tensor all = nn::io::read_input_csv(o.input, s.inputs());
       global_rows = all.dim(0);
       x = rows_of(all, nn::local_rows(global_rows, comm));
     }
@@ -371,25 +230,17 @@ int command_infer(const InferOptions& o, const Runtime& runtime) {
 
   // With a data set that has the model's outputs, the error against them.
   if (data && data->outputs.names == s.outputs().names) {
-    const std::vector<double> truth = data->shard.y.to_vector();
-    std::vector<double> sq(static_cast<size_t>(n_out), 0.0);
-    for (size_t i = 0; i < y.size(); ++i)
-      sq[i % static_cast<size_t>(n_out)] += (y[i] - truth[i]) * (y[i] - truth[i]);
-    Tensor st = Tensor::from_host({n_out}, sq);
-    par::allreduce_sum_in_place(st, comm);
+    const std::vector<double> rmse = nn::io::output_rmse(s, *data, 0, global_rows, comm);
     std::ostringstream e;
     e << std::scientific << std::setprecision(3);
-    const std::vector<double> tot = st.to_vector();
-    for (index_t k = 0; k < n_out; ++k)
-      e << (k ? ", " : "") << s.outputs().names[static_cast<size_t>(k)] << " "
-        << std::sqrt(tot[static_cast<size_t>(k)] / static_cast<double>(std::max<index_t>(global_rows, 1)));
+    for (size_t k = 0; k < rmse.size(); ++k) e << (k ? ", " : "") << s.outputs().names[k] << " " << rmse[k];
     logging::info("infer: RMSE against the data set's outputs: " + e.str());
   }
 
   if (out_ext == ".h5")
     nn::io::write_dataset(o.output, x, yt, s.inputs(), s.outputs(), comm);
   else
-    write_csv(o.output, x, yt, s, comm);
+    nn::io::write_rows_csv(o.output, x, yt, s.inputs(), s.outputs(), comm);
   logging::info(CAMBER_MSG("infer: " << global_rows << " rows in " << std::setprecision(3) << seconds
                                      << " s (" << std::setprecision(4)
                                      << static_cast<double>(global_rows) / std::max(seconds, 1e-12)

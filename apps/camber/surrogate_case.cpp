@@ -16,9 +16,11 @@
 #include <camber/io/gnuplot.hpp>
 #include <camber/nn/io/checkpoint.hpp>
 #include <camber/nn/io/dataset.hpp>
+#include <camber/nn/io/evaluation.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/layers.hpp>
 #include <camber/optimization/optimizer.hpp>
+#include <camber/solvers/aero/surrogate_optimum.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 #include <camber/nn/tensor_parallel.hpp>
 #include <camber/parallel/collectives.hpp>
@@ -346,61 +348,34 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
     nn::io::save_checkpoint(ckpt, *net, *opt, trainer, comm);
   }
 
-  // Validation error per output, in the data's units.
-  std::vector<double> val_rmse;
-  if (n_val > 0) {
-    const index_t rows = data.shard.x.dim(0), off = data.shard.offset;
-    const index_t v0 = std::min(rows, std::max<index_t>(0, n_train - off));
-    std::vector<double> sq(static_cast<size_t>(n_out), 0.0);
-    if (v0 < rows) {
-      ad::NoGradGuard no_grad;
-      std::vector<std::int64_t> idx;
-      for (index_t i = v0; i < rows; ++i) idx.push_back(i);
-      const Tensor sel = Tensor::from_host_int64({static_cast<index_t>(idx.size())}, idx);
-      const Tensor xv = ad::index_select(ad::constant(shard.x), 0, sel).value();
-      const Tensor pred = data.output_stats.invert(net->forward(ad::constant(xv)).value())
-                              .to(DType::float64);
-      const Tensor truth = ad::index_select(ad::constant(data.shard.y), 0, sel).value();
-      const std::vector<double> p = pred.to_vector(), t = truth.to_vector();
-      for (size_t i = 0; i < p.size(); ++i) sq[i % static_cast<size_t>(n_out)] += (p[i] - t[i]) * (p[i] - t[i]);
-    }
-    Tensor s = Tensor::from_host({n_out}, sq);
-    par::allreduce_sum_in_place(s, data_comm);  // each row once (every model group holds them all)
-    const std::vector<double> total = s.to_vector();
-    for (index_t j = 0; j < n_out; ++j) {
-      const double rmse = std::sqrt(total[static_cast<size_t>(j)] / static_cast<double>(n_val));
-      val_rmse.push_back(rmse);
-      const std::string& unit = data.outputs.units[static_cast<size_t>(j)];
-      logging::info(CAMBER_MSG("validation " << data.outputs.names[static_cast<size_t>(j)]
-                                             << ": RMSE " << std::scientific << std::setprecision(3)
-                                             << rmse << (unit.empty() ? "" : " " + unit) << " ("
-                                             << rmse / data.output_stats.stddev[static_cast<size_t>(j)]
-                                             << " of the output's standard deviation)"));
-    }
-  }
+  // Validation errors per output, in the data's units (the rows after the
+  // training rows; every model group holds them all) and, with gradients
+  // in the set, of the network's input Jacobian.
   const nn::Surrogate surrogate(network_spec(d, n_in, n_out), net->parameter_values(),
                                 data.inputs, data.outputs, data.input_stats, data.output_stats);
-  // With gradients in the data set: the network's input Jacobian against
-  // them at the validation rows (whether or not it was trained on them).
-  if (n_val > 0 && data.gradients.rank() == 3) {
-    const index_t rows = data.shard.x.dim(0), off = data.shard.offset;
-    const index_t v0 = std::min(rows, std::max<index_t>(0, n_train - off));
-    nn::JacobianMisfit m = nn::jacobian_misfit(
-        surrogate, nn::row_range(data.shard.x, v0, rows).to(DType::float64),
-        nn::row_range(data.gradients, v0, rows));
-    for (std::vector<double>* v : {&m.squared_error, &m.squared_reference}) {
-      Tensor t = Tensor::from_host({n_out}, *v);
-      par::allreduce_sum_in_place(t, data_comm);
-      *v = t.to_vector();
+  std::vector<double> val_rmse;
+  if (n_val > 0) {
+    const index_t rows = data.shard.global_rows;
+    val_rmse = nn::io::output_rmse(surrogate, data, n_train, rows, data_comm);
+    for (index_t j = 0; j < n_out; ++j) {
+      const size_t k = static_cast<size_t>(j);
+      const std::string& unit = data.outputs.units[k];
+      logging::info(CAMBER_MSG("validation " << data.outputs.names[k] << ": RMSE " << std::scientific
+                                             << std::setprecision(3) << val_rmse[k]
+                                             << (unit.empty() ? "" : " " + unit) << " ("
+                                             << val_rmse[k] / data.output_stats.stddev[k]
+                                             << " of the output's standard deviation)"));
     }
-    const std::vector<double> rel = m.relative();
-    for (index_t j = 0; j < n_out; ++j)
-      logging::info(CAMBER_MSG("validation d" << data.outputs.names[static_cast<size_t>(j)]
-                                              << "/d(inputs): relative error " << std::scientific
-                                              << std::setprecision(3) << rel[static_cast<size_t>(j)]
-                                              << " (the network's input Jacobian against the data "
-                                                 "set's gradients, Frobenius norm over "
-                                              << n_val << " rows)"));
+    if (data.gradients.rank() == 3) {
+      const std::vector<double> rel = nn::io::jacobian_relative_error(surrogate, data, n_train, rows, data_comm);
+      for (index_t j = 0; j < n_out; ++j)
+        logging::info(CAMBER_MSG("validation d" << data.outputs.names[static_cast<size_t>(j)]
+                                                << "/d(inputs): relative error " << std::scientific
+                                                << std::setprecision(3) << rel[static_cast<size_t>(j)]
+                                                << " (the network's input Jacobian against the data "
+                                                   "set's gradients, Frobenius norm over "
+                                                << n_val << " rows)"));
+    }
   }
   // The trained network with its model card (camber model-info, infer,
   // export, serve read it).
@@ -479,64 +454,14 @@ int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOpt
   });
 
   // Bounds: the data's range of each input (the surrogate knows nothing beyond).
-  std::vector<double> lo(static_cast<size_t>(n_in), 1e300), hi(static_cast<size_t>(n_in), -1e300);
-  const std::vector<double> xs = data.shard.x.to_vector();
-  for (size_t i = 0; i < xs.size(); ++i) {
-    lo[i % static_cast<size_t>(n_in)] = std::min(lo[i % static_cast<size_t>(n_in)], xs[i]);
-    hi[i % static_cast<size_t>(n_in)] = std::max(hi[i % static_cast<size_t>(n_in)], xs[i]);
-  }
-  for (index_t j = 0; j < n_in; ++j) {
-    lo[static_cast<size_t>(j)] = par::allreduce_min(lo[static_cast<size_t>(j)], comm);
-    hi[static_cast<size_t>(j)] = par::allreduce_max(hi[static_cast<size_t>(j)], comm);
-  }
-  const double sign = d.string("design.goal") == "maximize" ? -1.0 : 1.0;
-  // The surrogate at x (physical units): every output, and the gradients of
-  // the objective and constraint outputs (its Jacobian's rows).
-  struct Point {
-    std::vector<double> y, dobj, dcon;
-  };
-  const auto evaluate = [&](const std::vector<double>& x) {
-    const Tensor xt = Tensor::from_host({1, n_in}, x);
-    Point p;
-    p.y = surrogate.predict(xt).to_vector();
-    const std::vector<double> j = surrogate.jacobian(xt).to_vector();  // {1, n_out, n_in}
-    const auto row = [&](size_t k) {
-      return std::vector<double>(j.begin() + static_cast<std::ptrdiff_t>(k * static_cast<size_t>(n_in)),
-                                 j.begin() + static_cast<std::ptrdiff_t>((k + 1) * static_cast<size_t>(n_in)));
-    };
-    p.dobj = row(obj);
-    if (constrained) p.dcon = row(con);
-    return p;
-  };
-  opt::Problem problem;
-  problem.lower = lo;
-  problem.upper = hi;
-  for (index_t j = 0; j < n_in; ++j)
-    problem.x0.push_back(0.5 * (lo[static_cast<size_t>(j)] + hi[static_cast<size_t>(j)]));
-  problem.n_inequality = constrained ? 1 : 0;
-  const double cmin = d.real("design.constraint_min");
-  problem.evaluate = [&](const std::vector<double>& x) {
-    const Point p = evaluate(x);
-    opt::Evaluation e;
-    e.objective = sign * p.y[obj];
-    for (double g : p.dobj) e.objective_gradient.push_back(sign * g);
-    if (constrained) {
-      e.inequality.push_back(cmin - p.y[con]);
-      std::vector<double> row;
-      for (double g : p.dcon) row.push_back(-g);
-      e.inequality_gradients.push_back(row);
-    }
-    return e;
-  };
-  opt::Options oo;
-  oo.algorithm = "slsqp";
-  oo.max_evaluations = static_cast<int>(d.integer("design.max_iterations"));
-  // Scaled variables of order one: SLSQP is not scale-invariant.
-  for (index_t j = 0; j < n_in; ++j)
-    oo.x_scale.push_back(std::max(hi[static_cast<size_t>(j)] - lo[static_cast<size_t>(j)], 1e-12));
-  opt::Optimizer optimizer(problem, oo, comm);
-  const opt::Result r = optimizer.minimize();
-  const Point best = evaluate(r.x);
+  const auto [lo, hi] = nn::io::input_range(data, comm);
+  aero::SurrogateOptimumSettings so;
+  so.objective = static_cast<int>(obj);
+  so.maximize = d.string("design.goal") == "maximize";
+  so.constraint = constrained ? static_cast<int>(con) : -1;
+  so.constraint_min = d.real("design.constraint_min");
+  so.max_evaluations = static_cast<int>(d.integer("design.max_iterations"));
+  const aero::SurrogateOptimum r = aero::optimize_surrogate(surrogate, lo, hi, so, comm);
   std::ostringstream at;
   at << std::setprecision(6);
   for (index_t j = 0; j < n_in; ++j)
@@ -544,8 +469,8 @@ int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOpt
   std::ostringstream pred;
   pred << std::setprecision(6);
   for (index_t k = 0; k < n_out; ++k)
-    pred << (k ? ", " : "") << data.outputs.names[static_cast<size_t>(k)] << " " << best.y[static_cast<size_t>(k)];
-  logging::info(CAMBER_MSG("surrogate optimum after " << r.n_evaluations << " evaluations ("
+    pred << (k ? ", " : "") << data.outputs.names[static_cast<size_t>(k)] << " " << r.y[static_cast<size_t>(k)];
+  logging::info(CAMBER_MSG("surrogate optimum after " << r.evaluations << " evaluations ("
                                                      << opt::to_string(r.status) << "): " << at.str()));
   logging::info("surrogate prediction there: " + pred.str());
 
@@ -574,10 +499,10 @@ int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOpt
     const std::string& on = data.outputs.names[static_cast<size_t>(k)];
     const double sv = on == "CL" ? solved[0] : on == "CD" ? solved[1] : on == "CM" ? solved[2] : NAN;
     logging::info(CAMBER_MSG("  " << on << ": solver " << std::setprecision(6) << sv
-                                  << ", surrogate " << best.y[static_cast<size_t>(k)] << ", error "
+                                  << ", surrogate " << r.y[static_cast<size_t>(k)] << ", error "
                                   << std::scientific << std::setprecision(3)
-                                  << best.y[static_cast<size_t>(k)] - sv << " ("
-                                  << std::abs(best.y[static_cast<size_t>(k)] - sv) /
+                                  << r.y[static_cast<size_t>(k)] - sv << " ("
+                                  << std::abs(r.y[static_cast<size_t>(k)] - sv) /
                                          std::max(std::abs(sv), 1e-300)
                                   << " relative)" << std::defaultfloat));
   }

@@ -97,7 +97,7 @@ set +e; "$camber" train train_plain.yaml --no-timers > bad.log 2>&1; rc=$?; set 
 sed 's/^  shape: \[-0.002, 0.002\]/  shape: [-0.002, 0.002]\n  active_rounds: 2\n  active_batch: 2\n  active_candidates: 500/; s|dir: out/shapes|dir: out/active|' shapes.yaml > active.yaml
 "$mpiexec" -n 2 --oversubscribe "$camber" sample active.yaml --no-timers > active.log 2>&1 ||
   { cat active.log; echo "FAIL: active-learning sample failed"; exit 1; }
-[[ $(grep -c "^active round [12]/2: 2 flows where the ensemble disagrees most$" active.log) == 2 ]] &&
+[[ $(grep -c "^active round [12]/2: 2 samples where the ensemble disagrees most$" active.log) == 2 ]] &&
   grep -q "wrote out/active/shapes_samples.h5 (10 flows, with gradients)" active.log ||
   { cat active.log; echo "FAIL: no two active rounds of 2 flows"; exit 1; }
 cp out/active/shapes_samples.csv active_full.csv

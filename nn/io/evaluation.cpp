@@ -1,0 +1,95 @@
+#include "evaluation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <camber/core/error.hpp>
+#include <camber/nn/quantize.hpp>
+#include <camber/nn/trainer.hpp>
+#include <camber/parallel/collectives.hpp>
+
+namespace camber::nn::io {
+
+namespace {
+
+// This rank's rows of [first, last), as a local [begin, end).
+struct LocalRows {
+  index_t begin = 0, end = 0;
+  bool empty() const { return end <= begin; }
+};
+
+LocalRows local_part(const DataSet& data, index_t first, index_t last) {
+  const index_t rows = data.shard.x.dim(0), off = data.shard.offset;
+  LocalRows r;
+  r.begin = std::clamp<index_t>(first - off, 0, rows);
+  r.end = std::clamp<index_t>(last - off, 0, rows);
+  return r;
+}
+
+std::vector<double> summed(std::vector<double> v, MPI_Comm comm) {
+  Tensor t = Tensor::from_host({static_cast<index_t>(v.size())}, v);
+  par::allreduce_sum_in_place(t, comm);
+  return t.to_vector();
+}
+
+}  // namespace
+
+std::vector<double> output_rmse(const Surrogate& s, const DataSet& data, index_t first,
+                                index_t last, MPI_Comm comm) {
+  const size_t n_out = static_cast<size_t>(s.spec().out);
+  std::vector<double> sq(n_out, 0.0);
+  const LocalRows r = local_part(data, first, last);
+  if (!r.empty()) {
+    const std::vector<double> p = s.predict(row_range(data.shard.x, r.begin, r.end)).to_vector();
+    const std::vector<double> t = row_range(data.shard.y, r.begin, r.end).to_vector();
+    for (size_t i = 0; i < p.size(); ++i) sq[i % n_out] += (p[i] - t[i]) * (p[i] - t[i]);
+  }
+  const std::vector<double> total = summed(sq, comm);
+  const index_t n = std::max<index_t>(0, std::min(last, data.shard.global_rows) - std::max<index_t>(first, 0));
+  std::vector<double> rmse(n_out, 0.0);
+  if (n > 0)
+    for (size_t k = 0; k < n_out; ++k) rmse[k] = std::sqrt(total[k] / static_cast<double>(n));
+  return rmse;
+}
+
+std::vector<double> jacobian_relative_error(const Surrogate& s, const DataSet& data,
+                                            index_t first, index_t last, MPI_Comm comm) {
+  CAMBER_INPUT_REQUIRE(data.gradients.rank() == 3,
+                       "the data set holds no gradients to compare the network's Jacobian with");
+  const LocalRows r = local_part(data, first, last);
+  JacobianMisfit m = jacobian_misfit(s, row_range(data.shard.x, r.begin, r.end).to(DType::float64),
+                                     row_range(data.gradients, r.begin, r.end));
+  m.squared_error = summed(m.squared_error, comm);
+  m.squared_reference = summed(m.squared_reference, comm);
+  return m.relative();
+}
+
+std::pair<std::vector<double>, std::vector<double>> input_range(const DataSet& data, MPI_Comm comm) {
+  CAMBER_INPUT_REQUIRE(data.shard.global_rows > 0, "the data set has no rows");
+  const size_t n_in = static_cast<size_t>(data.shard.x.dim(1));
+  std::vector<double> lo(n_in, std::numeric_limits<double>::infinity());
+  std::vector<double> hi(n_in, -std::numeric_limits<double>::infinity());
+  const std::vector<double> xs = data.shard.x.to(DType::float64).to_vector();
+  for (size_t i = 0; i < xs.size(); ++i) {
+    lo[i % n_in] = std::min(lo[i % n_in], xs[i]);
+    hi[i % n_in] = std::max(hi[i % n_in], xs[i]);
+  }
+  for (size_t j = 0; j < n_in; ++j) {
+    lo[j] = par::allreduce_min(lo[j], comm);
+    hi[j] = par::allreduce_max(hi[j], comm);
+  }
+  return {lo, hi};
+}
+
+Surrogate calibrate_int8(const Surrogate& s, const DataSet& data, index_t rows, MPI_Comm comm) {
+  const index_t global = data.shard.global_rows;
+  const index_t want = rows > 0 ? std::min(rows, global) : global;
+  const LocalRows r = local_part(data, 0, want);
+  std::vector<double> maxima(s.network().named_parameters().size() / 2, 0.0);
+  if (!r.empty()) maxima = s.dense_input_max(row_range(data.shard.x, r.begin, r.end));
+  for (double& v : maxima) v = par::allreduce_max(v, comm);
+  return quantize_int8(s, maxima);
+}
+
+}  // namespace camber::nn::io
