@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Checks the shape gradient `camber optimize` computes on its QuickStart deck
-# (examples/naca0012/quickstart_drag.yaml: SU2's QuickStart NACA 0012 mesh,
-# M = 0.8, alpha = 1.25 deg, second order, 38 Hicks-Henne bumps) against
+# Checks the shape gradient `camber optimize` computes on the chain of its
+# QuickStart deck (examples/naca0012/quickstart_drag.yaml, built from library
+# calls: SU2's QuickStart NACA 0012 mesh, M = 0.8, alpha = 1.25 deg, second
+# order, 38 Hicks-Henne bumps) against
 # central differences with the baseline's limiter frozen, at a few bumps and
 # steps, and times the adjoint gradient (benchmarks/solvers/
 # check_quickstart_gradient.cpp says what is solved). One rank, Release.

@@ -1,8 +1,6 @@
 // What the euler problem's jobs share (`camber run` and `camber optimize`,
 // euler_case.cpp and euler_optimize.cpp): the deck's sections, the mesh
-// and conditions it describes, the design chain, and the outputs. Also
-// read by benchmarks/solvers/check_quickstart_gradient.cpp, which checks
-// the optimizer's gradient on the deck's own chain (target camber_app).
+// and conditions it describes, the design chain, and the outputs.
 #pragma once
 
 #include <mpi.h>

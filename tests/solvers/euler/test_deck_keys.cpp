@@ -1,0 +1,106 @@
+// solvers/euler/deck_keys.hpp: each Euler settings struct's deck table
+// declares the struct's own defaults (a deck that leaves a key out and a
+// C++ program that leaves the member alone solve the same problem), lists
+// every enum name of the struct's tables, and reads every key back into
+// its member.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <camber/core/enum_names.hpp>
+#include <camber/deck/deck.hpp>
+#include <camber/deck/schema.hpp>
+#include <camber/solvers/euler/deck_keys.hpp>
+
+namespace {
+
+namespace deck = camber::deck;
+namespace eu = camber::solvers::euler;
+
+deck::Schema schema() {
+  deck::Schema s;
+  auto& flow = s.section("flow", "Flow.");
+  eu::flow_condition_keys().declare(flow);
+  eu::flux_keys().declare(flow);
+  eu::spatial_option_keys().declare(flow);
+  auto& solver = s.section("solver", "Solver.");
+  eu::steady_option_keys().declare(solver);
+  eu::warm_start_keys().declare(solver);
+  return s;
+}
+
+std::string default_of(const deck::Schema& s, const std::string& section, const std::string& key) {
+  const deck::KeySpec* k = s.find_section(section)->find_key(key);
+  EXPECT_NE(k, nullptr) << section << "." << key;
+  return k ? k->default_text() : "";
+}
+
+TEST(EulerDeckKeys, DefaultsAreTheStructsOwn) {
+  const deck::Schema s = schema();
+  const eu::FlowConditions flow;
+  const eu::SpatialOptions spatial;
+  const eu::SteadyOptions steady;
+  const eu::SteadyFlowSettings design;
+  EXPECT_TRUE(s.find_section("flow")->find_key("mach")->required);
+  EXPECT_EQ(default_of(s, "flow", "alpha_deg"), deck::value_text(flow.alpha_deg));
+  EXPECT_EQ(default_of(s, "flow", "gamma"), deck::value_text(flow.gamma));
+  EXPECT_EQ(default_of(s, "flow", "far_field_vortex"), deck::value_text(flow.far_field_vortex));
+  EXPECT_EQ(default_of(s, "flow", "flux"), std::string(camber::enum_name(eu::flux_scheme_names, design.scheme)));
+  EXPECT_EQ(default_of(s, "flow", "order"), deck::value_text(std::int64_t{spatial.order}));
+  EXPECT_EQ(default_of(s, "flow", "limiter"),
+            std::string(camber::enum_name(eu::limiter_kind_names, spatial.limiter)));
+  EXPECT_EQ(default_of(s, "flow", "wang_epsilon"), deck::value_text(spatial.wang_epsilon));
+  EXPECT_EQ(default_of(s, "solver", "max_iterations"), deck::value_text(std::int64_t{steady.max_iterations}));
+  EXPECT_EQ(default_of(s, "solver", "cfl_max"), deck::value_text(steady.cfl_max));
+  EXPECT_EQ(default_of(s, "solver", "newton_operator"),
+            std::string(camber::enum_name(eu::newton_operator_names, steady.newton_operator)));
+  EXPECT_EQ(default_of(s, "solver", "warm_cfl_start"), deck::value_text(design.warm_cfl_start));
+  EXPECT_EQ(default_of(s, "solver", "warm_max_iterations"),
+            deck::value_text(std::int64_t{design.warm_max_iterations}));
+  EXPECT_EQ(s.find_section("flow")->find_key("limiter")->choices, camber::enum_names(eu::limiter_kind_names));
+}
+
+TEST(EulerDeckKeys, AnEmptyDeckReadsAsTheDefaultStructs) {
+  const deck::Deck d = deck::parse_deck("flow:\n  mach: 0.5\n", "case.yaml", schema());
+  const eu::FlowConditions f = eu::flow_condition_keys().read(d, "flow");
+  const eu::FlowConditions f0;
+  EXPECT_EQ(f.mach, 0.5);
+  EXPECT_EQ(f.alpha_deg, f0.alpha_deg);
+  EXPECT_EQ(f.moment_point, f0.moment_point);
+  EXPECT_EQ(f.reference_area, f0.reference_area);
+  const eu::SteadyOptions o = eu::steady_option_keys().read(d, "solver");
+  const eu::SteadyOptions o0;
+  EXPECT_EQ(o.rel_tolerance, o0.rel_tolerance);
+  EXPECT_EQ(o.preconditioner, o0.preconditioner);
+  EXPECT_EQ(o.second_order_cfl_start, o0.second_order_cfl_start);
+  EXPECT_EQ(o.abs_tolerance, o0.abs_tolerance);
+}
+
+TEST(EulerDeckKeys, GivenKeysReachTheirMembers) {
+  const deck::Deck d = deck::parse_deck(
+      "flow:\n  mach: 0.8\n  alpha_deg: 1.25\n  flux: hllc\n  order: 2\n  limiter: none\n"
+      "  moment_point_m: [0.5, 0.1, 0.2]\n  far_field_vortex: true\n"
+      "solver:\n  max_iterations: 7\n  newton_operator: matrix_free\n  preconditioner: second_order\n"
+      "  jacobian_refresh: 3\n  warm_cfl_start: 50.0\n  warm_max_iterations: 0\n",
+      "case.yaml", schema());
+  const eu::FlowConditions f = eu::flow_condition_keys().read(d, "flow");
+  EXPECT_EQ(f.alpha_deg, 1.25);
+  EXPECT_EQ(f.moment_point, (std::array<double, 3>{0.5, 0.1, 0.2}));
+  EXPECT_TRUE(f.far_field_vortex);
+  eu::SteadyFlowSettings s;
+  eu::flux_keys().read(d, "flow", s);
+  eu::warm_start_keys().read(d, "solver", s);
+  EXPECT_EQ(s.scheme, eu::FluxScheme::hllc);
+  EXPECT_EQ(s.warm_cfl_start, 50.0);
+  EXPECT_EQ(s.warm_max_iterations, 0);
+  const eu::SpatialOptions sp = eu::spatial_option_keys().read(d, "flow");
+  EXPECT_EQ(sp.order, 2);
+  EXPECT_EQ(sp.limiter, eu::LimiterKind::none);
+  const eu::SteadyOptions o = eu::steady_option_keys().read(d, "solver");
+  EXPECT_EQ(o.max_iterations, 7);
+  EXPECT_EQ(o.newton_operator, eu::SteadyOptions::NewtonOperator::matrix_free);
+  EXPECT_EQ(o.preconditioner, eu::SteadyOptions::Preconditioner::second_order);
+  EXPECT_EQ(o.jacobian_refresh, 3);
+}
+
+}  // namespace
