@@ -109,6 +109,7 @@
 #include <camber/nn/io/evaluation.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/io/sample_campaign.hpp>
+#include <camber/nn/io/surrogate_training.hpp>
 #include <camber/nn/registry/registry.hpp>
 #endif
 #if CAMBER_WITH_SUNDIALS
@@ -158,6 +159,7 @@
 #include <camber/solvers/aero/airfoil_design.hpp>
 #include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/design_file.hpp>
+#include <camber/solvers/aero/design_record.hpp>
 #include <camber/solvers/aero/flow_output.hpp>
 #include <camber/solvers/aero/flow_state.hpp>
 #include <camber/solvers/aero/shape_design.hpp>
@@ -165,4 +167,7 @@
 #include <camber/solvers/aero/surrogate_optimum.hpp>
 #include <camber/solvers/aero/wing_design.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
+#if CAMBER_WITH_DECK
+#include <camber/solvers/aero/deck_keys.hpp>
+#endif
 #endif

@@ -64,4 +64,20 @@ inline std::string read_text(const std::filesystem::path& path) {
   return text.str();
 }
 
+// The rows of a CSV file of numbers after its header line.
+inline std::vector<std::vector<double>> read_csv_rows(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::vector<double>> rows;
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    std::stringstream cells(line);
+    std::string cell;
+    while (std::getline(cells, cell, ',')) row.push_back(std::stod(cell));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
 }  // namespace camber::test

@@ -17,6 +17,8 @@
 #include <camber/mesh/karman_trefftz_ogrid.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/core/progress.hpp>
+#include <camber/nn/io/sample_campaign.hpp>
+#include <camber/solvers/aero/deck_keys.hpp>
 #include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
 #include <camber/solvers/euler/deck_keys.hpp>
@@ -34,7 +36,6 @@ void declare_euler_schema(deck::Schema& s) {
   // Every default below that a library setting has is read from the
   // library's own settings structs: a deck and a C++ program that leave a
   // setting out get the same value.
-  const auto name_of = [](const auto& names, auto value) { return std::string(enum_name(names, value)); };
   s.section("mesh", "The computational mesh: an airfoil O-grid generated here, or a file.")
       .choice("generate", "airfoil_ogrid",
               {"airfoil_ogrid", "conformal_ogrid", "karman_trefftz_ogrid", "file"},
@@ -99,8 +100,10 @@ void declare_euler_schema(deck::Schema& s) {
                                     "-flow_ksp_* and -flow_pc_* options override the linear solver.");
   eu::steady_option_keys().declare(solver);
   eu::warm_start_keys().declare(solver);
-  s.section("design", "camber optimize: the shape parametrization of the wall and the volume "
-                      "mesh deformation (inverse-distance weighting or radial basis functions).")
+  auto& design = s.section("design", "camber optimize: the shape parametrization of the wall and "
+                                    "the volume mesh deformation (inverse-distance weighting or "
+                                    "radial basis functions).");
+  design
       .choice("parametrization", "hicks_henne", {"hicks_henne", "cst", "ffd", "ffd_volume"},
               "2-D meshes: hicks_henne: bumps sin^3(pi x^(ln 0.5 / ln x_k)) normal to the "
               "chord; cst: Kulfan class-shape perturbation; ffd: a Bernstein free-form "
@@ -111,11 +114,13 @@ void declare_euler_schema(deck::Schema& s) {
               "The marker of the wall being designed (3-D: comma-separated markers the box "
               "surrounds).")
       .integer("bumps_per_surface", 19, deck::IntRange(1, 200),
-               "hicks_henne: bumps per surface, peaks at k / (n + 1) of the chord.")
-      .integer("cst_order", 6, deck::IntRange(1, 30), "cst: Bernstein order per surface.")
-      .integer("ffd_degree_x", 6, deck::IntRange(1, 30), "ffd: control points along x minus 1.")
-      .integer("ffd_degree_y", 1, deck::IntRange(1, 10), "ffd: control points along y minus 1.")
-      .integers("ffd_volume_degree", {6, 4, 2}, deck::Length::exactly(3), deck::IntRange(2, 20),
+               "hicks_henne: bumps per surface, peaks at k / (n + 1) of the chord.");
+  aero::cst_keys().declare(design);
+  aero::ffd_keys().declare(design);
+  const aero::WingDesignSettings wing0;
+  design
+      .integers("ffd_volume_degree", {wing0.ffd.degree[0], wing0.ffd.degree[1], wing0.ffd.degree[2]},
+                deck::Length::exactly(3), deck::IntRange(2, 20),
                 "ffd_volume: the box's degree along x, y and z (degree + 1 control points; the "
                 "faces' stay put, so degree - 1 free layers). Degree 2 in z moved in z keeps a "
                 "section symmetric about the box's mid-plane exactly as thick; 3 or more "
@@ -123,83 +128,31 @@ void declare_euler_schema(deck::Schema& s) {
       .string("ffd_volume_move", "z",
               "ffd_volume: the directions the free control points move in, from x, y, z (e.g. "
               "z, or xz); leave y out to keep a symmetry plane y = 0 plane.")
-      .real("ffd_volume_margin", 0.05, deck::Range::positive().and_at_most(10.0),
+      .real("ffd_volume_margin", wing0.margin, deck::Range::positive().and_at_most(10.0),
             "ffd_volume: the box is the walls' bounding box grown on every side by this "
-            "fraction of its largest extent.")
-      .real("bound", 0.01, deck::Range::positive(),
-            "Each design variable stays in [-bound, bound] (chord units in 2-D; the mesh's "
-            "length unit in 3-D).")
-      .string("start", "",
-              "A design to start from instead of the undeformed shape: a "
-              "<case>_final_design.csv that camber optimize wrote (relative to the deck's "
-              "folder), with as many shape variables as this design section makes (its "
-              "alpha rows are not used). With optimizer.max_iterations: 1 it evaluates that "
-              "design, e.g. one optimized on a coarser grid solved on a finer one. The "
-              "baseline (the lift target, the scales) stays the undeformed shape.")
-      .choice("deformation", name_of(design::deformation_method_names, design::DeformationOptions{}.method),
-              enum_names(design::deformation_method_names),
-              "The volume mesh deformation: idw (inverse-distance weighting) or rbf (radial "
-              "basis functions, Wendland C2 kernel, interpolating the wall and the other "
-              "boundaries).")
-      .real("idw_exponent", 3.0, deck::Range(1.0, 10.0),
-            "Exponent p of the deformation weights 1 / distance^p.")
-      .real("rbf_support", 5.0, deck::Range(0.1, 1000.0),
-            "deformation: rbf: the kernel's support radius in chords (nodes farther from "
-            "every boundary node stay put).");
-  s.section("optimizer", "camber optimize: the objective, the constraints and NLopt.")
-      .choice("objective", name_of(aero::coefficient_names, aero::ShapeDesignSettings{}.objective),
-              enum_names(aero::coefficient_names), "The force coefficient minimized.")
-      .choice("algorithm", "slsqp", {"slsqp", "mma", "ccsaq", "trust_region"},
-              "NLopt's algorithm on the flow, or trust_region: surrogate-based optimization "
-              "(2-D): an ensemble of small networks trained on every flow's values and adjoint "
-              "gradients is optimized (SLSQP) inside a trust region, each candidate is checked "
-              "by a flow and its adjoints and accepted or not, the region grows or shrinks, "
-              "and the networks are fine-tuned with the new point (section trust_region).")
-      .integer("max_iterations", 30, deck::IntRange(1, 10000),
-               "Most design evaluations (each a flow and adjoint solve).")
-      .real("ftol_rel", 1e-6, deck::Range::positive().and_less_than(1.0),
-            "Stop when the objective changes by less than this fraction.")
-      .real("thickness_fraction", 1.0, deck::Range(0.0, 2.0),
-            "The thickness at 49 chord stations (3-D: at thickness_etas x thickness_chords "
-            "stations of the planform) stays at least this fraction of the baseline's. 0: no "
-            "such constraint.")
-      .reals("thickness_etas", {0.2, 0.44, 0.65, 0.8, 0.95}, deck::Length::between(1, 64),
-             deck::Range::greater_than(0.0).and_less_than(1.0),
-             "3-D: the spanwise sections (fractions of the semi-span, the root on y = 0) whose "
-             "thickness thickness_fraction holds.")
-      .reals("thickness_chords", {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9},
-             deck::Length::between(1, 64), deck::Range::greater_than(0.0).and_less_than(1.0),
-             "3-D: the chordwise stations x/c of each section in thickness_etas (the vertical "
-             "distance between the wing's upper and lower surface there).")
-      .real("max_thickness_min", 0.0, deck::Range(0.0, 1.0),
-            "The largest thickness stays at least this (chord units). 0: no such constraint.")
-      .real("area_fraction", 0.0, deck::Range(0.0, 2.0),
-            "The section's area stays at least this fraction of the baseline's. 0: no such "
-            "constraint.")
-      .real("le_radius_fraction", 0.0, deck::Range(0.0, 2.0),
-            "The leading-edge radius (the circle through the nose node and the first wall "
-            "node 0.005 chords behind it on each surface) stays at least this fraction of "
-            "the baseline's. 0: no such constraint.")
-      .choice("lift", name_of(aero::lift_constraint_names, aero::ShapeDesignSettings{}.lift),
-              {"free", "at_least_baseline", "at_least", "equal_baseline", "equal",
-               "fixed_baseline", "fixed"},
-              "How the lift is held. at_least_baseline / at_least: CL stays at least the "
-              "baseline's / lift_target (one more adjoint solve per design); equal_baseline / "
-              "equal: CL equals the baseline's / lift_target, the angle of attack a design "
-              "variable that the optimizer trims (within alpha_range_deg of flow.alpha_deg); "
-              "fixed_baseline / fixed: every design's flow is trimmed to the baseline's / "
-              "lift_target CL by secant steps on the angle of attack (a few warm flow solves, "
-              "one tangent solve at the trimmed flow), and the optimizer minimizes the drag "
-              "at that lift "
-              "with its derivative at constant lift (no lift constraint).")
-      .real("lift_target", 0.0, deck::Range(-5.0, 5.0),
-            "The CL held by lift: at_least, equal and fixed (required with them).")
-      .real("alpha_range_deg", 3.0, deck::Range::positive().and_at_most(20.0),
-            "lift: equal, equal_baseline, fixed and fixed_baseline: the angle of attack "
-            "stays within flow.alpha_deg +- this, in degrees.")
-      .real("cm_min", 0.0, deck::Range(-5.0, 5.0),
-            "When given: the pitching moment stays CM >= cm_min (one more adjoint solve per "
-            "design); absent: CM is free.")
+            "fraction of its largest extent.");
+  aero::design_bound_keys().declare(design);
+  design.string("start", "",
+                "A design to start from instead of the undeformed shape: a "
+                "<case>_final_design.csv that camber optimize wrote (relative to the deck's "
+                "folder), with as many shape variables as this design section makes (its "
+                "alpha rows are not used). With optimizer.max_iterations: 1 it evaluates that "
+                "design, e.g. one optimized on a coarser grid solved on a finer one. The "
+                "baseline (the lift target, the scales) stays the undeformed shape.");
+  aero::deformation_keys().declare(design);
+  auto& optimizer = s.section("optimizer", "camber optimize: the objective, the constraints and NLopt.");
+  optimizer.choice("algorithm", aero::ShapeDesignSettings{}.optimizer.algorithm,
+                   {"slsqp", "mma", "ccsaq", "trust_region"},
+                   "NLopt's algorithm on the flow, or trust_region: surrogate-based optimization "
+                   "(2-D): an ensemble of small networks trained on every flow's values and "
+                   "adjoint gradients is optimized (SLSQP) inside a trust region, each candidate "
+                   "is checked by a flow and its adjoints and accepted or not, the region grows "
+                   "or shrinks, and the networks are fine-tuned with the new point (section "
+                   "trust_region).");
+  aero::shape_design_keys().declare(optimizer);
+  aero::airfoil_constraint_keys().declare(optimizer);
+  aero::wing_station_keys().declare(optimizer);
+  optimizer
       .reals("mach_points", {}, deck::Length::between(0, 16), deck::Range(0.01, 5.0),
              "A multi-point design: the Mach numbers of its operating points, flow.mach "
              "among them (the design point, reported first and written for ParaView), each "
@@ -208,41 +161,33 @@ void declare_euler_schema(deck::Schema& s) {
              "alpha). Empty: the one point flow.mach.")
       .reals("point_weights", {}, deck::Length::between(0, 16), deck::Range::positive(),
              "The weights of mach_points, one each (empty: equal weights).");
-  s.section("trust_region", "camber optimize with optimizer.algorithm: trust_region: the "
-                            "trust region and the networks it optimizes on.")
-      .real("initial_radius", 0.25, deck::Range::positive().and_at_most(100.0),
+  const opt::TrustRegionOptions region0;
+  auto& region = s.section("trust_region", "camber optimize with optimizer.algorithm: "
+                                           "trust_region: the trust region and the networks it "
+                                           "optimizes on.");
+  region
+      .real("initial_radius", region0.initial_radius, deck::Range::positive().and_at_most(100.0),
             "The first radius, in units of design.bound (infinity norm over the shape "
             "variables).")
-      .real("min_radius", 1.0e-3, deck::Range::positive(),
+      .real("min_radius", region0.min_radius, deck::Range::positive(),
             "The region collapsed below this radius: the run stops with an error (exit 1), "
             "keeping the last accepted design.")
-      .real("max_radius", 1.0, deck::Range::positive().and_at_most(100.0),
+      .real("max_radius", region0.max_radius, deck::Range::positive().and_at_most(100.0),
             "The largest radius, in units of design.bound.")
-      .real("penalty", 10.0, deck::Range::positive(),
+      .real("penalty", region0.penalty, deck::Range::positive(),
             "Weight of the scaled constraint violations in the merit function that decides "
             "acceptance (the objective scaled by the baseline's).")
       .integer("subproblem_evaluations", 300, deck::IntRange(10, 100000),
-               "Most network evaluations of SLSQP per trust-region step.")
-      .integer("members", 4, deck::IntRange(1, 64),
-               "Networks in the ensemble (trained from different initialisations; their "
-               "spread is reported as the model's uncertainty).")
-      .integers("hidden", {32, 32}, deck::Length::between(1, 8), deck::IntRange(1, 4096),
-                "Widths of each network's hidden layers (tanh).")
-      .integer("epochs", 300, deck::IntRange(1, 100000),
-               "Adam epochs of every fit (all samples in one batch; each fit after the first "
-               "fine-tunes from the last weights).")
-      .real("learning_rate", 3.0e-3, deck::Range::positive().and_at_most(1.0),
-            "Adam's learning rate (cosine to 1e-5 over each fit).")
-      .real("gradient_weight", 1.0, deck::Range(0.0, 1.0e6),
-            "Weight of the adjoint-gradient misfit in the training loss (0: values only).")
-      .integer("seed", 1, deck::IntRange::non_negative(), "Seed of the networks' initialisation.");
+               "Most network evaluations of SLSQP per trust-region step.");
+  aero::ensemble_keys().declare(region);
+  const nn::io::SampleCampaignSettings sample0;
   s.section("sample", "camber sample: flows over a Latin-hypercube design of Mach number, "
                       "angle of attack and, with shape, the design section's shape variables, "
                       "written as a data set (inputs mach, alpha_deg[, shape_0 ..]; outputs CL, "
                       "CD, CM[, t_max]; with gradients, their derivatives in every input) for "
                       "camber train.")
-      .integer("count", 32, deck::IntRange(1, 1 << 20), "Flows in the design.")
-      .integer("seed", 1, deck::IntRange::non_negative(), "Seed of the design.")
+      .integer("count", sample0.count, deck::IntRange(1, 1 << 20), "Flows in the design.")
+      .integer("seed", static_cast<std::int64_t>(sample0.seed), deck::IntRange::non_negative(), "Seed of the design.")
       .reals("mach", {0.3, 0.6}, deck::Length::exactly(2), deck::Range(0.01, 10.0),
              "Mach number range [low, high].")
       .reals("alpha_deg", {-2.0, 4.0}, deck::Length::exactly(2), deck::Range(-90.0, 90.0),
@@ -256,14 +201,14 @@ void declare_euler_schema(deck::Schema& s) {
                "force coefficient, all inputs at once) through the design problem of camber "
                "optimize (second order as the deck sets, warm-started from the group's last "
                "flow).")
-      .integer("active_rounds", 0, deck::IntRange(0, 1000),
+      .integer("active_rounds", sample0.active_rounds, deck::IntRange(0, 1000),
                "Active learning: after the Latin hypercube, this many rounds of active_batch "
                "flows each, placed where an ensemble of four networks (32 x 32, tanh) fitted to "
                "the flows so far (with their gradients when sampled) disagrees most among "
                "active_candidates Latin-hypercube candidates (a new seed each round), kept apart "
                "from each other. 0: none.")
-      .integer("active_batch", 4, deck::IntRange(1, 4096), "Flows per active-learning round.")
-      .integer("active_candidates", 2000, deck::IntRange(1, 1 << 20),
+      .integer("active_batch", sample0.active_batch, deck::IntRange(1, 4096), "Flows per active-learning round.")
+      .integer("active_candidates", sample0.active_candidates, deck::IntRange(1, 1 << 20),
                "Candidates scored per active-learning round.")
       .integer("ranks_per_sample", 1, deck::IntRange::positive(),
                "Ranks that solve one flow together; the rank count must be a multiple, and "

@@ -26,6 +26,7 @@
 #include <camber/core/runtime.hpp>
 #include <camber/optimization/optimizer.hpp>
 #include <camber/optimization/trust_region.hpp>
+#include <camber/solvers/aero/design_record.hpp>
 #include <camber/solvers/aero/flow_output.hpp>
 #include <camber/solvers/aero/flow_state.hpp>
 #include <camber/solvers/aero/shape_design.hpp>
@@ -92,32 +93,10 @@ void check_start(const deck::Deck& d, const aero::ShapeDesign& problem, MPI_Comm
 void log_baseline(const deck::Deck& d, aero::ShapeDesign& problem, std::int64_t n_cells,
                   const std::string& geometry);
 
-// camber optimize's outputs that do not depend on the geometry: per
-// evaluation (the Report of ShapeDesign::run) a progress line, a history
-// row, the baseline gradient <parametrization>_<n>.csv and, with
-// output.paraview, the flow and adjoint fields of the design and its wall
-// surfaces; at the end the history CSV, its plot and the final design
-// vector (rank 0), and the summary's common rows.
-class DesignOutputs {
- public:
-  DesignOutputs(const deck::Deck& d, aero::ShapeDesign& problem, std::vector<std::string> walls,
-                const std::string& checkpoint, MPI_Comm comm);
-  void operator()(const opt::Record& r, const aero::DesignCosts* costs);
-  void write_final(const aero::ShapeDesignResult& result) const;
-  std::string summary_head(const aero::ShapeDesignResult& result) const;
-  std::string summary_tail(const aero::ShapeDesignResult& result, double seconds) const;
-
- private:
-  const deck::Deck& d_;
-  aero::ShapeDesign& problem_;
-  std::vector<std::string> walls_;
-  std::string checkpoint_;
-  MPI_Comm comm_;
-  std::string name_, dir_, objective_;
-  io::PvdSeries series_;
-  std::ostringstream csv_;
-  int replayed_ = 0;
-};
+// camber optimize's record of the design (aero::DesignRecord) with the
+// deck's case, folder, objective, parametrization and output.paraview.
+aero::DesignRecordSettings design_record_settings(const deck::Deck& d, std::vector<std::string> walls,
+                                                 const std::string& checkpoint);
 
 // optimizer.algorithm: trust_region (euler_trust_region.cpp): builds the
 // network model from the deck's trust_region section, hands it to the

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <memory>
 #include <numeric>
@@ -25,6 +26,8 @@
 #include "euler_common.hpp"
 #include "mesh_source.hpp"
 #include <camber/autodiff/functional.hpp>
+#include <camber/solvers/aero/deck_keys.hpp>
+#include <camber/solvers/aero/design_record.hpp>
 #include <camber/solvers/euler/deck_keys.hpp>
 #include <camber/autodiff/ops.hpp>
 #include <camber/design/airfoil_section.hpp>
@@ -76,12 +79,7 @@ eu::SteadyFlowSettings design_flow_settings(const deck::Deck& d, const mesh::Mes
 }
 
 design::DeformationOptions deformation_options(const deck::Deck& d) {
-  design::DeformationOptions o;
-  o.exponent = d.real("design.idw_exponent");
-  o.method = enum_from_name(design::deformation_method_names, d.string("design.deformation"),
-                            "design.deformation");
-  o.rbf_support = d.real("design.rbf_support");
-  return o;
+  return aero::deformation_keys().read(d, "design");
 }
 
 std::unique_ptr<design::ShapeParametrization> shape_parametrization(
@@ -100,33 +98,17 @@ std::unique_ptr<design::ShapeParametrization> shape_parametrization(
           std::move(w),
           design::evenly_spaced_bumps(static_cast<int>(d.integer("design.bumps_per_surface"))));
     } else if (kind == "cst") {
-      design::CstOptions o;
-      o.order = static_cast<int>(d.integer("design.cst_order"));
-      p = std::make_unique<design::Cst>(std::move(w), o);
+      p = std::make_unique<design::Cst>(std::move(w), aero::cst_keys().read(d, "design"));
     } else {
-      design::FfdOptions o;
-      o.degree_x = static_cast<int>(d.integer("design.ffd_degree_x"));
-      o.degree_y = static_cast<int>(d.integer("design.ffd_degree_y"));
-      p = std::make_unique<design::FreeFormDeformation>(std::move(w), o);
+      p = std::make_unique<design::FreeFormDeformation>(std::move(w), aero::ffd_keys().read(d, "design"));
     }
   });
   return p;
 }
 
 void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s, MPI_Comm comm) {
-  s.objective = enum_from_name(aero::coefficient_names, d.string("optimizer.objective"),
-                               "optimizer.objective");
-  // at_least_baseline, equal_baseline, fixed_baseline: the constraint with
-  // the baseline's CL as its target.
-  std::string lift = d.string("optimizer.lift");
-  const std::string baseline = "_baseline";
-  if (lift.size() > baseline.size() &&
-      lift.compare(lift.size() - baseline.size(), baseline.size(), baseline) == 0)
-    lift.resize(lift.size() - baseline.size());
-  s.lift = enum_from_name(aero::lift_constraint_names, lift, "optimizer.lift");
-  if (d.has("optimizer.lift_target")) s.lift_target = d.real("optimizer.lift_target");
-  s.alpha_range_deg = d.real("optimizer.alpha_range_deg");
-  if (d.has("optimizer.cm_min")) s.cm_min = d.real("optimizer.cm_min");
+  aero::shape_design_keys().read(d, "optimizer", s);
+  aero::design_bound_keys().read(d, "design", s);
   // A multi-point design: flow.mach's point first, the others in the
   // deck's order.
   const std::vector<double>& mach_points = d.reals("optimizer.mach_points");
@@ -136,14 +118,8 @@ void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s, MP
       if ((mach_points[i] == s.flow.flow.mach) == (pass == 0))
         s.points.push_back(
             {mach_points[i], s.flow.flow.alpha_deg, point_weights.empty() ? 1.0 : point_weights[i]});
-  s.bound = d.real("design.bound");
   // trust_region: SLSQP solves its subproblems (euler_trust_region.cpp).
-  s.optimizer.algorithm =
-      d.string("optimizer.algorithm") == "trust_region" ? "slsqp" : d.string("optimizer.algorithm");
-  s.optimizer.max_evaluations = static_cast<int>(d.integer("optimizer.max_iterations"));
-  s.optimizer.ftol_rel = d.real("optimizer.ftol_rel");
-  s.optimizer.xtol_rel = 1e-6;
-  s.optimizer.constraint_tol = 1e-6;
+  if (d.string("optimizer.algorithm") != "trust_region") s.optimizer.algorithm = d.string("optimizer.algorithm");
   // The checkpoint: <case>_optimizer.history and <case>_optimizer_state_<k>.h5.
   s.checkpoint = d.string("output.dir") + "/" + d.string("case") + "_optimizer";
   collective_guard(comm, [&] {
@@ -172,6 +148,19 @@ void check_start(const deck::Deck& d, const aero::ShapeDesign& problem, MPI_Comm
                                                         << " lies outside design.bound = "
                                                         << problem.design_settings().bound));
   });
+}
+
+aero::DesignRecordSettings design_record_settings(const deck::Deck& d, std::vector<std::string> walls,
+                                                 const std::string& checkpoint) {
+  aero::DesignRecordSettings r;
+  r.name = d.string("case");
+  r.dir = d.string("output.dir");
+  r.objective = d.string("optimizer.objective");
+  r.parametrization = d.string("design.parametrization");
+  r.walls = std::move(walls);
+  r.paraview = d.boolean("output.paraview");
+  r.checkpoint = checkpoint;
+  return r;
 }
 
 void log_baseline(const deck::Deck& d, aero::ShapeDesign& problem, std::int64_t n_cells,
@@ -214,162 +203,6 @@ void log_baseline(const deck::Deck& d, aero::ShapeDesign& problem, std::int64_t 
                                << (problem.n_points() > 1
                                        ? " at M " + std::to_string(problem.points()[static_cast<size_t>(i)].mach)
                                        : std::string())));
-}
-
-DesignOutputs::DesignOutputs(const deck::Deck& d, aero::ShapeDesign& problem,
-                             std::vector<std::string> walls, const std::string& checkpoint,
-                             MPI_Comm comm)
-    : d_(d),
-      problem_(problem),
-      walls_(std::move(walls)),
-      checkpoint_(checkpoint),
-      comm_(comm),
-      name_(d.string("case")),
-      dir_(d.string("output.dir")),
-      objective_(d.string("optimizer.objective")),
-      series_(dir_ + "/" + name_ + "_designs.pvd", comm) {
-  csv_ << "evaluation,objective,max_violation,gradient_norm,best_objective,CL,CD,CM,alpha_deg,"
-          "newton_steps,adjoint_iterations,flow_seconds,adjoint_seconds,seconds,replayed\n"
-       << std::setprecision(10);
-}
-
-void DesignOutputs::operator()(const opt::Record& r, const aero::DesignCosts* costs) {
-  aero::ShapeDesign& problem = problem_;
-  const index_t n = problem.n_design();
-  const int max_evaluations = problem.design_settings().optimizer.max_evaluations;
-  const aero::DesignCosts ex = costs ? *costs : aero::DesignCosts{};
-  if (r.replayed) {
-    ++replayed_;
-  } else if (replayed_ > 0 && r.evaluation == replayed_ + 1) {
-    logging::info(CAMBER_MSG("restart: replayed " << replayed_ << " evaluations from "
-                                                  << checkpoint_ << ".history (no flow solves)"));
-  }
-  std::ostringstream line;
-  line << "design " << r.evaluation << "/" << max_evaluations << std::setprecision(6)
-       << (r.failed ? "  FAILED: " + r.failure : "") << "  " << objective_ << " " << r.objective
-       << "  violation " << std::scientific << std::setprecision(2) << r.max_violation
-       << "  |grad| " << r.gradient_norm << std::fixed << std::setprecision(6) << "  best "
-       << r.best_objective;
-  if (r.replayed)
-    line << "  (replayed)";
-  else if (costs)
-    line << "  CL " << ex.coefficients[0]
-         << (problem.trims_alpha() || problem.fixes_lift()
-                 ? "  alpha " + std::to_string(ex.point_alpha_deg.front())
-                 : "")
-         << std::setprecision(2) << "  flow " << ex.newton_iterations << " steps "
-         << (problem.fixes_lift() ? "(" + std::to_string(ex.trim_solves) + " solves) " : "")
-         << (ex.cold_restart ? "(warm start abandoned, solved cold) " : "") << ex.flow_seconds
-         << " s, adjoint " << ex.adjoint_iterations << " its " << ex.adjoint_seconds
-         << " s, total " << ex.seconds << " s";
-  logging::info(line.str());
-  csv_ << r.evaluation << ',' << r.objective << ',' << r.max_violation << ',' << r.gradient_norm
-       << ',' << r.best_objective << ',' << ex.coefficients[0] << ',' << ex.coefficients[1] << ','
-       << ex.coefficients[2] << ','
-       << (problem.trims_alpha()         ? r.x[static_cast<size_t>(n)]
-           : ex.point_alpha_deg.empty() ? problem.points().front().alpha_deg
-                                        : ex.point_alpha_deg.front())
-       << ',' << ex.newton_iterations << ',' << ex.adjoint_iterations << ',' << ex.flow_seconds
-       << ',' << ex.adjoint_seconds << ',' << ex.seconds << ',' << (r.replayed ? 1 : 0) << '\n';
-  const std::string file = io::series_file_name(name_ + "_design", r.evaluation) + ".pvtu";
-  int rank = 0;
-  MPI_Comm_rank(comm_, &rank);
-  if (costs && r.evaluation == 1 && rank == 0) {
-    // The baseline gradient, e.g. hicks_henne_38.csv: d(objective)/da_k.
-    std::ostringstream g;
-    g << "variable,d" << objective_ << "_d_a\n" << std::setprecision(12);
-    const opt::Evaluation& e = problem.history().front().values;
-    for (size_t k = 0; k < e.objective_gradient.size(); ++k)
-      g << (k >= static_cast<size_t>(n) ? "alpha_deg_" + std::to_string(k - static_cast<size_t>(n))
-                                        : std::to_string(k))
-        << ',' << e.objective_gradient[k] << '\n';
-    write_file_atomically(dir_ + "/" + d_.string("design.parametrization") + "_" +
-                              std::to_string(n) + ".csv",
-                          g.str());
-  }
-  if (costs && d_.boolean("output.paraview")) {
-    eu::SteadyFlow& flow = problem.flow();
-    const eu::Discretization& disc = flow.discretization();
-    std::vector<io::Field> fields = aero::flow_fields(disc, flow.state());
-    for (io::Field& f : aero::sensitivity_fields(flow, walls_, objective_)) fields.push_back(std::move(f));
-    io::write_pvtu(dir_ + "/" + io::series_file_name(name_ + "_design", r.evaluation),
-                   disc.mesh().owned_piece(fields), comm_);
-    for (const std::string& wall : walls_)
-      io::write_pvtp(dir_ + "/" +
-                         io::series_file_name(name_ + (walls_.size() == 1 ? "_wall" : "_" + wall),
-                                              r.evaluation),
-                     disc.mesh().marker_surface(wall, fields), comm_);
-    series_.add(r.evaluation, file);
-  } else if (r.replayed && d_.boolean("output.paraview") && fs::exists(dir_ + "/" + file)) {
-    series_.add(r.evaluation, file);
-  }
-}
-
-void DesignOutputs::write_final(const aero::ShapeDesignResult& result) const {
-  int rank = 0;
-  MPI_Comm_rank(comm_, &rank);
-  if (rank != 0) return;
-  write_file_atomically(dir_ + "/" + name_ + "_optimizer_history.csv", csv_.str());
-  aero::DesignFile design;
-  design.shape.assign(result.optimizer.x.begin(), result.optimizer.x.begin() + problem_.n_design());
-  if (problem_.trims_alpha() || problem_.fixes_lift()) design.alpha_deg = result.final_alpha_points;
-  aero::write_design_file(dir_ + "/" + name_ + "_final_design.csv", design);
-  const std::string script = dir_ + "/" + name_ + "_optimizer_plots.gp";
-  std::ostringstream gp;
-  gp << "set terminal pngcairo size 900,900 noenhanced\nset datafile separator ','\n"
-     << "set grid\nset output '" << dir_ << "/" << name_ << "_optimizer.png'\n"
-     << "set multiplot layout 3,1 title 'camber optimize: " << name_ << "'\n"
-     << "set ylabel '" << objective_ << "'\nplot '" << dir_ << "/" << name_
-     << "_optimizer_history.csv' every ::1 using 1:2 with linespoints title 'objective', '' "
-        "every ::1 using 1:5 with lines title 'best'\n"
-     << "set ylabel 'violation'\nplot '' every ::1 using 1:3 with linespoints title "
-        "'max violation'\n"
-     << "set logscale y\nset ylabel '|gradient|'\nset xlabel 'evaluation'\nplot '' every "
-        "::1 using 1:4 with linespoints title 'gradient norm'\nunset multiplot\n";
-  io::run_gnuplot(script, gp.str());
-}
-
-std::string DesignOutputs::summary_head(const aero::ShapeDesignResult& result) const {
-  std::ostringstream summary;
-  summary << std::fixed << std::setprecision(6) << "\n                  baseline    final"
-          << "\n  CL              " << result.baseline[0] << "    " << result.final[0]
-          << "\n  CD              " << result.baseline[1] << "    " << result.final[1]
-          << "\n  CM              " << result.baseline[2] << "    " << result.final[2]
-          << "\n  alpha, deg      " << result.baseline_alpha_deg << "    "
-          << result.final_alpha_deg;
-  // With the lift fixed the baseline column is the untrimmed baseline; the
-  // first design is the baseline at the target lift.
-  if (problem_.fixes_lift() && !problem_.history().empty())
-    summary << "\n  " << objective_ << " at CL " << problem_.lift_target() << ": "
-            << (problem_.design_settings().start.empty() ? "the baseline " : "design 1 (design.start) ")
-            << problem_.history().front().values.objective << ", the best design "
-            << result.optimizer.objective << " ("
-            << std::setprecision(2)
-            << 100.0 * (result.optimizer.objective - problem_.history().front().values.objective) /
-                   std::abs(problem_.history().front().values.objective)
-            << "%)" << std::setprecision(6);
-  if (result.final_points.size() > 1)
-    summary << "\n  " << objective_ << ", weighted    " << result.baseline_objective << "    "
-            << result.optimizer.objective;
-  for (size_t i = 1; i < result.final_points.size(); ++i)
-    summary << "\n  at M " << problem_.points()[i].mach << ": CL " << result.baseline_points[i][0]
-            << " -> " << result.final_points[i][0] << ", CD " << result.baseline_points[i][1]
-            << " -> " << result.final_points[i][1] << ", CM " << result.baseline_points[i][2]
-            << " -> " << result.final_points[i][2] << ", alpha " << result.final_alpha_points[i]
-            << " deg";
-  return summary.str();
-}
-
-std::string DesignOutputs::summary_tail(const aero::ShapeDesignResult& result,
-                                        double seconds) const {
-  const opt::Result& o = result.optimizer;
-  std::ostringstream summary;
-  summary << "\n  evaluations     " << o.n_evaluations << " (" << o.n_live_evaluations
-          << " solved, " << o.n_failures << " failed)"
-          << "\n  max violation   " << std::scientific << std::setprecision(2) << o.max_violation
-          << "\n  stopped         " << opt::to_string(o.status) << ": " << o.message << std::fixed
-          << std::setprecision(1) << "\n  wall time       " << seconds << " s";
-  return summary.str();
 }
 
 }  // namespace euler_app
@@ -417,10 +250,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   settings.flow = design_flow_settings(d, dm.local(), comm);
   settings.wall = d.string("design.wall");
   settings.deformation = deformation_options(d);
-  settings.thickness_fraction = d.real("optimizer.thickness_fraction");
-  settings.max_thickness_min = d.real("optimizer.max_thickness_min");
-  settings.area_fraction = d.real("optimizer.area_fraction");
-  settings.le_radius_fraction = d.real("optimizer.le_radius_fraction");
+  aero::airfoil_constraint_keys().read(d, "optimizer", settings);
   shape_design_settings(d, settings, comm);
   std::unique_ptr<design::ShapeParametrization> shape = shape_parametrization(d, dm, comm);
   aero::AirfoilDesign problem(std::move(dm), std::move(shape), settings);
@@ -437,11 +267,11 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   log_baseline(d, problem, n_cells, CAMBER_MSG(", max thickness " << t0_max));
   if (runtime.rank() == 0) fs::create_directories(dir);
   CAMBER_CHECK_MPI(MPI_Barrier(comm));
-  DesignOutputs outputs(d, problem, {settings.wall}, settings.checkpoint, comm);
+  aero::DesignRecord outputs(problem, design_record_settings(d, {settings.wall}, settings.checkpoint),
+                             comm);
   std::unique_ptr<TrustRegionOutputs> trust;
   if (trust_region) trust = std::make_unique<TrustRegionOutputs>(d, problem, comm);
-  const aero::AirfoilDesignResult result = problem.run(
-      [&](const opt::Record& r, const aero::DesignCosts* costs) { outputs(r, costs); }, restart);
+  const aero::AirfoilDesignResult result = problem.run(std::ref(outputs), restart);
 
   // The final design: shape and mesh (written by every rank, its part).
   outputs.write_final(result);
@@ -451,12 +281,13 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
                           design::selig_text(name + " (camber optimize, final design)",
                                              problem.shape().wall(), result.final_wall));
   mesh::write_su2(problem.mesh_at(result.final_shape), dir + "/" + name + "_final.su2");
+  std::ostringstream geometry;
+  geometry << std::fixed << std::setprecision(6) << "\n  max thickness   "
+           << result.baseline_max_thickness << "    " << result.final_max_thickness
+           << "\n  area            " << result.baseline_area << "    " << result.final_area
+           << "\n  LE radius       " << result.baseline_le_radius << "    " << result.final_le_radius;
   std::ostringstream summary;
-  summary << std::fixed << std::setprecision(6) << outputs.summary_head(result)
-          << "\n  max thickness   " << result.baseline_max_thickness << "    "
-          << result.final_max_thickness << "\n  area            " << result.baseline_area
-          << "    " << result.final_area << "\n  LE radius       " << result.baseline_le_radius
-          << "    " << result.final_le_radius << outputs.summary_tail(result, elapsed())
+  summary << outputs.summary(result, geometry.str(), elapsed())
           << (trust ? trust->summary() : std::string())
           << "\n  outputs         " << dir << "/" << name
           << "_{optimizer_history.csv,optimizer.png,final.dat,final.su2,final_design.csv,designs.pvd}"

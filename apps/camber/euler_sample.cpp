@@ -158,6 +158,7 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   std::unique_ptr<aero::AirfoilDesign> problem;
   if (space.gradients) {
     aero::AirfoilDesignSettings settings;
+    settings.thickness_fraction = 0.0;  // sampling evaluates no constraints
     settings.flow = design_flow_settings(d, setup.dm.local(), groups.comm());
     settings.wall = d.string("design.wall");
     settings.deformation = deformation_options(d);

@@ -5,8 +5,10 @@
 #include <sstream>
 
 #include "euler_common.hpp"
+
 #include <camber/core/atomic_file.hpp>
 #include <camber/core/log.hpp>
+#include <camber/solvers/aero/deck_keys.hpp>
 
 namespace camber::app::euler_app {
 
@@ -16,14 +18,7 @@ TrustRegionOutputs::TrustRegionOutputs(const deck::Deck& d, aero::ShapeDesign& p
       comm_(comm),
       path_(d.string("output.dir") + "/" + d.string("case") + "_trust_region.csv"),
       objective_(d.string("optimizer.objective")) {
-  nn::EnsembleOptions e;
-  e.members = static_cast<int>(d.integer("trust_region.members"));
-  const std::vector<std::int64_t>& hidden = d.integers("trust_region.hidden");
-  e.hidden.assign(hidden.begin(), hidden.end());
-  e.epochs = static_cast<int>(d.integer("trust_region.epochs"));
-  e.learning_rate = d.real("trust_region.learning_rate");
-  e.gradient_weight = d.real("trust_region.gradient_weight");
-  e.seed = static_cast<std::uint64_t>(d.integer("trust_region.seed"));
+  const nn::EnsembleOptions e = aero::ensemble_keys().read(d, "trust_region");
   model_ = std::make_unique<aero::NetworkModel>(problem, e);
   opt::TrustRegionOptions o;
   o.max_evaluations = static_cast<int>(d.integer("optimizer.max_iterations"));

@@ -13,19 +13,15 @@
 
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
-#include <camber/io/gnuplot.hpp>
-#include <camber/nn/io/checkpoint.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/evaluation.hpp>
 #include <camber/nn/io/model_file.hpp>
+#include <camber/nn/io/surrogate_training.hpp>
 #include <camber/nn/layers.hpp>
 #include <camber/optimization/optimizer.hpp>
 #include <camber/solvers/aero/surrogate_optimum.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
-#include <camber/nn/tensor_parallel.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/shard/planner.hpp>
-#include <camber/core/timer.hpp>
 
 namespace camber::app {
 
@@ -132,286 +128,69 @@ void validate_surrogate(const deck::Deck& d) {
   }
 }
 
-nn::NetworkSpec network_spec(const deck::Deck& d, index_t in, index_t out) {
-  nn::NetworkSpec spec;
-  spec.kind = d.string("network.kind");
-  spec.in = in;
-  spec.out = out;
-  spec.activation = nn::activation_from_name(d.string("network.activation"));
-  spec.dtype = d.string("network.dtype") == "float32" ? DType::float32 : DType::float64;
+// The deck's network and training sections as the library's settings.
+nn::io::SurrogateTraining training_settings(const deck::Deck& d) {
+  nn::io::SurrogateTraining t;
+  t.kind = d.string("network.kind");
   const std::vector<std::int64_t>& hidden = d.integers("network.hidden");
-  spec.hidden.assign(hidden.begin(), hidden.end());
-  if (spec.kind == "residual_mlp") spec.hidden.assign(hidden.size(), hidden[0]);
-  return spec;
-}
-
-std::shared_ptr<nn::Module> build_network(const deck::Deck& d, index_t in, index_t out) {
-  nn::Rng rng(static_cast<std::uint64_t>(d.integer("network.seed")));
-  return nn::make_network(network_spec(d, in, out), rng, nn::init_from_name(d.string("network.init")));
-}
-
-std::unique_ptr<nn::Optimizer> build_optimizer(const deck::Deck& d, const ad::Vars& params) {
-  const std::string kind = d.string("training.optimizer");
-  const double lr = d.real("training.learning_rate"), wd = d.real("training.weight_decay");
-  if (kind == "sgd")
-    return std::make_unique<nn::Sgd>(params, nn::SgdOptions{lr, d.real("training.momentum"), wd});
-  nn::AdamOptions o;
-  o.lr = lr;
-  o.weight_decay = wd;
-  if (kind == "adamw") return std::make_unique<nn::AdamW>(params, o);
-  return std::make_unique<nn::Adam>(params, o);
-}
-
-nn::Schedule build_schedule(const deck::Deck& d, long steps_per_epoch) {
-  const double lr = d.real("training.learning_rate");
-  const long total = steps_per_epoch * d.integer("training.epochs");
-  nn::Schedule s;
-  const std::string kind = d.string("training.schedule");
-  if (kind == "cosine") {
-    s = nn::cosine_lr(lr, total, d.real("training.min_learning_rate"));
-  } else if (kind == "step") {
-    s = nn::step_lr(lr, steps_per_epoch * d.integer("training.step_epochs"), d.real("training.gamma"));
-  } else {
-    s = nn::constant_lr(lr);
-  }
-  const long warm = d.integer("training.warmup_steps");
-  return warm > 0 ? nn::warmup(s, warm) : s;
-}
-
-// How the ranks share the training: a {data: d, model: m} grid. "model"
-// splits an mlp's layers over m ranks (nn::TensorParallelMlp); "auto" asks
-// the planner (shard/planner.hpp). Collective.
-struct Layout {
-  int data = 1, model = 1;
-  shard::MeshPtr grid, model_axis;
-  MPI_Comm data_comm = MPI_COMM_NULL;
-};
-
-Layout layout_of(const deck::Deck& d, const Runtime& runtime, index_t n_in, index_t n_out) {
-  const MPI_Comm world = runtime.comm();
-  const int n = runtime.size();
-  Layout l;
-  l.data = n;
-  const std::string mode = d.string("training.parallel");
-  if (mode == "model") {
-    const int m = d.integer("training.model_ranks") == 0 ? n : static_cast<int>(d.integer("training.model_ranks"));
-    l.model = m;
-    l.data = n / m;
-  } else if (mode == "auto") {
-    if (d.string("network.kind") != "mlp" || d.string("network.dtype") != "float64" ||
-        d.real("training.clip_norm") > 0.0) {
-      logging::info("parallel: auto: only an mlp in float64 without clip_norm can be split; data parallel");
-    } else {
-      shard::MlpShape net;
-      net.widths.push_back(n_in);
-      for (std::int64_t w : d.integers("network.hidden")) net.widths.push_back(w);
-      net.widths.push_back(n_out);
-      net.batch = d.integer("training.batch_size");  // the global batch; the planner splits it
-      const shard::Calibration c = shard::calibrate(world);
-      const auto limit = static_cast<std::int64_t>(d.real("training.memory_limit_MiB") * 1048576.0);
-      shard::PlanEstimate best;
-      collective_guard(world, [&] {
-        for (const shard::PlanEstimate& e : shard::estimate_plans(net, n, c, limit))
-          logging::info(CAMBER_MSG("parallel: plan " << e.plan.name() << ": predicted " << std::scientific
-                                                     << std::setprecision(3) << e.step_seconds() << " s per step, "
-                                                     << std::fixed << std::setprecision(2)
-                                                     << static_cast<double>(e.memory_bytes) / 1048576.0 << " MiB per rank"
-                                                     << (e.fits ? "" : " (over the limit)")));
-        best = shard::choose_plan(net, n, c, limit);
-      });
-      l.data = best.plan.data;
-      l.model = best.plan.model;
-    }
-  }
-  l.grid = shard::DeviceMesh::create(world, {{"data", l.data}, {"model", l.model}});
-  l.data_comm = l.grid->axis_comm(0);
-  l.model_axis = shard::DeviceMesh::create(l.grid->axis_comm(1), {{"model", l.model}});
-  logging::info(CAMBER_MSG("parallel: data " << l.data << " x model " << l.model
-                                             << (mode == "auto" ? " (chosen by the planner)" : "")));
-  return l;
+  t.hidden.assign(hidden.begin(), hidden.end());
+  t.activation = nn::activation_from_name(d.string("network.activation"));
+  t.init = d.string("network.init");
+  t.network_seed = static_cast<std::uint64_t>(d.integer("network.seed"));
+  t.dtype = d.string("network.dtype") == "float32" ? DType::float32 : DType::float64;
+  t.optimizer = d.string("training.optimizer");
+  t.learning_rate = d.real("training.learning_rate");
+  t.weight_decay = d.real("training.weight_decay");
+  t.momentum = d.real("training.momentum");
+  t.schedule = d.string("training.schedule");
+  t.min_learning_rate = d.real("training.min_learning_rate");
+  t.step_epochs = static_cast<int>(d.integer("training.step_epochs"));
+  t.gamma = d.real("training.gamma");
+  t.warmup_steps = d.integer("training.warmup_steps");
+  t.train.epochs = static_cast<int>(d.integer("training.epochs"));
+  t.train.batch_size = d.integer("training.batch_size");
+  t.train.seed = static_cast<std::uint64_t>(d.integer("training.seed"));
+  t.train.validation_fraction = d.real("data.validation_fraction");
+  t.train.patience = static_cast<int>(d.integer("training.patience"));
+  t.train.clip_norm = d.real("training.clip_norm");
+  t.train.loss = nn::loss_from_name(d.string("training.loss"));
+  t.train.gradient_weight = d.real("training.gradient_weight");
+  t.parallel = d.string("training.parallel");
+  t.model_ranks = static_cast<int>(d.integer("training.model_ranks"));
+  t.memory_limit_mib = d.real("training.memory_limit_MiB");
+  t.name = d.string("case");
+  t.dir = d.string("output.dir");
+  t.card.training_deck = deck_text(d);
+  t.card.git_revision = git_revision();
+  return t;
 }
 
 int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
   const MPI_Comm comm = runtime.comm();
+  const nn::io::SurrogateTraining t = training_settings(d);
+  const std::string file = d.string("data.file");
+  // What the library would refuse, refused at the deck's keys first.
   collective_guard(comm, [&] {
-    const std::int64_t m = d.integer("training.model_ranks"), n = runtime.size();
-    if (d.string("training.parallel") == "model" && m > 0 && (m > n || n % m != 0))
+    const std::int64_t m = t.model_ranks, n = runtime.size();
+    if (t.parallel == "model" && m > 0 && (m > n || n % m != 0))
       d.reject("training.model_ranks", CAMBER_MSG(m << " does not divide the " << n << " ranks"));
-    if (d.string("training.parallel") == "model" && options.restart)
+    if (t.parallel == "model" && options.restart)
       d.reject("training.parallel", "--restart is not available with model-parallel training (its checkpoints "
                                     "are not written); use parallel: data");
-  });
-  const std::string name = d.string("case"), dir = d.string("output.dir");
-  const std::string file = d.string("data.file");
-  collective_guard(comm, [&] {
     if (!fs::exists(file))
       d.reject("data.file", "cannot find '" + file + "' (relative to the working directory)");
-  });
-  nn::io::DataSet data;
-  {
-    ScopedTimer t("data");
-    data = nn::io::read_dataset(file, comm);
-  }
-  const DType dt = d.string("network.dtype") == "float32" ? DType::float32 : DType::float64;
-  const index_t n_in = data.shard.x.dim(1), n_out = data.shard.y.dim(1);
-  const Layout layout = layout_of(d, runtime, n_in, n_out);
-  if (layout.model > 1) {
-    collective_guard(comm, [&] {
-      CAMBER_INPUT_REQUIRE(!options.restart, "--restart is not available with model-parallel training (its "
-                                             "checkpoints are not written); use training.parallel: data");
-    });  // parallel: auto chose model parallel
-    ScopedTimer t("data");
-    data = nn::io::read_dataset(file, layout.data_comm);  // the rows of this rank's data group
-  }
-  const MPI_Comm data_comm = layout.data_comm;
-  const double gradient_weight = d.real("training.gradient_weight");
-  collective_guard(comm, [&] {
-    if (gradient_weight > 0.0 && data.gradients.rank() != 3)
+    const nn::io::DataSetInfo info = nn::io::dataset_info(file);
+    if (t.train.gradient_weight > 0.0 && !info.gradients)
       d.reject("training.gradient_weight",
                "data.file '" + file + "' holds no gradients (camber sample writes them with "
                "sample.gradients or sample.shape)");
-    if (gradient_weight > 0.0 && layout.model > 1)
+    if (t.train.gradient_weight > 0.0 && t.parallel == "model")
       d.reject("training.gradient_weight", "gradient-enhanced training is data parallel only "
                                            "(training.parallel: data)");
+    if (info.rows - static_cast<index_t>(std::floor(t.train.validation_fraction * info.rows)) < 1)
+      d.reject("data.validation_fraction", CAMBER_MSG("leaves no training rows of the " << info.rows));
   });
-  nn::Shard shard = data.normalized();
-  shard.x = shard.x.to(dt);
-  shard.y = shard.y.to(dt);
-  if (gradient_weight > 0.0) shard.dy = shard.dy.to(dt);
-  const std::shared_ptr<nn::Module> net = build_network(d, n_in, n_out);
-  std::shared_ptr<nn::TensorParallelMlp> split;
-  if (layout.model > 1) split = std::make_shared<nn::TensorParallelMlp>(network_spec(d, n_in, n_out), *net, layout.model_axis);
-  nn::Module& trained = split ? static_cast<nn::Module&>(*split) : *net;
-  const std::unique_ptr<nn::Optimizer> opt = build_optimizer(d, trained.parameters());
-
-  nn::TrainOptions o;
-  o.epochs = static_cast<int>(d.integer("training.epochs"));
-  o.batch_size = d.integer("training.batch_size");
-  o.seed = static_cast<std::uint64_t>(d.integer("training.seed"));
-  o.validation_fraction = d.real("data.validation_fraction");
-  o.patience = static_cast<int>(d.integer("training.patience"));
-  o.clip_norm = d.real("training.clip_norm");
-  o.loss = nn::loss_from_name(d.string("training.loss"));
-  o.gradient_weight = gradient_weight;
-  const index_t n_val = static_cast<index_t>(std::floor(o.validation_fraction * data.shard.global_rows));
-  const index_t n_train = data.shard.global_rows - n_val;
-  collective_guard(comm, [&] {
-    if (n_train < 1)
-      d.reject("data.validation_fraction", CAMBER_MSG("leaves no training rows of the "
-                                                      << data.shard.global_rows));
-  });
-  o.schedule = build_schedule(d, (n_train + o.batch_size - 1) / o.batch_size);
-  fs::create_directories(dir);
-  o.csv = dir + "/" + name + "_loss.csv";
-  const std::string csv_path = o.csv;
-  if (layout.grid->coordinate(1) != 0) o.csv.clear();  // one writer: the first model group's
-  const std::string ckpt = dir + "/" + name + "_checkpoint.h5";
-
-  std::ostringstream cols;
-  for (size_t k = 0; k < data.inputs.names.size(); ++k)
-    cols << (k ? ", " : "") << data.inputs.names[k]
-         << (data.inputs.units[k].empty() ? "" : " [" + data.inputs.units[k] + "]");
-  cols << " -> ";
-  for (size_t k = 0; k < data.outputs.names.size(); ++k)
-    cols << (k ? ", " : "") << data.outputs.names[k]
-         << (data.outputs.units[k].empty() ? "" : " [" + data.outputs.units[k] + "]");
-  logging::info(CAMBER_MSG("surrogate: " << file << ", " << data.shard.global_rows << " rows ("
-                                         << n_train << " training, " << n_val
-                                         << " validation), " << cols.str()));
-  logging::info(CAMBER_MSG("network: " << net->describe() << ", " << net->num_parameters()
-                                       << " parameters, " << dtype_name(dt) << ", "
-                                       << d.string("training.optimizer") << " on "
-                                       << runtime.size() << (runtime.size() == 1 ? " rank" : " ranks")));
-
-  nn::Trainer trainer(trained, *opt, o, data_comm);
-  if (options.restart) {
-    collective_guard(comm, [&] {
-      CAMBER_INPUT_REQUIRE(fs::exists(ckpt), "--restart: no checkpoint at " << ckpt);
-    });
-    nn::io::load_checkpoint(ckpt, *net, *opt, trainer, comm);
-    logging::info(CAMBER_MSG("restart from " << ckpt << " after epoch " << trainer.epoch()));
-  }
-  if (!split)
-    trainer.on_epoch([&](const nn::EpochRecord&) {
-      ScopedTimer t("checkpoint");
-      nn::io::save_checkpoint(ckpt, *net, *opt, trainer, comm);
-    });
-  nn::TrainResult r;
-  {
-    ScopedTimer t("train");
-    r = trainer.fit(shard);
-  }
-  if (split) {
-    net->load_parameter_values(split->whole_parameters());  // the whole weights, on every rank
-  } else {
-    // The final weights (the best epoch's with early stopping) as the checkpoint.
-    nn::io::save_checkpoint(ckpt, *net, *opt, trainer, comm);
-  }
-
-  // Validation errors per output, in the data's units (the rows after the
-  // training rows; every model group holds them all) and, with gradients
-  // in the set, of the network's input Jacobian.
-  const nn::Surrogate surrogate(network_spec(d, n_in, n_out), net->parameter_values(),
-                                data.inputs, data.outputs, data.input_stats, data.output_stats);
-  std::vector<double> val_rmse;
-  if (n_val > 0) {
-    const index_t rows = data.shard.global_rows;
-    val_rmse = nn::io::output_rmse(surrogate, data, n_train, rows, data_comm);
-    for (index_t j = 0; j < n_out; ++j) {
-      const size_t k = static_cast<size_t>(j);
-      const std::string& unit = data.outputs.units[k];
-      logging::info(CAMBER_MSG("validation " << data.outputs.names[k] << ": RMSE " << std::scientific
-                                             << std::setprecision(3) << val_rmse[k]
-                                             << (unit.empty() ? "" : " " + unit) << " ("
-                                             << val_rmse[k] / data.output_stats.stddev[k]
-                                             << " of the output's standard deviation)"));
-    }
-    if (data.gradients.rank() == 3) {
-      const std::vector<double> rel = nn::io::jacobian_relative_error(surrogate, data, n_train, rows, data_comm);
-      for (index_t j = 0; j < n_out; ++j)
-        logging::info(CAMBER_MSG("validation d" << data.outputs.names[static_cast<size_t>(j)]
-                                                << "/d(inputs): relative error " << std::scientific
-                                                << std::setprecision(3) << rel[static_cast<size_t>(j)]
-                                                << " (the network's input Jacobian against the data "
-                                                   "set's gradients, Frobenius norm over "
-                                                << n_val << " rows)"));
-    }
-  }
-  // The trained network with its model card (camber model-info, infer,
-  // export, serve read it).
-  const std::string model_path = dir + "/" + name + "_model.h5";
-  {
-    nn::io::ModelCard card;
-    card.data_path = file;
-    card.data_rows = data.shard.global_rows;
-    card.epochs = trainer.epoch();
-    card.training_deck = deck_text(d);
-    card.validation_rows = n_val;
-    card.validation_rmse = val_rmse;
-    card.git_revision = git_revision();
-    collective_guard(comm, [&] {
-      if (runtime.rank() != 0) return;
-      card.data_sha256 = nn::io::sha256_file(file);
-      nn::io::save_model(model_path, surrogate, card);
-    });
-  }
-  // The loss curve as a PNG (gnuplot), beside the CSV.
-  bool png = false;
-  collective_guard(comm, [&] {
-    if (runtime.rank() != 0) return;
-    std::ostringstream gp;
-    gp << "set terminal pngcairo size 900,600 noenhanced\n"
-       << "set datafile separator ','\nset key autotitle columnhead\nset grid\n"
-       << "set output '" << dir << "/" << name << "_loss.png'\n"
-       << "set title 'Training: " << name << "'\n"
-       << "set xlabel 'epoch'\nset ylabel 'loss (normalised outputs)'\nset logscale y\n"
-       << "set format y '%.0e'\n"
-       << "plot '" << csv_path << "' using 1:2 with lines lw 2 title 'training'"
-       << (n_val > 0 ? ", '' using 1:3 with lines lw 2 title 'validation'" : "") << "\n";
-    png = io::run_gnuplot(dir + "/" + name + "_loss.gp", gp.str());
-  });
-  logging::info("wrote " + csv_path + (png ? ", " + dir + "/" + name + "_loss.png" : std::string()) +
-                (split ? std::string() : ", " + ckpt) + " and " + model_path);
+  nn::io::train_surrogate(file, t, comm, options.restart);
   return 0;
 }
 

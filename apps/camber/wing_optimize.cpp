@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iomanip>
 #include <limits>
 #include <memory>
@@ -22,6 +23,8 @@
 #include <camber/core/log.hpp>
 #include <camber/design/wing_thickness.hpp>
 #include <camber/io/vtk_writer.hpp>
+#include <camber/solvers/aero/deck_keys.hpp>
+#include <camber/solvers/aero/design_record.hpp>
 #include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/wing_design.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
@@ -75,9 +78,7 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
   const std::string& move = d.string("design.ffd_volume_move");
   for (size_t k = 0; k < 3; ++k) s.ffd.move[k] = move.find("xyz"[k]) != std::string::npos;
   s.margin = d.real("design.ffd_volume_margin");
-  s.thickness_fraction = d.real("optimizer.thickness_fraction");
-  s.thickness_etas = d.reals("optimizer.thickness_etas");
-  s.thickness_chord_fractions = d.reals("optimizer.thickness_chords");
+  aero::wing_station_keys().read(d, "optimizer", s);
   const std::int64_t n_cells = dm.n_global_cells();
   aero::WingDesign problem(std::move(dm), s);
   check_start(d, problem, comm);
@@ -106,9 +107,8 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
         problem.flow().discretization(), problem.flow().state(), walls, etas);
     if (runtime.rank() == 0) aero::write_station_csv(dir, name + "_baseline", stations, etas);
   }
-  DesignOutputs outputs(d, problem, walls, s.checkpoint, comm);
-  const aero::WingDesignResult result = problem.run(
-      [&](const opt::Record& r, const aero::DesignCosts* costs) { outputs(r, costs); }, restart);
+  aero::DesignRecord outputs(problem, design_record_settings(d, walls, s.checkpoint), comm);
+  const aero::WingDesignResult result = problem.run(std::ref(outputs), restart);
   outputs.write_final(result);
 
   // The final design's flow on its mesh (from the best design's flow: at
@@ -142,12 +142,12 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
     }
     if (!st.empty()) write_file_atomically(dir + "/" + name + "_thickness.csv", t.str());
   }
-  std::ostringstream summary;
-  summary << outputs.summary_head(result);
+  std::ostringstream geometry;
   if (thickness)
-    summary << std::fixed << std::setprecision(6) << "\n  thinnest t / t0 " << 1.0 << "    "
-            << ratio;
-  summary << outputs.summary_tail(result, elapsed()) << "\n  outputs         " << dir << "/"
+    geometry << std::fixed << std::setprecision(6) << "\n  thinnest t / t0 " << 1.0 << "    "
+             << ratio;
+  std::ostringstream summary;
+  summary << outputs.summary(result, geometry.str(), elapsed()) << "\n  outputs         " << dir << "/"
           << name << "_{optimizer_history.csv,optimizer.png,final_design.csv,final.su2,designs.pvd"
           << (thickness ? ",thickness.csv" : "")
           << (etas.empty() ? "" : ",baseline_stations.csv,final_stations.csv")

@@ -186,6 +186,22 @@ DataSet read_dataset(const std::string& path, MPI_Comm comm) {
   return d;
 }
 
+DataSetInfo dataset_info(const std::string& path) {
+  camber::io::H5File f = open_dataset(path, MPI_COMM_SELF);
+  for (const char* name : {"inputs", "outputs"})
+    CAMBER_INPUT_REQUIRE(f.has_dataset(name), path << ": missing dataset '" << name << "'");
+  const Shape si = f.shape("inputs"), so = f.shape("outputs");
+  CAMBER_INPUT_REQUIRE(si.size() == 2 && so.size() == 2 && si[0] == so[0],
+                       path << ": inputs " << shape_string(si) << " and outputs " << shape_string(so)
+                            << " must be {rows, columns} with the same rows");
+  DataSetInfo info;
+  info.rows = si[0];
+  info.inputs = si[1];
+  info.outputs = so[1];
+  info.gradients = f.has_dataset("gradients");
+  return info;
+}
+
 std::string dataset_deck(const std::string& path) {
   camber::io::H5File f = open_dataset(path, MPI_COMM_SELF);
   return f.has_attribute("", "deck") ? f.attribute<std::string>("", "deck") : std::string();

@@ -59,6 +59,14 @@ void write_dataset(const std::string& path, const Tensor& local_inputs,
 /// written by `camber sample`), or "" when it records none. Not
 /// collective (reads on this rank alone); the signature gate applies.
 std::string dataset_deck(const std::string& path);
+/// What a data set file holds, without its rows: for checks before a run.
+struct DataSetInfo {
+  index_t rows = 0, inputs = 0, outputs = 0;
+  bool gradients = false;
+};
+/// Not collective (reads on this rank alone); the signature gate applies.
+DataSetInfo dataset_info(const std::string& path);
+
 /// Reads this rank's even block of rows, the columns and the statistics.
 /// A missing file, a file of another format or version, or inconsistent
 /// shapes are errors naming the file (bad input: exit code 2 in apps).

@@ -74,8 +74,6 @@ namespace camber::solvers::aero {
 struct AirfoilDesignSettings : ShapeDesignSettings {
   std::string wall = "airfoil";    ///< the wall marker the parametrization moves
   design::DeformationOptions deformation;
-  /// > 0: t(x_s) >= fraction * t0(x_s) at the 49 thickness stations.
-  double thickness_fraction = 0.0;
   /// > 0: the largest thickness is at least this (chords).
   double max_thickness_min = 0.0;
   /// > 0: the section's area stays at least this fraction of the

@@ -41,6 +41,16 @@ std::vector<OperatingPoint> resolved_points(const ShapeDesignSettings& s) {
 
 }  // namespace
 
+opt::Options design_optimizer_options() {
+  opt::Options o;
+  o.algorithm = "slsqp";
+  o.max_evaluations = 30;
+  o.ftol_rel = 1e-6;
+  o.xtol_rel = 1e-6;
+  o.constraint_tol = 1e-6;
+  return o;
+}
+
 ShapeDesign::ShapeDesign(MPI_Comm comm, ShapeDesignSettings settings,
                          const FlowFactory& make_flow)
     : comm_(comm), base_(std::move(settings)), points_(resolved_points(base_)) {

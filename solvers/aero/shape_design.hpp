@@ -82,6 +82,11 @@ struct OperatingPoint {
   double weight = 1.0;     ///< > 0
 };
 
+/// SLSQP, 30 evaluations, relative tolerances 1e-6 on the objective and
+/// the design and 1e-6 on the scaled constraints: what a design starts
+/// with (ShapeDesignSettings::optimizer).
+opt::Options design_optimizer_options();
+
 struct ShapeDesignSettings {
   euler::SteadyFlowSettings flow;  ///< the flow solved at every design
   /// Several operating points (a multi-point design), replacing flow.flow's
@@ -110,11 +115,18 @@ struct ShapeDesignSettings {
   /// more adjoint solve per design).
   double cm_min = -std::numeric_limits<double>::infinity();
   /// |a_k| <= bound for every shape variable (the geometry's units).
-  double bound = 0.004;
+  double bound = 0.01;
+  /// > 0: the thickness at each of the geometry's thickness stations stays
+  /// at least this fraction of the baseline's (AirfoilDesign: 49 chord
+  /// stations; WingDesign: thickness_etas x thickness_chord_fractions). 0:
+  /// no such constraint.
+  double thickness_fraction = 1.0;
   /// The optimizer (algorithm, max_evaluations, ftol_rel, ...); run() sets
   /// the scales: x by bound (alpha by one degree), the objective and the
   /// lift by their baseline values, the geometry's constraints by bound.
-  opt::Options optimizer;
+  /// The defaults (design_optimizer_options()) are a design deck's: SLSQP,
+  /// 30 evaluations, tolerances 1e-6 (NLopt's own are opt::Options{}).
+  opt::Options optimizer = design_optimizer_options();
   /// Non-empty: a path prefix P; checkpoint after every design to
   /// P.history and P_state_K.h5 (the flow of design K, kept for every K:
   /// a restart warm-starts from them as the uninterrupted run does;

@@ -49,8 +49,6 @@ struct WingDesignSettings : ShapeDesignSettings {
   std::vector<std::string> walls{"wing"};  ///< the wall markers the box surrounds
   design::FfdVolumeOptions ffd;            ///< degrees and moved directions
   double margin = 0.05;                    ///< the box around the walls, grown by this
-  /// > 0: t >= fraction * t0 at every thickness station.
-  double thickness_fraction = 0.0;
   std::vector<double> thickness_etas{0.2, 0.44, 0.65, 0.8, 0.95};
   std::vector<double> thickness_chord_fractions{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
 };

@@ -127,6 +127,19 @@ class Keys {
                  s.*member = std::vector<Int>(v.begin(), v.end());
                });
   }
+  /// The keys of `table`, a table of the struct held in `member` (which
+  /// must outlive this table: tables are function-local statics): declared
+  /// with that member's defaults, read into it.
+  template <class T>
+  Keys& nested(T S::*member, const Keys<T>& table) {
+    const Keys<T>* sub = &table;
+    entries_.push_back({table.names(),
+                        [=](Section& s, const S& d) { sub->declare(s, d.*member); },
+                        [=](const Deck& deck, const std::string& section_path, S& s) {
+                          sub->read(deck, section_path, s.*member);
+                        }});
+    return *this;
+  }
   /// A key whose declaration and reading are written by hand.
   Keys& custom(const std::string& name, DeclareFn declare, ReadFn read) {
     return add(name, std::move(declare), std::move(read));
@@ -140,8 +153,7 @@ class Keys {
   /// validated against a schema declare() filled; other members keep their
   /// values in `into`.
   void read(const Deck& deck, const std::string& section_path, S& into) const {
-    for (const Entry& e : entries_)
-      e.read(deck, section_path.empty() ? e.name : section_path + "." + e.name, into);
+    for (const Entry& e : entries_) e.read(deck, section_path, into);
   }
   S read(const Deck& deck, const std::string& section_path) const {
     S s{};
@@ -151,18 +163,23 @@ class Keys {
   /// The key names, in declaration order.
   std::vector<std::string> names() const {
     std::vector<std::string> out;
-    for (const Entry& e : entries_) out.push_back(e.name);
+    for (const Entry& e : entries_) out.insert(out.end(), e.names.begin(), e.names.end());
     return out;
   }
 
  private:
   struct Entry {
-    std::string name;
+    std::vector<std::string> names;
     DeclareFn declare;
-    ReadFn read;
+    ReadFn read;  ///< given the section's path
   };
-  Keys& add(const std::string& name, DeclareFn declare, ReadFn read) {
-    entries_.push_back({name, std::move(declare), std::move(read)});
+  Keys& add(const std::string& name, DeclareFn declare, ReadFn read_key) {
+    entries_.push_back({{name}, std::move(declare),
+                        [name, read_key = std::move(read_key)](const Deck& deck,
+                                                               const std::string& section_path,
+                                                               S& s) {
+                          read_key(deck, section_path.empty() ? name : section_path + "." + name, s);
+                        }});
     return *this;
   }
   std::vector<Entry> entries_;

@@ -8,8 +8,8 @@ KEY=VALUE replaces the library's default of KEY: the test that this check
 can fail injects a wrong one.
 
 LIBRARY_DEFAULTS prints "key value" lines (tests/apps/library_defaults.cpp);
-reals and integers are compared as numbers (exactly: both are printed from
-the same double), choices and booleans as text.
+reals, integers and lists of them are compared as numbers (exactly: both
+are printed from the same double), choices and booleans as text.
 """
 import subprocess
 import sys
@@ -30,11 +30,20 @@ def reference_defaults(camber):
     return defaults
 
 
-def same(reference, library):
+def numbers(text):
+    """[a, b, ...] or a -> a list of floats; None when not numbers."""
+    items = text[1:-1].split(",") if text.startswith("[") and text.endswith("]") else [text]
     try:
-        return float(reference) == float(library)
+        return [float(x) for x in items if x.strip()]
     except ValueError:
-        return reference == library
+        return None
+
+
+def same(reference, library):
+    a, b = numbers(reference), numbers(library)
+    if a is not None and b is not None:
+        return a == b
+    return reference == library
 
 
 def main():

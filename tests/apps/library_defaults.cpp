@@ -5,16 +5,31 @@
 // command line.
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include <camber/core/enum_names.hpp>
+#include <camber/design/cst.hpp>
+#include <camber/design/ffd.hpp>
+#include <camber/design/mesh_deformation.hpp>
+#include <camber/nn/ensemble.hpp>
+#include <camber/nn/io/sample_campaign.hpp>
+#include <camber/optimization/trust_region.hpp>
+#include <camber/solvers/aero/airfoil_design.hpp>
+#include <camber/solvers/aero/wing_design.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
 
 namespace eu = camber::solvers::euler;
+namespace aero = camber::solvers::aero;
 
 namespace {
 
 void real(const char* key, double v) { std::printf("%s %.17g\n", key, v); }
 void integer(const char* key, long long v) { std::printf("%s %lld\n", key, v); }
+void reals(const char* key, const std::vector<double>& v) {
+  std::printf("%s [", key);
+  for (size_t k = 0; k < v.size(); ++k) std::printf("%s%.17g", k ? ", " : "", v[k]);
+  std::printf("]\n");
+}
 void boolean(const char* key, bool v) { std::printf("%s %s\n", key, v ? "true" : "false"); }
 template <class Names, class E>
 void choice(const char* key, const Names& names, E v) {
@@ -59,5 +74,47 @@ int main() {
   real("solver.max_update", steady.max_update);
   real("solver.second_order_cfl_growth", steady.second_order_cfl_growth);
   real("solver.freeze_limiter_drop", steady.freeze_limiter_drop);
+  // The design: an airfoil's (2-D) and a wing's (3-D) settings.
+  const aero::AirfoilDesignSettings airfoil;
+  const aero::WingDesignSettings wing;
+  const camber::design::DeformationOptions deformation;
+  integer("design.cst_order", camber::design::CstOptions{}.order);
+  integer("design.ffd_degree_x", camber::design::FfdOptions{}.degree_x);
+  integer("design.ffd_degree_y", camber::design::FfdOptions{}.degree_y);
+  real("design.ffd_volume_margin", wing.margin);
+  real("design.bound", airfoil.bound);
+  choice("design.deformation", camber::design::deformation_method_names, deformation.method);
+  real("design.idw_exponent", deformation.exponent);
+  real("design.rbf_support", deformation.rbf_support);
+  choice("optimizer.objective", aero::coefficient_names, airfoil.objective);
+  std::printf("optimizer.algorithm %s\n", airfoil.optimizer.algorithm.c_str());
+  integer("optimizer.max_iterations", airfoil.optimizer.max_evaluations);
+  real("optimizer.ftol_rel", airfoil.optimizer.ftol_rel);
+  real("optimizer.thickness_fraction", airfoil.thickness_fraction);
+  real("optimizer.thickness_fraction", wing.thickness_fraction);
+  reals("optimizer.thickness_etas", wing.thickness_etas);
+  reals("optimizer.thickness_chords", wing.thickness_chord_fractions);
+  real("optimizer.max_thickness_min", airfoil.max_thickness_min);
+  real("optimizer.area_fraction", airfoil.area_fraction);
+  real("optimizer.le_radius_fraction", airfoil.le_radius_fraction);
+  choice("optimizer.lift", aero::lift_constraint_names, airfoil.lift);
+  real("optimizer.alpha_range_deg", airfoil.alpha_range_deg);
+  const camber::opt::TrustRegionOptions region;
+  real("trust_region.initial_radius", region.initial_radius);
+  real("trust_region.min_radius", region.min_radius);
+  real("trust_region.max_radius", region.max_radius);
+  real("trust_region.penalty", region.penalty);
+  const camber::nn::EnsembleOptions ensemble;
+  integer("trust_region.members", ensemble.members);
+  integer("trust_region.epochs", ensemble.epochs);
+  real("trust_region.learning_rate", ensemble.learning_rate);
+  real("trust_region.gradient_weight", ensemble.gradient_weight);
+  integer("trust_region.seed", static_cast<long long>(ensemble.seed));
+  const camber::nn::io::SampleCampaignSettings sample;
+  integer("sample.count", sample.count);
+  integer("sample.seed", static_cast<long long>(sample.seed));
+  integer("sample.active_rounds", sample.active_rounds);
+  integer("sample.active_batch", sample.active_batch);
+  integer("sample.active_candidates", sample.active_candidates);
   return 0;
 }

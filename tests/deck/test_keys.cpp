@@ -151,6 +151,33 @@ TEST(DeckKeys, ANameOutsideTheAllowedSubsetIsADeckError) {
   }
 }
 
+// A struct holding a Plate: the plate's keys sit in the holder's section
+// with the defaults of the holder's plate, which differ from Plate{}'s.
+struct Holder {
+  Plate plate = [] {
+    Plate p;
+    p.cells = 128;
+    return p;
+  }();
+  double scale = 2.0;
+};
+
+TEST(DeckKeys, ANestedTableTakesTheHoldersDefaultsAndFillsItsMember) {
+  static const Keys<Holder> keys = Keys<Holder>()
+                                       .real("scale", &Holder::scale, Range::positive(), "Scale.")
+                                       .nested(&Holder::plate, plate_keys());
+  Schema s;
+  keys.declare(s.section("holder", "A holder."));
+  EXPECT_EQ(s.find_section("holder")->find_key("cells")->default_text(), "128");
+  EXPECT_EQ(keys.names().size(), 13u);
+  const Deck d = parse_deck("holder:\n  mach: 0.3\n  scale: 4.0\n  shape: mixed\n", "h.yaml", s);
+  const Holder h = keys.read(d, "holder");
+  EXPECT_EQ(h.scale, 4.0);
+  EXPECT_EQ(h.plate.mach, 0.3);
+  EXPECT_EQ(h.plate.cells, 128);
+  EXPECT_EQ(h.plate.shape, Shape::mixed);
+}
+
 TEST(DeckKeys, ReadingFromASchemaTheTableDidNotFillIsAProgrammingError) {
   Schema other;
   other.section("plate").real("mach", 1.0, Range::all(), "Mach number.");

@@ -104,6 +104,14 @@ TEST(NnDataset, GradientsRoundTripByRowsAndTheirShapeIsChecked) {
   // are refused.
   write_rows((dir / "plain.h5").string());
   EXPECT_EQ(nn::io::read_dataset((dir / "plain.h5").string(), world()).gradients.size(), 0);
+  // dataset_info: the shape without the rows.
+  const nn::io::DataSetInfo with = nn::io::dataset_info(path), without = nn::io::dataset_info((dir / "plain.h5").string());
+  EXPECT_EQ(with.rows, 9);
+  EXPECT_EQ(with.inputs, 3);
+  EXPECT_EQ(with.outputs, 2);
+  EXPECT_TRUE(with.gradients);
+  EXPECT_EQ(without.rows, 10);
+  EXPECT_FALSE(without.gradients);
   EXPECT_THROW(nn::io::write_dataset((dir / "bad.h5").string(), Tensor::from_host({r.size(), 3}, x),
                                      Tensor::from_host({r.size(), 2}, y), {{"a", "b", "c"}, {"", "", ""}},
                                      {{"p", "q"}, {"", ""}}, world(), "",

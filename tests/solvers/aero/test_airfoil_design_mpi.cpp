@@ -81,6 +81,7 @@ aero::AirfoilDesignSettings transonic_settings() {
   s.thickness_fraction = 1.0;
   s.lift = aero::LiftConstraint::at_least;
   s.bound = 0.004;
+  s.optimizer = opt::Options{};  // NLopt's tolerances (1e-8) and 100 evaluations
   return s;
 }
 

@@ -59,20 +59,6 @@ aero::FlowCaseSettings settings(const fs::path& dir) {
   return s;
 }
 
-std::vector<std::vector<double>> csv_rows(const fs::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);  // header
-  std::vector<std::vector<double>> rows;
-  while (std::getline(in, line)) {
-    std::vector<double> row;
-    std::stringstream cells(line);
-    std::string cell;
-    while (std::getline(cells, cell, ',')) row.push_back(std::stod(cell));
-    rows.push_back(row);
-  }
-  return rows;
-}
 
 TEST(FlowCase, SolvesWritesAndRestarts) {
   const fs::path dir = test::scratch_dir("flow_case_out", "solve");
@@ -98,11 +84,11 @@ TEST(FlowCase, SolvesWritesAndRestarts) {
   }
 
   if (test::rank() == 0) {
-    const auto history = csv_rows(dir / "naca_history.csv");
+    const auto history = test::read_csv_rows(dir / "naca_history.csv");
     ASSERT_EQ(history.size(), r.solve.history.size());
     EXPECT_NEAR(history.back()[6], r.solve.forces.cl, 1e-10);
     EXPECT_NEAR(history.back()[7], r.solve.forces.cd, 1e-10 * std::max(1.0, r.solve.forces.cd));
-    const auto cp = csv_rows(dir / "naca_cp.csv");
+    const auto cp = test::read_csv_rows(dir / "naca_cp.csv");
     index_t wall_faces = 0;
     const mesh::Mesh m = ogrid();
     for (const mesh::Marker& mk : m.markers())

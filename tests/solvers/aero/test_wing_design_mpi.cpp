@@ -53,6 +53,7 @@ aero::WingDesignSettings wing_settings() {
   s.lift = aero::LiftConstraint::fixed;
   s.thickness_fraction = 1.0;
   s.bound = 0.01;  // chords
+  s.optimizer = opt::Options{};  // NLopt's tolerances (1e-8) and 100 evaluations
   return s;
 }
 

@@ -1,0 +1,187 @@
+#include "deck_keys.hpp"
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace camber::solvers::aero {
+
+using deck::IntRange;
+using deck::Keys;
+using deck::Length;
+using deck::Range;
+
+const Keys<design::DeformationOptions>& deformation_keys() {
+  static const Keys<design::DeformationOptions> keys =
+      Keys<design::DeformationOptions>()
+          .choice("deformation", &design::DeformationOptions::method,
+                  design::deformation_method_names,
+                  "The volume mesh deformation: idw (inverse-distance weighting) or rbf (radial "
+                  "basis functions, Wendland C2 kernel, interpolating the wall and the other "
+                  "boundaries).")
+          .real("idw_exponent", &design::DeformationOptions::exponent, Range(1.0, 10.0),
+                "Exponent p of the deformation weights 1 / distance^p.")
+          .real("rbf_support", &design::DeformationOptions::rbf_support, Range(0.1, 1000.0),
+                "deformation: rbf: the kernel's support radius in chords (nodes farther from "
+                "every boundary node stay put).");
+  return keys;
+}
+
+const Keys<design::CstOptions>& cst_keys() {
+  static const Keys<design::CstOptions> keys = Keys<design::CstOptions>().integer(
+      "cst_order", &design::CstOptions::order, IntRange(1, 30), "cst: Bernstein order per surface.");
+  return keys;
+}
+
+const Keys<design::FfdOptions>& ffd_keys() {
+  static const Keys<design::FfdOptions> keys =
+      Keys<design::FfdOptions>()
+          .integer("ffd_degree_x", &design::FfdOptions::degree_x, IntRange(1, 30),
+                   "ffd: control points along x minus 1.")
+          .integer("ffd_degree_y", &design::FfdOptions::degree_y, IntRange(1, 10),
+                   "ffd: control points along y minus 1.");
+  return keys;
+}
+
+const Keys<ShapeDesignSettings>& design_bound_keys() {
+  static const Keys<ShapeDesignSettings> keys = Keys<ShapeDesignSettings>().real(
+      "bound", &ShapeDesignSettings::bound, Range::positive(),
+      "Each design variable stays in [-bound, bound] (chord units in 2-D; the mesh's length "
+      "unit in 3-D).");
+  return keys;
+}
+
+namespace {
+
+const Keys<opt::Options>& design_optimizer_keys() {
+  static const Keys<opt::Options> keys =
+      Keys<opt::Options>()
+          .integer("max_iterations", &opt::Options::max_evaluations, IntRange(1, 10000),
+                   "Most design evaluations (each a flow and adjoint solve).")
+          .real("ftol_rel", &opt::Options::ftol_rel, Range::positive().and_less_than(1.0),
+                "Stop when the objective changes by less than this fraction.");
+  return keys;
+}
+
+// The lift key's names: each constraint's, and its _baseline variant.
+std::vector<std::string> lift_names() {
+  std::vector<std::string> names;
+  for (const auto& [value, name] : lift_constraint_names) {
+    if (value != LiftConstraint::none) names.push_back(std::string(name) + "_baseline");
+    names.emplace_back(name);
+  }
+  return names;
+}
+
+}  // namespace
+
+const Keys<ShapeDesignSettings>& shape_design_keys() {
+  static const Keys<ShapeDesignSettings> keys =
+      Keys<ShapeDesignSettings>()
+          .choice("objective", &ShapeDesignSettings::objective, coefficient_names,
+                  "The force coefficient minimized.")
+          .nested(&ShapeDesignSettings::optimizer, design_optimizer_keys())
+          .real("thickness_fraction", &ShapeDesignSettings::thickness_fraction, Range(0.0, 2.0),
+                "The thickness at 49 chord stations (3-D: at thickness_etas x "
+                "thickness_chords stations of the planform) stays at least this fraction of "
+                "the baseline's. 0: no such constraint.")
+          .custom(
+              "lift",
+              [](deck::Section& s, const ShapeDesignSettings& d) {
+                s.choice("lift", std::string(enum_name(lift_constraint_names, d.lift)), lift_names(),
+                         "How the lift is held. at_least_baseline / at_least: CL stays at least "
+                         "the baseline's / lift_target (one more adjoint solve per design); "
+                         "equal_baseline / equal: CL equals the baseline's / lift_target, the "
+                         "angle of attack a design variable that the optimizer trims (within "
+                         "alpha_range_deg of flow.alpha_deg); fixed_baseline / fixed: every "
+                         "design's flow is trimmed to the baseline's / lift_target CL by secant "
+                         "steps on the angle of attack (a few warm flow solves, one tangent "
+                         "solve at the trimmed flow), and the optimizer minimizes the drag at "
+                         "that lift with its derivative at constant lift (no lift constraint).");
+              },
+              [](const deck::Deck& deck, const std::string& path, ShapeDesignSettings& s) {
+                std::string lift = deck.string(path);
+                const std::string baseline = "_baseline";
+                if (lift.size() > baseline.size() &&
+                    lift.compare(lift.size() - baseline.size(), baseline.size(), baseline) == 0)
+                  lift.resize(lift.size() - baseline.size());
+                s.lift = enum_from_name(lift_constraint_names, lift, path);
+              })
+          .custom(
+              "lift_target",
+              [](deck::Section& s, const ShapeDesignSettings&) {
+                s.real("lift_target", 0.0, Range(-5.0, 5.0),
+                       "The CL held by lift: at_least, equal and fixed (required with them).");
+              },
+              [](const deck::Deck& deck, const std::string& path, ShapeDesignSettings& s) {
+                if (deck.has(path)) s.lift_target = deck.real(path);
+              })
+          .real("alpha_range_deg", &ShapeDesignSettings::alpha_range_deg,
+                Range::positive().and_at_most(20.0),
+                "lift: equal, equal_baseline, fixed and fixed_baseline: the angle of attack "
+                "stays within flow.alpha_deg +- this, in degrees.")
+          .custom(
+              "cm_min",
+              [](deck::Section& s, const ShapeDesignSettings&) {
+                s.real("cm_min", 0.0, Range(-5.0, 5.0),
+                       "When given: the pitching moment stays CM >= cm_min (one more adjoint "
+                       "solve per design); absent: CM is free.");
+              },
+              [](const deck::Deck& deck, const std::string& path, ShapeDesignSettings& s) {
+                if (deck.has(path)) s.cm_min = deck.real(path);
+              });
+  return keys;
+}
+
+const Keys<AirfoilDesignSettings>& airfoil_constraint_keys() {
+  static const Keys<AirfoilDesignSettings> keys =
+      Keys<AirfoilDesignSettings>()
+          .real("max_thickness_min", &AirfoilDesignSettings::max_thickness_min, Range(0.0, 1.0),
+                "The largest thickness stays at least this (chord units). 0: no such "
+                "constraint.")
+          .real("area_fraction", &AirfoilDesignSettings::area_fraction, Range(0.0, 2.0),
+                "The section's area stays at least this fraction of the baseline's. 0: no "
+                "such constraint.")
+          .real("le_radius_fraction", &AirfoilDesignSettings::le_radius_fraction, Range(0.0, 2.0),
+                "The leading-edge radius (the circle through the nose node and the first wall "
+                "node 0.005 chords behind it on each surface) stays at least this fraction of "
+                "the baseline's. 0: no such constraint.");
+  return keys;
+}
+
+const Keys<WingDesignSettings>& wing_station_keys() {
+  static const Keys<WingDesignSettings> keys =
+      Keys<WingDesignSettings>()
+          .reals("thickness_etas", &WingDesignSettings::thickness_etas, Length::between(1, 64),
+                 Range::greater_than(0.0).and_less_than(1.0),
+                 "3-D: the spanwise sections (fractions of the semi-span, the root on y = 0) "
+                 "whose thickness thickness_fraction holds.")
+          .reals("thickness_chords", &WingDesignSettings::thickness_chord_fractions,
+                 Length::between(1, 64), Range::greater_than(0.0).and_less_than(1.0),
+                 "3-D: the chordwise stations x/c of each section in thickness_etas (the "
+                 "vertical distance between the wing's upper and lower surface there).");
+  return keys;
+}
+
+const Keys<nn::EnsembleOptions>& ensemble_keys() {
+  static const Keys<nn::EnsembleOptions> keys =
+      Keys<nn::EnsembleOptions>()
+          .integer("members", &nn::EnsembleOptions::members, IntRange(1, 64),
+                   "Networks in the ensemble (trained from different initialisations; their "
+                   "spread is reported as the model's uncertainty).")
+          .integers("hidden", &nn::EnsembleOptions::hidden, Length::between(1, 8),
+                    IntRange(1, 4096), "Widths of each network's hidden layers (tanh).")
+          .integer("epochs", &nn::EnsembleOptions::epochs, IntRange(1, 100000),
+                   "Adam epochs of every fit (all samples in one batch; each fit after the "
+                   "first fine-tunes from the last weights).")
+          .real("learning_rate", &nn::EnsembleOptions::learning_rate,
+                Range::positive().and_at_most(1.0), "Adam's learning rate (cosine to 1e-5 over each fit).")
+          .real("gradient_weight", &nn::EnsembleOptions::gradient_weight, Range(0.0, 1.0e6),
+                "Weight of the adjoint-gradient misfit in the training loss (0: values only).")
+          .integer("seed", &nn::EnsembleOptions::seed, IntRange::non_negative(),
+                   "Seed of the networks' initialisation.");
+  return keys;
+}
+
+}  // namespace camber::solvers::aero

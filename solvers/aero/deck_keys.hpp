@@ -1,0 +1,61 @@
+/// @file
+/// camber::solvers::aero deck keys — the tables of deck keys of the shape
+/// design settings (deck/keys.hpp), from which `camber optimize`'s design,
+/// optimizer and trust_region sections are declared and read.
+///
+/// Each table binds a settings struct's members to keys with their allowed
+/// values and help; the defaults are the structs' own, so a design deck
+/// that leaves a key out and a C++ program that leaves the member alone
+/// design the same shape (ShapeDesignSettings: bound 0.01, thickness held
+/// at the baseline's, SLSQP for 30 evaluations at tolerances 1e-6).
+///
+/// @code
+///   deck::Schema schema;
+///   auto& optimizer = schema.section("optimizer", "The objective and constraints.");
+///   aero::shape_design_keys().declare(optimizer);
+///   aero::airfoil_constraint_keys().declare(optimizer);
+///   const deck::Deck d = deck::load_deck("design.yaml", schema);
+///   aero::AirfoilDesignSettings s;
+///   aero::shape_design_keys().read(d, "optimizer", s);  // the base's members
+///   aero::airfoil_constraint_keys().read(d, "optimizer", s);
+/// @endcode
+///
+/// The lift key takes the names of lift_constraint_names and, for each
+/// constraint but `free`, the same with `_baseline`: the target is then the
+/// baseline's CL (lift_target left NaN). lift_target and cm_min are read
+/// only when the deck gives them (absent: NaN and minus infinity, the
+/// structs' defaults).
+#pragma once
+
+#include <camber/deck/keys.hpp>
+#include <camber/design/cst.hpp>
+#include <camber/design/ffd.hpp>
+#include <camber/design/mesh_deformation.hpp>
+#include <camber/nn/ensemble.hpp>
+#include <camber/optimization/optimizer.hpp>
+#include <camber/solvers/aero/airfoil_design.hpp>
+#include <camber/solvers/aero/shape_design.hpp>
+#include <camber/solvers/aero/wing_design.hpp>
+
+namespace camber::solvers::aero {
+
+/// deformation, idw_exponent, rbf_support (the volume mesh deformation).
+const deck::Keys<design::DeformationOptions>& deformation_keys();
+/// cst_order.
+const deck::Keys<design::CstOptions>& cst_keys();
+/// ffd_degree_x, ffd_degree_y.
+const deck::Keys<design::FfdOptions>& ffd_keys();
+/// bound (the design section's).
+const deck::Keys<ShapeDesignSettings>& design_bound_keys();
+/// objective, max_iterations, ftol_rel (of the optimizer), thickness_fraction,
+/// lift, lift_target, alpha_range_deg, cm_min (the optimizer section's).
+const deck::Keys<ShapeDesignSettings>& shape_design_keys();
+/// max_thickness_min, area_fraction, le_radius_fraction (2-D sections).
+const deck::Keys<AirfoilDesignSettings>& airfoil_constraint_keys();
+/// thickness_etas, thickness_chords (3-D wings).
+const deck::Keys<WingDesignSettings>& wing_station_keys();
+/// members, hidden, epochs, learning_rate, gradient_weight, seed: the
+/// networks of surrogate-based (trust-region) design.
+const deck::Keys<nn::EnsembleOptions>& ensemble_keys();
+
+}  // namespace camber::solvers::aero

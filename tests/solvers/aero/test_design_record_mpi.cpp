@@ -1,0 +1,101 @@
+// solvers/aero/design_record.hpp at 1, 2 and 4 ranks: a two-evaluation
+// design of a NACA 0012 section (M 0.5, alpha 1 deg, first order, 3 bumps
+// per surface) run with a DesignRecord as its hook writes what the design
+// computed:
+//  - the history CSV: one row per evaluation, its objective the
+//    optimizer's history's to the 10 digits written;
+//  - the baseline gradient: one row per shape variable, equal to the first
+//    evaluation's objective gradient to 12 digits;
+//  - the final design file: the result's shape variables, bit for bit;
+//  - the ParaView series: one entry per evaluation, each file present;
+//  - the summary: the baseline's and the final CD and the geometry rows.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <camber/design/hicks_henne.hpp>
+#include <camber/mesh/generators.hpp>
+#include <camber/solvers/aero/airfoil_design.hpp>
+#include <camber/solvers/aero/design_file.hpp>
+#include <camber/solvers/aero/design_record.hpp>
+#include "tests/mpi_test_utils.hpp"
+#include "tests/solvers/petsc_environment.hpp"
+
+namespace camber {
+namespace {
+
+namespace aero = camber::solvers::aero;
+namespace eu = camber::solvers::euler;
+namespace fs = std::filesystem;
+
+
+TEST(DesignRecord, WritesWhatTheDesignComputed) {
+  const fs::path dir = test::scratch_dir("design_record_out", "two");
+  const mesh::Mesh m =
+      mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 30.0);
+  aero::AirfoilDesignSettings s;
+  s.flow.flow.mach = 0.5;
+  s.flow.flow.alpha_deg = 1.0;
+  s.flow.conditions = {{"airfoil", eu::BoundaryKind::slip_wall},
+                       {"farfield", eu::BoundaryKind::far_field}};
+  s.flow.spatial.order = 1;
+  s.flow.steady.rel_tolerance = 1e-10;
+  s.optimizer.max_evaluations = 2;
+  s.bound = 0.002;
+  aero::AirfoilDesign problem(m, test::world(),
+                              std::make_unique<design::HicksHenne>(
+                                  m, std::vector<std::string>{"airfoil"}, design::evenly_spaced_bumps(3)),
+                              s);
+  aero::DesignRecordSettings r;
+  r.name = "naca";
+  r.dir = dir.string();
+  r.objective = "cd";
+  r.parametrization = "hicks_henne";
+  r.walls = {"airfoil"};
+  aero::DesignRecord record(problem, r, test::world());
+  const aero::AirfoilDesignResult result = problem.run(std::ref(record));
+  record.write_final(result);
+  const std::string summary = record.summary(result, "\n  geometry rows here", 1.5);
+
+  const index_t n = problem.n_design();
+  ASSERT_EQ(n, 6);
+  ASSERT_GE(problem.history().size(), 2u);
+  if (test::rank() != 0) return;
+  const auto history = test::read_csv_rows(dir / "naca_optimizer_history.csv");
+  ASSERT_EQ(history.size(), problem.history().size());
+  for (size_t k = 0; k < history.size(); ++k) {
+    EXPECT_EQ(history[k][0], static_cast<double>(k + 1));
+    const double objective = problem.history()[k].values.objective;
+    EXPECT_NEAR(history[k][1], objective, 1e-9 * std::abs(objective));
+  }
+  const auto gradient = test::read_csv_rows(dir / "hicks_henne_6.csv");
+  const std::vector<double>& g = problem.history().front().values.objective_gradient;
+  ASSERT_EQ(gradient.size(), g.size());
+  for (size_t k = 0; k < g.size(); ++k) EXPECT_NEAR(gradient[k][1], g[k], 1e-11 * std::abs(g[k]) + 1e-300);
+  const aero::DesignFile final_design = aero::read_design_file((dir / "naca_final_design.csv").string());
+  EXPECT_EQ(final_design.shape,
+            std::vector<double>(result.optimizer.x.begin(), result.optimizer.x.begin() + n));
+  const std::string pvd = test::read_text(dir / "naca_designs.pvd");
+  for (size_t k = 1; k <= history.size(); ++k) {
+    const std::string file = io::series_file_name("naca_design", static_cast<int>(k)) + ".pvtu";
+    EXPECT_NE(pvd.find(file), std::string::npos) << file;
+    EXPECT_TRUE(fs::exists(dir / file)) << file;
+  }
+  std::ostringstream cd;
+  cd << std::fixed << std::setprecision(6) << result.baseline[1] << "    " << result.final[1];
+  EXPECT_NE(summary.find(cd.str()), std::string::npos) << summary;
+  EXPECT_NE(summary.find("geometry rows here"), std::string::npos);
+  EXPECT_NE(summary.find("evaluations     " + std::to_string(result.optimizer.n_evaluations)),
+            std::string::npos)
+      << summary;
+}
+
+}  // namespace
+}  // namespace camber
