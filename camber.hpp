@@ -110,6 +110,9 @@
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/io/sample_campaign.hpp>
 #include <camber/nn/io/surrogate_training.hpp>
+#if CAMBER_WITH_DECK
+#include <camber/nn/io/deck_keys.hpp>
+#endif
 #include <camber/nn/registry/registry.hpp>
 #endif
 #if CAMBER_WITH_SUNDIALS

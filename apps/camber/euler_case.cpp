@@ -17,7 +17,7 @@
 #include <camber/mesh/karman_trefftz_ogrid.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/core/progress.hpp>
-#include <camber/nn/io/sample_campaign.hpp>
+#include <camber/nn/io/deck_keys.hpp>
 #include <camber/solvers/aero/deck_keys.hpp>
 #include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
@@ -180,15 +180,13 @@ void declare_euler_schema(deck::Schema& s) {
       .integer("subproblem_evaluations", 300, deck::IntRange(10, 100000),
                "Most network evaluations of SLSQP per trust-region step.");
   aero::ensemble_keys().declare(region);
-  const nn::io::SampleCampaignSettings sample0;
-  s.section("sample", "camber sample: flows over a Latin-hypercube design of Mach number, "
+  auto& sample = s.section("sample", "camber sample: flows over a Latin-hypercube design of Mach number, "
                       "angle of attack and, with shape, the design section's shape variables, "
                       "written as a data set (inputs mach, alpha_deg[, shape_0 ..]; outputs CL, "
                       "CD, CM[, t_max]; with gradients, their derivatives in every input) for "
-                      "camber train.")
-      .integer("count", sample0.count, deck::IntRange(1, 1 << 20), "Flows in the design.")
-      .integer("seed", static_cast<std::int64_t>(sample0.seed), deck::IntRange::non_negative(), "Seed of the design.")
-      .reals("mach", {0.3, 0.6}, deck::Length::exactly(2), deck::Range(0.01, 10.0),
+                      "camber train.");
+  nn::io::sample_campaign_keys().declare(sample);
+  sample.reals("mach", {0.3, 0.6}, deck::Length::exactly(2), deck::Range(0.01, 10.0),
              "Mach number range [low, high].")
       .reals("alpha_deg", {-2.0, 4.0}, deck::Length::exactly(2), deck::Range(-90.0, 90.0),
              "Angle of attack range [low, high], in degrees.")
@@ -201,15 +199,6 @@ void declare_euler_schema(deck::Schema& s) {
                "force coefficient, all inputs at once) through the design problem of camber "
                "optimize (second order as the deck sets, warm-started from the group's last "
                "flow).")
-      .integer("active_rounds", sample0.active_rounds, deck::IntRange(0, 1000),
-               "Active learning: after the Latin hypercube, this many rounds of active_batch "
-               "flows each, placed where an ensemble of four networks (32 x 32, tanh) fitted to "
-               "the flows so far (with their gradients when sampled) disagrees most among "
-               "active_candidates Latin-hypercube candidates (a new seed each round), kept apart "
-               "from each other. 0: none.")
-      .integer("active_batch", sample0.active_batch, deck::IntRange(1, 4096), "Flows per active-learning round.")
-      .integer("active_candidates", sample0.active_candidates, deck::IntRange(1, 1 << 20),
-               "Candidates scored per active-learning round.")
       .integer("ranks_per_sample", 1, deck::IntRange::positive(),
                "Ranks that solve one flow together; the rank count must be a multiple, and "
                "the groups solve different flows at once.");

@@ -28,6 +28,7 @@
 #include <camber/nn/ensemble.hpp>
 #include <camber/nn/init.hpp>
 #include <camber/nn/io/dataset.hpp>
+#include <camber/nn/io/deck_keys.hpp>
 #include <camber/nn/io/sample_campaign.hpp>
 #include <camber/nn/sampling.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
@@ -173,11 +174,7 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   cs.inputs = space.inputs;
   cs.outputs = space.outputs;
   cs.gradients = space.gradients;
-  cs.count = static_cast<int>(d.integer("sample.count"));
-  cs.seed = static_cast<std::uint64_t>(d.integer("sample.seed"));
-  cs.active_rounds = static_cast<int>(d.integer("sample.active_rounds"));
-  cs.active_batch = static_cast<int>(d.integer("sample.active_batch"));
-  cs.active_candidates = static_cast<int>(d.integer("sample.active_candidates"));
+  nn::io::sample_campaign_keys().read(d, "sample", cs);
   cs.record_path = dir + "/" + name + "_samples.csv";
   cs.identity = design_line(d, space, setup.dm.n_global_cells());
   collective_guard(comm, [&] {

@@ -14,6 +14,7 @@
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
 #include <camber/nn/io/dataset.hpp>
+#include <camber/nn/io/deck_keys.hpp>
 #include <camber/nn/io/evaluation.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/io/surrogate_training.hpp>
@@ -30,71 +31,15 @@ namespace fs = std::filesystem;
 namespace {
 
 void declare_surrogate_schema(deck::Schema& s) {
-  s.section("data", "The training data: an HDF5 data set (camber sample, nn::io::write_dataset).")
-      .string("file", deck::required,
+  auto& data = s.section("data", "The training data: an HDF5 data set (camber sample, nn::io::write_dataset).");
+  data.string("file", deck::required,
               "Data set file; a relative path starts at the working directory, like output.dir "
-              "(so the file `camber sample` wrote is found from the same place).")
-      .real("validation_fraction", 0.2, deck::Range(0.0, 1.0).and_less_than(1.0),
-            "The last rows of the set, held out to measure the error (0: none).");
-  s.section("network", "The network: inputs and outputs are normalised by the data set's "
-                       "statistics (mean 0, standard deviation 1 per column).")
-      .choice("kind", "mlp", {"mlp", "residual_mlp"},
-              "mlp: Linear layers with the activation between them. residual_mlp: a Linear "
-              "layer to the first width, residual blocks of two layers of that width (one per "
-              "further entry of hidden), a Linear layer to the outputs.")
-      .integers("hidden", {64, 64}, deck::Length::at_least(1), deck::IntRange(1, 1 << 16),
-                "Widths of the hidden layers.")
-      .choice("activation", "tanh", {"tanh", "relu", "gelu", "silu", "softplus", "sin"},
-              "Activation between layers.")
-      .choice("init", "xavier_uniform",
-              {"xavier_uniform", "xavier_normal", "he_uniform", "he_normal"},
-              "Weight initialisation (biases start at zero).")
-      .integer("seed", 1, deck::IntRange::non_negative(),
-               "Seed of the initial weights (the same weights on any number of ranks).")
-      .choice("dtype", "float64", {"float64", "float32"}, "Precision of weights and data.");
-  s.section("training", "Mini-batch training, data parallel over the MPI ranks.")
-      .integer("epochs", 200, deck::IntRange(1, 1 << 24), "Passes over the training rows.")
-      .integer("batch_size", 32, deck::IntRange::positive(),
-               "Rows per step, over all ranks together (the result does not depend on the "
-               "number of ranks).")
-      .choice("optimizer", "adam", {"adam", "adamw", "sgd"}, "Update rule.")
-      .real("gradient_weight", 0.0, deck::Range::non_negative(),
-            "> 0: gradient-enhanced (Sobolev) training: the loss adds this weight times the "
-            "mean squared misfit of the network's input Jacobian against the data set's "
-            "gradients (normalised like the data; camber sample writes them), "
-            "differentiated in the weights to second order. The validation loss stays the "
-            "values'. Data parallel only.")
-      .real("learning_rate", 1e-3, deck::Range::positive(), "Peak learning rate.")
-      .real("weight_decay", 0.0, deck::Range::non_negative(),
-            "L2 penalty (adam, sgd) or decoupled decay (adamw).")
-      .real("momentum", 0.9, deck::Range(0.0, 1.0).and_less_than(1.0), "SGD momentum.")
-      .choice("schedule", "cosine", {"constant", "cosine", "step"},
-              "Learning rate over the steps: constant; cosine decay to min_learning_rate at "
-              "the last step; step: times gamma every step_epochs epochs.")
-      .real("min_learning_rate", 0.0, deck::Range::non_negative(), "End of the cosine decay.")
-      .integer("step_epochs", 50, deck::IntRange::positive(), "Step schedule: epochs per decay.")
-      .real("gamma", 0.5, deck::Range::greater_than(0.0).and_at_most(1.0),
-            "Step schedule: the factor.")
-      .integer("warmup_steps", 0, deck::IntRange::non_negative(),
-               "Linear warm-up from 0 over this many steps.")
-      .real("clip_norm", 0.0, deck::Range::non_negative(),
-            "Clip the gradient's global norm to this (0: off).")
-      .integer("patience", 0, deck::IntRange::non_negative(),
-               "Stop after this many epochs without a better validation loss (0: never); the "
-               "best epoch's weights are kept.")
-      .choice("loss", "mse", {"mse", "l1", "huber"}, "Loss on the normalised outputs.")
-      .integer("seed", 0, deck::IntRange::non_negative(), "Seed of the shuffling.")
-      .choice("parallel", "data", {"data", "model", "auto"},
-              "How the ranks share the work. data: each rank takes rows of every batch. model: "
-              "the layers are split over model_ranks ranks (Megatron-style column- and "
-              "row-parallel layers; an mlp in float64, without clip_norm, no --restart), the "
-              "rest of the ranks split the rows. auto: the planner chooses both from a cost "
-              "model calibrated on the machine, under memory_limit_MiB per rank. The result is "
-              "the same, to round-off, under every choice.")
-      .integer("model_ranks", 0, deck::IntRange::non_negative(),
-               "parallel: model: ranks per model group, a divisor of the rank count (0: all).")
-      .real("memory_limit_MiB", 4096.0, deck::Range::positive(),
-            "parallel: auto: memory per rank the plan must fit (parameters, gradients, activations).");
+              "(so the file `camber sample` wrote is found from the same place).");
+  nn::io::data_split_keys().declare(data);
+  nn::io::network_keys().declare(s.section("network", "The network: inputs and outputs are normalised by "
+                                                      "the data set's statistics (mean 0, standard "
+                                                      "deviation 1 per column)."));
+  nn::io::training_keys().declare(s.section("training", "Mini-batch training, data parallel over the MPI ranks."));
   s.section("design", "camber optimize: the trained network (the case's model file, <output.dir>/<case>_model.h5) "
                       "as a differentiable model, optimized over its inputs within the data "
                       "set's range by SLSQP with gradients through the network, and the "
@@ -131,33 +76,9 @@ void validate_surrogate(const deck::Deck& d) {
 // The deck's network and training sections as the library's settings.
 nn::io::SurrogateTraining training_settings(const deck::Deck& d) {
   nn::io::SurrogateTraining t;
-  t.kind = d.string("network.kind");
-  const std::vector<std::int64_t>& hidden = d.integers("network.hidden");
-  t.hidden.assign(hidden.begin(), hidden.end());
-  t.activation = nn::activation_from_name(d.string("network.activation"));
-  t.init = d.string("network.init");
-  t.network_seed = static_cast<std::uint64_t>(d.integer("network.seed"));
-  t.dtype = d.string("network.dtype") == "float32" ? DType::float32 : DType::float64;
-  t.optimizer = d.string("training.optimizer");
-  t.learning_rate = d.real("training.learning_rate");
-  t.weight_decay = d.real("training.weight_decay");
-  t.momentum = d.real("training.momentum");
-  t.schedule = d.string("training.schedule");
-  t.min_learning_rate = d.real("training.min_learning_rate");
-  t.step_epochs = static_cast<int>(d.integer("training.step_epochs"));
-  t.gamma = d.real("training.gamma");
-  t.warmup_steps = d.integer("training.warmup_steps");
-  t.train.epochs = static_cast<int>(d.integer("training.epochs"));
-  t.train.batch_size = d.integer("training.batch_size");
-  t.train.seed = static_cast<std::uint64_t>(d.integer("training.seed"));
-  t.train.validation_fraction = d.real("data.validation_fraction");
-  t.train.patience = static_cast<int>(d.integer("training.patience"));
-  t.train.clip_norm = d.real("training.clip_norm");
-  t.train.loss = nn::loss_from_name(d.string("training.loss"));
-  t.train.gradient_weight = d.real("training.gradient_weight");
-  t.parallel = d.string("training.parallel");
-  t.model_ranks = static_cast<int>(d.integer("training.model_ranks"));
-  t.memory_limit_mib = d.real("training.memory_limit_MiB");
+  nn::io::data_split_keys().read(d, "data", t);
+  nn::io::network_keys().read(d, "network", t);
+  nn::io::training_keys().read(d, "training", t);
   t.name = d.string("case");
   t.dir = d.string("output.dir");
   t.card.training_deck = deck_text(d);

@@ -1,0 +1,40 @@
+/// @file
+/// camber::nn::io deck keys — the tables of deck keys of a surrogate's
+/// training (SurrogateTraining) and of a sample campaign
+/// (SampleCampaignSettings), from which `camber train`'s data, network and
+/// training sections and `camber sample`'s design keys are declared and
+/// read.
+///
+/// The defaults are the structs' own (deck/keys.hpp), so a deck that
+/// leaves a key out and a C++ program that leaves the member alone train
+/// the same network:
+///
+/// @code
+///   deck::Schema schema;
+///   nn::io::network_keys().declare(schema.section("network", "The network."));
+///   nn::io::training_keys().declare(schema.section("training", "The training."));
+///   const deck::Deck d = deck::load_deck("train.yaml", schema);
+///   nn::io::SurrogateTraining t;
+///   nn::io::network_keys().read(d, "network", t);
+///   nn::io::training_keys().read(d, "training", t);
+/// @endcode
+#pragma once
+
+#include <camber/deck/keys.hpp>
+#include <camber/nn/io/sample_campaign.hpp>
+#include <camber/nn/io/surrogate_training.hpp>
+
+namespace camber::nn::io {
+
+/// validation_fraction (the data section's).
+const deck::Keys<SurrogateTraining>& data_split_keys();
+/// kind, hidden, activation, init, seed, dtype.
+const deck::Keys<SurrogateTraining>& network_keys();
+/// epochs, batch_size, optimizer, gradient_weight, learning rate and
+/// schedule, clip_norm, patience, loss, seed (shuffling), parallel,
+/// model_ranks, memory_limit_MiB.
+const deck::Keys<SurrogateTraining>& training_keys();
+/// count, seed, active_rounds, active_batch, active_candidates.
+const deck::Keys<SampleCampaignSettings>& sample_campaign_keys();
+
+}  // namespace camber::nn::io

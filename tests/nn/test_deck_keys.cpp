@@ -1,0 +1,73 @@
+// nn/io/deck_keys.hpp: the training and sampling settings' deck tables
+// declare the structs' own defaults and read a deck into the structs (the
+// nested TrainOptions members, the activation, dtype and loss by name).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include <camber/deck/deck.hpp>
+#include <camber/deck/schema.hpp>
+#include <camber/nn/io/deck_keys.hpp>
+
+namespace {
+
+namespace deck = camber::deck;
+namespace nn = camber::nn;
+
+deck::Schema schema() {
+  deck::Schema s;
+  nn::io::data_split_keys().declare(s.section("data", "Data."));
+  nn::io::network_keys().declare(s.section("network", "Network."));
+  nn::io::training_keys().declare(s.section("training", "Training."));
+  nn::io::sample_campaign_keys().declare(s.section("sample", "Sample."));
+  return s;
+}
+
+TEST(NnDeckKeys, DefaultsAreTheStructsOwn) {
+  const deck::Schema s = schema();
+  const nn::io::SurrogateTraining t;
+  const nn::io::SampleCampaignSettings c;
+  EXPECT_EQ(s.find_section("data")->find_key("validation_fraction")->default_text(),
+            deck::value_text(t.train.validation_fraction));
+  EXPECT_EQ(s.find_section("network")->find_key("activation")->default_text(), "tanh");
+  EXPECT_EQ(s.find_section("network")->find_key("dtype")->default_text(), "float64");
+  EXPECT_EQ(s.find_section("network")->find_key("hidden")->default_text(), "[64, 64]");
+  EXPECT_EQ(s.find_section("training")->find_key("epochs")->default_text(),
+            deck::value_text(std::int64_t{t.train.epochs}));
+  EXPECT_EQ(s.find_section("training")->find_key("learning_rate")->default_text(),
+            deck::value_text(t.learning_rate));
+  EXPECT_EQ(s.find_section("training")->find_key("loss")->default_text(), "mse");
+  EXPECT_EQ(s.find_section("sample")->find_key("count")->default_text(),
+            deck::value_text(std::int64_t{c.count}));
+  EXPECT_EQ(s.find_section("sample")->find_key("active_candidates")->default_text(),
+            deck::value_text(std::int64_t{c.active_candidates}));
+}
+
+TEST(NnDeckKeys, ADeckReachesTheMembers) {
+  const deck::Deck d = deck::parse_deck(
+      "data:\n  validation_fraction: 0.1\nnetwork:\n  hidden: [8]\n  activation: gelu\n  dtype: float32\n"
+      "  seed: 9\ntraining:\n  epochs: 7\n  loss: huber\n  optimizer: sgd\n  parallel: auto\n"
+      "  seed: 3\nsample:\n  count: 5\n  active_rounds: 2\n",
+      "t.yaml", schema());
+  nn::io::SurrogateTraining t;
+  nn::io::data_split_keys().read(d, "data", t);
+  nn::io::network_keys().read(d, "network", t);
+  nn::io::training_keys().read(d, "training", t);
+  EXPECT_EQ(t.train.validation_fraction, 0.1);
+  EXPECT_EQ(t.hidden, (std::vector<camber::index_t>{8}));
+  EXPECT_EQ(t.activation, nn::Activation::gelu);
+  EXPECT_EQ(t.dtype, camber::DType::float32);
+  EXPECT_EQ(t.network_seed, 9u);
+  EXPECT_EQ(t.train.epochs, 7);
+  EXPECT_EQ(t.train.loss, nn::LossKind::huber);
+  EXPECT_EQ(t.train.seed, 3u);
+  EXPECT_EQ(t.optimizer, "sgd");
+  EXPECT_EQ(t.parallel, "auto");
+  EXPECT_EQ(t.learning_rate, nn::io::SurrogateTraining{}.learning_rate);
+  const nn::io::SampleCampaignSettings c = nn::io::sample_campaign_keys().read(d, "sample");
+  EXPECT_EQ(c.count, 5);
+  EXPECT_EQ(c.active_rounds, 2);
+  EXPECT_EQ(c.active_batch, nn::io::SampleCampaignSettings{}.active_batch);
+}
+
+}  // namespace
