@@ -9,6 +9,7 @@
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
 #include <camber/solvers/ode/cvodes.hpp>
+#include <camber/solvers/ode/models.hpp>
 #include <camber/core/timer.hpp>
 
 namespace camber::app {
@@ -17,44 +18,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The built-in models: name, equations, parameter and state counts.
-struct Model {
-  const char* name;
-  const char* equations;
-  int n, n_params;
-};
-const Model models[] = {
-    {"robertson",
-     "Robertson's chemical kinetics: y1' = -p1 y1 + p2 y2 y3, y3' = p3 y2^2, y2' = -y1' - y3'", 3, 3},
-    {"lotka_volterra", "predator and prey: y1' = p1 y1 - p2 y1 y2, y2' = -p3 y2 + p4 y1 y2", 2, 4},
-};
-
-const Model& model_of(const deck::Deck& d) {
-  for (const Model& m : models)
-    if (d.string("model.name") == m.name) return m;
-  return models[0];  // the schema's choice admits only these
-}
-
-solvers::ode::OdeSystem system_of(const deck::Deck& d) {
-  const std::vector<double>& p = d.reals("model.parameters");
-  if (d.string("model.name") == "lotka_volterra")
-    return solvers::ode::make_ode_system(2, p, [](double, const auto* y, const auto* q, auto* ydot) {
-      ydot[0] = q[0] * y[0] - q[1] * y[0] * y[1];
-      ydot[1] = -q[2] * y[1] + q[3] * y[0] * y[1];
-    });
-  return solvers::ode::make_ode_system(3, p, [](double, const auto* y, const auto* q, auto* ydot) {
-    ydot[0] = -q[0] * y[0] + q[1] * y[1] * y[2];
-    ydot[2] = q[2] * y[1] * y[1];
-    ydot[1] = -ydot[0] - ydot[2];
-  });
+const solvers::ode::BuiltinModel& model_of(const deck::Deck& d) {
+  return solvers::ode::builtin_model_info(d.string("model.name"));
 }
 
 void declare_ode_schema(deck::Schema& s) {
   std::vector<std::string> names;
   std::string list;
-  for (const Model& m : models) {
-    names.emplace_back(m.name);
-    list += std::string(list.empty() ? "" : "; ") + m.name + ": " + m.equations;
+  for (const solvers::ode::BuiltinModel& m : solvers::ode::builtin_models()) {
+    names.push_back(m.name);
+    list += (list.empty() ? "" : "; ") + m.name + ": " + m.equations;
   }
   s.section("model", "The ODE system: one of the built-in models, its parameters and initial state.")
       .choice("name", deck::required, names, "The model. " + list + ".")
@@ -86,16 +59,16 @@ void declare_ode_schema(deck::Schema& s) {
 }
 
 void validate_ode(const deck::Deck& d) {
-  const Model& m = model_of(d);
-  if (static_cast<int>(d.reals("model.parameters").size()) != m.n_params)
-    d.reject("model.parameters", CAMBER_MSG(m.name << " has " << m.n_params << " parameters, got "
+  const solvers::ode::BuiltinModel& m = model_of(d);
+  if (static_cast<int>(d.reals("model.parameters").size()) != m.parameters)
+    d.reject("model.parameters", CAMBER_MSG(m.name << " has " << m.parameters << " parameters, got "
                                                     << d.reals("model.parameters").size()));
-  if (static_cast<int>(d.reals("model.initial").size()) != m.n)
-    d.reject("model.initial", CAMBER_MSG(m.name << " has " << m.n << " components, got "
+  if (static_cast<int>(d.reals("model.initial").size()) != m.states)
+    d.reject("model.initial", CAMBER_MSG(m.name << " has " << m.states << " components, got "
                                                  << d.reals("model.initial").size()));
   const auto& atol = d.reals("integration.atol");
-  if (atol.size() != 1 && static_cast<int>(atol.size()) != m.n)
-    d.reject("integration.atol", CAMBER_MSG("one value or " << m.n << ", got " << atol.size()));
+  if (atol.size() != 1 && static_cast<int>(atol.size()) != m.states)
+    d.reject("integration.atol", CAMBER_MSG("one value or " << m.states << ", got " << atol.size()));
   double last = d.real("integration.t0");
   for (double t : d.reals("integration.output_times")) {
     if (!(t > last))
@@ -104,8 +77,8 @@ void validate_ode(const deck::Deck& d) {
                                                             << " after " << last));
     last = t;
   }
-  if (d.integer("sensitivity.integrand_component") > m.n)
-    d.reject("sensitivity.integrand_component", CAMBER_MSG(m.name << " has " << m.n << " components"));
+  if (d.integer("sensitivity.integrand_component") > m.states)
+    d.reject("sensitivity.integrand_component", CAMBER_MSG(m.name << " has " << m.states << " components"));
 }
 
 std::string vector_text(const std::vector<double>& v) {
@@ -117,8 +90,8 @@ std::string vector_text(const std::vector<double>& v) {
 
 int run_ode(const deck::Deck& d, const Runtime& runtime, const RunOptions&) {
   const std::string name = d.string("case"), dir = d.string("output.dir");
-  const Model& m = model_of(d);
-  const solvers::ode::OdeSystem sys = system_of(d);
+  const solvers::ode::BuiltinModel& m = model_of(d);
+  const solvers::ode::OdeSystem sys = solvers::ode::builtin_model(m.name, d.reals("model.parameters"));
   solvers::ode::CvodesOptions o;
   o.method = enum_from_name(solvers::ode::ode_method_names, d.string("integration.method"),
                             "integration.method");
@@ -134,10 +107,10 @@ int run_ode(const deck::Deck& d, const Runtime& runtime, const RunOptions&) {
                                    << ", rtol " << o.rtol << ", sensitivity " << mode));
   std::ostringstream csv;
   csv << std::setprecision(17) << "t";
-  for (int i = 1; i <= m.n; ++i) csv << ",y" << i;
+  for (int i = 1; i <= m.states; ++i) csv << ",y" << i;
   if (mode == "forward")
-    for (int j = 1; j <= m.n_params; ++j)
-      for (int i = 1; i <= m.n; ++i) csv << ",dy" << i << "_dp" << j;
+    for (int j = 1; j <= m.parameters; ++j)
+      for (int i = 1; i <= m.states; ++i) csv << ",dy" << i << "_dp" << j;
   csv << "\n";
   solvers::ode::OdeStats stats;
   if (mode == "forward") {
