@@ -1,326 +1,35 @@
+// camber run for an euler deck: the mesh it describes (generated or read
+// in parallel), its boundary conditions and the library's settings from
+// its tables, then one aero::solve_flow_case, and the summary.
 #include "euler_case.hpp"
 
 #include "euler_common.hpp"
 #include "mesh_source.hpp"
 
-#include <algorithm>
 #include <filesystem>
 #include <iomanip>
-#include <set>
 #include <sstream>
 
 #include <camber/core/enum_names.hpp>
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
+#include <camber/core/progress.hpp>
+#include <camber/core/timer.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/karman_trefftz_ogrid.hpp>
 #include <camber/mesh/read_mesh.hpp>
-#include <camber/core/progress.hpp>
-#include <camber/nn/io/deck_keys.hpp>
-#include <camber/solvers/aero/deck_keys.hpp>
 #include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
 #include <camber/solvers/euler/deck_keys.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
-#include <camber/core/timer.hpp>
 
 namespace camber::app {
 
 namespace fs = std::filesystem;
 
 namespace euler_app {
-
-void declare_euler_schema(deck::Schema& s) {
-  // Every default below that a library setting has is read from the
-  // library's own settings structs: a deck and a C++ program that leave a
-  // setting out get the same value.
-  s.section("mesh", "The computational mesh: an airfoil O-grid generated here, or a file.")
-      .choice("generate", "airfoil_ogrid",
-              {"airfoil_ogrid", "conformal_ogrid", "karman_trefftz_ogrid", "file"},
-              "airfoil_ogrid: a structured O-grid around a NACA 4-digit airfoil, chord 1 "
-              "(markers airfoil, farfield), layers extruded from the wall. conformal_ogrid: "
-              "the Karman-Trefftz construction around any airfoil with a sharp trailing edge "
-              "(mesh.naca or mesh.airfoil_file; near-square cells when cells_normal = "
-              "cells_around at about 150 chords; same markers). karman_trefftz_ogrid: "
-              "Vassberg and Jameson's cells x cells O-grid around the NACA 0012 closed at x = "
-              "1.0089 (the paper's constants, far field ~150 chords). file: read mesh.file.")
-      .string("file", "",
-              "Mesh file (.su2, .msh or .cgns, by extension) when generate is file; a relative path "
-              "is relative to the deck's folder.")
-      .string("naca", "0012", "NACA 4-digit designation of the airfoil (e.g. 0012, 2412).")
-      .string("airfoil_file", "",
-              "airfoil_ogrid: a Selig-format .dat file of the airfoil, instead of mesh.naca "
-              "(relative to the deck's folder).")
-      .boolean("sharp_trailing_edge", true,
-               "Close the trailing edge (the ADODG modification of the NACA thickness law).")
-      .integer("cells_around", 128, deck::IntRange(16, 1 << 16), "Cells around the airfoil.")
-      .integer("cells_normal", 64, deck::IntRange(4, 1 << 16),
-               "Cells from the wall to the far field.")
-      .real("first_cell_height", 2e-3, deck::Range(1e-8, 0.1),
-            "Height of the first cell at the wall, in chords.")
-      .real("farfield_chords", 50.0, deck::Range(2.0, 1e4),
-            "Far-field radius, in chords from the airfoil.")
-      .integer("cells", 64, deck::IntRange(16, 1 << 14),
-               "karman_trefftz_ogrid: N, the cells around and from the wall out (even).")
-      .choice("cell_shape", "quads", {"quads", "triangles"},
-              "Generated O-grids: quads, or each quad split into two triangles (the same "
-              "nodes).");
-  auto& flow = s.section("flow", "The free stream and the reference quantities of the coefficients.");
-  eu::flow_condition_keys().declare(flow);
-  eu::flux_keys().declare(flow);
-  eu::spatial_option_keys().declare(flow);
-  auto& b = s.section("boundaries",
-                      "Boundary condition of each mesh marker: comma-separated marker names per "
-                      "kind. Every marker of the mesh needs exactly one.");
-  b.string("slip_wall", "airfoil", "Inviscid walls (no flow through; pressure force).")
-      .string("symmetry", "", "Symmetry planes (treated as slip walls; no forces).")
-      .string("far_field", "farfield",
-              "Characteristic far field from Riemann invariants (subsonic or supersonic).")
-      .string("supersonic_inflow", "", "Supersonic inflow: the free stream's flux.")
-      .string("supersonic_outflow", "", "Supersonic outflow: the interior's flux.");
-  s.section("wing", "3-D meshes: the wall pressure along spanwise stations of a wing whose root "
-                    "lies on the plane y = 0.")
-      .reals("stations", {}, deck::Length::any(), deck::Range::greater_than(0.0).and_less_than(1.0),
-             "Stations eta, fractions of the semi-span (the largest y of the slip walls' "
-             "nodes): the slip-wall faces the planes y = eta b cut, written as "
-             "<dir>/<case>_stations.csv (eta, x/c, x, z, Cp, side: 1 upper, -1 lower) and "
-             "plotted in <case>_stations.png. Empty: none.")
-      .string("reference_cp", "",
-              "A CSV file of measured (or other reference) pressures at stations, header "
-              "eta,x_over_c,cp,side (side 1 upper, -1 lower, 0 a leading-edge orifice; '#' "
-              "lines are comments), relative to the deck's folder: plotted beside the "
-              "computed Cp at the stations both have, and compared in "
-              "<case>_stations_reference.csv (per station the RMS and largest difference of "
-              "the computed Cp, linear between cut points, at the reference's x/c; "
-              "leading-edge orifices are plotted, not compared). Needs wing.stations. "
-              "examples/onera_m6/schmitt_charpin_test2308.csv is the ONERA M6 experiment.");
-  auto& solver = s.section("solver", "Pseudo-transient Newton (PETSc GMRES, block-Jacobi/ILU(1)); "
-                                    "-flow_ksp_* and -flow_pc_* options override the linear solver.");
-  eu::steady_option_keys().declare(solver);
-  eu::warm_start_keys().declare(solver);
-  auto& design = s.section("design", "camber optimize: the shape parametrization of the wall and "
-                                    "the volume mesh deformation (inverse-distance weighting or "
-                                    "radial basis functions).");
-  design
-      .choice("parametrization", "hicks_henne", {"hicks_henne", "cst", "ffd", "ffd_volume"},
-              "2-D meshes: hicks_henne: bumps sin^3(pi x^(ln 0.5 / ln x_k)) normal to the "
-              "chord; cst: Kulfan class-shape perturbation; ffd: a Bernstein free-form "
-              "deformation box of the wall. 3-D meshes: ffd_volume: a trivariate Bernstein box "
-              "around the walls that moves every node inside it (the volume deformation too); "
-              "its free control points' moves are the design variables.")
-      .string("wall", "airfoil",
-              "The marker of the wall being designed (3-D: comma-separated markers the box "
-              "surrounds).")
-      .integer("bumps_per_surface", 19, deck::IntRange(1, 200),
-               "hicks_henne: bumps per surface, peaks at k / (n + 1) of the chord.");
-  aero::cst_keys().declare(design);
-  aero::ffd_keys().declare(design);
-  const aero::WingDesignSettings wing0;
-  design
-      .integers("ffd_volume_degree", {wing0.ffd.degree[0], wing0.ffd.degree[1], wing0.ffd.degree[2]},
-                deck::Length::exactly(3), deck::IntRange(2, 20),
-                "ffd_volume: the box's degree along x, y and z (degree + 1 control points; the "
-                "faces' stay put, so degree - 1 free layers). Degree 2 in z moved in z keeps a "
-                "section symmetric about the box's mid-plane exactly as thick; 3 or more "
-                "changes thickness, which optimizer.thickness_fraction then holds.")
-      .string("ffd_volume_move", "z",
-              "ffd_volume: the directions the free control points move in, from x, y, z (e.g. "
-              "z, or xz); leave y out to keep a symmetry plane y = 0 plane.")
-      .real("ffd_volume_margin", wing0.margin, deck::Range::positive().and_at_most(10.0),
-            "ffd_volume: the box is the walls' bounding box grown on every side by this "
-            "fraction of its largest extent.");
-  aero::design_bound_keys().declare(design);
-  design.string("start", "",
-                "A design to start from instead of the undeformed shape: a "
-                "<case>_final_design.csv that camber optimize wrote (relative to the deck's "
-                "folder), with as many shape variables as this design section makes (its "
-                "alpha rows are not used). With optimizer.max_iterations: 1 it evaluates that "
-                "design, e.g. one optimized on a coarser grid solved on a finer one. The "
-                "baseline (the lift target, the scales) stays the undeformed shape.");
-  aero::deformation_keys().declare(design);
-  auto& optimizer = s.section("optimizer", "camber optimize: the objective, the constraints and NLopt.");
-  optimizer.choice("algorithm", aero::ShapeDesignSettings{}.optimizer.algorithm,
-                   {"slsqp", "mma", "ccsaq", "trust_region"},
-                   "NLopt's algorithm on the flow, or trust_region: surrogate-based optimization "
-                   "(2-D): an ensemble of small networks trained on every flow's values and "
-                   "adjoint gradients is optimized (SLSQP) inside a trust region, each candidate "
-                   "is checked by a flow and its adjoints and accepted or not, the region grows "
-                   "or shrinks, and the networks are fine-tuned with the new point (section "
-                   "trust_region).");
-  aero::shape_design_keys().declare(optimizer);
-  aero::airfoil_constraint_keys().declare(optimizer);
-  aero::wing_station_keys().declare(optimizer);
-  optimizer
-      .reals("mach_points", {}, deck::Length::between(0, 16), deck::Range(0.01, 5.0),
-             "A multi-point design: the Mach numbers of its operating points, flow.mach "
-             "among them (the design point, reported first and written for ParaView), each "
-             "at flow.alpha_deg. The objective is the weighted mean over the points; the "
-             "lift and moment constraints hold at each (lift: equal trims each point's "
-             "alpha). Empty: the one point flow.mach.")
-      .reals("point_weights", {}, deck::Length::between(0, 16), deck::Range::positive(),
-             "The weights of mach_points, one each (empty: equal weights).");
-  const opt::TrustRegionOptions region0;
-  auto& region = s.section("trust_region", "camber optimize with optimizer.algorithm: "
-                                           "trust_region: the trust region and the networks it "
-                                           "optimizes on.");
-  region
-      .real("initial_radius", region0.initial_radius, deck::Range::positive().and_at_most(100.0),
-            "The first radius, in units of design.bound (infinity norm over the shape "
-            "variables).")
-      .real("min_radius", region0.min_radius, deck::Range::positive(),
-            "The region collapsed below this radius: the run stops with an error (exit 1), "
-            "keeping the last accepted design.")
-      .real("max_radius", region0.max_radius, deck::Range::positive().and_at_most(100.0),
-            "The largest radius, in units of design.bound.")
-      .real("penalty", region0.penalty, deck::Range::positive(),
-            "Weight of the scaled constraint violations in the merit function that decides "
-            "acceptance (the objective scaled by the baseline's).")
-      .integer("subproblem_evaluations", 300, deck::IntRange(10, 100000),
-               "Most network evaluations of SLSQP per trust-region step.");
-  aero::ensemble_keys().declare(region);
-  auto& sample = s.section("sample", "camber sample: flows over a Latin-hypercube design of Mach number, "
-                      "angle of attack and, with shape, the design section's shape variables, "
-                      "written as a data set (inputs mach, alpha_deg[, shape_0 ..]; outputs CL, "
-                      "CD, CM[, t_max]; with gradients, their derivatives in every input) for "
-                      "camber train.");
-  nn::io::sample_campaign_keys().declare(sample);
-  sample.reals("mach", {0.3, 0.6}, deck::Length::exactly(2), deck::Range(0.01, 10.0),
-             "Mach number range [low, high].")
-      .reals("alpha_deg", {-2.0, 4.0}, deck::Length::exactly(2), deck::Range(-90.0, 90.0),
-             "Angle of attack range [low, high], in degrees.")
-      .reals("shape", {}, deck::Length::between(0, 2), deck::Range(-1.0, 1.0),
-             "[low, high]: also vary every shape variable of the design section (2-D meshes) "
-             "in this range, within [-design.bound, design.bound]; adds the output t_max "
-             "(the largest thickness) and implies gradients. Empty: Mach and alpha only.")
-      .boolean("gradients", false,
-               "Also write d(outputs)/d(inputs) for every sample, by adjoint solves (one per "
-               "force coefficient, all inputs at once) through the design problem of camber "
-               "optimize (second order as the deck sets, warm-started from the group's last "
-               "flow).")
-      .integer("ranks_per_sample", 1, deck::IntRange::positive(),
-               "Ranks that solve one flow together; the rank count must be a multiple, and "
-               "the groups solve different flows at once.");
-}
-
-std::vector<std::string> split_names(const std::string& text) {
-  std::vector<std::string> names;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
-    if (b != std::string::npos) names.push_back(item.substr(b, e - b + 1));
-  }
-  return names;
-}
-
-void validate_euler(const deck::Deck& d) {
-  const std::vector<std::string> ogrid_keys = {"naca", "airfoil_file", "sharp_trailing_edge",
-                                               "cells_around", "cells_normal",
-                                               "first_cell_height", "farfield_chords"};
-  const std::vector<std::string> kt_keys = {"cells"};
-  std::vector<std::string> all = ogrid_keys;
-  all.insert(all.end(), kt_keys.begin(), kt_keys.end());
-  all.push_back("cell_shape");
-  // Keys the generator would ignore.
-  std::vector<std::string> foreign;
-  const std::string& gen = d.string("mesh.generate");
-  if (gen == "karman_trefftz_ogrid") foreign = ogrid_keys;
-  if (gen == "airfoil_ogrid") foreign = kt_keys;
-  if (gen == "conformal_ogrid") foreign = {"cells", "first_cell_height"};
-  if (gen == "conformal_ogrid" && d.has("mesh.sharp_trailing_edge") &&
-      !d.boolean("mesh.sharp_trailing_edge"))
-    d.reject("mesh.sharp_trailing_edge",
-             "conformal_ogrid needs a sharp trailing edge (the map is built on its angle); use "
-             "airfoil_ogrid for a blunt one");
-  if (d.has("mesh.airfoil_file") && (d.has("mesh.naca") || d.has("mesh.sharp_trailing_edge")))
-    d.reject(d.has("mesh.naca") ? "mesh.naca" : "mesh.sharp_trailing_edge",
-             "the airfoil comes from mesh.airfoil_file, so this would be ignored; remove it");
-  validate_mesh_source(d, all);
-  if (gen != "file")
-    for (const std::string& key : foreign)
-      if (d.has("mesh." + key))
-        d.reject("mesh." + key, "does not shape a '" + gen + "' mesh, so it would be ignored; "
-                                "remove it");
-  if (gen == "karman_trefftz_ogrid" && d.integer("mesh.cells") % 2 != 0)
-    d.reject("mesh.cells", "must be even (the grid is built symmetric about the chord), got " +
-                               std::to_string(d.integer("mesh.cells")));
-  const std::string& naca = d.string("mesh.naca");
-  if (naca.size() != 4 || !std::all_of(naca.begin(), naca.end(), ::isdigit) ||
-      naca.substr(2) == "00")
-    d.reject("mesh.naca", "'" + naca + "' is not a NACA 4-digit designation (e.g. 0012, 2412)");
-  std::set<std::string> seen;
-  for (const auto& [kind, key] : eu::boundary_kind_names)
-    for (const std::string& name : split_names(d.string("boundaries." + std::string(key))))
-      if (!seen.insert(name).second)
-        d.reject("boundaries." + std::string(key),
-                 "marker '" + name + "' is given two boundary conditions");
-  if (d.boolean("flow.far_field_vortex") && d.real("flow.mach") >= 1.0)
-    d.reject("flow.far_field_vortex", "needs a subsonic free stream (flow.mach < 1)");
-  const std::string& lift = d.string("optimizer.lift");
-  const bool targeted = lift == "at_least" || lift == "equal" || lift == "fixed";
-  if (targeted && !d.has("optimizer.lift_target"))
-    d.reject("optimizer.lift", "'" + lift + "' holds CL at optimizer.lift_target, which is not given");
-  if (d.has("optimizer.lift_target") && !targeted)
-    d.reject("optimizer.lift_target",
-             "is used only with optimizer.lift: at_least, equal or fixed (lift is '" + lift +
-                 "'), so it would be ignored");
-  if (d.has("optimizer.alpha_range_deg") && lift != "equal" && lift != "equal_baseline" &&
-      lift != "fixed" && lift != "fixed_baseline")
-    d.reject("optimizer.alpha_range_deg",
-             "is used only when optimizer.lift trims the angle of attack (equal, "
-             "equal_baseline, fixed, fixed_baseline), so it would be ignored");
-  // The FFD volume box is the 3-D parametrization; the others are 2-D.
-  const bool volume = d.string("design.parametrization") == "ffd_volume";
-  for (const char* key : {"design.ffd_volume_degree", "design.ffd_volume_move",
-                          "design.ffd_volume_margin", "optimizer.thickness_etas",
-                          "optimizer.thickness_chords"})
-    if (!volume && d.has(key))
-      d.reject(key, "is used only with design.parametrization: ffd_volume (3-D meshes)");
-  for (const char* key : {"design.bumps_per_surface", "design.cst_order", "design.ffd_degree_x",
-                          "design.ffd_degree_y", "design.deformation", "design.idw_exponent",
-                          "design.rbf_support", "optimizer.max_thickness_min",
-                          "optimizer.area_fraction", "optimizer.le_radius_fraction"})
-    if (volume && d.has(key))
-      d.reject(key, "is a 2-D airfoil setting; design.parametrization: ffd_volume (3-D) does "
-                    "not use it");
-  {
-    const std::string& move = d.string("design.ffd_volume_move");
-    const bool valid = !move.empty() && move.size() <= 3 &&
-                       std::all_of(move.begin(), move.end(),
-                                   [&](char c) {
-                                     return (c == 'x' || c == 'y' || c == 'z') &&
-                                            std::count(move.begin(), move.end(), c) == 1;
-                                   });
-    if (!valid)
-      d.reject("design.ffd_volume_move",
-               "'" + move + "' is not a set of directions from x, y and z (e.g. z, or xz)");
-  }
-  const std::string& deformation = d.string("design.deformation");
-  if (d.has("design.rbf_support") && deformation != "rbf")
-    d.reject("design.rbf_support", "is used only with design.deformation: rbf (it is '" +
-                                       deformation + "'), so it would be ignored");
-  if (d.has("design.idw_exponent") && deformation != "idw")
-    d.reject("design.idw_exponent", "is used only with design.deformation: idw (it is '" +
-                                        deformation + "'), so it would be ignored");
-  const std::vector<double>& mach_points = d.reals("optimizer.mach_points");
-  const std::vector<double>& point_weights = d.reals("optimizer.point_weights");
-  if (!point_weights.empty() && point_weights.size() != mach_points.size())
-    d.reject("optimizer.point_weights",
-             "has " + std::to_string(point_weights.size()) + " values, optimizer.mach_points " +
-                 std::to_string(mach_points.size()) + "; give one weight per operating point");
-  if (!mach_points.empty() &&
-      std::find(mach_points.begin(), mach_points.end(), d.real("flow.mach")) == mach_points.end())
-    d.reject("optimizer.mach_points",
-             "does not hold flow.mach = " + d.text("flow.mach") +
-                 ", the design point (reported first and written for ParaView); add it");
-  if (lift != "free" && d.string("optimizer.objective") == "cl")
-    d.reject("optimizer.lift", "the objective is CL, so the lift cannot also be held; use "
-                               "lift: free");
-  if (d.real("solver.cfl_max") < d.real("solver.cfl_start"))
-    d.reject("solver.cfl_max", "must be at least solver.cfl_start");
-}
 
 mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim, const std::string& what) {
   if (mesh_from_file(d)) return read_mesh_file(d, comm, max_dim, what);
