@@ -8,7 +8,8 @@
 // drag minimized by SLSQP with the lift fixed at the baseline's (every
 // design's flow trimmed to it by the angle of attack, LiftConstraint::
 // fixed) and the thickness at 49 chord stations at least the baseline's;
-// a report per design; the optimum written as a design file and read
+// a report per design and its files (aero::DesignRecord, what `camber
+// optimize` writes); the optimum written as a design file and read
 // back, and the last flow's fields for ParaView (aero::flow_fields,
 // aero::sensitivity_fields). Checks: the drag falls, the lift holds (to the
 // trim tolerance) and the thickness (to the constraint tolerance). A small grid (64 x 24 cells) so that it runs in seconds; the
@@ -17,6 +18,7 @@
 //   mpirun -n 2 build-tour/tour_shape_optimization
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +29,7 @@
 #include <camber/mesh/generators.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
 #include <camber/solvers/aero/design_file.hpp>
+#include <camber/solvers/aero/design_record.hpp>
 #include <camber/solvers/aero/flow_output.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 
@@ -66,14 +69,17 @@ int main(int argc, char** argv) {
         std::make_unique<camber::design::HicksHenne>(m, std::vector<std::string>{"airfoil"},
                                                      camber::design::evenly_spaced_bumps(5)),
         s);
-    const aero::AirfoilDesignResult r =
-        design.run([&](const camber::opt::Record& rec, const aero::DesignCosts* c) {
-          if (runtime.rank() == 0 && c)
-            std::printf("design %2d  CD %.6f  CL %.6f  alpha %.4f  violation %.1e  (%d Newton "
-                        "steps)\n",
-                        rec.evaluation, c->coefficients[1], c->coefficients[0],
-                        c->point_alpha_deg[0], rec.max_violation, c->newton_iterations);
-        });
+    // What `camber optimize` writes as it goes: a progress line per design,
+    // the history, the baseline gradient, each design's fields for
+    // ParaView and, at the end, the history's plot and the final design.
+    aero::DesignRecordSettings record_settings;
+    record_settings.name = "tour_shape_optimization";
+    record_settings.objective = "cd";
+    record_settings.parametrization = "hicks_henne";
+    record_settings.walls = {"airfoil"};
+    aero::DesignRecord record(design, record_settings, runtime.comm());
+    const aero::AirfoilDesignResult r = design.run(std::ref(record));
+    record.write_final(r);
     if (runtime.rank() == 0)
       std::printf("%d design variables on %d rank%s: CD %.6f -> %.6f, CL %.6f -> %.6f, "
                   "largest thickness %.5f -> %.5f\n",
