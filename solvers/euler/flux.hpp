@@ -20,7 +20,7 @@
 /// on a stationary contact or slip line and on a stationary normal shock
 /// (Roe's linearization maps the shock's jump to a zero eigenvalue q~ - c~,
 /// which Einfeldt's S_L = min(q_L - c_L, q~ - c~) picks up too). All of this
-/// is tested in tests/solvers/euler/test_euler_flux.cpp.
+/// is tested in tests/solvers/euler/test_flux.cpp (helpers in flux_test_utils.hpp).
 ///
 ///   namespace eu = camber::solvers::euler;
 ///   const eu::IdealGas air{1.4};

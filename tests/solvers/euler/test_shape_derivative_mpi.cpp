@@ -5,7 +5,7 @@
 //   * (dR/dX) V at fixed U against central differences of the residual on
 //     meshes whose nodes moved by +-h V (the residual is an explicit smooth
 //     function of the coordinates; the tolerance model of the state
-//     derivatives, test_euler_mpi.cpp: 1e-7 of the flux terms), first and
+//     derivatives, test_discretization_mpi.cpp: 1e-7 of the flux terms), first and
 //     second order, limiter off, frozen and live;
 //   * the total derivative dJ/dX . V of CL, CD and CM from the adjoint
 //     against central differences of J between converged solutions on the

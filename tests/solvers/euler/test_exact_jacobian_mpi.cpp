@@ -165,7 +165,7 @@ TEST(EulerExactJacobian, ShiftAddsToTheDiagonalBlocksOnly) {
 // The compressed force gradient against central differences of CD, CL and
 // CM along random directions. The limiter is frozen (otherwise the
 // difference straddles min/max switches). FD error model as for the
-// residual (test_euler_mpi.cpp): h = 1e-6, truncation and rounding
+// residual (test_discretization_mpi.cpp): h = 1e-6, truncation and rounding
 // ~1e-10 of the coefficient's size; tolerance 1e-7 relative to |g| |V|.
 TEST(EulerExactJacobian, ForceGradientMatchesFiniteDifferences) {
   for (int order : {1, 2}) {
