@@ -167,6 +167,7 @@
 #include <camber/solvers/aero/flow_output.hpp>
 #include <camber/solvers/aero/flow_state.hpp>
 #include <camber/solvers/aero/shape_design.hpp>
+#include <camber/solvers/aero/surrogate_design.hpp>
 #include <camber/solvers/aero/surrogate_model.hpp>
 #include <camber/solvers/aero/surrogate_optimum.hpp>
 #include <camber/solvers/aero/wing_design.hpp>

@@ -98,30 +98,6 @@ void log_baseline(const deck::Deck& d, aero::ShapeDesign& problem, std::int64_t 
 aero::DesignRecordSettings design_record_settings(const deck::Deck& d, std::vector<std::string> walls,
                                                  const std::string& checkpoint);
 
-// optimizer.algorithm: trust_region (euler_trust_region.cpp): builds the
-// network model from the deck's trust_region section, hands it to the
-// problem (ShapeDesign::use_trust_region), and reports each expensive
-// evaluation (a progress line; <dir>/<case>_trust_region.csv at the end:
-// predicted, network and solved objective, ratio, step, radius, accepted,
-// model and flow seconds).
-class TrustRegionOutputs {
- public:
-  TrustRegionOutputs(const deck::Deck& d, aero::ShapeDesign& problem, MPI_Comm comm);
-  ~TrustRegionOutputs();
-  void write_final() const;
-  // The summary's trust-region rows.
-  std::string summary() const;
-
- private:
-  void record(const opt::TrustRegionRecord& r, const aero::DesignCosts* costs);
-  aero::ShapeDesign& problem_;
-  MPI_Comm comm_;
-  std::string path_, objective_;
-  std::unique_ptr<aero::NetworkModel> model_;
-  std::ostringstream csv_;
-  int adjoints_per_design_ = 0;
-};
-
 // What every flow of a design shares: the deck's mesh, partitioned over
 // `comm`, and its boundary conditions.
 struct FlowSetup {

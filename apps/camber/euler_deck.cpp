@@ -13,8 +13,8 @@
 
 #include <camber/core/enum_names.hpp>
 #include <camber/nn/io/deck_keys.hpp>
-#include <camber/optimization/trust_region.hpp>
 #include <camber/solvers/aero/deck_keys.hpp>
+#include <camber/solvers/aero/surrogate_design.hpp>
 #include <camber/solvers/euler/deck_keys.hpp>
 
 namespace camber::app::euler_app {
@@ -148,24 +148,10 @@ void declare_euler_schema(deck::Schema& s) {
              "alpha). Empty: the one point flow.mach.")
       .reals("point_weights", {}, deck::Length::between(0, 16), deck::Range::positive(),
              "The weights of mach_points, one each (empty: equal weights).");
-  const opt::TrustRegionOptions region0;
   auto& region = s.section("trust_region", "camber optimize with optimizer.algorithm: "
                                            "trust_region: the trust region and the networks it "
                                            "optimizes on.");
-  region
-      .real("initial_radius", region0.initial_radius, deck::Range::positive().and_at_most(100.0),
-            "The first radius, in units of design.bound (infinity norm over the shape "
-            "variables).")
-      .real("min_radius", region0.min_radius, deck::Range::positive(),
-            "The region collapsed below this radius: the run stops with an error (exit 1), "
-            "keeping the last accepted design.")
-      .real("max_radius", region0.max_radius, deck::Range::positive().and_at_most(100.0),
-            "The largest radius, in units of design.bound.")
-      .real("penalty", region0.penalty, deck::Range::positive(),
-            "Weight of the scaled constraint violations in the merit function that decides "
-            "acceptance (the objective scaled by the baseline's).")
-      .integer("subproblem_evaluations", 300, deck::IntRange(10, 100000),
-               "Most network evaluations of SLSQP per trust-region step.");
+  aero::trust_region_keys().declare(region, aero::design_trust_region_options());
   aero::ensemble_keys().declare(region);
   auto& sample = s.section("sample", "camber sample: flows over a Latin-hypercube design of Mach number, "
                       "angle of attack and, with shape, the design section's shape variables, "
@@ -305,6 +291,12 @@ void validate_euler(const deck::Deck& d) {
   if (lift != "free" && d.string("optimizer.objective") == "cl")
     d.reject("optimizer.lift", "the objective is CL, so the lift cannot also be held; use "
                                "lift: free");
+  if (d.real("trust_region.min_radius") > d.real("trust_region.initial_radius") ||
+      d.real("trust_region.initial_radius") > d.real("trust_region.max_radius"))
+    d.reject("trust_region.initial_radius",
+             CAMBER_MSG("needs min_radius <= initial_radius <= max_radius; they are "
+                        << d.real("trust_region.min_radius") << ", " << d.real("trust_region.initial_radius")
+                        << ", " << d.real("trust_region.max_radius")));
   if (d.real("solver.cfl_max") < d.real("solver.cfl_start"))
     d.reject("solver.cfl_max", "must be at least solver.cfl_start");
 }

@@ -28,6 +28,7 @@
 #include <camber/autodiff/functional.hpp>
 #include <camber/solvers/aero/deck_keys.hpp>
 #include <camber/solvers/aero/design_record.hpp>
+#include <camber/solvers/aero/surrogate_design.hpp>
 #include <camber/solvers/euler/deck_keys.hpp>
 #include <camber/autodiff/ops.hpp>
 #include <camber/design/airfoil_section.hpp>
@@ -118,7 +119,7 @@ void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s, MP
       if ((mach_points[i] == s.flow.flow.mach) == (pass == 0))
         s.points.push_back(
             {mach_points[i], s.flow.flow.alpha_deg, point_weights.empty() ? 1.0 : point_weights[i]});
-  // trust_region: SLSQP solves its subproblems (euler_trust_region.cpp).
+  // trust_region: the design's optimizer stays SLSQP (aero::SurrogateDesign drives it).
   if (d.string("optimizer.algorithm") != "trust_region") s.optimizer.algorithm = d.string("optimizer.algorithm");
   // The checkpoint: <case>_optimizer.history and <case>_optimizer_state_<k>.h5.
   s.checkpoint = d.string("output.dir") + "/" + d.string("case") + "_optimizer";
@@ -269,8 +270,15 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   CAMBER_CHECK_MPI(MPI_Barrier(comm));
   aero::DesignRecord outputs(problem, design_record_settings(d, {settings.wall}, settings.checkpoint),
                              comm);
-  std::unique_ptr<TrustRegionOutputs> trust;
-  if (trust_region) trust = std::make_unique<TrustRegionOutputs>(d, problem, comm);
+  std::unique_ptr<aero::SurrogateDesign> trust;
+  if (trust_region) {
+    aero::SurrogateDesignSettings t;
+    t.ensemble = aero::ensemble_keys().read(d, "trust_region");
+    aero::trust_region_keys().read(d, "trust_region", t.region);
+    t.record_path = dir + "/" + name + "_trust_region.csv";
+    t.objective = d.string("optimizer.objective");
+    trust = std::make_unique<aero::SurrogateDesign>(problem, t, comm);
+  }
   const aero::AirfoilDesignResult result = problem.run(std::ref(outputs), restart);
 
   // The final design: shape and mesh (written by every rank, its part).

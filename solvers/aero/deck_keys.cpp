@@ -164,6 +164,34 @@ const Keys<WingDesignSettings>& wing_station_keys() {
   return keys;
 }
 
+const Keys<opt::TrustRegionOptions>& trust_region_keys() {
+  using opt::TrustRegionOptions;
+  static const Keys<TrustRegionOptions> keys =
+      Keys<TrustRegionOptions>()
+          .real("initial_radius", &TrustRegionOptions::initial_radius,
+                Range::positive().and_at_most(100.0),
+                "The first radius, in units of design.bound (infinity norm over the shape "
+                "variables).")
+          .real("min_radius", &TrustRegionOptions::min_radius, Range::positive(),
+                "The region collapsed below this radius: the run stops with an error (exit 1), "
+                "keeping the last accepted design.")
+          .real("max_radius", &TrustRegionOptions::max_radius, Range::positive().and_at_most(100.0),
+                "The largest radius, in units of design.bound.")
+          .real("penalty", &TrustRegionOptions::penalty, Range::positive(),
+                "Weight of the scaled constraint violations in the merit function that decides "
+                "acceptance (the objective scaled by the baseline's).")
+          .custom(
+              "subproblem_evaluations",
+              [](deck::Section& s, const TrustRegionOptions& d) {
+                s.integer("subproblem_evaluations", d.subproblem.max_evaluations, IntRange(10, 100000),
+                          "Most network evaluations of SLSQP per trust-region step.");
+              },
+              [](const deck::Deck& deck, const std::string& path, TrustRegionOptions& o) {
+                o.subproblem.max_evaluations = static_cast<int>(deck.integer(path));
+              });
+  return keys;
+}
+
 const Keys<nn::EnsembleOptions>& ensemble_keys() {
   static const Keys<nn::EnsembleOptions> keys =
       Keys<nn::EnsembleOptions>()

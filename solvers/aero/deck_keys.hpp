@@ -33,6 +33,7 @@
 #include <camber/design/mesh_deformation.hpp>
 #include <camber/nn/ensemble.hpp>
 #include <camber/optimization/optimizer.hpp>
+#include <camber/optimization/trust_region.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
 #include <camber/solvers/aero/shape_design.hpp>
 #include <camber/solvers/aero/wing_design.hpp>
@@ -54,6 +55,10 @@ const deck::Keys<ShapeDesignSettings>& shape_design_keys();
 const deck::Keys<AirfoilDesignSettings>& airfoil_constraint_keys();
 /// thickness_etas, thickness_chords (3-D wings).
 const deck::Keys<WingDesignSettings>& wing_station_keys();
+/// initial_radius, min_radius, max_radius, penalty, subproblem_evaluations
+/// of a design's trust region (declare with design_trust_region_options()
+/// as the defaults: surrogate_design.hpp).
+const deck::Keys<opt::TrustRegionOptions>& trust_region_keys();
 /// members, hidden, epochs, learning_rate, gradient_weight, seed: the
 /// networks of surrogate-based (trust-region) design.
 const deck::Keys<nn::EnsembleOptions>& ensemble_keys();
