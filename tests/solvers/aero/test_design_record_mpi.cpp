@@ -26,6 +26,7 @@
 #include <camber/solvers/aero/design_file.hpp>
 #include <camber/solvers/aero/design_record.hpp>
 #include "tests/mpi_test_utils.hpp"
+#include "tests/solvers/aero/aero_test_utils.hpp"
 #include "tests/solvers/petsc_environment.hpp"
 
 namespace camber {
@@ -38,21 +39,9 @@ namespace fs = std::filesystem;
 
 TEST(DesignRecord, WritesWhatTheDesignComputed) {
   const fs::path dir = test::scratch_dir("design_record_out", "two");
-  const mesh::Mesh m =
-      mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 30.0);
-  aero::AirfoilDesignSettings s;
-  s.flow.flow.mach = 0.5;
-  s.flow.flow.alpha_deg = 1.0;
-  s.flow.conditions = {{"airfoil", eu::BoundaryKind::slip_wall},
-                       {"farfield", eu::BoundaryKind::far_field}};
-  s.flow.spatial.order = 1;
-  s.flow.steady.rel_tolerance = 1e-10;
-  s.optimizer.max_evaluations = 2;
-  s.bound = 0.002;
-  aero::AirfoilDesign problem(m, test::world(),
-                              std::make_unique<design::HicksHenne>(
-                                  m, std::vector<std::string>{"airfoil"}, design::evenly_spaced_bumps(3)),
-                              s);
+  const mesh::Mesh m = test::small_section_mesh();
+  std::unique_ptr<aero::AirfoilDesign> design = test::small_section(m, test::world(), 2);
+  aero::AirfoilDesign& problem = *design;
   aero::DesignRecordSettings r;
   r.name = "naca";
   r.dir = dir.string();

@@ -23,6 +23,7 @@
 #include <camber/solvers/aero/airfoil_design.hpp>
 #include <camber/solvers/aero/surrogate_design.hpp>
 #include "tests/mpi_test_utils.hpp"
+#include "tests/solvers/aero/aero_test_utils.hpp"
 #include "tests/solvers/petsc_environment.hpp"
 
 namespace camber {
@@ -31,23 +32,6 @@ namespace {
 namespace aero = camber::solvers::aero;
 namespace eu = camber::solvers::euler;
 namespace fs = std::filesystem;
-
-std::unique_ptr<aero::AirfoilDesign> section(const mesh::Mesh& m) {
-  aero::AirfoilDesignSettings s;
-  s.flow.flow.mach = 0.5;
-  s.flow.flow.alpha_deg = 1.0;
-  s.flow.conditions = {{"airfoil", eu::BoundaryKind::slip_wall},
-                       {"farfield", eu::BoundaryKind::far_field}};
-  s.flow.spatial.order = 1;
-  s.flow.steady.rel_tolerance = 1e-10;
-  s.optimizer.max_evaluations = 4;
-  s.bound = 0.002;
-  return std::make_unique<aero::AirfoilDesign>(
-      m, test::world(),
-      std::make_unique<design::HicksHenne>(m, std::vector<std::string>{"airfoil"},
-                                           design::evenly_spaced_bumps(3)),
-      s);
-}
 
 aero::SurrogateDesignSettings small_networks(const fs::path& dir) {
   aero::SurrogateDesignSettings t;
@@ -60,9 +44,8 @@ aero::SurrogateDesignSettings small_networks(const fs::path& dir) {
 
 TEST(SurrogateDesign, TheTrustRegionDrivesTheRunAndIsRecorded) {
   const fs::path dir = test::scratch_dir("surrogate_design_out", "run");
-  const mesh::Mesh m =
-      mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 48, 24, 0.25 / 48, 30.0);
-  std::unique_ptr<aero::AirfoilDesign> design = section(m);
+  const mesh::Mesh m = test::small_section_mesh();
+  std::unique_ptr<aero::AirfoilDesign> design = test::small_section(m, test::world(), 4);
   aero::SurrogateDesign surrogate(*design, small_networks(dir), test::world());
   const aero::AirfoilDesignResult r = design->run();
   surrogate.write_final();
@@ -89,7 +72,7 @@ TEST(SurrogateDesign, DefaultsAndBadRadii) {
   const fs::path dir = test::scratch_dir("surrogate_design_out", "bad");
   const mesh::Mesh m =
       mesh::airfoil_ogrid(mesh::naca4("0012", /*sharp_te=*/true), 32, 12, 0.25 / 32, 20.0);
-  std::unique_ptr<aero::AirfoilDesign> design = section(m);
+  std::unique_ptr<aero::AirfoilDesign> design = test::small_section(m, test::world(), 4);
   aero::SurrogateDesignSettings t = small_networks(dir);
   t.region.initial_radius = 2.0;  // above max_radius 1
   try {
