@@ -118,8 +118,14 @@
 #if CAMBER_WITH_SUNDIALS
 #include <camber/solvers/heat/conductivity_inverse.hpp>
 #include <camber/solvers/heat/transient_heat.hpp>
+#if CAMBER_WITH_DECK
+#include <camber/solvers/heat/deck_keys.hpp>
+#endif
 #include <camber/solvers/ode/arkode.hpp>
 #include <camber/solvers/ode/cvodes.hpp>
+#if CAMBER_WITH_DECK
+#include <camber/solvers/ode/deck_keys.hpp>
+#endif
 #include <camber/solvers/ode/distributed_cvodes.hpp>
 #include <camber/solvers/ode/idas.hpp>
 #include <camber/solvers/ode/models.hpp>

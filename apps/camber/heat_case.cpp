@@ -17,6 +17,7 @@
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/read_mesh.hpp>
+#include <camber/solvers/heat/deck_keys.hpp>
 #include <camber/solvers/heat/heat_conduction.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 #include <camber/core/timer.hpp>
@@ -30,22 +31,10 @@ namespace {
 void declare_heat_schema(deck::Schema& s) {
   declare_rectangle_mesh(s, "Every boundary marker gets the Dirichlet condition T = g.",
                          "; also the length L{} of the manufactured solution, for a mesh file too");
-  s.section("heat", "Steady heat conduction -div(k grad T) = f with Dirichlet T = g.")
-      .real("conductivity_W_per_mK", 1.0, deck::Range::positive(),
-            "Thermal conductivity k, in W/(m K).")
-      .choice("manufactured_solution", "sin_exp", solvers::heat::heat_manufactured_solutions(),
-              "Exact solution that defines f and g. sin_exp: T = sin(pi x/Lx) exp(y/Ly) + x y/(Lx "
-              "Ly). linear: T = 1 + 2 x/Lx - 3 y/Ly (reproduced to round-off on orthogonal "
-              "meshes).");
-  s.section("solver", "The linear solver (PETSc KSP); -heat_ksp_* options override it.")
-      .choice("method", "cg", {"cg", "gmres", "bcgs", "preonly"},
-              "Krylov method (PETSc KSPType). preonly with preconditioner lu is a direct solve.")
-      .choice("preconditioner", "hypre", {"hypre", "gamg", "bjacobi", "jacobi", "lu", "none"},
-              "Preconditioner (PETSc PCType). hypre is BoomerAMG; lu needs one rank.")
-      .real("rel_tolerance", 1e-12, deck::Range(1e-16, 1.0).and_less_than(1.0),
-            "Stop when the residual norm falls by this factor.")
-      .integer("max_iterations", 10000, deck::IntRange::positive(),
-               "Fail when not converged after this many iterations.");
+  solvers::heat::heat_problem_keys().declare(
+      s.section("heat", "Steady heat conduction -div(k grad T) = f with Dirichlet T = g."));
+  solvers::heat::linear_solver_keys().declare(
+      s.section("solver", "The linear solver (PETSc KSP); -heat_ksp_* options override it."));
 }
 
 void validate_heat(const deck::Deck& d) {
@@ -57,12 +46,8 @@ solvers::heat::HeatProblem heat_problem_of(const deck::Deck& d) {
   solvers::heat::HeatProblem p;
   p.length_x_m = d.real("mesh.length_x_m");
   p.length_y_m = d.real("mesh.length_y_m");
-  p.conductivity = d.real("heat.conductivity_W_per_mK");
-  p.manufactured = d.string("heat.manufactured_solution");
-  p.solver.method = d.string("solver.method");
-  p.solver.preconditioner = d.string("solver.preconditioner");
-  p.solver.rel_tolerance = d.real("solver.rel_tolerance");
-  p.solver.max_iterations = static_cast<int>(d.integer("solver.max_iterations"));
+  solvers::heat::heat_problem_keys().read(d, "heat", p);
+  solvers::heat::linear_solver_keys().read(d, "solver", p.solver);
   return p;
 }
 

@@ -9,6 +9,7 @@
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
 #include <camber/solvers/ode/cvodes.hpp>
+#include <camber/solvers/ode/deck_keys.hpp>
 #include <camber/solvers/ode/models.hpp>
 #include <camber/core/timer.hpp>
 
@@ -35,27 +36,21 @@ void declare_ode_schema(deck::Schema& s) {
              "The parameters p1, p2, ... (3 for robertson, 4 for lotka_volterra).")
       .reals("initial", deck::required, deck::Length::at_least(1), deck::Range::all(),
              "The initial state y(t0) (3 values for robertson, 2 for lotka_volterra).");
-  s.section("integration", "CVODES (SUNDIALS): variable order, variable step.")
-      .choice("method", std::string(enum_name(solvers::ode::ode_method_names, solvers::ode::CvodesOptions{}.method)),
-              enum_names(solvers::ode::ode_method_names),
-              "bdf for stiff problems, adams for non-stiff ones.")
-      .real("rtol", 1e-6, deck::Range::positive().and_less_than(1.0), "Relative tolerance.")
-      .reals("atol", {1e-10}, deck::Length::at_least(1), deck::Range::non_negative(),
-             "Absolute tolerance: one value, or one per component.")
+  auto& integration = s.section("integration", "CVODES (SUNDIALS): variable order, variable step.");
+  solvers::ode::cvodes_keys().declare(integration);
+  integration
       .real("t0", 0.0, deck::Range::all(), "Initial time.")
       .reals("output_times", deck::required, deck::Length::at_least(1), deck::Range::all(),
-             "Times at which the solution is reported, increasing, after t0.")
-      .integer("max_steps", 500, deck::IntRange(1, 100000000),
-               "Most steps between two output times.");
-  s.section("sensitivity", "Derivatives with respect to the parameters and the initial state.")
+             "Times at which the solution is reported, increasing, after t0.");
+  auto& sensitivity = s.section("sensitivity", "Derivatives with respect to the parameters and the initial state.");
+  sensitivity
       .choice("mode", "none", {"none", "forward", "adjoint"},
               "forward: dy/dp at every output time (forward sensitivities). adjoint: G = integral "
               "from t0 to the last output time of y_k dt (k = integrand_component), its value and "
               "dG/dp, dG/dy0 (one adjoint sweep with checkpoints).")
       .integer("integrand_component", 1, deck::IntRange(1, 1000000),
-               "k in G = integral of y_k dt (adjoint mode), counted from 1.")
-      .integer("checkpoint_steps", 150, deck::IntRange(1, 100000000),
-               "Forward steps between two adjoint checkpoints: fewer stores more, more recomputes more.");
+               "k in G = integral of y_k dt (adjoint mode), counted from 1.");
+  solvers::ode::adjoint_keys().declare(sensitivity);
 }
 
 void validate_ode(const deck::Deck& d) {
@@ -92,12 +87,7 @@ int run_ode(const deck::Deck& d, const Runtime& runtime, const RunOptions&) {
   const std::string name = d.string("case"), dir = d.string("output.dir");
   const solvers::ode::BuiltinModel& m = model_of(d);
   const solvers::ode::OdeSystem sys = solvers::ode::builtin_model(m.name, d.reals("model.parameters"));
-  solvers::ode::CvodesOptions o;
-  o.method = enum_from_name(solvers::ode::ode_method_names, d.string("integration.method"),
-                            "integration.method");
-  o.rtol = d.real("integration.rtol");
-  o.atol = d.reals("integration.atol");
-  o.max_steps = d.integer("integration.max_steps");
+  const solvers::ode::CvodesOptions o = solvers::ode::cvodes_keys().read(d, "integration");
   const double t0 = d.real("integration.t0");
   const std::vector<double>& times = d.reals("integration.output_times");
   const std::vector<double>& y0 = d.reals("model.initial");
@@ -153,8 +143,7 @@ int run_ode(const deck::Deck& d, const Runtime& runtime, const RunOptions&) {
   if (mode == "adjoint") {
     ScopedTimer timer("ode adjoint");
     const int k = static_cast<int>(d.integer("sensitivity.integrand_component")) - 1;
-    solvers::ode::AdjointOptions a;
-    a.checkpoint_steps = d.integer("sensitivity.checkpoint_steps");
+    solvers::ode::AdjointOptions a = solvers::ode::adjoint_keys().read(d, "sensitivity");
     a.rtol = o.rtol;
     const solvers::ode::OdeIntegrand g = solvers::ode::make_integrand([k](double, const auto* y, const auto*) { return y[k]; });
     solvers::ode::OdeStats fwd;
