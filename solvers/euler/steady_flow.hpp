@@ -22,7 +22,7 @@
 ///   euler::SteadyFlow flow(global_mesh, comm, settings);
 ///   auto f = [&](const ad::Var& a) {
 ///     ad::Var X = design::deformed_coordinates(bumps, idw, a);   // {n_nodes, 2}
-///     return ad::index(flow.coefficients(X), 1);                  // CD
+///     return ad::slice(flow.coefficients(X), 0, 1, 2);            // CD
 ///   };
 ///   auto [cd, dcd_da] = ad::value_and_grad(f, ad::variable(a0));   // one adjoint solve
 /// @endcode
