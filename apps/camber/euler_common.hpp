@@ -6,9 +6,7 @@
 #include <mpi.h>
 
 #include <cstdint>
-#include <functional>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,20 +16,11 @@
 #include <camber/deck/schema.hpp>
 #include <camber/design/airfoil_wall.hpp>
 #include <camber/design/mesh_deformation.hpp>
-#include <camber/io/hdf5_file.hpp>
-#include <camber/io/pvd_series.hpp>
-#include <camber/io/vtk_writer.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/mesh.hpp>
 #include <camber/core/runtime.hpp>
-#include <camber/optimization/optimizer.hpp>
-#include <camber/optimization/trust_region.hpp>
 #include <camber/solvers/aero/design_record.hpp>
-#include <camber/solvers/aero/flow_output.hpp>
-#include <camber/solvers/aero/flow_state.hpp>
 #include <camber/solvers/aero/shape_design.hpp>
-#include <camber/solvers/aero/surrogate_model.hpp>
-#include <camber/solvers/aero/wing_sections.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
 #include <camber/solvers/euler/steady_solver.hpp>

@@ -26,6 +26,7 @@
 #include <camber/solvers/aero/deck_keys.hpp>
 #include <camber/solvers/aero/design_record.hpp>
 #include <camber/solvers/aero/flow_case.hpp>
+#include <camber/solvers/aero/flow_output.hpp>
 #include <camber/solvers/aero/wing_design.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
 
