@@ -118,6 +118,7 @@
 #if CAMBER_WITH_SUNDIALS
 #include <camber/solvers/heat/conductivity_inverse.hpp>
 #include <camber/solvers/heat/transient_heat.hpp>
+#include <camber/solvers/heat/twin_experiment.hpp>
 #if CAMBER_WITH_DECK
 #include <camber/solvers/heat/deck_keys.hpp>
 #endif

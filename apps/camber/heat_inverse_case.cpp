@@ -4,12 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
-#include <limits>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,8 +14,7 @@
 #include <camber/io/vtk_writer.hpp>
 #include <camber/core/log.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
-#include <camber/parallel/collectives.hpp>
-#include <camber/solvers/heat/conductivity_inverse.hpp>
+#include <camber/solvers/heat/deck_keys.hpp>
 #include <camber/core/timer.hpp>
 
 namespace camber::app {
@@ -30,112 +25,12 @@ namespace {
 
 void declare_inverse_schema(deck::Schema& s) {
   declare_rectangle_mesh(s, "Every boundary marker is held at heat.boundary_temperature_K.");
-  s.section("heat", "Transient conduction rho_c dT/dt = div(k grad T) + q, from a uniform T at t = 0.")
-      .real("heat_capacity_J_per_m3K", 1.0, deck::Range::positive(), "Volumetric heat capacity rho c, J/(m^3 K).")
-      .real("initial_temperature_K", 0.0, deck::Range::all(), "T everywhere at t = 0, K.")
-      .real("boundary_temperature_K", 0.0, deck::Range::all(), "T held on every boundary marker, K.");
-  s.section("source", "The heater q: a Gaussian q0 exp(-|x - c|^2 / r^2).")
-      .real("power_W_per_m3", 20.0, deck::Range::all(), "q0, W/m^3.")
-      .reals("center_m", {0.5, 0.5}, deck::Length::exactly(2), deck::Range::all(), "c = (x, y), m.")
-      .real("radius_m", 0.3, deck::Range::positive(), "r, m.");
-  s.section("truth",
-            "The conductivity the synthetic data come from (the field to recover): "
-            "k = k_b + (k_i - k_b) exp(-|x - c|^2 / r^2).")
-      .real("background_W_per_mK", 1.0, deck::Range::positive(), "k_b, W/(m K).")
-      .real("inclusion_W_per_mK", 2.0, deck::Range::positive(), "k_i, the inclusion's peak, W/(m K).")
-      .reals("center_m", {0.6, 0.4}, deck::Length::exactly(2), deck::Range::all(), "c = (x, y), m.")
-      .real("radius_m", 0.15, deck::Range::positive(), "r, m.");
-  s.section("measurements",
-            "Sensors on a grid over the mesh's bounding box, each reading the cell whose centroid is "
-            "nearest, at a few times, with Gaussian noise.")
-      .integer("sensors_x", 6, deck::IntRange(1, 10000), "Sensors along x (at the centres of sensors_x equal strips).")
-      .integer("sensors_y", 6, deck::IntRange(1, 10000), "Sensors along y.")
-      .reals("times_s", {0.02, 0.05, 0.1, 0.2}, deck::Length::at_least(1), deck::Range::positive(),
-             "Measurement times, increasing, s.")
-      .real("noise_std_K", 1e-3, deck::Range::non_negative(), "Standard deviation of the noise, K.")
-      .integer("seed", 1, deck::IntRange(0, std::numeric_limits<std::int64_t>::max()), "Seed of the noise.");
-  s.section("inversion",
-            "Minimize sum (T - d)^2 / (2 sigma^2) + (beta / 2) sum_faces |S|/d (m_L - m_R)^2 over "
-            "m = log k per cell, by L-BFGS (NLopt) on the adjoint gradient.")
-      .real("initial_conductivity_W_per_mK", 1.0, deck::Range::positive(), "The uniform starting guess.")
-      .real("regularization", 100.0, deck::Range::non_negative(),
-            "beta, the weight of the smoothness penalty (sigma is the noise level, or 1 K without noise).")
-      .real("min_conductivity_W_per_mK", 0.05, deck::Range::positive(), "Lower bound on k.")
-      .real("max_conductivity_W_per_mK", 20.0, deck::Range::positive(), "Upper bound on k.")
-      .integer("max_evaluations", 60, deck::IntRange(1, 100000), "Most objective and gradient evaluations.");
-  s.section("integration", "CVODES (BDF, Newton-GMRES with a Jacobi preconditioner) and its adjoint.")
-      .real("rtol", 1e-6, deck::Range::positive().and_less_than(1.0), "Relative tolerance (forward and adjoint).")
-      .real("atol", 1e-9, deck::Range::positive(), "Absolute tolerance, K (forward and adjoint).")
-      .integer("checkpoint_steps", 100, deck::IntRange(1, 100000000),
-               "Forward steps between checkpoints: memory (every step between two checkpoints is "
-               "stored) against recomputation.");
+  solvers::heat::declare_twin_experiment(s);
 }
 
 void validate_inverse(const deck::Deck& d) {
   validate_mesh_source(d, {"cells_x", "cells_y"});
-  double last = 0.0;
-  for (double t : d.reals("measurements.times_s")) {
-    if (!(t > last)) d.reject("measurements.times_s", CAMBER_MSG("times must increase; " << t << " follows " << last));
-    last = t;
-  }
-  const double lo = d.real("inversion.min_conductivity_W_per_mK"), hi = d.real("inversion.max_conductivity_W_per_mK");
-  const double k0 = d.real("inversion.initial_conductivity_W_per_mK");
-  if (!(lo < hi)) d.reject("inversion.max_conductivity_W_per_mK", CAMBER_MSG("must exceed min_conductivity_W_per_mK (" << lo << ")"));
-  if (k0 < lo || k0 > hi)
-    d.reject("inversion.initial_conductivity_W_per_mK",
-             CAMBER_MSG(k0 << " lies outside the bounds [" << lo << ", " << hi << "]"));
-}
-
-solvers::heat::ConductivityInverseProblem problem_of(const deck::Deck& d,
-                                                     const mesh::DistributedMesh& dm) {
-  solvers::heat::ConductivityInverseProblem p;
-  p.model.heat_capacity = d.real("heat.heat_capacity_J_per_m3K");
-  // Every marker of the mesh is in each local mesh (empty ones too).
-  for (const mesh::Marker& m : dm.local().markers())
-    p.model.boundary[m.name] = solvers::heat::HeatBoundary::temperature(d.real("heat.boundary_temperature_K"));
-  const double q0 = d.real("source.power_W_per_m3"), r = d.real("source.radius_m");
-  const auto c = d.reals("source.center_m");
-  p.model.source = [q0, r, c](double x, double y) {
-    return q0 * std::exp(-((x - c[0]) * (x - c[0]) + (y - c[1]) * (y - c[1])) / (r * r));
-  };
-  const double kb = d.real("truth.background_W_per_mK"), ki = d.real("truth.inclusion_W_per_mK");
-  const double rt = d.real("truth.radius_m");
-  const auto ct = d.reals("truth.center_m");
-  p.true_log_conductivity = [kb, ki, rt, ct](double x, double y) {
-    return std::log(kb + (ki - kb) * std::exp(-((x - ct[0]) * (x - ct[0]) + (y - ct[1]) * (y - ct[1])) / (rt * rt)));
-  };
-  // Sensors at the centres of a grid of strips over the bounding box (of
-  // the local nodes, then over the ranks).
-  const auto coords = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dm.local().coords());
-  double x0 = std::numeric_limits<double>::infinity(), x1 = -x0, y0 = x0, y1 = -x0;
-  for (size_t i = 0; i < coords.extent(0); ++i) {
-    x0 = std::min(x0, coords(i, 0));
-    x1 = std::max(x1, coords(i, 0));
-    y0 = std::min(y0, coords(i, 1));
-    y1 = std::max(y1, coords(i, 1));
-  }
-  x0 = par::allreduce_min(x0, dm.comm());
-  y0 = par::allreduce_min(y0, dm.comm());
-  x1 = par::allreduce_max(x1, dm.comm());
-  y1 = par::allreduce_max(y1, dm.comm());
-  const auto nx = d.integer("measurements.sensors_x"), ny = d.integer("measurements.sensors_y");
-  for (std::int64_t j = 0; j < ny; ++j)
-    for (std::int64_t i = 0; i < nx; ++i)
-      p.sensors.push_back({x0 + (x1 - x0) * (static_cast<double>(i) + 0.5) / static_cast<double>(nx),
-                           y0 + (y1 - y0) * (static_cast<double>(j) + 0.5) / static_cast<double>(ny)});
-  p.times = d.reals("measurements.times_s");
-  p.noise_std = d.real("measurements.noise_std_K");
-  p.seed = static_cast<std::uint64_t>(d.integer("measurements.seed"));
-  p.initial_temperature = d.real("heat.initial_temperature_K");
-  p.initial_log_conductivity = std::log(d.real("inversion.initial_conductivity_W_per_mK"));
-  p.lower_log_conductivity = std::log(d.real("inversion.min_conductivity_W_per_mK"));
-  p.upper_log_conductivity = std::log(d.real("inversion.max_conductivity_W_per_mK"));
-  p.regularization = d.real("inversion.regularization");
-  p.optimizer.max_evaluations = static_cast<int>(d.integer("inversion.max_evaluations"));
-  p.ode.rtol = p.adjoint.rtol = p.adjoint.quad_rtol = d.real("integration.rtol");
-  p.ode.atol = p.adjoint.atol = p.adjoint.quad_atol = d.real("integration.atol");
-  p.adjoint.checkpoint_steps = d.integer("integration.checkpoint_steps");
-  return p;
+  solvers::heat::validate_twin_experiment(d);
 }
 
 std::vector<double> exp_of(const std::vector<double>& m) {
@@ -169,7 +64,8 @@ int run_inverse(const deck::Deck& d, const Runtime& runtime, const RunOptions&) 
     ScopedTimer timer("mesh");
     dm = build_rectangle_or_file_distributed(d, comm);
   }
-  const solvers::heat::ConductivityInverseProblem p = problem_of(d, dm);
+  const solvers::heat::ConductivityInverseProblem p =
+      solvers::heat::twin_problem(solvers::heat::read_twin_experiment(d), dm);
   logging::info(CAMBER_MSG("heat inverse: " << dm.n_global_cells() << " cells (unknowns) on " << runtime.size()
                                             << (runtime.size() == 1 ? " rank, " : " ranks, ") << p.sensors.size()
                                             << " sensors x " << p.times.size() << " times, noise "
@@ -199,11 +95,7 @@ int run_inverse(const deck::Deck& d, const Runtime& runtime, const RunOptions&) 
                                                                             << r.error_initial << " (initial guess) -> "
                                                                             << r.error_final << " (recovered)"));
   if (runtime.rank() == 0) {
-    fs::create_directories(dir);
-    std::ofstream csv(dir + "/" + name + "_history.csv");
-    csv << "evaluation,objective,k_error\n" << std::setprecision(10);
-    for (size_t i = 0; i < r.objective_history.size(); ++i)
-      csv << i + 1 << "," << r.objective_history[i] << "," << r.error_history[i] << "\n";
+    solvers::heat::write_inverse_history_csv(dir + "/" + name + "_history.csv", r);
     logging::info("wrote " + dir + "/" + name + "_history.csv");
   }
   if (d.boolean("output.paraview")) {
