@@ -130,6 +130,7 @@
 #include <camber/solvers/ode/distributed_cvodes.hpp>
 #include <camber/solvers/ode/idas.hpp>
 #include <camber/solvers/ode/models.hpp>
+#include <camber/solvers/ode/ode_case.hpp>
 #include <camber/solvers/ode/ode_op.hpp>
 #endif
 #if CAMBER_WITH_ONNX
