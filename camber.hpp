@@ -88,6 +88,7 @@
 #include <camber/design/hicks_henne.hpp>
 #include <camber/design/linear_map.hpp>
 #include <camber/design/mesh_deformation.hpp>
+#include <camber/design/parametrization.hpp>
 #include <camber/design/wing_thickness.hpp>
 
 #if CAMBER_WITH_DECK

@@ -90,20 +90,7 @@ void declare_euler_schema(deck::Schema& s) {
   auto& design = s.section("design", "camber optimize: the shape parametrization of the wall and "
                                     "the volume mesh deformation (inverse-distance weighting or "
                                     "radial basis functions).");
-  design
-      .choice("parametrization", "hicks_henne", {"hicks_henne", "cst", "ffd", "ffd_volume"},
-              "2-D meshes: hicks_henne: bumps sin^3(pi x^(ln 0.5 / ln x_k)) normal to the "
-              "chord; cst: Kulfan class-shape perturbation; ffd: a Bernstein free-form "
-              "deformation box of the wall. 3-D meshes: ffd_volume: a trivariate Bernstein box "
-              "around the walls that moves every node inside it (the volume deformation too); "
-              "its free control points' moves are the design variables.")
-      .string("wall", "airfoil",
-              "The marker of the wall being designed (3-D: comma-separated markers the box "
-              "surrounds).")
-      .integer("bumps_per_surface", 19, deck::IntRange(1, 200),
-               "hicks_henne: bumps per surface, peaks at k / (n + 1) of the chord.");
-  aero::cst_keys().declare(design);
-  aero::ffd_keys().declare(design);
+  aero::parametrization_keys().declare(design);
   const aero::WingDesignSettings wing0;
   design
       .integers("ffd_volume_degree", {wing0.ffd.degree[0], wing0.ffd.degree[1], wing0.ffd.degree[2]},

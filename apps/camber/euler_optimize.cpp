@@ -32,10 +32,8 @@
 #include <camber/solvers/euler/deck_keys.hpp>
 #include <camber/autodiff/ops.hpp>
 #include <camber/design/airfoil_section.hpp>
-#include <camber/design/cst.hpp>
 #include <camber/design/design_boundary.hpp>
-#include <camber/design/ffd.hpp>
-#include <camber/design/hicks_henne.hpp>
+#include <camber/design/parametrization.hpp>
 #include <camber/design/mesh_deformation.hpp>
 #include <camber/core/atomic_file.hpp>
 #include <camber/core/error.hpp>
@@ -85,24 +83,12 @@ design::DeformationOptions deformation_options(const deck::Deck& d) {
 
 std::unique_ptr<design::ShapeParametrization> shape_parametrization(
     const deck::Deck& d, const mesh::DistributedMesh& dm, MPI_Comm comm) {
-  const std::vector<std::string> wall = {d.string("design.wall")};
-  const std::string kind = d.string("design.parametrization");
+  const design::ParametrizationSettings settings = aero::parametrization_keys().read(d, "design");
   std::unique_ptr<design::ShapeParametrization> p;
   collective_guard(comm, [&] {
-    // Every rank has every marker's name: all reject alike, before the
-    // wall is gathered.
-    if (dm.local().marker_index(wall[0]) < 0)
-      d.reject("design.wall", "the mesh has no marker '" + wall[0] + "'");
-    design::AirfoilWall w(design::design_boundary(dm, wall));
-    if (kind == "hicks_henne") {
-      p = std::make_unique<design::HicksHenne>(
-          std::move(w),
-          design::evenly_spaced_bumps(static_cast<int>(d.integer("design.bumps_per_surface"))));
-    } else if (kind == "cst") {
-      p = std::make_unique<design::Cst>(std::move(w), aero::cst_keys().read(d, "design"));
-    } else {
-      p = std::make_unique<design::FreeFormDeformation>(std::move(w), aero::ffd_keys().read(d, "design"));
-    }
+    if (dm.local().marker_index(settings.wall) < 0)
+      d.reject("design.wall", "the mesh has no marker '" + settings.wall + "'");
+    p = design::make_parametrization(settings, dm);
   });
   return p;
 }

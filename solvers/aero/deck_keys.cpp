@@ -44,6 +44,26 @@ const Keys<design::FfdOptions>& ffd_keys() {
   return keys;
 }
 
+const Keys<design::ParametrizationSettings>& parametrization_keys() {
+  using design::ParametrizationSettings;
+  static const Keys<ParametrizationSettings> keys =
+      Keys<ParametrizationSettings>()
+          .choice("parametrization", &ParametrizationSettings::kind, design::parametrization_kind_names,
+                  "2-D meshes: hicks_henne: bumps sin^3(pi x^(ln 0.5 / ln x_k)) normal to the "
+                  "chord; cst: Kulfan class-shape perturbation; ffd: a Bernstein free-form "
+                  "deformation box of the wall. 3-D meshes: ffd_volume: a trivariate Bernstein box "
+                  "around the walls that moves every node inside it (the volume deformation too); "
+                  "its free control points' moves are the design variables.")
+          .string("wall", &ParametrizationSettings::wall,
+                  "The marker of the wall being designed (3-D: comma-separated markers the box "
+                  "surrounds).")
+          .integer("bumps_per_surface", &ParametrizationSettings::bumps_per_surface, IntRange(1, 200),
+                   "hicks_henne: bumps per surface, peaks at k / (n + 1) of the chord.")
+          .nested(&ParametrizationSettings::cst, cst_keys())
+          .nested(&ParametrizationSettings::ffd, ffd_keys());
+  return keys;
+}
+
 const Keys<ShapeDesignSettings>& design_bound_keys() {
   static const Keys<ShapeDesignSettings> keys = Keys<ShapeDesignSettings>().real(
       "bound", &ShapeDesignSettings::bound, Range::positive(),

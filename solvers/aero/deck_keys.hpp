@@ -31,6 +31,7 @@
 #include <camber/design/cst.hpp>
 #include <camber/design/ffd.hpp>
 #include <camber/design/mesh_deformation.hpp>
+#include <camber/design/parametrization.hpp>
 #include <camber/nn/ensemble.hpp>
 #include <camber/optimization/optimizer.hpp>
 #include <camber/optimization/trust_region.hpp>
@@ -46,6 +47,9 @@ const deck::Keys<design::DeformationOptions>& deformation_keys();
 const deck::Keys<design::CstOptions>& cst_keys();
 /// ffd_degree_x, ffd_degree_y.
 const deck::Keys<design::FfdOptions>& ffd_keys();
+/// parametrization, wall, bumps_per_surface, and cst_keys' and ffd_keys'
+/// (the design section's choice of parametrization).
+const deck::Keys<design::ParametrizationSettings>& parametrization_keys();
 /// bound (the design section's).
 const deck::Keys<ShapeDesignSettings>& design_bound_keys();
 /// objective, max_iterations, ftol_rel (of the optimizer), thickness_fraction,

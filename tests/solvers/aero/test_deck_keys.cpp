@@ -23,8 +23,7 @@ deck::Schema schema() {
   auto& design = s.section("design", "Design.");
   aero::design_bound_keys().declare(design);
   aero::deformation_keys().declare(design);
-  aero::cst_keys().declare(design);
-  aero::ffd_keys().declare(design);
+  aero::parametrization_keys().declare(design);
   auto& optimizer = s.section("optimizer", "Optimizer.");
   aero::shape_design_keys().declare(optimizer);
   aero::airfoil_constraint_keys().declare(optimizer);
@@ -78,7 +77,8 @@ TEST(AeroDeckKeys, LiftNamesTargetsAndTheMoment) {
 
 TEST(AeroDeckKeys, DeformationParametrizationsWingAndNetworks) {
   const deck::Deck d = deck::parse_deck(
-      "design:\n  deformation: rbf\n  rbf_support: 2.0\n  cst_order: 4\n  ffd_degree_x: 8\n"
+      "design:\n  deformation: rbf\n  rbf_support: 2.0\n  parametrization: cst\n  cst_order: 4\n"
+      "  ffd_degree_x: 8\n"
       "optimizer:\n  thickness_etas: [0.3, 0.6]\ntrust_region:\n  hidden: [16, 8]\n  members: 2\n",
       "design.yaml", schema());
   const camber::design::DeformationOptions o = aero::deformation_keys().read(d, "design");
@@ -87,6 +87,12 @@ TEST(AeroDeckKeys, DeformationParametrizationsWingAndNetworks) {
   EXPECT_EQ(o.exponent, camber::design::DeformationOptions{}.exponent);
   EXPECT_EQ(aero::cst_keys().read(d, "design").order, 4);
   EXPECT_EQ(aero::ffd_keys().read(d, "design").degree_x, 8);
+  const camber::design::ParametrizationSettings p = aero::parametrization_keys().read(d, "design");
+  EXPECT_EQ(p.kind, camber::design::ParametrizationKind::cst);
+  EXPECT_EQ(p.cst.order, 4);
+  EXPECT_EQ(p.ffd.degree_x, 8);
+  EXPECT_EQ(p.wall, camber::design::ParametrizationSettings{}.wall);
+  EXPECT_EQ(p.bumps_per_surface, camber::design::ParametrizationSettings{}.bumps_per_surface);
   aero::WingDesignSettings w;
   aero::wing_station_keys().read(d, "optimizer", w);
   EXPECT_EQ(w.thickness_etas, (std::vector<double>{0.3, 0.6}));
