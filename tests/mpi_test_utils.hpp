@@ -1,5 +1,6 @@
 // Helpers shared by MPI test suites: the world communicator, scratch
-// folders per rank count, and reading a written file back as text.
+// folders per rank count, reading a written file back as text, and the
+// camber::Error a call throws.
 #pragma once
 
 #include <mpi.h>
@@ -8,10 +9,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include <camber/core/error.hpp>
 #include <camber/core/runtime.hpp>
 
 namespace camber::test {
@@ -78,6 +81,18 @@ inline std::vector<std::vector<double>> read_csv_rows(const std::filesystem::pat
     rows.push_back(row);
   }
   return rows;
+}
+
+// The camber::Error that call() throws, or nothing if it returns (another
+// exception passes through).
+template <class F>
+std::optional<Error> error_from(F&& call) {
+  try {
+    call();
+  } catch (const Error& e) {
+    return e;
+  }
+  return std::nullopt;
 }
 
 }  // namespace camber::test
