@@ -212,9 +212,11 @@ TEST(Ensemble, ActiveLearningPicksWhereTheDataAreNot) {
     score.push_back(sd[static_cast<size_t>(2 * r)] / 0.8 + sd[static_cast<size_t>(2 * r + 1)] / 0.5);
   for (size_t k = 1; k < top.size(); ++k)
     EXPECT_GE(score[static_cast<size_t>(top[k - 1])], score[static_cast<size_t>(top[k])]);
-  for (index_t r = 0; r < 400; ++r)
-    if (std::find(top.begin(), top.end(), r) == top.end())
+  for (index_t r = 0; r < 400; ++r) {
+    if (std::find(top.begin(), top.end(), r) == top.end()) {
       EXPECT_LE(score[static_cast<size_t>(r)], score[static_cast<size_t>(top.back())]);
+    }
+  }
   std::printf("closest pair: %g with spacing 0.5, %g without\n", closest(picks), closest(top));
   EXPECT_GT(closest(picks), closest(top));
 }
