@@ -30,13 +30,14 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 }
 
 std::vector<OperatingPoint> resolved_points(const ShapeDesignSettings& s) {
-  if (s.points.empty()) return {{s.flow.flow.mach, s.flow.flow.alpha_deg, 1.0}};
-  for (const OperatingPoint& p : s.points)
+  std::vector<OperatingPoint> points = s.points;
+  if (points.empty()) points.push_back({s.flow.flow.mach, s.flow.flow.alpha_deg, 1.0});
+  for (const OperatingPoint& p : points)
     CAMBER_INPUT_REQUIRE(p.mach > 0.0 && p.weight > 0.0 && std::isfinite(p.alpha_deg),
                          "ShapeDesign: an operating point has mach "
-                             << p.mach << ", weight " << p.weight
-                             << "; both must be positive");
-  return s.points;
+                             << p.mach << ", weight " << p.weight << ", alpha " << p.alpha_deg
+                             << " deg; mach and weight must be positive, alpha finite");
+  return points;
 }
 
 }  // namespace

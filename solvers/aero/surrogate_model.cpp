@@ -78,6 +78,8 @@ void NetworkModel::fit(const opt::History& samples) {
 
 opt::Evaluation NetworkModel::evaluate(const std::vector<double>& x) {
   CAMBER_REQUIRE(ensemble_, "NetworkModel::evaluate before fit()");
+  CAMBER_INPUT_REQUIRE(static_cast<index_t>(x.size()) == n_, "NetworkModel::evaluate: " << x.size()
+                                                                  << " variables, the model has " << n_);
   const Tensor xt = Tensor::from_host({1, n_}, x);
   const std::vector<double> y = ensemble_->predict(xt).to_vector();
   const std::vector<double> j = ensemble_->jacobian(xt).to_vector();

@@ -9,7 +9,8 @@
 ///
 /// The networks see the design variables divided by the problem's scales
 /// (the bound on the bumps) and predict the objective and constraints
-/// relative to the first design's, in the problem's scales (so that the
+/// relative to the first successfully evaluated design's (the baseline,
+/// unless its flow failed), in the problem's scales (so that the
 /// baseline drag is 1): the normalisation is fixed at the first fit, and
 /// each later fit fine-tunes the members from their weights.
 ///

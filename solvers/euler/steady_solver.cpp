@@ -303,8 +303,8 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
       break;
     }
     // The CFL number grows by the factor the residual fell (switched
-    // evolution relaxation), at most cfl_growth per step, and is cut when the
-    // residual rose.
+    // evolution relaxation), at most cfl_growth per step, held when the
+    // residual rose and cut when it more than doubled.
     if (it > 1) {
       const double ratio = previous_all / std::max(norms.all, 1e-300);
       if (second_order && last_alpha < 1.0)

@@ -13,7 +13,8 @@
 /// in 3-D) matrix. As
 /// the residual falls the CFL number grows by the same factor (switched
 /// evolution relaxation, at most cfl_growth per step; a step that raised the
-/// residual multiplies it by cfl_cut instead), so the iteration turns into
+/// residual holds it, and one that more than doubled it multiplies it by
+/// cfl_cut), so the iteration turns into
 /// Newton's method and converges quadratically. alpha < 1 only where the full
 /// step would make a density or pressure negative (halved until it does
 /// not); a step that needs alpha below 1/64 is rejected, the CFL number cut
@@ -119,7 +120,7 @@ struct SteadyOptions {
   double cfl_start = 10.0;
   double cfl_max = 1e10;
   double cfl_growth = 10.0;  // largest factor per step (when the residual falls)
-  double cfl_cut = 0.5;      // factor when the residual rose
+  double cfl_cut = 0.5;      // factor when the residual more than doubled
   double linear_rel_tolerance = 1e-3;
   int linear_max_iterations = 200;
   // Second order only (Discretization::spatial().order == 2). false: the

@@ -125,6 +125,13 @@ TEST(NetworkModel, ALinearNetworkFitsLinearDataInTheProblemsScales) {
   ASSERT_EQ(member.output_stats().stddev.size(), 3u);
   for (size_t j = 0; j < 3; ++j) EXPECT_NEAR(member.output_stats().stddev[j], out_scale[j], 1e-15 * out_scale[j]);
 
+  // A point with a variable too many is bad input.
+  std::vector<double> longer = x;
+  longer.push_back(0.0);
+  const auto wrong = test::error_from([&] { model.evaluate(longer); });
+  ASSERT_TRUE(wrong.has_value());
+  EXPECT_EQ(wrong->exit_code(), 2);
+
   // The linear functions, in the networks' scales.
   const opt::Evaluation e = model.evaluate(x);
   ASSERT_EQ(e.inequality.size(), 3u);
