@@ -144,6 +144,7 @@
 #include <camber/nn/serve/metrics.hpp>
 #include <camber/nn/serve/request.hpp>
 #include <camber/nn/serve/server.hpp>
+#include <camber/nn/serve/reloader.hpp>
 #endif
 #if CAMBER_WITH_PETSC
 #include <camber/solvers/heat/heat_conduction.hpp>

@@ -1,12 +1,8 @@
 #include "model_commands.hpp"
 
 #include <mpi.h>
-#include <signal.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -16,7 +12,6 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
-#include <thread>
 #include <sstream>
 
 #include <camber/core/config.hpp>
@@ -35,7 +30,7 @@
 #include <camber/nn/onnx/onnx_export.hpp>
 #endif
 #if CAMBER_WITH_SERVE
-#include <camber/nn/serve/server.hpp>
+#include <camber/nn/serve/reloader.hpp>
 #endif
 
 namespace camber::app {
@@ -249,19 +244,6 @@ int command_infer(const InferOptions& o, const Runtime& runtime) {
 }
 
 #if CAMBER_WITH_SERVE
-namespace {
-
-// SIGTERM and SIGINT write a byte to a pipe (all a signal handler may
-// safely do); a watcher thread reads it and stops the server.
-int stop_pipe_write = -1;
-
-extern "C" void on_stop_signal(int) {
-  const char c = 1;
-  if (stop_pipe_write >= 0) (void)!::write(stop_pipe_write, &c, 1);
-}
-
-}  // namespace
-
 int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
   collective_guard(runtime.comm(), [&] {
     CAMBER_INPUT_REQUIRE(runtime.size() == 1, "serve runs on one rank (got " << runtime.size()
@@ -276,32 +258,29 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
   // Each model: [NAME=]FILE or [NAME=]REFERENCE. A registry reference is
   // followed: when it names another version, that version takes over (hot
   // reload).
-  struct Slot {
-    std::string given, spec, path;
-    bool followed = false;
-  };
-  std::vector<Slot> slots;
   std::vector<nn::serve::NamedModel> models;
+  std::vector<nn::serve::FollowedModel> followed;
   std::string described;
   for (const std::string& text : o.models) {
-    Slot slot{text, text, "", false};
-    std::string name;
+    std::string name, spec = text;
     std::error_code ec;
     const std::size_t eq = text.find('=');
     if (eq != std::string::npos && !fs::is_regular_file(text, ec)) {
       name = text.substr(0, eq);
-      slot.spec = text.substr(eq + 1);
+      spec = text.substr(eq + 1);
     }
-    const nn::registry::ResolvedModel r = nn::registry::resolve_model(slot.spec);
-    slot.path = r.path;
-    slot.followed = !fs::is_regular_file(slot.spec, ec) && o.reload_ms > 0;
-    if (name.empty()) name = r.name.empty() ? fs::path(slot.spec).stem().string() : r.name;
+    const nn::registry::ResolvedModel r = nn::registry::resolve_model(spec);
+    if (!fs::is_regular_file(spec, ec))
+      followed.push_back({models.size(), text, [spec] {
+                            const nn::registry::ResolvedModel now = nn::registry::resolve_model(spec);
+                            return nn::serve::Resolved{now.path, std::to_string(now.version)};
+                          }});
+    if (name.empty()) name = r.name.empty() ? fs::path(spec).stem().string() : r.name;
     const std::string version = r.version > 0 ? std::to_string(r.version) : "1";
     nn::io::Model model = nn::io::load_model(r.path);
     described += (described.empty() ? "" : "; ") + name + " version " + version + " (" + text + ", " +
                  model.surrogate.network().describe() + ")";
     models.push_back({name, version, std::move(model)});
-    slots.push_back(std::move(slot));
   }
   nn::serve::ServeOptions so;
   so.host = o.host;
@@ -319,22 +298,6 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
   so.rate_burst = o.rate_burst;
   nn::serve::InferenceServer server(std::move(models), so);
   const int port = server.bind();
-
-  int fds[2] = {-1, -1};
-  CAMBER_REQUIRE(::pipe(fds) == 0, "serve: pipe() failed");
-  stop_pipe_write = fds[1];
-  struct sigaction sa {};
-  sa.sa_handler = on_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  struct sigaction old_term {}, old_int {};
-  sigaction(SIGTERM, &sa, &old_term);
-  sigaction(SIGINT, &sa, &old_int);
-  std::thread watcher([&] {
-    char c = 0;
-    while (::read(fds[0], &c, 1) < 0 && errno == EINTR) {
-    }
-    server.stop();
-  });
   logging::info(CAMBER_MSG("serve: " << described << " on "
                                      << (o.tls_cert.empty() ? "http" : "https") << "://" << o.host
                                      << ":" << port
@@ -347,72 +310,10 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
                                                            : "; bearer tokens of " + o.tokens +
                                                                  " (all but the health checks)")
                                      << "; SIGTERM or Ctrl-C stops"));
-  std::atomic<bool> stopping{false};
-  std::thread reloader;
-  // The tokens file is read again when it changes (a revocation takes
-  // effect without a restart).
-  auto stamp = [&o] {
-    std::error_code e;
-    const auto size = fs::file_size(o.tokens, e);
-    const auto time = fs::last_write_time(o.tokens, e);
-    return std::to_string(size) + ":" + std::to_string(time.time_since_epoch().count());
-  };
-  std::string tokens_stamp = o.tokens.empty() ? "" : stamp();
-  const bool follow = o.reload_ms > 0 && (!o.tokens.empty() ||
-                                          std::any_of(slots.begin(), slots.end(),
-                                                      [](const Slot& s) { return s.followed; }));
-  if (follow)
-    reloader = std::thread([&] {
-      // A registry file is named by its content: another path is another
-      // model, the same path the same one (nothing is read then).
-      while (!stopping) {
-        for (long waited = 0; waited < o.reload_ms && !stopping; waited += 50)
-          std::this_thread::sleep_for(std::chrono::milliseconds(std::min(50L, o.reload_ms - waited)));
-        if (stopping) break;
-        if (!o.tokens.empty() && stamp() != tokens_stamp) {
-          tokens_stamp = stamp();  // a file that fails to load is reported once
-          try {
-            nn::serve::TokenStore t = nn::serve::TokenStore::load(o.tokens);
-            std::size_t revoked = 0;
-            for (const auto& [hash, token] : t.tokens()) revoked += token.revoked ? 1 : 0;
-            const std::size_t total = t.tokens().size();
-            server.replace_tokens(std::move(t));
-            logging::info(CAMBER_MSG("serve: tokens reloaded from " << o.tokens << " (" << total - revoked
-                                                                    << " active, " << revoked
-                                                                    << " revoked)"));
-          } catch (const std::exception& e) {
-            logging::warn(std::string("serve: tokens not reloaded (the ones before stay): ") + e.what());
-          }
-        }
-        for (std::size_t k = 0; k < slots.size() && !stopping; ++k) {
-          Slot& slot = slots[k];
-          if (!slot.followed) continue;
-          try {
-            const nn::registry::ResolvedModel r = nn::registry::resolve_model(slot.spec);
-            if (r.path == slot.path) continue;
-            slot.path = r.path;  // a file that fails to load is reported once
-            nn::io::Model next = nn::io::load_model(r.path);
-            server.replace_model(k, std::to_string(r.version), std::move(next));
-            logging::info("serve: " + slot.given + " is now version " + std::to_string(r.version) +
-                          " (" + r.path + ")");
-          } catch (const std::exception& e) {
-            // The version served stays; the registry or the file is looked
-            // at again next time.
-            logging::warn(std::string("serve: ") + slot.given + " not reloaded: " + e.what());
-          }
-        }
-      }
-    });
-  server.run();
-  stopping = true;
-  if (reloader.joinable()) reloader.join();
-  on_stop_signal(0);  // wakes the watcher if run() ended on its own
-  watcher.join();
-  sigaction(SIGTERM, &old_term, nullptr);
-  sigaction(SIGINT, &old_int, nullptr);
-  stop_pipe_write = -1;
-  ::close(fds[0]);
-  ::close(fds[1]);
+  nn::serve::Reloader reloader(server, std::move(followed), o.tokens, std::chrono::milliseconds(o.reload_ms));
+  reloader.start();
+  nn::serve::run_until_signal(server);
+  reloader.stop();
   const nn::serve::Metrics& m = server.metrics();
   logging::info(CAMBER_MSG("serve: stopped after "
                            << m.requests("/predict", 200) + m.requests("/v2/models/{name}/infer", 200)
