@@ -163,7 +163,7 @@
 #include <camber/solvers/euler/reconstruction.hpp>
 #include <camber/solvers/euler/shape_derivative.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/solvers/euler/unsteady.hpp>
 #if CAMBER_WITH_DECK
 #include <camber/solvers/euler/deck_keys.hpp>

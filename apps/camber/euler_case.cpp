@@ -22,7 +22,7 @@
 #include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
 #include <camber/solvers/euler/deck_keys.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 
 namespace camber::app {

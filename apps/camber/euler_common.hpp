@@ -23,7 +23,7 @@
 #include <camber/solvers/aero/shape_design.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/core/tensor.hpp>
 
 namespace camber::app {

@@ -42,7 +42,7 @@
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/core/runtime.hpp>
 #include <camber/solvers/euler/exact_jacobian.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 
 namespace eu = camber::solvers::euler;

@@ -57,7 +57,7 @@
 #include <camber/parallel/collectives.hpp>
 #include <camber/core/runtime.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 
 namespace camber {

@@ -37,7 +37,7 @@
 #include <camber/solvers/euler/adjoint.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/shape_derivative.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 #include "../common/onera_m6.hpp"
 

@@ -21,7 +21,7 @@
 #include <camber/core/error.hpp>
 #include <camber/core/runtime.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 
 namespace eu = camber::solvers::euler;

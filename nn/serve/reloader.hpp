@@ -3,7 +3,7 @@
 /// and bearer tokens current, and run_until_signal, which serves until
 /// SIGTERM or SIGINT. What `camber serve` runs around the server.
 ///
-/// A model given as a moving reference (a registry stage, NAME@prod) is
+/// A model given as a moving reference (a registry stage, `NAME@prod`) is
 /// resolved again every period; when it names another file, that file
 /// takes over (InferenceServer::replace_model: warmed up first, no request
 /// fails). A tokens file whose size or time changed is read again, so a

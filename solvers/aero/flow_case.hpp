@@ -41,7 +41,7 @@
 #include <camber/solvers/aero/wing_sections.hpp>
 #include <camber/solvers/euler/flow_conditions.hpp>
 #include <camber/solvers/euler/reconstruction.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 
 namespace camber::solvers::aero {
 

@@ -27,7 +27,7 @@
 #include <camber/io/hdf5_file.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/solvers/euler/discretization.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 
 namespace camber::solvers::aero {
 

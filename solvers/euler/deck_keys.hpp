@@ -29,7 +29,7 @@
 #include <camber/solvers/euler/flow_conditions.hpp>
 #include <camber/solvers/euler/reconstruction.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 
 namespace camber::solvers::euler {
 

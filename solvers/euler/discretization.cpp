@@ -20,6 +20,7 @@
 #include <camber/solvers/euler/flux.hpp>
 
 #include "detail/face_flux.hpp"
+#include "detail/reconstruction_kernels.hpp"
 
 namespace camber::solvers::euler {
 
@@ -30,6 +31,8 @@ using detail::InteriorFlux;
 using detail::field_of;
 using detail::outer_state;
 using detail::raw_tensor;
+using detail::OwnedRows;
+using detail::face_state;
 
 // The local cells' states as Dual<double, NV> whose derivative part is the
 // identity in the cells where seeded(c) != 0 and zero elsewhere: the seed

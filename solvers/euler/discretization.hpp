@@ -46,7 +46,7 @@
 /// face_jacobians() gives the exact n_vars x n_vars blocks dF/dU_L, dF/dU_R
 /// of the first-order fluxes from ad::jacobian: assembled, they are the exact
 /// Jacobian of the first-order residual (the Newton matrix of
-/// solvers/euler/steady_solver.hpp at order 1, its preconditioner at order
+/// solvers/euler/pseudo_transient_newton.hpp at order 1, its preconditioner at order
 /// 2). At the kinks of |.|, min and max in the fluxes and the limiter the
 /// conventions of autodiff/dual.hpp apply.
 ///

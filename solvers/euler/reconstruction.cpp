@@ -2,7 +2,13 @@
 
 #include <cmath>
 
+#include "detail/reconstruction_kernels.hpp"
+
 namespace camber::solvers::euler {
+
+using detail::LimiterForm;
+using detail::OwnedRows;
+using detail::limiter_form;
 
 // The table's names are string literals: null-terminated.
 const char* limiter_kind_name(LimiterKind kind) {

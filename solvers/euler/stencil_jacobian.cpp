@@ -31,6 +31,7 @@
 #include <camber/solvers/euler/discretization.hpp>
 
 #include "detail/face_flux.hpp"
+#include "detail/reconstruction_kernels.hpp"
 
 namespace camber::solvers::euler {
 
@@ -40,6 +41,14 @@ using detail::BoundaryFlux;
 using detail::InteriorFlux;
 using detail::field_of;
 using detail::outer_state;
+using detail::LimiterForm;
+using detail::limiter_form;
+using detail::venkatakrishnan_cell;
+using detail::neighbour_extremes;
+using detail::smooth_range_add;
+using detail::smooth_neighbour_range;
+using detail::reconstructed_state;
+using detail::face_state;
 
 // The flux through one face as a function of one side's primitive face
 // state, the other side's (conserved) state fixed.

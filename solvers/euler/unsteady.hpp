@@ -43,7 +43,7 @@
 ///   // U now holds the state at t = 0.2; s.n_steps steps were taken.
 /// @endcode
 ///
-/// Steady solutions want solvers/euler/steady_solver.hpp (Newton with local
+/// Steady solutions want solvers/euler/pseudo_transient_newton.hpp (Newton with local
 /// time steps) instead: explicit global steps take O(1/h) steps per unit
 /// time and are for transients.
 ///

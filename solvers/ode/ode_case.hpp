@@ -75,9 +75,10 @@ struct OdeCaseResult {
 /// integrates the whole system.
 OdeCaseResult run_ode_case(const OdeCase& c);
 
-/// t,y1..yn[,dy1_dp1..dyn_dpm] at 17 digits, written atomically.
+/// `t,y1,..,yn` (and `dy1_dp1,..` with forward sensitivities) at 17 digits,
+/// written atomically.
 void write_ode_solution_csv(const std::string& path, const OdeCase& c, const OdeCaseResult& r);
-/// quantity,value: G, dG_dp<j>, dG_dy0_<i>; needs r.gradient.
+/// `quantity,value` rows: G, `dG_dp1` .., `dG_dy0_1` ..; needs r.gradient.
 void write_ode_gradient_csv(const std::string& path, const OdeCaseResult& r);
 
 }  // namespace camber::solvers::ode

@@ -42,7 +42,7 @@
 #include <camber/design/mesh_deformation.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
 #include <camber/core/tensor.hpp>
 #include "tests/mpi_test_utils.hpp"

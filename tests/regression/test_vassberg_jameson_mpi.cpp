@@ -34,7 +34,7 @@
 #include <camber/mesh/karman_trefftz_ogrid.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/solvers/euler/discretization.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include "tests/mpi_test_utils.hpp"
 #include "tests/solvers/euler/euler_test_utils.hpp"
 #include "tests/solvers/petsc_environment.hpp"

@@ -23,7 +23,7 @@
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/solvers/euler/discretization.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include "tests/mpi_test_utils.hpp"
 #include "tests/shared_data.hpp"
 #include "tests/solvers/petsc_environment.hpp"

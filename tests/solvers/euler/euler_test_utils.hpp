@@ -24,7 +24,7 @@
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/exact_jacobian.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>
 #include <camber/core/tensor.hpp>

@@ -22,7 +22,7 @@
 #include <camber/mesh/generators.hpp>
 #include <camber/solvers/euler/adjoint.hpp>
 #include <camber/solvers/euler/discretization.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/core/tensor.hpp>
 #include "tests/mpi_test_utils.hpp"

@@ -1,6 +1,6 @@
 // Tests of the first-order Euler finite-volume discretization
 // (solvers/euler/discretization.hpp) and its Newton solver
-// (solvers/euler/steady_solver.hpp) at 1, 2 and 4 ranks.
+// (solvers/euler/pseudo_transient_newton.hpp) at 1, 2 and 4 ranks.
 //
 // Every expected value is math or an outside reference:
 //   * free-stream preservation: a uniform state has zero residual on any
@@ -45,7 +45,7 @@
 #include <camber/core/runtime.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/core/tensor.hpp>
 #include "tests/mpi_test_utils.hpp"
 #include "tests/solvers/euler/euler_test_utils.hpp"

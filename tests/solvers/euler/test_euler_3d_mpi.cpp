@@ -51,7 +51,7 @@
 #include <camber/solvers/euler/exact_jacobian.hpp>
 #include <camber/solvers/euler/flux.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>
 #include "tests/mpi_test_utils.hpp"

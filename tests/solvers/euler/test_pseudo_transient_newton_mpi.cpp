@@ -1,4 +1,4 @@
-// solvers/euler/steady_solver.hpp at 1, 2 and 4 ranks: solve_steady's
+// solvers/euler/pseudo_transient_newton.hpp at 1, 2 and 4 ranks: solve_steady's
 // documented contract, on small meshes (a 32 x 16 NACA 0012 O-grid at
 // M 0.5, a channel whose walls are aligned with the flow):
 //  - the free stream, an exact solution, is converged before any step;
@@ -40,7 +40,7 @@
 #include <camber/mesh/generators.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/solvers/euler/discretization.hpp>
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include "tests/mpi_test_utils.hpp"
 #include "tests/solvers/euler/euler_test_utils.hpp"
 #include "tests/solvers/petsc_environment.hpp"

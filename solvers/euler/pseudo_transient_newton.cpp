@@ -1,4 +1,4 @@
-#include <camber/solvers/euler/steady_solver.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 
 #include <camber/solvers/euler/exact_jacobian.hpp>
 
