@@ -1,6 +1,7 @@
 // Tests of solvers/euler/reconstruction.hpp: the smooth limiter's extremes.
 // Shared helpers and the units of every tolerance: flux_test_utils.hpp.
 #include "flux_test_utils.hpp"
+#include "tests/common/central_difference.hpp"
 
 namespace camber_test_euler_flux {
 
@@ -51,7 +52,8 @@ TEST(EulerLimiter, SmoothFormHasNoKinkWhereFacesTie) {
   const D1 grad[2] = {gx, D1(g)};
   const D1 p = eu::venkatakrishnan_cell(D1(d_max), D1(d_min), grad, tf, 0, 2,
                                         eu::LimiterForm::smooth, eps2);
-  const double fd = (phi(eu::LimiterForm::smooth, g + h) - phi(eu::LimiterForm::smooth, g - h)) / (2 * h);
+  const double fd =
+      camber::test::central_difference([&](double gx) { return phi(eu::LimiterForm::smooth, gx); }, g, h);
   EXPECT_LT(p.val(), 1.0);
   EXPECT_NEAR(p.der(0), fd, 1e-7);
   const auto smooth = one_sided(eu::LimiterForm::smooth);
