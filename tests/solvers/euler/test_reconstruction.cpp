@@ -53,7 +53,7 @@ TEST(EulerLimiter, SmoothFormHasNoKinkWhereFacesTie) {
   const D1 p = eu::venkatakrishnan_cell(D1(d_max), D1(d_min), grad, tf, 0, 2,
                                         eu::LimiterForm::smooth, eps2);
   const double fd =
-      camber::test::central_difference([&](double gx) { return phi(eu::LimiterForm::smooth, gx); }, g, h);
+      camber::test::central_difference([&](double x) { return phi(eu::LimiterForm::smooth, x); }, g, h);
   EXPECT_LT(p.val(), 1.0);
   EXPECT_NEAR(p.der(0), fd, 1e-7);
   const auto smooth = one_sided(eu::LimiterForm::smooth);
