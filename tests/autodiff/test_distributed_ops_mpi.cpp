@@ -16,11 +16,13 @@
 #include <camber/parallel/collectives.hpp>
 #include <camber/parallel/partition.hpp>
 #include <camber/core/runtime.hpp>
+#include "tests/common/central_difference.hpp"
 #include "tests/parallel/graphs.hpp"
 
 namespace ad = camber::ad;
 using camber::Tensor;
 using camber::index_t;
+using camber::test::central_difference;
 
 namespace {
 
@@ -130,7 +132,7 @@ TEST(DistributedOps, GradientMatchesCollectiveCentralDifferences) {
       ad::NoGradGuard no_grad;
       return loss(ad::constant(xp), s, w).item();
     };
-    const double fd = (eval(h) - eval(-h)) / (2 * h);
+    const double fd = central_difference(eval, 0.0, h);
     const double ad_value = sum_over_ranks(mine ? gh[static_cast<size_t>(local)] : 0.0);
     EXPECT_NEAR(ad_value, fd, 1e-8 * (1.0 + std::fabs(fd))) << "global cell " << c;
   }
@@ -152,8 +154,7 @@ TEST(DistributedOps, HessianVectorProductMatchesDifferencesOfGradients) {
   };
   // Central difference of gradients along v; truncation h^2 |L''''| ~ 1e-8.
   const double h = 1e-4;
-  Tensor fd = camber::sub(grad_at(h), grad_at(-h));
-  fd *= 1.0 / (2 * h);
+  const Tensor fd = central_difference(grad_at, 0.0, h);
   const auto a = hv.to_vector();
   const auto b = fd.to_vector();
   double worst = 0.0;

@@ -15,6 +15,8 @@
 #include <camber/autodiff/dual.hpp>
 #include <camber/autodiff/jacobian.hpp>
 
+#include "tests/common/central_difference.hpp"
+
 namespace camber_test_dual {
 
 namespace ad = camber::ad;
@@ -826,21 +828,19 @@ TEST(DualHelpers, FiniteDifferenceCrossCheck) {
     // Central differences, h = 1e-6: truncation h^2 f'''/6 ~ 1e-12 and
     // cancellation eps |f| / h ~ 1e-10, so 1e-8 has a wide margin.
     const double h = 1e-6;
+    const std::vector<double> fd = camber::test::central_gradient(Composite{}, x, h);
+    // The Hessian: central differences of the (AD) gradient.
+    const auto hd = camber::test::central_jacobian(
+        [](const double (&y)[3]) {
+          double gy[3];
+          ad::gradient(Composite{}, y, gy);
+          return std::vector<double>(gy, gy + 3);
+        },
+        x, h);
     for (int i = 0; i < 3; ++i) {
-      double xp[3] = {x[0], x[1], x[2]}, xm[3] = {x[0], x[1], x[2]};
-      xp[i] += h;
-      xm[i] -= h;
-      const double fd = (Composite{}(xp) - Composite{}(xm)) / (2 * h);
-      EXPECT_NEAR(g[i], fd, 1e-8 * (1 + std::abs(fd))) << "d/dx" << i;
-
-      // Hessian column i: central differences of the (AD) gradient.
-      double gp[3], gm[3];
-      ad::gradient(Composite{}, xp, gp);
-      ad::gradient(Composite{}, xm, gm);
-      for (int j = 0; j < 3; ++j) {
-        const double hd = (gp[j] - gm[j]) / (2 * h);
-        EXPECT_NEAR(H[j][i], hd, 1e-7 * (1 + std::abs(hd))) << "d2/dx" << j << "dx" << i;
-      }
+      EXPECT_NEAR(g[i], fd[i], 1e-8 * (1 + std::abs(fd[i]))) << "d/dx" << i;
+      for (int j = 0; j < 3; ++j)
+        EXPECT_NEAR(H[j][i], hd[j][i], 1e-7 * (1 + std::abs(hd[j][i]))) << "d2/dx" << j << "dx" << i;
     }
   }
 }

@@ -30,6 +30,7 @@
 #include <camber/core/config.hpp>
 #include <camber/core/runtime.hpp>
 #include <camber/core/tensor.hpp>
+#include "tests/common/central_difference.hpp"
 #include "tests/mpi_test_utils.hpp"
 #include "tests/shared_data.hpp"
 
@@ -518,20 +519,20 @@ TEST(DistributedMesh, AreaGradientMatchesSerialAndFiniteDifferences) {
     // difference of two totals of ~7850: 1e-12 * 7850 / h.
     const double h = 1e-3;
     std::array<double, 2> fd{};
-    for (int d = 0; d < 2; ++d) {
-      double total[2];
-      for (int s = 0; s < 2; ++s) {
-        Kokkos::View<double**> xs("x", g.n_nodes(), 2);
-        auto xh = Kokkos::create_mirror_view(xs);
-        Kokkos::deep_copy(xh, x);
-        xh(node, d) += s == 0 ? h : -h;
-        Kokkos::deep_copy(xs, xh);
-        const auto v = on_host(mesh::compute_geometry(g, xs).cell_volume);
-        total[s] = 0;
-        for (index_t c = 0; c < g.n_cells(); ++c) total[s] += v(c);
-      }
-      fd[d] = (total[0] - total[1]) / (2 * h);
-    }
+    for (int d = 0; d < 2; ++d)
+      fd[d] = camber::test::central_difference(
+          [&](double t) {
+            Kokkos::View<double**> xs("x", g.n_nodes(), 2);
+            auto xh = Kokkos::create_mirror_view(xs);
+            Kokkos::deep_copy(xh, x);
+            xh(node, d) += t;
+            Kokkos::deep_copy(xs, xh);
+            const auto v = on_host(mesh::compute_geometry(g, xs).cell_volume);
+            double total = 0;
+            for (index_t c = 0; c < g.n_cells(); ++c) total += v(c);
+            return total;
+          },
+          0.0, h);
     if (rank() == 0)
       std::printf("[ gradient  ] node %lld (%.4g, %.4g): ranks %.15g %.15g | serial %.15g "
                   "%.15g | FD %.10g %.10g\n",

@@ -21,6 +21,7 @@
 #include <camber/mesh/geometry.hpp>
 #include <camber/mesh/su2_reader.hpp>
 #include "mesh_test_utils.hpp"
+#include "tests/common/central_difference.hpp"
 #include "tests/shared_data.hpp"
 
 namespace camber_test_mesh {
@@ -28,6 +29,9 @@ namespace camber_test_mesh {
 using namespace camber::mesh;
 namespace ad = camber::ad;
 using D2 = ad::Dual<double, 2>;
+using camber::test::central_difference;
+using camber::test::central_gradient;
+using camber::test::central_jacobian;
 
 constexpr double fd_step = 1e-6;
 constexpr double fd_tol = 1e-8;
@@ -60,22 +64,15 @@ struct QuadQuantity {
   }
 };
 
-double fd(const QuadQuantity& f, const double (&v)[8], int n, double h) {
-  double p[8], m[8];
-  for (int i = 0; i < 8; ++i) p[i] = m[i] = v[i];
-  p[n] += h;
-  m[n] -= h;
-  return (f(p) - f(m)) / (2 * h);
-}
-
 TEST(GeometryKernels, CellAreaAndCentroidDerivatives) {
   for (int k = 0; k < 3; ++k) {
     const QuadQuantity f{k};
     double g[8];
     const double value = ad::gradient(f, quad, g);
     EXPECT_DOUBLE_EQ(value, f(quad));
+    const std::vector<double> fd = central_gradient(f, quad, fd_step);
     for (int n = 0; n < 8; ++n)
-      EXPECT_TRUE(close(g[n], fd(f, quad, n, fd_step), fd_tol)) << "quantity " << k << " dir " << n;
+      EXPECT_TRUE(close(g[n], fd[static_cast<size_t>(n)], fd_tol)) << "quantity " << k << " dir " << n;
   }
   // Area, by hand: A = 1/2 sum (x_i y_{i+1} - x_{i+1} y_i), so dA/dx_i =
   // (y_{i+1} - y_{i-1}) / 2 and dA/dy_i = (x_{i-1} - x_{i+1}) / 2.
@@ -106,16 +103,16 @@ TEST(GeometryKernels, SecondDerivatives) {
   const QuadQuantity cx{1};
   (void)ad::hessian(cx, quad, g, H);
   const double h = 1e-5;
-  for (int b = 0; b < 8; ++b) {
-    double p[8], m[8], gp[8], gm[8];
-    for (int i = 0; i < 8; ++i) p[i] = m[i] = quad[i];
-    p[b] += h;
-    m[b] -= h;
-    (void)ad::gradient(cx, p, gp);
-    (void)ad::gradient(cx, m, gm);
-    for (int a = 0; a < 8; ++a)
-      EXPECT_TRUE(close(H[a][b], (gp[a] - gm[a]) / (2 * h), 1e-7)) << a << ", " << b;
-  }
+  const auto fd = central_jacobian(
+      [&](const double (&p)[8]) {
+        double gp[8];
+        (void)ad::gradient(cx, p, gp);
+        return std::vector<double>(gp, gp + 8);
+      },
+      quad, h);
+  for (int a = 0; a < 8; ++a)
+    for (int b = 0; b < 8; ++b)
+      EXPECT_TRUE(close(H[a][b], fd[static_cast<size_t>(a)][static_cast<size_t>(b)], 1e-7)) << a << ", " << b;
 }
 
 TEST(GeometryKernels, FaceNormalAndAreaDerivatives) {
@@ -356,25 +353,32 @@ TEST(MeshGeometry, ThreeDimensionalCellsOnTheBrickMeshes) {
     }
     EXPECT_LE(closure, 1e-15) << kind;
     EXPECT_LE(closure_der, 1e-14) << kind;
-    // Central differences along tangent field 0.
+    // Central differences along tangent field 0: the cell volumes, then
+    // the face normals (face by face), of the mesh moved by t.
     const double h = 1e-6;
-    const GeometryFields<D> gp = compute_geometry(m, moved(h)), gm = compute_geometry(m, moved(-h));
-    const auto vp = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gp.cell_volume);
-    const auto vm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gm.cell_volume);
-    const auto np = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gp.face_normal);
-    const auto nm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gm.face_normal);
+    const std::vector<double> fd = central_difference(
+        [&](double t) {
+          const GeometryFields<D> gt = compute_geometry(m, moved(t));
+          const auto vt = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gt.cell_volume);
+          const auto nt = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gt.face_normal);
+          std::vector<double> values;
+          for (index_t c = 0; c < m.n_cells(); ++c) values.push_back(vt(c).val());
+          for (index_t f = 0; f < m.n_faces(); ++f)
+            for (int k = 0; k < 3; ++k) values.push_back(nt(f, k).val());
+          return values;
+        },
+        0.0, h);
     double dmax = 0.0, err = 0.0;
     for (index_t c = 0; c < m.n_cells(); ++c) {
-      const double fd = (vp(c).val() - vm(c).val()) / (2 * h);
       dmax = std::max(dmax, std::abs(vd(c).der(0)));
-      err = std::max(err, std::abs(fd - vd(c).der(0)));
+      err = std::max(err, std::abs(fd[static_cast<size_t>(c)] - vd(c).der(0)));
     }
     double nmax = 0.0, nerr = 0.0;
     for (index_t f = 0; f < m.n_faces(); ++f)
       for (int k = 0; k < 3; ++k) {
-        const double fd = (np(f, k).val() - nm(f, k).val()) / (2 * h);
+        const double fd_n = fd[static_cast<size_t>(m.n_cells() + 3 * f + k)];
         nmax = std::max(nmax, std::abs(nd(f, k).der(0)));
-        nerr = std::max(nerr, std::abs(fd - nd(f, k).der(0)));
+        nerr = std::max(nerr, std::abs(fd_n - nd(f, k).der(0)));
       }
     std::cout << kind << ": closure " << closure << ", of its derivative " << closure_der
               << "; dV error " << err << " of " << dmax << ", dn error " << nerr << " of " << nmax

@@ -17,6 +17,8 @@
 #include <camber/nn/layers.hpp>
 #include <camber/nn/loss.hpp>
 
+#include "tests/common/central_difference.hpp"
+
 namespace {
 
 namespace ad = camber::ad;
@@ -412,12 +414,13 @@ TEST(JacobianMisfit, LinearLayerIsExactAndTheMlpWeightGradientMatchesDifferences
     const std::vector<double> gp = g[p].to_vector();
     for (index_t i = 0; i < value.size(); i += 3) {  // every third entry of every parameter
       const double v0 = value.data()[i];
-      value.data()[i] = v0 + h;
-      const double fp = misfit().item();
-      value.data()[i] = v0 - h;
-      const double fm = misfit().item();
+      const double fd = camber::test::central_difference(
+          [&](double vi) {
+            value.data()[i] = vi;
+            return misfit().item();
+          },
+          v0, h);
       value.data()[i] = v0;
-      const double fd = (fp - fm) / (2 * h);
       worst = std::max(worst, std::abs(gp[static_cast<size_t>(i)] - fd) / largest);
       EXPECT_NEAR(gp[static_cast<size_t>(i)], fd, 1e-7 * largest) << "parameter " << p << " entry " << i;
     }

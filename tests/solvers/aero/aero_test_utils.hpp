@@ -26,6 +26,8 @@
 #include <camber/mesh/generators.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
 
+#include "tests/common/central_difference.hpp"
+
 namespace camber::test {
 
 inline mesh::Mesh small_section_mesh() {
@@ -149,29 +151,26 @@ inline std::vector<std::vector<double>> gradients(const opt::Evaluation& e) {
 }
 
 // Derivative test: every gradient of e = evaluate(x) against central
-// differences of evaluate() itself, in variable k with step h[k], each to
-// rel_tol of its function's largest gradient component (an exactly flat
-// function: to rel_tol). Returns the largest relative disagreement.
+// differences of evaluate() itself (central_partials), in variable k with
+// step h[k], each to rel_tol of its function's largest gradient component
+// (an exactly flat function: to rel_tol). Returns the largest relative disagreement.
 inline double check_central_differences(const std::function<opt::Evaluation(const std::vector<double>&)>& evaluate,
                                         const std::vector<double>& x, const opt::Evaluation& e,
                                         const std::vector<double>& h, double rel_tol,
                                         const std::string& what) {
   const std::vector<std::vector<double>> g = gradients(e);
+  const std::vector<std::vector<double>> fd =
+      central_partials([&](const std::vector<double>& y) { return values(evaluate(y)); }, x, h);
   double worst = 0.0;
   for (size_t k = 0; k < x.size(); ++k) {
-    std::vector<double> xp = x, xm = x;
-    xp[k] += h[k];
-    xm[k] -= h[k];
-    const std::vector<double> vp = values(evaluate(xp)), vm = values(evaluate(xm));
-    EXPECT_EQ(vp.size(), g.size());
-    for (size_t j = 0; j < g.size() && j < vp.size(); ++j) {
+    EXPECT_EQ(fd[k].size(), g.size());
+    for (size_t j = 0; j < g.size() && j < fd[k].size(); ++j) {
       EXPECT_EQ(g[j].size(), x.size()) << what << " function " << j;
       double largest = 0.0;
       for (double v : g[j]) largest = std::max(largest, std::abs(v));
       if (largest == 0.0) largest = 1.0;
-      const double fd = (vp[j] - vm[j]) / (2.0 * h[k]);
-      worst = std::max(worst, std::abs(g[j][k] - fd) / largest);
-      EXPECT_NEAR(g[j][k], fd, rel_tol * largest) << what << ": function " << j << ", variable " << k;
+      worst = std::max(worst, std::abs(g[j][k] - fd[k][j]) / largest);
+      EXPECT_NEAR(g[j][k], fd[k][j], rel_tol * largest) << what << ": function " << j << ", variable " << k;
     }
   }
   return worst;

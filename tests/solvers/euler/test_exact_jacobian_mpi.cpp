@@ -28,6 +28,7 @@
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>
 #include <camber/core/tensor.hpp>
+#include "tests/common/central_difference.hpp"
 #include "tests/mpi_test_utils.hpp"
 #include "tests/solvers/euler/euler_test_utils.hpp"
 #include "tests/solvers/petsc_environment.hpp"
@@ -183,13 +184,14 @@ TEST(EulerExactJacobian, ForceGradientMatchesFiniteDifferences) {
       for (std::uint64_t seed : {51u, 52u}) {
         const Tensor V = random_field(disc, seed);
         const double h = 1e-6;
-        Tensor up = U.clone(), um = U.clone();
-        up.axpy(h, V);
-        um.axpy(-h, V);
-        const Forces fp = disc.forces(up), fm = disc.forces(um);
-        const double coef_p = m == 0 ? fp.cl : m == 1 ? fp.cd : fp.cm;
-        const double coef_m = m == 0 ? fm.cl : m == 1 ? fm.cd : fm.cm;
-        const double fd = (coef_p - coef_m) / (2 * h);
+        const double fd = camber::test::central_difference(
+            [&](double t) {
+              Tensor u = U.clone();
+              u.axpy(t, V);
+              const Forces f = disc.forces(u);
+              return m == 0 ? f.cl : m == 1 ? f.cd : f.cm;
+            },
+            0.0, h);
         const double ad = dot_owned(disc, g, V);
         Tensor abs_g = g.clone();
         {

@@ -20,6 +20,7 @@
 #include <camber/solvers/heat/conductivity_inverse.hpp>
 #include <camber/solvers/heat/transient_heat.hpp>
 
+#include "tests/common/central_difference.hpp"
 #include "tests/mpi_test_utils.hpp"
 
 namespace camber {
@@ -148,7 +149,7 @@ TEST(TransientHeat, ProductsMatchFiniteDifferencesAndEachOther) {
   const auto w = heat.at_centroids([](double x, double y) { return x - 2 * y * y + 0.5; });
   const auto dm_dir = heat.at_centroids([](double x, double y) { return std::sin(5 * x * y) + 0.2; });
   const size_t n = T.size();
-  std::vector<double> jv(n), jtw(n), mtw(n), diag(n), fp(n), fm(n);
+  std::vector<double> jv(n), jtw(n), mtw(n), diag(n);
   heat.jvp(T.data(), v.data(), jv.data());
   heat.vjp_T(T.data(), w.data(), jtw.data());
   heat.vjp_m(T.data(), w.data(), mtw.data());
@@ -156,16 +157,16 @@ TEST(TransientHeat, ProductsMatchFiniteDifferencesAndEachOther) {
 
   // J v against a central difference (f is linear in T: exact but for round-off).
   const double eps = 1e-3;
-  std::vector<double> Tp(T), Tm(T);
-  for (size_t i = 0; i < n; ++i) {
-    Tp[i] += eps * v[i];
-    Tm[i] -= eps * v[i];
-  }
-  heat.rhs(Tp.data(), fp.data());
-  heat.rhs(Tm.data(), fm.data());
+  const std::vector<double> jv_fd = test::directional_difference(
+      [&](const std::vector<double>& Tt) {
+        std::vector<double> f(n);
+        heat.rhs(Tt.data(), f.data());
+        return f;
+      },
+      T, v, eps);
   double err = 0.0, big = 0.0;
   for (size_t i = 0; i < n; ++i) {
-    err = std::max(err, std::abs((fp[i] - fm[i]) / (2 * eps) - jv[i]));
+    err = std::max(err, std::abs(jv_fd[i] - jv[i]));
     big = std::max(big, std::abs(jv[i]));
   }
   err = par::allreduce_max(err, comm);
@@ -177,18 +178,16 @@ TEST(TransientHeat, ProductsMatchFiniteDifferencesAndEachOther) {
   EXPECT_NEAR(a, b, 1e-12 * std::abs(a));
 
   // (df/dm)^T w against the central difference of <f(m), w> along dm_dir.
-  std::vector<double> mp(m), mm(m);
   const double h = 1e-5;
-  for (size_t i = 0; i < n; ++i) {
-    mp[i] += h * dm_dir[i];
-    mm[i] -= h * dm_dir[i];
-  }
-  heat.set_log_conductivity(mp);
-  heat.rhs(T.data(), fp.data());
-  heat.set_log_conductivity(mm);
-  heat.rhs(T.data(), fm.data());
+  const double fd = test::directional_difference(
+      [&](const std::vector<double>& mt) {
+        std::vector<double> f(n);
+        heat.set_log_conductivity(mt);
+        heat.rhs(T.data(), f.data());
+        return dot(f, w, comm);
+      },
+      m, dm_dir, h);
   heat.set_log_conductivity(m);
-  const double fd = (dot(fp, w, comm) - dot(fm, w, comm)) / (2 * h);
   const double ad = dot(mtw, dm_dir, comm);
   test::say("heat products: <Jv,w> %.15e <v,J^T w> %.15e; d<f,w>/dm: adjoint %.12e, FD %.12e\n", a, b, ad, fd);
   EXPECT_NEAR(ad, fd, 1e-7 * std::abs(ad));
@@ -381,12 +380,8 @@ TEST(ConductivityInverse, AdjointGradientMatchesFiniteDifferences) {
   // must fall as h^2 (a factor (10/3)^2 = 11), which a wrong gradient's
   // would not.
   const auto central = [&](double h) {
-    std::vector<double> mp(m), mm(m);
-    for (size_t i = 0; i < m.size(); ++i) {
-      mp[i] += h * dir[i];
-      mm[i] -= h * dir[i];
-    }
-    return (objective.evaluate(mp).total() - objective.evaluate(mm).total()) / (2 * h);
+    return test::directional_difference(
+        [&](const std::vector<double>& mt) { return objective.evaluate(mt).total(); }, m, dir, h);
   };
   const double fd_coarse = central(1e-3), fd = central(3e-4);
   test::say("inverse gradient: J %.6e (misfit %.6e, regularization %.3e), adjoint %.10e, FD %.10e (h 1e-3), "

@@ -24,6 +24,8 @@
 #include <camber/solvers/ode/idas.hpp>
 #include <camber/solvers/ode/ode_op.hpp>
 
+#include "tests/common/central_difference.hpp"
+
 // The path of one of SUNDIALS' installed example files, declared as
 // `path`; without the file the test is skipped, or fails under CI.
 #define CAMBER_SUNDIALS_EXAMPLE(path, relative)                                              \
@@ -253,17 +255,15 @@ TEST(Cvodes, AdjointGradientMatchesCentralDifferences) {
   const std::vector<double> p{0.7, 1.3};
   const solvers::ode::IntegralGradient r = G(p, 0.5);
   const double h = 1e-3;
+  const auto G_of_p = [&](const std::vector<double>& q) { return G(q, 0.5).value; };
   for (int k = 0; k < 2; ++k) {
-    std::vector<double> pp = p, pm = p;
-    pp[static_cast<size_t>(k)] += h;
-    pm[static_cast<size_t>(k)] -= h;
-    const double fd = (G(pp, 0.5).value - G(pm, 0.5).value) / (2 * h);
+    const double fd = camber::test::central_partial(G_of_p, p, static_cast<size_t>(k), h);
     std::printf("dG/dp%d: adjoint %.12f, central difference %.12f\n", k, r.d_dp[static_cast<size_t>(k)], fd);
     // Central differences with h = 1e-3: truncation ~1e-6 times the third
     // derivative, integration noise ~1e-9 / h; hence 5e-6 relative.
     EXPECT_NEAR(r.d_dp[static_cast<size_t>(k)], fd, 5e-6 * std::abs(fd)) << "p" << k;
   }
-  const double fd_y0 = (G(p, 0.5 + h).value - G(p, 0.5 - h).value) / (2 * h);
+  const double fd_y0 = camber::test::central_difference([&](double y0) { return G(p, y0).value; }, 0.5, h);
   EXPECT_NEAR(r.d_dy0[0], fd_y0, 5e-6 * std::abs(fd_y0));
 }
 
@@ -414,20 +414,12 @@ TEST(OdeSolution, VjpMatchesCentralDifferences) {
   const solvers::ode::SolutionVjp g = solvers::ode::solution_vjp(solvers::ode::make_ode_system(2, lv_p, lotka), tight(), 0.0,
                                                        lv_y0, lv_times, lv_w, tight_adjoint());
   const double h = 1e-4;  // truncation ~1e-8, integration noise ~1e-10 / h
-  for (size_t j = 0; j < 4; ++j) {
-    std::vector<double> pp = lv_p, pm = lv_p;
-    pp[j] += h;
-    pm[j] -= h;
-    const double fd = (loss(pp, lv_y0) - loss(pm, lv_y0)) / (2 * h);
-    EXPECT_NEAR(g.d_p[j], fd, 1e-5 * std::abs(fd) + 1e-7) << "p" << j;
-  }
-  for (size_t i = 0; i < 2; ++i) {
-    std::vector<double> yp = lv_y0, ym = lv_y0;
-    yp[i] += h;
-    ym[i] -= h;
-    const double fd = (loss(lv_p, yp) - loss(lv_p, ym)) / (2 * h);
-    EXPECT_NEAR(g.d_y0[i], fd, 1e-5 * std::abs(fd) + 1e-7) << "y0 " << i;
-  }
+  const std::vector<double> fd_p =
+      camber::test::central_gradient([&](const std::vector<double>& p) { return loss(p, lv_y0); }, lv_p, h);
+  for (size_t j = 0; j < 4; ++j) EXPECT_NEAR(g.d_p[j], fd_p[j], 1e-5 * std::abs(fd_p[j]) + 1e-7) << "p" << j;
+  const std::vector<double> fd_y0 =
+      camber::test::central_gradient([&](const std::vector<double>& y0) { return loss(lv_p, y0); }, lv_y0, h);
+  for (size_t i = 0; i < 2; ++i) EXPECT_NEAR(g.d_y0[i], fd_y0[i], 1e-5 * std::abs(fd_y0[i]) + 1e-7) << "y0 " << i;
 }
 
 TEST(OdeSolution, IsAnOpOfTheAdEngine) {
@@ -493,17 +485,14 @@ TEST(OdeIntegral, IsAnOpWhoseGradientIsTheAdjoints) {
   EXPECT_DOUBLE_EQ(r.tangents[0].value().to_vector()[0], dir);
   // Its gradient against central differences of G itself.
   const double h = 1e-4;
-  for (size_t j = 0; j < 4; ++j) {
-    std::vector<double> pp = lv_p, pm = lv_p;
-    pp[j] += h;
-    pm[j] -= h;
-    const double gp = solvers::ode::integral_gradients(solvers::ode::make_ode_system(2, pp, lotka), g, tight(), 0.0,
-                                                  lv_y0, {3.0}, tight_adjoint())[0].value;
-    const double gm = solvers::ode::integral_gradients(solvers::ode::make_ode_system(2, pm, lotka), g, tight(), 0.0,
-                                                  lv_y0, {3.0}, tight_adjoint())[0].value;
-    const double fd = (gp - gm) / (2 * h);
-    EXPECT_NEAR(want.d_dp[j], fd, 1e-5 * std::abs(fd) + 1e-7) << "p" << j;
-  }
+  const std::vector<double> fd = camber::test::central_gradient(
+      [&](const std::vector<double>& q) {
+        return solvers::ode::integral_gradients(solvers::ode::make_ode_system(2, q, lotka), g, tight(), 0.0, lv_y0,
+                                                {3.0}, tight_adjoint())[0]
+            .value;
+      },
+      lv_p, h);
+  for (size_t j = 0; j < 4; ++j) EXPECT_NEAR(want.d_dp[j], fd[j], 1e-5 * std::abs(fd[j]) + 1e-7) << "p" << j;
 }
 
 }  // namespace
@@ -559,18 +548,13 @@ TEST(OdeIntegral, HessianVectorProductMatchesDifferencesOfGradientsAndIsSymmetri
   for (size_t j = 0; j < 4; ++j) EXPECT_NEAR(hv.gradient[j], g0.d_dp[j], 1e-8 * std::abs(g0.d_dp[j]) + 1e-10);
   EXPECT_NEAR(hv.value, g0.value, 1e-9 * std::abs(g0.value));
   const double h = 1e-4;
-  std::vector<double> pp = lv_p, pm = lv_p;
-  for (size_t j = 0; j < 4; ++j) {
-    pp[j] += h * v[j];
-    pm[j] -= h * v[j];
-  }
   const auto grad_at = [&](const std::vector<double>& p) {
     return solvers::ode::integral_gradients(solvers::ode::make_ode_system(2, p, lotka), g, tight(), 0.0, lv_y0, {3.0},
                                        tight_adjoint())[0].d_dp;
   };
-  const std::vector<double> gp = grad_at(pp), gm = grad_at(pm);
+  const std::vector<double> hv_fd = camber::test::directional_difference(grad_at, lv_p, v, h);
   for (size_t j = 0; j < 4; ++j) {
-    const double fd = (gp[j] - gm[j]) / (2 * h);
+    const double fd = hv_fd[j];
     std::printf("(H v)_%zu: forward over adjoint %.10f, differences of gradients %.10f\n", j, hv.hvp[j], fd);
     EXPECT_NEAR(hv.hvp[j], fd, 1e-5 * std::abs(fd) + 1e-7) << j;
   }
@@ -737,19 +721,15 @@ TEST(Idas, AdjointGradientMatchesCentralDifferences) {
     return solvers::ode::dae_integral_gradients(sys, g, o, 0.0, {y1, y2}, {-q[0] * y1 + q[1] * y2, 0.0}, {2.0}, a)[0];
   };
   const solvers::ode::DaeIntegralGradient r = value(p);
-  for (size_t j = 0; j < 3; ++j) {
-    // y2(0) = p2 follows from the algebraic equation; only differential
-    // initial values enter the adjoint (lambda(0)^T dF/dy' dy(0)/dp), and
-    // y1(0) = 1 does not depend on p.
-    // h = 1e-4: the O(h^2) truncation (1e-3 leaves 1.2e-6) and the
-    // integrators' noise over 2h (1e-5 leaves 2e-6) both under 1e-6.
-    const double h = 1e-4;
-    std::vector<double> up = p, dn = p;
-    up[j] += h;
-    dn[j] -= h;
-    const double fd = (value(up).value - value(dn).value) / (2 * h);
-    EXPECT_NEAR(r.d_dp[j], fd, 1e-6 * std::abs(fd) + 1e-9) << "p" << j;
-  }
+  // y2(0) = p2 follows from the algebraic equation; only differential
+  // initial values enter the adjoint (lambda(0)^T dF/dy' dy(0)/dp), and
+  // y1(0) = 1 does not depend on p.
+  // h = 1e-4: the O(h^2) truncation (1e-3 leaves 1.2e-6) and the
+  // integrators' noise over 2h (1e-5 leaves 2e-6) both under 1e-6.
+  const double h = 1e-4;
+  const std::vector<double> fd =
+      camber::test::central_gradient([&](const std::vector<double>& q) { return value(q).value; }, p, h);
+  for (size_t j = 0; j < 3; ++j) EXPECT_NEAR(r.d_dp[j], fd[j], 1e-6 * std::abs(fd[j]) + 1e-9) << "p" << j;
 }
 
 // The rows "t u" of an ARKODE example's printed table (t = 1 .. 10).

@@ -14,6 +14,8 @@
 #include <camber/core/error.hpp>
 #include <camber/solvers/ode/ode_case.hpp>
 
+#include "tests/common/central_difference.hpp"
+
 namespace {
 
 namespace ode = camber::solvers::ode;
@@ -61,17 +63,21 @@ TEST(OdeCase, ForwardSensitivitiesAreCentralDifferences) {
   const ode::OdeCaseResult plain = ode::run_ode_case(lotka_volterra());
   const size_t n = 2, k = r.t.size() - 1;
   for (size_t i = 0; i < n; ++i) EXPECT_NEAR(r.y[k][i], plain.y[k][i], 1e-6 * std::abs(plain.y[k][i]));
-  for (size_t j = 0; j < c.parameters.size(); ++j) {
-    const double h = 1e-5 * c.parameters[j];
-    ode::OdeCase up = lotka_volterra(), down = lotka_volterra();
-    up.parameters[j] += h;
-    down.parameters[j] -= h;
-    const auto yu = ode::run_ode_case(up).y[k], yd = ode::run_ode_case(down).y[k];
+  // Parameter j moved by 1e-5 of itself both ways; column j is dy/dp_j.
+  std::vector<double> h;
+  for (double p : c.parameters) h.push_back(1e-5 * p);
+  const auto columns = camber::test::central_partials(
+      [&](const std::vector<double>& p) {
+        ode::OdeCase moved = lotka_volterra();
+        moved.parameters = p;
+        return ode::run_ode_case(moved).y[k];
+      },
+      c.parameters, h);
+  for (size_t j = 0; j < c.parameters.size(); ++j)
     for (size_t i = 0; i < n; ++i) {
-      const double fd = (yu[i] - yd[i]) / (2.0 * h);
+      const double fd = columns[j][i];
       EXPECT_NEAR(r.s[k][j * n + i], fd, 1e-4 * (std::abs(fd) + 1.0)) << "dy" << i + 1 << "/dp" << j + 1;
     }
-  }
 }
 
 TEST(OdeCase, AdjointGradientIsCentralDifferences) {
@@ -89,12 +95,13 @@ TEST(OdeCase, AdjointGradientIsCentralDifferences) {
   // itself both ways.
   const auto check = [&c](std::vector<double> ode::OdeCase::*inputs, const std::vector<double>& adjoint,
                           const char* what) {
+    const auto integral_at = [&](const std::vector<double>& x) {
+      ode::OdeCase moved = c;
+      moved.*inputs = x;
+      return integral(moved);
+    };
     for (size_t j = 0; j < adjoint.size(); ++j) {
-      const double h = 1e-5 * (c.*inputs)[j];
-      ode::OdeCase up = c, down = c;
-      (up.*inputs)[j] += h;
-      (down.*inputs)[j] -= h;
-      const double fd = (integral(up) - integral(down)) / (2.0 * h);
+      const double fd = camber::test::central_partial(integral_at, c.*inputs, j, 1e-5 * (c.*inputs)[j]);
       EXPECT_NEAR(adjoint[j], fd, 1e-5 * (std::abs(fd) + 1.0)) << what << j + 1;
     }
   };
