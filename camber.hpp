@@ -69,6 +69,10 @@
 #include <camber/mesh/cgns_reader.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
+#include <camber/mesh/airfoil_grid.hpp>
+#if CAMBER_WITH_DECK
+#include <camber/mesh/deck_keys.hpp>
+#endif
 #include <camber/mesh/karman_trefftz_ogrid.hpp>
 #include <camber/mesh/geometry.hpp>
 #include <camber/mesh/gmsh_reader.hpp>

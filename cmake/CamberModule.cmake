@@ -45,8 +45,19 @@ function(camber_add_public_header header)
   install(FILES ${header} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${dest})
 endfunction()
 
+# camber_add_module(NAME <folder_name> [DECK_KEYS] SOURCES ... HEADERS ...
+#                   LINK ... PRIVATE_LINK ...)
+#
+# DECK_KEYS: the module has the deck key tables of its settings in
+# deck_keys.cpp and deck_keys.hpp, built (and Camber::deck linked) when
+# CAMBER_ENABLE_DECK is on.
 function(camber_add_module)
-  cmake_parse_arguments(M "" "NAME" "SOURCES;HEADERS;LINK;PRIVATE_LINK" ${ARGN})
+  cmake_parse_arguments(M "DECK_KEYS" "NAME" "SOURCES;HEADERS;LINK;PRIVATE_LINK" ${ARGN})
+  if(M_DECK_KEYS AND CAMBER_ENABLE_DECK)
+    list(APPEND M_SOURCES deck_keys.cpp)
+    list(APPEND M_HEADERS deck_keys.hpp)
+    list(APPEND M_LINK Camber::deck)
+  endif()
   # The layout rule, enforced: the target is named after its folder.
   camber_include_subdir(${CMAKE_CURRENT_SOURCE_DIR} sub)
   string(REPLACE "/" "_" expected "${sub}")

@@ -16,8 +16,7 @@
 #include <camber/core/progress.hpp>
 #include <camber/core/timer.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
-#include <camber/mesh/generators.hpp>
-#include <camber/mesh/karman_trefftz_ogrid.hpp>
+#include <camber/mesh/deck_keys.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
@@ -31,40 +30,17 @@ namespace fs = std::filesystem;
 
 namespace euler_app {
 
+mesh::AirfoilGridSettings airfoil_grid_settings(const deck::Deck& d) {
+  mesh::AirfoilGridSettings g = mesh::airfoil_grid_keys().read(d, "mesh");
+  if (!mesh_from_file(d)) g.kind = enum_from_name(mesh::airfoil_grid_kind_names, d.string("mesh.generate"), "mesh.generate");
+  if (!g.airfoil_file.empty()) g.airfoil_file = deck_relative_path(d, g.airfoil_file);
+  return g;
+}
+
 mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim, const std::string& what) {
   if (mesh_from_file(d)) return read_mesh_file(d, comm, max_dim, what);
   mesh::Mesh m;
-  const mesh::CellShape shape = d.string("mesh.cell_shape") == "quads"
-                                    ? mesh::CellShape::quads
-                                    : mesh::CellShape::triangles;
-  collective_guard(comm, [&] {
-    if (d.string("mesh.generate") == "karman_trefftz_ogrid") {
-      m = mesh::karman_trefftz_ogrid(static_cast<int>(d.integer("mesh.cells")), shape);
-      return;
-    }
-    const std::string& airfoil_file = d.string("mesh.airfoil_file");
-    const std::string airfoil_path = airfoil_file.empty() ? "" : deck_relative_path(d, airfoil_file);
-    if (!airfoil_file.empty() && !fs::exists(airfoil_path))
-      d.reject("mesh.airfoil_file", "cannot find '" + airfoil_path +
-                                        "' (relative paths start at the deck's folder)");
-    const bool conformal = d.string("mesh.generate") == "conformal_ogrid";
-    // The conformal grid's wall nodes lie on the polygon: a dense one.
-    const mesh::AirfoilSurface surface =
-        airfoil_file.empty() ? mesh::naca4(d.string("mesh.naca"),
-                                           d.boolean("mesh.sharp_trailing_edge"),
-                                           conformal ? 4001 : 201)
-                             : mesh::selig_dat(airfoil_path);
-    if (conformal) {
-      m = mesh::conformal_ogrid(surface, static_cast<int>(d.integer("mesh.cells_around")),
-                                static_cast<int>(d.integer("mesh.cells_normal")),
-                                d.real("mesh.farfield_chords"), nullptr, shape);
-      return;
-    }
-    m = mesh::airfoil_ogrid(surface, static_cast<int>(d.integer("mesh.cells_around")),
-                            static_cast<int>(d.integer("mesh.cells_normal")),
-                            d.real("mesh.first_cell_height"), d.real("mesh.farfield_chords"),
-                            nullptr, shape);
-  });
+  collective_guard(comm, [&] { m = mesh::airfoil_grid(airfoil_grid_settings(d)); });
   return m;
 }
 

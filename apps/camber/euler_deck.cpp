@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <camber/core/enum_names.hpp>
+#include <camber/mesh/deck_keys.hpp>
 #include <camber/nn/io/deck_keys.hpp>
 #include <camber/solvers/aero/deck_keys.hpp>
 #include <camber/solvers/aero/surrogate_design.hpp>
@@ -23,7 +24,8 @@ void declare_euler_schema(deck::Schema& s) {
   // Every default below that a library setting has is read from the
   // library's own settings structs: a deck and a C++ program that leave a
   // setting out get the same value.
-  s.section("mesh", "The computational mesh: an airfoil O-grid generated here, or a file.")
+  auto& mesh_section = s.section("mesh", "The computational mesh: an airfoil O-grid generated here, or a file.");
+  mesh_section
       .choice("generate", "airfoil_ogrid",
               {"airfoil_ogrid", "conformal_ogrid", "karman_trefftz_ogrid", "file"},
               "airfoil_ogrid: a structured O-grid around a NACA 4-digit airfoil, chord 1 "
@@ -35,25 +37,8 @@ void declare_euler_schema(deck::Schema& s) {
               "1.0089 (the paper's constants, far field ~150 chords). file: read mesh.file.")
       .string("file", "",
               "Mesh file (.su2, .msh or .cgns, by extension) when generate is file; a relative path "
-              "is relative to the deck's folder.")
-      .string("naca", "0012", "NACA 4-digit designation of the airfoil (e.g. 0012, 2412).")
-      .string("airfoil_file", "",
-              "airfoil_ogrid: a Selig-format .dat file of the airfoil, instead of mesh.naca "
-              "(relative to the deck's folder).")
-      .boolean("sharp_trailing_edge", true,
-               "Close the trailing edge (the ADODG modification of the NACA thickness law).")
-      .integer("cells_around", 128, deck::IntRange(16, 1 << 16), "Cells around the airfoil.")
-      .integer("cells_normal", 64, deck::IntRange(4, 1 << 16),
-               "Cells from the wall to the far field.")
-      .real("first_cell_height", 2e-3, deck::Range(1e-8, 0.1),
-            "Height of the first cell at the wall, in chords.")
-      .real("farfield_chords", 50.0, deck::Range(2.0, 1e4),
-            "Far-field radius, in chords from the airfoil.")
-      .integer("cells", 64, deck::IntRange(16, 1 << 14),
-               "karman_trefftz_ogrid: N, the cells around and from the wall out (even).")
-      .choice("cell_shape", "quads", {"quads", "triangles"},
-              "Generated O-grids: quads, or each quad split into two triangles (the same "
-              "nodes).");
+              "is relative to the deck's folder.");
+  mesh::airfoil_grid_keys().declare(mesh_section);
   auto& flow = s.section("flow", "The free stream and the reference quantities of the coefficients.");
   eu::flow_condition_keys().declare(flow);
   eu::flux_keys().declare(flow);
@@ -189,11 +174,6 @@ void validate_euler(const deck::Deck& d) {
   if (gen == "karman_trefftz_ogrid") foreign = ogrid_keys;
   if (gen == "airfoil_ogrid") foreign = kt_keys;
   if (gen == "conformal_ogrid") foreign = {"cells", "first_cell_height"};
-  if (gen == "conformal_ogrid" && d.has("mesh.sharp_trailing_edge") &&
-      !d.boolean("mesh.sharp_trailing_edge"))
-    d.reject("mesh.sharp_trailing_edge",
-             "conformal_ogrid needs a sharp trailing edge (the map is built on its angle); use "
-             "airfoil_ogrid for a blunt one");
   if (d.has("mesh.airfoil_file") && (d.has("mesh.naca") || d.has("mesh.sharp_trailing_edge")))
     d.reject(d.has("mesh.naca") ? "mesh.naca" : "mesh.sharp_trailing_edge",
              "the airfoil comes from mesh.airfoil_file, so this would be ignored; remove it");
@@ -203,13 +183,10 @@ void validate_euler(const deck::Deck& d) {
       if (d.has("mesh." + key))
         d.reject("mesh." + key, "does not shape a '" + gen + "' mesh, so it would be ignored; "
                                 "remove it");
-  if (gen == "karman_trefftz_ogrid" && d.integer("mesh.cells") % 2 != 0)
-    d.reject("mesh.cells", "must be even (the grid is built symmetric about the chord), got " +
-                               std::to_string(d.integer("mesh.cells")));
-  const std::string& naca = d.string("mesh.naca");
-  if (naca.size() != 4 || !std::all_of(naca.begin(), naca.end(), ::isdigit) ||
-      naca.substr(2) == "00")
-    d.reject("mesh.naca", "'" + naca + "' is not a NACA 4-digit designation (e.g. 0012, 2412)");
+  if (gen != "file")
+    mesh::validate_airfoil_grid(airfoil_grid_settings(d), [&d](const std::string& member, const std::string& what) {
+      d.reject("mesh." + member, what);
+    });
   std::set<std::string> seen;
   for (const auto& [kind, key] : eu::boundary_kind_names)
     for (const std::string& name : split_names(d.string("boundaries." + std::string(key))))
