@@ -266,7 +266,7 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
       ->required();
   quantize->add_option("--calibration-rows", quantize_options.calibration_rows,
                        "Calibrate on the first N rows (0: all)")
-      ->default_val(0);
+      ->capture_default_str();
 
 #if CAMBER_WITH_SERVE
   ServeCommandOptions serve_options;
@@ -281,43 +281,43 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
                     "optionally as SERVED_NAME=MODEL; a file is served under its stem as version 1, "
                     "a reference under its name and version")
       ->required();
-  serve->add_option("--host", serve_options.host, "Address to listen on")->default_val("127.0.0.1");
-  serve->add_option("--port", serve_options.port, "TCP port (0: any free port, printed)")
-      ->default_val(8080);
-  serve->add_option("--threads", serve_options.threads,
+  serve->add_option("--host", serve_options.server.host, "Address to listen on")->capture_default_str();
+  serve->add_option("--port", serve_options.server.port, "TCP port (0: any free port, printed)")
+      ->capture_default_str();
+  serve->add_option("--threads", serve_options.server.threads,
                     "HTTP worker threads (each open keep-alive connection holds one)")
-      ->default_val(64)->check(CLI::Range(1, 4096));
-  serve->add_option("--max-batch", serve_options.max_batch_rows,
+      ->capture_default_str()->check(CLI::Range(1, 4096));
+  serve->add_option("--max-batch", serve_options.server.max_batch_rows,
                     "Rows evaluated together at most (requests arriving together are batched)")
-      ->default_val(256);
+      ->capture_default_str();
   serve->add_option("--max-wait-us", serve_options.max_wait_us,
                     "Longest wait for more requests to batch, microseconds")
-      ->default_val(1000);
-  serve->add_option("--max-rows", serve_options.max_rows_per_request, "Rows per request at most")
-      ->default_val(10000);
-  serve->add_option("--max-body", serve_options.max_body_bytes, "Request body size limit, bytes")
-      ->default_val(1 << 20);
-  serve->add_option("--read-timeout", serve_options.read_timeout_s,
+      ->capture_default_str();
+  serve->add_option("--max-rows", serve_options.server.max_rows_per_request, "Rows per request at most")
+      ->capture_default_str();
+  serve->add_option("--max-body", serve_options.server.max_body_bytes, "Request body size limit, bytes")
+      ->capture_default_str();
+  serve->add_option("--read-timeout", serve_options.server.read_timeout_s,
                     "Seconds a client may take to send its request")
-      ->default_val(5)->check(CLI::Range(1, 3600));
-  serve->add_option("--tls-cert", serve_options.tls_cert,
+      ->capture_default_str()->check(CLI::Range(1, 3600));
+  serve->add_option("--tls-cert", serve_options.server.tls_cert,
                     "HTTPS: the server's certificate chain (PEM); needs --tls-key");
-  serve->add_option("--tls-key", serve_options.tls_key, "HTTPS: the server's private key (PEM)");
+  serve->add_option("--tls-key", serve_options.server.tls_key, "HTTPS: the server's private key (PEM)");
   serve->add_option("--tokens", serve_options.tokens,
                     "Bearer tokens (camber token add): every endpoint but the health checks needs "
                     "one; read again when the file changes (--reload-ms)");
-  serve->add_option("--rate-limit", serve_options.rate_per_token,
+  serve->add_option("--rate-limit", serve_options.server.rate_per_token,
                     "Requests per second each token may make on average (needs --tokens; "
                     "beyond: 429 with Retry-After)")
-      ->default_val(0.0)->check(CLI::NonNegativeNumber);
-  serve->add_option("--rate-burst", serve_options.rate_burst,
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
+  serve->add_option("--rate-burst", serve_options.server.rate_burst,
                     "Requests a token may make at once (default: the rate, at least 1)")
-      ->default_val(0.0)->check(CLI::NonNegativeNumber);
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
   serve->add_option("--reload-ms", serve_options.reload_ms,
                     "With a registry reference (NAME@STAGE): how often to look whether it names "
                     "another version, which then takes over without a failed request; with "
                     "--tokens, whether the tokens file changed (0: never)")
-      ->default_val(2000)->check(CLI::Range(0, 86400000));
+      ->capture_default_str()->check(CLI::Range(0, 86400000));
 
   std::string token_action, token_name, token_file;
   CLI::App* token = app.add_subcommand(
@@ -341,7 +341,7 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
       ->required();
   infer->add_option("-o,--output", infer_options.output, "Predictions: .csv or .h5")->required();
   infer->add_option("--batch", infer_options.batch, "Rows per prediction call")
-      ->default_val(4096);
+      ->capture_default_str();
 
   // The command comes first (the global flags take no values): an unknown
   // one is bad input whatever flags follow it, --help included.

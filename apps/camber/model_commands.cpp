@@ -249,10 +249,11 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
     CAMBER_INPUT_REQUIRE(runtime.size() == 1, "serve runs on one rank (got " << runtime.size()
                                                                              << "); start more servers "
                                                                                 "behind a load balancer");
-    CAMBER_INPUT_REQUIRE(o.port >= 0 && o.port <= 65535, "serve: --port " << o.port
+    CAMBER_INPUT_REQUIRE(o.server.port >= 0 && o.server.port <= 65535, "serve: --port " << o.server.port
                                                                           << " is not a TCP port");
     CAMBER_INPUT_REQUIRE(o.max_wait_us >= 0, "serve: --max-wait-us must be >= 0");
-    CAMBER_INPUT_REQUIRE(o.max_batch_rows > 0 && o.max_rows_per_request > 0 && o.max_body_bytes > 0,
+    CAMBER_INPUT_REQUIRE(o.server.max_batch_rows > 0 && o.server.max_rows_per_request > 0 &&
+                             o.server.max_body_bytes > 0,
                          "serve: --max-batch, --max-rows and --max-body must be positive");
   });
   // Each model: [NAME=]FILE or [NAME=]REFERENCE. A registry reference is
@@ -282,29 +283,18 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
                  model.surrogate.network().describe() + ")";
     models.push_back({name, version, std::move(model)});
   }
-  nn::serve::ServeOptions so;
-  so.host = o.host;
-  so.port = o.port;
-  so.threads = o.threads;
-  so.max_batch_rows = static_cast<std::size_t>(o.max_batch_rows);
+  nn::serve::ServeOptions so = o.server;
   so.max_wait = std::chrono::microseconds(o.max_wait_us);
-  so.max_rows_per_request = static_cast<std::size_t>(o.max_rows_per_request);
-  so.max_body_bytes = static_cast<std::size_t>(o.max_body_bytes);
-  so.read_timeout_s = o.read_timeout_s;
-  so.tls_cert = o.tls_cert;
-  so.tls_key = o.tls_key;
   if (!o.tokens.empty()) so.tokens = nn::serve::TokenStore::load(o.tokens);
-  so.rate_per_token = o.rate_per_token;
-  so.rate_burst = o.rate_burst;
   nn::serve::InferenceServer server(std::move(models), so);
   const int port = server.bind();
   logging::info(CAMBER_MSG("serve: " << described << " on "
-                                     << (o.tls_cert.empty() ? "http" : "https") << "://" << o.host
+                                     << (so.tls_cert.empty() ? "http" : "https") << "://" << so.host
                                      << ":" << port
                                      << "  POST /v2/models/NAME[/versions/V]/infer, GET "
                                         "/v2/models/NAME, /v2/health/ready; POST /predict, GET "
                                         "/health /model (the first model), /metrics; batches of "
-                                     << o.max_batch_rows << " rows, " << o.max_wait_us
+                                     << so.max_batch_rows << " rows, " << o.max_wait_us
                                      << " us wait"
                                      << (so.tokens.empty() ? ""
                                                            : "; bearer tokens of " + o.tokens +

@@ -16,7 +16,11 @@
 #include <vector>
 
 #include <camber/core/runtime.hpp>
+#include <camber/core/config.hpp>
 #include <camber/core/tensor.hpp>
+#if CAMBER_WITH_SERVE
+#include <camber/nn/serve/server.hpp>
+#endif
 
 namespace camber::app {
 
@@ -36,24 +40,21 @@ struct InferOptions {
 };
 int command_infer(const InferOptions& options, const Runtime& runtime);
 
+#if CAMBER_WITH_SERVE
+// `camber serve`: the server's own settings (their defaults are the
+// library's), the models, the tokens file and the reload period.
 struct ServeCommandOptions {
   std::vector<std::string> models;  ///< [NAME=]FILE or [NAME=]REFERENCE
-  std::string host = "127.0.0.1";
-  int port = 8080;
-  int threads = 64;
-  long max_batch_rows = 256;
-  long max_wait_us = 1000;
-  long max_rows_per_request = 10000;
-  long max_body_bytes = 1 << 20;
-  int read_timeout_s = 5;
-  std::string tls_cert, tls_key, tokens;
+  nn::serve::ServeOptions server;
+  long max_wait_us = nn::serve::ServeOptions{}.max_wait.count();
+  std::string tokens;
   long reload_ms = 2000;
-  double rate_per_token = 0.0, rate_burst = 0.0;
 };
 // Built with the server (CAMBER_WITH_SERVE).
 int command_serve(const ServeCommandOptions& options, const Runtime& runtime);
 // `camber token add|revoke NAME --tokens FILE` (with the server).
 int command_token(const std::string& action, const std::string& name, const std::string& file,
                   const Runtime& runtime);
+#endif
 
 }  // namespace camber::app
