@@ -118,6 +118,7 @@
 #if CAMBER_WITH_DECK
 #include <camber/nn/io/deck_keys.hpp>
 #endif
+#include <camber/nn/registry/entry_text.hpp>
 #include <camber/nn/registry/registry.hpp>
 #endif
 #if CAMBER_WITH_SUNDIALS

@@ -1,0 +1,85 @@
+// nn/registry/entry_text.hpp: what `camber models show`, `diff` and
+// `list` print, from entries built by hand: the card's fields, the
+// validation error's change in per cent (closed form), the decks' changed
+// lines only (a longest common subsequence leaves common lines out), and
+// one table row per entry.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <camber/nn/registry/entry_text.hpp>
+
+namespace {
+
+namespace reg = camber::nn::registry;
+
+reg::Entry entry(std::int64_t version, double cd_rmse, const std::string& deck) {
+  reg::Entry e;
+  e.name = "naca";
+  e.version = version;
+  e.stage = version == 1 ? reg::Stage::prod : reg::Stage::dev;
+  e.sha256 = std::string(64, version == 1 ? 'a' : 'b');
+  e.outputs = {"CL", "CD"};
+  e.validation_rmse = {1e-3, cd_rmse};
+  e.training_deck = deck;
+  e.data_rows = 100;
+  return e;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(RegistryText, DescribeShowsTheCard) {
+  reg::Entry e = entry(1, 2e-4, "case: a\nepochs: 10\n");
+  e.signed_by = "0123abcd";
+  const std::string t = reg::describe(e);
+  EXPECT_TRUE(has(t, "naca@1  (prod)")) << t;
+  EXPECT_TRUE(has(t, e.sha256)) << t;
+  EXPECT_TRUE(has(t, "key 0123abcd")) << t;
+  EXPECT_TRUE(has(t, "RMSE CL 0.001, CD 0.0002")) << t;
+  EXPECT_TRUE(has(t, "    epochs: 10")) << t;
+  EXPECT_TRUE(has(t, "sample deck (lineage of the data) (not recorded)")) << t;
+  EXPECT_EQ(reg::rmse_text(reg::Entry{}), "-");
+}
+
+TEST(RegistryText, DiffListsChangesOnly) {
+  const reg::Entry a = entry(1, 2e-4, "case: a\nlr: 0.01\nepochs: 10\n");
+  const reg::Entry b = entry(2, 3e-4, "case: a\nlr: 0.001\nepochs: 10\nseed: 3\n");
+  const std::string t = reg::diff(a, b);
+  EXPECT_TRUE(has(t, "naca@1 -> naca@2")) << t;
+  EXPECT_TRUE(has(t, "stage         prod -> dev")) << t;
+  EXPECT_TRUE(has(t, "data rows     100 (same)")) << t;
+  // (3e-4 - 2e-4) / 2e-4 = +50%; CL unchanged, +0%.
+  EXPECT_TRUE(has(t, "CD: 0.0002 -> 0.0003 (+50%)")) << t;
+  EXPECT_TRUE(has(t, "CL: 0.001 -> 0.001 (+0%)")) << t;
+  EXPECT_TRUE(has(t, "    - lr: 0.01\n")) << t;
+  EXPECT_TRUE(has(t, "    + lr: 0.001\n")) << t;
+  EXPECT_TRUE(has(t, "    + seed: 3\n")) << t;
+  EXPECT_FALSE(has(t, "case: a")) << t;   // common lines are left out
+  EXPECT_FALSE(has(t, "epochs: 10")) << t;
+  EXPECT_TRUE(has(t, "sample deck (same)")) << t;
+  EXPECT_TRUE(has(reg::diff(a, a), "training deck (same)"));
+}
+
+TEST(RegistryText, LargeDecksAreListedWholeNotMatched) {
+  std::string big_a, big_b;
+  for (int i = 0; i < 2500; ++i) {
+    big_a += "line " + std::to_string(i) + "\n";
+    big_b += "line " + std::to_string(i + 1) + "\n";
+  }
+  const std::string t = reg::diff(entry(1, 2e-4, big_a), entry(2, 2e-4, big_b));
+  EXPECT_TRUE(has(t, "    - line 0\n"));
+  EXPECT_TRUE(has(t, "    + line 2500\n"));
+  EXPECT_TRUE(has(t, "    - line 7\n"));  // listed although common
+}
+
+TEST(RegistryText, ListHasOneRowPerEntry) {
+  const std::string t = reg::list_table({entry(1, 2e-4, ""), entry(2, 3e-4, "")});
+  EXPECT_TRUE(has(t, "model")) << t;
+  EXPECT_TRUE(has(t, "naca@1")) << t;
+  EXPECT_TRUE(has(t, "naca@2")) << t;
+  EXPECT_TRUE(has(t, std::string(12, 'a') + "  ")) << t;
+  EXPECT_FALSE(has(t, std::string(13, 'a'))) << t;  // the hash's first 12 digits
+}
+
+}  // namespace
