@@ -76,20 +76,7 @@ void declare_euler_schema(deck::Schema& s) {
                                     "the volume mesh deformation (inverse-distance weighting or "
                                     "radial basis functions).");
   aero::parametrization_keys().declare(design);
-  const aero::WingDesignSettings wing0;
-  design
-      .integers("ffd_volume_degree", {wing0.ffd.degree[0], wing0.ffd.degree[1], wing0.ffd.degree[2]},
-                deck::Length::exactly(3), deck::IntRange(2, 20),
-                "ffd_volume: the box's degree along x, y and z (degree + 1 control points; the "
-                "faces' stay put, so degree - 1 free layers). Degree 2 in z moved in z keeps a "
-                "section symmetric about the box's mid-plane exactly as thick; 3 or more "
-                "changes thickness, which optimizer.thickness_fraction then holds.")
-      .string("ffd_volume_move", "z",
-              "ffd_volume: the directions the free control points move in, from x, y, z (e.g. "
-              "z, or xz); leave y out to keep a symmetry plane y = 0 plane.")
-      .real("ffd_volume_margin", wing0.margin, deck::Range::positive().and_at_most(10.0),
-            "ffd_volume: the box is the walls' bounding box grown on every side by this "
-            "fraction of its largest extent.");
+  aero::ffd_volume_keys().declare(design);
   aero::design_bound_keys().declare(design);
   design.string("start", "",
                 "A design to start from instead of the undeformed shape: a "
@@ -223,16 +210,8 @@ void validate_euler(const deck::Deck& d) {
       d.reject(key, "is a 2-D airfoil setting; design.parametrization: ffd_volume (3-D) does "
                     "not use it");
   {
-    const std::string& move = d.string("design.ffd_volume_move");
-    const bool valid = !move.empty() && move.size() <= 3 &&
-                       std::all_of(move.begin(), move.end(),
-                                   [&](char c) {
-                                     return (c == 'x' || c == 'y' || c == 'z') &&
-                                            std::count(move.begin(), move.end(), c) == 1;
-                                   });
-    if (!valid)
-      d.reject("design.ffd_volume_move",
-               "'" + move + "' is not a set of directions from x, y and z (e.g. z, or xz)");
+    aero::WingDesignSettings box;  // its move directions are checked as they are read
+    aero::ffd_volume_keys().read(d, "design", box);
   }
   const std::string& deformation = d.string("design.deformation");
   if (d.has("design.rbf_support") && deformation != "rbf")

@@ -74,11 +74,8 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
   s.flow = design_flow_settings(d, dm.local(), comm);
   shape_design_settings(d, s, comm);
   s.walls = walls;
-  const std::vector<std::int64_t>& degree = d.integers("design.ffd_volume_degree");
-  for (size_t k = 0; k < 3; ++k) s.ffd.degree[k] = static_cast<int>(degree[k]);
+  aero::ffd_volume_keys().read(d, "design", s);
   const std::string& move = d.string("design.ffd_volume_move");
-  for (size_t k = 0; k < 3; ++k) s.ffd.move[k] = move.find("xyz"[k]) != std::string::npos;
-  s.margin = d.real("design.ffd_volume_margin");
   aero::wing_station_keys().read(d, "optimizer", s);
   const std::int64_t n_cells = dm.n_global_cells();
   aero::WingDesign problem(std::move(dm), s);

@@ -1,6 +1,8 @@
 #include "deck_keys.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -61,6 +63,50 @@ const Keys<design::ParametrizationSettings>& parametrization_keys() {
                    "hicks_henne: bumps per surface, peaks at k / (n + 1) of the chord.")
           .nested(&ParametrizationSettings::cst, cst_keys())
           .nested(&ParametrizationSettings::ffd, ffd_keys());
+  return keys;
+}
+
+const Keys<WingDesignSettings>& ffd_volume_keys() {
+  static const Keys<WingDesignSettings> keys =
+      Keys<WingDesignSettings>()
+          .custom(
+              "ffd_volume_degree",
+              [](deck::Section& s, const WingDesignSettings& d) {
+                s.integers("ffd_volume_degree", {d.ffd.degree[0], d.ffd.degree[1], d.ffd.degree[2]},
+                           Length::exactly(3), IntRange(2, 20),
+                           "ffd_volume: the box's degree along x, y and z (degree + 1 control points; "
+                           "the faces' stay put, so degree - 1 free layers). Degree 2 in z moved in z "
+                           "keeps a section symmetric about the box's mid-plane exactly as thick; 3 "
+                           "or more changes thickness, which optimizer.thickness_fraction then holds.");
+              },
+              [](const deck::Deck& deck, const std::string& path, WingDesignSettings& w) {
+                const std::vector<std::int64_t>& v = deck.integers(path);
+                for (size_t k = 0; k < 3; ++k) w.ffd.degree[k] = static_cast<int>(v[k]);
+              })
+          .custom(
+              "ffd_volume_move",
+              [](deck::Section& s, const WingDesignSettings& d) {
+                std::string move;
+                for (size_t k = 0; k < 3; ++k)
+                  if (d.ffd.move[k]) move += "xyz"[k];
+                s.string("ffd_volume_move", move,
+                         "ffd_volume: the directions the free control points move in, from x, y, z "
+                         "(e.g. z, or xz); leave y out to keep a symmetry plane y = 0 plane.");
+              },
+              [](const deck::Deck& deck, const std::string& path, WingDesignSettings& w) {
+                const std::string& move = deck.string(path);
+                const bool valid = !move.empty() && move.size() <= 3 &&
+                                   std::all_of(move.begin(), move.end(), [&](char c) {
+                                     return (c == 'x' || c == 'y' || c == 'z') &&
+                                            std::count(move.begin(), move.end(), c) == 1;
+                                   });
+                if (!valid)
+                  deck.reject(path, "'" + move + "' is not a set of directions from x, y and z (e.g. z, or xz)");
+                for (size_t k = 0; k < 3; ++k) w.ffd.move[k] = move.find("xyz"[k]) != std::string::npos;
+              })
+          .real("ffd_volume_margin", &WingDesignSettings::margin, Range::positive().and_at_most(10.0),
+                "ffd_volume: the box is the walls' bounding box grown on every side by this "
+                "fraction of its largest extent.");
   return keys;
 }
 

@@ -59,6 +59,10 @@ const deck::Keys<ShapeDesignSettings>& shape_design_keys();
 const deck::Keys<AirfoilDesignSettings>& airfoil_constraint_keys();
 /// thickness_etas, thickness_chords (3-D wings).
 const deck::Keys<WingDesignSettings>& wing_station_keys();
+/// ffd_volume_degree, ffd_volume_move (a set of directions from x, y, z:
+/// reading another is the deck's error at that key), ffd_volume_margin
+/// (the design section's box of a 3-D wing).
+const deck::Keys<WingDesignSettings>& ffd_volume_keys();
 /// initial_radius, min_radius, max_radius, penalty, subproblem_evaluations
 /// of a design's trust region (declare with design_trust_region_options()
 /// as the defaults: surrogate_design.hpp).

@@ -6,6 +6,8 @@
 // wing's own constraints, the deformation and the trust region's networks.
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include <cmath>
 #include <string>
 
@@ -24,6 +26,7 @@ deck::Schema schema() {
   aero::design_bound_keys().declare(design);
   aero::deformation_keys().declare(design);
   aero::parametrization_keys().declare(design);
+  aero::ffd_volume_keys().declare(design);
   auto& optimizer = s.section("optimizer", "Optimizer.");
   aero::shape_design_keys().declare(optimizer);
   aero::airfoil_constraint_keys().declare(optimizer);
@@ -101,6 +104,29 @@ TEST(AeroDeckKeys, DeformationParametrizationsWingAndNetworks) {
   EXPECT_EQ(e.hidden, (std::vector<camber::index_t>{16, 8}));
   EXPECT_EQ(e.members, 2);
   EXPECT_EQ(e.epochs, camber::nn::EnsembleOptions{}.epochs);
+}
+
+TEST(AeroDeckKeys, FfdVolumeBoxKeys) {
+  const deck::Schema s = schema();
+  const aero::WingDesignSettings w0;
+  EXPECT_EQ(s.find_section("design")->find_key("ffd_volume_move")->default_text(), "z");
+  EXPECT_EQ(s.find_section("design")->find_key("ffd_volume_margin")->default_text(), deck::value_text(w0.margin));
+  aero::WingDesignSettings w;
+  aero::ffd_volume_keys().read(
+      deck::parse_deck("design:\n  ffd_volume_degree: [5, 3, 3]\n  ffd_volume_move: xz\n", "w.yaml", s),
+      "design", w);
+  EXPECT_EQ(w.ffd.degree, (std::array<int, 3>{5, 3, 3}));
+  EXPECT_EQ(w.ffd.move, (std::array<bool, 3>{true, false, true}));
+  EXPECT_EQ(w.margin, w0.margin);
+  for (const char* bad : {"zw", "zz", "xyzx"}) {
+    const deck::Deck d = deck::parse_deck(std::string("design:\n  ffd_volume_move: ") + bad + "\n", "w.yaml", s);
+    try {
+      aero::ffd_volume_keys().read(d, "design", w);
+      ADD_FAILURE() << bad << " accepted";
+    } catch (const camber::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("w.yaml:2"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace
