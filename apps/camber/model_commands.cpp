@@ -113,59 +113,32 @@ int command_quantize(const QuantizeOptions& o, const Runtime& runtime) {
   const std::unique_ptr<nn::io::Model> m = load_everywhere(o.model, comm);
   const nn::Surrogate& f = m->surrogate;
   std::unique_ptr<nn::io::DataSet> data;
+  std::unique_ptr<nn::io::Int8Model> q;
+  collective_guard(comm, [&] { data = std::make_unique<nn::io::DataSet>(nn::io::read_dataset(o.data, comm)); });
   collective_guard(comm, [&] {
-    data = std::make_unique<nn::io::DataSet>(nn::io::read_dataset(o.data, comm));
-    CAMBER_INPUT_REQUIRE(data->inputs.names == f.inputs().names && data->outputs.names == f.outputs().names,
-                         o.data << ": its columns are not the model's");
-    CAMBER_INPUT_REQUIRE(!f.quantized(), "quantize: " << o.model << " is int8 already");
+    q = std::make_unique<nn::io::Int8Model>(nn::io::quantize_model(*m, *data, o.data, o.calibration_rows, comm));
   });
-  // Calibration: the first calibration_rows rows of the data set (all by
-  // default).
-  const index_t global = data->shard.global_rows;
-  const index_t want = o.calibration_rows > 0 ? std::min<index_t>(o.calibration_rows, global) : global;
-  const nn::Surrogate q = nn::io::calibrate_int8(f, *data, want, comm);
-
-  // The error on the data set's rows, float and int8, per output; and the
-  // int8 model's on the rows the float model was validated on (the last
-  // card.validation_rows of its data set), when this is that data set.
-  nn::io::ModelCard card = m->card;
-  card.created.clear();  // save_model stamps the time of this file
-  bool same_data = card.validation_rows > 0 && card.data_rows == global;
-  if (same_data) {
-    const double same = runtime.rank() == 0 && nn::io::sha256_file(o.data) == card.data_sha256 ? 1.0 : 0.0;
-    same_data = par::allreduce_max(same, comm) > 0.0;
-  }
-  const index_t n_out = f.spec().out;
-  const std::vector<double> float_rmse = nn::io::output_rmse(f, *data, 0, global, comm);
-  const std::vector<double> int8_rmse = nn::io::output_rmse(q, *data, 0, global, comm);
-  if (same_data) {
-    card.validation_rmse = nn::io::output_rmse(q, *data, global - card.validation_rows, global, comm);
-  } else {
-    // Not measured for the int8 network: the card says none rather than
-    // the float network's.
-    card.validation_rows = 0;
-    card.validation_rmse.clear();
-  }
+  const index_t global = data->shard.global_rows, n_out = f.spec().out;
   collective_guard(comm, [&] {
-    if (runtime.rank() == 0) nn::io::save_model(o.output, q, card);
+    if (runtime.rank() == 0) nn::io::save_model(o.output, q->network, q->card);
   });
   const auto before = fs::file_size(o.model), after = fs::file_size(o.output);
   logging::info(CAMBER_MSG("quantize: " << o.model << " -> " << o.output << " (int8 weights per output "
-                                        << "channel, int8 layer inputs calibrated on " << want
+                                        << "channel, int8 layer inputs calibrated on " << q->calibration_rows
                                         << " rows of " << o.data << ")"));
   logging::info(CAMBER_MSG("quantize: file " << before << " -> " << after << " bytes ("
                                               << std::setprecision(3)
                                               << static_cast<double>(before) / static_cast<double>(after)
                                               << "x smaller)"));
   for (index_t k = 0; k < n_out; ++k) {
-    const double ef = float_rmse[static_cast<size_t>(k)], eq = int8_rmse[static_cast<size_t>(k)];
+    const double ef = q->float_rmse[static_cast<size_t>(k)], eq = q->int8_rmse[static_cast<size_t>(k)];
     logging::info(CAMBER_MSG("quantize: RMSE of " << f.outputs().names[static_cast<size_t>(k)] << " on "
                                                  << global << " rows: " << std::scientific
                                                  << std::setprecision(3) << ef << " (" << dtype_name(f.spec().dtype)
                                                  << ") -> " << eq << " (int8)"));
   }
-  logging::info(same_data ? CAMBER_MSG("quantize: the card's validation RMSE is the int8 network's on the "
-                                       << card.validation_rows << " validation rows")
+  logging::info(q->revalidated ? CAMBER_MSG("quantize: the card's validation RMSE is the int8 network's on the "
+                                            << q->card.validation_rows << " validation rows")
                           : CAMBER_MSG("quantize: " << o.data << " is not the data set the model was "
                                                     "validated on: the card holds no validation RMSE"));
   return 0;

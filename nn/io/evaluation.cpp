@@ -92,4 +92,33 @@ Surrogate calibrate_int8(const Surrogate& s, const DataSet& data, index_t rows, 
   return quantize_int8(s, maxima);
 }
 
+Int8Model quantize_model(const Model& model, const DataSet& data, const std::string& data_path,
+                         index_t calibration_rows, MPI_Comm comm) {
+  const Surrogate& f = model.surrogate;
+  CAMBER_INPUT_REQUIRE(data.inputs.names == f.inputs().names && data.outputs.names == f.outputs().names,
+                       data_path << ": its columns are not the model's");
+  CAMBER_INPUT_REQUIRE(!f.quantized(), "quantize: the model (" << model.sha256.substr(0, 12) << ") is int8 already");
+  const index_t global = data.shard.global_rows;
+  const index_t rows = calibration_rows > 0 ? std::min<index_t>(calibration_rows, global) : global;
+  Int8Model out{calibrate_int8(f, data, rows, comm), model.card, rows, {}, {}, false};
+  out.card.created.clear();  // save_model stamps the time of the new file
+  bool same_data = out.card.validation_rows > 0 && out.card.data_rows == global;
+  if (same_data) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    const double same = rank == 0 && sha256_file(data_path) == out.card.data_sha256 ? 1.0 : 0.0;
+    same_data = par::allreduce_max(same, comm) > 0.0;
+  }
+  out.float_rmse = output_rmse(f, data, 0, global, comm);
+  out.int8_rmse = output_rmse(out.network, data, 0, global, comm);
+  if (same_data) {
+    out.card.validation_rmse = output_rmse(out.network, data, global - out.card.validation_rows, global, comm);
+  } else {
+    out.card.validation_rows = 0;
+    out.card.validation_rmse.clear();
+  }
+  out.revalidated = same_data;
+  return out;
+}
+
 }  // namespace camber::nn::io

@@ -14,6 +14,7 @@
 ///   std::vector<double> rmse = nn::io::output_rmse(s, data, rows - val, rows, comm);
 ///   // rmse[k]: output k, in the data's units
 ///   nn::Surrogate q = nn::io::calibrate_int8(s, data, 1000, comm);  // the first 1000 rows
+///   nn::io::Int8Model m = nn::io::quantize_model(model, data, "flows.h5", 0, comm);  // all rows
 /// @endcode
 #pragma once
 
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include <camber/nn/io/dataset.hpp>
+#include <camber/nn/io/model_file.hpp>
 #include <camber/nn/surrogate.hpp>
 
 namespace camber::nn::io {
@@ -49,5 +51,25 @@ std::pair<std::vector<double>, std::vector<double>> input_range(const DataSet& d
 /// `rows` rows of the set (all of them when rows <= 0 or beyond the set):
 /// the largest |input| of each dense layer over those rows of every rank.
 Surrogate calibrate_int8(const Surrogate& s, const DataSet& data, index_t rows, MPI_Comm comm);
+
+/// A trained model's int8 version (what `camber quantize` writes) and
+/// the errors that tell what quantization cost.
+struct Int8Model {
+  Surrogate network;      ///< calibrate_int8 on the first calibration_rows rows
+  /// The model's card for the int8 file: its validation error is the int8
+  /// network's on the same validation rows when the set is the one the
+  /// model was validated on (same rows, same SHA-256), else none (no
+  /// rows, no error) rather than the float network's.
+  ModelCard card;
+  index_t calibration_rows = 0;
+  std::vector<double> float_rmse, int8_rmse;  ///< on every row of the set, per output
+  bool revalidated = false;                   ///< card holds the int8 validation error
+};
+
+/// quantize_model(model, set, the set's file, rows): bad_input when the
+/// set's columns are not the model's or the model is int8 already. rows
+/// <= 0: all. Collective.
+Int8Model quantize_model(const Model& model, const DataSet& data, const std::string& data_path,
+                         index_t calibration_rows, MPI_Comm comm);
 
 }  // namespace camber::nn::io

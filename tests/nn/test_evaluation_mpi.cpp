@@ -10,7 +10,9 @@
 //  - calibrate_int8 on the first 3 rows: the largest |input| is 5 (row 2),
 //    so the int8 network is quantize_int8 with the maximum 5, weights and
 //    scales equal; on all rows 19;
-//  - input_range: [0, 9] x [1, 19].
+//  - input_range: [0, 9] x [1, 19];
+//  - quantize_model: those calibrations and errors, the card's validation
+//    error re-measured on the model's own set (same rows and hash) only.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -21,6 +23,7 @@
 #include <camber/nn/data_parallel.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/evaluation.hpp>
+#include <camber/nn/io/model_file.hpp>
 #include <camber/nn/quantize.hpp>
 #include <camber/nn/surrogate.hpp>
 
@@ -102,6 +105,37 @@ TEST(NnEvaluation, Int8CalibrationTakesTheLargestInputOfTheFirstRows) {
     EXPECT_EQ(q.int8_layers()[0].values, expected.int8_layers()[0].values);
     EXPECT_EQ(q.int8_layers()[0].scales, expected.int8_layers()[0].scales);
   }
+}
+
+TEST(NnEvaluation, QuantizeModelRevalidatesOnlyOnItsOwnSet) {
+  const std::string path = write_set("quantize", 1.0);
+  const nn::io::DataSet data = nn::io::read_dataset(path, world());
+  nn::io::Model model{identity(), {}, 1, 0, ""};
+  model.card.validation_rows = 2;
+  model.card.validation_rmse = {9.0, 9.0};
+  model.card.data_rows = 10;
+  model.card.data_sha256 = nn::io::sha256_file(path);
+  const nn::io::Int8Model q = nn::io::quantize_model(model, data, path, 3, world());
+  EXPECT_EQ(q.calibration_rows, 3);
+  const nn::Surrogate expected = nn::io::calibrate_int8(identity(), data, 3, world());
+  EXPECT_EQ(q.network.int8_layers()[0].input_scale, expected.int8_layers()[0].input_scale);
+  EXPECT_EQ(q.float_rmse, nn::io::output_rmse(identity(), data, 0, 10, world()));
+  EXPECT_EQ(q.int8_rmse, nn::io::output_rmse(expected, data, 0, 10, world()));
+  ASSERT_TRUE(q.revalidated);
+  EXPECT_EQ(q.card.validation_rows, 2);
+  EXPECT_EQ(q.card.validation_rmse, nn::io::output_rmse(expected, data, 8, 10, world()));
+
+  // Another set (its hash differs): no validation error rather than the
+  // float network's.
+  model.card.data_sha256 = std::string(64, '0');
+  const nn::io::Int8Model other = nn::io::quantize_model(model, data, path, 0, world());
+  EXPECT_EQ(other.calibration_rows, 10);
+  EXPECT_FALSE(other.revalidated);
+  EXPECT_EQ(other.card.validation_rows, 0);
+  EXPECT_TRUE(other.card.validation_rmse.empty());
+
+  nn::io::Model int8{q.network, {}, 1, 0, ""};
+  EXPECT_THROW(nn::io::quantize_model(int8, data, path, 0, world()), camber::Error);
 }
 
 }  // namespace
