@@ -222,7 +222,15 @@ for bad, code in (('{"inputs": {"mach": 0.45}}', 400), ('{"inputs": {"mach": 0.4
     print(f"{code}: {out['error'][:90]}")
 card = json.loads(urllib.request.urlopen(base + "/model", timeout=10).read())
 assert [c["name"] for c in card["inputs"]] == ["mach", "alpha_deg"], card
-metrics = urllib.request.urlopen(base + "/metrics", timeout=10).read().decode()
+# A request is counted after its answer is written (cpp-httplib's
+# logger), so the client may read the answer a moment before the count
+# moves: wait up to 5 s for it.
+import time
+for _ in range(50):
+    metrics = urllib.request.urlopen(base + "/metrics", timeout=10).read().decode()
+    if 'camber_requests_total{path="/predict",code="413"} 1' in metrics:
+        break
+    time.sleep(0.1)
 assert 'camber_requests_total{path="/predict",code="400"} 3' in metrics, metrics
 assert 'camber_requests_total{path="/predict",code="413"} 1' in metrics, metrics
 PY
