@@ -45,6 +45,7 @@
 #include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
 #include <camber/core/tensor.hpp>
+#include "tests/common/central_difference.hpp"
 #include "tests/mpi_test_utils.hpp"
 #include "tests/solvers/petsc_environment.hpp"
 
@@ -154,16 +155,12 @@ TEST(ShapeGradient, HicksHenneThroughIdwAndTheFlowMatchesFiniteDifferences) {
     // costs ~1e-7 of the difference.
     const double h = 1e-5;
     for (index_t k = 0; k < n; ++k) {
-      std::vector<double> ap(static_cast<size_t>(n), 0.0), am = ap;
-      ap[static_cast<size_t>(k)] = h;
-      am[static_cast<size_t>(k)] = -h;
-      const double jp =
-          flow.coefficients(design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, ap)))
-              .to_vector()[static_cast<size_t>(m)];
-      const double jm =
-          flow.coefficients(design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, am)))
-              .to_vector()[static_cast<size_t>(m)];
-      const double fd = (jp - jm) / (2 * h);
+      const double fd = test::central_partial(
+          [&](const std::vector<double>& a) {
+            return flow.coefficients(design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, a)))
+                .to_vector()[static_cast<size_t>(m)];
+          },
+          std::vector<double>(static_cast<size_t>(n), 0.0), static_cast<size_t>(k), h);
       say("[shape gradient] d%s/da_%d: adjoint %+.10e, central difference %+.10e\n", names[m],
           static_cast<int>(k), g[static_cast<size_t>(k)], fd);
       EXPECT_NEAR(g[static_cast<size_t>(k)], fd, 1e-5 * g_max) << names[m] << " bump " << k;
@@ -216,16 +213,13 @@ TEST(ShapeGradient, WithTheLimiterFrozenMatchesDifferencesAtTheFrozenPhi) {
   for (double x : g) g_max = std::max(g_max, std::abs(x));
   const double h = 2.5e-5;
   for (index_t k = 0; k < n; ++k) {
-    std::vector<double> ap(static_cast<size_t>(n), 0.0), am = ap;
-    ap[static_cast<size_t>(k)] = h;
-    am[static_cast<size_t>(k)] = -h;
-    const double jp = frozen_limiter_cd(
-        global, settings, design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, ap)),
-        phi, U0);
-    const double jm = frozen_limiter_cd(
-        global, settings, design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, am)),
-        phi, U0);
-    const double fd = (jp - jm) / (2 * h);
+    const double fd = test::central_partial(
+        [&](const std::vector<double>& a) {
+          return frozen_limiter_cd(
+              global, settings, design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, a)),
+              phi, U0);
+        },
+        std::vector<double>(static_cast<size_t>(n), 0.0), static_cast<size_t>(k), h);
     say("[shape gradient, frozen limiter] dCD/da_%d: adjoint %+.10e, central difference "
         "%+.10e\n",
         static_cast<int>(k), g[static_cast<size_t>(k)], fd);
@@ -284,17 +278,14 @@ TEST(ShapeGradient, SmoothLimiterTransonicGradientMatchesDifferencesOfFullSolves
     }
     double worst[2] = {0.0, 0.0};
     for (index_t k = 0; k < n; ++k) {
-      std::vector<double> ap = base, am = base;
-      ap[static_cast<size_t>(k)] += h;
-      am[static_cast<size_t>(k)] -= h;
-      const std::vector<double> cp =
-          flow.coefficients(design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, ap)))
-              .to_vector();
-      const std::vector<double> cm =
-          flow.coefficients(design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, am)))
-              .to_vector();
+      const std::vector<double> fd_all = test::central_partial(
+          [&](const std::vector<double>& a) {
+            return flow.coefficients(design::deformed_coordinates(bumps, idw, Tensor::from_host({n}, a)))
+                .to_vector();
+          },
+          base, static_cast<size_t>(k), h);
       for (int m : {0, 1}) {
-        const double fd = (cp[static_cast<size_t>(m)] - cm[static_cast<size_t>(m)]) / (2 * h);
+        const double fd = fd_all[static_cast<size_t>(m)];
         const double gk = g[m][static_cast<size_t>(k)];
         worst[m] = std::max(worst[m], std::abs(gk - fd) / g_max[m]);
         say("[shape gradient, smooth limiter, %s] d%s/da_%d: adjoint %+.10e, central difference "
@@ -411,10 +402,10 @@ TEST(ShapeGradient, AngleOfAttackDerivativesMatchDifferencesAndTheTangent) {
     w[static_cast<size_t>(m)] = 1.0;
     dc[m] = ad::vjp({c}, {alpha}, {ad::constant(Tensor::from_host({3}, w))})[0].item();
   }
-  const std::vector<double> cp = flow.coefficients(X0, alpha0 + h).to_vector();
-  const std::vector<double> cm = flow.coefficients(X0, alpha0 - h).to_vector();
+  const std::vector<double> fd_all = test::central_difference(
+      [&](double alpha) { return flow.coefficients(X0, alpha).to_vector(); }, alpha0, h);
   for (int m = 0; m < 3; ++m) {
-    const double fd = (cp[static_cast<size_t>(m)] - cm[static_cast<size_t>(m)]) / (2 * h);
+    const double fd = fd_all[static_cast<size_t>(m)];
     say("[alpha derivative] d%s/dalpha per degree: adjoint %+.10e, central difference %+.10e\n",
         names[m], dc[m], fd);
     EXPECT_NEAR(dc[m], fd, 1e-6 * std::abs(fd)) << names[m];
@@ -451,9 +442,9 @@ TEST(ShapeGradient, MachNumberDerivativesMatchDifferencesAndTheTangent) {
     w[static_cast<size_t>(m)] = 1.0;
     dm[m] = ad::vjp({c}, {p}, {ad::constant(Tensor::from_host({3}, w))})[0].value().to_vector()[1];
   }
-  const std::vector<double> cp = at(mach0 + h), cm = at(mach0 - h);
+  const std::vector<double> fd_all = test::central_difference(at, mach0, h);
   for (int m = 0; m < 3; ++m) {
-    const double fd = (cp[static_cast<size_t>(m)] - cm[static_cast<size_t>(m)]) / (2 * h);
+    const double fd = fd_all[static_cast<size_t>(m)];
     say("[mach derivative] d%s/dM: adjoint %+.10e, central difference %+.10e\n", names[m], dm[m], fd);
     EXPECT_NEAR(dm[m], fd, 1e-6 * std::abs(fd) + 1e-9) << names[m];
   }

@@ -50,6 +50,7 @@
 #include <camber/mesh/su2_reader.hpp>
 #include <camber/mesh/su2_writer.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
+#include "tests/common/central_difference.hpp"
 #include "tests/mpi_test_utils.hpp"
 #include "tests/solvers/petsc_environment.hpp"
 
@@ -128,17 +129,19 @@ TEST(AirfoilDesign, SampleGivesValuesAndAdjointGradientsInShapeMachAndAlpha) {
   // Inputs: the bumps (step 1e-5), Mach (1e-5), alpha (1e-4 degrees).
   for (index_t k = 0; k < n + 2; ++k) {
     const double h = k < n ? 1e-5 : k == n ? 1e-5 : 1e-4;
-    auto at = [&](double sign) {
-      std::vector<double> ap = a;
-      double mp = mach, al = alpha;
-      if (k < n) ap[static_cast<size_t>(k)] += sign * h;
-      if (k == n) mp += sign * h;
-      if (k == n + 1) al += sign * h;
-      return problem.sample(ap, mp, al).values;
-    };
-    const std::array<double, 4> vp = at(1.0), vm = at(-1.0);
+    const std::vector<double> fd_all = test::central_difference(
+        [&](double t) {
+          std::vector<double> ap = a;
+          double mp = mach, al = alpha;
+          if (k < n) ap[static_cast<size_t>(k)] += t;
+          if (k == n) mp += t;
+          if (k == n + 1) al += t;
+          const std::array<double, 4> v = problem.sample(ap, mp, al).values;
+          return std::vector<double>(v.begin(), v.end());
+        },
+        0.0, h);
     for (int o = 0; o < 4; ++o) {
-      const double fd = (vp[static_cast<size_t>(o)] - vm[static_cast<size_t>(o)]) / (2 * h);
+      const double fd = fd_all[static_cast<size_t>(o)];
       const double g = base.gradients[static_cast<size_t>(o)][static_cast<size_t>(k)];
       const double tol = (o == 3 ? 1e-9 : 1e-6) * largest[static_cast<size_t>(o)];
       worst[static_cast<size_t>(o)] = std::max(worst[static_cast<size_t>(o)], std::abs(g - fd) / largest[static_cast<size_t>(o)]);
@@ -191,16 +194,18 @@ TEST(AirfoilDesign, SampleGradientsThroughCstAndFfd) {
         largest[static_cast<size_t>(o)] = std::max(largest[static_cast<size_t>(o)], std::abs(g));
     for (index_t k : {index_t{0}, n / 2, n - 1, n}) {
       const double h = 1e-5;
-      auto at = [&](double sign) {
-        std::vector<double> ap = a;
-        double mp = mach;
-        if (k < n) ap[static_cast<size_t>(k)] += sign * h;
-        else mp += sign * h;
-        return problem.sample(ap, mp, alpha).values;
-      };
-      const std::array<double, 4> vp = at(1.0), vm = at(-1.0);
+      const std::vector<double> fd_all = test::central_difference(
+          [&](double t) {
+            std::vector<double> ap = a;
+            double mp = mach;
+            if (k < n) ap[static_cast<size_t>(k)] += t;
+            else mp += t;
+            const std::array<double, 4> v = problem.sample(ap, mp, alpha).values;
+            return std::vector<double>(v.begin(), v.end());
+          },
+          0.0, h);
       for (int o = 0; o < 4; ++o) {
-        const double fd = (vp[static_cast<size_t>(o)] - vm[static_cast<size_t>(o)]) / (2 * h);
+        const double fd = fd_all[static_cast<size_t>(o)];
         const double g = base.gradients[static_cast<size_t>(o)][static_cast<size_t>(k)];
         worst[kind] = std::max(worst[kind], o == 3 ? 0.0 : std::abs(g - fd) / largest[static_cast<size_t>(o)]);
         EXPECT_NEAR(g, fd, (o == 3 ? 1e-9 : 1e-4) * largest[static_cast<size_t>(o)])
@@ -241,14 +246,13 @@ TEST(AirfoilDesign, GradientsAreThoseOfTheFunctionsTheOptimizerEvaluates) {
       max_l = std::max(max_l, std::abs(gl[static_cast<size_t>(k)]));
     }
     for (index_t k = 0; k < n; ++k) {
-      std::vector<double> ap = a, am = a;
-      ap[static_cast<size_t>(k)] += h;
-      am[static_cast<size_t>(k)] -= h;
-      const opt::Evaluation ep = p.evaluate(ap), em = p.evaluate(am);
-      const double fd_f = (ep.objective - em.objective) / (2 * h);
-      const double fd_l = (ep.inequality[static_cast<size_t>(lift)] -
-                           em.inequality[static_cast<size_t>(lift)]) /
-                          (2 * h);
+      const std::vector<double> fd = test::central_partial(
+          [&](const std::vector<double>& y) {
+            const opt::Evaluation ey = p.evaluate(y);
+            return std::vector<double>{ey.objective, ey.inequality[static_cast<size_t>(lift)]};
+          },
+          a, static_cast<size_t>(k), h);
+      const double fd_f = fd[0], fd_l = fd[1];
       worst_f = std::max(worst_f, std::abs(gf[static_cast<size_t>(k)] - fd_f) / max_f);
       worst_l = std::max(worst_l, std::abs(gl[static_cast<size_t>(k)] - fd_l) / max_l);
       EXPECT_NEAR(gf[static_cast<size_t>(k)], fd_f, 1e-5 * max_f) << where << " dCD/da_" << k;
@@ -330,16 +334,15 @@ TEST(AirfoilDesign, TrimmedAlphaHoldsTheLiftTargetWithTheGradientsOfWhatItEvalua
     for (double v : *g[j]) g_max[j] = std::max(g_max[j], std::abs(v));
   for (index_t k = 0; k < n; ++k) {
     const double h = k + 1 == n ? 1e-4 : 1e-6;  // degrees for alpha, chords for the bumps
-    std::vector<double> xp = x, xm = x;
-    xp[static_cast<size_t>(k)] += h;
-    xm[static_cast<size_t>(k)] -= h;
-    const opt::Evaluation ep = p.evaluate(xp), em = p.evaluate(xm);
-    const auto fd_of = [&](int c) {
-      return (ep.inequality[static_cast<size_t>(c)] - em.inequality[static_cast<size_t>(c)]) / (2 * h);
-    };
-    const double fd[5] = {(ep.objective - em.objective) / (2 * h), fd_of(moment),
-                          (ep.equality[0] - em.equality[0]) / (2 * h), fd_of(area),
-                          fd_of(radius)};
+    // In the order of g: objective, moment, lift equality, area, radius.
+    const std::vector<double> fd = test::central_partial(
+        [&](const std::vector<double>& y) {
+          const opt::Evaluation ey = p.evaluate(y);
+          return std::vector<double>{ey.objective, ey.inequality[static_cast<size_t>(moment)],
+                                     ey.equality[0], ey.inequality[static_cast<size_t>(area)],
+                                     ey.inequality[static_cast<size_t>(radius)]};
+        },
+        x, static_cast<size_t>(k), h);
     for (int j = 0; j < 5; ++j) {
       const double gk = (*g[j])[static_cast<size_t>(k)];
       worst[j] = std::max(worst[j], std::abs(gk - fd[j]) / g_max[j]);
@@ -400,13 +403,12 @@ TEST(AirfoilDesign, TwoOperatingPointsEachTrimmedToTheLiftTarget) {
   EXPECT_EQ((*g[2])[10], 0.0);
   for (const size_t k : {0, 4, 7, 10, 11}) {
     const double h = k >= 10 ? 1e-4 : 1e-6;
-    std::vector<double> xp = x, xm = x;
-    xp[k] += h;
-    xm[k] -= h;
-    const opt::Evaluation ep = p.evaluate(xp), em = p.evaluate(xm);
-    const double fd[3] = {(ep.objective - em.objective) / (2 * h),
-                          (ep.equality[0] - em.equality[0]) / (2 * h),
-                          (ep.equality[1] - em.equality[1]) / (2 * h)};
+    const std::vector<double> fd = test::central_partial(
+        [&](const std::vector<double>& y) {
+          const opt::Evaluation ey = p.evaluate(y);
+          return std::vector<double>{ey.objective, ey.equality[0], ey.equality[1]};
+        },
+        x, k, h);
     for (int j = 0; j < 3; ++j)
       EXPECT_NEAR((*g[j])[k], fd[j], 1e-5 * g_max[j]) << names[j] << " variable " << k;
   }
@@ -466,17 +468,14 @@ TEST(AirfoilDesign, FixedLiftTrimsEveryDesignWithTheGradientAtConstantLift) {
     for (int j = 0; j < 2; ++j)
       for (double v : *g[j]) g_max[j] = std::max(g_max[j], std::abs(v));
     for (index_t k = 0; k < n; ++k) {
-      std::vector<double> xp = x, xm = x;
-      xp[static_cast<size_t>(k)] += h;
-      xm[static_cast<size_t>(k)] -= h;
-      const opt::Evaluation ep = p.evaluate(xp);
-      EXPECT_NEAR(problem.last_costs().coefficients[0], 0.3, s.trim_tolerance);
-      const opt::Evaluation em = p.evaluate(xm);
-      EXPECT_NEAR(problem.last_costs().coefficients[0], 0.3, s.trim_tolerance);
-      const double fd[2] = {(ep.objective - em.objective) / (2 * h),
-                            (ep.inequality[static_cast<size_t>(moment)] -
-                             em.inequality[static_cast<size_t>(moment)]) /
-                                (2 * h)};
+      // Each evaluation trimmed to the target.
+      const std::vector<double> fd = test::central_partial(
+          [&](const std::vector<double>& y) {
+            const opt::Evaluation ey = p.evaluate(y);
+            EXPECT_NEAR(problem.last_costs().coefficients[0], 0.3, s.trim_tolerance);
+            return std::vector<double>{ey.objective, ey.inequality[static_cast<size_t>(moment)]};
+          },
+          x, static_cast<size_t>(k), h);
       for (int j = 0; j < 2; ++j) {
         const double gk = (*g[j])[static_cast<size_t>(k)];
         worst[j] = std::max(worst[j], std::abs(gk - fd[j]) / g_max[j]);
@@ -536,10 +535,8 @@ TEST(AirfoilDesign, RbfDeformationGivesTheGradientOfWhatItEvaluates) {
   for (double v : e.objective_gradient) g_max = std::max(g_max, std::abs(v));
   const double h = 1e-6;
   for (const size_t k : {0, 3, 6, 9}) {
-    std::vector<double> xp = x, xm = x;
-    xp[k] += h;
-    xm[k] -= h;
-    const double fd = (p.evaluate(xp).objective - p.evaluate(xm).objective) / (2 * h);
+    const double fd = test::central_partial(
+        [&](const std::vector<double>& y) { return p.evaluate(y).objective; }, x, k, h);
     worst = std::max(worst, std::abs(e.objective_gradient[k] - fd) / g_max);
     EXPECT_NEAR(e.objective_gradient[k], fd, 1e-5 * g_max) << "bump " << k;
   }

@@ -28,6 +28,7 @@
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>
 #include <camber/core/tensor.hpp>
+#include "tests/common/central_difference.hpp"
 #include "tests/mpi_test_utils.hpp"
 
 namespace camber::solvers::euler::test_utils {
@@ -303,13 +304,13 @@ inline double residual_term_scale(const Discretization& disc) {
 
 // Central difference of residual() in direction V with step h.
 inline Tensor central_difference(const Discretization& disc, const Tensor& U, const Tensor& V, double h) {
-  Tensor up = U.clone(), um = U.clone();
-  up.axpy(h, V);
-  um.axpy(-h, V);
-  Tensor r = disc.residual(up);
-  r -= disc.residual(um);
-  r *= 1.0 / (2.0 * h);
-  return r;
+  return camber::test::central_difference(
+      [&](double t) {
+        Tensor u = U.clone();
+        u.axpy(t, V);
+        return disc.residual(u);
+      },
+      0.0, h);
 }
 
 // The 2-D mesh extruded in z by `layers` layers of thickness dz: quads to

@@ -64,6 +64,7 @@
 #include <camber/design/linear_map.hpp>
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>
+#include "tests/common/central_difference.hpp"
 #include "tests/mpi_test_utils.hpp"
 #include "tests/solvers/euler/euler_test_utils.hpp"
 #include "tests/solvers/petsc_environment.hpp"
@@ -166,6 +167,7 @@ double dot5(const Discretization& disc, const Tensor& a, const Tensor& b) {
 }
 
 double coefficient(const Forces& f, int m) { return m == 0 ? f.cl : m == 1 ? f.cd : f.cm; }
+std::vector<double> coefficients(const Forces& f) { return {f.cl, f.cd, f.cm}; }
 const char* const names[3] = {"CL", "CD", "CM"};
 
 SpatialOptions second_order(LimiterKind limiter = LimiterKind::venkatakrishnan) {
@@ -203,11 +205,13 @@ TEST(EulerAdjoint3D, ColouringJacobianAndForceGradientAreExact) {
         disc, U, {weights[0], weights[1], weights[2]});
     for (int m = 0; m < 3; ++m) {
       const double h = 1e-6;
-      Tensor up = U.clone(), um = U.clone();
-      up.axpy(h, V);
-      um.axpy(-h, V);
-      const double fd =
-          (coefficient(disc.forces(up), m) - coefficient(disc.forces(um), m)) / (2 * h);
+      const double fd = camber::test::central_difference(
+          [&](double t) {
+            Tensor u = U.clone();
+            u.axpy(t, V);
+            return coefficient(disc.forces(u), m);
+          },
+          0.0, h);
       const double ad = dot5(disc, g[static_cast<size_t>(m)], V);
       std::vector<double> a = g[static_cast<size_t>(m)].to_vector();
       for (double& x : a) x = std::abs(x);
@@ -251,10 +255,13 @@ TEST(EulerShapeDerivative3D, NodeCoordinatePartialsMatchFiniteDifferences) {
       ShapeDerivative shape(disc);
       std::array<double, 3> dG{};
       const Tensor dRV = shape.directional(U, V, dG);
-      Tensor up = U.clone(), um = U.clone();
-      Tensor fd = discp.residual(up);
-      fd -= discm.residual(um);
-      fd *= 1.0 / (2.0 * h);
+      // The moved meshes serve both limiter settings: +-h picks one.
+      const Tensor fd = camber::test::central_difference(
+          [&](double t) {
+            Tensor u = U.clone();
+            return (t > 0 ? discp : discm).residual(u);
+          },
+          0.0, h);
       // The flux terms: the largest |R| contribution is ~ a face area times
       // the flux scale; measured against the largest entry of the
       // difference's terms, |dR/dX V| itself.
@@ -266,8 +273,8 @@ TEST(EulerShapeDerivative3D, NodeCoordinatePartialsMatchFiniteDifferences) {
       // The forces at fixed U on the moved meshes.
       const auto w = disc.force_coefficient_weights();
       for (int m = 0; m < 3; ++m) {
-        const double by_fd =
-            (coefficient(discp.forces(U), m) - coefficient(discm.forces(U), m)) / (2 * h);
+        const double by_fd = camber::test::central_difference(
+            [&](double t) { return coefficient((t > 0 ? discp : discm).forces(U), m); }, 0.0, h);
         const double by_partial = w[static_cast<size_t>(m)][0] * dG[0] +
                                   w[static_cast<size_t>(m)][1] * dG[1] +
                                   w[static_cast<size_t>(m)][2] * dG[2];
@@ -349,32 +356,37 @@ TEST(EulerAdjoint3D, AlphaAndShapeGradientsMatchConvergedFiniteDifferences) {
     // the scheme (dCL/dalpha off by 5e-5 relative, by 1e-3 at 0.1, 8e-9 at
     // 0.001: not the h^2 of truncation), which the hexahedra's do not.
     const double ha = 0.001;
-    FlowConditions plus = wing_flow(), minus = wing_flow();
-    plus.alpha_deg += ha;
-    minus.alpha_deg -= ha;
-    const Solved ap = solve_frozen(dm, plus, phi, &g.base.U, wing_conditions);
-    const Solved am = solve_frozen(dm, minus, phi, &g.base.U, wing_conditions);
+    // CL, CD, CM converged at alpha +- ha, then on the meshes moved by +-hx,
+    // each from the base state; one pair of solves for all three.
+    const std::vector<double> alpha_fd = camber::test::central_difference(
+        [&](double alpha) {
+          FlowConditions turned = wing_flow();
+          turned.alpha_deg = alpha;
+          return coefficients(solve_frozen(dm, turned, phi, &g.base.U, wing_conditions).forces);
+        },
+        wing_flow().alpha_deg, ha);
     const double hx = 2.5e-5;
     mesh::DistributedMesh dmp(moved(global, V, hx), world()), dmm(moved(global, V, -hx), world());
     Tensor phi_p = phi_rows(dmp, phi_by_id), phi_m = phi_rows(dmm, phi_by_id);
-    const Solved xp = solve_frozen(dmp, wing_flow(), phi_p, &g.base.U, wing_conditions);
-    const Solved xm = solve_frozen(dmm, wing_flow(), phi_m, &g.base.U, wing_conditions);
+    const std::vector<double> shape_fd = camber::test::central_difference(
+        [&](double t) {
+          return coefficients(solve_frozen(t > 0 ? dmp : dmm, wing_flow(), t > 0 ? phi_p : phi_m,
+                                           &g.base.U, wing_conditions)
+                                  .forces);
+        },
+        0.0, hx);
     say("[adjoint3d] %s: CL %.6f, CD %.6f, CM %.6f\n", s.name, g.base.forces.cl,
         g.base.forces.cd, g.base.forces.cm);
     const double lift_slope = std::abs(g.alpha[0]);
     EXPECT_GT(lift_slope, 0.01) << s.name;
     for (int m = 0; m < 3; ++m) {
-      const double alpha_fd =
-          (coefficient(ap.forces, m) - coefficient(am.forces, m)) / (2 * ha);
-      const double shape_fd =
-          (coefficient(xp.forces, m) - coefficient(xm.forces, m)) / (2 * hx);
       say("[adjoint3d] %s: d%s/dalpha adjoint %.10e, tangent %.10e, central difference %.10e; "
           "d%s/dX . V adjoint %.10e, central difference %.10e\n",
-          s.name, names[m], g.alpha[m], g.alpha_tangent[m], alpha_fd, names[m], g.shape[m],
-          shape_fd);
+          s.name, names[m], g.alpha[m], g.alpha_tangent[m], alpha_fd[m], names[m], g.shape[m],
+          shape_fd[m]);
       EXPECT_NEAR(g.alpha[m], g.alpha_tangent[m], 1e-8 * lift_slope) << s.name << names[m];
-      EXPECT_NEAR(g.alpha[m], alpha_fd, 1e-7 * lift_slope) << s.name << names[m];
-      EXPECT_NEAR(g.shape[m], shape_fd, 1e-5 * std::abs(shape_fd)) << s.name << names[m];
+      EXPECT_NEAR(g.alpha[m], alpha_fd[m], 1e-7 * lift_slope) << s.name << names[m];
+      EXPECT_NEAR(g.shape[m], shape_fd[m], 1e-5 * std::abs(shape_fd[m])) << s.name << names[m];
     }
     if (test::size() == 1) continue;
     // Every rank solves the whole problem alone.
@@ -445,8 +457,15 @@ TEST(EulerAdjoint3D, FfdControlPointGradientMatchesConvergedFiniteDifferences) {
   const double h = 2.5e-5;
   mesh::DistributedMesh dmp = moved_by(h), dmm = moved_by(-h);
   Tensor phi_p = phi_rows(dmp, phi_by_id), phi_m = phi_rows(dmm, phi_by_id);
-  const Solved sp = solve_frozen(dmp, wing_flow(), phi_p, &base.U, wing_conditions);
-  const Solved sm = solve_frozen(dmm, wing_flow(), phi_m, &base.U, wing_conditions);
+  // CL, CD, CM converged on the meshes the box moves by +-h d, each from the
+  // base state; one pair of solves for all three.
+  const std::vector<double> by_fd_all = camber::test::central_difference(
+      [&](double t) {
+        return coefficients(solve_frozen(t > 0 ? dmp : dmm, wing_flow(), t > 0 ? phi_p : phi_m,
+                                         &base.U, wing_conditions)
+                                .forces);
+      },
+      0.0, h);
   for (int m = 0; m < 3; ++m) {
     const AdjointSolution a = adjoint.solve(base.U, static_cast<ForceCoefficient>(m));
     EXPECT_TRUE(a.converged);
@@ -456,7 +475,7 @@ TEST(EulerAdjoint3D, FfdControlPointGradientMatchesConvergedFiniteDifferences) {
     const std::vector<double> gv = g.to_vector();
     double by_adjoint = 0.0;
     for (size_t v = 0; v < gv.size(); ++v) by_adjoint += gv[v] * dv[v];
-    const double by_fd = (coefficient(sp.forces, m) - coefficient(sm.forces, m)) / (2 * h);
+    const double by_fd = by_fd_all[static_cast<size_t>(m)];
     say("[adjoint3d] FFD (%d variables): d%s/da . d adjoint %.10e, central difference %.10e\n",
         static_cast<int>(ffd.n_design()), names[m], by_adjoint, by_fd);
     EXPECT_NEAR(by_adjoint, by_fd, 1e-5 * std::abs(by_fd)) << names[m];
@@ -493,17 +512,12 @@ TEST(EulerAdjoint3D, SteadyFlowOnADistributedMeshIsDifferentiableThroughAnFfdBox
                                   ad::constant(Tensor::from_host({n}, d)));
   const double by_tangent = t.tangents[0].value().to_vector()[1];
   const double h = 1e-3;
-  std::vector<double> ap = a0, am = a0;
-  for (index_t k = 0; k < n; ++k) {
-    ap[static_cast<size_t>(k)] += h * d[static_cast<size_t>(k)];
-    am[static_cast<size_t>(k)] -= h * d[static_cast<size_t>(k)];
-  }
   const auto cd_at = [&](const std::vector<double>& a) {
     Tensor xr = ffd->apply(Tensor::from_host({n}, a));
     xr.axpy(1.0, X0);
     return flow.rank_coefficients(xr, settings.flow.alpha_deg).to_vector()[1];
   };
-  const double by_fd = (cd_at(ap) - cd_at(am)) / (2 * h);
+  const double by_fd = camber::test::directional_difference(cd_at, a0, d, h);
   say("[adjoint3d] SteadyFlow with FFD (%d variables): dCD/da . d adjoint %.10e, tangent %.10e, "
       "central difference %.10e\n",
       static_cast<int>(n), by_adjoint, by_tangent, by_fd);
