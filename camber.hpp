@@ -176,6 +176,7 @@
 #endif
 #if CAMBER_WITH_PETSC && CAMBER_WITH_IO
 #include <camber/solvers/aero/airfoil_design.hpp>
+#include <camber/solvers/aero/airfoil_sampler.hpp>
 #include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/design_file.hpp>
 #include <camber/solvers/aero/design_record.hpp>

@@ -31,7 +31,7 @@
 #include <camber/nn/io/deck_keys.hpp>
 #include <camber/nn/io/sample_campaign.hpp>
 #include <camber/nn/sampling.hpp>
-#include <camber/solvers/aero/airfoil_design.hpp>
+#include <camber/solvers/aero/airfoil_sampler.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 #include <camber/core/timer.hpp>
 
@@ -41,52 +41,41 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The design's columns: mach, alpha_deg, then the shape variables.
-struct Space {
-  int n_shape = 0;
-  bool gradients = false;
-  std::vector<std::array<double, 2>> ranges;  // per input
-  nn::Columns inputs, outputs;
-  int n_in() const { return static_cast<int>(ranges.size()); }
-  int n_out() const { return static_cast<int>(outputs.names.size()); }
-};
-
 // The design and what its flows depend on besides (the mesh's cell count,
 // the scheme's order and limiter): a continued run on another grid or
 // scheme is refused instead of mixing flows of two discretizations.
-std::string design_line(const deck::Deck& d, const Space& space, std::int64_t cells) {
+std::string design_line(const deck::Deck& d, const aero::AirfoilSampler& space, std::int64_t cells) {
   std::ostringstream s;
   s.precision(17);
   const auto& m = d.reals("sample.mach");
   const auto& a = d.reals("sample.alpha_deg");
   s << "# design count=" << d.integer("sample.count") << " seed=" << d.integer("sample.seed")
     << " mach=" << m[0] << "," << m[1] << " alpha_deg=" << a[0] << "," << a[1];
-  if (space.n_shape > 0)
-    s << " shape=" << space.ranges.back()[0] << "," << space.ranges.back()[1] << " shape_variables="
-      << space.n_shape << " parametrization=" << d.string("design.parametrization");
-  if (space.gradients) s << " gradients=1";
+  if (space.n_shape() > 0)
+    s << " shape=" << space.ranges().back()[0] << "," << space.ranges().back()[1] << " shape_variables="
+      << space.n_shape() << " parametrization=" << d.string("design.parametrization");
+  if (space.gradients()) s << " gradients=1";
   s << " cells=" << cells << " order=" << d.integer("flow.order")
     << " limiter=" << d.string("flow.limiter");
   return s.str();
 }
 
-// The sample space of the deck: with sample.shape, the design section's
-// parametrization is built on `dm` to count its variables.
-Space sample_space(const deck::Deck& d, const mesh::DistributedMesh& dm, MPI_Comm comm,
-                   std::unique_ptr<design::ShapeParametrization>& shape) {
-  Space s;
-  const std::vector<double>& range = d.reals("sample.shape");
-  s.gradients = d.boolean("sample.gradients") || !range.empty();
-  s.ranges = {{d.reals("sample.mach")[0], d.reals("sample.mach")[1]},
-              {d.reals("sample.alpha_deg")[0], d.reals("sample.alpha_deg")[1]}};
-  s.inputs = {{"mach", "alpha_deg"}, {"", "deg"}};
-  s.outputs = {{"CL", "CD", "CM"}, {"", "", ""}};
+// The deck's checks of the sample space (at its keys), then the sampler
+// on the group's mesh: with sample.shape or gradients the design
+// section's parametrization is built on it.
+std::unique_ptr<aero::AirfoilSampler> make_sampler(const deck::Deck& d, const euler_app::FlowSetup& setup,
+                                                   MPI_Comm comm) {
+  aero::AirfoilSampleSpace space;
+  space.mach = {d.reals("sample.mach")[0], d.reals("sample.mach")[1]};
+  space.alpha_deg = {d.reals("sample.alpha_deg")[0], d.reals("sample.alpha_deg")[1]};
+  space.shape = d.reals("sample.shape");
+  space.gradients = d.boolean("sample.gradients") || !space.shape.empty();
   collective_guard(comm, [&] {
+    const std::vector<double>& range = space.shape;
     if (!range.empty()) {
       const double bound = d.real("design.bound");
       if (!(range[0] < range[1]))
-        d.reject("sample.shape", CAMBER_MSG("[" << range[0] << ", " << range[1]
-                                                << "] is no range (low < high)"));
+        d.reject("sample.shape", CAMBER_MSG("[" << range[0] << ", " << range[1] << "] is no range (low < high)"));
       if (range[0] < -bound || range[1] > bound)
         d.reject("sample.shape", CAMBER_MSG("[" << range[0] << ", " << range[1]
                                                 << "] lies outside [-design.bound, design.bound] = ["
@@ -95,23 +84,19 @@ Space sample_space(const deck::Deck& d, const mesh::DistributedMesh& dm, MPI_Com
         d.reject("design.parametrization",
                  "camber sample varies the shape of 2-D meshes (hicks_henne, cst or ffd)");
     }
-    if (s.gradients && d.boolean("flow.far_field_vortex"))
+    if (space.gradients && d.boolean("flow.far_field_vortex"))
       d.reject("flow.far_field_vortex",
                "the sampled gradients hold the far field fixed, so they would not be the "
                "derivative of a lift-dependent far field; use a far field of many chords");
   });
-  if (s.gradients || !range.empty()) shape = euler_app::shape_parametrization(d, dm, comm);
-  if (!range.empty()) {
-    s.n_shape = static_cast<int>(shape->n_design());
-    for (int k = 0; k < s.n_shape; ++k) {
-      s.ranges.push_back({range[0], range[1]});
-      s.inputs.names.push_back("shape_" + std::to_string(k));
-      s.inputs.units.push_back("chord");
-    }
-    s.outputs.names.push_back("t_max");
-    s.outputs.units.push_back("chord");
-  }
-  return s;
+  aero::AirfoilDesignSettings settings;
+  settings.flow = euler_app::design_flow_settings(d, setup.dm.local(), setup.dm.comm());
+  settings.wall = d.string("design.wall");
+  settings.deformation = euler_app::deformation_options(d);
+  settings.bound = d.real("design.bound");
+  std::unique_ptr<design::ShapeParametrization> shape;
+  if (space.gradients) shape = euler_app::shape_parametrization(d, setup.dm, setup.dm.comm());
+  return std::make_unique<aero::AirfoilSampler>(setup.dm, space, settings, std::move(shape));
 }
 
 }  // namespace
@@ -154,26 +139,15 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   // gradients; with them (and with shape variables) the design problem of
   // `camber optimize` on the group's ranks, warm-started from its last flow.
   FlowSetup setup = flow_setup(d, groups.comm());
-  std::unique_ptr<design::ShapeParametrization> shape;
-  const Space space = sample_space(d, setup.dm, comm, shape);
-  std::unique_ptr<aero::AirfoilDesign> problem;
-  if (space.gradients) {
-    aero::AirfoilDesignSettings settings;
-    settings.thickness_fraction = 0.0;  // sampling evaluates no constraints
-    settings.flow = design_flow_settings(d, setup.dm.local(), groups.comm());
-    settings.wall = d.string("design.wall");
-    settings.deformation = deformation_options(d);
-    settings.bound = d.real("design.bound");
-    problem = std::make_unique<aero::AirfoilDesign>(setup.dm, std::move(shape), settings);
-  }
-  const int n_in = space.n_in(), n_out = space.n_out();
+  std::unique_ptr<aero::AirfoilSampler> sampler = make_sampler(d, setup, comm);
+  const aero::AirfoilSampler& space = *sampler;
 
   const std::string name = d.string("case"), dir = d.string("output.dir");
   nn::io::SampleCampaignSettings cs;
-  cs.ranges = space.ranges;
-  cs.inputs = space.inputs;
-  cs.outputs = space.outputs;
-  cs.gradients = space.gradients;
+  cs.ranges = space.ranges();
+  cs.inputs = space.inputs();
+  cs.outputs = space.outputs();
+  cs.gradients = space.gradients();
   nn::io::sample_campaign_keys().read(d, "sample", cs);
   cs.record_path = dir + "/" + name + "_samples.csv";
   cs.identity = design_line(d, space, setup.dm.n_global_cells());
@@ -190,12 +164,12 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   });
   nn::io::SampleCampaign campaign(cs, groups);
   logging::info(CAMBER_MSG("sample: " << cs.count << " flows (Latin hypercube, seed " << cs.seed
-                                      << ") over " << n_in << " inputs"
-                                      << (space.n_shape > 0 ? " (" + std::to_string(space.n_shape) +
+                                      << ") over " << space.ranges().size() << " inputs"
+                                      << (space.n_shape() > 0 ? " (" + std::to_string(space.n_shape()) +
                                                                   " shape variables, " +
                                                                   d.string("design.parametrization") + ")"
                                                             : std::string())
-                                      << (space.gradients ? ", with adjoint gradients" : "") << ", "
+                                      << (space.gradients() ? ", with adjoint gradients" : "") << ", "
                                       << campaign.done_before() << " done before, "
                                       << campaign.pending() << " to solve by " << groups.count()
                                       << (groups.count() == 1 ? " group" : " groups") << " of " << rps
@@ -204,33 +178,11 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   // One flow: CL, CD, CM (and t_max), with gradients in (mach, alpha,
   // shape..) when sampled.
   campaign.run([&](const std::vector<double>& x, int) {
-    nn::io::Sample r;
-    if (!problem) {
-      const eu::SteadyResult f = solve_flow_at(d, setup, x[0], x[1]);
-      r.outputs = {f.forces.cl, f.forces.cd, f.forces.cm};
-      r.converged = f.converged;
-      r.iterations = f.iterations;
-      return r;
-    }
-    std::vector<double> a(static_cast<size_t>(problem->n_design()), 0.0);
-    for (int k = 0; k < space.n_shape; ++k) a[static_cast<size_t>(k)] = x[static_cast<size_t>(2 + k)];
     ScopedTimer t("solve");
-    const aero::DesignSample s = problem->sample(a, x[0], x[1]);
-    // The problem's order is (shape.., mach, alpha); the data set's
-    // (mach, alpha, shape..).
-    const size_t nd = a.size();
-    for (int o = 0; o < n_out; ++o) {
-      const std::vector<double>& g = s.gradients[static_cast<size_t>(o)];
-      r.outputs.push_back(s.values[static_cast<size_t>(o)]);
-      r.gradients.push_back(g[nd]);
-      r.gradients.push_back(g[nd + 1]);
-      for (int k = 0; k < space.n_shape; ++k) r.gradients.push_back(g[static_cast<size_t>(k)]);
-    }
-    r.converged = true;
-    r.iterations = s.newton_iterations;
-    return r;
+    aero::FlowSample f = (*sampler)(x);
+    return nn::io::Sample{std::move(f.outputs), std::move(f.gradients), f.converged, f.iterations};
   });
-  problem.reset();
+  sampler.reset();
 
   // The data set: converged flows only.
   const std::string h5 = dir + "/" + name + "_samples.h5";
@@ -238,7 +190,7 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   const std::string left_out =
       failed > 0 ? ", " + std::to_string(failed) + " not converged and left out" : std::string();
   logging::info(CAMBER_MSG("wrote " << h5 << " (" << campaign.total() - failed << " flows" << left_out
-                                    << (space.gradients ? ", with gradients" : "") << ") and "
+                                    << (cs.gradients ? ", with gradients" : "") << ") and "
                                     << cs.record_path));
   return 0;
 }
