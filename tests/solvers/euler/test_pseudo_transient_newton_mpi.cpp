@@ -110,7 +110,7 @@ void expect_step_rules(const SteadyResult& r, size_t from, size_t to, double gro
 // at that bound the solve must stop before its first step and leave U as it
 // was, at either order (at order 2 with first_order_drop = 0, the choice
 // the header names for a state that is already a solution).
-TEST(SteadySolver, TheFreeStreamIsConvergedBeforeAnyStep) {
+TEST(PseudoTransientNewton, TheFreeStreamIsConvergedBeforeAnyStep) {
   mesh::DistributedMesh dm(distorted_rectangle(16, 8, 2.0, 1.0, 0.3, 0.0, 77), world());
   const std::vector<BoundaryCondition> channel = {{"left", BoundaryKind::far_field},
                                                   {"right", BoundaryKind::far_field},
@@ -147,7 +147,7 @@ TEST(SteadySolver, TheFreeStreamIsConvergedBeforeAnyStep) {
 // of R (the same summation: to 1e-13 relative); every state before the
 // last misses the tolerance (the solver stops at the first that meets it).
 // The last five steps each lower the residual (the Newton phase).
-TEST(SteadySolver, StopsAtTheFirstStateWithinTheRelativeTolerance) {
+TEST(PseudoTransientNewton, StopsAtTheFirstStateWithinTheRelativeTolerance) {
   mesh::DistributedMesh dm(naca_32x16(), world());
   const Discretization disc(dm, subsonic(), airfoil_conditions);
   Tensor U = disc.free_stream_field();
@@ -195,7 +195,7 @@ TEST(SteadySolver, StopsAtTheFirstStateWithinTheRelativeTolerance) {
 //    initial residual), and reports that reference;
 //  - rel_tolerance 0 with abs_tolerance = 1e-6 r0: the first state below
 //    the absolute bound ends the solve.
-TEST(SteadySolver, StepBudgetRestartAndAbsoluteTolerance) {
+TEST(PseudoTransientNewton, StepBudgetRestartAndAbsoluteTolerance) {
   mesh::DistributedMesh dm(naca_32x16(), world());
   const Discretization disc(dm, subsonic(), airfoil_conditions);
   Tensor U = disc.free_stream_field();
@@ -238,7 +238,7 @@ TEST(SteadySolver, StepBudgetRestartAndAbsoluteTolerance) {
 // residual is NaN there and in its face neighbours, so the error names one
 // of those cells, whose centroids lie within h of it (asserted: 1.5 h). On
 // every rank; U is left exactly as given.
-TEST(SteadySolver, ANonFiniteResidualIsAnErrorNamingTheCell) {
+TEST(PseudoTransientNewton, ANonFiniteResidualIsAnErrorNamingTheCell) {
   mesh::DistributedMesh dm(mesh::rectangle(8, 8, 1.0, 1.0), world());
   const std::vector<BoundaryCondition> far = {{"left", BoundaryKind::far_field},
                                               {"right", BoundaryKind::far_field},
@@ -328,7 +328,7 @@ size_t switch_entry(const SteadyResult& r) {
 // removes (test_discretization_mpi), so residuals of 1e-11 bound the
 // difference by ~1e-9 of CL; asserted for each pair of runs, and for the
 // one-rank solve (the partition changes sums and block-Jacobi blocks only).
-TEST(SteadySolverSecondOrder, ExactOperatorsConvergeQuadraticallyToOneSolution) {
+TEST(PseudoTransientNewtonSecondOrder, ExactOperatorsConvergeQuadraticallyToOneSolution) {
   using Op = SteadyOptions::NewtonOperator;
   double r0 = 0.0;
   const SteadyResult assembled = solve_unlimited(world(), Op::assembled, &r0);
@@ -377,7 +377,7 @@ TEST(SteadySolverSecondOrder, ExactOperatorsConvergeQuadraticallyToOneSolution) 
 // (set_limiter) has at U the residual the solve drove to its tolerance
 // (the same evaluation: 1e-13 of r0). At second order the CFL number
 // grows by at most second_order_cfl_growth (4) per step.
-TEST(SteadySolverSecondOrder, TheFrozenLimiterIsTheOneTheSolutionSolves) {
+TEST(PseudoTransientNewtonSecondOrder, TheFrozenLimiterIsTheOneTheSolutionSolves) {
   mesh::DistributedMesh dm(naca_32x16(), world());
   Discretization disc(dm, subsonic(), airfoil_conditions, FluxScheme::roe,
                       smooth_limited_second_order());
@@ -409,7 +409,7 @@ TEST(SteadySolverSecondOrder, TheFrozenLimiterIsTheOneTheSolutionSolves) {
 // defect_correction_cfl_max (here 50, below cfl_max): every second-order
 // entry is at most 50, and the cap is reached (the check is not vacuous);
 // the residual still falls (the header promises a linear rate, no figure).
-TEST(SteadySolverSecondOrder, DefectCorrectionKeepsTheCflNumberUnderItsCeiling) {
+TEST(PseudoTransientNewtonSecondOrder, DefectCorrectionKeepsTheCflNumberUnderItsCeiling) {
   mesh::DistributedMesh dm(naca_32x16(), world());
   SpatialOptions spatial;
   spatial.order = 2;
