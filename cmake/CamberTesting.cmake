@@ -13,7 +13,9 @@ set(CAMBER_MPIEXEC_ENV
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
   OMPI_MCA_rmaps_base_oversubscribe=1
   # Containers without a usable shared-memory transport still run.
-  OMPI_MCA_btl_vader_single_copy_mechanism=none)
+  OMPI_MCA_btl_vader_single_copy_mechanism=none
+  # PT-Scotch's sequential stages on one thread per rank (parallel/partition.cpp).
+  SCOTCH_PTHREAD_NUMBER=1)
 
 # On a threaded Kokkos backend (OpenMP) each test gets the threads it can use
 # without oversubscribing: CAMBER_TEST_THREADS (default: the machine's
@@ -33,9 +35,16 @@ else()
   set(CAMBER_TEST_THREADED OFF)
 endif()
 
-# The test environment for RANKS ranks into OUT.
-function(camber_test_environment ranks out)
+# The test environment for RANKS ranks and a TIMEOUT in seconds (0: none
+# set) into OUT.
+# CAMBER_TEST_WATCHDOG_S, 20 s before the timeout, has a GoogleTest
+# executable still running then print each rank's stack (tests/test_main.cpp).
+function(camber_test_environment ranks timeout out)
   set(env ${CAMBER_MPIEXEC_ENV})
+  math(EXPR watchdog "${timeout} - 20")
+  if(watchdog GREATER 0)
+    list(APPEND env CAMBER_TEST_WATCHDOG_S=${watchdog})
+  endif()
   if(CAMBER_TEST_THREADED)
     math(EXPR threads "${CAMBER_TEST_THREADS} / ${ranks}")
     if(threads LESS 1)
@@ -54,7 +63,7 @@ function(camber_add_mpi_command)
   add_test(NAME ${T_NAME}
            COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${T_RANKS}
                    --oversubscribe ${MPIEXEC_PREFLAGS} ${T_COMMAND})
-  camber_test_environment(${T_RANKS} env)
+  camber_test_environment(${T_RANKS} ${T_TIMEOUT} env)
   set_tests_properties(${T_NAME} PROPERTIES
     LABELS "mpi;${T_LABELS}" PROCESSORS ${T_RANKS} TIMEOUT ${T_TIMEOUT}
     ENVIRONMENT "${env}")
@@ -78,7 +87,7 @@ function(camber_add_test)
     endforeach()
   else()
     add_test(NAME ${T_NAME} COMMAND ${T_NAME})
-    camber_test_environment(1 env)
+    camber_test_environment(1 ${T_TIMEOUT} env)
     set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}" TIMEOUT ${T_TIMEOUT}
                          ENVIRONMENT "${env}")
   endif()

@@ -273,20 +273,26 @@ std::vector<int> partition_distributed(MPI_Comm comm, const std::vector<std::int
   });
   if (size == 1) return std::vector<int>(static_cast<size_t>(n_mine), 0);
 
-  // A context with a fixed seed and deterministic threads, so equal input
-  // at equal rank count gives equal parts (Scotch's default seeds vary).
+  // A context with a fixed seed, so equal input at equal rank count gives
+  // equal parts (Scotch's default seeds vary), and one thread per rank (the
+  // ranks already fill the cores; by default each rank starts a thread per
+  // core). The sequential stages of a distributed bipartition run in
+  // Scotch's default context, whose thread count SCOTCH_PTHREAD_NUMBER sets
+  // when the library loads: the test environment sets it to 1
+  // (cmake/CamberTesting.cmake; docs/getting-started.md).
   SCOTCH_Context context;
   SCOTCH_Dgraph graph, bound;
   SCOTCH_Strat strategy;
   CAMBER_REQUIRE(SCOTCH_contextInit(&context) == 0 && SCOTCH_dgraphInit(&graph, comm) == 0 &&
                      SCOTCH_dgraphInit(&bound, comm) == 0,
                  "partition_distributed: SCOTCH_contextInit or SCOTCH_dgraphInit failed");
+  const int spawned = SCOTCH_contextThreadSpawn(&context, 1, nullptr);
   SCOTCH_contextOptionSetNum(&context, SCOTCH_OPTIONNUMDETERMINISTIC, 1);
   SCOTCH_contextOptionSetNum(&context, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1);
   SCOTCH_contextRandomSeed(&context, static_cast<SCOTCH_Num>(options.seed));
   SCOTCH_stratInit(&strategy);
   std::vector<SCOTCH_Num> part(static_cast<size_t>(std::max<std::int64_t>(n_mine, 1)));
-  int status = SCOTCH_dgraphBuild(
+  int status = spawned != 0 ? spawned : SCOTCH_dgraphBuild(
       &graph, 0, static_cast<SCOTCH_Num>(n_mine), static_cast<SCOTCH_Num>(n_mine), vert.data(),
       nullptr, weight.empty() ? nullptr : weight.data(), nullptr,
       static_cast<SCOTCH_Num>(edge.size()), static_cast<SCOTCH_Num>(edge.size()), edge.data(),
@@ -311,8 +317,9 @@ std::vector<int> partition_distributed(MPI_Comm comm, const std::vector<std::int
   SCOTCH_dgraphExit(&graph);
   SCOTCH_contextExit(&context);
   collective_guard(comm, [&] {
-    CAMBER_REQUIRE(built, "partition_distributed: PT-Scotch refused the graph (SCOTCH_dgraphBuild "
-                          "or SCOTCH_dgraphCheck failed: an edge listed one way, or a bad index)");
+    CAMBER_REQUIRE(built, "partition_distributed: PT-Scotch refused the graph (SCOTCH_contextThreadSpawn, "
+                          "SCOTCH_dgraphBuild or SCOTCH_dgraphCheck failed: an edge listed one "
+                          "way, or a bad index)");
     CAMBER_REQUIRE(parted, "partition_distributed: SCOTCH_dgraphPart failed");
   });
   return std::vector<int>(part.begin(), part.begin() + n_mine);

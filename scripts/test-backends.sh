@@ -91,7 +91,7 @@ EOF
   # the OpenMP runtime's default waiting (spin briefly, then sleep) serves
   # every test.
   (cd "$build" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-     ctest --output-on-failure --timeout 300)
+     ctest --output-on-failure --timeout 300 --repeat after-timeout:2)
 }
 
 leg_cuda() {
