@@ -179,6 +179,7 @@
 #include <camber/solvers/aero/airfoil_sampler.hpp>
 #include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/design_file.hpp>
+#include <camber/solvers/aero/design_outputs.hpp>
 #include <camber/solvers/aero/design_record.hpp>
 #include <camber/solvers/aero/flow_output.hpp>
 #include <camber/solvers/aero/flow_state.hpp>

@@ -82,9 +82,8 @@ void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s, MP
 // design.start checked against the problem built (rejected at the key).
 void check_start(const deck::Deck& d, const aero::ShapeDesign& problem, MPI_Comm comm);
 // The problem's size, the baseline's coefficients (solving it) followed by
-// `geometry`, and the lift held.
-void log_baseline(const deck::Deck& d, aero::ShapeDesign& problem, std::int64_t n_cells,
-                  const std::string& geometry);
+// `geometry`, and the lift held (aero::DesignRecord's lines).
+void log_baseline(const aero::DesignRecord& record, const std::string& geometry);
 
 // camber optimize's record of the design (aero::DesignRecord) with the
 // deck's case, folder, objective, parametrization and output.paraview.

@@ -13,44 +13,29 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <csignal>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iomanip>
 #include <memory>
-#include <numeric>
 #include <sstream>
 
 #include "euler_common.hpp"
 #include "mesh_source.hpp"
-#include <camber/autodiff/functional.hpp>
 #include <camber/solvers/aero/deck_keys.hpp>
+#include <camber/solvers/aero/design_outputs.hpp>
 #include <camber/solvers/aero/design_record.hpp>
 #include <camber/solvers/aero/surrogate_design.hpp>
 #include <camber/solvers/euler/deck_keys.hpp>
-#include <camber/autodiff/ops.hpp>
-#include <camber/design/airfoil_section.hpp>
-#include <camber/design/design_boundary.hpp>
 #include <camber/design/parametrization.hpp>
 #include <camber/design/mesh_deformation.hpp>
-#include <camber/core/atomic_file.hpp>
 #include <camber/core/error.hpp>
-#include <camber/io/gnuplot.hpp>
-#include <camber/io/hdf5_file.hpp>
-#include <camber/io/pvd_series.hpp>
 #include <camber/core/log.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
-#include <camber/mesh/su2_writer.hpp>
-#include <camber/optimization/history.hpp>
 #include <camber/solvers/aero/design_file.hpp>
 #include <camber/optimization/optimizer.hpp>
-#include <camber/parallel/collectives.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
-#include <camber/core/timer.hpp>
 
 namespace camber::app {
 
@@ -150,46 +135,9 @@ aero::DesignRecordSettings design_record_settings(const deck::Deck& d, std::vect
   return r;
 }
 
-void log_baseline(const deck::Deck& d, aero::ShapeDesign& problem, std::int64_t n_cells,
-                  const std::string& geometry) {
-  int ranks = 1;
-  MPI_Comm_size(problem.flow().distributed_mesh().comm(), &ranks);
-  logging::info(CAMBER_MSG("optimize: " << n_cells << " cells on " << ranks
-                                        << (ranks == 1 ? " rank" : " ranks") << ", "
-                                        << problem.n_design() << " design variables ("
-                                        << d.string("design.parametrization")
-                                        << (problem.trims_alpha() ? ", and alpha" : "")
-                                        << "), objective " << d.string("optimizer.objective")
-                                        << (problem.n_points() > 1
-                                                ? " (weighted mean over " +
-                                                      std::to_string(problem.n_points()) +
-                                                      " operating points)"
-                                                : std::string())));
-  const std::array<double, 3> base = problem.baseline();
-  logging::info(CAMBER_MSG(std::setprecision(6)
-                           << "baseline: CL " << base[0] << ", CD " << base[1] << ", CM " << base[2]
-                           << geometry << " ("
-                           << problem.flow().report().newton_iterations << " Newton steps, "
-                           << std::setprecision(3) << problem.flow().report().solve_seconds << " s)"));
-  for (int i = 1; i < problem.n_points(); ++i) {
-    const std::array<double, 3>& b = problem.baseline(i);
-    logging::info(CAMBER_MSG(std::setprecision(6)
-                             << "baseline at M " << problem.points()[static_cast<size_t>(i)].mach
-                             << " (weight " << problem.points()[static_cast<size_t>(i)].weight
-                             << "): CL " << b[0] << ", CD " << b[1] << ", CM " << b[2]));
-  }
-  if (problem.design_settings().lift != aero::LiftConstraint::none)
-    for (int i = 0; i < problem.n_points(); ++i)
-      logging::info(CAMBER_MSG(std::setprecision(6)
-                               << "lift: CL "
-                               << (problem.trims_alpha() || problem.fixes_lift() ? "= " : ">= ")
-                               << problem.lift_target(i)
-                               << (problem.trims_alpha() ? ", alpha trimmed by the optimizer"
-                                   : problem.fixes_lift() ? ", alpha trimmed in every evaluation"
-                                                          : "")
-                               << (problem.n_points() > 1
-                                       ? " at M " + std::to_string(problem.points()[static_cast<size_t>(i)].mach)
-                                       : std::string())));
+void log_baseline(const aero::DesignRecord& record, const std::string& geometry) {
+  logging::info("optimize: " + record.size_line());
+  for (const std::string& line : record.baseline_lines(geometry)) logging::info(line);
 }
 
 }  // namespace euler_app
@@ -232,7 +180,6 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
       d.reject("design.parametrization",
                "ffd_volume designs a 3-D mesh; this one is 2-D (use hicks_henne, cst or ffd)");
   });
-  const std::int64_t n_cells = dm.n_global_cells();
   aero::AirfoilDesignSettings settings;
   settings.flow = design_flow_settings(d, dm.local(), comm);
   settings.wall = d.string("design.wall");
@@ -251,11 +198,11 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
                              << t0_max << " is below optimizer.max_thickness_min = "
                              << max_thickness_min << ": the optimizer starts from an infeasible design"));
 
-  log_baseline(d, problem, n_cells, CAMBER_MSG(", max thickness " << t0_max));
+  const aero::DesignRecordSettings record = design_record_settings(d, {settings.wall}, settings.checkpoint);
+  aero::DesignRecord outputs(problem, record, comm);
+  log_baseline(outputs, CAMBER_MSG(", max thickness " << t0_max));
   if (runtime.rank() == 0) fs::create_directories(dir);
   CAMBER_CHECK_MPI(MPI_Barrier(comm));
-  aero::DesignRecord outputs(problem, design_record_settings(d, {settings.wall}, settings.checkpoint),
-                             comm);
   std::unique_ptr<aero::SurrogateDesign> trust;
   if (trust_region) {
     aero::SurrogateDesignSettings t;
@@ -270,11 +217,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   // The final design: shape and mesh (written by every rank, its part).
   outputs.write_final(result);
   if (trust) trust->write_final();
-  if (runtime.rank() == 0)
-    write_file_atomically(dir + "/" + name + "_final.dat",
-                          design::selig_text(name + " (camber optimize, final design)",
-                                             problem.shape().wall(), result.final_wall));
-  mesh::write_su2(problem.mesh_at(result.final_shape), dir + "/" + name + "_final.su2");
+  aero::write_final_airfoil(problem, result, record);
   std::ostringstream geometry;
   geometry << std::fixed << std::setprecision(6) << "\n  max thickness   "
            << result.baseline_max_thickness << "    " << result.final_max_thickness

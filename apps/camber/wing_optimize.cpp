@@ -12,23 +12,16 @@
 #include <filesystem>
 #include <functional>
 #include <iomanip>
-#include <limits>
-#include <memory>
 #include <sstream>
 
 #include "euler_common.hpp"
-#include <camber/mesh/su2_writer.hpp>
-#include <camber/core/atomic_file.hpp>
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
 #include <camber/design/wing_thickness.hpp>
-#include <camber/io/vtk_writer.hpp>
 #include <camber/solvers/aero/deck_keys.hpp>
+#include <camber/solvers/aero/design_outputs.hpp>
 #include <camber/solvers/aero/design_record.hpp>
-#include <camber/solvers/aero/flow_case.hpp>
-#include <camber/solvers/aero/flow_output.hpp>
 #include <camber/solvers/aero/wing_design.hpp>
-#include <camber/solvers/aero/wing_sections.hpp>
 
 namespace camber::app {
 
@@ -77,7 +70,6 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
   aero::ffd_volume_keys().read(d, "design", s);
   const std::string& move = d.string("design.ffd_volume_move");
   aero::wing_station_keys().read(d, "optimizer", s);
-  const std::int64_t n_cells = dm.n_global_cells();
   aero::WingDesign problem(std::move(dm), s);
   check_start(d, problem, comm);
   const index_t n = problem.n_design();
@@ -88,8 +80,11 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
                            << "], degree (" << s.ffd.degree[0] << ", " << s.ffd.degree[1] << ", "
                            << s.ffd.degree[2] << "), moves in " << move << ": " << n
                            << " variables, each within +-" << s.bound));
+  aero::DesignRecordSettings r = design_record_settings(d, walls, s.checkpoint);
+  r.station_etas = d.reals("wing.stations");
+  aero::DesignRecord outputs(problem, r, comm);
   const std::vector<double> t0 = problem.thickness_stations().baseline();
-  log_baseline(d, problem, n_cells,
+  log_baseline(outputs,
                thickness ? CAMBER_MSG(", thinnest station " << *std::min_element(t0.begin(), t0.end())
                                                              << " (" << t0.size() << " stations held at "
                                                              << s.thickness_fraction << " t0)")
@@ -97,49 +92,13 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
 
   if (runtime.rank() == 0) fs::create_directories(dir);
   CAMBER_CHECK_MPI(MPI_Barrier(comm));
-  const std::vector<double>& etas = d.reals("wing.stations");
   // The baseline's pressure at the wing stations (its flow is the one just
   // solved; a restart has them from the first run).
-  if (!etas.empty() && !restart) {
-    const std::vector<aero::SectionPoint> stations = aero::wing_sections(
-        problem.flow().discretization(), problem.flow().state(), walls, etas);
-    if (runtime.rank() == 0) aero::write_station_csv(dir, name + "_baseline", stations, etas);
-  }
-  aero::DesignRecord outputs(problem, design_record_settings(d, walls, s.checkpoint), comm);
+  if (!restart) aero::write_wing_stations(problem, r, "baseline");
   const aero::WingDesignResult result = problem.run(std::ref(outputs), restart);
   outputs.write_final(result);
-
-  // The final design's flow on its mesh (from the best design's flow: at
-  // most a few Newton steps), for ParaView and the stations.
-  eu::SteadyFlow& flow = problem.flow();
-  flow.rank_coefficients(result.final_rows, result.final_alpha_deg);
-  const eu::Discretization& disc = flow.discretization();
-  // The final mesh, written by every rank its part (SU2, for further runs).
-  mesh::write_su2(disc.mesh(), dir + "/" + name + "_final.su2");
-  if (!etas.empty()) {
-    const std::vector<aero::SectionPoint> stations =
-        aero::wing_sections(disc, flow.state(), walls, etas);
-    if (runtime.rank() == 0) aero::write_station_csv(dir, name + "_final", stations, etas);
-  }
-  if (d.boolean("output.paraview")) {
-    const std::vector<io::Field> fields = aero::flow_fields(disc, flow.state());
-    io::write_pvtu(dir + "/" + name + "_final", disc.mesh().owned_piece(fields), comm);
-    for (const std::string& w : walls)
-      io::write_pvtp(dir + "/" + name + "_final_" + w, disc.mesh().marker_surface(w, fields), comm);
-  }
-  double ratio = std::numeric_limits<double>::infinity();
-  if (runtime.rank() == 0) {
-    std::ostringstream t;
-    t << "eta,x_over_c,x,y,t0,t,ratio\n" << std::setprecision(10);
-    const auto& st = problem.thickness_stations().stations();
-    for (size_t k = 0; k < st.size(); ++k) {
-      const double tk = result.final_thickness[k], t0k = result.baseline_thickness[k];
-      ratio = std::min(ratio, tk / t0k);
-      t << st[k].eta << ',' << st[k].x_over_c << ',' << st[k].x << ',' << st[k].y << ',' << t0k
-        << ',' << tk << ',' << tk / t0k << '\n';
-    }
-    if (!st.empty()) write_file_atomically(dir + "/" + name + "_thickness.csv", t.str());
-  }
+  // The final design's flow, mesh, stations, ParaView files and thickness.
+  const double ratio = aero::write_final_wing(problem, result, r).thinnest_ratio;
   std::ostringstream geometry;
   if (thickness)
     geometry << std::fixed << std::setprecision(6) << "\n  thinnest t / t0 " << 1.0 << "    "
@@ -148,7 +107,7 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
   summary << outputs.summary(result, geometry.str(), elapsed()) << "\n  outputs         " << dir << "/"
           << name << "_{optimizer_history.csv,optimizer.png,final_design.csv,final.su2,designs.pvd"
           << (thickness ? ",thickness.csv" : "")
-          << (etas.empty() ? "" : ",baseline_stations.csv,final_stations.csv")
+          << (r.station_etas.empty() ? "" : ",baseline_stations.csv,final_stations.csv")
           << (d.boolean("output.paraview") ? ",final.pvtu" : "") << "}"
           << "\n                  " << dir << "/ffd_volume_" << n << ".csv (the baseline gradient)";
   logging::info("summary:" + summary.str());

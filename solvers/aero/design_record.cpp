@@ -6,6 +6,7 @@
 #include <utility>
 
 #include <camber/core/atomic_file.hpp>
+#include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
 #include <camber/io/gnuplot.hpp>
 #include <camber/io/vtk_writer.hpp>
@@ -25,6 +26,53 @@ DesignRecord::DesignRecord(ShapeDesign& problem, DesignRecordSettings settings, 
   csv_ << "evaluation,objective,max_violation,gradient_norm,best_objective,CL,CD,CM,alpha_deg,"
           "newton_steps,adjoint_iterations,flow_seconds,adjoint_seconds,seconds,replayed\n"
        << std::setprecision(10);
+}
+
+std::string DesignRecord::size_line() const {
+  ShapeDesign& problem = problem_;
+  const mesh::DistributedMesh& dm = problem.flow().distributed_mesh();
+  const int ranks = dm.size();
+  return CAMBER_MSG(dm.n_global_cells()
+                    << " cells on " << ranks << (ranks == 1 ? " rank" : " ranks") << ", "
+                    << problem.n_design() << " design variables (" << settings_.parametrization
+                    << (problem.trims_alpha() ? ", and alpha" : "") << "), objective "
+                    << settings_.objective
+                    << (problem.n_points() > 1 ? " (weighted mean over " +
+                                                     std::to_string(problem.n_points()) +
+                                                     " operating points)"
+                                               : std::string()));
+}
+
+std::vector<std::string> DesignRecord::baseline_lines(const std::string& geometry) const {
+  ShapeDesign& problem = problem_;
+  std::vector<std::string> lines;
+  const std::array<double, 3> base = problem.baseline();
+  lines.push_back(CAMBER_MSG(std::setprecision(6)
+                             << "baseline: CL " << base[0] << ", CD " << base[1] << ", CM " << base[2]
+                             << geometry << " (" << problem.flow().report().newton_iterations
+                             << " Newton steps, " << std::setprecision(3)
+                             << problem.flow().report().solve_seconds << " s)"));
+  const std::vector<OperatingPoint>& points = problem.points();
+  for (int i = 1; i < problem.n_points(); ++i) {
+    const std::array<double, 3>& b = problem.baseline(i);
+    lines.push_back(CAMBER_MSG(std::setprecision(6)
+                               << "baseline at M " << points[static_cast<size_t>(i)].mach << " (weight "
+                               << points[static_cast<size_t>(i)].weight << "): CL " << b[0] << ", CD "
+                               << b[1] << ", CM " << b[2]));
+  }
+  if (problem.design_settings().lift != LiftConstraint::none)
+    for (int i = 0; i < problem.n_points(); ++i)
+      lines.push_back(CAMBER_MSG(
+          std::setprecision(6)
+          << "lift: CL " << (problem.trims_alpha() || problem.fixes_lift() ? "= " : ">= ")
+          << problem.lift_target(i)
+          << (problem.trims_alpha()   ? ", alpha trimmed by the optimizer"
+              : problem.fixes_lift() ? ", alpha trimmed in every evaluation"
+                                     : "")
+          << (problem.n_points() > 1
+                  ? " at M " + std::to_string(points[static_cast<size_t>(i)].mach)
+                  : std::string())));
+  return lines;
 }
 
 void DesignRecord::operator()(const opt::Record& r, const DesignCosts* costs) {

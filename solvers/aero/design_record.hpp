@@ -22,6 +22,8 @@
 ///   r.name = "naca"; r.dir = "out"; r.objective = "cd";
 ///   r.parametrization = "hicks_henne"; r.walls = {"airfoil"};
 ///   aero::DesignRecord record(problem, r, comm);
+///   logging::info(record.size_line());
+///   for (const std::string& line : record.baseline_lines("")) logging::info(line);
 ///   const auto result = problem.run(std::ref(record));
 ///   record.write_final(result);
 ///   logging::info(record.summary(result, seconds));
@@ -50,6 +52,10 @@ struct DesignRecordSettings {
   std::string parametrization = "shape";  ///< stem of the baseline gradient's file
   std::vector<std::string> walls;     ///< the walls written for ParaView
   bool paraview = true;
+  /// A wing's spanwise stations (eta in (0, 1)) whose wall pressure
+  /// write_wing_stations() and write_final_wing() write
+  /// (design_outputs.hpp); empty: none.
+  std::vector<double> station_etas;
   std::string checkpoint;             ///< named in the restart line
 };
 
@@ -57,6 +63,16 @@ class DesignRecord {
  public:
   DesignRecord(ShapeDesign& problem, DesignRecordSettings settings, MPI_Comm comm);
 
+  /// The problem's size, before anything is solved: `<cells> cells on
+  /// <ranks> ranks, <n> design variables (<parametrization>[, and alpha]),
+  /// objective <objective>` and the number of operating points averaged.
+  std::string size_line() const;
+  /// The baseline, one line each: CL, CD, CM of the first point followed
+  /// by `geometry` (the geometry's own figures) and the flow's Newton
+  /// steps and seconds; CL, CD, CM of every further point; the lift each
+  /// point holds. Collective: solves the baseline on the first call
+  /// (ShapeDesign::baseline).
+  std::vector<std::string> baseline_lines(const std::string& geometry) const;
   /// The hook of ShapeDesign::run.
   void operator()(const opt::Record& r, const DesignCosts* costs);
   /// The history, its plot and the final design (rank 0).

@@ -8,11 +8,17 @@
 //    evaluation's objective gradient to 12 digits;
 //  - the final design file: the result's shape variables, bit for bit;
 //  - the ParaView series: one entry per evaluation, each file present;
-//  - the summary: the baseline's and the final CD and the geometry rows.
+//  - the summary: the baseline's and the final CD and the geometry rows;
+// and, before a run, the size line names the mesh's cells, the ranks, the
+// variables and the objective, and the baseline lines the baseline's
+// coefficients and the lift held.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <array>
 #include <cmath>
+#include <iomanip>
+#include <memory>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -84,6 +90,35 @@ TEST(DesignRecord, WritesWhatTheDesignComputed) {
   EXPECT_NE(summary.find("evaluations     " + std::to_string(result.optimizer.n_evaluations)),
             std::string::npos)
       << summary;
+}
+
+TEST(DesignRecord, SizeAndBaselineLinesAreTheProblems) {
+  const mesh::Mesh m = test::small_section_mesh();
+  aero::AirfoilDesignSettings s = test::small_section_settings(1);
+  s.lift = aero::LiftConstraint::at_least;
+  aero::AirfoilDesign problem(m, test::world(),
+                              std::make_unique<design::HicksHenne>(m, std::vector<std::string>{"airfoil"},
+                                                                   design::evenly_spaced_bumps(3)),
+                              s);
+  aero::DesignRecordSettings r;
+  r.objective = "cd";
+  r.parametrization = "hicks_henne";
+  const aero::DesignRecord record(problem, r, test::world());
+  std::ostringstream size;
+  size << m.n_cells() << " cells on " << test::size() << (test::size() == 1 ? " rank" : " ranks")
+       << ", 6 design variables (hicks_henne), objective cd";
+  EXPECT_EQ(record.size_line(), size.str());
+
+  const std::vector<std::string> lines = record.baseline_lines(", geometry here");
+  ASSERT_EQ(lines.size(), 2u);  // the baseline, the lift held
+  const std::array<double, 3>& b = problem.baseline();
+  std::ostringstream baseline, lift;
+  baseline << std::setprecision(6) << "baseline: CL " << b[0] << ", CD " << b[1] << ", CM " << b[2]
+           << ", geometry here (";
+  EXPECT_EQ(lines[0].rfind(baseline.str(), 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find(" Newton steps, "), std::string::npos) << lines[0];
+  lift << std::setprecision(6) << "lift: CL >= " << b[0];  // the target: the baseline's CL
+  EXPECT_EQ(lines[1], lift.str());
 }
 
 }  // namespace
