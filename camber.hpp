@@ -112,6 +112,7 @@
 #include <camber/nn/io/csv_table.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/evaluation.hpp>
+#include <camber/nn/io/inference.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/io/sample_campaign.hpp>
 #include <camber/nn/io/surrogate_training.hpp>
