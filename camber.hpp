@@ -151,6 +151,7 @@
 #include <camber/nn/serve/request.hpp>
 #include <camber/nn/serve/server.hpp>
 #include <camber/nn/serve/reloader.hpp>
+#include <camber/nn/serve/served_models.hpp>
 #endif
 #if CAMBER_WITH_PETSC
 #include <camber/solvers/heat/heat_conduction.hpp>

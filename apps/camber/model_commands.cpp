@@ -22,6 +22,7 @@
 #endif
 #if CAMBER_WITH_SERVE
 #include <camber/nn/serve/reloader.hpp>
+#include <camber/nn/serve/served_models.hpp>
 #endif
 
 namespace camber::app {
@@ -153,39 +154,14 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
                              o.server.max_body_bytes > 0,
                          "serve: --max-batch, --max-rows and --max-body must be positive");
   });
-  // Each model: [NAME=]FILE or [NAME=]REFERENCE. A registry reference is
-  // followed: when it names another version, that version takes over (hot
-  // reload).
-  std::vector<nn::serve::NamedModel> models;
-  std::vector<nn::serve::FollowedModel> followed;
-  std::string described;
-  for (const std::string& text : o.models) {
-    std::string name, spec = text;
-    std::error_code ec;
-    const std::size_t eq = text.find('=');
-    if (eq != std::string::npos && !fs::is_regular_file(text, ec)) {
-      name = text.substr(0, eq);
-      spec = text.substr(eq + 1);
-    }
-    const nn::registry::ResolvedModel r = nn::registry::resolve_model(spec);
-    if (!fs::is_regular_file(spec, ec))
-      followed.push_back({models.size(), text, [spec] {
-                            const nn::registry::ResolvedModel now = nn::registry::resolve_model(spec);
-                            return nn::serve::Resolved{now.path, std::to_string(now.version)};
-                          }});
-    if (name.empty()) name = r.name.empty() ? fs::path(spec).stem().string() : r.name;
-    const std::string version = r.version > 0 ? std::to_string(r.version) : "1";
-    nn::io::Model model = nn::io::load_model(r.path);
-    described += (described.empty() ? "" : "; ") + name + " version " + version + " (" + text + ", " +
-                 model.surrogate.network().describe() + ")";
-    models.push_back({name, version, std::move(model)});
-  }
+  // Each model: [NAME=]FILE or [NAME=]REFERENCE (a reference is followed).
+  nn::serve::ServedModels served = nn::serve::load_served_models(o.models);
   nn::serve::ServeOptions so = o.server;
   so.max_wait = std::chrono::microseconds(o.max_wait_us);
   if (!o.tokens.empty()) so.tokens = nn::serve::TokenStore::load(o.tokens);
-  nn::serve::InferenceServer server(std::move(models), so);
+  nn::serve::InferenceServer server(std::move(served.models), so);
   const int port = server.bind();
-  logging::info(CAMBER_MSG("serve: " << described << " on "
+  logging::info(CAMBER_MSG("serve: " << served.description << " on "
                                      << (so.tls_cert.empty() ? "http" : "https") << "://" << so.host
                                      << ":" << port
                                      << "  POST /v2/models/NAME[/versions/V]/infer, GET "
@@ -197,7 +173,8 @@ int command_serve(const ServeCommandOptions& o, const Runtime& runtime) {
                                                            : "; bearer tokens of " + o.tokens +
                                                                  " (all but the health checks)")
                                      << "; SIGTERM or Ctrl-C stops"));
-  nn::serve::Reloader reloader(server, std::move(followed), o.tokens, std::chrono::milliseconds(o.reload_ms));
+  nn::serve::Reloader reloader(server, std::move(served.followed), o.tokens,
+                               std::chrono::milliseconds(o.reload_ms));
   reloader.start();
   nn::serve::run_until_signal(server);
   reloader.stop();
