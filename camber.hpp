@@ -112,6 +112,7 @@
 #include <camber/nn/io/csv_table.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/evaluation.hpp>
+#include <camber/nn/io/inference.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/io/sample_campaign.hpp>
 #include <camber/nn/io/surrogate_training.hpp>
@@ -150,6 +151,7 @@
 #include <camber/nn/serve/request.hpp>
 #include <camber/nn/serve/server.hpp>
 #include <camber/nn/serve/reloader.hpp>
+#include <camber/nn/serve/served_models.hpp>
 #endif
 #if CAMBER_WITH_PETSC
 #include <camber/solvers/heat/heat_conduction.hpp>

@@ -2,9 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
+#include <memory>
+
+#include "detail/extension.hpp"
 
 #include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
 #include <camber/nn/quantize.hpp>
 #include <camber/nn/trainer.hpp>
 #include <camber/parallel/collectives.hpp>
@@ -118,7 +123,36 @@ Int8Model quantize_model(const Model& model, const DataSet& data, const std::str
     out.card.validation_rmse.clear();
   }
   out.revalidated = same_data;
+  out.set_rows = global;
   return out;
+}
+
+void check_quantize_files(const std::string& data_path, const std::string& output,
+                          index_t calibration_rows, MPI_Comm comm) {
+  collective_guard(comm, [&] {
+    CAMBER_INPUT_REQUIRE(detail::lowercase_extension(data_path) == ".h5",
+                         "quantize: data '" << data_path << "' must be an .h5 data set");
+    CAMBER_INPUT_REQUIRE(detail::lowercase_extension(output) == ".h5",
+                         "quantize: output '" << output << "' must end in .h5");
+    CAMBER_INPUT_REQUIRE(calibration_rows >= 0, "quantize: --calibration-rows must be >= 0");
+    CAMBER_INPUT_REQUIRE(std::filesystem::exists(data_path),
+                         "quantize: cannot find data '" << data_path << "'");
+  });
+}
+
+Int8Model quantize_file(const Model& model, const std::string& data_path, const std::string& output,
+                        index_t calibration_rows, MPI_Comm comm) {
+  check_quantize_files(data_path, output, calibration_rows, comm);
+  std::unique_ptr<DataSet> data;
+  std::unique_ptr<Int8Model> q;
+  collective_guard(comm, [&] { data = std::make_unique<DataSet>(read_dataset(data_path, comm)); });
+  collective_guard(comm, [&] {
+    q = std::make_unique<Int8Model>(quantize_model(model, *data, data_path, calibration_rows, comm));
+  });
+  collective_guard(comm, [&] {
+    if (comm_rank(comm) == 0) save_model(output, q->network, q->card);
+  });
+  return std::move(*q);
 }
 
 }  // namespace camber::nn::io

@@ -15,11 +15,13 @@
 ///   // rmse[k]: output k, in the data's units
 ///   nn::Surrogate q = nn::io::calibrate_int8(s, data, 1000, comm);  // the first 1000 rows
 ///   nn::io::Int8Model m = nn::io::quantize_model(model, data, "flows.h5", 0, comm);  // all rows
+///   nn::io::quantize_file(model, "flows.h5", "out/int8.h5", 0, comm);  // read, quantize, save
 /// @endcode
 #pragma once
 
 #include <mpi.h>
 
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -64,6 +66,7 @@ struct Int8Model {
   index_t calibration_rows = 0;
   std::vector<double> float_rmse, int8_rmse;  ///< on every row of the set, per output
   bool revalidated = false;                   ///< card holds the int8 validation error
+  index_t set_rows = 0;                       ///< the set's rows, over all ranks
 };
 
 /// quantize_model(model, set, the set's file, rows): bad_input when the
@@ -71,5 +74,17 @@ struct Int8Model {
 /// <= 0: all. Collective.
 Int8Model quantize_model(const Model& model, const DataSet& data, const std::string& data_path,
                          index_t calibration_rows, MPI_Comm comm);
+
+/// The checks quantize_file makes before it reads anything: both files
+/// .h5, calibration_rows >= 0, the data set exists (bad_input). For a
+/// caller that loads the model after them. Collective.
+void check_quantize_files(const std::string& data_path, const std::string& output,
+                          index_t calibration_rows, MPI_Comm comm);
+
+/// Reads the data set at `data_path`, quantizes `model` on it
+/// (quantize_model) and saves the int8 model and its card to `output`
+/// (rank 0 writes): what `camber quantize` does. Collective.
+Int8Model quantize_file(const Model& model, const std::string& data_path, const std::string& output,
+                        index_t calibration_rows, MPI_Comm comm);
 
 }  // namespace camber::nn::io

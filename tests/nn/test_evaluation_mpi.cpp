@@ -12,11 +12,15 @@
 //    scales equal; on all rows 19;
 //  - input_range: [0, 9] x [1, 19];
 //  - quantize_model: those calibrations and errors, the card's validation
-//    error re-measured on the model's own set (same rows and hash) only.
+//    error re-measured on the model's own set (same rows and hash) only;
+//  - quantize_file: the file it saves holds quantize_model's network and
+//    card; bad paths and rows are bad_input.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <camber/core/error.hpp>
@@ -136,6 +140,44 @@ TEST(NnEvaluation, QuantizeModelRevalidatesOnlyOnItsOwnSet) {
 
   nn::io::Model int8{q.network, {}, 1, 0, ""};
   EXPECT_THROW(nn::io::quantize_model(int8, data, path, 0, world()), camber::Error);
+}
+
+TEST(NnEvaluation, QuantizeFileSavesWhatQuantizeModelMakes) {
+  const std::string path = write_set("quantize_file", 1.0);
+  const std::string dir = std::filesystem::path(path).parent_path().string();
+  nn::io::Model model{identity(), {}, 1, 0, ""};
+  model.card.validation_rows = 2;
+  model.card.data_rows = 10;
+  model.card.data_sha256 = nn::io::sha256_file(path);
+  const nn::io::DataSet data = nn::io::read_dataset(path, world());
+  const nn::io::Int8Model expected = nn::io::quantize_model(model, data, path, 3, world());
+  const nn::io::Int8Model q = nn::io::quantize_file(model, path, dir + "/int8.h5", 3, world());
+  EXPECT_EQ(q.set_rows, 10);
+  EXPECT_EQ(q.float_rmse, expected.float_rmse);
+  EXPECT_EQ(q.int8_rmse, expected.int8_rmse);
+  EXPECT_TRUE(q.revalidated);
+  const nn::io::Model saved = nn::io::load_model(dir + "/int8.h5");  // every rank reads rank 0's file
+  ASSERT_TRUE(saved.surrogate.quantized());
+  EXPECT_EQ(saved.surrogate.int8_layers()[0].values, expected.network.int8_layers()[0].values);
+  EXPECT_EQ(saved.surrogate.int8_layers()[0].scales, expected.network.int8_layers()[0].scales);
+  EXPECT_EQ(saved.surrogate.int8_layers()[0].input_scale, expected.network.int8_layers()[0].input_scale);
+  EXPECT_EQ(saved.card.validation_rows, 2);
+  EXPECT_EQ(saved.card.validation_rmse, expected.card.validation_rmse);
+
+  // Bad input, on every rank, before anything is read or written.
+  for (const auto& [data_path, output, rows, piece] :
+       std::vector<std::tuple<std::string, std::string, index_t, std::string>>{
+           {dir + "/set.csv", dir + "/q.h5", 0, "must be an .h5 data set"},
+           {path, dir + "/q.onnx", 0, "output '" + dir + "/q.onnx' must end in .h5"},
+           {path, dir + "/q.h5", -1, "--calibration-rows must be >= 0"},
+           {dir + "/missing.h5", dir + "/q.h5", 0, "cannot find data '" + dir + "/missing.h5'"}}) {
+    const auto e = camber::test::error_from(
+        [&] { nn::io::quantize_file(model, data_path, output, rows, world()); });
+    ASSERT_TRUE(e.has_value()) << piece;
+    EXPECT_EQ(e->kind(), camber::ErrorKind::bad_input) << e->message();
+    EXPECT_NE(e->message().find(piece), std::string::npos) << e->message();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir + "/q.h5"));
 }
 
 }  // namespace

@@ -20,6 +20,8 @@
 #include <camber/nn/serve/auth.hpp>
 #include <camber/nn/serve/reloader.hpp>
 
+#include "small_model.hpp"
+
 namespace {
 
 namespace nn = camber::nn;
@@ -29,15 +31,7 @@ namespace fs = std::filesystem;
 // A small network saved as `path`; its seed makes its weights (and so the
 // file's SHA-256) differ.
 nn::io::Model saved_model(const fs::path& path, std::uint64_t seed) {
-  nn::NetworkSpec spec;
-  spec.in = 2;
-  spec.out = 1;
-  spec.hidden = {4};
-  nn::Rng rng(seed);
-  auto net = nn::make_network(spec, rng);
-  nn::Surrogate s(spec, net->parameter_values(), {{"mach", "alpha_deg"}, {"", "deg"}}, {{"CL"}, {""}},
-                  {{0.5, 1.0}, {0.1, 2.0}}, {{0.2}, {0.2}});
-  nn::io::save_model(path.string(), s, {});
+  nn::io::save_model(path.string(), camber::test::small_surrogate(seed), {});
   return nn::io::load_model(path.string());
 }
 
