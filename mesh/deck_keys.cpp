@@ -1,5 +1,7 @@
 #include "deck_keys.hpp"
 
+#include <vector>
+
 namespace camber::mesh {
 
 using deck::IntRange;
@@ -29,6 +31,40 @@ const Keys<AirfoilGridSettings>& airfoil_grid_keys() {
                   "Generated O-grids: quads, or each quad split into two triangles (the same "
                   "nodes).");
   return keys;
+}
+
+AirfoilGridSettings read_airfoil_grid(const deck::Deck& d, const std::string& section,
+                                      AirfoilGridKind kind) {
+  AirfoilGridSettings g = airfoil_grid_keys().read(d, section);
+  g.kind = kind;
+  if (!g.airfoil_file.empty()) g.airfoil_file = deck::deck_relative_path(d, g.airfoil_file);
+  return g;
+}
+
+void validate_airfoil_grid_keys(const deck::Deck& d, const std::string& section,
+                                AirfoilGridKind kind) {
+  const std::string at = section + ".";
+  if (d.has(at + "airfoil_file") && (d.has(at + "naca") || d.has(at + "sharp_trailing_edge")))
+    d.reject(d.has(at + "naca") ? at + "naca" : at + "sharp_trailing_edge",
+             "the airfoil comes from " + at + "airfoil_file, so this would be ignored; remove it");
+  // The keys each generator would ignore.
+  std::vector<std::string> foreign;
+  switch (kind) {
+    case AirfoilGridKind::airfoil_ogrid: foreign = {"cells"}; break;
+    case AirfoilGridKind::conformal_ogrid: foreign = {"cells", "first_cell_height"}; break;
+    case AirfoilGridKind::karman_trefftz_ogrid:
+      foreign = {"naca", "airfoil_file", "sharp_trailing_edge", "cells_around", "cells_normal",
+                 "first_cell_height", "farfield_chords"};
+      break;
+  }
+  const std::string name(enum_name(airfoil_grid_kind_names, kind));
+  for (const std::string& key : foreign)
+    if (d.has(at + key))
+      d.reject(at + key, "does not shape a '" + name + "' mesh, so it would be ignored; remove it");
+  validate_airfoil_grid(read_airfoil_grid(d, section, kind),
+                        [&](const std::string& member, const std::string& what) {
+                          d.reject(at + member, what);
+                        });
 }
 
 }  // namespace camber::mesh

@@ -31,10 +31,8 @@ namespace fs = std::filesystem;
 namespace euler_app {
 
 mesh::AirfoilGridSettings airfoil_grid_settings(const deck::Deck& d) {
-  mesh::AirfoilGridSettings g = mesh::airfoil_grid_keys().read(d, "mesh");
-  if (!mesh_from_file(d)) g.kind = enum_from_name(mesh::airfoil_grid_kind_names, d.string("mesh.generate"), "mesh.generate");
-  if (!g.airfoil_file.empty()) g.airfoil_file = deck_relative_path(d, g.airfoil_file);
-  return g;
+  return mesh::read_airfoil_grid(
+      d, "mesh", enum_from_name(mesh::airfoil_grid_kind_names, d.string("mesh.generate"), "mesh.generate"));
 }
 
 mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim, const std::string& what) {
@@ -63,10 +61,7 @@ mesh::DistributedMesh build_distributed_mesh(const deck::Deck& d, MPI_Comm comm,
 // deck line in the message.
 std::vector<eu::BoundaryCondition> boundary_conditions(const deck::Deck& d, const mesh::Mesh& m,
                                                        MPI_Comm comm) {
-  std::vector<eu::BoundaryCondition> conditions;
-  for (const auto& [kind, key] : eu::boundary_kind_names)
-    for (const std::string& name : split_names(d.string("boundaries." + std::string(key))))
-      conditions.push_back({name, kind});
+  const std::vector<eu::BoundaryCondition> conditions = eu::read_boundary_conditions(d, "boundaries");
   collective_guard(comm, [&] {
     std::vector<std::string> markers;
     for (const mesh::Marker& mk : m.markers()) markers.push_back(mk.name);

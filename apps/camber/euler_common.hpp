@@ -35,12 +35,12 @@ namespace aero = solvers::aero;
 namespace euler_app {
 
 // The euler problem's sections (mesh, flow, boundaries, solver, design,
-// optimizer) and their cross-key checks.
+// optimizer) and their cross-key checks (the library's, on those sections).
 void declare_euler_schema(deck::Schema& s);
 void validate_euler(const deck::Deck& d);
 
-// The generated grid a deck's mesh section describes (airfoil_file
-// resolved from the deck's folder).
+// The generated grid a deck's mesh section describes, for a mesh.generate
+// other than file (airfoil_file resolved from the deck's folder).
 mesh::AirfoilGridSettings airfoil_grid_settings(const deck::Deck& d);
 // The mesh the deck describes (generated or read), the same on every rank:
 // for tools that need the whole mesh; the commands use the chunks below.
@@ -54,8 +54,6 @@ mesh::MeshChunk build_mesh_chunk(const deck::Deck& d, MPI_Comm comm, int max_dim
 // The same distributed over the ranks of comm.
 mesh::DistributedMesh build_distributed_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim,
                                              const std::string& what);
-// The comma-separated names of a deck string, trimmed (empty ones dropped).
-std::vector<std::string> split_names(const std::string& text);
 // Boundary conditions checked against the mesh's markers (bad_input names
 // the deck key and line).
 std::vector<eu::BoundaryCondition> boundary_conditions(const deck::Deck& d, const mesh::Mesh& m,

@@ -1,17 +1,11 @@
 // The euler problem's deck: its sections (declared from the library's
-// key tables where a library settings struct owns the keys), the checks
-// that span keys, and the comma-separated marker lists.
+// key tables where a library settings struct owns the keys) and the
+// library's checks that span keys, called on them.
 #include "euler_common.hpp"
 #include "mesh_source.hpp"
 
-#include <algorithm>
-#include <cctype>
-#include <set>
-#include <sstream>
 #include <string>
-#include <vector>
 
-#include <camber/core/enum_names.hpp>
 #include <camber/mesh/deck_keys.hpp>
 #include <camber/nn/io/deck_keys.hpp>
 #include <camber/solvers/aero/deck_keys.hpp>
@@ -98,15 +92,7 @@ void declare_euler_schema(deck::Schema& s) {
   aero::shape_design_keys().declare(optimizer);
   aero::airfoil_constraint_keys().declare(optimizer);
   aero::wing_station_keys().declare(optimizer);
-  optimizer
-      .reals("mach_points", {}, deck::Length::between(0, 16), deck::Range(0.01, 5.0),
-             "A multi-point design: the Mach numbers of its operating points, flow.mach "
-             "among them (the design point, reported first and written for ParaView), each "
-             "at flow.alpha_deg. The objective is the weighted mean over the points; the "
-             "lift and moment constraints hold at each (lift: equal trims each point's "
-             "alpha). Empty: the one point flow.mach.")
-      .reals("point_weights", {}, deck::Length::between(0, 16), deck::Range::positive(),
-             "The weights of mach_points, one each (empty: equal weights).");
+  aero::operating_point_keys().declare(optimizer);
   auto& region = s.section("trust_region", "camber optimize with optimizer.algorithm: "
                                            "trust_region: the trust region and the networks it "
                                            "optimizes on.");
@@ -136,112 +122,13 @@ void declare_euler_schema(deck::Schema& s) {
                "the groups solve different flows at once.");
 }
 
-std::vector<std::string> split_names(const std::string& text) {
-  std::vector<std::string> names;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
-    if (b != std::string::npos) names.push_back(item.substr(b, e - b + 1));
-  }
-  return names;
-}
-
 void validate_euler(const deck::Deck& d) {
-  const std::vector<std::string> ogrid_keys = {"naca", "airfoil_file", "sharp_trailing_edge",
-                                               "cells_around", "cells_normal",
-                                               "first_cell_height", "farfield_chords"};
-  const std::vector<std::string> kt_keys = {"cells"};
-  std::vector<std::string> all = ogrid_keys;
-  all.insert(all.end(), kt_keys.begin(), kt_keys.end());
-  all.push_back("cell_shape");
-  // Keys the generator would ignore.
-  std::vector<std::string> foreign;
-  const std::string& gen = d.string("mesh.generate");
-  if (gen == "karman_trefftz_ogrid") foreign = ogrid_keys;
-  if (gen == "airfoil_ogrid") foreign = kt_keys;
-  if (gen == "conformal_ogrid") foreign = {"cells", "first_cell_height"};
-  if (d.has("mesh.airfoil_file") && (d.has("mesh.naca") || d.has("mesh.sharp_trailing_edge")))
-    d.reject(d.has("mesh.naca") ? "mesh.naca" : "mesh.sharp_trailing_edge",
-             "the airfoil comes from mesh.airfoil_file, so this would be ignored; remove it");
-  validate_mesh_source(d, all);
-  if (gen != "file")
-    for (const std::string& key : foreign)
-      if (d.has("mesh." + key))
-        d.reject("mesh." + key, "does not shape a '" + gen + "' mesh, so it would be ignored; "
-                                "remove it");
-  if (gen != "file")
-    mesh::validate_airfoil_grid(airfoil_grid_settings(d), [&d](const std::string& member, const std::string& what) {
-      d.reject("mesh." + member, what);
-    });
-  std::set<std::string> seen;
-  for (const auto& [kind, key] : eu::boundary_kind_names)
-    for (const std::string& name : split_names(d.string("boundaries." + std::string(key))))
-      if (!seen.insert(name).second)
-        d.reject("boundaries." + std::string(key),
-                 "marker '" + name + "' is given two boundary conditions");
-  if (d.boolean("flow.far_field_vortex") && d.real("flow.mach") >= 1.0)
-    d.reject("flow.far_field_vortex", "needs a subsonic free stream (flow.mach < 1)");
-  const std::string& lift = d.string("optimizer.lift");
-  const bool targeted = lift == "at_least" || lift == "equal" || lift == "fixed";
-  if (targeted && !d.has("optimizer.lift_target"))
-    d.reject("optimizer.lift", "'" + lift + "' holds CL at optimizer.lift_target, which is not given");
-  if (d.has("optimizer.lift_target") && !targeted)
-    d.reject("optimizer.lift_target",
-             "is used only with optimizer.lift: at_least, equal or fixed (lift is '" + lift +
-                 "'), so it would be ignored");
-  if (d.has("optimizer.alpha_range_deg") && lift != "equal" && lift != "equal_baseline" &&
-      lift != "fixed" && lift != "fixed_baseline")
-    d.reject("optimizer.alpha_range_deg",
-             "is used only when optimizer.lift trims the angle of attack (equal, "
-             "equal_baseline, fixed, fixed_baseline), so it would be ignored");
-  // The FFD volume box is the 3-D parametrization; the others are 2-D.
-  const bool volume = d.string("design.parametrization") == "ffd_volume";
-  for (const char* key : {"design.ffd_volume_degree", "design.ffd_volume_move",
-                          "design.ffd_volume_margin", "optimizer.thickness_etas",
-                          "optimizer.thickness_chords"})
-    if (!volume && d.has(key))
-      d.reject(key, "is used only with design.parametrization: ffd_volume (3-D meshes)");
-  for (const char* key : {"design.bumps_per_surface", "design.cst_order", "design.ffd_degree_x",
-                          "design.ffd_degree_y", "design.deformation", "design.idw_exponent",
-                          "design.rbf_support", "optimizer.max_thickness_min",
-                          "optimizer.area_fraction", "optimizer.le_radius_fraction"})
-    if (volume && d.has(key))
-      d.reject(key, "is a 2-D airfoil setting; design.parametrization: ffd_volume (3-D) does "
-                    "not use it");
-  {
-    aero::WingDesignSettings box;  // its move directions are checked as they are read
-    aero::ffd_volume_keys().read(d, "design", box);
-  }
-  const std::string& deformation = d.string("design.deformation");
-  if (d.has("design.rbf_support") && deformation != "rbf")
-    d.reject("design.rbf_support", "is used only with design.deformation: rbf (it is '" +
-                                       deformation + "'), so it would be ignored");
-  if (d.has("design.idw_exponent") && deformation != "idw")
-    d.reject("design.idw_exponent", "is used only with design.deformation: idw (it is '" +
-                                        deformation + "'), so it would be ignored");
-  const std::vector<double>& mach_points = d.reals("optimizer.mach_points");
-  const std::vector<double>& point_weights = d.reals("optimizer.point_weights");
-  if (!point_weights.empty() && point_weights.size() != mach_points.size())
-    d.reject("optimizer.point_weights",
-             "has " + std::to_string(point_weights.size()) + " values, optimizer.mach_points " +
-                 std::to_string(mach_points.size()) + "; give one weight per operating point");
-  if (!mach_points.empty() &&
-      std::find(mach_points.begin(), mach_points.end(), d.real("flow.mach")) == mach_points.end())
-    d.reject("optimizer.mach_points",
-             "does not hold flow.mach = " + d.text("flow.mach") +
-                 ", the design point (reported first and written for ParaView); add it");
-  if (lift != "free" && d.string("optimizer.objective") == "cl")
-    d.reject("optimizer.lift", "the objective is CL, so the lift cannot also be held; use "
-                               "lift: free");
-  if (d.real("trust_region.min_radius") > d.real("trust_region.initial_radius") ||
-      d.real("trust_region.initial_radius") > d.real("trust_region.max_radius"))
-    d.reject("trust_region.initial_radius",
-             CAMBER_MSG("needs min_radius <= initial_radius <= max_radius; they are "
-                        << d.real("trust_region.min_radius") << ", " << d.real("trust_region.initial_radius")
-                        << ", " << d.real("trust_region.max_radius")));
-  if (d.real("solver.cfl_max") < d.real("solver.cfl_start"))
-    d.reject("solver.cfl_max", "must be at least solver.cfl_start");
+  validate_mesh_source(d, mesh::airfoil_grid_keys().names());
+  if (!mesh_from_file(d)) mesh::validate_airfoil_grid_keys(d, "mesh", airfoil_grid_settings(d).kind);
+  eu::read_boundary_conditions(d, "boundaries");  // a marker given two conditions
+  eu::validate_flow_condition_keys(d, "flow");
+  aero::validate_design_keys(d);
+  eu::validate_steady_option_keys(d, "solver");
 }
 
 }  // namespace camber::app::euler_app

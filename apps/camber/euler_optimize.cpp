@@ -81,15 +81,7 @@ std::unique_ptr<design::ShapeParametrization> shape_parametrization(
 void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s, MPI_Comm comm) {
   aero::shape_design_keys().read(d, "optimizer", s);
   aero::design_bound_keys().read(d, "design", s);
-  // A multi-point design: flow.mach's point first, the others in the
-  // deck's order.
-  const std::vector<double>& mach_points = d.reals("optimizer.mach_points");
-  const std::vector<double>& point_weights = d.reals("optimizer.point_weights");
-  for (int pass = 0; pass < 2; ++pass)
-    for (size_t i = 0; i < mach_points.size(); ++i)
-      if ((mach_points[i] == s.flow.flow.mach) == (pass == 0))
-        s.points.push_back(
-            {mach_points[i], s.flow.flow.alpha_deg, point_weights.empty() ? 1.0 : point_weights[i]});
+  aero::operating_point_keys().read(d, "optimizer", s);  // flow.mach's point first
   // trust_region: the design's optimizer stays SLSQP (aero::SurrogateDesign drives it).
   if (d.string("optimizer.algorithm") != "trust_region") s.optimizer.algorithm = d.string("optimizer.algorithm");
   // The checkpoint: <case>_optimizer.history and <case>_optimizer_state_<k>.h5.

@@ -41,12 +41,6 @@ std::string deck_text(const deck::Deck& d) {
   return in.good() || in.eof() ? text.str() : std::string();
 }
 
-std::string deck_relative_path(const deck::Deck& d, const std::string& path) {
-  const fs::path p(path);
-  if (p.is_absolute()) return p.string();
-  return (fs::path(d.source()).parent_path() / p).lexically_normal().string();
-}
-
 std::string mesh_file_path(const deck::Deck& d) { return deck_relative_path(d, d.string("mesh.file")); }
 
 namespace {

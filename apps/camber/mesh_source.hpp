@@ -34,7 +34,7 @@ bool mesh_from_file(const deck::Deck& d);
 void validate_mesh_source(const deck::Deck& d, const std::vector<std::string>& generator_keys);
 
 // A path a deck names: absolute as given, relative from the deck's folder.
-std::string deck_relative_path(const deck::Deck& d, const std::string& path);
+using deck::deck_relative_path;
 // The deck's text, for what a run writes down about itself (a model card,
 // a data set's provenance; "" when the file cannot be read again).
 std::string deck_text(const deck::Deck& d);

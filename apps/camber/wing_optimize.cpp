@@ -20,6 +20,7 @@
 #include <camber/design/wing_thickness.hpp>
 #include <camber/solvers/aero/deck_keys.hpp>
 #include <camber/solvers/aero/design_outputs.hpp>
+#include <camber/solvers/euler/deck_keys.hpp>
 #include <camber/solvers/aero/design_record.hpp>
 #include <camber/solvers/aero/wing_design.hpp>
 
@@ -36,7 +37,7 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  const std::vector<std::string> walls = split_names(d.string("design.wall"));
+  const std::vector<std::string> walls = eu::marker_names(d.string("design.wall"));
   collective_guard(comm, [&] {
     const std::string& p = d.string("design.parametrization");
     if (p != "ffd_volume")

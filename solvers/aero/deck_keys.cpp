@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <camber/core/error.hpp>
+
 namespace camber::solvers::aero {
 
 using deck::IntRange;
@@ -230,6 +232,43 @@ const Keys<WingDesignSettings>& wing_station_keys() {
   return keys;
 }
 
+const Keys<ShapeDesignSettings>& operating_point_keys() {
+  static const Keys<ShapeDesignSettings> keys =
+      Keys<ShapeDesignSettings>()
+          .custom(
+              "mach_points",
+              [](deck::Section& s, const ShapeDesignSettings&) {
+                s.reals("mach_points", {}, Length::between(0, 16), Range(0.01, 5.0),
+                        "A multi-point design: the Mach numbers of its operating points, flow.mach "
+                        "among them (the design point, reported first and written for ParaView), "
+                        "each at flow.alpha_deg. The objective is the weighted mean over the "
+                        "points; the lift and moment constraints hold at each (lift: equal trims "
+                        "each point's alpha). Empty: the one point flow.mach.");
+              },
+              // point_weights is read here too: the design point moves first, its
+              // weight with it.
+              [](const deck::Deck& deck, const std::string& path, ShapeDesignSettings& s) {
+                const std::string weights_path =
+                    path.substr(0, path.size() - std::string("mach_points").size()) + "point_weights";
+                const std::vector<double>& mach = deck.reals(path);
+                const std::vector<double>& weights = deck.reals(weights_path);
+                s.points.clear();
+                for (int pass = 0; pass < 2; ++pass)
+                  for (size_t i = 0; i < mach.size(); ++i)
+                    if ((mach[i] == s.flow.flow.mach) == (pass == 0))
+                      s.points.push_back({mach[i], s.flow.flow.alpha_deg,
+                                          i < weights.size() ? weights[i] : 1.0});
+              })
+          .custom(
+              "point_weights",
+              [](deck::Section& s, const ShapeDesignSettings&) {
+                s.reals("point_weights", {}, Length::between(0, 16), Range::positive(),
+                        "The weights of mach_points, one each (empty: equal weights).");
+              },
+              [](const deck::Deck&, const std::string&, ShapeDesignSettings&) {});
+  return keys;
+}
+
 const Keys<opt::TrustRegionOptions>& trust_region_keys() {
   using opt::TrustRegionOptions;
   static const Keys<TrustRegionOptions> keys =
@@ -276,6 +315,77 @@ const Keys<nn::EnsembleOptions>& ensemble_keys() {
           .integer("seed", &nn::EnsembleOptions::seed, IntRange::non_negative(),
                    "Seed of the networks' initialisation.");
   return keys;
+}
+
+void validate_design_keys(const deck::Deck& d, const DesignDeckSections& sections) {
+  const std::string design = sections.design + ".", optimizer = sections.optimizer + ".",
+                    region = sections.trust_region + ".";
+  const std::string& lift = d.string(optimizer + "lift");
+  const bool targeted = lift == "at_least" || lift == "equal" || lift == "fixed";
+  if (targeted && !d.has(optimizer + "lift_target"))
+    d.reject(optimizer + "lift",
+             "'" + lift + "' holds CL at " + optimizer + "lift_target, which is not given");
+  if (d.has(optimizer + "lift_target") && !targeted)
+    d.reject(optimizer + "lift_target", "is used only with " + optimizer +
+                                            "lift: at_least, equal or fixed (lift is '" + lift +
+                                            "'), so it would be ignored");
+  if (d.has(optimizer + "alpha_range_deg") && lift != "equal" && lift != "equal_baseline" &&
+      lift != "fixed" && lift != "fixed_baseline")
+    d.reject(optimizer + "alpha_range_deg",
+             "is used only when " + optimizer +
+                 "lift trims the angle of attack (equal, equal_baseline, fixed, "
+                 "fixed_baseline), so it would be ignored");
+  // The FFD volume box is the 3-D parametrization; the others are 2-D.
+  const bool volume = d.string(design + "parametrization") == "ffd_volume";
+  const std::vector<std::string> volume_keys = {
+      design + "ffd_volume_degree", design + "ffd_volume_move", design + "ffd_volume_margin",
+      optimizer + "thickness_etas", optimizer + "thickness_chords"};
+  for (const std::string& key : volume_keys)
+    if (!volume && d.has(key))
+      d.reject(key, "is used only with " + design + "parametrization: ffd_volume (3-D meshes)");
+  const std::vector<std::string> airfoil_keys = {
+      design + "bumps_per_surface",    design + "cst_order",         design + "ffd_degree_x",
+      design + "ffd_degree_y",         design + "deformation",       design + "idw_exponent",
+      design + "rbf_support",          optimizer + "max_thickness_min",
+      optimizer + "area_fraction",     optimizer + "le_radius_fraction"};
+  for (const std::string& key : airfoil_keys)
+    if (volume && d.has(key))
+      d.reject(key, "is a 2-D airfoil setting; " + design +
+                        "parametrization: ffd_volume (3-D) does not use it");
+  {
+    WingDesignSettings box;  // its move directions are checked as they are read
+    ffd_volume_keys().read(d, sections.design, box);
+  }
+  const std::string& deformation = d.string(design + "deformation");
+  if (d.has(design + "rbf_support") && deformation != "rbf")
+    d.reject(design + "rbf_support", "is used only with " + design + "deformation: rbf (it is '" +
+                                         deformation + "'), so it would be ignored");
+  if (d.has(design + "idw_exponent") && deformation != "idw")
+    d.reject(design + "idw_exponent", "is used only with " + design + "deformation: idw (it is '" +
+                                          deformation + "'), so it would be ignored");
+  const std::vector<double>& mach_points = d.reals(optimizer + "mach_points");
+  const std::vector<double>& point_weights = d.reals(optimizer + "point_weights");
+  if (!point_weights.empty() && point_weights.size() != mach_points.size())
+    d.reject(optimizer + "point_weights",
+             "has " + std::to_string(point_weights.size()) + " values, " + optimizer +
+                 "mach_points " + std::to_string(mach_points.size()) +
+                 "; give one weight per operating point");
+  const std::string mach = sections.flow + ".mach";
+  if (!mach_points.empty() &&
+      std::find(mach_points.begin(), mach_points.end(), d.real(mach)) == mach_points.end())
+    d.reject(optimizer + "mach_points",
+             "does not hold " + mach + " = " + d.text(mach) +
+                 ", the design point (reported first and written for ParaView); add it");
+  if (lift != "free" && d.string(optimizer + "objective") == "cl")
+    d.reject(optimizer + "lift", "the objective is CL, so the lift cannot also be held; use "
+                                 "lift: free");
+  const double min_radius = d.real(region + "min_radius"),
+               initial_radius = d.real(region + "initial_radius"),
+               max_radius = d.real(region + "max_radius");
+  if (min_radius > initial_radius || initial_radius > max_radius)
+    d.reject(region + "initial_radius",
+             CAMBER_MSG("needs min_radius <= initial_radius <= max_radius; they are "
+                        << min_radius << ", " << initial_radius << ", " << max_radius));
 }
 
 }  // namespace camber::solvers::aero

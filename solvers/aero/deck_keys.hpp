@@ -27,6 +27,9 @@
 /// structs' defaults).
 #pragma once
 
+#include <string>
+
+#include <camber/deck/deck.hpp>
 #include <camber/deck/keys.hpp>
 #include <camber/design/cst.hpp>
 #include <camber/design/ffd.hpp>
@@ -59,6 +62,12 @@ const deck::Keys<ShapeDesignSettings>& shape_design_keys();
 const deck::Keys<AirfoilDesignSettings>& airfoil_constraint_keys();
 /// thickness_etas, thickness_chords (3-D wings).
 const deck::Keys<WingDesignSettings>& wing_station_keys();
+/// mach_points, point_weights: a multi-point design (the optimizer
+/// section's). Read into ShapeDesignSettings::points after `flow` is set:
+/// the point at flow.flow.mach first, the others in the deck's order, each
+/// at flow.flow.alpha_deg; no mach_points leaves points empty (the one
+/// point of flow.flow).
+const deck::Keys<ShapeDesignSettings>& operating_point_keys();
 /// ffd_volume_degree, ffd_volume_move (a set of directions from x, y, z:
 /// reading another is the deck's error at that key), ffd_volume_margin
 /// (the design section's box of a 3-D wing).
@@ -70,5 +79,37 @@ const deck::Keys<opt::TrustRegionOptions>& trust_region_keys();
 /// members, hidden, epochs, learning_rate, gradient_weight, seed: the
 /// networks of surrogate-based (trust-region) design.
 const deck::Keys<nn::EnsembleOptions>& ensemble_keys();
+
+/// The sections of a design deck that validate_design_keys() reads, by
+/// default `camber optimize`'s.
+struct DesignDeckSections {
+  /// parametrization_keys(), ffd_volume_keys(), deformation_keys().
+  std::string design = "design";
+  /// shape_design_keys(), airfoil_constraint_keys(), wing_station_keys(),
+  /// operating_point_keys().
+  std::string optimizer = "optimizer";
+  /// trust_region_keys().
+  std::string trust_region = "trust_region";
+  /// euler::flow_condition_keys() (its mach).
+  std::string flow = "flow";
+};
+
+/// Checks across the keys of a design deck that no one table can make;
+/// bad_input at the key (Deck::reject), the first fault of, in this order:
+/// a lift held at a target without lift_target, or lift_target with a lift
+/// that holds none; alpha_range_deg with a lift that trims no angle;
+/// ffd_volume_* or thickness_etas/thickness_chords without parametrization
+/// ffd_volume, or a 2-D key (bumps_per_surface, cst_order, ffd_degree_x/y,
+/// the deformation keys, max_thickness_min, area_fraction,
+/// le_radius_fraction) with it; ffd_volume_move not a set of directions;
+/// rbf_support or idw_exponent with the other deformation; point_weights
+/// not one per mach_points, or mach_points without flow.mach; the
+/// objective cl with a lift held; initial_radius outside [min_radius,
+/// max_radius].
+///
+/// @code
+///   aero::validate_design_keys(deck);  // sections design, optimizer, trust_region, flow
+/// @endcode
+void validate_design_keys(const deck::Deck& d, const DesignDeckSections& sections = {});
 
 }  // namespace camber::solvers::aero

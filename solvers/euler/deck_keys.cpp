@@ -1,5 +1,7 @@
 #include "deck_keys.hpp"
 
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -165,6 +167,43 @@ const Keys<SteadyFlowSettings>& warm_start_keys() {
                    "flow that has not converged after this many Newton steps is solved again "
                    "from the free stream (max_iterations). 0: no retry.");
   return keys;
+}
+
+void validate_flow_condition_keys(const deck::Deck& d, const std::string& section) {
+  if (d.boolean(section + ".far_field_vortex") && d.real(section + ".mach") >= 1.0)
+    d.reject(section + ".far_field_vortex",
+             "needs a subsonic free stream (" + section + ".mach < 1)");
+}
+
+void validate_steady_option_keys(const deck::Deck& d, const std::string& section) {
+  if (d.real(section + ".cfl_max") < d.real(section + ".cfl_start"))
+    d.reject(section + ".cfl_max", "must be at least " + section + ".cfl_start");
+}
+
+std::vector<std::string> marker_names(const std::string& text) {
+  std::vector<std::string> names;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    if (b != std::string::npos) names.push_back(item.substr(b, e - b + 1));
+  }
+  return names;
+}
+
+std::vector<BoundaryCondition> read_boundary_conditions(const deck::Deck& d,
+                                                        const std::string& section) {
+  std::vector<BoundaryCondition> conditions;
+  std::set<std::string> seen;
+  for (const auto& [kind, name] : boundary_kind_names) {
+    const std::string key = section + "." + std::string(name);
+    for (const std::string& marker : marker_names(d.string(key))) {
+      if (!seen.insert(marker).second)
+        d.reject(key, "marker '" + marker + "' is given two boundary conditions");
+      conditions.push_back({marker, kind});
+    }
+  }
+  return conditions;
 }
 
 }  // namespace camber::solvers::euler

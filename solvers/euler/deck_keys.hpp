@@ -20,11 +20,20 @@
 ///   const euler::SpatialOptions sp = euler::spatial_option_keys().read(d, "flow");
 /// @endcode
 ///
+/// The checks across keys that no one table makes are functions of the
+/// section they read: validate_flow_condition_keys(),
+/// validate_steady_option_keys(), and read_boundary_conditions() for a
+/// `boundaries` section (one key per boundary kind).
+///
 /// flow_condition_keys() makes `mach` required: a free stream has no
 /// natural default. SteadyOptions::reference_residual and abs_tolerance are
 /// not deck keys (a restart and a design set them).
 #pragma once
 
+#include <string>
+#include <vector>
+
+#include <camber/deck/deck.hpp>
 #include <camber/deck/keys.hpp>
 #include <camber/solvers/euler/flow_conditions.hpp>
 #include <camber/solvers/euler/reconstruction.hpp>
@@ -48,5 +57,24 @@ const deck::Keys<SpatialOptions>& spatial_option_keys();
 const deck::Keys<SteadyOptions>& steady_option_keys();
 /// warm_cfl_start and warm_max_iterations of SteadyFlowSettings.
 const deck::Keys<SteadyFlowSettings>& warm_start_keys();
+
+/// Rejects (bad_input at the key) far_field_vortex with a supersonic free
+/// stream (mach >= 1) in `section`, declared by flow_condition_keys().
+void validate_flow_condition_keys(const deck::Deck& d, const std::string& section);
+/// Rejects (bad_input at cfl_max) cfl_max below cfl_start in `section`,
+/// declared by steady_option_keys().
+void validate_steady_option_keys(const deck::Deck& d, const std::string& section);
+
+/// The names in a comma-separated list of mesh markers ("airfoil, flap"),
+/// trimmed, empty ones dropped.
+std::vector<std::string> marker_names(const std::string& text);
+/// The boundary conditions of a deck section that declares one string key
+/// per name of boundary_kind_names (slip_wall, symmetry, far_field, ...),
+/// each a comma-separated list of markers: in that order of kinds, each
+/// kind's markers in the deck's order. A marker given two conditions is
+/// bad_input at the second kind's key. Whether the mesh has the markers is
+/// check_boundary_conditions()'s.
+std::vector<BoundaryCondition> read_boundary_conditions(const deck::Deck& d,
+                                                        const std::string& section);
 
 }  // namespace camber::solvers::euler

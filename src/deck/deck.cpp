@@ -546,6 +546,12 @@ Deck parse_deck(const std::string& yaml_text, const std::string& display_name,
   return validator.validate(yaml_text);
 }
 
+std::string deck_relative_path(const Deck& d, const std::string& path) {
+  const std::filesystem::path p(path);
+  if (p.is_absolute()) return p.string();
+  return (std::filesystem::path(d.source()).parent_path() / p).lexically_normal().string();
+}
+
 std::string read_deck_file(const std::string& path) {
   namespace fs = std::filesystem;
   std::error_code ec;

@@ -108,6 +108,11 @@ class Deck {
   std::unordered_map<std::string, std::size_t> index_;  ///< dotted path -> entries_
 };
 
+/// A path a deck names: absolute as given, else relative to the folder of
+/// the deck's file (Deck::source()), lexically normalised: "wing.su2" in
+/// "cases/m6.yaml" is "cases/wing.su2".
+std::string deck_relative_path(const Deck& d, const std::string& path);
+
 /// Reads and validates the deck file at `path`. Throws camber::Error of kind
 /// bad_input for an unreadable, empty or malformed file, and for every
 /// mismatch with the schema.

@@ -153,6 +153,15 @@ TEST(Deck, ValidDeckAppliesDefaults) {
   EXPECT_EQ(keys.back(), "solver.linear.max_iterations");
 }
 
+TEST(Deck, PathsItNamesAreRelativeToItsFolder) {
+  const Deck nested = parse_deck("flow: {mach: 1}\n", "cases/m6/plate.yaml", plate_schema());
+  EXPECT_EQ(camber::deck::deck_relative_path(nested, "wing.su2"), "cases/m6/wing.su2");
+  EXPECT_EQ(camber::deck::deck_relative_path(nested, "../data/wing.su2"), "cases/data/wing.su2");
+  EXPECT_EQ(camber::deck::deck_relative_path(nested, "/meshes/wing.su2"), "/meshes/wing.su2");
+  const Deck here = parse_deck("flow: {mach: 1}\n", "plate.yaml", plate_schema());
+  EXPECT_EQ(camber::deck::deck_relative_path(here, "wing.su2"), "wing.su2");
+}
+
 TEST(Deck, EmptySectionAndOmittedSectionsUseDefaults) {
   const Deck deck = parse_deck("flow: {mach: 5}\nmesh:\n", "plate.yaml", plate_schema());
   EXPECT_TRUE(deck.has("mesh"));

@@ -2,15 +2,21 @@
 // declares the struct's own defaults (a deck that leaves a key out and a
 // C++ program that leaves the member alone solve the same problem), lists
 // every enum name of the struct's tables, and reads every key back into
-// its member.
+// its member. The checks across keys reject, at the key's line, a far-field
+// vortex at a supersonic Mach number, cfl_max below cfl_start and a marker
+// given two boundary conditions, and pass a deck that has none of these.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
+
 
 #include <camber/core/enum_names.hpp>
 #include <camber/deck/deck.hpp>
 #include <camber/deck/schema.hpp>
 #include <camber/solvers/euler/deck_keys.hpp>
+
+#include "tests/common/bad_input.hpp"
 
 namespace {
 
@@ -101,6 +107,70 @@ TEST(EulerDeckKeys, GivenKeysReachTheirMembers) {
   EXPECT_EQ(o.newton_operator, eu::SteadyOptions::NewtonOperator::matrix_free);
   EXPECT_EQ(o.preconditioner, eu::SteadyOptions::Preconditioner::second_order);
   EXPECT_EQ(o.jacobian_refresh, 3);
+}
+
+// A boundaries section of one string key per boundary kind.
+deck::Schema schema_with_boundaries() {
+  deck::Schema s = schema();
+  auto& b = s.section("boundaries", "Boundaries.");
+  for (const auto& [kind, name] : eu::boundary_kind_names) b.string(std::string(name), "", "Markers.");
+  return s;
+}
+
+// The message of the bad_input error that `check` raises on `yaml`; ""
+// when the deck passes.
+template <class Check>
+std::string rejection(const std::string& yaml, Check check) {
+  const deck::Deck d = deck::parse_deck(yaml, "case.yaml", schema_with_boundaries());
+  return camber::test::bad_input_message([&] { check(d); });
+}
+
+#define EXPECT_CONTAINS(text, piece) \
+  EXPECT_NE(std::string(text).find(piece), std::string::npos) << (text)
+
+TEST(EulerDeckKeys, AFarFieldVortexNeedsASubsonicFreeStream) {
+  const auto check = [](const deck::Deck& d) { eu::validate_flow_condition_keys(d, "flow"); };
+  EXPECT_CONTAINS(rejection("flow:\n  mach: 1.0\n  far_field_vortex: true\n", check),
+                  "case.yaml:3:21: 'flow.far_field_vortex' = true: needs a subsonic free stream "
+                  "(flow.mach < 1)");
+  EXPECT_EQ(rejection("flow:\n  mach: 0.99\n  far_field_vortex: true\n", check), "");
+  EXPECT_EQ(rejection("flow:\n  mach: 2.0\n", check), "");
+}
+
+TEST(EulerDeckKeys, CflMaxBelowCflStartIsRejected) {
+  const auto check = [](const deck::Deck& d) { eu::validate_steady_option_keys(d, "solver"); };
+  EXPECT_CONTAINS(rejection("flow: {mach: 0.5}\nsolver:\n  cfl_start: 10.0\n  cfl_max: 5.0\n", check),
+                  "case.yaml:4:12: 'solver.cfl_max' = 5.0: must be at least solver.cfl_start");
+  EXPECT_EQ(rejection("flow: {mach: 0.5}\nsolver:\n  cfl_start: 10.0\n  cfl_max: 10.0\n", check), "");
+  // The defaults pass: a C++ program's SteadyOptions{} is a valid deck.
+  const eu::SteadyOptions o0;
+  EXPECT_LE(o0.cfl_start, o0.cfl_max);
+  EXPECT_EQ(rejection("flow: {mach: 0.5}\n", check), "");
+}
+
+TEST(EulerDeckKeys, BoundaryMarkersAreReadOnceEach) {
+  std::vector<eu::BoundaryCondition> conditions;
+  const auto read = [&](const deck::Deck& d) { conditions = eu::read_boundary_conditions(d, "boundaries"); };
+  EXPECT_EQ(rejection("flow: {mach: 0.5}\nboundaries:\n  far_field: ' inlet ,outlet,, '\n"
+                      "  slip_wall: wing, flap\n",
+                      read),
+            "");
+  // In boundary_kind_names' order (slip_wall before far_field), each
+  // kind's markers in the deck's order, trimmed, empty names dropped.
+  ASSERT_EQ(conditions.size(), 4u);
+  EXPECT_EQ(conditions[0].marker, "wing");
+  EXPECT_EQ(conditions[0].kind, eu::BoundaryKind::slip_wall);
+  EXPECT_EQ(conditions[1].marker, "flap");
+  EXPECT_EQ(conditions[2].marker, "inlet");
+  EXPECT_EQ(conditions[2].kind, eu::BoundaryKind::far_field);
+  EXPECT_EQ(conditions[3].marker, "outlet");
+  EXPECT_CONTAINS(rejection("flow: {mach: 0.5}\nboundaries:\n  slip_wall: wing\n  symmetry: wing\n", read),
+                  "case.yaml:4:13: 'boundaries.symmetry' = 'wing': marker 'wing' is given two boundary "
+                  "conditions");
+  EXPECT_CONTAINS(rejection("flow: {mach: 0.5}\nboundaries:\n  far_field: out, out\n", read),
+                  "'boundaries.far_field' = 'out, out': marker 'out' is given two boundary conditions");
+  EXPECT_EQ(eu::marker_names(" a, b ,,c "), (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_TRUE(eu::marker_names(" , ").empty());
 }
 
 }  // namespace
