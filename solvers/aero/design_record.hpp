@@ -63,9 +63,10 @@ class DesignRecord {
  public:
   DesignRecord(ShapeDesign& problem, DesignRecordSettings settings, MPI_Comm comm);
 
-  /// The problem's size, before anything is solved: `<cells> cells on
-  /// <ranks> ranks, <n> design variables (<parametrization>[, and alpha]),
-  /// objective <objective>` and the number of operating points averaged.
+  /// The problem's size, before anything is solved: "C cells on R ranks,
+  /// N design variables (P[, and alpha]), objective O" (P the
+  /// parametrization's name, O the objective's) and the number of
+  /// operating points averaged.
   std::string size_line() const;
   /// The baseline, one line each: CL, CD, CM of the first point followed
   /// by `geometry` (the geometry's own figures) and the flow's Newton
