@@ -155,6 +155,9 @@
 #endif
 #if CAMBER_WITH_PETSC
 #include <camber/solvers/heat/heat_conduction.hpp>
+#if CAMBER_WITH_SUNDIALS && CAMBER_WITH_IO
+#include <camber/solvers/heat/heat_output.hpp>
+#endif
 #include <camber/solvers/petsc/linear_solver.hpp>
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>

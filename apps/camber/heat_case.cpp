@@ -2,29 +2,21 @@
 
 #include "mesh_source.hpp"
 
-#include <cstdint>
-#include <filesystem>
 #include <iomanip>
-#include <sstream>
 #include <string>
-#include <vector>
 
 #include <camber/core/error.hpp>
-#include <camber/io/hdf5_file.hpp>
-#include <camber/io/pvd_series.hpp>
-#include <camber/io/vtk_writer.hpp>
 #include <camber/core/log.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/solvers/heat/deck_keys.hpp>
 #include <camber/solvers/heat/heat_conduction.hpp>
+#include <camber/solvers/heat/heat_output.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 #include <camber/core/timer.hpp>
 
 namespace camber::app {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -49,57 +41,6 @@ solvers::heat::HeatProblem heat_problem_of(const deck::Deck& d) {
   solvers::heat::heat_problem_keys().read(d, "heat", p);
   solvers::heat::linear_solver_keys().read(d, "solver", p.solver);
   return p;
-}
-
-void write_paraview(const std::string& dir, const std::string& name,
-                    const mesh::DistributedMesh& dm, const solvers::heat::HeatResult& r) {
-  ScopedTimer timer("write_vtk");
-  const auto t = r.temperature.to_vector();
-  const auto e = r.exact.to_vector();
-  std::vector<double> err(t.size());
-  for (size_t i = 0; i < t.size(); ++i) err[i] = t[i] - e[i];
-  const io::UnstructuredPiece piece = dm.owned_piece(
-      {{"Temperature [K]", 1, t}, {"Exact temperature [K]", 1, e}, {"Error [K]", 1, err}});
-  const std::string pvtu =
-      io::write_pvtu(dir + "/" + io::series_file_name(name, 0), piece, dm.comm());
-  io::PvdSeries series(dir + "/" + name + ".pvd", dm.comm());
-  series.add(0.0, fs::path(pvtu).filename().string());
-  logging::info("wrote " + dir + "/" + name + ".pvd (ParaView)");
-}
-
-// The owned rows of a cell field of shape {n_local_cells}.
-Tensor owned_rows(const Tensor& field, index_t n_owned) {
-  std::vector<double> values = field.to_vector();
-  values.resize(static_cast<size_t>(n_owned));
-  return Tensor::from_host({n_owned}, values);
-}
-
-void write_hdf5(const std::string& dir, const std::string& name, const deck::Deck& d,
-                const mesh::DistributedMesh& dm, const solvers::heat::HeatResult& r) {
-  ScopedTimer timer("write_hdf5");
-  const std::string path = dir + "/" + name + ".h5";
-  const index_t n_owned = dm.n_owned_cells();
-  io::H5File file(path, io::Mode::create, dm.comm());
-  // Rows are the owned cells of rank 0, then rank 1, ...; cell_id gives
-  // each row's cell in the mesh's own numbering.
-  file.write("fields/temperature_K", owned_rows(r.temperature, n_owned));
-  file.write("fields/exact_temperature_K", owned_rows(r.exact, n_owned));
-  std::vector<double> ids(dm.cell_global_ids().begin(),
-                          dm.cell_global_ids().begin() + n_owned);
-  file.write("fields/cell_id", Tensor::from_host({n_owned}, ids));
-  file.set_attribute("", "case", name);
-  file.set_attribute("", "deck", d.source());
-  file.set_attribute("", "cells", static_cast<std::int64_t>(dm.n_global_cells()));
-  if (mesh_from_file(d)) {
-    file.set_attribute("", "mesh_file", mesh_file_path(d));
-  } else {
-    file.set_attribute("", "cells_x", static_cast<std::int64_t>(d.integer("mesh.cells_x")));
-    file.set_attribute("", "cells_y", static_cast<std::int64_t>(d.integer("mesh.cells_y")));
-  }
-  file.set_attribute("", "l2_error_K", r.l2_error);
-  file.set_attribute("", "max_error_K", r.max_error);
-  file.close();
-  logging::info("wrote " + path + " (HDF5)");
 }
 
 int run_heat(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
@@ -145,8 +86,19 @@ int run_heat(const deck::Deck& d, const Runtime& runtime, const RunOptions& opti
         << " degrees between a face normal and the line from a cell centroid to the next "
            "centroid or to the face): the two-point flux is inconsistent there, so the error "
            "need not vanish under refinement"));
-  if (d.boolean("output.paraview")) write_paraview(dir, name, dm, r);
-  if (d.boolean("output.hdf5")) write_hdf5(dir, name, d, dm, r);
+  if (d.boolean("output.paraview"))
+    logging::info("wrote " + solvers::heat::write_heat_paraview(dir, name, dm, r) + " (ParaView)");
+  if (d.boolean("output.hdf5")) {
+    solvers::heat::HeatFileAttributes attributes;
+    attributes.deck = d.source();
+    if (mesh_from_file(d)) {
+      attributes.mesh_file = mesh_file_path(d);
+    } else {
+      attributes.cells_x = d.integer("mesh.cells_x");
+      attributes.cells_y = d.integer("mesh.cells_y");
+    }
+    logging::info("wrote " + solvers::heat::write_heat_hdf5(dir, name, dm, r, attributes) + " (HDF5)");
+  }
   return 0;
 }
 

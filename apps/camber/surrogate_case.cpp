@@ -6,20 +6,16 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
-#include <memory>
 #include <sstream>
 
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/deck_keys.hpp>
-#include <camber/nn/io/evaluation.hpp>
-#include <camber/nn/io/model_file.hpp>
 #include <camber/nn/io/surrogate_training.hpp>
-#include <camber/nn/layers.hpp>
 #include <camber/optimization/optimizer.hpp>
+#include <camber/solvers/aero/deck_keys.hpp>
 #include <camber/solvers/aero/surrogate_optimum.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 #include <camber/parallel/collectives.hpp>
@@ -40,37 +36,19 @@ void declare_surrogate_schema(deck::Schema& s) {
                                                       "the data set's statistics (mean 0, standard "
                                                       "deviation 1 per column)."));
   nn::io::training_keys().declare(s.section("training", "Mini-batch training, data parallel over the MPI ranks."));
-  s.section("design", "camber optimize: the trained network (the case's model file, <output.dir>/<case>_model.h5) "
-                      "as a differentiable model, optimized over its inputs within the data "
-                      "set's range by SLSQP with gradients through the network, and the "
-                      "optimum re-checked by the solver of flow_deck.")
-      .string("objective", "CD", "The output minimized or maximized (a name of the data set).")
-      .choice("goal", "minimize", {"minimize", "maximize"}, "Direction of the objective.")
-      .string("constraint", "", "An output kept at or above constraint_min (\"\": none).")
-      .real("constraint_min", 0.0, deck::Range::all(), "The constraint's lower bound.")
-      .integer("max_iterations", 60, deck::IntRange(1, 10000), "Most evaluations of the network.")
-      .string("flow_deck", "",
-              "An euler deck whose flow is solved at the optimum (inputs mach and alpha_deg) "
-              "to measure the surrogate's error there; a relative path starts at this deck's "
-              "folder. \"\": no re-check.");
+  auto& design = s.section("design", "camber optimize: the trained network (the case's model file, "
+                                     "<output.dir>/<case>_model.h5) as a differentiable model, optimized over "
+                                     "its inputs within the data set's range by SLSQP with gradients through "
+                                     "the network, and the optimum re-checked by the solver of flow_deck.");
+  aero::surrogate_optimum_keys().declare(design);
+  design.string("flow_deck", "",
+                "An euler deck whose flow is solved at the optimum (inputs mach and alpha_deg) "
+                "to measure the surrogate's error there; a relative path starts at this deck's "
+                "folder. \"\": no re-check.");
 }
 
 void validate_surrogate(const deck::Deck& d) {
-  if (d.integer("training.patience") > 0 && d.real("data.validation_fraction") == 0.0)
-    d.reject("training.patience", "early stopping needs validation rows: set "
-                                  "data.validation_fraction > 0");
-  if (d.string("training.schedule") == "cosine" &&
-      d.real("training.min_learning_rate") > d.real("training.learning_rate"))
-    d.reject("training.min_learning_rate", "must not exceed training.learning_rate");
-  if (d.string("training.parallel") != "data" && d.string("training.parallel") != "auto") {
-    if (d.string("network.kind") != "mlp")
-      d.reject("network.kind", "parallel: model splits an mlp's layers; use kind: mlp or parallel: data");
-    if (d.string("network.dtype") != "float64")
-      d.reject("network.dtype", "parallel: model needs float64");
-    if (d.real("training.clip_norm") > 0.0)
-      d.reject("training.clip_norm", "clipping needs the norm of the whole gradient, which parallel: model "
-                                     "splits over ranks; set 0 or use parallel: data");
-  }
+  nn::io::validate_training_keys(d, "data", "network", "training");
 }
 
 // The deck's network and training sections as the library's settings.
@@ -115,16 +93,6 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
   return 0;
 }
 
-// The column of `name` in `columns`, or bad input naming the deck key.
-size_t column_of(const deck::Deck& d, const std::string& key, const nn::Columns& columns) {
-  const std::string& name = d.string(key);
-  for (size_t k = 0; k < columns.names.size(); ++k)
-    if (columns.names[k] == name) return k;
-  std::string list;
-  for (const std::string& n : columns.names) list += (list.empty() ? "" : ", ") + n;
-  d.reject(key, "'" + name + "' is not an output of the data set (" + list + ")");
-}
-
 int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOptions&) {
   const MPI_Comm comm = runtime.comm();
   const std::string name = d.string("case"), dir = d.string("output.dir");
@@ -135,41 +103,18 @@ int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOpt
     CAMBER_INPUT_REQUIRE(fs::exists(model_path), "no trained network at "
                                                      << model_path << ": run camber train first");
   });
-  const nn::io::DataSet data = nn::io::read_dataset(file, comm);
-  size_t obj = 0, con = 0;
-  const bool constrained = !d.string("design.constraint").empty();
-  collective_guard(comm, [&] {
-    obj = column_of(d, "design.objective", data.outputs);
-    if (constrained) con = column_of(d, "design.constraint", data.outputs);
-  });
-  std::unique_ptr<nn::io::Model> model;
-  collective_guard(comm, [&] { model = std::make_unique<nn::io::Model>(nn::io::load_model(model_path)); });
-  const nn::Surrogate& surrogate = model->surrogate;
-  const index_t n_in = surrogate.spec().in, n_out = surrogate.spec().out;
-  collective_guard(comm, [&] {
-    CAMBER_INPUT_REQUIRE(surrogate.inputs().names == data.inputs.names &&
-                             surrogate.outputs().names == data.outputs.names,
-                         model_path << " was trained on other columns than " << file
-                                    << " holds: train again");
-  });
-
-  // Bounds: the data's range of each input (the surrogate knows nothing beyond).
-  const auto [lo, hi] = nn::io::input_range(data, comm);
-  aero::SurrogateOptimumSettings so;
-  so.objective = static_cast<int>(obj);
-  so.maximize = d.string("design.goal") == "maximize";
-  so.constraint = constrained ? static_cast<int>(con) : -1;
-  so.constraint_min = d.real("design.constraint_min");
-  so.max_evaluations = static_cast<int>(d.integer("design.max_iterations"));
-  const aero::SurrogateOptimum r = aero::optimize_surrogate(surrogate, lo, hi, so, comm);
+  const aero::SavedSurrogateOptimum saved = aero::optimize_saved_surrogate(
+      model_path, file, aero::surrogate_optimum_keys().read(d, "design"), comm,
+      [&d](const std::string& member, const std::string& what) { d.reject("design." + member, what); });
+  const aero::SurrogateOptimum& r = saved.optimum;
+  const std::vector<std::string>& inputs = saved.inputs.names;
+  const std::vector<std::string>& outputs = saved.outputs.names;
   std::ostringstream at;
   at << std::setprecision(6);
-  for (index_t j = 0; j < n_in; ++j)
-    at << (j ? ", " : "") << data.inputs.names[static_cast<size_t>(j)] << " " << r.x[static_cast<size_t>(j)];
+  for (size_t j = 0; j < inputs.size(); ++j) at << (j ? ", " : "") << inputs[j] << " " << r.x[j];
   std::ostringstream pred;
   pred << std::setprecision(6);
-  for (index_t k = 0; k < n_out; ++k)
-    pred << (k ? ", " : "") << data.outputs.names[static_cast<size_t>(k)] << " " << r.y[static_cast<size_t>(k)];
+  for (size_t k = 0; k < outputs.size(); ++k) pred << (k ? ", " : "") << outputs[k] << " " << r.y[k];
   logging::info(CAMBER_MSG("surrogate optimum after " << r.evaluations << " evaluations ("
                                                      << opt::to_string(r.status) << "): " << at.str()));
   logging::info("surrogate prediction there: " + pred.str());
@@ -185,7 +130,7 @@ int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOpt
     fd = load_case_deck(fp.string());
     if (fd.string("problem") != "euler")
       d.reject("design.flow_deck", "'" + fp.string() + "' is not an euler deck");
-    if (data.inputs.names != std::vector<std::string>{"mach", "alpha_deg"})
+    if (inputs != std::vector<std::string>{"mach", "alpha_deg"})
       d.reject("design.flow_deck", "the re-check needs the inputs mach and alpha_deg");
   });
   solvers::petsc::PetscSession petsc("");
@@ -195,15 +140,12 @@ int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOpt
   logging::info(CAMBER_MSG("solver at the optimum (" << fp.string() << ", "
                                                    << (flow_r.converged ? "converged" : "NOT converged")
                                                    << ", " << flow_r.iterations << " steps):"));
-  for (index_t k = 0; k < n_out && k < 3; ++k) {
-    const std::string& on = data.outputs.names[static_cast<size_t>(k)];
+  for (size_t k = 0; k < outputs.size() && k < 3; ++k) {
+    const std::string& on = outputs[k];
     const double sv = on == "CL" ? solved[0] : on == "CD" ? solved[1] : on == "CM" ? solved[2] : NAN;
-    logging::info(CAMBER_MSG("  " << on << ": solver " << std::setprecision(6) << sv
-                                  << ", surrogate " << r.y[static_cast<size_t>(k)] << ", error "
-                                  << std::scientific << std::setprecision(3)
-                                  << r.y[static_cast<size_t>(k)] - sv << " ("
-                                  << std::abs(r.y[static_cast<size_t>(k)] - sv) /
-                                         std::max(std::abs(sv), 1e-300)
+    logging::info(CAMBER_MSG("  " << on << ": solver " << std::setprecision(6) << sv << ", surrogate "
+                                  << r.y[k] << ", error " << std::scientific << std::setprecision(3)
+                                  << r.y[k] - sv << " (" << std::abs(r.y[k] - sv) / std::max(std::abs(sv), 1e-300)
                                   << " relative)" << std::defaultfloat));
   }
   return flow_r.converged ? 0 : 1;

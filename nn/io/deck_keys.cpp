@@ -135,6 +135,30 @@ const Keys<SurrogateTraining>& training_keys() {
   return keys;
 }
 
+void validate_training_keys(const deck::Deck& d, const std::string& data_section,
+                            const std::string& network_section,
+                            const std::string& training_section) {
+  const auto data = [&](const char* key) { return data_section + "." + key; };
+  const auto network = [&](const char* key) { return network_section + "." + key; };
+  const auto training = [&](const char* key) { return training_section + "." + key; };
+  if (d.integer(training("patience")) > 0 && d.real(data("validation_fraction")) == 0.0)
+    d.reject(training("patience"), "early stopping needs validation rows: set " +
+                                       data("validation_fraction") + " > 0");
+  if (d.string(training("schedule")) == "cosine" &&
+      d.real(training("min_learning_rate")) > d.real(training("learning_rate")))
+    d.reject(training("min_learning_rate"), "must not exceed " + training("learning_rate"));
+  const std::string parallel = d.string(training("parallel"));
+  if (parallel != "data" && parallel != "auto") {
+    if (d.string(network("kind")) != "mlp")
+      d.reject(network("kind"), "parallel: model splits an mlp's layers; use kind: mlp or parallel: data");
+    if (d.string(network("dtype")) != "float64")
+      d.reject(network("dtype"), "parallel: model needs float64");
+    if (d.real(training("clip_norm")) > 0.0)
+      d.reject(training("clip_norm"), "clipping needs the norm of the whole gradient, which parallel: model "
+                                      "splits over ranks; set 0 or use parallel: data");
+  }
+}
+
 const Keys<SampleCampaignSettings>& sample_campaign_keys() {
   static const Keys<SampleCampaignSettings> keys =
       Keys<SampleCampaignSettings>()

@@ -18,7 +18,14 @@
 ///   nn::io::network_keys().read(d, "network", t);
 ///   nn::io::training_keys().read(d, "training", t);
 /// @endcode
+///
+/// The checks that span the three sections come after loading, as errors
+/// naming the key and its line (validate_training_keys): early stopping
+/// needs validation rows, the cosine schedule's end at most its start,
+/// and `parallel: model` only an mlp in float64 without clip_norm.
 #pragma once
+
+#include <string>
 
 #include <camber/deck/keys.hpp>
 #include <camber/nn/io/sample_campaign.hpp>
@@ -34,6 +41,16 @@ const deck::Keys<SurrogateTraining>& network_keys();
 /// schedule, clip_norm, patience, loss, seed (shuffling), parallel,
 /// model_ranks, memory_limit_MiB.
 const deck::Keys<SurrogateTraining>& training_keys();
+/// The checks that span keys of the sections `data_section`,
+/// `network_section` and `training_section` (declared by data_split_keys,
+/// network_keys and training_keys), as bad_input naming the key and its
+/// line (Deck::reject): patience > 0 with validation_fraction 0;
+/// min_learning_rate above learning_rate under the cosine schedule;
+/// parallel: model with a network kind other than mlp, a dtype other than
+/// float64, or clip_norm > 0.
+void validate_training_keys(const deck::Deck& deck, const std::string& data_section,
+                            const std::string& network_section,
+                            const std::string& training_section);
 /// count, seed, active_rounds, active_batch, active_candidates.
 const deck::Keys<SampleCampaignSettings>& sample_campaign_keys();
 

@@ -317,6 +317,7 @@ const Keys<nn::EnsembleOptions>& ensemble_keys() {
   return keys;
 }
 
+<<<<<<< HEAD
 void validate_design_keys(const deck::Deck& d, const DesignDeckSections& sections) {
   const std::string design = sections.design + ".", optimizer = sections.optimizer + ".",
                     region = sections.trust_region + ".";
@@ -386,6 +387,47 @@ void validate_design_keys(const deck::Deck& d, const DesignDeckSections& section
     d.reject(region + "initial_radius",
              CAMBER_MSG("needs min_radius <= initial_radius <= max_radius; they are "
                         << min_radius << ", " << initial_radius << ", " << max_radius));
+=======
+namespace {
+
+// The goal's key, then (after the constraint's name) the bound's and the
+// evaluations': the order the design section lists them in.
+const Keys<SurrogateOptimumSettings>& optimum_goal_keys() {
+  static const Keys<SurrogateOptimumSettings> keys = Keys<SurrogateOptimumSettings>().custom(
+      "goal",
+      [](deck::Section& s, const SurrogateOptimumSettings& d) {
+        s.choice("goal", d.maximize ? "maximize" : "minimize", {"minimize", "maximize"},
+                 "Direction of the objective.");
+      },
+      [](const deck::Deck& deck, const std::string& path, SurrogateOptimumSettings& o) {
+        o.maximize = deck.string(path) == "maximize";
+      });
+  return keys;
+}
+
+const Keys<SurrogateOptimumSettings>& optimum_bound_keys() {
+  static const Keys<SurrogateOptimumSettings> keys =
+      Keys<SurrogateOptimumSettings>()
+          .real("constraint_min", &SurrogateOptimumSettings::constraint_min, Range::all(),
+                "The constraint's lower bound.")
+          .integer("max_iterations", &SurrogateOptimumSettings::max_evaluations, IntRange(1, 10000),
+                   "Most evaluations of the network.");
+  return keys;
+}
+
+}  // namespace
+
+const Keys<SurrogateOptimumByName>& surrogate_optimum_keys() {
+  static const Keys<SurrogateOptimumByName> keys =
+      Keys<SurrogateOptimumByName>()
+          .string("objective", &SurrogateOptimumByName::objective,
+                  "The output minimized or maximized (a name of the data set).")
+          .nested(&SurrogateOptimumByName::optimum, optimum_goal_keys())
+          .string("constraint", &SurrogateOptimumByName::constraint,
+                  "An output kept at or above constraint_min (\"\": none).")
+          .nested(&SurrogateOptimumByName::optimum, optimum_bound_keys());
+  return keys;
+>>>>>>> surrogate-heat
 }
 
 }  // namespace camber::solvers::aero

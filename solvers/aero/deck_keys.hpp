@@ -20,6 +20,11 @@
 ///   aero::airfoil_constraint_keys().read(d, "optimizer", s);
 /// @endcode
 ///
+/// The design section of a surrogate deck (`camber optimize` over a
+/// trained network) is surrogate_optimum_keys': the outputs by name, the
+/// goal, the constraint's bound and the evaluations, with the defaults of
+/// SurrogateOptimumByName (CD minimized, no constraint, 60 evaluations).
+///
 /// The lift key takes the names of lift_constraint_names and, for each
 /// constraint but `free`, the same with `_baseline`: the target is then the
 /// baseline's CL (lift_target left NaN). lift_target and cm_min are read
@@ -40,6 +45,7 @@
 #include <camber/optimization/trust_region.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
 #include <camber/solvers/aero/shape_design.hpp>
+#include <camber/solvers/aero/surrogate_optimum.hpp>
 #include <camber/solvers/aero/wing_design.hpp>
 
 namespace camber::solvers::aero {
@@ -79,6 +85,9 @@ const deck::Keys<opt::TrustRegionOptions>& trust_region_keys();
 /// members, hidden, epochs, learning_rate, gradient_weight, seed: the
 /// networks of surrogate-based (trust-region) design.
 const deck::Keys<nn::EnsembleOptions>& ensemble_keys();
+/// objective, goal (minimize or maximize), constraint, constraint_min,
+/// max_iterations: the optimum over a saved network's inputs.
+const deck::Keys<SurrogateOptimumByName>& surrogate_optimum_keys();
 
 /// The sections of a design deck that validate_design_keys() reads, by
 /// default `camber optimize`'s.

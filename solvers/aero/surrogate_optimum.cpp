@@ -1,8 +1,13 @@
 #include "surrogate_optimum.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
+#include <camber/nn/io/dataset.hpp>
+#include <camber/nn/io/evaluation.hpp>
+#include <camber/nn/io/model_file.hpp>
 
 namespace camber::solvers::aero {
 
@@ -64,6 +69,54 @@ SurrogateOptimum optimize_surrogate(const nn::Surrogate& surrogate, const std::v
   best.status = r.status;
   std::vector<double> jac;
   evaluate(r.x, best.y, jac);
+  return best;
+}
+
+namespace {
+
+// The column of `name` among `columns`, or -1.
+int column_of(const nn::Columns& columns, const std::string& name) {
+  for (size_t k = 0; k < columns.names.size(); ++k)
+    if (columns.names[k] == name) return static_cast<int>(k);
+  return -1;
+}
+
+}  // namespace
+
+SavedSurrogateOptimum optimize_saved_surrogate(const std::string& model_path,
+                                               const std::string& data_path,
+                                               const SurrogateOptimumByName& s, MPI_Comm comm,
+                                               const SurrogateOptimumReject& reject) {
+  const nn::io::DataSet data = nn::io::read_dataset(data_path, comm);
+  SurrogateOptimumSettings settings = s.optimum;
+  collective_guard(comm, [&] {
+    const auto output = [&](const char* member, const std::string& name) {
+      const int k = column_of(data.outputs, name);
+      if (k >= 0) return k;
+      std::string list;
+      for (const std::string& n : data.outputs.names) list += (list.empty() ? "" : ", ") + n;
+      const std::string what = "'" + name + "' is not an output of the data set (" + list + ")";
+      if (reject) reject(member, what);
+      throw_bad_input(std::string(member) + ": " + what);
+    };
+    settings.objective = output("objective", s.objective);
+    settings.constraint = s.constraint.empty() ? -1 : output("constraint", s.constraint);
+  });
+  std::unique_ptr<nn::io::Model> model;
+  collective_guard(comm, [&] { model = std::make_unique<nn::io::Model>(nn::io::load_model(model_path)); });
+  const nn::Surrogate& surrogate = model->surrogate;
+  collective_guard(comm, [&] {
+    CAMBER_INPUT_REQUIRE(surrogate.inputs().names == data.inputs.names &&
+                             surrogate.outputs().names == data.outputs.names,
+                         model_path << " was trained on other columns than " << data_path
+                                    << " holds: train again");
+  });
+  // Bounds: the data's range of each input (the surrogate knows nothing beyond).
+  const auto [lo, hi] = nn::io::input_range(data, comm);
+  SavedSurrogateOptimum best;
+  best.optimum = optimize_surrogate(surrogate, lo, hi, settings, comm);
+  best.inputs = data.inputs;
+  best.outputs = data.outputs;
   return best;
 }
 

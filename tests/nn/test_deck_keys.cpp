@@ -1,10 +1,14 @@
 // nn/io/deck_keys.hpp: the training and sampling settings' deck tables
 // declare the structs' own defaults and read a deck into the structs (the
-// nested TrainOptions members, the activation, dtype and loss by name).
+// nested TrainOptions members, the activation, dtype and loss by name);
+// validate_training_keys passes a consistent deck and refuses each
+// inconsistent one as bad input at the key and its line, in sections of
+// any name.
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include <camber/core/error.hpp>
 #include <camber/deck/deck.hpp>
 #include <camber/deck/schema.hpp>
 #include <camber/nn/io/deck_keys.hpp>
@@ -68,6 +72,66 @@ TEST(NnDeckKeys, ADeckReachesTheMembers) {
   EXPECT_EQ(c.count, 5);
   EXPECT_EQ(c.active_rounds, 2);
   EXPECT_EQ(c.active_batch, nn::io::SampleCampaignSettings{}.active_batch);
+}
+
+// The key and the line of the error validate_training_keys raises for
+// `yaml` (sections data, network, training), or "" when it passes.
+std::string refusal(const std::string& yaml) {
+  const deck::Deck d = deck::parse_deck(yaml, "t.yaml", schema());
+  try {
+    nn::io::validate_training_keys(d, "data", "network", "training");
+  } catch (const camber::Error& e) {
+    EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input) << e.what();
+    return e.message();
+  }
+  return "";
+}
+
+TEST(NnDeckKeys, CrossKeyChecksNameTheKey) {
+  EXPECT_EQ(refusal("{}\n"), "");
+  EXPECT_EQ(refusal("data:\n  validation_fraction: 0.2\ntraining:\n  patience: 3\n"), "");
+  EXPECT_EQ(refusal("training:\n  parallel: model\n"), "");
+
+  std::string m = refusal("data:\n  validation_fraction: 0.0\ntraining:\n  patience: 3\n");
+  EXPECT_NE(m.find("t.yaml:4:"), std::string::npos) << m;
+  EXPECT_NE(m.find("training.patience"), std::string::npos) << m;
+  EXPECT_NE(m.find("early stopping needs validation rows: set data.validation_fraction > 0"),
+            std::string::npos) << m;
+
+  m = refusal("training:\n  learning_rate: 0.001\n  schedule: cosine\n  min_learning_rate: 0.01\n");
+  EXPECT_NE(m.find("t.yaml:4:"), std::string::npos) << m;
+  EXPECT_NE(m.find("training.min_learning_rate"), std::string::npos) << m;
+  EXPECT_NE(m.find("must not exceed training.learning_rate"), std::string::npos) << m;
+  // Under another schedule the cosine's end is not used.
+  EXPECT_EQ(refusal("training:\n  learning_rate: 0.001\n  schedule: constant\n  min_learning_rate: 0.01\n"), "");
+
+  m = refusal("network:\n  kind: residual_mlp\ntraining:\n  parallel: model\n");
+  EXPECT_NE(m.find("t.yaml:2:"), std::string::npos) << m;
+  EXPECT_NE(m.find("network.kind"), std::string::npos) << m;
+  m = refusal("network:\n  dtype: float32\ntraining:\n  parallel: model\n");
+  EXPECT_NE(m.find("network.dtype"), std::string::npos) << m;
+  EXPECT_NE(m.find("parallel: model needs float64"), std::string::npos) << m;
+  m = refusal("training:\n  parallel: model\n  clip_norm: 1.0\n");
+  EXPECT_NE(m.find("t.yaml:3:"), std::string::npos) << m;
+  EXPECT_NE(m.find("training.clip_norm"), std::string::npos) << m;
+  // Data parallel training takes every kind, dtype and clipping.
+  EXPECT_EQ(refusal("network:\n  kind: residual_mlp\n  dtype: float32\ntraining:\n  clip_norm: 1.0\n"), "");
+}
+
+TEST(NnDeckKeys, CrossKeyChecksFollowTheSectionsNames) {
+  deck::Schema s;
+  nn::io::data_split_keys().declare(s.section("split", "Data."));
+  nn::io::network_keys().declare(s.section("net", "Network."));
+  nn::io::training_keys().declare(s.section("fit", "Training."));
+  const deck::Deck d = deck::parse_deck("split:\n  validation_fraction: 0.0\nfit:\n  patience: 2\n", "s.yaml", s);
+  try {
+    nn::io::validate_training_keys(d, "split", "net", "fit");
+    ADD_FAILURE() << "patience without validation rows accepted";
+  } catch (const camber::Error& e) {
+    EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input);
+    EXPECT_NE(e.message().find("fit.patience"), std::string::npos) << e.message();
+    EXPECT_NE(e.message().find("set split.validation_fraction > 0"), std::string::npos) << e.message();
+  }
 }
 
 }  // namespace

@@ -3,7 +3,10 @@
 // _baseline names (the baseline's CL: lift_target left NaN), lift_target
 // and cm_min read only when given, the optimizer's evaluations and
 // tolerance nested in ShapeDesignSettings::optimizer, the airfoil's and the
-// wing's own constraints, the deformation and the trust region's networks.
+// wing's own constraints, the deformation and the trust region's networks;
+// the optimum over a saved surrogate's inputs (SurrogateOptimumByName: the
+// outputs by name, the goal, the bound and the evaluations nested in its
+// SurrogateOptimumSettings).
 // The operating points read flow.mach's first, each weight with its point.
 // The checks across a design deck's keys reject, at the key's line, each
 // key that would be ignored or contradicts another, in the sections named,
@@ -13,7 +16,9 @@
 #include <array>
 
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <camber/deck/deck.hpp>
 #include <camber/deck/schema.hpp>
@@ -280,6 +285,43 @@ TEST(AeroDeckKeys, TheChecksReadTheSectionsNamed) {
   EXPECT_CONTAINS(rejection("shape:\n  rbf_support: 2.0\n", names),
                   "'shape.rbf_support' = 2.0: is used only with shape.deformation: rbf");
   EXPECT_EQ(rejection("opt:\n  mach_points: [0.75]\n", names), "");
+}
+
+TEST(AeroDeckKeys, TheSurrogateOptimumsDefaultsAndADeck) {
+  deck::Schema sc;
+  aero::surrogate_optimum_keys().declare(sc.section("design", "Design."));
+  const deck::Section& design = *sc.find_section("design");
+  const aero::SurrogateOptimumByName s0;
+  EXPECT_EQ(design.find_key("objective")->default_text(), deck::value_text(s0.objective));
+  EXPECT_EQ(design.find_key("goal")->default_text(), s0.optimum.maximize ? "maximize" : "minimize");
+  EXPECT_EQ(design.find_key("constraint")->default_text(), deck::value_text(s0.constraint));
+  EXPECT_EQ(design.find_key("constraint_min")->default_text(),
+            deck::value_text(s0.optimum.constraint_min));
+  EXPECT_EQ(design.find_key("max_iterations")->default_text(),
+            deck::value_text(std::int64_t{s0.optimum.max_evaluations}));
+  EXPECT_EQ(aero::surrogate_optimum_keys().names(),
+            (std::vector<std::string>{"objective", "goal", "constraint", "constraint_min", "max_iterations"}));
+
+  aero::SurrogateOptimumByName s =
+      aero::surrogate_optimum_keys().read(deck::parse_deck("{}\n", "empty.yaml", sc), "design");
+  EXPECT_EQ(s.objective, s0.objective);
+  EXPECT_EQ(s.constraint, s0.constraint);
+  EXPECT_EQ(s.optimum.maximize, s0.optimum.maximize);
+  EXPECT_EQ(s.optimum.constraint_min, s0.optimum.constraint_min);
+  EXPECT_EQ(s.optimum.max_evaluations, s0.optimum.max_evaluations);
+
+  s = aero::surrogate_optimum_keys().read(
+      deck::parse_deck("design:\n  objective: CL\n  goal: maximize\n  constraint: CM\n"
+                       "  constraint_min: -0.05\n  max_iterations: 12\n",
+                       "design.yaml", sc),
+      "design");
+  EXPECT_EQ(s.objective, "CL");
+  EXPECT_TRUE(s.optimum.maximize);
+  EXPECT_EQ(s.constraint, "CM");
+  EXPECT_EQ(s.optimum.constraint_min, -0.05);
+  EXPECT_EQ(s.optimum.max_evaluations, 12);
+  EXPECT_THROW(deck::parse_deck("design:\n  goal: lowest\n", "bad.yaml", sc), camber::Error);
+  EXPECT_THROW(deck::parse_deck("design:\n  max_iterations: 0\n", "bad.yaml", sc), camber::Error);
 }
 
 }  // namespace
