@@ -317,7 +317,6 @@ const Keys<nn::EnsembleOptions>& ensemble_keys() {
   return keys;
 }
 
-<<<<<<< HEAD
 void validate_design_keys(const deck::Deck& d, const DesignDeckSections& sections) {
   const std::string design = sections.design + ".", optimizer = sections.optimizer + ".",
                     region = sections.trust_region + ".";
@@ -387,7 +386,8 @@ void validate_design_keys(const deck::Deck& d, const DesignDeckSections& section
     d.reject(region + "initial_radius",
              CAMBER_MSG("needs min_radius <= initial_radius <= max_radius; they are "
                         << min_radius << ", " << initial_radius << ", " << max_radius));
-=======
+}
+
 namespace {
 
 // The goal's key, then (after the constraint's name) the bound's and the
@@ -427,7 +427,6 @@ const Keys<SurrogateOptimumByName>& surrogate_optimum_keys() {
                   "An output kept at or above constraint_min (\"\": none).")
           .nested(&SurrogateOptimumByName::optimum, optimum_bound_keys());
   return keys;
->>>>>>> surrogate-heat
 }
 
 }  // namespace camber::solvers::aero
