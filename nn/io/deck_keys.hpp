@@ -36,5 +36,8 @@ const deck::Keys<SurrogateTraining>& network_keys();
 const deck::Keys<SurrogateTraining>& training_keys();
 /// count, seed, active_rounds, active_batch, active_candidates.
 const deck::Keys<SampleCampaignSettings>& sample_campaign_keys();
+/// ranks_per_sample (the solver's keys go between these two tables in
+/// `camber sample`'s section).
+const deck::Keys<SampleCampaignSettings>& sample_group_keys();
 
 }  // namespace camber::nn::io
