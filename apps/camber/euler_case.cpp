@@ -18,6 +18,7 @@
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/deck_keys.hpp>
 #include <camber/mesh/read_mesh.hpp>
+#include <camber/solvers/aero/deck_keys.hpp>
 #include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
 #include <camber/solvers/euler/deck_keys.hpp>
@@ -100,9 +101,7 @@ int run_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& opt
   }
   // Every rank knows the dimension, so every rank rejects alike (once).
   // The reference pressures at the wing stations, read before any solve.
-  s.stations = d.reals("wing.stations");
-  if (!d.string("wing.reference_cp").empty())
-    s.reference_file = deck_relative_path(d, d.string("wing.reference_cp"));
+  aero::flow_case_station_keys().read(d, "wing", s);
   collective_guard(comm, [&] {
     if (chunk.dim == 2 && !s.stations.empty())
       d.reject("wing.stations", "spanwise stations need a 3-D mesh; this one is 2-D");

@@ -31,7 +31,6 @@
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
-#include <camber/solvers/aero/design_file.hpp>
 #include <camber/optimization/optimizer.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
@@ -86,16 +85,7 @@ void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s, MP
   if (d.string("optimizer.algorithm") != "trust_region") s.optimizer.algorithm = d.string("optimizer.algorithm");
   // The checkpoint: <case>_optimizer.history and <case>_optimizer_state_<k>.h5.
   s.checkpoint = d.string("output.dir") + "/" + d.string("case") + "_optimizer";
-  collective_guard(comm, [&] {
-    if (d.string("design.start").empty()) return;
-    // A final design CSV of camber optimize (its alpha rows are not used).
-    const std::string path = deck_relative_path(d, d.string("design.start"));
-    try {
-      s.start = aero::read_design_file(path).shape;
-    } catch (const Error& e) {
-      d.reject("design.start", e.message());
-    }
-  });
+  collective_guard(comm, [&] { aero::design_start_keys().read(d, "design", s); });
 }
 
 void check_start(const deck::Deck& d, const aero::ShapeDesign& problem, MPI_Comm comm) {
@@ -174,7 +164,7 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   });
   aero::AirfoilDesignSettings settings;
   settings.flow = design_flow_settings(d, dm.local(), comm);
-  settings.wall = d.string("design.wall");
+  settings.wall = aero::parametrization_keys().read(d, "design").wall;
   settings.deformation = deformation_options(d);
   aero::airfoil_constraint_keys().read(d, "optimizer", settings);
   shape_design_settings(d, settings, comm);

@@ -32,6 +32,7 @@
 #include <camber/nn/io/sample_campaign.hpp>
 #include <camber/nn/sampling.hpp>
 #include <camber/solvers/aero/airfoil_sampler.hpp>
+#include <camber/solvers/aero/deck_keys.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 #include <camber/core/timer.hpp>
 
@@ -41,61 +42,32 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The design and what its flows depend on besides (the mesh's cell count,
-// the scheme's order and limiter): a continued run on another grid or
-// scheme is refused instead of mixing flows of two discretizations.
-std::string design_line(const deck::Deck& d, const aero::AirfoilSampler& space, std::int64_t cells) {
-  std::ostringstream s;
-  s.precision(17);
-  const auto& m = d.reals("sample.mach");
-  const auto& a = d.reals("sample.alpha_deg");
-  s << "# design count=" << d.integer("sample.count") << " seed=" << d.integer("sample.seed")
-    << " mach=" << m[0] << "," << m[1] << " alpha_deg=" << a[0] << "," << a[1];
-  if (space.n_shape() > 0)
-    s << " shape=" << space.ranges().back()[0] << "," << space.ranges().back()[1] << " shape_variables="
-      << space.n_shape() << " parametrization=" << d.string("design.parametrization");
-  if (space.gradients()) s << " gradients=1";
-  s << " cells=" << cells << " order=" << d.integer("flow.order")
-    << " limiter=" << d.string("flow.limiter");
-  return s.str();
-}
-
-// The deck's checks of the sample space (at its keys), then the sampler
-// on the group's mesh: with sample.shape or gradients the design
-// section's parametrization is built on it.
+// The sample space from the deck, checked (at its keys) against the
+// design section, then the sampler on the group's mesh: with sample.shape
+// or gradients the design section's parametrization is built on it.
 std::unique_ptr<aero::AirfoilSampler> make_sampler(const deck::Deck& d, const euler_app::FlowSetup& setup,
                                                    MPI_Comm comm) {
-  aero::AirfoilSampleSpace space;
-  space.mach = {d.reals("sample.mach")[0], d.reals("sample.mach")[1]};
-  space.alpha_deg = {d.reals("sample.alpha_deg")[0], d.reals("sample.alpha_deg")[1]};
-  space.shape = d.reals("sample.shape");
-  space.gradients = d.boolean("sample.gradients") || !space.shape.empty();
+  const aero::AirfoilSampleSpace space = aero::airfoil_sample_space_keys().read(d, "sample");
+  aero::AirfoilDesignSettings settings;
+  aero::design_bound_keys().read(d, "design", settings);
   collective_guard(comm, [&] {
-    const std::vector<double>& range = space.shape;
-    if (!range.empty()) {
-      const double bound = d.real("design.bound");
-      if (!(range[0] < range[1]))
-        d.reject("sample.shape", CAMBER_MSG("[" << range[0] << ", " << range[1] << "] is no range (low < high)"));
-      if (range[0] < -bound || range[1] > bound)
-        d.reject("sample.shape", CAMBER_MSG("[" << range[0] << ", " << range[1]
-                                                << "] lies outside [-design.bound, design.bound] = ["
-                                                << -bound << ", " << bound << "]"));
-      if (d.string("design.parametrization") == "ffd_volume")
-        d.reject("design.parametrization",
-                 "camber sample varies the shape of 2-D meshes (hicks_henne, cst or ffd)");
-    }
-    if (space.gradients && d.boolean("flow.far_field_vortex"))
+    aero::validate_airfoil_sample_space(
+        space, settings.bound,
+        [&](const std::string& member, const std::string& what) { d.reject("sample." + member, what); },
+        "design.bound");
+    if (!space.shape.empty() && d.string("design.parametrization") == "ffd_volume")
+      d.reject("design.parametrization",
+               "camber sample varies the shape of 2-D meshes (hicks_henne, cst or ffd)");
+    if (space.with_gradients() && d.boolean("flow.far_field_vortex"))
       d.reject("flow.far_field_vortex",
                "the sampled gradients hold the far field fixed, so they would not be the "
                "derivative of a lift-dependent far field; use a far field of many chords");
   });
-  aero::AirfoilDesignSettings settings;
   settings.flow = euler_app::design_flow_settings(d, setup.dm.local(), setup.dm.comm());
-  settings.wall = d.string("design.wall");
+  settings.wall = aero::parametrization_keys().read(d, "design").wall;
   settings.deformation = euler_app::deformation_options(d);
-  settings.bound = d.real("design.bound");
   std::unique_ptr<design::ShapeParametrization> shape;
-  if (space.gradients) shape = euler_app::shape_parametrization(d, setup.dm, setup.dm.comm());
+  if (space.with_gradients()) shape = euler_app::shape_parametrization(d, setup.dm, setup.dm.comm());
   return std::make_unique<aero::AirfoilSampler>(setup.dm, space, settings, std::move(shape));
 }
 
@@ -126,7 +98,10 @@ eu::SteadyResult solve_flow_at(const deck::Deck& d, FlowSetup& setup, double mac
 int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
   using namespace euler_app;
   const MPI_Comm comm = runtime.comm();
-  const int rps = static_cast<int>(d.integer("sample.ranks_per_sample"));
+  nn::io::SampleCampaignSettings cs;
+  nn::io::sample_campaign_keys().read(d, "sample", cs);
+  nn::io::sample_group_keys().read(d, "sample", cs);
+  const int rps = cs.ranks_per_sample;
   collective_guard(comm, [&] {
     if (runtime.size() % rps != 0)
       d.reject("sample.ranks_per_sample",
@@ -143,14 +118,16 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   const aero::AirfoilSampler& space = *sampler;
 
   const std::string name = d.string("case"), dir = d.string("output.dir");
-  nn::io::SampleCampaignSettings cs;
   cs.ranges = space.ranges();
   cs.inputs = space.inputs();
   cs.outputs = space.outputs();
   cs.gradients = space.gradients();
-  nn::io::sample_campaign_keys().read(d, "sample", cs);
   cs.record_path = dir + "/" + name + "_samples.csv";
-  cs.identity = design_line(d, space, setup.dm.n_global_cells());
+  // The design and what its flows depend on (the mesh's cell count, the
+  // scheme's order and limiter): a continued run on another grid or
+  // scheme is refused instead of mixing flows of two discretizations.
+  cs.identity = CAMBER_MSG("# design count=" << cs.count << " seed=" << cs.seed << " "
+                                              << space.identity(d.string("design.parametrization")));
   collective_guard(comm, [&] {
     if (cs.active_rounds == 0) return;
     if (cs.count < 2)

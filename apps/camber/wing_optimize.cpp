@@ -82,7 +82,7 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
                            << s.ffd.degree[2] << "), moves in " << move << ": " << n
                            << " variables, each within +-" << s.bound));
   aero::DesignRecordSettings r = design_record_settings(d, walls, s.checkpoint);
-  r.station_etas = d.reals("wing.stations");
+  r.station_etas = aero::flow_case_station_keys().read(d, "wing").stations;
   aero::DesignRecord outputs(problem, r, comm);
   const std::vector<double> t0 = problem.thickness_stations().baseline();
   log_baseline(outputs,

@@ -177,4 +177,12 @@ const Keys<SampleCampaignSettings>& sample_campaign_keys() {
   return keys;
 }
 
+const Keys<SampleCampaignSettings>& sample_group_keys() {
+  static const Keys<SampleCampaignSettings> keys = Keys<SampleCampaignSettings>().integer(
+      "ranks_per_sample", &SampleCampaignSettings::ranks_per_sample, IntRange::positive(),
+      "Ranks that solve one flow together; the rank count must be a multiple, and the groups "
+      "solve different flows at once.");
+  return keys;
+}
+
 }  // namespace camber::nn::io

@@ -53,5 +53,8 @@ void validate_training_keys(const deck::Deck& deck, const std::string& data_sect
                             const std::string& training_section);
 /// count, seed, active_rounds, active_batch, active_candidates.
 const deck::Keys<SampleCampaignSettings>& sample_campaign_keys();
+/// ranks_per_sample (the solver's keys go between these two tables in
+/// `camber sample`'s section).
+const deck::Keys<SampleCampaignSettings>& sample_group_keys();
 
 }  // namespace camber::nn::io

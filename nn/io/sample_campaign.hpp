@@ -26,7 +26,7 @@
 ///   s.inputs = {{"mach", "alpha_deg"}, {"", "deg"}};
 ///   s.outputs = {{"CL", "CD", "CM"}, {"", "", ""}};
 ///   s.record_path = "out/flows_samples.csv";
-///   nn::io::SampleGroups groups(comm, /*ranks_per_sample=*/1);
+///   nn::io::SampleGroups groups(comm, s.ranks_per_sample);  // 1: each rank alone
 ///   // ... build the solver's mesh on groups.comm() ...
 ///   nn::io::SampleCampaign campaign(s, groups);
 ///   campaign.run([&](const std::vector<double>& x, int) { return solve_at(x); });
@@ -72,6 +72,10 @@ struct SampleCampaignSettings {
   /// mesh size): a line the record starts with. A record with another line
   /// is refused (bad_input), so two designs never mix.
   std::string identity;
+  /// The ranks of each group to make for the campaign
+  /// (SampleGroups(world, ranks_per_sample)); the campaign itself runs on
+  /// the groups it is given.
+  int ranks_per_sample = 1;
 };
 
 /// One solved sample: outputs (and, with gradients, the n_out x n_in

@@ -1,7 +1,10 @@
 #include <camber/solvers/aero/airfoil_sampler.hpp>
 
+#include <sstream>
 #include <string>
 #include <utility>
+
+#include <camber/core/enum_names.hpp>
 
 #include <camber/core/error.hpp>
 #include <camber/solvers/euler/discretization.hpp>
@@ -9,22 +12,29 @@
 
 namespace camber::solvers::aero {
 
+void validate_airfoil_sample_space(const AirfoilSampleSpace& space, double bound,
+                                   const AirfoilSampleSpaceReject& reject, const std::string& bound_name) {
+  const std::vector<double>& range = space.shape;
+  if (range.empty()) return;
+  if (range.size() != 2) reject("shape", "a shape range is [low, high]");
+  if (!(range[0] < range[1]))
+    reject("shape", CAMBER_MSG("[" << range[0] << ", " << range[1] << "] is no range (low < high)"));
+  if (range[0] < -bound || range[1] > bound)
+    reject("shape", CAMBER_MSG("[" << range[0] << ", " << range[1] << "] lies outside [-" << bound_name
+                                   << ", " << bound_name << "] = [" << -bound << ", " << bound << "]"));
+}
+
 AirfoilSampler::AirfoilSampler(mesh::DistributedMesh dm, const AirfoilSampleSpace& space,
                                AirfoilDesignSettings settings, std::unique_ptr<design::ShapeParametrization> shape)
     : dm_(std::move(dm)), settings_(std::move(settings)) {
+  validate_airfoil_sample_space(space, settings_.bound, [](const std::string& member, const std::string& what) {
+    throw_bad_input("airfoil sampler: " + member + ": " + what);
+  });
   const std::vector<double>& range = space.shape;
-  CAMBER_INPUT_REQUIRE(range.empty() || range.size() == 2, "airfoil sampler: a shape range is [low, high]");
-  if (!range.empty()) {
-    CAMBER_INPUT_REQUIRE(range[0] < range[1], "airfoil sampler: [" << range[0] << ", " << range[1]
-                                                                   << "] is no range (low < high)");
-    CAMBER_INPUT_REQUIRE(range[0] >= -settings_.bound && range[1] <= settings_.bound,
-                         "airfoil sampler: [" << range[0] << ", " << range[1] << "] lies outside [-bound, bound] = ["
-                                              << -settings_.bound << ", " << settings_.bound << "]");
-  }
   ranges_ = {{space.mach[0], space.mach[1]}, {space.alpha_deg[0], space.alpha_deg[1]}};
   inputs_ = {{"mach", "alpha_deg"}, {"", "deg"}};
   outputs_ = {{"CL", "CD", "CM"}, {"", "", ""}};
-  if (!space.gradients && range.empty()) return;
+  if (!space.with_gradients()) return;
   CAMBER_INPUT_REQUIRE(shape != nullptr, "airfoil sampler: gradients need the wall's parametrization");
   if (!range.empty()) {
     n_shape_ = static_cast<int>(shape->n_design());
@@ -42,6 +52,21 @@ AirfoilSampler::AirfoilSampler(mesh::DistributedMesh dm, const AirfoilSampleSpac
 }
 
 AirfoilSampler::~AirfoilSampler() = default;
+
+std::string AirfoilSampler::identity(const std::string& parametrization) const {
+  std::ostringstream s;
+  s.precision(17);
+  s << "mach=" << ranges_[0][0] << "," << ranges_[0][1] << " alpha_deg=" << ranges_[1][0] << ","
+    << ranges_[1][1];
+  if (n_shape_ > 0)
+    s << " shape=" << ranges_.back()[0] << "," << ranges_.back()[1] << " shape_variables=" << n_shape_
+      << " parametrization=" << parametrization;
+  if (gradients()) s << " gradients=1";
+  const euler::SpatialOptions& spatial = settings_.flow.spatial;
+  s << " cells=" << dm_.n_global_cells() << " order=" << spatial.order
+    << " limiter=" << enum_name(euler::limiter_kind_names, spatial.limiter);
+  return s.str();
+}
 
 FlowSample AirfoilSampler::operator()(const std::vector<double>& x) {
   CAMBER_INPUT_REQUIRE(x.size() == ranges_.size(),

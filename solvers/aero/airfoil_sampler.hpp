@@ -17,7 +17,9 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include <camber/design/airfoil_wall.hpp>
@@ -34,7 +36,21 @@ struct AirfoilSampleSpace {
   /// shape stays. A varied shape implies gradients.
   std::vector<double> shape;
   bool gradients = false;
+  /// Whether the samples carry gradients: asked for, or implied by a
+  /// varied shape (the sampler then needs the wall's parametrization).
+  bool with_gradients() const noexcept { return gradients || !shape.empty(); }
 };
+
+/// Told the member of AirfoilSampleSpace ("shape") and what is wrong;
+/// must throw.
+using AirfoilSampleSpaceReject = std::function<void(const std::string& member, const std::string& what)>;
+/// Checks the shape range against `bound`, the design variables' bound
+/// (AirfoilDesignSettings::bound): empty, or [low, high] with low < high
+/// inside [-bound, bound]; `bound_name` names the bound in the message (a
+/// deck its key). The first fault goes to `reject`.
+void validate_airfoil_sample_space(const AirfoilSampleSpace& space, double bound,
+                                   const AirfoilSampleSpaceReject& reject,
+                                   const std::string& bound_name = "bound");
 
 /// One sample: outputs CL, CD, CM[, t_max]; with gradients, d output_o /
 /// d input_i at gradients[o * n_inputs + i].
@@ -49,9 +65,9 @@ class AirfoilSampler {
   /// `settings`: the flow (boundary conditions, scheme, solver), and for
   /// gradients or a varied shape the design's deformation and bound;
   /// `shape`: the wall's parametrization (needed then, else may be null).
-  /// bad_input for a shape range outside [-bound, bound] or not low <
-  /// high, or gradients without a parametrization. Collective over dm's
-  /// communicator.
+  /// bad_input for a space validate_airfoil_sample_space() refuses (naming
+  /// the member), or gradients without a parametrization. Collective over
+  /// dm's communicator.
   AirfoilSampler(mesh::DistributedMesh dm, const AirfoilSampleSpace& space, AirfoilDesignSettings settings,
                  std::unique_ptr<design::ShapeParametrization> shape);
   ~AirfoilSampler();
@@ -62,6 +78,13 @@ class AirfoilSampler {
   const std::vector<std::array<double, 2>>& ranges() const noexcept { return ranges_; }
   int n_shape() const noexcept { return n_shape_; }
   bool gradients() const noexcept { return design_ != nullptr; }
+  /// What the samples depend on besides the campaign's design, for a
+  /// record's identity (nn::io::SampleCampaignSettings::identity): "mach=
+  /// low,high alpha_deg=low,high", with shape variables " shape=low,high
+  /// shape_variables=n parametrization=<parametrization>", with gradients
+  /// " gradients=1", then " cells=<global cells> order=<order>
+  /// limiter=<limiter>" (reals to 17 digits).
+  std::string identity(const std::string& parametrization) const;
 
   /// The sample at x (inputs()' order). Collective; the flow from free
   /// stream without gradients (not converged: converged false), else the

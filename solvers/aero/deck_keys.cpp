@@ -1,6 +1,7 @@
 #include "deck_keys.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include <camber/core/error.hpp>
+#include <camber/solvers/aero/design_file.hpp>
 
 namespace camber::solvers::aero {
 
@@ -117,6 +119,31 @@ const Keys<ShapeDesignSettings>& design_bound_keys() {
       "bound", &ShapeDesignSettings::bound, Range::positive(),
       "Each design variable stays in [-bound, bound] (chord units in 2-D; the mesh's length "
       "unit in 3-D).");
+  return keys;
+}
+
+const Keys<ShapeDesignSettings>& design_start_keys() {
+  static const Keys<ShapeDesignSettings> keys = Keys<ShapeDesignSettings>().custom(
+      "start",
+      [](deck::Section& s, const ShapeDesignSettings&) {
+        s.string("start", "",
+                 "A design to start from instead of the undeformed shape: a "
+                 "<case>_final_design.csv that camber optimize wrote (relative to the deck's "
+                 "folder), with as many shape variables as this design section makes (its "
+                 "alpha rows are not used). With optimizer.max_iterations: 1 it evaluates that "
+                 "design, e.g. one optimized on a coarser grid solved on a finer one. The "
+                 "baseline (the lift target, the scales) stays the undeformed shape.");
+      },
+      [](const deck::Deck& deck, const std::string& path, ShapeDesignSettings& s) {
+        s.start.clear();
+        if (deck.string(path).empty()) return;
+        // A final design CSV of camber optimize (its alpha rows are not used).
+        try {
+          s.start = read_design_file(deck::deck_relative_path(deck, deck.string(path))).shape;
+        } catch (const Error& e) {
+          deck.reject(path, e.message());
+        }
+      });
   return keys;
 }
 
@@ -314,6 +341,78 @@ const Keys<nn::EnsembleOptions>& ensemble_keys() {
                 "Weight of the adjoint-gradient misfit in the training loss (0: values only).")
           .integer("seed", &nn::EnsembleOptions::seed, IntRange::non_negative(),
                    "Seed of the networks' initialisation.");
+  return keys;
+}
+
+const Keys<FlowCaseSettings>& flow_case_station_keys() {
+  static const Keys<FlowCaseSettings> keys =
+      Keys<FlowCaseSettings>()
+          .reals("stations", &FlowCaseSettings::stations, Length::any(),
+                 Range::greater_than(0.0).and_less_than(1.0),
+                 "Stations eta, fractions of the semi-span (the largest y of the slip walls' "
+                 "nodes): the slip-wall faces the planes y = eta b cut, written as "
+                 "<dir>/<case>_stations.csv (eta, x/c, x, z, Cp, side: 1 upper, -1 lower) and "
+                 "plotted in <case>_stations.png. Empty: none.")
+          .custom(
+              "reference_cp",
+              [](deck::Section& s, const FlowCaseSettings& d) {
+                s.string("reference_cp", d.reference_file,
+                         "A CSV file of measured (or other reference) pressures at stations, header "
+                         "eta,x_over_c,cp,side (side 1 upper, -1 lower, 0 a leading-edge orifice; '#' "
+                         "lines are comments), relative to the deck's folder: plotted beside the "
+                         "computed Cp at the stations both have, and compared in "
+                         "<case>_stations_reference.csv (per station the RMS and largest difference of "
+                         "the computed Cp, linear between cut points, at the reference's x/c; "
+                         "leading-edge orifices are plotted, not compared). Needs wing.stations. "
+                         "examples/onera_m6/schmitt_charpin_test2308.csv is the ONERA M6 experiment.");
+              },
+              [](const deck::Deck& deck, const std::string& path, FlowCaseSettings& s) {
+                const std::string& file = deck.string(path);
+                s.reference_file = file.empty() ? file : deck::deck_relative_path(deck, file);
+              });
+  return keys;
+}
+
+namespace {
+
+// A [low, high] pair of reals.
+Keys<AirfoilSampleSpace>::DeclareFn range_declaration(const std::string& name,
+                                                      std::array<double, 2> AirfoilSampleSpace::*member,
+                                                      Range each, const std::string& doc) {
+  return [=](deck::Section& s, const AirfoilSampleSpace& d) {
+    s.reals(name, {(d.*member)[0], (d.*member)[1]}, Length::exactly(2), each, doc);
+  };
+}
+
+Keys<AirfoilSampleSpace>::ReadFn range_reading(std::array<double, 2> AirfoilSampleSpace::*member) {
+  return [=](const deck::Deck& deck, const std::string& path, AirfoilSampleSpace& s) {
+    const std::vector<double>& v = deck.reals(path);
+    s.*member = {v[0], v[1]};
+  };
+}
+
+}  // namespace
+
+const Keys<AirfoilSampleSpace>& airfoil_sample_space_keys() {
+  using S = AirfoilSampleSpace;
+  static const Keys<S> keys =
+      Keys<S>()
+          .custom("mach",
+                  range_declaration("mach", &S::mach, Range(0.01, 10.0), "Mach number range [low, high]."),
+                  range_reading(&S::mach))
+          .custom("alpha_deg",
+                  range_declaration("alpha_deg", &S::alpha_deg, Range(-90.0, 90.0),
+                                    "Angle of attack range [low, high], in degrees."),
+                  range_reading(&S::alpha_deg))
+          .reals("shape", &S::shape, Length::between(0, 2), Range(-1.0, 1.0),
+                 "[low, high]: also vary every shape variable of the design section (2-D meshes) "
+                 "in this range, within [-design.bound, design.bound]; adds the output t_max "
+                 "(the largest thickness) and implies gradients. Empty: Mach and alpha only.")
+          .boolean("gradients", &S::gradients,
+                   "Also write d(outputs)/d(inputs) for every sample, by adjoint solves (one per "
+                   "force coefficient, all inputs at once) through the design problem of camber "
+                   "optimize (second order as the deck sets, warm-started from the group's last "
+                   "flow).");
   return keys;
 }
 

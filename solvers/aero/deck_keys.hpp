@@ -30,6 +30,19 @@
 /// baseline's CL (lift_target left NaN). lift_target and cm_min are read
 /// only when the deck gives them (absent: NaN and minus infinity, the
 /// structs' defaults).
+///
+/// Beside the design, the tables of the flow case's wing stations
+/// (`camber run`'s wing section) and of the airfoil sampler's space
+/// (`camber sample`'s sample section) live here too:
+///
+/// @code
+///   aero::flow_case_station_keys().declare(schema.section("wing", "Stations."));
+///   aero::airfoil_sample_space_keys().declare(schema.section("sample", "The space."));
+///   // ... load the deck ...
+///   aero::FlowCaseSettings run;
+///   aero::flow_case_station_keys().read(d, "wing", run);  // reference_cp: from the deck's folder
+///   const aero::AirfoilSampleSpace space = aero::airfoil_sample_space_keys().read(d, "sample");
+/// @endcode
 #pragma once
 
 #include <string>
@@ -44,6 +57,8 @@
 #include <camber/optimization/optimizer.hpp>
 #include <camber/optimization/trust_region.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
+#include <camber/solvers/aero/airfoil_sampler.hpp>
+#include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/shape_design.hpp>
 #include <camber/solvers/aero/surrogate_optimum.hpp>
 #include <camber/solvers/aero/wing_design.hpp>
@@ -61,6 +76,11 @@ const deck::Keys<design::FfdOptions>& ffd_keys();
 const deck::Keys<design::ParametrizationSettings>& parametrization_keys();
 /// bound (the design section's).
 const deck::Keys<ShapeDesignSettings>& design_bound_keys();
+/// start: the file of a design to start from (a `<case>_final_design.csv`,
+/// aero::read_design_file; relative to the deck's folder), read into
+/// ShapeDesignSettings::start; empty: the undeformed shape. A file that
+/// cannot be read is bad_input at the key.
+const deck::Keys<ShapeDesignSettings>& design_start_keys();
 /// objective, max_iterations, ftol_rel (of the optimizer), thickness_fraction,
 /// lift, lift_target, alpha_range_deg, cm_min (the optimizer section's).
 const deck::Keys<ShapeDesignSettings>& shape_design_keys();
@@ -88,6 +108,16 @@ const deck::Keys<nn::EnsembleOptions>& ensemble_keys();
 /// objective, goal (minimize or maximize), constraint, constraint_min,
 /// max_iterations: the optimum over a saved network's inputs.
 const deck::Keys<SurrogateOptimumByName>& surrogate_optimum_keys();
+
+/// stations, reference_cp (into FlowCaseSettings::reference_file,
+/// relative to the deck's folder; the file itself is read by
+/// read_section_reference()): the wall pressure along a wing's spanwise
+/// stations.
+const deck::Keys<FlowCaseSettings>& flow_case_station_keys();
+/// mach, alpha_deg, shape, gradients: the space camber sample's flows
+/// cover (validate_airfoil_sample_space() checks the shape range against
+/// the design's bound).
+const deck::Keys<AirfoilSampleSpace>& airfoil_sample_space_keys();
 
 /// The sections of a design deck that validate_design_keys() reads, by
 /// default `camber optimize`'s.

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include <camber/core/error.hpp>
+
 namespace camber::solvers::euler {
 
 using deck::IntRange;
@@ -191,19 +193,61 @@ std::vector<std::string> marker_names(const std::string& text) {
   return names;
 }
 
-std::vector<BoundaryCondition> read_boundary_conditions(const deck::Deck& d,
-                                                        const std::string& section) {
+const Keys<BoundaryMarkers>& boundary_marker_keys() {
+  static const Keys<BoundaryMarkers> keys =
+      Keys<BoundaryMarkers>()
+          .string("slip_wall", &BoundaryMarkers::slip_wall,
+                  "Inviscid walls (no flow through; pressure force).")
+          .string("symmetry", &BoundaryMarkers::symmetry,
+                  "Symmetry planes (treated as slip walls; no forces).")
+          .string("far_field", &BoundaryMarkers::far_field,
+                  "Characteristic far field from Riemann invariants (subsonic or supersonic).")
+          .string("supersonic_inflow", &BoundaryMarkers::supersonic_inflow,
+                  "Supersonic inflow: the free stream's flux.")
+          .string("supersonic_outflow", &BoundaryMarkers::supersonic_outflow,
+                  "Supersonic outflow: the interior's flux.");
+  return keys;
+}
+
+namespace {
+
+// The list of markers of `kind` in `m`.
+const std::string& markers_of(const BoundaryMarkers& m, BoundaryKind kind) {
+  switch (kind) {
+    case BoundaryKind::slip_wall: return m.slip_wall;
+    case BoundaryKind::symmetry: return m.symmetry;
+    case BoundaryKind::far_field: return m.far_field;
+    case BoundaryKind::supersonic_inflow: return m.supersonic_inflow;
+    case BoundaryKind::supersonic_outflow: return m.supersonic_outflow;
+  }
+  throw Error(ErrorKind::failure, "boundary markers: no such boundary kind");
+}
+
+}  // namespace
+
+std::vector<BoundaryCondition> boundary_conditions(const BoundaryMarkers& markers,
+                                                   const BoundaryMarkersReject& reject) {
   std::vector<BoundaryCondition> conditions;
   std::set<std::string> seen;
   for (const auto& [kind, name] : boundary_kind_names) {
-    const std::string key = section + "." + std::string(name);
-    for (const std::string& marker : marker_names(d.string(key))) {
-      if (!seen.insert(marker).second)
-        d.reject(key, "marker '" + marker + "' is given two boundary conditions");
+    for (const std::string& marker : marker_names(markers_of(markers, kind))) {
+      if (!seen.insert(marker).second) {
+        const std::string what = "marker '" + marker + "' is given two boundary conditions";
+        if (reject) reject(std::string(name), what);
+        throw_bad_input("boundary markers: " + std::string(name) + ": " + what);
+      }
       conditions.push_back({marker, kind});
     }
   }
   return conditions;
+}
+
+std::vector<BoundaryCondition> read_boundary_conditions(const deck::Deck& d,
+                                                        const std::string& section) {
+  return boundary_conditions(boundary_marker_keys().read(d, section),
+                             [&](const std::string& member, const std::string& what) {
+                               d.reject(section + "." + member, what);
+                             });
 }
 
 }  // namespace camber::solvers::euler

@@ -23,13 +23,15 @@
 /// The checks across keys that no one table makes are functions of the
 /// section they read: validate_flow_condition_keys(),
 /// validate_steady_option_keys(), and read_boundary_conditions() for a
-/// `boundaries` section (one key per boundary kind).
+/// `boundaries` section (boundary_marker_keys(): one key per boundary
+/// kind, its markers a comma-separated list).
 ///
 /// flow_condition_keys() makes `mach` required: a free stream has no
 /// natural default. SteadyOptions::reference_residual and abs_tolerance are
 /// not deck keys (a restart and a design set them).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -65,15 +67,42 @@ void validate_flow_condition_keys(const deck::Deck& d, const std::string& sectio
 /// declared by steady_option_keys().
 void validate_steady_option_keys(const deck::Deck& d, const std::string& section);
 
+/// The mesh markers of each boundary kind, each a comma-separated list
+/// (marker_names()), member names those of boundary_kind_names: what a
+/// deck's `boundaries` section holds. The defaults are the markers of the
+/// generated airfoil grids (mesh/airfoil_grid.hpp): the wall `airfoil`,
+/// the far field `farfield`.
+struct BoundaryMarkers {
+  std::string slip_wall = "airfoil";
+  std::string symmetry;
+  std::string far_field = "farfield";
+  std::string supersonic_inflow;
+  std::string supersonic_outflow;
+};
+/// slip_wall, symmetry, far_field, supersonic_inflow, supersonic_outflow.
+const deck::Keys<BoundaryMarkers>& boundary_marker_keys();
+
 /// The names in a comma-separated list of mesh markers ("airfoil, flap"),
 /// trimmed, empty ones dropped.
 std::vector<std::string> marker_names(const std::string& text);
-/// The boundary conditions of a deck section that declares one string key
-/// per name of boundary_kind_names (slip_wall, symmetry, far_field, ...),
-/// each a comma-separated list of markers: in that order of kinds, each
-/// kind's markers in the deck's order. A marker given two conditions is
-/// bad_input at the second kind's key. Whether the mesh has the markers is
+/// Told the member of BoundaryMarkers (a kind's name) and what is wrong;
+/// must throw.
+using BoundaryMarkersReject = std::function<void(const std::string& member, const std::string& what)>;
+/// The boundary conditions `markers` gives: in boundary_kind_names' order
+/// of kinds, each kind's markers in the list's order. A marker given two
+/// conditions goes to `reject` at the second kind (by default bad_input
+/// naming it). Whether the mesh has the markers is
 /// check_boundary_conditions()'s.
+///
+/// @code
+///   euler::BoundaryMarkers m;     // airfoil: slip wall, farfield: far field
+///   m.slip_wall = "wing, flap";
+///   const std::vector<euler::BoundaryCondition> bc = euler::boundary_conditions(m);
+/// @endcode
+std::vector<BoundaryCondition> boundary_conditions(const BoundaryMarkers& markers,
+                                                   const BoundaryMarkersReject& reject = {});
+/// The same for a deck section declared by boundary_marker_keys(): a
+/// marker given two conditions is bad_input at the second kind's key.
 std::vector<BoundaryCondition> read_boundary_conditions(const deck::Deck& d,
                                                         const std::string& section);
 

@@ -15,7 +15,10 @@
 #include <camber/nn/io/sample_campaign.hpp>
 #include <camber/optimization/trust_region.hpp>
 #include <camber/solvers/aero/airfoil_design.hpp>
+#include <camber/solvers/aero/airfoil_sampler.hpp>
+#include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/wing_design.hpp>
+#include <camber/solvers/euler/deck_keys.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
 
 namespace eu = camber::solvers::euler;
@@ -31,6 +34,7 @@ void reals(const char* key, const std::vector<double>& v) {
   std::printf("]\n");
 }
 void boolean(const char* key, bool v) { std::printf("%s %s\n", key, v ? "true" : "false"); }
+void string(const char* key, const std::string& v) { std::printf("%s %s\n", key, v.empty() ? "\"\"" : v.c_str()); }
 template <class Names, class E>
 void choice(const char* key, const Names& names, E v) {
   std::printf("%s %s\n", key, std::string(camber::enum_name(names, v)).c_str());
@@ -116,5 +120,21 @@ int main() {
   integer("sample.active_rounds", sample.active_rounds);
   integer("sample.active_batch", sample.active_batch);
   integer("sample.active_candidates", sample.active_candidates);
+  integer("sample.ranks_per_sample", sample.ranks_per_sample);
+  const aero::AirfoilSampleSpace space;
+  reals("sample.mach", {space.mach[0], space.mach[1]});
+  reals("sample.alpha_deg", {space.alpha_deg[0], space.alpha_deg[1]});
+  reals("sample.shape", space.shape);
+  boolean("sample.gradients", space.gradients);
+  // The boundaries (the generated grids' markers) and the wing stations.
+  const eu::BoundaryMarkers markers;
+  string("boundaries.slip_wall", markers.slip_wall);
+  string("boundaries.symmetry", markers.symmetry);
+  string("boundaries.far_field", markers.far_field);
+  string("boundaries.supersonic_inflow", markers.supersonic_inflow);
+  string("boundaries.supersonic_outflow", markers.supersonic_outflow);
+  const aero::FlowCaseSettings run;
+  reals("wing.stations", run.stations);
+  string("wing.reference_cp", run.reference_file);
   return 0;
 }

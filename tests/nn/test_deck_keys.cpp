@@ -4,6 +4,7 @@
 // validate_training_keys passes a consistent deck and refuses each
 // inconsistent one as bad input at the key and its line, in sections of
 // any name.
+// ranks_per_sample refuses a count below 1 at its key.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -12,6 +13,8 @@
 #include <camber/deck/deck.hpp>
 #include <camber/deck/schema.hpp>
 #include <camber/nn/io/deck_keys.hpp>
+
+#include "tests/common/bad_input.hpp"
 
 namespace {
 
@@ -23,7 +26,9 @@ deck::Schema schema() {
   nn::io::data_split_keys().declare(s.section("data", "Data."));
   nn::io::network_keys().declare(s.section("network", "Network."));
   nn::io::training_keys().declare(s.section("training", "Training."));
-  nn::io::sample_campaign_keys().declare(s.section("sample", "Sample."));
+  auto& sample = s.section("sample", "Sample.");
+  nn::io::sample_campaign_keys().declare(sample);
+  nn::io::sample_group_keys().declare(sample);
   return s;
 }
 
@@ -45,13 +50,15 @@ TEST(NnDeckKeys, DefaultsAreTheStructsOwn) {
             deck::value_text(std::int64_t{c.count}));
   EXPECT_EQ(s.find_section("sample")->find_key("active_candidates")->default_text(),
             deck::value_text(std::int64_t{c.active_candidates}));
+  EXPECT_EQ(s.find_section("sample")->find_key("ranks_per_sample")->default_text(),
+            deck::value_text(std::int64_t{c.ranks_per_sample}));
 }
 
 TEST(NnDeckKeys, ADeckReachesTheMembers) {
   const deck::Deck d = deck::parse_deck(
       "data:\n  validation_fraction: 0.1\nnetwork:\n  hidden: [8]\n  activation: gelu\n  dtype: float32\n"
       "  seed: 9\ntraining:\n  epochs: 7\n  loss: huber\n  optimizer: sgd\n  parallel: auto\n"
-      "  seed: 3\nsample:\n  count: 5\n  active_rounds: 2\n",
+      "  seed: 3\nsample:\n  count: 5\n  active_rounds: 2\n  ranks_per_sample: 2\n",
       "t.yaml", schema());
   nn::io::SurrogateTraining t;
   nn::io::data_split_keys().read(d, "data", t);
@@ -72,6 +79,11 @@ TEST(NnDeckKeys, ADeckReachesTheMembers) {
   EXPECT_EQ(c.count, 5);
   EXPECT_EQ(c.active_rounds, 2);
   EXPECT_EQ(c.active_batch, nn::io::SampleCampaignSettings{}.active_batch);
+  EXPECT_EQ(c.ranks_per_sample, nn::io::SampleCampaignSettings{}.ranks_per_sample);  // not this table's
+  EXPECT_EQ(nn::io::sample_group_keys().read(d, "sample").ranks_per_sample, 2);
+  const std::string bad = camber::test::bad_input_message(
+      [] { deck::parse_deck("sample:\n  ranks_per_sample: 0\n", "t.yaml", schema()); });
+  EXPECT_NE(bad.find("t.yaml:2:21: 'sample.ranks_per_sample'"), std::string::npos) << bad;
 }
 
 // The key and the line of the error validate_training_keys raises for

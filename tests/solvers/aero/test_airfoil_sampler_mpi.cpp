@@ -8,15 +8,19 @@
 //  - with the shape varied, the fourth output t_max and every output's
 //    derivative in the first shape variable against central differences
 //    (step 2e-4 chords; 1e-7 for t_max, piecewise linear in the shape);
-//  - a shape range outside the bound and a point of the wrong length are
-//    bad input.
+//  - a shape range outside the bound (naming the member shape) and a
+//    point of the wrong length are bad input;
+//  - the identity names the ranges, the shape variables and their
+//    parametrization, gradients, the mesh's cells and the scheme.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include <camber/core/enum_names.hpp>
 #include <camber/core/error.hpp>
 #include <camber/design/hicks_henne.hpp>
 #include <camber/solvers/aero/airfoil_sampler.hpp>
@@ -24,6 +28,7 @@
 #include <camber/solvers/euler/pseudo_transient_newton.hpp>
 
 #include "aero_test_utils.hpp"
+#include "tests/common/bad_input.hpp"
 #include "tests/mpi_test_utils.hpp"
 #include "tests/solvers/petsc_environment.hpp"
 
@@ -121,8 +126,32 @@ TEST(AirfoilSampler, AVariedShapeAddsTheThicknessAndItsDerivatives) {
   const std::vector<double> fd_t = test::central_partial(outputs, x, 2, 1e-7);
   EXPECT_NEAR(f.gradients[3 * 8 + 2], fd_t[3], 1e-6 * std::abs(fd_t[3])) << "dt_max/dshape_0";
 
+  EXPECT_EQ(s->identity("hicks_henne"),
+            "mach=0.29999999999999999,0.59999999999999998 alpha_deg=-2,4 shape=-0.002,0.002 "
+            "shape_variables=6 parametrization=hicks_henne gradients=1 cells=" +
+                std::to_string(m.n_cells()) + " order=1 limiter=" +
+                std::string(camber::enum_name(eu::limiter_kind_names,
+                                              test::small_section_settings(1).flow.spatial.limiter)));
+
   space.shape = {-0.01, 0.002};  // beyond the bound 0.002
-  EXPECT_THROW(sampler(m, space), camber::Error);
+  const std::string refused = test::bad_input_message([&] { sampler(m, space); });
+  EXPECT_NE(refused.find("airfoil sampler: shape: [-0.01, 0.002] lies outside [-bound, bound]"),
+            std::string::npos)
+      << refused;
+}
+
+TEST(AirfoilSampler, TheIdentityOfMachAndAlphaOnly) {
+  const mesh::Mesh m = test::small_section_mesh();
+  aero::AirfoilSampleSpace space;
+  space.mach = {0.5, 0.75};
+  space.alpha_deg = {-1.5, 2.5};
+  auto s = sampler(m, space);
+  EXPECT_FALSE(space.with_gradients());
+  // Reals to 17 digits: 0.5, 0.75, -1.5 and 2.5 are exact binary fractions.
+  EXPECT_EQ(s->identity("unused"),
+            "mach=0.5,0.75 alpha_deg=-1.5,2.5 cells=" + std::to_string(m.n_cells()) + " order=1 limiter=" +
+                std::string(camber::enum_name(eu::limiter_kind_names,
+                                              test::small_section_settings(1).flow.spatial.limiter)));
 }
 
 }  // namespace

@@ -10,19 +10,27 @@
 // The operating points read flow.mach's first, each weight with its point.
 // The checks across a design deck's keys reject, at the key's line, each
 // key that would be ignored or contradicts another, in the sections named,
-// and pass a deck that has none of these.
+// and pass a deck that has none of these. The tables of a flow case's wing
+// stations, of the airfoil sampler's space and of design.start declare
+// the defaults of a default-constructed struct, read a deck into it
+// (files relative to the deck's folder) and refuse bad values as
+// bad_input naming the key; the sample space's shape range is checked
+// against the design's bound at its key.
 #include <gtest/gtest.h>
 
 #include <array>
 
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include <camber/deck/deck.hpp>
 #include <camber/deck/schema.hpp>
 #include <camber/solvers/aero/deck_keys.hpp>
+#include <camber/solvers/aero/design_file.hpp>
 #include <camber/solvers/aero/surrogate_design.hpp>
 #include <camber/solvers/euler/deck_keys.hpp>
 
@@ -322,6 +330,143 @@ TEST(AeroDeckKeys, TheSurrogateOptimumsDefaultsAndADeck) {
   EXPECT_EQ(s.optimum.max_evaluations, 12);
   EXPECT_THROW(deck::parse_deck("design:\n  goal: lowest\n", "bad.yaml", sc), camber::Error);
   EXPECT_THROW(deck::parse_deck("design:\n  max_iterations: 0\n", "bad.yaml", sc), camber::Error);
+}
+
+// The key's default in the schema as the deck reference states it.
+std::string default_of(const deck::Schema& s, const std::string& section, const std::string& key) {
+  const deck::KeySpec* k = s.find_section(section)->find_key(key);
+  EXPECT_NE(k, nullptr) << section << "." << key;
+  return k ? k->default_text() : "";
+}
+
+deck::Schema station_and_sample_schema() {
+  deck::Schema s;
+  aero::flow_case_station_keys().declare(s.section("wing", "Stations."));
+  aero::airfoil_sample_space_keys().declare(s.section("sample", "Sample space."));
+  auto& design = s.section("design", "Design.");
+  aero::design_bound_keys().declare(design);
+  aero::design_start_keys().declare(design);
+  return s;
+}
+
+TEST(AeroDeckKeys, StationAndSampleSpaceDefaultsAreTheStructsOwn) {
+  const deck::Schema s = station_and_sample_schema();
+  const aero::FlowCaseSettings run;
+  const aero::AirfoilSampleSpace space;
+  EXPECT_EQ(default_of(s, "wing", "stations"), deck::value_text(run.stations));
+  EXPECT_EQ(default_of(s, "wing", "reference_cp"), deck::value_text(run.reference_file));
+  EXPECT_EQ(default_of(s, "sample", "mach"),
+            deck::value_text(std::vector<double>{space.mach[0], space.mach[1]}));
+  EXPECT_EQ(default_of(s, "sample", "alpha_deg"),
+            deck::value_text(std::vector<double>{space.alpha_deg[0], space.alpha_deg[1]}));
+  EXPECT_EQ(default_of(s, "sample", "shape"), deck::value_text(space.shape));
+  EXPECT_EQ(default_of(s, "sample", "gradients"), deck::value_text(space.gradients));
+  // No start: the undeformed shape (ShapeDesignSettings::start empty).
+  EXPECT_EQ(default_of(s, "design", "start"), deck::value_text(std::string()));
+  EXPECT_TRUE(aero::ShapeDesignSettings{}.start.empty());
+
+  // An empty deck reads as those structs.
+  const deck::Deck d = deck::parse_deck("{}\n", "case.yaml", s);
+  aero::FlowCaseSettings r;
+  aero::flow_case_station_keys().read(d, "wing", r);
+  EXPECT_EQ(r.stations, run.stations);
+  EXPECT_EQ(r.reference_file, run.reference_file);
+  const aero::AirfoilSampleSpace p = aero::airfoil_sample_space_keys().read(d, "sample");
+  EXPECT_EQ(p.mach, space.mach);
+  EXPECT_EQ(p.alpha_deg, space.alpha_deg);
+  EXPECT_EQ(p.shape, space.shape);
+  EXPECT_EQ(p.gradients, space.gradients);
+  aero::ShapeDesignSettings sd;
+  sd.start = {1.0};
+  aero::design_start_keys().read(d, "design", sd);
+  EXPECT_TRUE(sd.start.empty());
+}
+
+TEST(AeroDeckKeys, StationsAndSampleSpaceAreRead) {
+  const deck::Deck d = deck::parse_deck(
+      "wing:\n  stations: [0.2, 0.65]\n  reference_cp: experiment.csv\n"
+      "sample:\n  mach: [0.5, 0.8]\n  alpha_deg: [0.0, 3.0]\n  shape: [-0.001, 0.002]\n",
+      "cases/m6.yaml", station_and_sample_schema());
+  aero::FlowCaseSettings r;
+  aero::flow_case_station_keys().read(d, "wing", r);
+  EXPECT_EQ(r.stations, (std::vector<double>{0.2, 0.65}));
+  EXPECT_EQ(r.reference_file, "cases/experiment.csv");  // beside the deck
+  const aero::AirfoilSampleSpace p = aero::airfoil_sample_space_keys().read(d, "sample");
+  EXPECT_EQ(p.mach, (std::array<double, 2>{0.5, 0.8}));
+  EXPECT_EQ(p.alpha_deg, (std::array<double, 2>{0.0, 3.0}));
+  EXPECT_EQ(p.shape, (std::vector<double>{-0.001, 0.002}));
+  EXPECT_FALSE(p.gradients);
+  EXPECT_TRUE(p.with_gradients());  // a varied shape implies them
+  const aero::FlowCaseSettings absolute = aero::flow_case_station_keys().read(
+      deck::parse_deck("wing:\n  reference_cp: /data/cp.csv\n", "cases/m6.yaml", station_and_sample_schema()),
+      "wing");
+  EXPECT_EQ(absolute.reference_file, "/data/cp.csv");
+}
+
+TEST(AeroDeckKeys, BadStationAndSampleValuesNameTheKey) {
+  const auto load = [](const std::string& yaml) {
+    return camber::test::bad_input_message(
+        [&] { deck::parse_deck(yaml, "case.yaml", station_and_sample_schema()); });
+  };
+  EXPECT_CONTAINS(load("wing:\n  stations: [0.5, 1.5]\n"), "case.yaml:2:19: 'wing.stations[1]' = 1.5");
+  EXPECT_CONTAINS(load("sample:\n  mach: [0.5]\n"), "'sample.mach'");
+  EXPECT_CONTAINS(load("sample:\n  alpha_deg: [-95.0, 4.0]\n"), "case.yaml:2:15: 'sample.alpha_deg[0]' = -95.0");
+  EXPECT_CONTAINS(load("sample:\n  shape: [-2.0, 0.5]\n"), "case.yaml:2:11: 'sample.shape[0]' = -2.0");
+  EXPECT_CONTAINS(load("sample:\n  gradients: 1\n"), "'sample.gradients'");
+  EXPECT_EQ(load("sample:\n  shape: [-0.5, 0.5]\n"), "");
+}
+
+// The message validate_airfoil_sample_space gives at the deck's key for
+// the sample.shape `shape` under design.bound 0.01; "" when it passes.
+std::string shape_rejection(const std::string& shape) {
+  const deck::Deck d = deck::parse_deck("design:\n  bound: 0.01\nsample:\n  shape: " + shape + "\n",
+                                        "case.yaml", station_and_sample_schema());
+  return camber::test::bad_input_message([&] {
+    aero::validate_airfoil_sample_space(
+        aero::airfoil_sample_space_keys().read(d, "sample"), d.real("design.bound"),
+        [&](const std::string& member, const std::string& what) { d.reject("sample." + member, what); },
+        "design.bound");
+  });
+}
+
+TEST(AeroDeckKeys, TheSampledShapeRangeLiesInsideTheBound) {
+  EXPECT_CONTAINS(shape_rejection("[0.005, -0.005]"),
+                  "case.yaml:4:10: 'sample.shape' = [0.005, -0.005]: [0.005, -0.005] is no range "
+                  "(low < high)");
+  EXPECT_CONTAINS(shape_rejection("[-0.02, 0.005]"),
+                  "'sample.shape' = [-0.02, 0.005]: [-0.02, 0.005] lies outside [-design.bound, "
+                  "design.bound] = [-0.01, 0.01]");
+  EXPECT_CONTAINS(shape_rejection("[0.005]"), "'sample.shape' = [0.005]: a shape range is [low, high]");
+  EXPECT_EQ(shape_rejection("[-0.01, 0.01]"), "");
+  EXPECT_EQ(shape_rejection("[]"), "");
+  // Without a deck: bad_input naming the member (the sampler's own check).
+  const std::string m = camber::test::bad_input_message([] {
+    aero::AirfoilSampleSpace space;
+    space.shape = {0.0, 0.2};
+    aero::validate_airfoil_sample_space(space, 0.1, [](const std::string& member, const std::string& what) {
+      camber::throw_bad_input(member + ": " + what);
+    });
+  });
+  EXPECT_CONTAINS(m, "shape: [0, 0.2] lies outside [-bound, bound] = [-0.1, 0.1]");
+}
+
+TEST(AeroDeckKeys, TheStartDesignIsReadFromTheDecksFolder) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("camber_design_start_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::vector<double> shape{0.00123, -0.0004, 1.0 / 3.0};
+  aero::write_design_file((dir / "coarse_final_design.csv").string(), {shape, {0.5}});
+  const std::string deck_path = (dir / "fine.yaml").string();
+  aero::ShapeDesignSettings s;
+  aero::design_start_keys().read(
+      deck::parse_deck("design:\n  start: coarse_final_design.csv\n", deck_path, station_and_sample_schema()),
+      "design", s);
+  EXPECT_EQ(s.start, shape);  // bit for bit; the alpha row is not used
+  const deck::Deck missing =
+      deck::parse_deck("design:\n  start: no_such_design.csv\n", deck_path, station_and_sample_schema());
+  EXPECT_CONTAINS(camber::test::bad_input_message([&] { aero::design_start_keys().read(missing, "design", s); }),
+                  "fine.yaml:2:10: 'design.start' = 'no_such_design.csv': ");
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -5,6 +5,9 @@
 // its member. The checks across keys reject, at the key's line, a far-field
 // vortex at a supersonic Mach number, cfl_max below cfl_start and a marker
 // given two boundary conditions, and pass a deck that has none of these.
+// The boundaries table declares BoundaryMarkers' defaults (the generated
+// grids' markers), reads a deck into it, and refuses a value that is not
+// a string at its key; the same markers give the same conditions from C++.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -112,9 +115,56 @@ TEST(EulerDeckKeys, GivenKeysReachTheirMembers) {
 // A boundaries section of one string key per boundary kind.
 deck::Schema schema_with_boundaries() {
   deck::Schema s = schema();
-  auto& b = s.section("boundaries", "Boundaries.");
-  for (const auto& [kind, name] : eu::boundary_kind_names) b.string(std::string(name), "", "Markers.");
+  eu::boundary_marker_keys().declare(s.section("boundaries", "Boundaries."));
   return s;
+}
+
+TEST(EulerDeckKeys, BoundaryMarkerDefaultsAreTheStructsOwn) {
+  const deck::Schema s = schema_with_boundaries();
+  const eu::BoundaryMarkers m;
+  // One key per boundary kind, named as the kind.
+  EXPECT_EQ(eu::boundary_marker_keys().names(), camber::enum_names(eu::boundary_kind_names));
+  EXPECT_EQ(default_of(s, "boundaries", "slip_wall"), m.slip_wall);
+  EXPECT_EQ(default_of(s, "boundaries", "symmetry"), m.symmetry);
+  EXPECT_EQ(default_of(s, "boundaries", "far_field"), m.far_field);
+  EXPECT_EQ(default_of(s, "boundaries", "supersonic_inflow"), m.supersonic_inflow);
+  EXPECT_EQ(default_of(s, "boundaries", "supersonic_outflow"), m.supersonic_outflow);
+  // The generated airfoil grids' markers: wall airfoil, far field farfield.
+  const std::vector<eu::BoundaryCondition> c = eu::boundary_conditions(m);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].marker, "airfoil");
+  EXPECT_EQ(c[0].kind, eu::BoundaryKind::slip_wall);
+  EXPECT_EQ(c[1].marker, "farfield");
+  EXPECT_EQ(c[1].kind, eu::BoundaryKind::far_field);
+  // A deck without the section: the same conditions.
+  const std::vector<eu::BoundaryCondition> from_deck =
+      eu::read_boundary_conditions(deck::parse_deck("flow: {mach: 0.5}\n", "case.yaml", s), "boundaries");
+  ASSERT_EQ(from_deck.size(), 2u);
+  EXPECT_EQ(from_deck[0].marker, "airfoil");
+  EXPECT_EQ(from_deck[1].marker, "farfield");
+}
+
+TEST(EulerDeckKeys, BoundaryMarkersAreReadIntoTheStruct) {
+  const deck::Schema s = schema_with_boundaries();
+  const eu::BoundaryMarkers m = eu::boundary_marker_keys().read(
+      deck::parse_deck("flow: {mach: 0.5}\nboundaries:\n  slip_wall: wing, flap\n  symmetry: root\n"
+                       "  supersonic_outflow: exit\n",
+                       "case.yaml", s),
+      "boundaries");
+  EXPECT_EQ(m.slip_wall, "wing, flap");
+  EXPECT_EQ(m.symmetry, "root");
+  EXPECT_EQ(m.far_field, eu::BoundaryMarkers{}.far_field);
+  EXPECT_EQ(m.supersonic_inflow, "");
+  EXPECT_EQ(m.supersonic_outflow, "exit");
+  const std::string bad = camber::test::bad_input_message(
+      [&] { deck::parse_deck("flow: {mach: 0.5}\nboundaries:\n  far_field: [a, b]\n", "case.yaml", s); });
+  EXPECT_NE(bad.find("case.yaml:3:"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("boundaries.far_field"), std::string::npos) << bad;
+  // Without a deck, a marker given two conditions is bad_input naming the kind.
+  eu::BoundaryMarkers twice;
+  twice.symmetry = "airfoil";
+  const std::string m2 = camber::test::bad_input_message([&] { eu::boundary_conditions(twice); });
+  EXPECT_NE(m2.find("symmetry: marker 'airfoil' is given two boundary conditions"), std::string::npos) << m2;
 }
 
 // The message of the bad_input error that `check` raises on `yaml`; ""
