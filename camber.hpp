@@ -78,6 +78,7 @@
 #include <camber/mesh/gmsh_reader.hpp>
 #include <camber/mesh/mesh.hpp>
 #include <camber/mesh/mesh_chunk.hpp>
+#include <camber/mesh/mesh_source.hpp>
 #include <camber/mesh/quality.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/mesh/su2_reader.hpp>

@@ -1,6 +1,10 @@
 #include "deck_keys.hpp"
 
+#include <filesystem>
 #include <vector>
+
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
 
 namespace camber::mesh {
 
@@ -65,6 +69,118 @@ void validate_airfoil_grid_keys(const deck::Deck& d, const std::string& section,
                         [&](const std::string& member, const std::string& what) {
                           d.reject(at + member, what);
                         });
+}
+
+namespace {
+
+// generate names both the source's kind and, for a grid, the grid's kind.
+const char* const generate_file = "file";
+
+std::string generate_name(const MeshSource& s) {
+  return s.kind == MeshSourceKind::file ? generate_file
+                                        : std::string(enum_name(airfoil_grid_kind_names, s.grid.kind));
+}
+
+}  // namespace
+
+const Keys<MeshSource>& mesh_source_keys() {
+  using S = MeshSource;
+  static const Keys<S> keys =
+      Keys<S>()
+          .custom(
+              "generate",
+              [](deck::Section& sec, const S& d) {
+                std::vector<std::string> names = enum_names(airfoil_grid_kind_names);
+                names.push_back(generate_file);
+                sec.choice(
+                    "generate", generate_name(d), names,
+                    "airfoil_ogrid: a structured O-grid around a NACA 4-digit airfoil, chord 1 "
+                    "(markers airfoil, farfield), layers extruded from the wall. conformal_ogrid: "
+                    "the Karman-Trefftz construction around any airfoil with a sharp trailing edge "
+                    "(mesh.naca or mesh.airfoil_file; near-square cells when cells_normal = "
+                    "cells_around at about 150 chords; same markers). karman_trefftz_ogrid: "
+                    "Vassberg and Jameson's cells x cells O-grid around the NACA 0012 closed at x = "
+                    "1.0089 (the paper's constants, far field ~150 chords). file: read mesh.file.");
+              },
+              [](const deck::Deck& d, const std::string& path, S& s) {
+                const std::string name = d.string(path);
+                s.kind = name == generate_file ? MeshSourceKind::file : MeshSourceKind::generated;
+                if (s.kind == MeshSourceKind::generated)
+                  s.grid.kind = enum_from_name(airfoil_grid_kind_names, name, path);
+              })
+          .string("file", &S::file,
+                  "Mesh file (.su2, .msh or .cgns, by extension) when generate is file; a relative "
+                  "path is relative to the deck's folder.")
+          .nested(&S::grid, airfoil_grid_keys());
+  return keys;
+}
+
+MeshSource read_mesh_source(const deck::Deck& d, const std::string& section) {
+  MeshSource s = mesh_source_keys().read(d, section);
+  if (s.kind == MeshSourceKind::generated) s.grid = read_airfoil_grid(d, section, s.grid.kind);
+  else if (!s.file.empty()) s.file = deck::deck_relative_path(d, s.file);
+  return s;
+}
+
+void validate_mesh_file_keys(const deck::Deck& d, const std::string& section,
+                             const std::vector<std::string>& generator_keys) {
+  const std::string at = section + ".";
+  if (d.string(at + "generate") != generate_file) {
+    if (d.has(at + "file"))
+      d.reject(at + "file", "names a mesh file, but " + at + "generate is '" +
+                                d.string(at + "generate") +
+                                (d.has(at + "generate") ? "'" : "' (its default)") +
+                                ", so the file would be ignored; write 'generate: file' to "
+                                "read it");
+    return;
+  }
+  if (d.string(at + "file").empty())
+    d.reject(at + "file", at + "generate is file, so " + at +
+                              "file must name a .su2, .msh or .cgns file");
+  for (const std::string& key : generator_keys)
+    if (d.has(at + key))
+      d.reject(at + key, "only shapes a generated mesh, and " + at +
+                             "generate is file, so it would be ignored; remove it");
+}
+
+void validate_mesh_source_keys(const deck::Deck& d, const std::string& section) {
+  validate_mesh_file_keys(d, section, airfoil_grid_keys().names());
+  const MeshSource s = read_mesh_source(d, section);
+  if (s.kind == MeshSourceKind::generated) validate_airfoil_grid_keys(d, section, s.grid.kind);
+}
+
+void require_cells_for_ranks(const deck::Deck& d, const std::string& key, std::int64_t n_cells,
+                             MPI_Comm comm) {
+  const int n_ranks = comm_size(comm);
+  if (n_cells < n_ranks)
+    d.reject(key, CAMBER_MSG("the mesh has " << n_cells << " cells for " << n_ranks
+                                             << " ranks; every rank needs at least one cell: "
+                                                "refine the mesh or run on fewer ranks"));
+}
+
+MeshChunk build_mesh_chunk(const deck::Deck& d, const std::string& section, const MeshSource& s,
+                           MPI_Comm comm, int max_dim, const std::string& what) {
+  const std::string file_key = section + ".file";
+  const MeshSourceReject reject = [&](const std::string& member, const std::string& why) {
+    const std::string grid = "grid.";
+    d.reject(section + "." + (member.rfind(grid, 0) == 0 ? member.substr(grid.size()) : member), why);
+  };
+  if (s.kind == MeshSourceKind::file)
+    collective_guard(comm, [&] {
+      if (!std::filesystem::exists(s.file))
+        d.reject(file_key, "cannot find '" + s.file + "' (relative paths start at the deck's folder)");
+    });
+  MeshChunk chunk = build_mesh_chunk(s, comm, reject);
+  if (s.kind == MeshSourceKind::file)
+    collective_guard(comm, [&] {
+      // Every rank holds the same dimension and count, so every rank rejects alike.
+      if (chunk.dim > max_dim)
+        d.reject(file_key, "'" + s.file + "' is a 3-D mesh; " + what +
+                               " works on 2-D meshes so far (camber mesh-info reads and reports "
+                               "3-D meshes)");
+      require_cells_for_ranks(d, file_key, chunk.n_global_cells, comm);
+    });
+  return chunk;
 }
 
 }  // namespace camber::mesh

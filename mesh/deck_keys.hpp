@@ -1,28 +1,36 @@
 /// @file
-/// camber::mesh deck keys — the table of deck keys of the generated
-/// airfoil grids (airfoil_grid.hpp), from which the euler problem's mesh
-/// section is declared and read (deck/keys.hpp: the defaults are the
-/// struct's own).
+/// camber::mesh deck keys — the tables of deck keys of the generated
+/// airfoil grids (airfoil_grid.hpp) and of a mesh source (mesh_source.hpp:
+/// a generated grid or a file), from which the euler problem's mesh section
+/// is declared and read (deck/keys.hpp: the defaults are the structs' own).
 ///
 /// @code
-///   mesh::airfoil_grid_keys().declare(schema.section("mesh", "The mesh."));
+///   mesh::mesh_source_keys().declare(schema.section("mesh", "The mesh."));
 ///   const deck::Deck deck = deck::load_deck("case.yaml", schema);
-///   mesh::validate_airfoil_grid_keys(deck, "mesh", mesh::AirfoilGridKind::airfoil_ogrid);
-///   const mesh::AirfoilGridSettings g =
-///       mesh::read_airfoil_grid(deck, "mesh", mesh::AirfoilGridKind::airfoil_ogrid);
+///   mesh::validate_mesh_source_keys(deck, "mesh");
+///   const mesh::MeshSource src = mesh::read_mesh_source(deck, "mesh");
+///   mesh::MeshChunk chunk = mesh::build_mesh_chunk(deck, "mesh", src, comm, 2, "this solver");
 /// @endcode
 ///
 /// validate_airfoil_grid_keys() rejects what the table alone cannot: keys
 /// that would be ignored (mesh.naca beside mesh.airfoil_file, mesh.cells for
 /// an airfoil_ogrid) and what validate_airfoil_grid() finds, each as the
-/// deck's bad_input error at the key's line.
+/// deck's bad_input error at the key's line. validate_mesh_file_keys() does
+/// the same for mesh.file against mesh.generate, for any section whose
+/// generate choice includes file (the heat problems' rectangle too).
 #pragma once
 
+#include <mpi.h>
+
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <camber/deck/deck.hpp>
 #include <camber/deck/keys.hpp>
 #include <camber/mesh/airfoil_grid.hpp>
+#include <camber/mesh/mesh_chunk.hpp>
+#include <camber/mesh/mesh_source.hpp>
 
 namespace camber::mesh {
 
@@ -45,5 +53,37 @@ AirfoilGridSettings read_airfoil_grid(const deck::Deck& d, const std::string& se
 /// validate_airfoil_grid() on read_airfoil_grid(), at the member's key.
 void validate_airfoil_grid_keys(const deck::Deck& d, const std::string& section,
                                 AirfoilGridKind kind);
+
+/// generate (airfoil_ogrid, conformal_ogrid, karman_trefftz_ogrid or file:
+/// MeshSource::kind and, for a grid, grid.kind), file, and
+/// airfoil_grid_keys() over MeshSource::grid.
+const deck::Keys<MeshSource>& mesh_source_keys();
+
+/// The source the deck's `section` (declared by mesh_source_keys())
+/// describes, file and grid.airfoil_file resolved from the deck's folder.
+MeshSource read_mesh_source(const deck::Deck& d, const std::string& section);
+
+/// Checks of `section`.file against `section`.generate (bad_input at the
+/// key): generate: file without a file; a file without generate: file; any
+/// of `generator_keys` (names inside the section) written beside a file.
+void validate_mesh_file_keys(const deck::Deck& d, const std::string& section,
+                             const std::vector<std::string>& generator_keys);
+
+/// validate_mesh_file_keys() with the airfoil grid's keys, then, for a
+/// generated grid, validate_airfoil_grid_keys().
+void validate_mesh_source_keys(const deck::Deck& d, const std::string& section);
+
+/// build_mesh_chunk(s, comm) with the deck's checks of a file source, each
+/// bad_input at `section`.file on every rank: a file that does not exist
+/// (relative paths start at the deck's folder); a mesh of more than max_dim
+/// dimensions (saying that `what` works on 2-D meshes so far); fewer cells
+/// than ranks. A grid's faults are rejected at their keys.
+MeshChunk build_mesh_chunk(const deck::Deck& d, const std::string& section, const MeshSource& s,
+                           MPI_Comm comm, int max_dim, const std::string& what);
+
+/// Rejects at `key` (on every rank alike: every rank passes the same count)
+/// a mesh of fewer cells than the ranks of `comm`.
+void require_cells_for_ranks(const deck::Deck& d, const std::string& key, std::int64_t n_cells,
+                             MPI_Comm comm);
 
 }  // namespace camber::mesh

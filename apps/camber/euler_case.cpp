@@ -17,7 +17,6 @@
 #include <camber/core/timer.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/deck_keys.hpp>
-#include <camber/mesh/read_mesh.hpp>
 #include <camber/solvers/aero/deck_keys.hpp>
 #include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
@@ -31,25 +30,9 @@ namespace fs = std::filesystem;
 
 namespace euler_app {
 
-mesh::AirfoilGridSettings airfoil_grid_settings(const deck::Deck& d) {
-  return mesh::read_airfoil_grid(
-      d, "mesh", enum_from_name(mesh::airfoil_grid_kind_names, d.string("mesh.generate"), "mesh.generate"));
-}
-
-mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim, const std::string& what) {
-  if (mesh_from_file(d)) return read_mesh_file(d, comm, max_dim, what);
-  mesh::Mesh m;
-  collective_guard(comm, [&] { m = mesh::airfoil_grid(airfoil_grid_settings(d)); });
-  return m;
-}
-
 mesh::MeshChunk build_mesh_chunk(const deck::Deck& d, MPI_Comm comm, int max_dim,
                                  const std::string& what) {
-  if (mesh_from_file(d)) return read_mesh_file_chunk(d, comm, max_dim, what);
-  // A generated mesh: each rank keeps its chunk and drops the whole before
-  // the partition (whose set-up is the memory peak).
-  const mesh::Mesh global = build_mesh(d, comm, max_dim, what);
-  return mesh::chunk_of(global, comm_rank(comm), comm_size(comm));
+  return mesh::build_mesh_chunk(d, "mesh", mesh::read_mesh_source(d, "mesh"), comm, max_dim, what);
 }
 
 mesh::DistributedMesh build_distributed_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim,

@@ -39,16 +39,10 @@ namespace euler_app {
 void declare_euler_schema(deck::Schema& s);
 void validate_euler(const deck::Deck& d);
 
-// The generated grid a deck's mesh section describes, for a mesh.generate
-// other than file (airfoil_file resolved from the deck's folder).
-mesh::AirfoilGridSettings airfoil_grid_settings(const deck::Deck& d);
-// The mesh the deck describes (generated or read), the same on every rank:
-// for tools that need the whole mesh; the commands use the chunks below.
+// This rank's chunk of the mesh the deck describes (mesh::build_mesh_chunk:
+// a file's chunk read in parallel, a generated grid made on every rank).
 // A mesh of more than max_dim dimensions is rejected at mesh.file, saying
 // that `what` works on 2-D meshes so far.
-mesh::Mesh build_mesh(const deck::Deck& d, MPI_Comm comm, int max_dim, const std::string& what);
-// This rank's chunk of it: a file's chunk read in parallel (no rank holds
-// it whole); a generated mesh made on every rank, which keeps its chunk.
 mesh::MeshChunk build_mesh_chunk(const deck::Deck& d, MPI_Comm comm, int max_dim,
                                  const std::string& what);
 // The same distributed over the ranks of comm.

@@ -18,21 +18,8 @@ void declare_euler_schema(deck::Schema& s) {
   // Every default below that a library setting has is read from the
   // library's own settings structs: a deck and a C++ program that leave a
   // setting out get the same value.
-  auto& mesh_section = s.section("mesh", "The computational mesh: an airfoil O-grid generated here, or a file.");
-  mesh_section
-      .choice("generate", "airfoil_ogrid",
-              {"airfoil_ogrid", "conformal_ogrid", "karman_trefftz_ogrid", "file"},
-              "airfoil_ogrid: a structured O-grid around a NACA 4-digit airfoil, chord 1 "
-              "(markers airfoil, farfield), layers extruded from the wall. conformal_ogrid: "
-              "the Karman-Trefftz construction around any airfoil with a sharp trailing edge "
-              "(mesh.naca or mesh.airfoil_file; near-square cells when cells_normal = "
-              "cells_around at about 150 chords; same markers). karman_trefftz_ogrid: "
-              "Vassberg and Jameson's cells x cells O-grid around the NACA 0012 closed at x = "
-              "1.0089 (the paper's constants, far field ~150 chords). file: read mesh.file.")
-      .string("file", "",
-              "Mesh file (.su2, .msh or .cgns, by extension) when generate is file; a relative path "
-              "is relative to the deck's folder.");
-  mesh::airfoil_grid_keys().declare(mesh_section);
+  mesh::mesh_source_keys().declare(
+      s.section("mesh", "The computational mesh: an airfoil O-grid generated here, or a file."));
   auto& flow = s.section("flow", "The free stream and the reference quantities of the coefficients.");
   eu::flow_condition_keys().declare(flow);
   eu::flux_keys().declare(flow);
@@ -84,8 +71,7 @@ void declare_euler_schema(deck::Schema& s) {
 }
 
 void validate_euler(const deck::Deck& d) {
-  validate_mesh_source(d, mesh::airfoil_grid_keys().names());
-  if (!mesh_from_file(d)) mesh::validate_airfoil_grid_keys(d, "mesh", airfoil_grid_settings(d).kind);
+  mesh::validate_mesh_source_keys(d, "mesh");
   eu::read_boundary_conditions(d, "boundaries");  // a marker given two conditions
   eu::validate_flow_condition_keys(d, "flow");
   aero::validate_design_keys(d);

@@ -7,6 +7,7 @@
 
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
+#include <camber/mesh/deck_keys.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/mesh/read_mesh.hpp>
@@ -31,7 +32,7 @@ void declare_heat_schema(deck::Schema& s) {
 
 void validate_heat(const deck::Deck& d) {
   // length_x_m and length_y_m also size the manufactured solution of a file.
-  validate_mesh_source(d, {"cells_x", "cells_y"});
+  mesh::validate_mesh_file_keys(d, "mesh", {"cells_x", "cells_y"});
 }
 
 solvers::heat::HeatProblem heat_problem_of(const deck::Deck& d) {

@@ -13,6 +13,7 @@
 #include <camber/io/pvd_series.hpp>
 #include <camber/io/vtk_writer.hpp>
 #include <camber/core/log.hpp>
+#include <camber/mesh/deck_keys.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/solvers/heat/deck_keys.hpp>
 #include <camber/core/timer.hpp>
@@ -29,7 +30,7 @@ void declare_inverse_schema(deck::Schema& s) {
 }
 
 void validate_inverse(const deck::Deck& d) {
-  validate_mesh_source(d, {"cells_x", "cells_y"});
+  mesh::validate_mesh_file_keys(d, "mesh", {"cells_x", "cells_y"});
   solvers::heat::validate_twin_experiment(d);
 }
 

@@ -2,14 +2,20 @@
 // the struct's defaults and reads a deck into it (the cell shape by name);
 // the checks across its keys reject, at the key's line, each key a
 // generator would ignore and each grid validate_airfoil_grid refuses, and
-// pass a deck that has neither.
+// pass a deck that has neither. The mesh source's table (generate, file,
+// the grid's keys) declares a default MeshSource's values and reads both
+// kinds, paths from the deck's folder; its checks and the deck's build of
+// a file source reject at mesh.file or the generator key, at its line.
 #include <gtest/gtest.h>
+
+#include <mpi.h>
 
 #include <string>
 
 #include <camber/deck/deck.hpp>
 #include <camber/deck/schema.hpp>
 #include <camber/mesh/deck_keys.hpp>
+#include <camber/mesh/mesh_source.hpp>
 
 #include "tests/common/bad_input.hpp"
 
@@ -97,6 +103,124 @@ TEST(MeshDeckKeys, AGridEveryCheckAcceptsPassesAndReads) {
   const mesh::AirfoilGridSettings g = mesh::read_airfoil_grid(d, "mesh", K::conformal_ogrid);
   EXPECT_EQ(g.kind, K::conformal_ogrid);
   EXPECT_EQ(g.airfoil_file, "cases/foil.dat");
+}
+
+deck::Schema source_schema() {
+  deck::Schema s;
+  mesh::mesh_source_keys().declare(s.section("mesh", "Mesh."));
+  return s;
+}
+
+TEST(MeshSourceDeckKeys, DefaultsAreADefaultMeshSources) {
+  const deck::Schema s = source_schema();
+  const deck::Section& m = *s.find_section("mesh");
+  const mesh::MeshSource d;
+  // generate names the grid's kind for a generated source.
+  ASSERT_EQ(d.kind, mesh::MeshSourceKind::generated);
+  EXPECT_EQ(m.find_key("generate")->default_text(),
+            std::string(camber::enum_name(mesh::airfoil_grid_kind_names, d.grid.kind)));
+  EXPECT_EQ(m.find_key("generate")->choices,
+            (std::vector<std::string>{"airfoil_ogrid", "conformal_ogrid", "karman_trefftz_ogrid", "file"}));
+  EXPECT_EQ(m.find_key("file")->default_text(), d.file);
+  // Every grid key: the default of a table declared over d.grid alone.
+  deck::Schema grid;
+  mesh::airfoil_grid_keys().declare(grid.section("mesh", "Mesh."), d.grid);
+  for (const std::string& key : mesh::airfoil_grid_keys().names())
+    EXPECT_EQ(m.find_key(key)->default_text(), grid.find_section("mesh")->find_key(key)->default_text())
+        << key;
+  // Declared over another source, the defaults are that source's.
+  mesh::MeshSource f;
+  f.kind = mesh::MeshSourceKind::file;
+  f.file = "wing.su2";
+  deck::Schema other;
+  mesh::mesh_source_keys().declare(other.section("mesh", "Mesh."), f);
+  EXPECT_EQ(other.find_section("mesh")->find_key("generate")->default_text(), "file");
+  EXPECT_EQ(other.find_section("mesh")->find_key("file")->default_text(), "wing.su2");
+}
+
+TEST(MeshSourceDeckKeys, ADeckReadsEitherKindWithPathsFromItsFolder) {
+  const deck::Deck g = deck::parse_deck(
+      "mesh:\n  generate: conformal_ogrid\n  airfoil_file: foil.dat\n  cells_normal: 40\n",
+      "cases/m.yaml", source_schema());
+  const mesh::MeshSource a = mesh::read_mesh_source(g, "mesh");
+  EXPECT_EQ(a.kind, mesh::MeshSourceKind::generated);
+  EXPECT_EQ(a.grid.kind, mesh::AirfoilGridKind::conformal_ogrid);
+  EXPECT_EQ(a.grid.airfoil_file, "cases/foil.dat");
+  EXPECT_EQ(a.grid.cells_normal, 40);
+  EXPECT_EQ(a.grid.cells_around, mesh::AirfoilGridSettings{}.cells_around);
+  const deck::Deck f = deck::parse_deck("mesh:\n  generate: file\n  file: meshes/wing.su2\n",
+                                        "cases/m.yaml", source_schema());
+  const mesh::MeshSource b = mesh::read_mesh_source(f, "mesh");
+  EXPECT_EQ(b.kind, mesh::MeshSourceKind::file);
+  EXPECT_EQ(b.file, "cases/meshes/wing.su2");
+}
+
+// The message of the bad_input error that validate_mesh_source_keys raises
+// on `yaml`; "" when the deck passes.
+std::string source_rejection(const std::string& yaml) {
+  const deck::Deck d = deck::parse_deck(yaml, "m.yaml", source_schema());
+  return camber::test::bad_input_message([&] { mesh::validate_mesh_source_keys(d, "mesh"); });
+}
+
+TEST(MeshSourceDeckKeys, AFileAndTheGeneratorsKeysAreCheckedAgainstGenerate) {
+  EXPECT_CONTAINS(source_rejection("mesh:\n  file: wing.su2\n"),
+                  "m.yaml:2:9: 'mesh.file' = 'wing.su2': names a mesh file, but mesh.generate is "
+                  "'airfoil_ogrid' (its default), so the file would be ignored");
+  EXPECT_CONTAINS(source_rejection("mesh:\n  generate: conformal_ogrid\n  file: wing.su2\n"),
+                  "mesh.generate is 'conformal_ogrid', so the file would be ignored");
+  EXPECT_CONTAINS(source_rejection("mesh:\n  generate: file\n"),
+                  "mesh.generate is file, so mesh.file must name a .su2, .msh or .cgns file");
+  EXPECT_CONTAINS(source_rejection("mesh:\n  generate: file\n  file: wing.su2\n  cells_around: 256\n"),
+                  "m.yaml:4:17: 'mesh.cells_around' = 256: only shapes a generated mesh, and "
+                  "mesh.generate is file");
+  // A generated grid's own checks follow.
+  EXPECT_CONTAINS(source_rejection("mesh:\n  generate: karman_trefftz_ogrid\n  cells: 33\n"),
+                  "m.yaml:3:10: 'mesh.cells' = 33: must be even");
+  EXPECT_EQ(source_rejection("mesh:\n  generate: file\n  file: wing.su2\n"), "");
+  EXPECT_EQ(source_rejection("mesh:\n  generate: karman_trefftz_ogrid\n  cells: 32\n"), "");
+  // Another section's generator keys (a rectangle's).
+  deck::Schema rect;
+  rect.section("mesh", "Mesh.")
+      .choice("generate", "rectangle", {"rectangle", "file"}, "Source.")
+      .string("file", "", "File.")
+      .integer("cells_x", 8, deck::IntRange(2, 64), "Cells.");
+  const deck::Deck r = deck::parse_deck("mesh:\n  generate: file\n  file: a.su2\n  cells_x: 4\n",
+                                        "r.yaml", rect);
+  EXPECT_CONTAINS(camber::test::bad_input_message(
+                      [&] { mesh::validate_mesh_file_keys(r, "mesh", {"cells_x"}); }),
+                  "r.yaml:4:12: 'mesh.cells_x' = 4: only shapes a generated mesh");
+}
+
+TEST(MeshSourceDeckKeys, TheDecksBuildRejectsAFileAtMeshFile) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  // Missing: the path as resolved, and where relative paths start.
+  const deck::Deck missing = deck::parse_deck("mesh:\n  generate: file\n  file: no_such.su2\n",
+                                              "cases/m.yaml", source_schema());
+  std::string m = camber::test::bad_input_message([&] {
+    mesh::build_mesh_chunk(missing, "mesh", mesh::read_mesh_source(missing, "mesh"), comm, 2, "x");
+  });
+  EXPECT_CONTAINS(m, "m.yaml:3:9: 'mesh.file' = 'no_such.su2': cannot find 'cases/no_such.su2' "
+                     "(relative paths start at the deck's folder)");
+  // A 3-D mesh where 2-D ones are asked for, named by what asks.
+  const std::string hex = std::string(CAMBER_MESH_TEST_DATA) + "/hex_pyramid.msh";
+  const deck::Deck three_d = deck::parse_deck("mesh:\n  generate: file\n  file: " + hex + "\n",
+                                              "m.yaml", source_schema());
+  const mesh::MeshSource src = mesh::read_mesh_source(three_d, "mesh");
+  m = camber::test::bad_input_message(
+      [&] { mesh::build_mesh_chunk(three_d, "mesh", src, comm, 2, "this solver"); });
+  EXPECT_CONTAINS(m, "'mesh.file' = '" + hex + "': '" + hex +
+                         "' is a 3-D mesh; this solver works on 2-D meshes so far");
+  EXPECT_EQ(mesh::build_mesh_chunk(three_d, "mesh", src, comm, 3, "").dim, 3);
+  // Fewer cells than ranks.
+  m = camber::test::bad_input_message([&] { mesh::require_cells_for_ranks(three_d, "mesh.file", 0, comm); });
+  EXPECT_CONTAINS(m, "'mesh.file' = '" + hex + "': the mesh has 0 cells for 1 ranks; every rank "
+                     "needs at least one cell");
+  // A generated grid's fault (were the checks skipped) at the grid's key.
+  const deck::Deck naca = deck::parse_deck("mesh:\n  naca: '2400'\n", "m.yaml", source_schema());
+  m = camber::test::bad_input_message([&] {
+    mesh::build_mesh_chunk(naca, "mesh", mesh::read_mesh_source(naca, "mesh"), comm, 2, "x");
+  });
+  EXPECT_CONTAINS(m, "m.yaml:2:9: 'mesh.naca' = '2400': '2400' is not a NACA 4-digit designation");
 }
 
 }  // namespace
