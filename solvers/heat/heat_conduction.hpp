@@ -55,7 +55,8 @@
 ///
 /// Most users run it through the command line: `camber run` with a
 /// `problem: heat` deck (examples/heat/plate.yaml; docs/deck-reference.md),
-/// which builds the mesh, partitions it and writes ParaView and HDF5 output.
+/// which builds the mesh, partitions it, calls solve_heat and writes the
+/// ParaView and HDF5 output through solvers/heat/heat_output.hpp.
 ///
 /// Ownership: solve_heat reads the mesh and keeps nothing; the result owns
 /// its Tensors. Values only: no derivatives (the operator is linear in T;
