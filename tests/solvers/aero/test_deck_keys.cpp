@@ -35,6 +35,7 @@
 #include <camber/solvers/euler/deck_keys.hpp>
 
 #include "tests/common/bad_input.hpp"
+#include "tests/common/schema_default.hpp"
 
 namespace {
 
@@ -332,12 +333,7 @@ TEST(AeroDeckKeys, TheSurrogateOptimumsDefaultsAndADeck) {
   EXPECT_THROW(deck::parse_deck("design:\n  max_iterations: 0\n", "bad.yaml", sc), camber::Error);
 }
 
-// The key's default in the schema as the deck reference states it.
-std::string default_of(const deck::Schema& s, const std::string& section, const std::string& key) {
-  const deck::KeySpec* k = s.find_section(section)->find_key(key);
-  EXPECT_NE(k, nullptr) << section << "." << key;
-  return k ? k->default_text() : "";
-}
+using camber::test::default_of;
 
 deck::Schema station_and_sample_schema() {
   deck::Schema s;

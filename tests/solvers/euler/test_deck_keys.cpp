@@ -20,6 +20,7 @@
 #include <camber/solvers/euler/deck_keys.hpp>
 
 #include "tests/common/bad_input.hpp"
+#include "tests/common/schema_default.hpp"
 
 namespace {
 
@@ -38,11 +39,7 @@ deck::Schema schema() {
   return s;
 }
 
-std::string default_of(const deck::Schema& s, const std::string& section, const std::string& key) {
-  const deck::KeySpec* k = s.find_section(section)->find_key(key);
-  EXPECT_NE(k, nullptr) << section << "." << key;
-  return k ? k->default_text() : "";
-}
+using camber::test::default_of;
 
 TEST(EulerDeckKeys, DefaultsAreTheStructsOwn) {
   const deck::Schema s = schema();
