@@ -518,6 +518,13 @@ std::string Deck::text(const std::string& key) const {
   return value_text(e.value);
 }
 
+std::function<void(const std::string&, const std::string&)> Deck::rejecter(
+    const std::string& section) const {
+  return [this, section](const std::string& member, const std::string& why) {
+    reject(section + "." + member, why);
+  };
+}
+
 void Deck::reject(const std::string& key, const std::string& why) const {
   const Entry& e = find(key, "reject");
   std::string message;
@@ -550,6 +557,13 @@ std::string deck_relative_path(const Deck& d, const std::string& path) {
   const std::filesystem::path p(path);
   if (p.is_absolute()) return p.string();
   return (std::filesystem::path(d.source()).parent_path() / p).lexically_normal().string();
+}
+
+std::string deck_text(const Deck& d) {
+  std::ifstream in(d.source());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return in.good() || in.eof() ? text.str() : std::string();
 }
 
 std::string read_deck_file(const std::string& path) {

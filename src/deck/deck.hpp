@@ -45,6 +45,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -82,6 +83,11 @@ class Deck {
   ///   "plate.yaml:7:3: 'mesh.cells_x' = 6: <why>".
   /// @endcode
   [[noreturn]] void reject(const std::string& key, const std::string& why) const;
+  /// reject() of the key `section`.member, as the function a library
+  /// check is given (told the member of a settings struct whose keys are
+  /// the section's, and what is wrong). The deck must outlive it.
+  std::function<void(const std::string& member, const std::string& why)> rejecter(
+      const std::string& section) const;
 
   /// Every declared key (not sections), dotted, in declaration order.
   std::vector<std::string> keys() const;
@@ -112,6 +118,11 @@ class Deck {
 /// the deck's file (Deck::source()), lexically normalised: "wing.su2" in
 /// "cases/m6.yaml" is "cases/wing.su2".
 std::string deck_relative_path(const Deck& d, const std::string& path);
+
+/// The text of the deck's file (Deck::source()) as it is now, for what a
+/// run writes down about itself (a model card, a data set's provenance);
+/// "" when the file cannot be read (a deck parsed from text).
+std::string deck_text(const Deck& d);
 
 /// Reads and validates the deck file at `path`. Throws camber::Error of kind
 /// bad_input for an unreadable, empty or malformed file, and for every

@@ -38,6 +38,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -132,13 +133,13 @@ class Keys {
   /// with that member's defaults, read into it.
   template <class T>
   Keys& nested(T S::*member, const Keys<T>& table) {
-    const Keys<T>* sub = &table;
-    entries_.push_back({table.names(),
-                        [=](Section& s, const S& d) { sub->declare(s, d.*member); },
-                        [=](const Deck& deck, const std::string& section_path, S& s) {
-                          sub->read(deck, section_path, s.*member);
-                        }});
-    return *this;
+    return nest(member, &table);
+  }
+  /// The same with a copy of `table`, which this table keeps: for a table
+  /// made for this one alone (its help written for the caller, say).
+  template <class T>
+  Keys& nested_copy(T S::*member, Keys<T> table) {
+    return nest(member, std::make_shared<const Keys<T>>(std::move(table)));
   }
   /// A key whose declaration and reading are written by hand.
   Keys& custom(const std::string& name, DeclareFn declare, ReadFn read) {
@@ -173,6 +174,16 @@ class Keys {
     DeclareFn declare;
     ReadFn read;  ///< given the section's path
   };
+  // `sub`: a pointer to the nested table, or a shared_ptr that keeps it.
+  template <class T, class Table>
+  Keys& nest(T S::*member, Table sub) {
+    entries_.push_back({sub->names(),
+                        [=](Section& s, const S& d) { sub->declare(s, d.*member); },
+                        [=](const Deck& deck, const std::string& section_path, S& s) {
+                          sub->read(deck, section_path, s.*member);
+                        }});
+    return *this;
+  }
   Keys& add(const std::string& name, DeclareFn declare, ReadFn read_key) {
     entries_.push_back({{name}, std::move(declare),
                         [name, read_key = std::move(read_key)](const Deck& deck,

@@ -153,6 +153,18 @@ TEST(Deck, ValidDeckAppliesDefaults) {
   EXPECT_EQ(keys.back(), "solver.linear.max_iterations");
 }
 
+TEST(Deck, ARejecterRejectsTheMemberAtItsKeyInTheSection) {
+  const Deck deck = parse_deck("flow: {mach: 1}\nmesh:\n  cells_x: 6\n", "plate.yaml", plate_schema());
+  const auto reject = deck.rejecter("mesh");
+  try {
+    reject("cells_x", "must be even");
+    ADD_FAILURE() << "no error raised";
+  } catch (const camber::Error& e) {
+    EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input);
+    EXPECT_EQ(e.message(), "plate.yaml:3:12: 'mesh.cells_x' = 6: must be even");
+  }
+}
+
 TEST(Deck, PathsItNamesAreRelativeToItsFolder) {
   const Deck nested = parse_deck("flow: {mach: 1}\n", "cases/m6/plate.yaml", plate_schema());
   EXPECT_EQ(camber::deck::deck_relative_path(nested, "wing.su2"), "cases/m6/wing.su2");
@@ -472,6 +484,13 @@ TEST(DeckFiles, LoadsAFileAndNamesItInPlaces) {
   EXPECT_EQ(deck.string("case"), "from-file");
   EXPECT_EQ(deck.where("flow.mach"), file.path + ":3:9");
   EXPECT_EQ(deck.where("mesh.cells_x"), file.path + " (default)");
+}
+
+TEST(DeckFiles, TheDecksTextIsItsFilesAndEmptyWithoutOne) {
+  const std::string text = "case: from-file\nflow:\n  mach: 0.5  # a comment stays\n";
+  const TempFile file(text);
+  EXPECT_EQ(camber::deck::deck_text(camber::deck::load_deck(file.path, plate_schema())), text);
+  EXPECT_EQ(camber::deck::deck_text(parse_deck("flow: {mach: 1}\n", "no_such_dir/p.yaml", plate_schema())), "");
 }
 
 TEST(DeckFiles, ErrorsNameTheFile) {

@@ -178,6 +178,26 @@ TEST(DeckKeys, ANestedTableTakesTheHoldersDefaultsAndFillsItsMember) {
   EXPECT_EQ(h.plate.shape, Shape::mixed);
 }
 
+// A nested table made for its holder alone (help written for the caller):
+// the holder keeps it, so it outlives the temporary it was made from.
+Keys<Holder> holder_keys(const std::string& cells_help) {
+  return Keys<Holder>().nested_copy(&Holder::plate,
+                                    Keys<Plate>().integer("cells", &Plate::cells, IntRange(2, 4096), cells_help));
+}
+
+TEST(DeckKeys, ANestedTableMadeForTheHolderIsKeptByIt) {
+  const Keys<Holder> keys = holder_keys("Cells of this plate.");
+  Schema s;
+  keys.declare(s.section("holder", "A holder."));
+  const camber::deck::KeySpec* cells = s.find_section("holder")->find_key("cells");
+  ASSERT_NE(cells, nullptr);
+  EXPECT_EQ(cells->default_text(), "128");
+  EXPECT_EQ(cells->doc, "Cells of this plate.");
+  EXPECT_EQ(keys.names(), std::vector<std::string>{"cells"});
+  const Deck d = parse_deck("holder:\n  cells: 12\n", "h.yaml", s);
+  EXPECT_EQ(keys.read(d, "holder").plate.cells, 12);
+}
+
 TEST(DeckKeys, ReadingFromASchemaTheTableDidNotFillIsAProgrammingError) {
   Schema other;
   other.section("plate").real("mach", 1.0, Range::all(), "Mach number.");
