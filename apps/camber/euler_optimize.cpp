@@ -20,7 +20,6 @@
 #include <sstream>
 
 #include "euler_common.hpp"
-#include "mesh_source.hpp"
 #include <camber/solvers/aero/deck_keys.hpp>
 #include <camber/solvers/aero/design_outputs.hpp>
 #include <camber/solvers/aero/design_record.hpp>
@@ -89,18 +88,9 @@ void shape_design_settings(const deck::Deck& d, aero::ShapeDesignSettings& s, MP
 }
 
 void check_start(const deck::Deck& d, const aero::ShapeDesign& problem, MPI_Comm comm) {
-  const std::vector<double>& start = problem.design_settings().start;
   collective_guard(comm, [&] {
-    if (start.empty()) return;
-    if (start.size() != static_cast<size_t>(problem.n_design()))
-      d.reject("design.start", CAMBER_MSG("holds " << start.size()
-                                                   << " shape variables; this design section makes "
-                                                   << problem.n_design()));
-    for (size_t k = 0; k < start.size(); ++k)
-      if (std::abs(start[k]) > problem.design_settings().bound)
-        d.reject("design.start", CAMBER_MSG("variable " << k << " = " << start[k]
-                                                        << " lies outside design.bound = "
-                                                        << problem.design_settings().bound));
+    aero::validate_design_start(problem.design_settings(), problem.n_design(), d.rejecter("design"),
+                                "this design section", "design.bound");
   });
 }
 
@@ -197,21 +187,17 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
   const aero::AirfoilDesignResult result = problem.run(std::ref(outputs), restart);
 
   // The final design: shape and mesh (written by every rank, its part).
-  outputs.write_final(result);
+  std::vector<std::string> files = outputs.write_final(result);
   if (trust) trust->write_final();
-  aero::write_final_airfoil(problem, result, record);
+  for (std::string& f : aero::write_final_airfoil(problem, result, record)) files.push_back(std::move(f));
   std::ostringstream geometry;
   geometry << std::fixed << std::setprecision(6) << "\n  max thickness   "
            << result.baseline_max_thickness << "    " << result.final_max_thickness
            << "\n  area            " << result.baseline_area << "    " << result.final_area
            << "\n  LE radius       " << result.baseline_le_radius << "    " << result.final_le_radius;
   std::ostringstream summary;
-  summary << outputs.summary(result, geometry.str(), elapsed())
-          << (trust ? trust->summary() : std::string())
-          << "\n  outputs         " << dir << "/" << name
-          << "_{optimizer_history.csv,optimizer.png,final.dat,final.su2,final_design.csv,designs.pvd}"
-          << "\n                  " << dir << "/" << d.string("design.parametrization") << "_" << n
-          << ".csv (the baseline gradient)";
+  summary << outputs.summary(result, geometry.str(), elapsed()) << (trust ? trust->summary() : std::string())
+          << aero::output_rows(files);
   logging::info("summary:" + summary.str());
   // A collapsed trust region is an error (exit 1) once the last accepted
   // design is written.

@@ -32,7 +32,7 @@ using namespace euler_app;
 int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
                   mesh::DistributedMesh dm) {
   const MPI_Comm comm = runtime.comm();
-  const std::string name = d.string("case"), dir = d.string("output.dir");
+  const std::string dir = d.string("output.dir");
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -95,22 +95,20 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
   CAMBER_CHECK_MPI(MPI_Barrier(comm));
   // The baseline's pressure at the wing stations (its flow is the one just
   // solved; a restart has them from the first run).
-  if (!restart) aero::write_wing_stations(problem, r, "baseline");
+  std::vector<std::string> files;
+  if (!restart) files = aero::write_wing_stations(problem, r, "baseline");
   const aero::WingDesignResult result = problem.run(std::ref(outputs), restart);
-  outputs.write_final(result);
+  for (std::string& f : outputs.write_final(result)) files.push_back(std::move(f));
   // The final design's flow, mesh, stations, ParaView files and thickness.
-  const double ratio = aero::write_final_wing(problem, result, r).thinnest_ratio;
+  const aero::WingOutputs final_outputs = aero::write_final_wing(problem, result, r);
+  files.insert(files.end(), final_outputs.files.begin(), final_outputs.files.end());
+  const double ratio = final_outputs.thinnest_ratio;
   std::ostringstream geometry;
   if (thickness)
     geometry << std::fixed << std::setprecision(6) << "\n  thinnest t / t0 " << 1.0 << "    "
              << ratio;
   std::ostringstream summary;
-  summary << outputs.summary(result, geometry.str(), elapsed()) << "\n  outputs         " << dir << "/"
-          << name << "_{optimizer_history.csv,optimizer.png,final_design.csv,final.su2,designs.pvd"
-          << (thickness ? ",thickness.csv" : "")
-          << (r.station_etas.empty() ? "" : ",baseline_stations.csv,final_stations.csv")
-          << (d.boolean("output.paraview") ? ",final.pvtu" : "") << "}"
-          << "\n                  " << dir << "/ffd_volume_" << n << ".csv (the baseline gradient)";
+  summary << outputs.summary(result, geometry.str(), elapsed()) << aero::output_rows(files);
   logging::info("summary:" + summary.str());
   return result.optimizer.status == opt::Status::evaluation_failed ? 1 : 0;
 }

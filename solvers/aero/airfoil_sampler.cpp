@@ -1,5 +1,6 @@
 #include <camber/solvers/aero/airfoil_sampler.hpp>
 
+#include <limits>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -22,6 +23,13 @@ void validate_airfoil_sample_space(const AirfoilSampleSpace& space, double bound
   if (range[0] < -bound || range[1] > bound)
     reject("shape", CAMBER_MSG("[" << range[0] << ", " << range[1] << "] lies outside [-" << bound_name
                                    << ", " << bound_name << "] = [" << -bound << ", " << bound << "]"));
+}
+
+double force_output(const euler::Forces& forces, const std::string& name) {
+  if (name == "CL") return forces.cl;
+  if (name == "CD") return forces.cd;
+  if (name == "CM") return forces.cm;
+  return std::numeric_limits<double>::quiet_NaN();
 }
 
 AirfoilSampler::AirfoilSampler(mesh::DistributedMesh dm, const AirfoilSampleSpace& space,

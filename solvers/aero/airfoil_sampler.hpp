@@ -60,6 +60,12 @@ struct FlowSample {
   int iterations = 0;  ///< Newton steps of the flow
 };
 
+/// The value of the sampler's output `name` in a flow's `forces`: CL, CD or
+/// CM (the names of AirfoilSampler::outputs()); NaN for any other name
+/// (t_max is the shape's, not the flow's). What the flow solver's re-check
+/// of a surrogate trained on the samples compares.
+double force_output(const euler::Forces& forces, const std::string& name);
+
 class AirfoilSampler {
  public:
   /// `settings`: the flow (boundary conditions, scheme, solver), and for

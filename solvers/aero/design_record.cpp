@@ -132,6 +132,8 @@ void DesignRecord::operator()(const opt::Record& r, const DesignCosts* costs) {
                               std::to_string(n) + ".csv",
                           g.str());
   }
+  if (costs && r.evaluation == 1)
+    files_.push_back(dir_ + "/" + settings_.parametrization + "_" + std::to_string(n) + ".csv");
   if (costs && settings_.paraview) {
     euler::SteadyFlow& flow = problem.flow();
     const euler::Discretization& disc = flow.discretization();
@@ -150,13 +152,26 @@ void DesignRecord::operator()(const opt::Record& r, const DesignCosts* costs) {
   }
 }
 
-void DesignRecord::write_final(const ShapeDesignResult& result) const {
+std::vector<std::string> DesignRecord::write_final(const ShapeDesignResult& result) const {
+  const std::string& name_ = settings_.name;
+  const std::string& dir_ = settings_.dir;
+  std::vector<std::string> files = files_;
+  if (!series_.entries().empty()) files.push_back(series_.path());
+  files.push_back(dir_ + "/" + name_ + "_optimizer_history.csv");
+  int plotted = write_history(result) ? 1 : 0;
+  CAMBER_CHECK_MPI(MPI_Bcast(&plotted, 1, MPI_INT, 0, comm_));
+  if (plotted) files.push_back(dir_ + "/" + name_ + "_optimizer.png");
+  files.push_back(dir_ + "/" + name_ + "_final_design.csv");
+  return files;
+}
+
+bool DesignRecord::write_history(const ShapeDesignResult& result) const {
   const std::string& name_ = settings_.name;
   const std::string& dir_ = settings_.dir;
   const std::string& objective_ = settings_.objective;
   int rank = 0;
   MPI_Comm_rank(comm_, &rank);
-  if (rank != 0) return;
+  if (rank != 0) return false;
   write_file_atomically(dir_ + "/" + name_ + "_optimizer_history.csv", csv_.str());
   DesignFile design;
   design.shape.assign(result.optimizer.x.begin(), result.optimizer.x.begin() + problem_.n_design());
@@ -174,7 +189,7 @@ void DesignRecord::write_final(const ShapeDesignResult& result) const {
         "'max violation'\n"
      << "set logscale y\nset ylabel '|gradient|'\nset xlabel 'evaluation'\nplot '' every "
         "::1 using 1:4 with linespoints title 'gradient norm'\nunset multiplot\n";
-  io::run_gnuplot(script, gp.str());
+  return io::run_gnuplot(script, gp.str());
 }
 
 std::string DesignRecord::summary(const ShapeDesignResult& result, const std::string& geometry_rows,
@@ -216,5 +231,11 @@ std::string DesignRecord::summary(const ShapeDesignResult& result, const std::st
   return summary.str();
 }
 
+std::string output_rows(const std::vector<std::string>& files) {
+  std::string rows;
+  for (size_t k = 0; k < files.size(); ++k)
+    rows += (k ? "\n                  " : "\n  outputs         ") + files[k];
+  return rows;
+}
 
 }  // namespace camber::solvers::aero

@@ -76,8 +76,12 @@ class DesignRecord {
   std::vector<std::string> baseline_lines(const std::string& geometry) const;
   /// The hook of ShapeDesign::run.
   void operator()(const opt::Record& r, const DesignCosts* costs);
-  /// The history, its plot and the final design (rank 0).
-  void write_final(const ShapeDesignResult& result) const;
+  /// The history, its plot and the final design (rank 0). Returns, the
+  /// same on every rank, the paths the record wrote: the baseline gradient
+  /// (when this run solved the baseline), the ParaView series (with
+  /// paraview), the history, its plot (when gnuplot made it) and the final
+  /// design. Collective.
+  std::vector<std::string> write_final(const ShapeDesignResult& result) const;
   /// Baseline against final (CL, CD, CM, alpha; the fixed-lift and
   /// multi-point rows) then `geometry_rows` (the geometry's own), then the
   /// optimizer's evaluations, violation, stop and the wall time.
@@ -85,12 +89,22 @@ class DesignRecord {
                       double seconds) const;
 
  private:
+  // The history, its plot and the final design, on rank 0; whether the
+  // plot was made.
+  bool write_history(const ShapeDesignResult& result) const;
+
   ShapeDesign& problem_;
   DesignRecordSettings settings_;
   MPI_Comm comm_;
   io::PvdSeries series_;
   std::ostringstream csv_;
   int replayed_ = 0;
+  std::vector<std::string> files_;  // written during the run
 };
+
+/// The rows of a design's summary that list the files it wrote: "outputs"
+/// and the first path, then one path a row, aligned with the summary's
+/// columns.
+std::string output_rows(const std::vector<std::string>& files);
 
 }  // namespace camber::solvers::aero

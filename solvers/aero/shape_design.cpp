@@ -199,6 +199,18 @@ ad::Var ShapeDesign::trimmed(int i, const ad::Var& X, double target,
   }
 }
 
+void validate_design_start(const ShapeDesignSettings& s, index_t n_design, const ShapeDesignReject& reject,
+                           const std::string& design_name, const std::string& bound_name) {
+  if (s.start.empty()) return;
+  if (s.start.size() != static_cast<size_t>(n_design))
+    reject("start", CAMBER_MSG("holds " << s.start.size() << " shape variables; " << design_name << " makes "
+                                        << n_design));
+  for (size_t k = 0; k < s.start.size(); ++k)
+    if (std::abs(s.start[k]) > s.bound)
+      reject("start", CAMBER_MSG("variable " << k << " = " << s.start[k] << " lies outside " << bound_name
+                                             << " = " << s.bound));
+}
+
 opt::Problem ShapeDesign::problem() {
   std::vector<double> target;
   for (int i = 0; i < n_points(); ++i) target.push_back(lift_target(i));
@@ -218,15 +230,9 @@ opt::Problem ShapeDesign::problem() {
     }
   if (!base_.start.empty()) {
     // The first design evaluated (a design from another run or grid).
-    CAMBER_INPUT_REQUIRE(base_.start.size() == static_cast<size_t>(n),
-                         "ShapeDesign: the start design has " << base_.start.size()
-                                                              << " shape variables; the problem has "
-                                                              << n);
-    for (size_t k = 0; k < base_.start.size(); ++k)
-      CAMBER_INPUT_REQUIRE(std::abs(base_.start[k]) <= base_.bound,
-                           "ShapeDesign: start variable " << k << " = " << base_.start[k]
-                                                          << " lies outside the bound +-"
-                                                          << base_.bound);
+    validate_design_start(base_, n, [](const std::string& member, const std::string& what) {
+      throw_bad_input("ShapeDesign: " + member + " " + what);
+    });
     std::copy(base_.start.begin(), base_.start.end(), p.x0.begin());
   }
   p.n_inequality = n_inequality();

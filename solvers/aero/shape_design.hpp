@@ -140,6 +140,18 @@ struct ShapeDesignSettings {
   std::vector<double> start;
 };
 
+/// Told the member of ShapeDesignSettings ("start") and what is wrong;
+/// must throw.
+using ShapeDesignReject = std::function<void(const std::string& member, const std::string& what)>;
+/// Checks s.start against a design of `n_design` shape variables: empty, or
+/// n_design values, each within +-s.bound. `design_name` names what makes
+/// the variables and `bound_name` the bound in the messages (a deck: its
+/// section and key). The first fault goes to `reject`; ShapeDesign::run
+/// makes the same check (bad_input).
+void validate_design_start(const ShapeDesignSettings& s, index_t n_design, const ShapeDesignReject& reject,
+                           const std::string& design_name = "the design",
+                           const std::string& bound_name = "bound");
+
 /// What moves the mesh and what the shape must keep.
 class DesignGeometry {
  public:

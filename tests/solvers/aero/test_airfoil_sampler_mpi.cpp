@@ -11,7 +11,9 @@
 //  - a shape range outside the bound (naming the member shape) and a
 //    point of the wrong length are bad input;
 //  - the identity names the ranges, the shape variables and their
-//    parametrization, gradients, the mesh's cells and the scheme.
+//    parametrization, gradients, the mesh's cells and the scheme;
+//  - force_output gives each output the sampler names its force (NaN for
+//    t_max and any other name), and a sample's forces by their names.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -57,6 +59,18 @@ void expect_close(const std::vector<double>& a, const std::vector<double>& b, do
   for (size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], tol * scale) << what << " entry " << i;
 }
 
+TEST(AirfoilSampler, ForceOutputsAreTheForcesByTheSamplersNames) {
+  eu::Forces f;
+  f.cl = 0.31;
+  f.cd = 0.0207;
+  f.cm = -0.043;
+  f.fx = 7.0;
+  EXPECT_EQ(aero::force_output(f, "CL"), 0.31);
+  EXPECT_EQ(aero::force_output(f, "CD"), 0.0207);
+  EXPECT_EQ(aero::force_output(f, "CM"), -0.043);
+  for (const char* other : {"t_max", "cl", "fx", ""}) EXPECT_TRUE(std::isnan(aero::force_output(f, other))) << other;
+}
+
 TEST(AirfoilSampler, ASampleIsTheFlowAtItsPoint) {
   const mesh::Mesh m = test::small_section_mesh();
   auto s = sampler(m, {});
@@ -76,6 +90,8 @@ TEST(AirfoilSampler, ASampleIsTheFlowAtItsPoint) {
   camber::Tensor U = disc.free_stream_field();
   const eu::SteadyResult r = eu::solve_steady(disc, U, set.flow.steady, {});
   expect_close(f.outputs, {r.forces.cl, r.forces.cd, r.forces.cm}, 1e-12, "forces");
+  for (size_t k = 0; k < f.outputs.size(); ++k)
+    EXPECT_NEAR(aero::force_output(r.forces, s->outputs().names[k]), f.outputs[k], 1e-12) << k;
   EXPECT_EQ(f.iterations, r.iterations);
   EXPECT_THROW((*s)({0.45}), camber::Error);
 }

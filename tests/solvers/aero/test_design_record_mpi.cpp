@@ -8,6 +8,8 @@
 //    evaluation's objective gradient to 12 digits;
 //  - the final design file: the result's shape variables, bit for bit;
 //  - the ParaView series: one entry per evaluation, each file present;
+//  - the paths write_final returns: the same on every rank, each present,
+//    and output_rows lists each on a row of its own;
 //  - the summary: the baseline's and the final CD and the geometry rows;
 // and, before a run, the size line names the mesh's cells, the ranks, the
 // variables and the objective, and the baseline lines the baseline's
@@ -15,6 +17,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <iomanip>
@@ -56,8 +59,17 @@ TEST(DesignRecord, WritesWhatTheDesignComputed) {
   r.walls = {"airfoil"};
   aero::DesignRecord record(problem, r, test::world());
   const aero::AirfoilDesignResult result = problem.run(std::ref(record));
-  record.write_final(result);
+  const std::vector<std::string> files = record.write_final(result);
   const std::string summary = record.summary(result, "\n  geometry rows here", 1.5);
+  // Every rank the same list: rank 0's, sent.
+  std::string listed;
+  for (const std::string& f : files) listed += f + "\n";
+  std::vector<char> root(listed.begin(), listed.end());
+  int length = static_cast<int>(root.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, test::world());
+  root.resize(static_cast<size_t>(length));
+  MPI_Bcast(root.data(), length, MPI_CHAR, 0, test::world());
+  EXPECT_EQ(std::string(root.begin(), root.end()), listed);
 
   const index_t n = problem.n_design();
   ASSERT_EQ(n, 6);
@@ -83,6 +95,13 @@ TEST(DesignRecord, WritesWhatTheDesignComputed) {
     EXPECT_NE(pvd.find(file), std::string::npos) << file;
     EXPECT_TRUE(fs::exists(dir / file)) << file;
   }
+  const std::string d = dir.string() + "/";
+  for (const char* written : {"hicks_henne_6.csv", "naca_designs.pvd", "naca_optimizer_history.csv",
+                              "naca_final_design.csv"})
+    EXPECT_NE(std::find(files.begin(), files.end(), d + written), files.end()) << written;
+  for (const std::string& f : files) EXPECT_TRUE(fs::exists(f)) << f;
+  const std::string rows = aero::output_rows({"a.csv", "b.su2"});
+  EXPECT_EQ(rows, "\n  outputs         a.csv\n                  b.su2");
   std::ostringstream cd;
   cd << std::fixed << std::setprecision(6) << result.baseline[1] << "    " << result.final[1];
   EXPECT_NE(summary.find(cd.str()), std::string::npos) << summary;

@@ -164,6 +164,39 @@ TEST(ShapeDesign, SettingsDefaultsAndBadInput) {
   expect_bad_input([&] { far_start.problem(); }, "a start outside the bound");
 }
 
+// validate_design_start alone (no flow): the first fault, told the member,
+// in the caller's words for the design and its bound; the bound itself is
+// inside.
+TEST(ShapeDesign, TheStartDesignsCheckTellsTheMemberInTheCallersWords) {
+  aero::ShapeDesignSettings s;
+  s.bound = 0.01;
+  const auto fault = [&](index_t n, const std::vector<std::string>& names) {
+    std::string told;
+    try {
+      const aero::ShapeDesignReject reject = [&](const std::string& member, const std::string& what) {
+        told = member + ": " + what;
+        throw_bad_input(told);
+      };
+      if (names.empty()) aero::validate_design_start(s, n, reject);
+      else aero::validate_design_start(s, n, reject, names[0], names[1]);
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::bad_input);
+    }
+    return told;
+  };
+  EXPECT_EQ(fault(7, {}), "");  // no start: the undeformed shape, whatever the size
+  s.start = {0.01, -0.01};
+  EXPECT_EQ(fault(2, {}), "");
+  s.start = {0.001};
+  EXPECT_EQ(fault(2, {}), "start: holds 1 shape variables; the design makes 2");
+  EXPECT_EQ(fault(2, {"this design section", "design.bound"}),
+            "start: holds 1 shape variables; this design section makes 2");
+  s.start = {0.0, -0.02, 0.03};
+  EXPECT_EQ(fault(3, {}), "start: variable 1 = -0.02 lies outside bound = 0.01");
+  EXPECT_EQ(fault(3, {"this design section", "design.bound"}),
+            "start: variable 1 = -0.02 lies outside design.bound = 0.01");
+}
+
 TEST(ShapeDesign, LiftAtLeastAndMomentBoundAreThoseOfTheTurnedAndScaledSection) {
   const mesh::Mesh m = test::small_section_mesh();
   const aero::ShapeDesignSettings s =
