@@ -9,7 +9,6 @@
 // <dir>/<case>_samples.csv (rewritten atomically after each round), and a
 // run on the same deck continues with the flows that file does not hold
 // yet.
-#include "mesh_source.hpp"
 #include "euler_common.hpp"
 
 #include <algorithm>
@@ -51,10 +50,7 @@ std::unique_ptr<aero::AirfoilSampler> make_sampler(const deck::Deck& d, const eu
   aero::AirfoilDesignSettings settings;
   aero::design_bound_keys().read(d, "design", settings);
   collective_guard(comm, [&] {
-    aero::validate_airfoil_sample_space(
-        space, settings.bound,
-        [&](const std::string& member, const std::string& what) { d.reject("sample." + member, what); },
-        "design.bound");
+    aero::validate_airfoil_sample_space(space, settings.bound, d.rejecter("sample"), "design.bound");
     if (!space.shape.empty() && d.string("design.parametrization") == "ffd_volume")
       d.reject("design.parametrization",
                "camber sample varies the shape of 2-D meshes (hicks_henne, cst or ffd)");
@@ -103,9 +99,7 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   nn::io::sample_group_keys().read(d, "sample", cs);
   const int rps = cs.ranks_per_sample;
   collective_guard(comm, [&] {
-    if (runtime.size() % rps != 0)
-      d.reject("sample.ranks_per_sample",
-               CAMBER_MSG(runtime.size() << " ranks are not a multiple of " << rps));
+    nn::io::validate_sample_campaign(cs, runtime.size(), d.rejecter("sample"), "sample.");
   });
   const nn::io::SampleGroups groups(comm, rps);
 
@@ -128,17 +122,6 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
   // scheme is refused instead of mixing flows of two discretizations.
   cs.identity = CAMBER_MSG("# design count=" << cs.count << " seed=" << cs.seed << " "
                                               << space.identity(d.string("design.parametrization")));
-  collective_guard(comm, [&] {
-    if (cs.active_rounds == 0) return;
-    if (cs.count < 2)
-      d.reject("sample.active_rounds",
-               CAMBER_MSG("active learning fits networks to the first flows; sample.count = "
-                          << cs.count << " gives fewer than 2"));
-    if (cs.active_batch > cs.active_candidates)
-      d.reject("sample.active_batch",
-               CAMBER_MSG(cs.active_batch << " flows per round exceed sample.active_candidates = "
-                                          << cs.active_candidates));
-  });
   nn::io::SampleCampaign campaign(cs, groups);
   logging::info(CAMBER_MSG("sample: " << cs.count << " flows (Latin hypercube, seed " << cs.seed
                                       << ") over " << space.ranges().size() << " inputs"
@@ -163,7 +146,7 @@ int sample_euler(const deck::Deck& d, const Runtime& runtime, const RunOptions& 
 
   // The data set: converged flows only.
   const std::string h5 = dir + "/" + name + "_samples.h5";
-  const int failed = campaign.write_dataset(h5, deck_text(d));
+  const int failed = campaign.write_dataset(h5, deck::deck_text(d));
   const std::string left_out =
       failed > 0 ? ", " + std::to_string(failed) + " not converged and left out" : std::string();
   logging::info(CAMBER_MSG("wrote " << h5 << " (" << campaign.total() - failed << " flows" << left_out

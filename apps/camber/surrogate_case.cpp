@@ -2,7 +2,6 @@
 
 #include "euler_common.hpp"
 #include "git_revision.hpp"
-#include "mesh_source.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -15,6 +14,7 @@
 #include <camber/nn/io/deck_keys.hpp>
 #include <camber/nn/io/surrogate_training.hpp>
 #include <camber/optimization/optimizer.hpp>
+#include <camber/solvers/aero/airfoil_sampler.hpp>
 #include <camber/solvers/aero/deck_keys.hpp>
 #include <camber/solvers/aero/surrogate_optimum.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
@@ -59,7 +59,7 @@ nn::io::SurrogateTraining training_settings(const deck::Deck& d) {
   nn::io::training_keys().read(d, "training", t);
   t.name = d.string("case");
   t.dir = d.string("output.dir");
-  t.card.training_deck = deck_text(d);
+  t.card.training_deck = deck::deck_text(d);
   t.card.git_revision = git_revision();
   return t;
 }
@@ -70,24 +70,7 @@ int train_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOption
   const std::string file = d.string("data.file");
   // What the library would refuse, refused at the deck's keys first.
   collective_guard(comm, [&] {
-    const std::int64_t m = t.model_ranks, n = runtime.size();
-    if (t.parallel == "model" && m > 0 && (m > n || n % m != 0))
-      d.reject("training.model_ranks", CAMBER_MSG(m << " does not divide the " << n << " ranks"));
-    if (t.parallel == "model" && options.restart)
-      d.reject("training.parallel", "--restart is not available with model-parallel training (its checkpoints "
-                                    "are not written); use parallel: data");
-    if (!fs::exists(file))
-      d.reject("data.file", "cannot find '" + file + "' (relative to the working directory)");
-    const nn::io::DataSetInfo info = nn::io::dataset_info(file);
-    if (t.train.gradient_weight > 0.0 && !info.gradients)
-      d.reject("training.gradient_weight",
-               "data.file '" + file + "' holds no gradients (camber sample writes them with "
-               "sample.gradients or sample.shape)");
-    if (t.train.gradient_weight > 0.0 && t.parallel == "model")
-      d.reject("training.gradient_weight", "gradient-enhanced training is data parallel only "
-                                           "(training.parallel: data)");
-    if (info.rows - static_cast<index_t>(std::floor(t.train.validation_fraction * info.rows)) < 1)
-      d.reject("data.validation_fraction", CAMBER_MSG("leaves no training rows of the " << info.rows));
+    nn::io::validate_training_run(d, "data", "training", file, t, runtime.size(), options.restart);
   });
   nn::io::train_surrogate(file, t, comm, options.restart);
   return 0;
@@ -105,7 +88,7 @@ int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOpt
   });
   const aero::SavedSurrogateOptimum saved = aero::optimize_saved_surrogate(
       model_path, file, aero::surrogate_optimum_keys().read(d, "design"), comm,
-      [&d](const std::string& member, const std::string& what) { d.reject("design." + member, what); });
+      d.rejecter("design"));
   const aero::SurrogateOptimum& r = saved.optimum;
   const std::vector<std::string>& inputs = saved.inputs.names;
   const std::vector<std::string>& outputs = saved.outputs.names;
@@ -121,9 +104,7 @@ int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOpt
 
   const std::string flow = d.string("design.flow_deck");
   if (flow.empty()) return 0;
-  const fs::path fp = fs::path(flow).is_absolute()
-                          ? fs::path(flow)
-                          : (fs::path(d.source()).parent_path() / flow).lexically_normal();
+  const fs::path fp = deck::deck_relative_path(d, flow);
   deck::Deck fd;
   collective_guard(comm, [&] {
     if (!fs::exists(fp)) d.reject("design.flow_deck", "cannot find '" + fp.string() + "'");
@@ -136,13 +117,13 @@ int optimize_surrogate(const deck::Deck& d, const Runtime& runtime, const RunOpt
   solvers::petsc::PetscSession petsc("");
   euler_app::FlowSetup setup = euler_app::flow_setup(fd, comm);
   const eu::SteadyResult flow_r = euler_app::solve_flow_at(fd, setup, r.x[0], r.x[1]);
-  const double solved[3] = {flow_r.forces.cl, flow_r.forces.cd, flow_r.forces.cm};
   logging::info(CAMBER_MSG("solver at the optimum (" << fp.string() << ", "
                                                    << (flow_r.converged ? "converged" : "NOT converged")
                                                    << ", " << flow_r.iterations << " steps):"));
-  for (size_t k = 0; k < outputs.size() && k < 3; ++k) {
+  for (size_t k = 0; k < outputs.size(); ++k) {
     const std::string& on = outputs[k];
-    const double sv = on == "CL" ? solved[0] : on == "CD" ? solved[1] : on == "CM" ? solved[2] : NAN;
+    const double sv = aero::force_output(flow_r.forces, on);
+    if (std::isnan(sv)) continue;  // not a force (t_max)
     logging::info(CAMBER_MSG("  " << on << ": solver " << std::setprecision(6) << sv << ", surrogate "
                                   << r.y[k] << ", error " << std::scientific << std::setprecision(3)
                                   << r.y[k] - sv << " (" << std::abs(r.y[k] - sv) / std::max(std::abs(sv), 1e-300)

@@ -159,6 +159,19 @@ void validate_training_keys(const deck::Deck& d, const std::string& data_section
   }
 }
 
+void validate_training_run(const deck::Deck& d, const std::string& data_section,
+                           const std::string& training_section, const std::string& data_file,
+                           const SurrogateTraining& s, int n_ranks, bool restart) {
+  const std::string train = "train.";
+  const auto reject = [&](const std::string& member, const std::string& why) {
+    if (member == "data_file") d.reject(data_section + ".file", why);
+    if (member == "train.validation_fraction") d.reject(data_section + ".validation_fraction", why);
+    const bool trainer = member.rfind(train, 0) == 0;  // a TrainOptions member: a training key
+    d.reject(training_section + "." + (trainer ? member.substr(train.size()) : member), why);
+  };
+  validate_surrogate_training(data_file, s, n_ranks, restart, reject);
+}
+
 const Keys<SampleCampaignSettings>& sample_campaign_keys() {
   static const Keys<SampleCampaignSettings> keys =
       Keys<SampleCampaignSettings>()

@@ -51,6 +51,12 @@ const deck::Keys<SurrogateTraining>& training_keys();
 void validate_training_keys(const deck::Deck& deck, const std::string& data_section,
                             const std::string& network_section,
                             const std::string& training_section);
+/// validate_surrogate_training() at the deck's keys: a member at its key
+/// in `training_section` (validation_fraction in `data_section`), the data
+/// file at `data_section`.file (a key the caller declares).
+void validate_training_run(const deck::Deck& deck, const std::string& data_section,
+                           const std::string& training_section, const std::string& data_file,
+                           const SurrogateTraining& s, int n_ranks, bool restart);
 /// count, seed, active_rounds, active_batch, active_candidates.
 const deck::Keys<SampleCampaignSettings>& sample_campaign_keys();
 /// ranks_per_sample (the solver's keys go between these two tables in

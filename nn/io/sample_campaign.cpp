@@ -29,13 +29,34 @@ EnsembleOptions active_learning_ensemble() {
   return o;
 }
 
+namespace {
+
+void throw_campaign_fault(const std::string& member, const std::string& what) {
+  throw_bad_input("sample campaign: " + member + ": " + what);
+}
+
+}  // namespace
+
+void validate_sample_campaign(const SampleCampaignSettings& s, int n_ranks,
+                              const SampleCampaignReject& reject, const std::string& prefix) {
+  if (s.ranks_per_sample < 1 || n_ranks % s.ranks_per_sample != 0)
+    reject("ranks_per_sample", CAMBER_MSG(n_ranks << " ranks are not a multiple of " << s.ranks_per_sample));
+  if (s.count < 1) reject("count", CAMBER_MSG(s.count << " < 1"));
+  if (s.active_rounds == 0) return;
+  if (s.count < 2)
+    reject("active_rounds", CAMBER_MSG("active learning fits networks to the first samples; "
+                                       << prefix << "count = " << s.count << " gives fewer than 2"));
+  if (s.active_batch > s.active_candidates)
+    reject("active_batch", CAMBER_MSG(s.active_batch << " samples per round exceed " << prefix
+                                                     << "active_candidates = " << s.active_candidates));
+}
+
 SampleGroups::SampleGroups(MPI_Comm world, int ranks_per_sample)
     : world_(world), ranks_per_sample_(ranks_per_sample) {
   const int rank = comm_rank(world), size = comm_size(world);
-  collective_guard(world, [&] {
-    CAMBER_INPUT_REQUIRE(ranks_per_sample >= 1 && size % ranks_per_sample == 0,
-                         size << " ranks are not a multiple of " << ranks_per_sample);
-  });
+  SampleCampaignSettings groups;
+  groups.ranks_per_sample = ranks_per_sample;
+  collective_guard(world, [&] { validate_sample_campaign(groups, size, throw_campaign_fault); });
   count_ = size / ranks_per_sample;
   index_ = rank / ranks_per_sample;
   CAMBER_CHECK_MPI(MPI_Comm_split(world, index_, rank, &group_));
@@ -79,13 +100,10 @@ SampleCampaign::SampleCampaign(SampleCampaignSettings settings, const SampleGrou
     CAMBER_INPUT_REQUIRE(s.ranges.size() == s.inputs.names.size() && !s.ranges.empty(),
                          s.ranges.size() << " ranges for " << s.inputs.names.size() << " inputs");
     CAMBER_INPUT_REQUIRE(!s.outputs.names.empty(), "a sample campaign needs outputs");
-    CAMBER_INPUT_REQUIRE(s.count >= 1, "count " << s.count << " < 1");
-    CAMBER_INPUT_REQUIRE(s.active_rounds == 0 || s.count >= 2,
-                         "active learning fits networks to the first samples; count = "
-                             << s.count << " gives fewer than 2");
-    CAMBER_INPUT_REQUIRE(s.active_rounds == 0 || s.active_batch <= s.active_candidates,
-                         s.active_batch << " samples per round exceed the " << s.active_candidates
-                                        << " candidates");
+    // The groups given, whatever s.ranks_per_sample says.
+    SampleCampaignSettings design = s;
+    design.ranks_per_sample = groups_.ranks_per_sample();
+    validate_sample_campaign(design, comm_size(comm), throw_campaign_fault);
     CAMBER_INPUT_REQUIRE(!s.record_path.empty(), "a sample campaign needs a record file");
   });
   design_ = latin_hypercube(s.count, s.seed, s.ranges);

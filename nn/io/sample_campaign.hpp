@@ -78,6 +78,18 @@ struct SampleCampaignSettings {
   int ranks_per_sample = 1;
 };
 
+/// Told the member of SampleCampaignSettings and what is wrong; must throw.
+using SampleCampaignReject = std::function<void(const std::string& member, const std::string& what)>;
+/// Checks what SampleGroups and SampleCampaign need of the design's
+/// settings on `n_ranks` ranks (not the solver's ranges, columns or
+/// record): ranks_per_sample >= 1 dividing n_ranks; count >= 1; with
+/// active learning, count >= 2 (the first fit) and active_batch <=
+/// active_candidates. `prefix` goes before the members named in the
+/// messages (a deck: the section and a dot). The first fault goes to
+/// `reject`; the constructors make the same checks (bad_input).
+void validate_sample_campaign(const SampleCampaignSettings& s, int n_ranks,
+                              const SampleCampaignReject& reject, const std::string& prefix = "");
+
 /// One solved sample: outputs (and, with gradients, the n_out x n_in
 /// derivatives, row by output), whether it converged, its iterations.
 struct Sample {

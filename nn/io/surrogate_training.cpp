@@ -138,19 +138,37 @@ std::string columns_text(const Columns& c) {
 
 }  // namespace
 
+void validate_surrogate_training(const std::string& file, const SurrogateTraining& s, int n_ranks,
+                                 bool restart, const SurrogateTrainingReject& reject) {
+  const bool model = s.parallel == "model";
+  if (!model && s.parallel != "data" && s.parallel != "auto")
+    reject("parallel", "'" + s.parallel + "' is not data, model or auto");
+  const int m = s.model_ranks;
+  if (model && (m < 0 || (m > 0 && (m > n_ranks || n_ranks % m != 0))))
+    reject("model_ranks", CAMBER_MSG(m << " does not divide the " << n_ranks << " ranks"));
+  if (model && !splittable(s)) reject("parallel", "parallel: model splits an mlp in float64 without clip_norm");
+  if (model && restart)
+    reject("parallel", "a restart is not available with model-parallel training (its checkpoints are not "
+                       "written); use parallel: data");
+  if (!fs::exists(file)) reject("data_file", "cannot find '" + file + "' (relative to the working directory)");
+  const DataSetInfo info = dataset_info(file);
+  if (s.train.gradient_weight > 0.0 && !info.gradients)
+    reject("train.gradient_weight", "the data set '" + file + "' holds no gradients (camber sample writes "
+                                    "them with sample.gradients or sample.shape)");
+  if (s.train.gradient_weight > 0.0 && model)
+    reject("train.gradient_weight", "gradient-enhanced training is data parallel only (parallel: data)");
+  if (info.rows - static_cast<index_t>(std::floor(s.train.validation_fraction * info.rows)) < 1)
+    reject("train.validation_fraction", CAMBER_MSG("leaves no training rows of the " << info.rows));
+}
+
 SurrogateTrainingResult train_surrogate(const std::string& file, const SurrogateTraining& s,
                                         MPI_Comm comm, bool restart) {
   const int ranks = comm_size(comm);
   collective_guard(comm, [&] {
-    CAMBER_INPUT_REQUIRE(s.parallel == "data" || s.parallel == "model" || s.parallel == "auto",
-                         "unknown parallel '" << s.parallel << "'; valid: data, model, auto");
-    if (s.parallel == "model") {
-      CAMBER_INPUT_REQUIRE(s.model_ranks >= 0 && (s.model_ranks == 0 || (s.model_ranks <= ranks &&
-                                                                          ranks % s.model_ranks == 0)),
-                           "model_ranks " << s.model_ranks << " does not divide the " << ranks << " ranks");
-      CAMBER_INPUT_REQUIRE(splittable(s), "parallel: model splits an mlp in float64 without clip_norm");
-    }
-    CAMBER_INPUT_REQUIRE(fs::exists(file), "cannot find the data set '" << file << "'");
+    validate_surrogate_training(file, s, ranks, restart,
+                                [](const std::string& member, const std::string& what) {
+                                  throw_bad_input("surrogate training: " + member + ": " + what);
+                                });
   });
   DataSet data;
   {
@@ -160,13 +178,10 @@ SurrogateTrainingResult train_surrogate(const std::string& file, const Surrogate
   const index_t n_in = data.shard.x.dim(1), n_out = data.shard.y.dim(1);
   const Layout layout = layout_of(s, comm, n_in, n_out);
   collective_guard(comm, [&] {
-    CAMBER_INPUT_REQUIRE(!restart || layout.model == 1,
-                         "a restart is not available with model-parallel training (its checkpoints "
-                         "are not written); train data parallel");
-    CAMBER_INPUT_REQUIRE(s.train.gradient_weight == 0.0 || data.gradients.rank() == 3,
-                         "'" << file << "' holds no gradients for gradient-enhanced training");
-    CAMBER_INPUT_REQUIRE(s.train.gradient_weight == 0.0 || layout.model == 1,
-                         "gradient-enhanced training is data parallel only");
+    // What parallel: model is refused above, when auto chose it.
+    CAMBER_INPUT_REQUIRE(layout.model == 1 || (!restart && s.train.gradient_weight == 0.0),
+                         "parallel: auto chose model-parallel training, which neither restarts nor "
+                         "trains on gradients; use parallel: data");
   });
   if (layout.model > 1) {
     ScopedTimer t("data");
@@ -191,11 +206,6 @@ SurrogateTrainingResult train_surrogate(const std::string& file, const Surrogate
   result.training_rows = result.rows - result.validation_rows;
   result.data_ranks = layout.data;
   result.model_ranks = layout.model;
-  collective_guard(comm, [&] {
-    CAMBER_INPUT_REQUIRE(result.training_rows >= 1,
-                         "validation_fraction " << s.train.validation_fraction
-                                                << " leaves no training rows of the " << result.rows);
-  });
   TrainOptions o = s.train;
   o.schedule = make_schedule(s, (result.training_rows + o.batch_size - 1) / o.batch_size);
   if (comm_rank(comm) == 0) fs::create_directories(s.dir);

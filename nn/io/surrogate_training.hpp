@@ -34,6 +34,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -88,5 +89,20 @@ struct SurrogateTrainingResult {
 
 SurrogateTrainingResult train_surrogate(const std::string& data_file, const SurrogateTraining& settings,
                                         MPI_Comm comm, bool restart = false);
+
+/// Told the member of SurrogateTraining ("parallel", "model_ranks",
+/// "train.gradient_weight", "train.validation_fraction"), or "data_file",
+/// and what is wrong; must throw.
+using SurrogateTrainingReject = std::function<void(const std::string& member, const std::string& what)>;
+/// What train_surrogate(data_file, s, comm, restart) refuses before it
+/// trains, on `n_ranks` ranks, from the data set's header alone
+/// (dataset_info, on this rank); the first fault goes to `reject`, in this
+/// order: parallel not data, model or auto; with parallel: model,
+/// model_ranks not dividing n_ranks, a network it cannot split or a
+/// restart; a data file that does not exist; gradient_weight > 0 on a set
+/// without gradients or with parallel: model; validation_fraction leaving
+/// no training rows. train_surrogate makes the same checks (bad_input).
+void validate_surrogate_training(const std::string& data_file, const SurrogateTraining& s, int n_ranks,
+                                 bool restart, const SurrogateTrainingReject& reject);
 
 }  // namespace camber::nn::io

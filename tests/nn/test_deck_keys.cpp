@@ -5,11 +5,20 @@
 // inconsistent one as bad input at the key and its line, in sections of
 // any name.
 // ranks_per_sample refuses a count below 1 at its key.
+// validate_training_run tells each fault at its key: the data file at
+// data.file, the training members in the training section.
 #include <gtest/gtest.h>
 
+#include <mpi.h>
+#include <unistd.h>
+
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include <camber/core/error.hpp>
+#include <camber/core/tensor.hpp>
+#include <camber/nn/io/dataset.hpp>
 #include <camber/deck/deck.hpp>
 #include <camber/deck/schema.hpp>
 #include <camber/nn/io/deck_keys.hpp>
@@ -144,6 +153,33 @@ TEST(NnDeckKeys, CrossKeyChecksFollowTheSectionsNames) {
     EXPECT_NE(e.message().find("fit.patience"), std::string::npos) << e.message();
     EXPECT_NE(e.message().find("set split.validation_fraction > 0"), std::string::npos) << e.message();
   }
+}
+
+TEST(NnDeckKeys, TheChecksBeforeTrainingNameTheirKeys) {
+  deck::Schema s = schema();
+  s.section("data").string("file", "", "Data set.");
+  const std::string file =
+      (std::filesystem::temp_directory_path() / ("camber_nn_deck_keys_" + std::to_string(::getpid()) + ".h5")).string();
+  const std::vector<double> x{0.0, 1.0, 2.0, 3.0}, y{1.0, 2.0};  // 2 rows, no gradients
+  nn::io::write_dataset(file, camber::Tensor::from_host({2, 2}, x), camber::Tensor::from_host({2, 1}, y),
+                        {{"a", "b"}, {"", ""}}, {{"y"}, {""}}, MPI_COMM_WORLD);
+  const auto refused = [&](const std::string& yaml, const std::string& data_file, int n_ranks) {
+    const deck::Deck d = deck::parse_deck(yaml, "t.yaml", s);
+    nn::io::SurrogateTraining t;
+    nn::io::data_split_keys().read(d, "data", t);
+    nn::io::training_keys().read(d, "training", t);
+    return camber::test::bad_input_message(
+        [&] { nn::io::validate_training_run(d, "data", "training", data_file, t, n_ranks, false); });
+  };
+  EXPECT_EQ(refused("data:\n  file: x.h5\n", file, 2), "");
+  std::string m = refused("data:\n  file: no_such.h5\n", "no_such.h5", 2);
+  EXPECT_NE(m.find("t.yaml:2:9: 'data.file' = 'no_such.h5': cannot find 'no_such.h5'"), std::string::npos) << m;
+  m = refused("training:\n  parallel: model\n  model_ranks: 3\n", file, 2);
+  EXPECT_NE(m.find("t.yaml:3:16: 'training.model_ranks' = 3: 3 does not divide the 2 ranks"), std::string::npos) << m;
+  m = refused("training:\n  gradient_weight: 1.0\n", file, 2);
+  EXPECT_NE(m.find("t.yaml:2:20: 'training.gradient_weight'"), std::string::npos) << m;
+  EXPECT_NE(m.find("the data set '" + file + "' holds no gradients"), std::string::npos) << m;
+  std::filesystem::remove(file);
 }
 
 }  // namespace

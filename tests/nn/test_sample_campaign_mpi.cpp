@@ -11,7 +11,10 @@
 //  - a record of another design or with a malformed row is bad input
 //    naming the file (and the line);
 //  - an active-learning round adds its batch inside the ranges, and a
-//    continued run places it where the record says (no solve).
+//    continued run places it where the record says (no solve);
+//  - the design's settings are checked before anything is made: the first
+//    fault told its member, in the caller's words; the groups refuse a
+//    rank count that is not a multiple on every rank.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -156,6 +159,53 @@ TEST(SampleCampaign, AnotherDesignsOrAMalformedRecordIsBadInput) {
   expect_bad_record(dir, "# analytic\n" + columns + "0,0.5,1\n", "record.csv:3: 3 values");
   expect_bad_record(dir, "# analytic\n" + columns + "12,0.5,1,2.5,0.5,1,2,1,0.5,1,1\n",
                     "record.csv:3: index 12");
+}
+
+TEST(SampleCampaign, TheSettingsCheckTellsTheFirstFaultsMember) {
+  const auto fault = [](const nn::io::SampleCampaignSettings& s, int n_ranks, const std::string& prefix) {
+    std::string told;
+    try {
+      nn::io::validate_sample_campaign(
+          s, n_ranks,
+          [&](const std::string& member, const std::string& what) {
+            told = member + ": " + what;
+            camber::throw_bad_input(told);
+          },
+          prefix);
+    } catch (const camber::Error& e) {
+      EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input);
+    }
+    return told;
+  };
+  nn::io::SampleCampaignSettings s;
+  s.ranks_per_sample = 2;
+  EXPECT_EQ(fault(s, 4, ""), "");
+  EXPECT_EQ(fault(s, 3, ""), "ranks_per_sample: 3 ranks are not a multiple of 2");
+  s.ranks_per_sample = 0;
+  EXPECT_EQ(fault(s, 4, ""), "ranks_per_sample: 4 ranks are not a multiple of 0");
+  s.ranks_per_sample = 1;
+  s.active_rounds = 1;
+  s.count = 1;
+  EXPECT_EQ(fault(s, 3, "sample."),
+            "active_rounds: active learning fits networks to the first samples; sample.count = 1 gives "
+            "fewer than 2");
+  s.count = 2;
+  s.active_batch = 9;
+  s.active_candidates = 8;
+  EXPECT_EQ(fault(s, 3, ""), "active_batch: 9 samples per round exceed active_candidates = 8");
+  s.active_rounds = 0;  // no active learning: its settings are not looked at
+  EXPECT_EQ(fault(s, 3, ""), "");
+  s.count = 0;
+  EXPECT_EQ(fault(s, 3, ""), "count: 0 < 1");
+
+  // SampleGroups makes the ranks' check on every rank (3 never divides 1, 2 or 4 ranks).
+  try {
+    nn::io::SampleGroups groups(world(), 3);
+    FAIL() << "groups of 3 accepted on " << camber::test::size() << " ranks";
+  } catch (const camber::Error& e) {
+    EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input);
+    EXPECT_NE(e.message().find("ranks are not a multiple of 3"), std::string::npos) << e.message();
+  }
 }
 
 TEST(SampleCampaign, AnActiveRoundAddsItsBatchAndIsPlacedAgainAlike) {

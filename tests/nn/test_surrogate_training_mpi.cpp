@@ -5,7 +5,9 @@
 // Adam reach 2.3%); the model file holds that network (its predictions at
 // the validation rows reproduce the RMSE to 1e-12) and a card with the
 // data's rows, digest and the RMSE; a restart continues the epochs from
-// the checkpoint; settings that do not fit the data are bad input.
+// the checkpoint; settings that do not fit the data are bad input, and
+// validate_surrogate_training tells the first fault's member before any
+// training.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -115,6 +117,46 @@ TEST(SurrogateTraining, SettingsThatDoNotFitAreBadInput) {
   t.parallel = "model";
   t.model_ranks = 3;
   if (camber::test::size() % 3 != 0) expect_bad(data, t, "does not divide");
+}
+
+TEST(SurrogateTraining, TheChecksBeforeTrainingTellTheFirstFaultsMember) {
+  const fs::path dir = camber::test::scratch_dir("nn_training", "validate");
+  const std::string data = plane_set(dir);  // 40 rows, no gradients
+  const auto fault = [&](const nn::io::SurrogateTraining& t, int n_ranks, bool restart,
+                         const std::string& file) {
+    std::string told;
+    try {
+      nn::io::validate_surrogate_training(file, t, n_ranks, restart,
+                                          [&](const std::string& member, const std::string& what) {
+                                            told = member + ": " + what;
+                                            camber::throw_bad_input(told);
+                                          });
+    } catch (const camber::Error& e) {
+      EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input);
+    }
+    return told;
+  };
+  nn::io::SurrogateTraining t = settings(dir);
+  EXPECT_EQ(fault(t, 4, true, data), "");
+  t.parallel = "ring";
+  EXPECT_EQ(fault(t, 4, false, data), "parallel: 'ring' is not data, model or auto");
+  t.parallel = "model";
+  EXPECT_EQ(fault(t, 4, false, data), "");  // model_ranks 0: all four
+  t.model_ranks = 3;
+  EXPECT_EQ(fault(t, 4, false, data), "model_ranks: 3 does not divide the 4 ranks");
+  t.model_ranks = 8;
+  EXPECT_EQ(fault(t, 4, false, data), "model_ranks: 8 does not divide the 4 ranks");
+  t.model_ranks = 2;
+  EXPECT_EQ(fault(t, 4, false, data), "");
+  EXPECT_NE(fault(t, 4, true, data).find("parallel: a restart is not available"), std::string::npos);
+  t.kind = "residual_mlp";
+  EXPECT_EQ(fault(t, 4, false, data), "parallel: parallel: model splits an mlp in float64 without clip_norm");
+  t = settings(dir);
+  EXPECT_EQ(fault(t, 1, false, (dir / "absent.h5").string()),
+            "data_file: cannot find '" + (dir / "absent.h5").string() + "' (relative to the working directory)");
+  t.train.gradient_weight = 1.0;
+  EXPECT_NE(fault(t, 1, false, data).find("train.gradient_weight: the data set '" + data + "' holds no gradients"),
+            std::string::npos);
 }
 
 }  // namespace
