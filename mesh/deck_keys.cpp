@@ -115,6 +115,53 @@ const Keys<MeshSource>& mesh_source_keys() {
   return keys;
 }
 
+deck::Keys<MeshSource> rectangle_source_keys(const std::string& boundary_note,
+                                             const std::string& length_note) {
+  using S = MeshSource;
+  using R = RectangleSettings;
+  const auto length = [&](char axis) {
+    std::string note = length_note;
+    const auto at = note.find("{}");
+    if (at != std::string::npos) note.replace(at, 2, std::string(1, axis));
+    return std::string("Domain length along ") + axis + ", in metres (rectangle)" + note + ".";
+  };
+  const std::string generate_help =
+      "rectangle: [0, length_x_m] x [0, length_y_m] in cells_x x cells_y uniform quadrilaterals "
+      "(markers left, right, bottom, top). file: read mesh.file. " +
+      boundary_note + " The cells are partitioned over the MPI ranks.";
+  return Keys<S>()
+      .custom(
+          "generate",
+          [generate_help](deck::Section& sec, const S& d) {
+            sec.choice("generate", d.kind == MeshSourceKind::file ? generate_file : "rectangle",
+                       {"rectangle", generate_file}, generate_help);
+          },
+          [](const deck::Deck& d, const std::string& path, S& s) {
+            s.kind = d.string(path) == generate_file ? MeshSourceKind::file : MeshSourceKind::rectangle;
+          })
+      .string("file", &S::file,
+              "Mesh file (.su2, .msh or .cgns, by extension) when generate is file; a relative path "
+              "is relative to the deck's folder. Every boundary face needs a marker. The "
+              "two-point flux is exact only on orthogonal meshes (a warning says when a mesh "
+              "is not).")
+      .nested_copy(&S::rectangle,
+                   Keys<R>()
+                       .integer("cells_x", &R::cells_x, IntRange(2, 1 << 20), "Cells along x (rectangle).")
+                       .integer("cells_y", &R::cells_y, IntRange(2, 1 << 20), "Cells along y (rectangle).")
+                       .real("length_x_m", &R::length_x_m, Range::positive(), length('x'))
+                       .real("length_y_m", &R::length_y_m, Range::positive(), length('y')));
+}
+
+MeshSource read_rectangle_source(const deck::Deck& d, const std::string& section) {
+  MeshSource s = rectangle_source_keys().read(d, section);
+  if (s.kind == MeshSourceKind::file && !s.file.empty()) s.file = deck::deck_relative_path(d, s.file);
+  return s;
+}
+
+void validate_rectangle_source_keys(const deck::Deck& d, const std::string& section) {
+  validate_mesh_file_keys(d, section, {"cells_x", "cells_y"});
+}
+
 MeshSource read_mesh_source(const deck::Deck& d, const std::string& section) {
   MeshSource s = mesh_source_keys().read(d, section);
   if (s.kind == MeshSourceKind::generated) s.grid = read_airfoil_grid(d, section, s.grid.kind);
@@ -162,8 +209,9 @@ MeshChunk build_mesh_chunk(const deck::Deck& d, const std::string& section, cons
                            MPI_Comm comm, int max_dim, const std::string& what) {
   const std::string file_key = section + ".file";
   const MeshSourceReject reject = [&](const std::string& member, const std::string& why) {
-    const std::string grid = "grid.";
-    d.reject(section + "." + (member.rfind(grid, 0) == 0 ? member.substr(grid.size()) : member), why);
+    // The grid's and the rectangle's members are keys of the section itself.
+    const auto dot = member.find('.');
+    d.reject(section + "." + (dot == std::string::npos ? member : member.substr(dot + 1)), why);
   };
   if (s.kind == MeshSourceKind::file)
     collective_guard(comm, [&] {
@@ -179,6 +227,10 @@ MeshChunk build_mesh_chunk(const deck::Deck& d, const std::string& section, cons
                                " works on 2-D meshes so far (camber mesh-info reads and reports "
                                "3-D meshes)");
       require_cells_for_ranks(d, file_key, chunk.n_global_cells, comm);
+    });
+  if (s.kind == MeshSourceKind::rectangle)
+    collective_guard(comm, [&] {
+      require_cells_for_ranks(d, section + ".cells_x", chunk.n_global_cells, comm);
     });
   return chunk;
 }

@@ -1,8 +1,9 @@
 /// @file
 /// camber::mesh deck keys — the tables of deck keys of the generated
 /// airfoil grids (airfoil_grid.hpp) and of a mesh source (mesh_source.hpp:
-/// a generated grid or a file), from which the euler problem's mesh section
-/// is declared and read (deck/keys.hpp: the defaults are the structs' own).
+/// a generated grid or a file, or a rectangle or a file), from which the
+/// euler and heat problems' mesh sections are declared and read
+/// (deck/keys.hpp: the defaults are the structs' own).
 ///
 /// @code
 ///   mesh::mesh_source_keys().declare(schema.section("mesh", "The mesh."));
@@ -63,6 +64,23 @@ const deck::Keys<MeshSource>& mesh_source_keys();
 /// describes, file and grid.airfoil_file resolved from the deck's folder.
 MeshSource read_mesh_source(const deck::Deck& d, const std::string& section);
 
+/// generate (rectangle or file: MeshSource::kind, rectangle unless the
+/// defaults are a file source), file, and cells_x, cells_y, length_x_m,
+/// length_y_m over MeshSource::rectangle: the mesh section of a problem on
+/// a rectangle or a mesh file. `boundary_note` (what the boundary markers
+/// get) goes into generate's help; `length_note`, when not empty, ends the
+/// lengths' help, with {} replaced by x or y.
+deck::Keys<MeshSource> rectangle_source_keys(const std::string& boundary_note = "",
+                                             const std::string& length_note = "");
+
+/// The source the deck's `section` (declared by rectangle_source_keys())
+/// describes, file resolved from the deck's folder.
+MeshSource read_rectangle_source(const deck::Deck& d, const std::string& section);
+
+/// validate_mesh_file_keys() with the rectangle's cells_x and cells_y (its
+/// lengths may stand beside a file: a problem may size more by them).
+void validate_rectangle_source_keys(const deck::Deck& d, const std::string& section);
+
 /// Checks of `section`.file against `section`.generate (bad_input at the
 /// key): generate: file without a file; a file without generate: file; any
 /// of `generator_keys` (names inside the section) written beside a file.
@@ -77,7 +95,8 @@ void validate_mesh_source_keys(const deck::Deck& d, const std::string& section);
 /// bad_input at `section`.file on every rank: a file that does not exist
 /// (relative paths start at the deck's folder); a mesh of more than max_dim
 /// dimensions (saying that `what` works on 2-D meshes so far); fewer cells
-/// than ranks. A grid's faults are rejected at their keys.
+/// than ranks. A grid's or rectangle's faults are rejected at their keys,
+/// a rectangle of fewer cells than ranks at `section`.cells_x.
 MeshChunk build_mesh_chunk(const deck::Deck& d, const std::string& section, const MeshSource& s,
                            MPI_Comm comm, int max_dim, const std::string& what);
 

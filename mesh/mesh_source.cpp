@@ -27,6 +27,14 @@ void validate_mesh_source(const MeshSource& s, const MeshSourceReject& reject) {
     });
     return;
   }
+  if (s.kind == MeshSourceKind::rectangle) {
+    const RectangleSettings& r = s.rectangle;
+    if (r.cells_x < 1) reject("rectangle.cells_x", CAMBER_MSG(r.cells_x << " cells; at least 1"));
+    if (r.cells_y < 1) reject("rectangle.cells_y", CAMBER_MSG(r.cells_y << " cells; at least 1"));
+    if (!(r.length_x_m > 0.0)) reject("rectangle.length_x_m", CAMBER_MSG(r.length_x_m << " m; must be > 0"));
+    if (!(r.length_y_m > 0.0)) reject("rectangle.length_y_m", CAMBER_MSG(r.length_y_m << " m; must be > 0"));
+    return;
+  }
   if (s.file.empty()) reject("file", "names no file; a .su2, .msh or .cgns file is read");
   if (!std::filesystem::exists(s.file)) reject("file", "cannot find '" + s.file + "'");
 }
@@ -35,7 +43,11 @@ Mesh build_mesh(const MeshSource& s, MPI_Comm comm, const MeshSourceReject& reje
   collective_guard(comm, [&] { validate_mesh_source(s, or_throw(reject)); });
   if (s.kind == MeshSourceKind::file) return read_mesh(s.file, comm);
   Mesh m;
-  collective_guard(comm, [&] { m = airfoil_grid(s.grid); });
+  collective_guard(comm, [&] {
+    const RectangleSettings& r = s.rectangle;
+    m = s.kind == MeshSourceKind::rectangle ? rectangle(r.cells_x, r.cells_y, r.length_x_m, r.length_y_m)
+                                            : airfoil_grid(s.grid);
+  });
   return m;
 }
 
@@ -44,7 +56,7 @@ MeshChunk build_mesh_chunk(const MeshSource& s, MPI_Comm comm, const MeshSourceR
     collective_guard(comm, [&] { validate_mesh_source(s, or_throw(reject)); });
     return read_mesh_chunk(s.file, comm);
   }
-  // Every rank makes the grid, keeps its chunk and drops the whole before
+  // Every rank makes the grid or rectangle, keeps its chunk and drops the whole before
   // the partition.
   const Mesh global = build_mesh(s, comm, reject);
   return chunk_of(global, comm_rank(comm), comm_size(comm));

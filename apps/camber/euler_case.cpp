@@ -4,7 +4,6 @@
 #include "euler_case.hpp"
 
 #include "euler_common.hpp"
-#include "mesh_source.hpp"
 
 #include <filesystem>
 #include <iomanip>

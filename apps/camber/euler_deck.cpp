@@ -2,7 +2,6 @@
 // key tables where a library settings struct owns the keys) and the
 // library's checks that span keys, called on them.
 #include "euler_common.hpp"
-#include "mesh_source.hpp"
 
 #include <string>
 

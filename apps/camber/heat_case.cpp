@@ -1,7 +1,5 @@
 #include "heat_case.hpp"
 
-#include "mesh_source.hpp"
-
 #include <iomanip>
 #include <string>
 
@@ -9,8 +7,6 @@
 #include <camber/core/log.hpp>
 #include <camber/mesh/deck_keys.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
-#include <camber/mesh/generators.hpp>
-#include <camber/mesh/read_mesh.hpp>
 #include <camber/solvers/heat/deck_keys.hpp>
 #include <camber/solvers/heat/heat_conduction.hpp>
 #include <camber/solvers/heat/heat_output.hpp>
@@ -22,8 +18,9 @@ namespace camber::app {
 namespace {
 
 void declare_heat_schema(deck::Schema& s) {
-  declare_rectangle_mesh(s, "Every boundary marker gets the Dirichlet condition T = g.",
-                         "; also the length L{} of the manufactured solution, for a mesh file too");
+  mesh::rectangle_source_keys("Every boundary marker gets the Dirichlet condition T = g.",
+                              "; also the length L{} of the manufactured solution, for a mesh file too")
+      .declare(s.section("mesh", "The computational mesh: a rectangle generated here, or a file."));
   solvers::heat::heat_problem_keys().declare(
       s.section("heat", "Steady heat conduction -div(k grad T) = f with Dirichlet T = g."));
   solvers::heat::linear_solver_keys().declare(
@@ -32,13 +29,13 @@ void declare_heat_schema(deck::Schema& s) {
 
 void validate_heat(const deck::Deck& d) {
   // length_x_m and length_y_m also size the manufactured solution of a file.
-  mesh::validate_mesh_file_keys(d, "mesh", {"cells_x", "cells_y"});
+  mesh::validate_rectangle_source_keys(d, "mesh");
 }
 
-solvers::heat::HeatProblem heat_problem_of(const deck::Deck& d) {
+solvers::heat::HeatProblem heat_problem_of(const deck::Deck& d, const mesh::RectangleSettings& r) {
   solvers::heat::HeatProblem p;
-  p.length_x_m = d.real("mesh.length_x_m");
-  p.length_y_m = d.real("mesh.length_y_m");
+  p.length_x_m = r.length_x_m;
+  p.length_y_m = r.length_y_m;
   solvers::heat::heat_problem_keys().read(d, "heat", p);
   solvers::heat::linear_solver_keys().read(d, "solver", p.solver);
   return p;
@@ -46,7 +43,8 @@ solvers::heat::HeatProblem heat_problem_of(const deck::Deck& d) {
 
 int run_heat(const deck::Deck& d, const Runtime& runtime, const RunOptions& options) {
   const MPI_Comm comm = runtime.comm();
-  const solvers::heat::HeatProblem problem = heat_problem_of(d);
+  const mesh::MeshSource source = mesh::read_rectangle_source(d, "mesh");
+  const solvers::heat::HeatProblem problem = heat_problem_of(d, source.rectangle);
   collective_guard(comm, [&] { solvers::heat::validate_heat_problem(problem); });
   solvers::petsc::PetscSession petsc(options.petsc_options);
 
@@ -55,12 +53,12 @@ int run_heat(const deck::Deck& d, const Runtime& runtime, const RunOptions& opti
   mesh::DistributedMesh dm;
   {
     ScopedTimer timer("mesh");
-    dm = build_rectangle_or_file_distributed(d, comm);
+    dm = mesh::DistributedMesh(mesh::build_mesh_chunk(d, "mesh", source, comm, 2, "the heat problem"), comm);
   }
+  const bool file = source.kind == mesh::MeshSourceKind::file;
   const std::string cells =
-      mesh_from_file(d) ? CAMBER_MSG(mesh_file_path(d) << ": " << dm.n_global_cells() << " cells")
-                   : CAMBER_MSG(d.integer("mesh.cells_x") << " x " << d.integer("mesh.cells_y")
-                                                          << " cells");
+      file ? CAMBER_MSG(source.file << ": " << dm.n_global_cells() << " cells")
+           : CAMBER_MSG(source.rectangle.cells_x << " x " << source.rectangle.cells_y << " cells");
   logging::info(CAMBER_MSG("heat: " << cells << " on " << runtime.size()
                                 << (runtime.size() == 1 ? " rank" : " ranks")
                                 << ", k = " << problem.conductivity
@@ -92,11 +90,11 @@ int run_heat(const deck::Deck& d, const Runtime& runtime, const RunOptions& opti
   if (d.boolean("output.hdf5")) {
     solvers::heat::HeatFileAttributes attributes;
     attributes.deck = d.source();
-    if (mesh_from_file(d)) {
-      attributes.mesh_file = mesh_file_path(d);
+    if (file) {
+      attributes.mesh_file = source.file;
     } else {
-      attributes.cells_x = d.integer("mesh.cells_x");
-      attributes.cells_y = d.integer("mesh.cells_y");
+      attributes.cells_x = source.rectangle.cells_x;
+      attributes.cells_y = source.rectangle.cells_y;
     }
     logging::info("wrote " + solvers::heat::write_heat_hdf5(dir, name, dm, r, attributes) + " (HDF5)");
   }

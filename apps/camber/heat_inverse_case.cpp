@@ -1,17 +1,9 @@
 #include "heat_inverse_case.hpp"
 
-#include "mesh_source.hpp"
-
-#include <algorithm>
-#include <cmath>
-#include <filesystem>
 #include <iomanip>
 #include <string>
-#include <vector>
 
 #include <camber/core/error.hpp>
-#include <camber/io/pvd_series.hpp>
-#include <camber/io/vtk_writer.hpp>
 #include <camber/core/log.hpp>
 #include <camber/mesh/deck_keys.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
@@ -20,41 +12,17 @@
 
 namespace camber::app {
 
-namespace fs = std::filesystem;
-
 namespace {
 
 void declare_inverse_schema(deck::Schema& s) {
-  declare_rectangle_mesh(s, "Every boundary marker is held at heat.boundary_temperature_K.");
+  mesh::rectangle_source_keys("Every boundary marker is held at heat.boundary_temperature_K.")
+      .declare(s.section("mesh", "The computational mesh: a rectangle generated here, or a file."));
   solvers::heat::declare_twin_experiment(s);
 }
 
 void validate_inverse(const deck::Deck& d) {
-  mesh::validate_mesh_file_keys(d, "mesh", {"cells_x", "cells_y"});
+  mesh::validate_rectangle_source_keys(d, "mesh");
   solvers::heat::validate_twin_experiment(d);
-}
-
-std::vector<double> exp_of(const std::vector<double>& m) {
-  std::vector<double> k(m.size());
-  std::transform(m.begin(), m.end(), k.begin(), [](double v) { return std::exp(v); });
-  return k;
-}
-
-void write_paraview(const std::string& dir, const std::string& name, const mesh::DistributedMesh& dm,
-                    const solvers::heat::ConductivityInverseResult& r, const std::vector<double>& sensor_cells) {
-  ScopedTimer timer("write_vtk");
-  const std::vector<double> kt = exp_of(r.true_m), kr = exp_of(r.recovered_m);
-  std::vector<double> err(kt.size());
-  for (size_t i = 0; i < kt.size(); ++i) err[i] = kr[i] - kt[i];
-  const io::UnstructuredPiece piece = dm.owned_piece({{"True conductivity [W/(m K)]", 1, kt},
-                                                      {"Recovered conductivity [W/(m K)]", 1, kr},
-                                                      {"Conductivity error [W/(m K)]", 1, err},
-                                                      {"Final temperature [K]", 1, r.final_temperature},
-                                                      {"Sensor", 1, sensor_cells}});
-  const std::string pvtu = io::write_pvtu(dir + "/" + io::series_file_name(name, 0), piece, dm.comm());
-  io::PvdSeries series(dir + "/" + name + ".pvd", dm.comm());
-  series.add(0.0, fs::path(pvtu).filename().string());
-  logging::info("wrote " + dir + "/" + name + ".pvd (ParaView: true and recovered conductivity)");
 }
 
 int run_inverse(const deck::Deck& d, const Runtime& runtime, const RunOptions&) {
@@ -63,7 +31,9 @@ int run_inverse(const deck::Deck& d, const Runtime& runtime, const RunOptions&) 
   mesh::DistributedMesh dm;
   {
     ScopedTimer timer("mesh");
-    dm = build_rectangle_or_file_distributed(d, comm);
+    dm = mesh::DistributedMesh(
+        mesh::build_mesh_chunk(d, "mesh", mesh::read_rectangle_source(d, "mesh"), comm, 2, "the heat problem"),
+        comm);
   }
   const solvers::heat::ConductivityInverseProblem p =
       solvers::heat::twin_problem(solvers::heat::read_twin_experiment(d), dm);
@@ -99,13 +69,9 @@ int run_inverse(const deck::Deck& d, const Runtime& runtime, const RunOptions&) 
     solvers::heat::write_inverse_history_csv(dir + "/" + name + "_history.csv", r);
     logging::info("wrote " + dir + "/" + name + "_history.csv");
   }
-  if (d.boolean("output.paraview")) {
-    std::vector<double> sensor(r.true_m.size(), 0.0);
-    solvers::heat::TransientHeat heat(dm, p.model);
-    const solvers::heat::SensorCells cells = solvers::heat::locate_sensors(heat, p.sensors);
-    for (index_t c : cells.cell) sensor[static_cast<size_t>(c)] = 1.0;
-    write_paraview(dir, name, dm, r, sensor);
-  }
+  if (d.boolean("output.paraview"))
+    logging::info("wrote " + solvers::heat::write_inverse_paraview(dir, name, dm, p, r) +
+                  " (ParaView: true and recovered conductivity)");
   return 0;
 }
 

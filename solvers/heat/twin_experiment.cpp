@@ -9,6 +9,9 @@
 
 #include <camber/core/atomic_file.hpp>
 #include <camber/core/error.hpp>
+#include <camber/core/timer.hpp>
+#include <camber/io/pvd_series.hpp>
+#include <camber/io/vtk_writer.hpp>
 #include <camber/parallel/collectives.hpp>
 
 namespace camber::solvers::heat {
@@ -85,6 +88,27 @@ void write_inverse_history_csv(const std::string& path, const ConductivityInvers
   for (size_t i = 0; i < r.objective_history.size(); ++i)
     csv << i + 1 << "," << r.objective_history[i] << "," << r.error_history[i] << "\n";
   write_file_atomically(path, csv.str());
+}
+
+std::string write_inverse_paraview(const std::string& dir, const std::string& name,
+                                   mesh::DistributedMesh& dm, const ConductivityInverseProblem& p,
+                                   const ConductivityInverseResult& r) {
+  ScopedTimer timer("write_vtk");
+  std::vector<double> kt(r.true_m.size()), kr(r.recovered_m.size()), err(kt.size()), sensor(kt.size(), 0.0);
+  std::transform(r.true_m.begin(), r.true_m.end(), kt.begin(), [](double m) { return std::exp(m); });
+  std::transform(r.recovered_m.begin(), r.recovered_m.end(), kr.begin(), [](double m) { return std::exp(m); });
+  for (size_t i = 0; i < kt.size(); ++i) err[i] = kr[i] - kt[i];
+  const TransientHeat heat(dm, p.model);
+  for (index_t c : locate_sensors(heat, p.sensors).cell) sensor[static_cast<size_t>(c)] = 1.0;
+  const io::UnstructuredPiece piece = dm.owned_piece({{"True conductivity [W/(m K)]", 1, kt},
+                                                      {"Recovered conductivity [W/(m K)]", 1, kr},
+                                                      {"Conductivity error [W/(m K)]", 1, err},
+                                                      {"Final temperature [K]", 1, r.final_temperature},
+                                                      {"Sensor", 1, sensor}});
+  const std::string pvtu = io::write_pvtu(dir + "/" + io::series_file_name(name, 0), piece, dm.comm());
+  io::PvdSeries series(dir + "/" + name + ".pvd", dm.comm());
+  series.add(0.0, std::filesystem::path(pvtu).filename().string());
+  return series.path();
 }
 
 }  // namespace camber::solvers::heat

@@ -15,6 +15,7 @@
 ///   const solvers::heat::ConductivityInverseProblem p = solvers::heat::twin_problem(t, dm);  // collective
 ///   const solvers::heat::ConductivityInverseResult r = solvers::heat::run_conductivity_inverse(dm, p);
 ///   if (rank == 0) solvers::heat::write_inverse_history_csv("out/case_history.csv", r);
+///   solvers::heat::write_inverse_paraview("out", "case", dm, p, r);   // out/case.pvd
 /// @endcode
 #pragma once
 
@@ -73,5 +74,14 @@ ConductivityInverseProblem twin_problem(const TwinExperiment& t, const mesh::Dis
 /// evaluation,objective,k_error per evaluation, written atomically (call
 /// it on one rank; the parent folder is created).
 void write_inverse_history_csv(const std::string& path, const ConductivityInverseResult& r);
+
+/// The ParaView series `<dir>/<name>.pvd` of one step over the owned cells
+/// of `dm`: the true and the recovered conductivity k = exp(m) and their
+/// difference (W/(m K)), the final temperature (K), and Sensor: 1 in the
+/// cells that hold a sensor of `p`, else 0. Returns the .pvd's path.
+/// Collective.
+std::string write_inverse_paraview(const std::string& dir, const std::string& name,
+                                   mesh::DistributedMesh& dm, const ConductivityInverseProblem& p,
+                                   const ConductivityInverseResult& r);
 
 }  // namespace camber::solvers::heat

@@ -6,11 +6,16 @@
 // the grid's keys) declares a default MeshSource's values and reads both
 // kinds, paths from the deck's folder; its checks and the deck's build of
 // a file source reject at mesh.file or the generator key, at its line.
+// The rectangle source's table declares RectangleSettings' defaults with
+// the caller's notes in its help, reads either kind, and the deck's build
+// rejects a rectangle's fault at the key of the member.
 #include <gtest/gtest.h>
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <camber/deck/deck.hpp>
 #include <camber/deck/schema.hpp>
@@ -221,6 +226,55 @@ TEST(MeshSourceDeckKeys, TheDecksBuildRejectsAFileAtMeshFile) {
     mesh::build_mesh_chunk(naca, "mesh", mesh::read_mesh_source(naca, "mesh"), comm, 2, "x");
   });
   EXPECT_CONTAINS(m, "m.yaml:2:9: 'mesh.naca' = '2400': '2400' is not a NACA 4-digit designation");
+}
+
+deck::Schema rectangle_schema() {
+  deck::Schema s;
+  mesh::rectangle_source_keys("Markers get T = 0.", "; also L{}")
+      .declare(s.section("mesh", "Mesh."));
+  return s;
+}
+
+TEST(RectangleSourceDeckKeys, DefaultsAreTheStructsAndNotesGoIntoTheHelp) {
+  const deck::Schema s = rectangle_schema();
+  const deck::Section& m = *s.find_section("mesh");
+  const mesh::RectangleSettings r;
+  EXPECT_EQ(m.find_key("generate")->default_text(), "rectangle");
+  EXPECT_EQ(m.find_key("generate")->choices, (std::vector<std::string>{"rectangle", "file"}));
+  EXPECT_NE(m.find_key("generate")->doc.find("file: read mesh.file. Markers get T = 0. The cells"),
+            std::string::npos) << m.find_key("generate")->doc;
+  EXPECT_EQ(m.find_key("cells_x")->default_text(), deck::value_text(std::int64_t{r.cells_x}));
+  EXPECT_EQ(m.find_key("cells_y")->default_text(), deck::value_text(std::int64_t{r.cells_y}));
+  EXPECT_EQ(m.find_key("length_x_m")->default_text(), deck::value_text(r.length_x_m));
+  EXPECT_EQ(m.find_key("length_y_m")->doc, "Domain length along y, in metres (rectangle); also Ly.");
+  EXPECT_EQ(m.find_key("file")->default_text(), "");
+}
+
+TEST(RectangleSourceDeckKeys, ADeckReadsEitherKindAndTheBuildRejectsAtTheKey) {
+  const deck::Deck r = deck::parse_deck("mesh:\n  cells_x: 6\n  length_y_m: 2.0\n", "cases/h.yaml",
+                                        rectangle_schema());
+  mesh::MeshSource a = mesh::read_rectangle_source(r, "mesh");
+  EXPECT_EQ(a.kind, mesh::MeshSourceKind::rectangle);
+  EXPECT_EQ(a.rectangle.cells_x, 6);
+  EXPECT_EQ(a.rectangle.cells_y, mesh::RectangleSettings{}.cells_y);
+  EXPECT_EQ(a.rectangle.length_y_m, 2.0);
+  EXPECT_EQ(mesh::build_mesh_chunk(r, "mesh", a, MPI_COMM_WORLD, 2, "x").n_global_cells, 6 * 64);
+  a.rectangle.cells_x = 0;  // past the deck's range: rejected at the member's key
+  EXPECT_CONTAINS(camber::test::bad_input_message(
+                      [&] { mesh::build_mesh_chunk(r, "mesh", a, MPI_COMM_WORLD, 2, "x"); }),
+                  "h.yaml:2:12: 'mesh.cells_x' = 6: 0 cells; at least 1");
+  const deck::Deck f = deck::parse_deck("mesh:\n  generate: file\n  file: plate.su2\n", "cases/h.yaml",
+                                        rectangle_schema());
+  const mesh::MeshSource b = mesh::read_rectangle_source(f, "mesh");
+  EXPECT_EQ(b.kind, mesh::MeshSourceKind::file);
+  EXPECT_EQ(b.file, "cases/plate.su2");
+  const deck::Deck both = deck::parse_deck("mesh:\n  generate: file\n  file: p.su2\n  cells_y: 8\n",
+                                           "h.yaml", rectangle_schema());
+  EXPECT_CONTAINS(camber::test::bad_input_message([&] { mesh::validate_rectangle_source_keys(both, "mesh"); }),
+                  "h.yaml:4:12: 'mesh.cells_y' = 8: only shapes a generated mesh");
+  const deck::Deck lengths = deck::parse_deck("mesh:\n  generate: file\n  file: p.su2\n  length_x_m: 2.0\n",
+                                              "h.yaml", rectangle_schema());
+  EXPECT_EQ(camber::test::bad_input_message([&] { mesh::validate_rectangle_source_keys(lengths, "mesh"); }), "");
 }
 
 }  // namespace

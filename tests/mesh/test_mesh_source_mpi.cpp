@@ -1,7 +1,10 @@
 // mesh::build_mesh, build_mesh_chunk and build_distributed_mesh at 1, 2 and
 // 4 ranks: a generated source is mesh::airfoil_grid of the same settings,
 // node for node; a file source (a grid written here by mesh::write_su2) is
-// the reader's mesh of that file; the ranks' chunks split the cells into
+// the reader's mesh of that file; a rectangle source is a 6 x 4 grid of
+// [0, 3] x [0, 2] (24 cells of area 1/4 summing to 6; markers left and
+// right of 4 faces, bottom and top of 6, each side's faces summing to its
+// length); the ranks' chunks split the cells into
 // contiguous ranges in rank order that, gathered, are the whole mesh's
 // cells; the distributed mesh owns every global cell exactly once. A bad
 // source is bad_input naming the member on every rank.
@@ -15,10 +18,12 @@
 #include <fstream>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <camber/core/error.hpp>
 #include <camber/mesh/airfoil_grid.hpp>
+#include <camber/mesh/geometry.hpp>
 #include <camber/mesh/mesh_source.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/mesh/su2_writer.hpp>
@@ -164,6 +169,44 @@ TEST(MeshSource, AFileSourceIsTheReadersMeshReadInChunks) {
   expect_same_mesh(mesh::build_mesh(s, world()), want);
   expect_chunks_of(mesh::build_mesh_chunk(s, world()), want);
   expect_every_cell_owned_once(mesh::build_distributed_mesh(s, world()), want.n_cells());
+}
+
+TEST(MeshSource, ARectangleSourceIsItsGridOfExactCellsAndSides) {
+  mesh::MeshSource s;
+  s.kind = mesh::MeshSourceKind::rectangle;
+  s.rectangle = {6, 4, 3.0, 2.0};
+  const mesh::Mesh m = mesh::build_mesh(s, world());
+  ASSERT_EQ(m.n_cells(), 24);
+  EXPECT_EQ(m.n_nodes(), 7 * 5);
+  const auto g = mesh::compute_geometry(m);
+  const auto volume = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.cell_volume);
+  double area = 0.0;
+  for (std::size_t c = 0; c < volume.extent(0); ++c) {
+    EXPECT_NEAR(volume(c), 0.25, 1e-15) << c;
+    area += volume(c);
+  }
+  EXPECT_NEAR(area, 6.0, 1e-14);
+  const auto face_area = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), g.face_area);
+  for (const auto& [name, faces, length] :
+       {std::tuple{"left", 4, 2.0}, std::tuple{"right", 4, 2.0}, std::tuple{"bottom", 6, 3.0},
+        std::tuple{"top", 6, 3.0}}) {
+    const int k = m.marker_index(name);
+    ASSERT_GE(k, 0) << name;
+    const mesh::Marker& mk = m.markers()[static_cast<std::size_t>(k)];
+    EXPECT_EQ(mk.n_faces(), faces) << name;
+    const auto f = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mk.faces);
+    double sum = 0.0;
+    for (std::size_t i = 0; i < f.extent(0); ++i) sum += face_area(f(i));
+    EXPECT_NEAR(sum, length, 1e-14) << name;
+  }
+  expect_same_mesh(m, mesh::rectangle(6, 4, 3.0, 2.0));
+  expect_chunks_of(mesh::build_mesh_chunk(s, world()), m);
+  expect_every_cell_owned_once(mesh::build_distributed_mesh(s, world()), 24);
+
+  s.rectangle.cells_y = 0;
+  EXPECT_CONTAINS(bad_input_on_every_rank(s), "mesh source: rectangle.cells_y: 0 cells; at least 1");
+  s.rectangle = {6, 4, 3.0, -2.0};
+  EXPECT_CONTAINS(bad_input_on_every_rank(s), "mesh source: rectangle.length_y_m: -2 m; must be > 0");
 }
 
 TEST(MeshSource, BadSourcesAreBadInputNamingTheMemberOnEveryRank) {

@@ -2,7 +2,8 @@
 // fields against their formula, the sensor grid at the strips' centres of
 // the global bounding box whatever the partition, the problem's fields,
 // bounds and tolerances as the settings give them, bad settings refused,
-// and the history file's rows.
+// the history file's rows, and the ParaView series of a result: one step
+// whose file lists the five cell fields.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include <camber/core/error.hpp>
+#include <camber/io/pvd_series.hpp>
 #include <camber/mesh/generators.hpp>
 #include <camber/solvers/heat/twin_experiment.hpp>
 
@@ -104,6 +106,28 @@ TEST(TwinExperiment, HistoryFileHoldsEveryEvaluation) {
   ASSERT_EQ(rows.size(), 3u);
   for (size_t i = 0; i < 3; ++i)
     EXPECT_EQ(rows[i], (std::vector<double>{double(i + 1), r.objective_history[i], r.error_history[i]}));
+}
+
+TEST(TwinExperiment, TheParaViewSeriesHoldsTheFieldsOfAResult) {
+  const std::filesystem::path dir = test::scratch_dir("twin_experiment_out", "paraview");
+  mesh::DistributedMesh dm(mesh::rectangle(8, 8, 1.0, 1.0), test::world());
+  heat::TwinExperiment t;
+  t.sensors_x = t.sensors_y = 2;
+  const heat::ConductivityInverseProblem p = heat::twin_problem(t, dm);
+  heat::ConductivityInverseResult r;
+  const size_t n = static_cast<size_t>(dm.n_owned_cells());
+  r.true_m.assign(n, std::log(2.0));
+  r.recovered_m.assign(n, std::log(1.5));
+  r.final_temperature.assign(n, 0.25);
+  const std::string pvd = heat::write_inverse_paraview(dir.string(), "inverse", dm, p, r);
+  EXPECT_EQ(pvd, dir.string() + "/inverse.pvd");
+  MPI_Barrier(test::world());
+  const std::string pvtu = test::read_text(dir / (camber::io::series_file_name("inverse", 0) + ".pvtu"));
+  for (const char* field : {"True conductivity [W/(m K)]", "Recovered conductivity [W/(m K)]",
+                            "Conductivity error [W/(m K)]", "Final temperature [K]", "Sensor"})
+    EXPECT_NE(pvtu.find(std::string("Name=\"") + field + "\""), std::string::npos) << field;
+  EXPECT_NE(test::read_text(dir / "inverse.pvd").find(camber::io::series_file_name("inverse", 0) + ".pvtu"),
+            std::string::npos);
 }
 
 }  // namespace
