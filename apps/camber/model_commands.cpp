@@ -92,7 +92,8 @@ int command_quantize(const QuantizeOptions& o, const Runtime& runtime) {
   const std::unique_ptr<nn::io::Model> m = load_everywhere(o.model, comm);
   const nn::Surrogate& f = m->surrogate;
   const nn::io::Int8Model q = nn::io::quantize_file(*m, o.data, o.output, o.calibration_rows, comm);
-  const auto before = fs::file_size(o.model), after = fs::file_size(o.output);
+  // A registry reference is measured by the file it names.
+  const auto before = fs::file_size(nn::registry::resolve_model_path(o.model)), after = fs::file_size(o.output);
   logging::info(CAMBER_MSG("quantize: " << o.model << " -> " << o.output << " (int8 weights per output "
                                         << "channel, int8 layer inputs calibrated on " << q.calibration_rows
                                         << " rows of " << o.data << ")"));

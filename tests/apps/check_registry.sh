@@ -2,7 +2,8 @@
 # usage: check_registry.sh CAMBER WRITE_TEST_MODELS
 # camber models: register, list, show, promote, diff and remove through the
 # command line; a registry reference (NAME@VERSION, NAME@STAGE) wherever a
-# model file goes (model-info, infer: the same predictions as the file);
+# model file goes (model-info, infer: the same predictions as the file;
+# quantize: the size of the file the reference names);
 # bad references exit 2 saying what the registry has. Then kill -9 at
 # random instants during registrations and promotions: afterwards the index
 # opens, every entry's file is there with the SHA-256 it is stored under
@@ -41,6 +42,9 @@ printf 'mach,alpha_deg [deg]\n0.5,1\n0.7,2.5\n' > in.csv
 "$camber" infer naca@prod in.csv -o by_ref.csv > /dev/null 2>&1 &&
   "$camber" infer models/m2.h5 in.csv -o by_file.csv > /dev/null 2>&1 || { echo "FAIL: infer"; exit 1; }
 cmp by_ref.csv by_file.csv || { echo "FAIL: naca@prod predicts otherwise than its file"; exit 1; }
+# quantize measures the file a reference names (the size before and after).
+ok "quantize: file $(stat -c %s models/m2.h5) -> [0-9]* bytes" \
+  "$camber" quantize naca@prod models/data.h5 -o int8.h5
 expect_bad "has no naca@7. it has naca@1 (dev), naca@2 (prod)" "$camber" models promote naca@7 prod
 expect_bad "naca@2 is in prod. promote another version to prod first" "$camber" models remove naca@2
 expect_bad "has no naca@9" "$camber" model-info naca@9

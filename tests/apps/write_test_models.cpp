@@ -1,13 +1,17 @@
 // Writes K model files, DIR/m1.h5 .. DIR/mK.h5 (different weights, cards
-// naming epochs = k; two hidden layers of WIDTH, default 16), for the
-// registry's command-line tests.
+// naming epochs = k; two hidden layers of WIDTH, default 16), and
+// DIR/data.h5, 16 rows of the models' columns (for commands that take a
+// data set: quantize), for the registry's command-line tests.
 //   write_test_models DIR K [WIDTH]
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <camber/core/runtime.hpp>
+#include <camber/core/tensor.hpp>
+#include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/model_file.hpp>
 
 int main(int argc, char** argv) {
@@ -41,5 +45,14 @@ int main(int argc, char** argv) {
     c.validation_rmse = {1e-3 / i, 1e-4 / i, 2e-4 / i};
     nn::io::save_model(dir + "/m" + std::to_string(i) + ".h5", s, c);
   }
+  std::vector<double> x, y;
+  for (int r = 0; r < 16; ++r) {
+    const double mach = 0.4 + 0.02 * r, alpha = -1.0 + 0.25 * r;
+    x.insert(x.end(), {mach, alpha});
+    y.insert(y.end(), {0.1 * alpha, 0.01 + 0.001 * alpha * alpha, -0.01 * alpha});
+  }
+  nn::io::write_dataset(dir + "/data.h5", camber::Tensor::from_host({16, 2}, x),
+                        camber::Tensor::from_host({16, 3}, y), {{"mach", "alpha_deg"}, {"", "deg"}},
+                        {{"CL", "CD", "CM"}, {"", "", ""}}, runtime.comm());
   return 0;
 }
