@@ -13,6 +13,7 @@
 #include <camber/solvers/petsc/petsc_handle.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 
+#include "detail/discretization_kernels.hpp"
 #include "detail/first_order_matrix.hpp"
 
 namespace camber::solvers::euler {
@@ -108,7 +109,8 @@ void Adjoint::make_ksp(petsc::KspHandle& ksp, bool direct, bool fallback) const 
 
 void Adjoint::linearize(Tensor& U) {
   jacobian_.assemble(*disc_, U);
-  if (first_order_) first_order_->assemble(disc_->face_jacobians(U), {});
+  if (first_order_)
+    first_order_->assemble(detail::DiscretizationKernels::face_jacobians(*disc_, U), {});
   make_ksp(ksp_, options_.direct, false);
   lu_ = petsc::KspHandle();
   force_partials_ = jacobian_.force_partials(*disc_, U);

@@ -39,16 +39,24 @@
 ///   Tensor R = disc.residual(U);                  // halo exchange inside
 ///   euler::Forces f = disc.forces(U);             // CL, CD, CM (all ranks)
 ///
-/// Derivatives: the face kernels, gradients, limiter and reconstruction are
-/// templates on the scalar, so residual_and_tangent() gives R and the exact
-/// directional derivative (dR/dU) V with one Dual<double, 1> evaluation, at
-/// either order (with a frozen limiter: the derivative with phi fixed).
-/// face_jacobians() gives the exact n_vars x n_vars blocks dF/dU_L, dF/dU_R
-/// of the first-order fluxes from ad::jacobian: assembled, they are the exact
-/// Jacobian of the first-order residual (the Newton matrix of
-/// solvers/euler/pseudo_transient_newton.hpp at order 1, its preconditioner at order
-/// 2). At the kinks of |.|, min and max in the fluxes and the limiter the
-/// conventions of autodiff/dual.hpp apply.
+/// Which Jacobian to take, and where:
+///
+///   the matrix-free product (dR/dU) V   residual_and_tangent() below
+///   the assembled exact dR/dU           ExactJacobian (solvers/euler/exact_jacobian.hpp)
+///   sensitivities of CL, CD, CM         Adjoint (solvers/euler/adjoint.hpp) for the
+///                                       flow's parameters, ShapeDerivative
+///                                       (solvers/euler/shape_derivative.hpp) for the
+///                                       node coordinates
+///
+/// The face kernels, gradients, limiter and reconstruction are templates on
+/// the scalar, so residual_and_tangent() gives R and the exact directional
+/// derivative (dR/dU) V with one Dual<double, 1> evaluation, at either order
+/// (with a frozen limiter: the derivative with phi fixed). At the kinks of
+/// |.|, min and max in the fluxes and the limiter the conventions of
+/// autodiff/dual.hpp apply. The building blocks those classes assemble from
+/// (first-order face blocks, colouring columns, the stencil assembly) are
+/// private; the library's assemblers reach them through
+/// solvers/euler/detail/discretization_kernels.hpp.
 ///
 ///   euler::SpatialOptions second;  second.order = 2;   // Wang's limiter, the default
 ///   euler::Discretization disc2(dm, flow, conditions, euler::FluxScheme::roe, second);
@@ -67,11 +75,8 @@
 ///
 /// 3-D meshes (5 variables per cell; shapes {n_local, 5}): the residual at
 /// either order with every limiter and boundary condition, its tangent,
-/// the gradients and limiter (live, frozen or set), the first-order face
-/// Jacobians, the stencil-assembled exact Jacobian (jacobian_by_stencil) and
-/// the forces, the colouring Jacobians (residual_block_columns,
-/// force_block_columns) and the node-coordinate derivatives
-/// (shape_block_columns), so the adjoint and the shape derivative too. The
+/// the gradients and limiter (live, frozen or set), the forces, and every
+/// Jacobian above, so the adjoint and the shape derivative too. The
 /// far-field vortex is 2-D only (a bad_input error).
 #pragma once
 
@@ -93,31 +98,25 @@
 
 namespace camber::solvers::euler {
 
+namespace detail {
+class DiscretizationKernels;
+}
+
+// The steady Euler residual on a distributed mesh and what is evaluated
+// beside it (forces, gradients, limiter), grouped below by use. Its
+// Jacobian: the assembled exact dR/dU is ExactJacobian's
+// (solvers/euler/exact_jacobian.hpp), the matrix-free product (dR/dU) V is
+// residual_and_tangent(), and the adjoint and the shape derivative are
+// Adjoint's and ShapeDerivative's (adjoint.hpp, shape_derivative.hpp).
 class Discretization {
  public:
-  // The mesh's dimension (2 or 3) and the conserved variables per cell,
-  // dim + 2: (rho, rho u, rho v[, rho w], rho E).
-  int dim() const noexcept { return dim_; }
-  int n_vars() const noexcept { return dim_ + 2; }
-  // What 3-D meshes do not have yet (see the file comment): an error naming
-  // `what` when the mesh is 3-D.
-  void require_2d(const char* what) const;
+  // ---- Construction and copies
 
   // spatial.order == 2 makes the residual second order (see the header
   // comment); the default is the first-order scheme.
   Discretization(mesh::DistributedMesh& dm, const FlowConditions& flow,
                  const std::vector<BoundaryCondition>& conditions,
                  FluxScheme scheme = FluxScheme::roe, const SpatialOptions& spatial = {});
-
-  const FlowConditions& flow() const noexcept { return flow_; }
-  const IdealGas& gas() const noexcept { return gas_; }
-  mesh::DistributedMesh& mesh() const noexcept { return *dm_; }
-  const mesh::Geometry& geometry() const noexcept { return geometry_; }
-  index_t n_owned() const noexcept { return n_owned_; }
-  // The reconstruction (its stencils: neighbour lists of the owned cells).
-  const Reconstruction& reconstruction() const noexcept { return reconstruction_; }
-  index_t n_local() const noexcept { return n_local_; }
-  const SpatialOptions& spatial() const noexcept { return spatial_; }
   // This discretization at first order: a copy sharing the mesh, geometry
   // and layout (Views), for first-order start-up steps and preconditioners.
   Discretization first_order() const;
@@ -125,7 +124,12 @@ class Discretization {
   // of attack, gas, reference quantities): a copy sharing the mesh,
   // geometry, layout and frozen limiter. For sensitivities to them.
   Discretization with_flow(const FlowConditions& flow) const;
+  const FlowConditions& flow() const noexcept { return flow_; }
+  const IdealGas& gas() const noexcept { return gas_; }
   FluxScheme scheme() const noexcept { return scheme_; }
+  const SpatialOptions& spatial() const noexcept { return spatial_; }
+
+  // ---- State and residual
 
   // The free stream in every local cell, shape {n_local, n_vars()}.
   Tensor free_stream_field() const;
@@ -146,69 +150,16 @@ class Discretization {
   // Fills U's ghost rows first (collective).
   Tensor residual(Tensor& U) const;
   // R(U) and (dR/dU) V in one Dual evaluation; fills the ghost rows of U
-  // and V (collective).
+  // and V (collective). The matrix-free Jacobian product; the assembled
+  // matrix is ExactJacobian's.
   void residual_and_tangent(Tensor& U, Tensor& V, Tensor& R, Tensor& dR) const;
 
-  // Compressed block columns of dR/dU, the product of the exact Jacobian
-  // with the seed matrix of a column colouring (what ExactJacobian
-  // assembles from): with S the local cells where seeded(c) != 0,
-  //
-  //   D[c, i, j] = sum over s in S of dR_{c,i} / dU_{s,j},   c owned,
-  //
-  // from one Dual<double, n_vars> evaluation of the residual (either order;
-  // with a frozen limiter, phi fixed). R is the residual at U. Shapes
-  // {n_local, n_vars} and {n_local, n_vars, n_vars}, ghost rows 0. Fills U's ghost rows; `seeded`
-  // must mark a ghost cell exactly when its owner marks it (a colouring of
-  // global cells), because derivatives arrive through halo exchanges
-  // (collective).
-  void residual_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded, Tensor& R,
-                              Tensor& D) const;
-  // The exact Jacobian dR/dU (either order; live, frozen or no limiter) by
-  // the chain rule through the reconstruction, cell by cell ("stencil
-  // assembly", solvers/euler/stencil_jacobian.cpp): for every owned cell c
-  // and face f of c, the flux's derivative through c's face state,
-  //
-  //   dF_f/dU_m = dF_f/dW_f,c  dW_f,c/dW_m  dW_m/dU_m,   m in M(c),
-  //
-  // with M(c) = c and its reconstruction neighbours (c alone at first
-  // order), enters the rows of f's two cells. visit(row, n, cols, blocks)
-  // receives the blocks of one row and the n columns M(c) (local cell ids;
-  // blocks: n row-major n_vars x n_vars blocks, the terms of
-  // dR_row/dU_cols[i]); it is
-  // called for the row of every owned cell and, per face of it, for the
-  // row of the cell across (which may be a ghost: its owner must receive
-  // the terms, e.g. by PETSc's ADD_VALUES). Summed over the visits of all
-  // ranks, each owned row is the exact Jacobian's, to round-off the blocks
-  // residual_block_columns gives. Fills U's ghost rows (collective).
-  using BlockVisitor =
-      std::function<void(index_t row, index_t n, const index_t* cols, const double* blocks)>;
-  void jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) const;
-  // The same compression for the wall force of each owned cell: F[c, m, j]
-  // = sum over s in S of dG_{c,m} / dU_{s,j}, with G_c the nondimensional
-  // pitch-plane load of cell c's wall faces (the terms forces() sums):
-  // (f_x, f_y, m_z) in 2-D, (f_x, f_z, m_y) in 3-D, moments about
-  // moment_point; shape {n_owned, 3, n_vars}. The objective
-  // gradient of the adjoint is a weighted sum of these (collective: fills
-  // ghost rows of a copy of U).
-  Tensor force_block_columns(const Tensor& U, const Kokkos::View<const int*>& seeded) const;
-  // Compressed columns of the derivatives with respect to node
-  // coordinates (the shape derivative's building block): with S the local
-  // nodes where seeded_nodes(n) != 0 (a colouring of global nodes: a ghost
-  // node marked as its other copies are),
-  //
-  //   DR[c, i, d] = sum over s in S of dR_{c,i} / dx_{s,d}   ({n_local, n_vars, dim})
-  //   DF[c, m, d] = sum over s in S of dG_{c,m} / dx_{s,d}   ({n_owned, 3, dim})
-  //
-  // at fixed U, G_c the wall force and moment of owned cell c as in
-  // force_block_columns; from one Dual<double, dim> evaluation of the
-  // geometry, the stencil, the residual and the wall forces. Fills U's
-  // ghost rows (collective).
-  void shape_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded_nodes, Tensor& DR,
-                           Tensor& DF) const;
-  // Weights w such that (CL, CD, CM) = w . G summed over the wall, G the
-  // pitch-plane load (f_x, f_y, m_z) in 2-D, (f_x, f_z, m_y) in 3-D: row 0
-  // CL, row 1 CD, row 2 CM.
-  std::array<std::array<double, 3>, 3> force_coefficient_weights() const;
+  // Sum over the faces of each owned cell of (|u.n^| + c) |n|: the
+  // convective spectral radius, for local time steps dt = CFL V / that.
+  // Shape {n_owned}. U's ghost rows must be current.
+  Tensor spectral_radius(const Tensor& U) const;
+
+  // ---- Gradients and limiter
 
   // Least-squares gradients of the primitive variables (rho, u, v[, w], p),
   // unlimited, shape {n_local, n_vars(), dim()}: [c, k, d] = dW_k/dx_d,
@@ -233,16 +184,7 @@ class Discretization {
   void unfreeze_limiter();
   bool limiter_frozen() const noexcept { return spatial_.freeze_limiter; }
 
-  // dF/dU_L and dF/dU_R of every face flux (face f of the local mesh in
-  // [0, n_owned_faces)), shape {n_faces, 4, 8}: [.., 0:4] for U_L and
-  // [.., 4:8] for U_R (zero on boundary faces, whose flux depends on U_L
-  // only). U's ghost rows must be current.
-  Tensor face_jacobians(const Tensor& U) const;
-
-  // Sum over the faces of each owned cell of (|u.n^| + c) |n|: the
-  // convective spectral radius, for local time steps dt = CFL V / that.
-  // Shape {n_owned}. U's ghost rows must be current.
-  Tensor spectral_radius(const Tensor& U) const;
+  // ---- Forces and surface output
 
   // CL, CD, CM from the wall pressure, summed over ranks (collective). First
   // order: the wall cell's pressure; second order: the reconstructed
@@ -250,12 +192,31 @@ class Discretization {
   // fallback as the residual; U's ghost rows are read from a halo-filled
   // copy, U itself is not touched).
   Forces forces(const Tensor& U) const;
+  // Weights w such that (CL, CD, CM) = w . G summed over the wall, G the
+  // pitch-plane load (f_x, f_y, m_z) in 2-D, (f_x, f_z, m_y) in 3-D: row 0
+  // CL, row 1 CD, row 2 CM.
+  std::array<std::array<double, 3>, 3> force_coefficient_weights() const;
   // The pressure at every boundary face as forces() takes it at the walls
   // (the boundary cell's at first order, reconstructed at the face midpoint
   // at second): shape {n_faces}, 0 on interior faces. What a surface Cp
   // plot should show. Collective (a halo-filled copy of U).
   Tensor wall_face_pressures(const Tensor& U) const;
 
+  // ---- Mesh layout
+
+  // The mesh's dimension (2 or 3) and the conserved variables per cell,
+  // dim + 2: (rho, rho u, rho v[, rho w], rho E).
+  int dim() const noexcept { return dim_; }
+  int n_vars() const noexcept { return dim_ + 2; }
+  // What 3-D meshes do not have yet (see the file comment): an error naming
+  // `what` when the mesh is 3-D.
+  void require_2d(const char* what) const;
+  mesh::DistributedMesh& mesh() const noexcept { return *dm_; }
+  const mesh::Geometry& geometry() const noexcept { return geometry_; }
+  index_t n_owned() const noexcept { return n_owned_; }
+  index_t n_local() const noexcept { return n_local_; }
+  // The reconstruction (its stencils: neighbour lists of the owned cells).
+  const Reconstruction& reconstruction() const noexcept { return reconstruction_; }
   // Faces [0, n_owned_faces) of the local mesh: left/right cell (right -1
   // on the boundary) and, for boundary faces, the BoundaryKind as int.
   const Kokkos::View<index_t*>& face_left() const noexcept { return face_left_; }
@@ -264,6 +225,22 @@ class Discretization {
   index_t n_faces() const noexcept { return n_faces_; }
 
  private:
+  // The Jacobian building blocks of the library's assemblers (Newton
+  // matrix, ExactJacobian, Adjoint, ShapeDerivative), documented in and
+  // reached through detail::DiscretizationKernels
+  // (solvers/euler/detail/discretization_kernels.hpp; the stencil assembly
+  // is defined in stencil_jacobian.cpp).
+  friend class detail::DiscretizationKernels;
+  Tensor face_jacobians(const Tensor& U) const;
+  void residual_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded, Tensor& R,
+                              Tensor& D) const;
+  Tensor force_block_columns(const Tensor& U, const Kokkos::View<const int*>& seeded) const;
+  void shape_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded_nodes, Tensor& DR,
+                           Tensor& DF) const;
+  // visit(row, n, cols, blocks) of the stencil assembly.
+  using BlockVisitor =
+      std::function<void(index_t row, index_t n, const index_t* cols, const double* blocks)>;
+
   // Face fluxes of the first-order scheme (U: conserved, ghost rows
   // current), with face normals in G (double, or Dual for node-coordinate
   // derivatives).
@@ -315,7 +292,7 @@ class Discretization {
   template <int Dim>
   void shape_block_columns_in(Tensor& U, const Kokkos::View<const int*>& seeded_nodes,
                               Tensor& DR, Tensor& DF) const;
-  // jacobian_by_stencil in Dim dimensions (stencil_jacobian.cpp).
+  // The stencil assembly in Dim dimensions (stencil_jacobian.cpp).
   template <int Dim>
   void stencil_blocks(Tensor& U, const BlockVisitor& visit) const;
   // forces() in Dim dimensions, with W and L as limited_gradients gives

@@ -7,6 +7,7 @@
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_numbering.hpp>
 
+#include "detail/discretization_kernels.hpp"
 #include "detail/owned_stencils.hpp"
 
 namespace camber::solvers::euler {
@@ -101,8 +102,9 @@ void ExactJacobian::assemble(const Discretization& disc, Tensor& U,
   // added, none inserted.
   std::vector<PetscInt> cols;
   std::vector<PetscScalar> values;
-  disc.jacobian_by_stencil(U, [&](index_t row, index_t n, const index_t* local_cols,
-                                  const double* blocks) {
+  detail::DiscretizationKernels::jacobian_by_stencil(disc, U, [&](index_t row, index_t n,
+                                                                   const index_t* local_cols,
+                                                                   const double* blocks) {
     cols.resize(static_cast<size_t>(n));
     for (index_t i = 0; i < n; ++i)
       cols[static_cast<size_t>(i)] = pattern_->block[static_cast<size_t>(local_cols[i])];
@@ -141,7 +143,7 @@ void ExactJacobian::assemble_by_colouring(const Discretization& disc, Tensor& U,
     Kokkos::parallel_for(
         "euler::jacobian_seed", Kokkos::RangePolicy<>(0, n_local_),
         KOKKOS_LAMBDA(const index_t c) { seeded(c) = color(c) == k ? 1 : 0; });
-    disc.residual_block_columns(U, seeded, R, D);
+    detail::DiscretizationKernels::residual_block_columns(disc, U, seeded, R, D);
     const auto dh = D.host();
     for (const auto& [c, col] : pattern_->entries[static_cast<size_t>(k)]) {
       const PetscInt row = pattern_->block[static_cast<size_t>(c)];
@@ -186,7 +188,7 @@ ExactJacobian::ForcePartials ExactJacobian::force_partials(const Discretization&
     Kokkos::parallel_for(
         "euler::gradient_seed", Kokkos::RangePolicy<>(0, n_local_),
         KOKKOS_LAMBDA(const index_t c) { seeded(c) = color(c) == k ? 1 : 0; });
-    const Tensor F = disc.force_block_columns(U, seeded);
+    const Tensor F = detail::DiscretizationKernels::force_block_columns(disc, U, seeded);
     const auto fh = F.host();
     for (const auto& [c, col] : pattern_->entries[static_cast<size_t>(k)]) {
       const double* f = &fh(c * 3 * nv);

@@ -14,14 +14,16 @@
 /// of one colour, gives every block of that colour at once:
 ///
 /// @code
-///   D = sum over j of colour k of  dR/dU_j        (Discretization::residual_block_columns)
+///   D = sum over j of colour k of  dR/dU_j        (one Dual residual evaluation)
 ///   J(c, j) = D(c)   for the one j of colour k in S(c)
 /// @endcode
 ///
 /// assemble() builds the same matrix without the colouring's residual
 /// sweeps: the chain rule through each cell's reconstruction
-/// (Discretization::jacobian_by_stencil); assemble_by_colouring() keeps the
-/// colouring, which the tests compare it with.
+/// (solvers/euler/stencil_jacobian.cpp); assemble_by_colouring() keeps the
+/// colouring, which the tests compare it with. Both assemble from building
+/// blocks of Discretization that are not public
+/// (solvers/euler/detail/discretization_kernels.hpp).
 ///
 /// The sparsity is built where the mesh lies (each rank sends the blocks
 /// its owned cells' reconstructions put into other ranks' rows) and the
@@ -95,7 +97,7 @@ class ExactJacobian {
   /// Assembles dR/dU of disc's residual at U (either order; disc must be the
   /// discretization this was built for, or a copy of it such as one with a
   /// frozen limiter) by the chain rule through the reconstruction, cell by
-  /// cell (Discretization::jacobian_by_stencil). With `shift` (one value per
+  /// cell (the stencil assembly). With `shift` (one value per
   /// owned cell), adds shift[c] to the n_vars diagonal entries of cell c (a
   /// pseudo-time term). Fills U's ghost rows. Collective.
   void assemble(const Discretization& disc, Tensor& U, const std::vector<double>* shift = nullptr);

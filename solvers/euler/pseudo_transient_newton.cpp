@@ -22,6 +22,7 @@
 #include <camber/solvers/petsc/petsc_numbering.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 
+#include "detail/discretization_kernels.hpp"
 #include "detail/first_order_matrix.hpp"
 
 namespace camber::solvers::euler {
@@ -332,7 +333,8 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
 
     if (matrix_free) shell.disc = active;
 
-    const Tensor J = exact_jacobian ? Tensor({0}) : active->face_jacobians(U);
+    const Tensor J =
+        exact_jacobian ? Tensor({0}) : detail::DiscretizationKernels::face_jacobians(*active, U);
     const Tensor lambda = active->spectral_radius(U);
     const auto lh = lambda.host();
     for (int attempt = 0;; ++attempt) {

@@ -8,9 +8,9 @@
 ///
 /// where lambda_i is cell i's convective spectral radius (so lambda_i / CFL =
 /// V_i / dt_i, a local time step) and dR/dU is, at first order, the exact
-/// Jacobian of the residual, assembled from the Dual face blocks of
-/// Discretization::face_jacobians into a PETSc block (BAIJ, 4x4 in 2-D, 5x5
-/// in 3-D) matrix. As
+/// Jacobian of the residual, assembled from the Dual face blocks of the
+/// first-order fluxes into a PETSc block (BAIJ, 4x4 in 2-D, 5x5 in 3-D)
+/// matrix. As
 /// the residual falls the CFL number grows by the same factor (switched
 /// evolution relaxation, at most cfl_growth per step; a step that raised the
 /// residual holds it, and one that more than doubled it multiplies it by

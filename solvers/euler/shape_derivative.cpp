@@ -5,6 +5,7 @@
 #include <camber/core/error.hpp>
 #include <camber/parallel/collectives.hpp>
 
+#include "detail/discretization_kernels.hpp"
 #include "detail/owned_stencils.hpp"
 
 namespace camber::solvers::euler {
@@ -73,7 +74,7 @@ void ShapeDerivative::linearize(Tensor& U) {
     Kokkos::parallel_for(
         "euler::shape_seed", Kokkos::RangePolicy<>(0, static_cast<index_t>(color.extent(0))),
         KOKKOS_LAMBDA(const index_t n) { seeded(n) = color(n) == k ? 1 : 0; });
-    disc_->shape_block_columns(U, seeded, DR, DF);
+    detail::DiscretizationKernels::shape_block_columns(*disc_, U, seeded, DR, DF);
     const auto rh = DR.host();
     const auto fh = DF.host();
     for (const auto& [c, a] : pattern_->entries[static_cast<size_t>(k)]) {

@@ -1,4 +1,5 @@
-// Discretization::jacobian_by_stencil: the exact Jacobian of the residual
+// detail::DiscretizationKernels::jacobian_by_stencil (declared in
+// detail/discretization_kernels.hpp): the exact Jacobian of the residual
 // by the chain rule through the reconstruction, one owned cell at a time.
 //
 // The flux through face f depends on the two face states; cell c's face
@@ -30,6 +31,7 @@
 #include <camber/autodiff/jacobian.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 
+#include "detail/discretization_kernels.hpp"
 #include "detail/face_flux.hpp"
 #include "detail/reconstruction_kernels.hpp"
 
@@ -110,15 +112,16 @@ constexpr index_t chunk_doubles = index_t{1} << 20;
 
 }  // namespace
 
-void Discretization::jacobian_by_stencil(Tensor& U, const BlockVisitor& visit) const {
-  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}),
-                 "euler jacobian_by_stencil: U has shape " << shape_string(U.shape())
-                                                           << ", expected "
-                                                           << shape_string({n_local_, n_vars()}));
-  if (dim_ == 3)
-    stencil_blocks<3>(U, visit);
+void detail::DiscretizationKernels::jacobian_by_stencil(const Discretization& disc, Tensor& U,
+                                                        const BlockVisitor& visit) {
+  CAMBER_REQUIRE(U.shape() == (Shape{disc.n_local(), disc.n_vars()}),
+                 "euler jacobian_by_stencil: U has shape "
+                     << shape_string(U.shape()) << ", expected "
+                     << shape_string({disc.n_local(), disc.n_vars()}));
+  if (disc.dim() == 3)
+    disc.stencil_blocks<3>(U, visit);
   else
-    stencil_blocks<2>(U, visit);
+    disc.stencil_blocks<2>(U, visit);
 }
 
 template <int Dim>

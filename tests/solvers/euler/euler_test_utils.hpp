@@ -385,12 +385,14 @@ inline FlowConditions wing_flow() {
   return flow;
 }
 
-// The host coordinates of a mesh, {n_nodes, 3} row-major.
+// The host coordinates of a mesh, {n_nodes, dim} row-major (the shape
+// Mesh::with_coordinates takes back).
 inline std::vector<double> host_coords(const mesh::Mesh& m) {
   const auto x = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.coords());
-  std::vector<double> c(static_cast<size_t>(m.n_nodes()) * 3);
+  const int dim = m.dim();
+  std::vector<double> c(static_cast<size_t>(m.n_nodes()) * static_cast<size_t>(dim));
   for (index_t n = 0; n < m.n_nodes(); ++n)
-    for (int d = 0; d < 3; ++d) c[static_cast<size_t>(3 * n + d)] = x(n, d);
+    for (int d = 0; d < dim; ++d) c[static_cast<size_t>(dim * n + d)] = x(n, d);
   return c;
 }
 

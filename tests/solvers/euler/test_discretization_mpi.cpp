@@ -47,6 +47,7 @@
 #include <camber/solvers/euler/ideal_gas.hpp>
 #include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/core/tensor.hpp>
+#include "solvers/euler/detail/discretization_kernels.hpp"
 #include "tests/mpi_test_utils.hpp"
 #include "tests/solvers/euler/euler_test_utils.hpp"
 #include "tests/solvers/petsc_environment.hpp"
@@ -55,8 +56,9 @@ namespace camber::solvers::euler {
 namespace {
 
 using namespace test_utils;
-// The face blocks of Discretization::face_jacobians on the host, with the
-// faces' cells: what a user assembles a Jacobian from.
+// The face blocks of detail::DiscretizationKernels::face_jacobians on the
+// host, with the faces' cells: what the first-order Newton matrix is
+// assembled from.
 struct FaceBlocks {
   std::vector<double> j;  // n_faces x 4 x 8: [f*32 + i*8 + k], k < 4 for U_L
   std::vector<index_t> left, right;
@@ -69,7 +71,7 @@ struct FaceBlocks {
 FaceBlocks face_blocks(const Discretization& disc, Tensor& U) {
   disc.mesh().halo().forward(U);  // face_jacobians reads ghost rows
   FaceBlocks b;
-  b.j = disc.face_jacobians(U).to_vector();
+  b.j = detail::DiscretizationKernels::face_jacobians(disc, U).to_vector();
   const auto left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_left());
   const auto right = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), disc.face_right());
   for (index_t f = 0; f < disc.n_faces(); ++f) {

@@ -19,8 +19,9 @@
 //     here from the geometry alone;
 //   * derivatives: the Dual tangent (dR/dU) V against central differences
 //     of residual(), at first order and at second order with the C^1
-//     limiter, the assembled face blocks of face_jacobians() against the
-//     first-order tangent, and the stencil-assembled second-order Jacobian
+//     limiter, the assembled first-order face blocks
+//     (DiscretizationKernels::face_jacobians) against the first-order
+//     tangent, and the stencil-assembled second-order Jacobian
 //     times V against the tangent with every limiter (round-off);
 //   * partition independence: the residual of a non-uniform state on all
 //     ranks equals the one-rank residual cell by cell (global ids), at
@@ -54,6 +55,7 @@
 #include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>
+#include "solvers/euler/detail/discretization_kernels.hpp"
 #include "tests/mpi_test_utils.hpp"
 #include "tests/shared_data.hpp"
 #include "tests/solvers/euler/euler_test_utils.hpp"
@@ -276,7 +278,8 @@ TEST(Euler3D, TangentAndFaceBlocksAreTheResidualsDerivative) {
     // The face blocks, assembled: (J V)_c = sum over faces s (A_L V_l + A_R V_r).
     disc.mesh().halo().forward(U);
     disc.mesh().halo().forward(V);
-    const std::vector<double> J = disc.face_jacobians(U).to_vector();
+    const std::vector<double> J =
+        detail::DiscretizationKernels::face_jacobians(disc, U).to_vector();
     const auto left = on_host(disc.face_left());
     const auto right = on_host(disc.face_right());
     const std::vector<double> vv = V.to_vector();
