@@ -398,7 +398,7 @@ struct InferenceServer::Impl {
 
   // Whether the request may go on by its bearer token (always without
   // tokens, and for the health checks); else `res` holds the 401, 403 or
-  // 429.
+  // 429. One Authorization header, well formed, or 401.
   bool admit(const httplib::Request& req, httplib::Response& res) {
     if (options.tokens.empty()) return true;
     if (req.method == "GET" &&
@@ -410,7 +410,15 @@ struct InferenceServer::Impl {
       std::lock_guard<std::mutex> lock(tokens_mutex);
       store = tokens;
     }
-    switch (store->check(req.get_header_value("Authorization"), &who)) {
+    const std::size_t headers = req.get_header_value_count("Authorization");
+    if (headers > 1) {
+      res.set_header("WWW-Authenticate", "Bearer realm=\"camber\", error=\"invalid_request\"");
+      reply_error(res, 401, std::to_string(headers) + " Authorization headers; send one");
+      return false;
+    }
+    // The whole value: get_header_value() would stop at a NUL byte.
+    const auto it = req.headers.find("Authorization");
+    switch (store->check(it == req.headers.end() ? std::string() : it->second, &who)) {
       case TokenStore::Verdict::ok: {
         const double wait = limiter ? limiter->take(who) : 0.0;
         if (wait <= 0.0) return true;
@@ -427,6 +435,11 @@ struct InferenceServer::Impl {
       case TokenStore::Verdict::unknown:
         res.set_header("WWW-Authenticate", "Bearer realm=\"camber\", error=\"invalid_token\"");
         reply_error(res, 401, "the bearer token is not known");
+        break;
+      case TokenStore::Verdict::malformed:
+        res.set_header("WWW-Authenticate", "Bearer realm=\"camber\", error=\"invalid_request\"");
+        reply_error(res, 401, "the Authorization header is not 'Bearer <token>' (a token is letters, "
+                              "digits and -._~+/)");
         break;
       case TokenStore::Verdict::missing:
         res.set_header("WWW-Authenticate", "Bearer realm=\"camber\"");

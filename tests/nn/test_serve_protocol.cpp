@@ -3,8 +3,9 @@
 // their Content-Length. Checks what a client, or a proxy that reuses
 // connections, gets for the faults of hostile and careless requests:
 // a refused request's body is never answered as a request of its own
-// (request smuggling), the body limit holds for chunked bodies too, and no
-// error message repeats a large input.
+// (request smuggling), the body limit holds for chunked bodies too and no
+// error message repeats a large input, and exactly one well-formed
+// Authorization header is taken.
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
@@ -27,6 +28,7 @@
 #include <camber/nn/serve/request.hpp>
 #include <camber/nn/serve/server.hpp>
 
+#include "running_server.hpp"
 #include "scratch.hpp"
 #include "small_model.hpp"
 
@@ -154,27 +156,8 @@ nn::io::Model small_model() {
   return nn::io::Model{camber::test::small_surrogate(7), {}, 1, 0, std::string(64, 'f')};
 }
 
-struct RunningServer {
-  std::unique_ptr<serve::InferenceServer> server;
-  std::thread thread;
-  int port = 0;
-  explicit RunningServer(serve::ServeOptions o) {
-    o.port = 0;
-    server = std::make_unique<serve::InferenceServer>(small_model(), o);
-    port = server->bind();
-    thread = std::thread([this] { server->run(); });
-    for (int i = 0; i < 400; ++i) {
-      Connection c(port);
-      if (c.connected() && c.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n") &&
-          c.answers(1, 1.0).size() == 1)
-        break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-  }
-  ~RunningServer() {
-    server->stop();
-    thread.join();
-  }
+struct RunningServer : camber::test::RunningServer {
+  explicit RunningServer(serve::ServeOptions o) : camber::test::RunningServer(small_model(), std::move(o)) {}
 };
 
 const std::string predict_body = R"({"inputs": {"mach": 0.5, "alpha_deg": 1.0}})";
@@ -380,6 +363,46 @@ TEST(ServeProtocol, NoErrorMessageRepeatsALargeInput) {
   ASSERT_EQ(e.answers.size(), 1u);
   EXPECT_EQ(e.answers[0].status, 404);
   EXPECT_LT(e.answers[0].body.size(), 1500u);
+}
+
+TEST(ServeProtocol, ExactlyOneWellFormedAuthorizationHeader) {
+  WithTokens t;
+  RunningServer rs(t.options);
+  // The verdicts on one header's value.
+  const std::string nul(1, '\0');
+  EXPECT_EQ(t.options.tokens.check("Bearer " + t.alice), serve::TokenStore::Verdict::ok);
+  EXPECT_EQ(t.options.tokens.check("Bearer " + t.alice + nul + "junk"), serve::TokenStore::Verdict::malformed);
+  EXPECT_EQ(t.options.tokens.check("Bearer " + t.alice + " x"), serve::TokenStore::Verdict::malformed);
+  EXPECT_EQ(t.options.tokens.check("Bearer "), serve::TokenStore::Verdict::malformed);
+  EXPECT_EQ(t.options.tokens.check("Bearer cbr_00=="), serve::TokenStore::Verdict::unknown);
+  EXPECT_EQ(t.options.tokens.check("Basic YWxpY2U="), serve::TokenStore::Verdict::missing);
+  EXPECT_EQ(t.options.tokens.check(""), serve::TokenStore::Verdict::missing);
+
+  const std::string good = "Authorization: Bearer " + t.alice + "\r\n";
+  // Both paths of the check: a request without a body (checked before
+  // routing) and one with (checked once its body is read).
+  const auto ask = [&](const std::string& headers, bool with_body) {
+    Connection c(rs.port);
+    c.send(with_body ? post_head("/predict", predict_body.size(), headers) + predict_body
+                     : "GET /model HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n");
+    return c.answers(1, 5.0);
+  };
+  for (const bool with_body : {false, true}) {
+    std::vector<Answer> a = ask(good, with_body);
+    ASSERT_EQ(a.size(), 1u);
+    EXPECT_EQ(a[0].status, 200) << "the good token alone";
+    for (const std::string& headers :
+         {good + "Authorization: Bearer junk\r\n", "Authorization: Bearer junk\r\n" + good, good + good,
+          good + "authorization: Bearer " + t.alice + "\r\n",
+          "Authorization: Bearer " + t.alice + std::string(1, '\0') + "junk\r\n",
+          "Authorization: Bearer " + t.alice + " junk\r\n", "Authorization: Bearer  " + t.alice + "\r\n"}) {
+      a = ask(headers, with_body);
+      ASSERT_EQ(a.size(), 1u) << statuses(a);
+      EXPECT_EQ(a[0].status, 401) << headers << (with_body ? " (with a body)" : "");
+      EXPECT_TRUE(json::parse(a[0].body).contains("error")) << a[0].body;
+      EXPECT_NE(a[0].headers.find("www-authenticate: Bearer"), std::string::npos) << a[0].headers;
+    }
+  }
 }
 
 }  // namespace
