@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -449,11 +450,14 @@ struct InferenceServer::Impl {
     return false;
   }
 
+  // How much of a body past the limit is read and dropped before the
+  // connection is closed instead.
+  std::size_t drain_bytes() const { return std::max<std::size_t>(4 * options.max_body_bytes, 4u << 20); }
+
   // Reads a request's body, in any transfer encoding, into `body`: at
-  // most max_body_bytes (a longer one is 413 and the connection closes
-  // with the rest unread), then checks the bearer token (so that a
-  // refused request's body has left the connection). False when `res`
-  // holds the answer.
+  // most max_body_bytes (a longer one is 413), then checks the bearer
+  // token (so that a refused request's body has left the connection).
+  // False when `res` holds the answer.
   bool read_body(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader,
                  std::string& body) {
     if (req.is_multipart_form_data()) {  // the reader would want a part handler
@@ -466,14 +470,21 @@ struct InferenceServer::Impl {
       set_body_state(res, "read");
       return admit(req, res);
     }
+    // Past the limit the rest is read and dropped, up to drain_bytes(), so
+    // that a client still sending it reads the 413 (one whose send fails
+    // on a closed connection never reads the answer); past that the
+    // connection closes.
     bool over = false;
+    std::size_t dropped = 0;
     const bool whole = reader([&](const char* data, std::size_t n) {
-      if (n > options.max_body_bytes - body.size()) {
-        over = true;
-        return false;
+      if (!over && n <= options.max_body_bytes - body.size()) {
+        body.append(data, n);
+        return true;
       }
-      body.append(data, n);
-      return true;
+      if (!over) std::string().swap(body);
+      over = true;
+      dropped += n;
+      return dropped <= drain_bytes();
     });
     if (whole) set_body_state(res, "read");
     if (!admit(req, res)) return false;
@@ -491,7 +502,10 @@ struct InferenceServer::Impl {
   void routes() {
     const int threads = options.threads;
     http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
-    http.set_payload_max_length(options.max_body_bytes);
+    // Bodies are read by read_body(), which enforces the limit; a
+    // Content-Length over max_body_bytes + drain_bytes() is refused before
+    // routing. (cpp-httplib would read and drop a longer one whole.)
+    http.set_payload_max_length(std::numeric_limits<std::size_t>::max());
     http.set_read_timeout(options.read_timeout_s, 0);
     http.set_write_timeout(options.read_timeout_s, 0);
     http.set_keep_alive_timeout(options.keep_alive_timeout_s);
@@ -504,9 +518,9 @@ struct InferenceServer::Impl {
     http.set_tcp_nodelay(true);
 
     // Before any route: requests whose body cannot be delimited are
-    // refused, a body over the limit is refused before it is read, and a
-    // request without a body shows its bearer token (one with a body shows
-    // it once the body is read: read_body()).
+    // refused, a Content-Length too long to drain is refused before the
+    // body is read, and a request without a body shows its bearer token
+    // (one with a body shows it once the body is read: read_body()).
     http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
       set_body_state(res, "unread");
       const auto [status, fault] = framing_fault(req);
@@ -516,7 +530,8 @@ struct InferenceServer::Impl {
       }
       const bool body = has_body(req);
       const bool over = req.has_header("Content-Length") &&
-                        req.get_header_value<std::uint64_t>("Content-Length") > options.max_body_bytes;
+                        req.get_header_value<std::uint64_t>("Content-Length") >
+                            options.max_body_bytes + drain_bytes();
       if ((!body || over) && !admit(req, res)) return httplib::Server::HandlerResponse::Handled;
       if (over) {
         reply_error(res, 413, body_limit_message());

@@ -31,8 +31,9 @@
 /// up to max_batch_rows rows, waiting at most max_wait). Every 4xx and 5xx
 /// answer carries {"error": "..."} (quoting at most 64 bytes of any one
 /// input); a malformed request never stops the server. Bodies over
-/// max_body_bytes get 413, in any transfer encoding (a Content-Length over
-/// it before the body is read, a chunked body once it passes it); a client
+/// max_body_bytes get 413, in any transfer encoding (the rest of the body
+/// read and dropped, up to 4 times the limit; a longer one closes the
+/// connection, and a longer Content-Length is refused unread); a client
 /// that stops sending is dropped after read_timeout. A connection is closed
 /// after any answer that leaves a body, or the rest of a request, unread in
 /// it (so that no body is ever read as a request), and a request with a

@@ -241,6 +241,8 @@ TEST(ServeProtocol, ARefusedRequestsBodyIsNeverAnsweredAsARequest) {
       {"PUT /predict HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(smuggled.size()) + "\r\n\r\n",
        smuggled, 401},
       {chunked_head, chunked(smuggled, 16), 401},
+      // Over the 4096-byte limit: read and dropped all the same.
+      {post_head("/predict", 5000 + smuggled.size()), std::string(5000, ' ') + smuggled, 401},
   };
   for (const auto& [head, body, status] : refused) {
     const Exchange e = exchange(rs.port, head, body, health);
@@ -250,10 +252,9 @@ TEST(ServeProtocol, ARefusedRequestsBodyIsNeverAnsweredAsARequest) {
     EXPECT_EQ(e.answers[1].status, 200);
     EXPECT_EQ(json::parse(e.answers[1].body), json::parse(R"({"status": "ok"})"));
   }
-  // A refused body over the limit is not read: the answer closes the
-  // connection, and nothing after it is answered.
-  const std::string big = std::string(5000, ' ') + smuggled;
-  const Exchange e = exchange(rs.port, post_head("/predict", big.size()), big, health);
+  // A refused body too long to drain (8 MB declared) is not read: the
+  // answer closes the connection, and nothing after it is answered.
+  const Exchange e = exchange(rs.port, post_head("/predict", std::size_t{8} << 20), smuggled, health);
   ASSERT_EQ(e.answers.size(), 1u) << statuses(e.answers);
   EXPECT_EQ(e.answers[0].status, 401);
   EXPECT_TRUE(e.answers[0].closes()) << e.answers[0].headers;
@@ -275,13 +276,26 @@ TEST(ServeProtocol, TheBodyLimitHoldsForChunkedBodies) {
     EXPECT_TRUE(json::parse(e.answers[0].body)["outputs"].contains("CL"));
     EXPECT_EQ(e.answers[1].status, 200);
   }
-  // 3 MB, a good request after 3 MB of spaces, in 64 KB chunks: 413 once
-  // the limit is passed, the connection closed, the rest never read.
+  // 3 MB, a good request after 3 MB of spaces, chunked or not: 413, the
+  // body read and dropped (so that a client still sending reads the
+  // answer), and the connection serves the next request.
+  const std::string padded = std::string(std::size_t{3} << 20, ' ') + predict_body;
+  for (const auto& [head, body] : std::vector<std::pair<std::string, std::string>>{
+           {chunked_head, chunked(padded, 65536)}, {post_head("/predict", padded.size()), padded}}) {
+    const Exchange e = exchange(rs.port, head, body, health);
+    ASSERT_EQ(e.answers.size(), 2u) << statuses(e.answers);
+    EXPECT_EQ(e.answers[0].status, 413);
+    EXPECT_NE(json::parse(e.answers[0].body)["error"].get<std::string>().find("1048576-byte limit"),
+              std::string::npos) << e.answers[0].body;
+    EXPECT_EQ(e.answers[1].status, 200);
+  }
+  // 20 MB in 64 KB chunks (past what is drained): 413, the connection
+  // closed, the rest never read.
   for (const char* path : {"/predict", "/v2/models/model/infer", "/nowhere"}) {
     Connection c(rs.port);
     const std::string request = "POST " + std::string(path) +
                                 " HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" +
-                                chunked(std::string(std::size_t{3} << 20, ' ') + predict_body, 65536);
+                                chunked(std::string(std::size_t{20} << 20, ' ') + predict_body, 65536);
     std::thread sender([&] { c.send(request); });  // fails once the server closes
     bool closed = false;
     const std::vector<Answer> answers = c.answers(1, 10.0, &closed);
