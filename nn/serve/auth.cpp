@@ -30,6 +30,15 @@ bool is_hex64(const std::string& s) {
          });
 }
 
+// RFC 6750's b64token, at most 256 characters.
+bool is_b64token(const std::string& t) {
+  const std::size_t end = t.find_last_not_of('=') + 1;  // 0 when all '=' (or empty)
+  return end > 0 && t.size() <= 256 && std::all_of(t.begin(), t.begin() + static_cast<long>(end), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_' ||
+                  c == '~' || c == '+' || c == '/';
+         });
+}
+
 // The file's entries in order (empty when the file does not exist).
 std::vector<std::pair<std::string, TokenStore::Token>> read_entries(const std::string& path,
                                                                     bool must_exist) {
@@ -111,7 +120,9 @@ void TokenStore::revoke(const std::string& path, const std::string& name) {
 TokenStore::Verdict TokenStore::check(const std::string& authorization, std::string* name) const {
   const std::string bearer = "Bearer ";
   if (authorization.compare(0, bearer.size(), bearer) != 0) return Verdict::missing;
-  const auto it = by_hash_.find(trust::sha256_hex(authorization.substr(bearer.size())));
+  const std::string token = authorization.substr(bearer.size());
+  if (!is_b64token(token)) return Verdict::malformed;
+  const auto it = by_hash_.find(trust::sha256_hex(token));
   if (it == by_hash_.end()) return Verdict::unknown;
   if (name) *name = it->second.name;
   return it->second.revoked ? Verdict::revoked : Verdict::ok;

@@ -10,7 +10,9 @@
 /// A token is "cbr_" and 64 hex digits (32 bytes from the system's
 /// cryptographic random source), shown once when it is made. A request
 /// carries it as `Authorization: Bearer <token>`; check() says whether it
-/// is missing, unknown (401), revoked (403) or good.
+/// is missing, malformed or unknown (401), revoked (403) or good. The
+/// server takes exactly one Authorization header (two are 401, not the
+/// first of them).
 #pragma once
 
 #include <map>
@@ -20,7 +22,7 @@ namespace camber::nn::serve {
 
 class TokenStore {
  public:
-  enum class Verdict { ok, missing, unknown, revoked };
+  enum class Verdict { ok, missing, malformed, unknown, revoked };
 
   TokenStore() = default;
   /// bad_input naming the file and line for a malformed one.
@@ -34,7 +36,10 @@ class TokenStore {
 
   bool empty() const noexcept { return by_hash_.empty(); }
   /// The verdict on an Authorization header's value; `name` gets the
-  /// token's name when it is known.
+  /// token's name when it is known. Malformed: "Bearer " followed by
+  /// anything but 1 to 256 token characters (RFC 6750's b64token:
+  /// letters, digits, '-', '.', '_', '~', '+', '/', then any '='), e.g.
+  /// a token with a NUL byte and more after it.
   Verdict check(const std::string& authorization, std::string* name = nullptr) const;
 
   struct Token {

@@ -44,7 +44,7 @@ const Datatype& datatype_of(const json& v, const std::string& where) {
     if (name == d.name) return d;
   std::string known;
   for (const Datatype& d : datatypes) known += (known.empty() ? "" : ", ") + std::string(d.name);
-  throw RequestError(400, where + ".datatype '" + name + "' is not a numeric datatype (" + known + ")");
+  throw RequestError(400, where + ".datatype '" + excerpt(name) + "' is not a numeric datatype (" + known + ")");
 }
 
 // One input tensor as sent: its name, shape and values (row-major).
@@ -73,9 +73,9 @@ void flatten(const json& node, std::size_t depth, std::size_t rank, const Dataty
   const std::string at = where + ".data[" + std::to_string(out.size()) + "]";
   if (!std::isfinite(v)) throw RequestError(400, at + " is not finite");
   if (type.integral && v != std::floor(v))
-    throw RequestError(400, at + " = " + node.dump() + " is not an integer, as " + type.name + " needs");
+    throw RequestError(400, at + " = " + excerpt(node.dump()) + " is not an integer, as " + type.name + " needs");
   if (v < type.lo || v > type.hi)
-    throw RequestError(400, at + " = " + node.dump() + " is out of the range of " + type.name);
+    throw RequestError(400, at + " = " + excerpt(node.dump()) + " is out of the range of " + type.name);
   if (out.size() == limit)
     throw RequestError(400, where + ".data has more values than its shape holds (" +
                                 std::to_string(limit) + ")");
@@ -88,13 +88,13 @@ Tensor parse_tensor(const json& t, std::size_t index, const ColumnSchema& inputs
   if (!t.is_object()) throw RequestError(400, where + " must be a tensor object (name, shape, datatype, data)");
   for (const auto& [key, value] : t.items())
     if (key != "name" && key != "shape" && key != "datatype" && key != "data" && key != "parameters")
-      throw RequestError(400, where + ": unknown field '" + key + "' (name, shape, datatype, data, parameters)");
+      throw RequestError(400, where + ": unknown field '" + excerpt(key) + "' (name, shape, datatype, data, parameters)");
   for (const char* key : {"name", "shape", "datatype", "data"})
     if (!t.contains(key)) throw RequestError(400, where + ": no '" + key + "'");
   Tensor out;
   if (!t["name"].is_string()) throw RequestError(400, where + ".name must be a string");
   out.name = t["name"].get<std::string>();
-  const std::string named = where + " ('" + out.name + "')";
+  const std::string named = where + " ('" + excerpt(out.name) + "')";
   const Datatype& type = datatype_of(t["datatype"], named);
   const json& shape = t["shape"];
   if (!shape.is_array() || shape.empty() || shape.size() > 2)
@@ -102,7 +102,7 @@ Tensor parse_tensor(const json& t, std::size_t index, const ColumnSchema& inputs
   std::size_t count = 1;
   for (const json& d : shape) {
     if (!d.is_number_integer() || d.get<std::int64_t>() < 0)
-      throw RequestError(400, named + ".shape must hold non-negative integers, got " + shape.dump());
+      throw RequestError(400, named + ".shape must hold non-negative integers, got " + excerpt(shape.dump()));
     const std::uint64_t n = d.get<std::uint64_t>();
     // A row count over the limit is 413 (checked again per kind below);
     // this guards the product against overflow first.
@@ -128,7 +128,7 @@ Tensor parse_tensor(const json& t, std::size_t index, const ColumnSchema& inputs
       if (!unit->is_string()) throw RequestError(400, named + ".parameters.unit must be a string");
       for (std::size_t k = 0; k < inputs.names.size(); ++k)
         if (inputs.names[k] == out.name && inputs.units[k] != unit->get<std::string>())
-          throw RequestError(400, named + ".parameters.unit is '" + unit->get<std::string>() +
+          throw RequestError(400, named + ".parameters.unit is '" + excerpt(unit->get<std::string>()) +
                                       "', the model takes '" + inputs.units[k] + "'");
     }
   }
@@ -180,7 +180,7 @@ InferRequest parse_infer_request(std::string_view body, const ColumnSchema& inpu
     tensors.push_back(parse_tensor((*in)[i], i, inputs, max_rows));
     for (std::size_t j = 0; j + 1 < tensors.size(); ++j)
       if (tensors[j].name == tensors.back().name)
-        throw RequestError(400, "inputs: tensor '" + tensors.back().name + "' is given twice");
+        throw RequestError(400, "inputs: tensor '" + excerpt(tensors.back().name) + "' is given twice");
   }
   const bool matrix = column_of(inputs.names, "inputs") == n_in &&
                       tensors.size() == 1 && tensors[0].name == "inputs";
@@ -197,11 +197,11 @@ InferRequest parse_infer_request(std::string_view body, const ColumnSchema& inpu
     for (const Tensor& t : tensors) {
       const std::size_t k = column_of(inputs.names, t.name);
       if (k == n_in)
-        throw RequestError(400, "inputs: '" + t.name + "' is not an input of the model (" +
+        throw RequestError(400, "inputs: '" + excerpt(t.name) + "' is not an input of the model (" +
                                     name_list(inputs.names) + ", or one tensor 'inputs' of shape [rows, " +
                                     std::to_string(n_in) + "])");
       if (t.shape.size() == 2 && t.shape[1] != 1)
-        throw RequestError(400, "inputs: '" + t.name + "' must have shape [rows] or [rows, 1]");
+        throw RequestError(400, "inputs: '" + excerpt(t.name) + "' must have shape [rows] or [rows, 1]");
       column[k] = &t;
     }
     for (std::size_t k = 0; k < n_in; ++k)
@@ -228,7 +228,7 @@ InferRequest parse_infer_request(std::string_view body, const ColumnSchema& inpu
         throw RequestError(400, where + " must be an object with a string 'name'");
       for (const auto& [key, value] : o.items())
         if (key != "name" && key != "parameters")
-          throw RequestError(400, where + ": unknown field '" + key + "' (name, parameters)");
+          throw RequestError(400, where + ": unknown field '" + excerpt(key) + "' (name, parameters)");
       const std::string name = o["name"].get<std::string>();
       const std::size_t k = column_of(outputs.names, name);
       if (k == outputs.names.size() && name == "outputs" && out->size() == 1) {
@@ -236,7 +236,7 @@ InferRequest parse_infer_request(std::string_view body, const ColumnSchema& inpu
         continue;
       }
       if (k == outputs.names.size())
-        throw RequestError(400, where + ": '" + name + "' is not an output of the model (" +
+        throw RequestError(400, where + ": '" + excerpt(name) + "' is not an output of the model (" +
                                     name_list(outputs.names) + ", or 'outputs' alone)");
       for (std::size_t j : r.outputs)
         if (j == k) throw RequestError(400, where + ": output '" + name + "' is asked twice");

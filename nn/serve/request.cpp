@@ -25,12 +25,12 @@ void parse_row(const json& object, const ColumnSchema& schema, std::size_t row, 
     std::size_t k = 0;
     while (k < schema.names.size() && schema.names[k] != key) ++k;
     if (k == schema.names.size())
-      throw RequestError(400, where + ": '" + key + "' is not an input of the model (" +
+      throw RequestError(400, where + ": '" + excerpt(key) + "' is not an input of the model (" +
                                   name_list(schema.names) + ")");
     if (!value.is_number())
-      throw RequestError(400, where + "." + key + " must be a number, got " + value.type_name());
+      throw RequestError(400, where + "." + excerpt(key) + " must be a number, got " + value.type_name());
     const double v = value.get<double>();
-    if (!std::isfinite(v)) throw RequestError(400, where + "." + key + " is not finite");
+    if (!std::isfinite(v)) throw RequestError(400, where + "." + excerpt(key) + " is not finite");
     out[base + k] = v;
     seen[k] = true;
   }
@@ -52,11 +52,11 @@ PredictRequest parse_predict_request(std::string_view body, const ColumnSchema& 
       std::size_t k = 0;
       while (k < schema.names.size() && schema.names[k] != key) ++k;
       if (k == schema.names.size())
-        throw RequestError(400, "units: '" + key + "' is not an input of the model (" +
+        throw RequestError(400, "units: '" + excerpt(key) + "' is not an input of the model (" +
                                     name_list(schema.names) + ")");
-      if (!value.is_string()) throw RequestError(400, "units." + key + " must be a string");
+      if (!value.is_string()) throw RequestError(400, "units." + excerpt(key) + " must be a string");
       if (value.get<std::string>() != schema.units[k])
-        throw RequestError(400, "units." + key + " is '" + value.get<std::string>() +
+        throw RequestError(400, "units." + excerpt(key) + " is '" + excerpt(value.get<std::string>()) +
                                     "', the model takes '" + schema.units[k] + "'");
     }
   }
@@ -107,7 +107,16 @@ std::string name_list(const std::vector<std::string>& names) {
 
 std::string format_error(const std::string& message) {
   // Replace invalid UTF-8 (a request may echo bytes that are not text).
-  return json{{"error", message}}.dump(-1, ' ', false, json::error_handler_t::replace);
+  const std::string cut = message.size() <= max_error_bytes
+                              ? message
+                              : message.substr(0, max_error_bytes) + "... (message cut at " +
+                                    std::to_string(max_error_bytes) + " bytes)";
+  return json{{"error", cut}}.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string excerpt(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  return std::string(text.substr(0, max_bytes)) + "... (" + std::to_string(text.size()) + " bytes)";
 }
 
 }  // namespace camber::nn::serve

@@ -58,8 +58,17 @@ PredictRequest parse_predict_request(std::string_view body, const ColumnSchema& 
 std::string format_predict_response(const std::vector<double>& outputs, std::size_t n_rows,
                                     const ColumnSchema& schema, bool single);
 
-/// {"error": message} (what every 4xx and 5xx answer carries).
+/// {"error": message} (what every 4xx and 5xx answer carries). A message
+/// over max_error_bytes is cut there (a request's bytes are never echoed
+/// whole).
 std::string format_error(const std::string& message);
+inline constexpr std::size_t max_error_bytes = 1024;
+
+/// `text` taken from a request, as an error message quotes it: its first
+/// `max_bytes` bytes, and its length when it is longer ("aaaa... (70000
+/// bytes)"), so that no message repeats a large input.
+inline constexpr std::size_t max_excerpt_bytes = 64;
+std::string excerpt(std::string_view text, std::size_t max_bytes = max_excerpt_bytes);
 
 /// "a, b, c": names in an error message.
 std::string name_list(const std::vector<std::string>& names);

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -91,6 +92,79 @@ void raise_listen_backlog(int port) {
     if (addr.ss_family == AF_INET6) bound = ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port);
     if (bound == port) ::listen(fd, 1024);
   }
+}
+
+// Whether a request says it carries a body (its length, or a transfer
+// encoding). One without either has none.
+bool has_body(const httplib::Request& req) {
+  return req.has_header("Transfer-Encoding") ||
+         (req.has_header("Content-Length") && req.get_header_value("Content-Length") != "0");
+}
+
+// The methods whose bodies cpp-httplib reads (and this server reads under
+// its limit); it leaves the body of any other in the connection.
+bool reads_body(const httplib::Request& req) {
+  return req.method == "POST" || req.method == "PUT" || req.method == "PATCH" || req.method == "DELETE";
+}
+
+// Why a request's body cannot be delimited unambiguously (a front proxy
+// could read it otherwise than this server, and take what this server
+// answers for one request as the answer to the next: request
+// smuggling), as {status, message}; {0, ""} when it can.
+std::pair<int, std::string> framing_fault(const httplib::Request& req) {
+  const std::size_t lengths = req.get_header_value_count("Content-Length");
+  const std::size_t encodings = req.get_header_value_count("Transfer-Encoding");
+  if (lengths > 1) return {400, "more than one Content-Length header"};
+  if (encodings > 1) return {501, "more than one Transfer-Encoding header (chunked alone is supported)"};
+  if (lengths == 1 && encodings == 1) return {400, "both Content-Length and Transfer-Encoding"};
+  if (lengths == 1) {
+    const std::string n = req.headers.find("Content-Length")->second;
+    if (n.empty() || n.size() > 18 ||
+        !std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return {400, "Content-Length '" + excerpt(n) + "' is not a byte count"};
+  }
+  if (encodings == 1) {
+    std::string te = req.headers.find("Transfer-Encoding")->second;
+    std::transform(te.begin(), te.end(), te.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (te != "chunked")
+      return {501, "Transfer-Encoding '" + excerpt(te) + "' is not supported (chunked alone is)"};
+  }
+  if (has_body(req) && !reads_body(req)) return {400, "a " + req.method + " request carries no body"};
+  return {0, ""};
+}
+
+// cpp-httplib 0.11 keeps a connection open after an answer whatever the
+// answer's headers say; it closes one only when writing an answer fails.
+// So an answer after which the connection must close (the request's body,
+// or the rest of a malformed request, is still unread in it) is written
+// by a content provider that reports failure once it has written it all.
+void close_after(httplib::Response& res) {
+  res.headers.erase("Keep-Alive");
+  res.headers.erase("Connection");
+  res.set_header("Connection", "close");
+  // An answer without a body (to HEAD; every error here carries JSON)
+  // cannot be made to fail, and leaves the connection open.
+  if (res.body.empty()) return;
+  const std::string type = res.get_header_value("Content-Type");
+  res.headers.erase("Content-Type");
+  auto body = std::make_shared<const std::string>(std::move(res.body));
+  res.body.clear();
+  res.set_content_provider(body->size(), type,
+                           [body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+                             if (offset < body->size())
+                               sink.write(body->data() + offset, std::min(length, body->size() - offset));
+                             return false;
+                           });
+}
+
+// A header the server sets on an answer while it is made, and removes
+// before it goes out: "unread" once a request's headers were seen, "read"
+// once its body was read whole.
+const char* body_state = "X-Camber-Request-Body";
+
+void set_body_state(httplib::Response& res, const char* state) {
+  res.headers.erase(body_state);
+  res.set_header(body_state, state);
 }
 
 }  // namespace
@@ -319,10 +393,119 @@ struct InferenceServer::Impl {
     metrics.request_done(seconds);
   }
 
+  std::string body_limit_message() const {
+    return "request body over the " + std::to_string(options.max_body_bytes) + "-byte limit";
+  }
+
+  // Whether the request may go on by its bearer token (always without
+  // tokens, and for the health checks); else `res` holds the 401, 403 or
+  // 429. One Authorization header, well formed, or 401.
+  bool admit(const httplib::Request& req, httplib::Response& res) {
+    if (options.tokens.empty()) return true;
+    if (req.method == "GET" &&
+        (req.path == "/health" || req.path == "/v2/health/live" || req.path == "/v2/health/ready"))
+      return true;
+    std::string who;
+    std::shared_ptr<const TokenStore> store;
+    {
+      std::lock_guard<std::mutex> lock(tokens_mutex);
+      store = tokens;
+    }
+    const std::size_t headers = req.get_header_value_count("Authorization");
+    if (headers > 1) {
+      res.set_header("WWW-Authenticate", "Bearer realm=\"camber\", error=\"invalid_request\"");
+      reply_error(res, 401, std::to_string(headers) + " Authorization headers; send one");
+      return false;
+    }
+    // The whole value: get_header_value() would stop at a NUL byte.
+    const auto it = req.headers.find("Authorization");
+    switch (store->check(it == req.headers.end() ? std::string() : it->second, &who)) {
+      case TokenStore::Verdict::ok: {
+        const double wait = limiter ? limiter->take(who) : 0.0;
+        if (wait <= 0.0) return true;
+        res.set_header("Retry-After", std::to_string(static_cast<long>(std::ceil(wait))));
+        std::ostringstream why;
+        why << "rate limit of " << options.rate_per_token << " requests/s for token '" << who
+            << "' reached; retry in " << std::setprecision(3) << wait << " s";
+        reply_error(res, 429, why.str());
+        break;
+      }
+      case TokenStore::Verdict::revoked:
+        reply_error(res, 403, "the bearer token was revoked");
+        break;
+      case TokenStore::Verdict::unknown:
+        res.set_header("WWW-Authenticate", "Bearer realm=\"camber\", error=\"invalid_token\"");
+        reply_error(res, 401, "the bearer token is not known");
+        break;
+      case TokenStore::Verdict::malformed:
+        res.set_header("WWW-Authenticate", "Bearer realm=\"camber\", error=\"invalid_request\"");
+        reply_error(res, 401, "the Authorization header is not 'Bearer <token>' (a token is letters, "
+                              "digits and -._~+/)");
+        break;
+      case TokenStore::Verdict::missing:
+        res.set_header("WWW-Authenticate", "Bearer realm=\"camber\"");
+        reply_error(res, 401, "a bearer token is required (Authorization: Bearer <token>)");
+        break;
+    }
+    return false;
+  }
+
+  // How much of a body past the limit is read and dropped before the
+  // connection is closed instead.
+  std::size_t drain_bytes() const { return std::max<std::size_t>(4 * options.max_body_bytes, 4u << 20); }
+
+  // Reads a request's body, in any transfer encoding, into `body`: at
+  // most max_body_bytes (a longer one is 413), then checks the bearer
+  // token (so that a refused request's body has left the connection).
+  // False when `res` holds the answer.
+  bool read_body(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader,
+                 std::string& body) {
+    if (req.is_multipart_form_data()) {  // the reader would want a part handler
+      if (admit(req, res)) reply_error(res, 415, "a multipart body is not taken (send JSON)");
+      return false;
+    }
+    // A request without Content-Length or Transfer-Encoding has no body
+    // (RFC 9112, 6.3); cpp-httplib would read one until the client closes.
+    if (!has_body(req)) {
+      set_body_state(res, "read");
+      return admit(req, res);
+    }
+    // Past the limit the rest is read and dropped, up to drain_bytes(), so
+    // that a client still sending it reads the 413 (one whose send fails
+    // on a closed connection never reads the answer); past that the
+    // connection closes.
+    bool over = false;
+    std::size_t dropped = 0;
+    const bool whole = reader([&](const char* data, std::size_t n) {
+      if (!over && n <= options.max_body_bytes - body.size()) {
+        body.append(data, n);
+        return true;
+      }
+      if (!over) std::string().swap(body);
+      over = true;
+      dropped += n;
+      return dropped <= drain_bytes();
+    });
+    if (whole) set_body_state(res, "read");
+    if (!admit(req, res)) return false;
+    if (over) {
+      reply_error(res, 413, body_limit_message());
+      return false;
+    }
+    if (!whole) {
+      reply_error(res, 400, "the request body did not arrive whole (cut short, or a malformed chunk)");
+      return false;
+    }
+    return true;
+  }
+
   void routes() {
     const int threads = options.threads;
     http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
-    http.set_payload_max_length(options.max_body_bytes);
+    // Bodies are read by read_body(), which enforces the limit; a
+    // Content-Length over max_body_bytes + drain_bytes() is refused before
+    // routing. (cpp-httplib would read and drop a longer one whole.)
+    http.set_payload_max_length(std::numeric_limits<std::size_t>::max());
     http.set_read_timeout(options.read_timeout_s, 0);
     http.set_write_timeout(options.read_timeout_s, 0);
     http.set_keep_alive_timeout(options.keep_alive_timeout_s);
@@ -334,58 +517,57 @@ struct InferenceServer::Impl {
     // hold each one back by tens of milliseconds.
     http.set_tcp_nodelay(true);
 
-    // Bearer tokens before any route (GET /health stays open, for load
-    // balancers).
-    if (!options.tokens.empty())
-      http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-        if (req.method == "GET" &&
-            (req.path == "/health" || req.path == "/v2/health/live" || req.path == "/v2/health/ready"))
-          return httplib::Server::HandlerResponse::Unhandled;
-        std::string who;
-        std::shared_ptr<const TokenStore> store;
-        {
-          std::lock_guard<std::mutex> lock(tokens_mutex);
-          store = tokens;
-        }
-        switch (store->check(req.get_header_value("Authorization"), &who)) {
-          case TokenStore::Verdict::ok: {
-            const double wait = limiter ? limiter->take(who) : 0.0;
-            if (wait <= 0.0) return httplib::Server::HandlerResponse::Unhandled;
-            res.set_header("Retry-After", std::to_string(static_cast<long>(std::ceil(wait))));
-            std::ostringstream why;
-            why << "rate limit of " << options.rate_per_token << " requests/s for token '" << who
-                << "' reached; retry in " << std::setprecision(3) << wait << " s";
-            reply_error(res, 429, why.str());
-            break;
-          }
-          case TokenStore::Verdict::revoked:
-            reply_error(res, 403, "the bearer token was revoked");
-            break;
-          case TokenStore::Verdict::unknown:
-            res.set_header("WWW-Authenticate", "Bearer realm=\"camber\", error=\"invalid_token\"");
-            reply_error(res, 401, "the bearer token is not known");
-            break;
-          case TokenStore::Verdict::missing:
-            res.set_header("WWW-Authenticate", "Bearer realm=\"camber\"");
-            reply_error(res, 401, "a bearer token is required (Authorization: Bearer <token>)");
-            break;
-        }
+    // Before any route: requests whose body cannot be delimited are
+    // refused, a Content-Length too long to drain is refused before the
+    // body is read, and a request without a body shows its bearer token
+    // (one with a body shows it once the body is read: read_body()).
+    http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+      set_body_state(res, "unread");
+      const auto [status, fault] = framing_fault(req);
+      if (status != 0) {
+        reply_error(res, status, fault);
         return httplib::Server::HandlerResponse::Handled;
-      });
+      }
+      const bool body = has_body(req);
+      const bool over = req.has_header("Content-Length") &&
+                        req.get_header_value<std::uint64_t>("Content-Length") >
+                            options.max_body_bytes + drain_bytes();
+      if ((!body || over) && !admit(req, res)) return httplib::Server::HandlerResponse::Handled;
+      if (over) {
+        reply_error(res, 413, body_limit_message());
+        return httplib::Server::HandlerResponse::Handled;
+      }
+      return httplib::Server::HandlerResponse::Unhandled;
+    });
+    // After every answer is made: the connection closes when the request's
+    // body (or the rest of a request that did not parse) is still in it;
+    // otherwise its bytes would be read as the next request.
+    http.set_post_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+      const std::string state = res.get_header_value(body_state);
+      res.headers.erase(body_state);
+      if (state == "read" || (state == "unread" && !has_body(req))) return;
+      close_after(res);
+    });
 
-    http.Post("/predict", [this](const httplib::Request& req, httplib::Response& res) {
+    http.Post("/predict", [this](const httplib::Request& req, httplib::Response& res,
+                                 const httplib::ContentReader& reader) {
+      std::string body;
+      if (!read_body(req, res, reader, body)) return;
       const std::shared_ptr<Served> s = current();  // kept to the end, across a reload
       predict(*s, res, [&] {
-        const PredictRequest r = parse_predict_request(req.body, s->inputs, options.max_rows_per_request);
+        const PredictRequest r = parse_predict_request(body, s->inputs, options.max_rows_per_request);
         const std::vector<double> y = s->batcher->predict(r.rows, r.n_rows);
         return format_predict_response(y, r.n_rows, s->outputs, r.single);
       });
     });
-    http.Post(model_route + "/infer", [this](const httplib::Request& req, httplib::Response& res) {
+    http.Post(model_route + "/infer", [this](const httplib::Request& req, httplib::Response& res,
+                                             const httplib::ContentReader& reader) {
+      std::string body;
+      if (!read_body(req, res, reader, body)) return;
       const std::shared_ptr<Served> s = find_or_404(req, res);
       if (!s) return;
       predict(*s, res, [&] {
-        const InferRequest r = parse_infer_request(req.body, s->inputs, s->outputs,
+        const InferRequest r = parse_infer_request(body, s->inputs, s->outputs,
                                                    options.max_rows_per_request);
         const std::vector<double> y = s->batcher->predict(r.rows, r.n_rows);
         return format_infer_response(s->label.model, s->label.version, r, y, s->outputs);
@@ -426,17 +608,29 @@ struct InferenceServer::Impl {
     http.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
       res.set_content(metrics.prometheus_text(), "text/plain; version=0.0.4");
     });
+    // Any other request with a body: read under the limit (cpp-httplib
+    // would read it whole, with no limit for a chunked one), then 404.
+    // "[\s\S]*": a decoded path may hold a newline, which '.' skips.
+    const auto not_found = [this](const httplib::Request& req, httplib::Response& res,
+                                  const httplib::ContentReader& reader) {
+      std::string body;
+      if (read_body(req, res, reader, body)) res.status = 404;
+    };
+    const std::string any_path = R"([\s\S]*)";
+    http.Post(any_path, not_found);
+    http.Put(any_path, not_found);
+    http.Patch(any_path, not_found);
+    http.Delete(any_path, not_found);
     // Answers the library made itself (404, 413, 400 on a bad request line)
     // get a JSON body too.
     http.set_error_handler([this](const httplib::Request& req, httplib::Response& res) {
       if (!res.body.empty()) return;
       std::string why = "error";
-      if (res.status == 404) why = "no endpoint " + req.method + " " + req.path +
+      if (res.status == 404) why = "no endpoint " + req.method + " " + excerpt(req.path) +
                                    " (POST /v2/models/{name}[/versions/{v}]/infer, GET "
                                    "/v2/models/{name}[/versions/{v}][/ready|/card], /v2/health/live, "
                                    "/v2/health/ready; POST /predict, GET /health, /model, /metrics)";
-      else if (res.status == 413) why = "request body over the " +
-                                        std::to_string(options.max_body_bytes) + "-byte limit";
+      else if (res.status == 413) why = body_limit_message();
       else if (res.status == 400) why = "bad request";
       res.set_content(format_error(why), json_type);
     });

@@ -22,15 +22,22 @@
 ///
 /// With ServeOptions::tls_cert and tls_key the server speaks HTTPS (cpp-
 /// httplib's SSLServer over OpenSSL); with ServeOptions::tokens every
-/// endpoint but /health needs a bearer token (401 without a good one, 403
-/// with a revoked one, both JSON).
+/// endpoint but /health needs a bearer token in exactly one Authorization
+/// header (401 without a good one, with two, or with a malformed one; 403
+/// with a revoked one; all JSON).
 ///
 /// Requests to one model arriving together are batched into one network
 /// call (batcher.hpp, one per model:
 /// up to max_batch_rows rows, waiting at most max_wait). Every 4xx and 5xx
-/// answer carries {"error": "..."}; a malformed request never stops the
-/// server. Bodies over max_body_bytes get 413 before they are read; a client
-/// that stops sending is dropped after read_timeout. stop() (from another
+/// answer carries {"error": "..."} (quoting at most 64 bytes of any one
+/// input); a malformed request never stops the server. Bodies over
+/// max_body_bytes get 413, in any transfer encoding (the rest of the body
+/// read and dropped, up to 4 times the limit; a longer one closes the
+/// connection, and a longer Content-Length is refused unread); a client
+/// that stops sending is dropped after read_timeout. A connection is closed
+/// after any answer that leaves a body, or the rest of a request, unread in
+/// it (so that no body is ever read as a request), and a request with a
+/// body shows its bearer token once the body is read. stop() (from another
 /// thread, e.g. on SIGTERM) stops accepting, lets the requests in flight
 /// finish, and makes run() return.
 ///

@@ -32,6 +32,8 @@
 #include <camber/nn/serve/request.hpp>
 #include <camber/nn/serve/server.hpp>
 
+#include "running_server.hpp"
+
 namespace {
 
 namespace nn = camber::nn;
@@ -285,22 +287,8 @@ nn::io::Model test_model(std::uint64_t seed = 3) {
   return nn::io::Model{std::move(s), card, 1, 0, std::string(64, 'f')};
 }
 
-struct RunningServer {
-  std::unique_ptr<serve::InferenceServer> server;
-  std::thread thread;
-  int port = 0;
-  explicit RunningServer(serve::ServeOptions o) {
-    o.port = 0;
-    server = std::make_unique<serve::InferenceServer>(test_model(), o);
-    port = server->bind();
-    thread = std::thread([this] { server->run(); });
-    httplib::Client c("127.0.0.1", port);
-    for (int i = 0; i < 200 && !c.Get("/health"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  ~RunningServer() {
-    server->stop();
-    thread.join();
-  }
+struct RunningServer : camber::test::RunningServer {
+  explicit RunningServer(serve::ServeOptions o) : camber::test::RunningServer(test_model(), std::move(o)) {}
 };
 
 TEST(ServeHttp, PredictionsHealthModelAndMetrics) {

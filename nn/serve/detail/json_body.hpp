@@ -19,7 +19,9 @@ inline nlohmann::json json_object_body(std::string_view body, std::initializer_l
   try {
     doc = nlohmann::json::parse(body.begin(), body.end());
   } catch (const nlohmann::json::exception& e) {
-    throw RequestError(400, std::string("malformed JSON: ") + e.what());
+    // The parser's message quotes the token it stopped at, which can be
+    // the whole body: its first 256 bytes say what is wrong.
+    throw RequestError(400, "malformed JSON: " + excerpt(e.what(), 256));
   }
   if (!doc.is_object()) throw RequestError(400, "the request must be a JSON object with 'inputs'");
   for (const auto& [key, value] : doc.items()) {
@@ -29,7 +31,7 @@ inline nlohmann::json json_object_body(std::string_view body, std::initializer_l
       known = known || key == f;
       names += (names.empty() ? "" : ", ") + std::string(f);
     }
-    if (!known) throw RequestError(400, "unknown field '" + key + "' (" + names + ")");
+    if (!known) throw RequestError(400, "unknown field '" + excerpt(key) + "' (" + names + ")");
   }
   return doc;
 }

@@ -1,0 +1,422 @@
+// The inference server at the protocol level: raw bytes written to a TCP
+// connection to a server on 127.0.0.1, raw answers read back and split by
+// their Content-Length. Checks what a client, or a proxy that reuses
+// connections, gets for the faults of hostile and careless requests:
+// a refused request's body is never answered as a request of its own
+// (request smuggling), the body limit holds for chunked bodies too and no
+// error message repeats a large input, and exactly one well-formed
+// Authorization header is taken.
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <camber/nn/io/model_file.hpp>
+#include <camber/nn/serve/auth.hpp>
+#include <camber/nn/serve/request.hpp>
+#include <camber/nn/serve/server.hpp>
+
+#include "running_server.hpp"
+#include "scratch.hpp"
+#include "small_model.hpp"
+
+namespace {
+
+namespace nn = camber::nn;
+namespace serve = camber::nn::serve;
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// One answer as read off the wire.
+struct Answer {
+  int status = 0;
+  std::string headers;  ///< the header lines, lower-cased names
+  std::string body;
+  bool closes() const { return headers.find("connection: close") != std::string::npos; }
+};
+
+// One TCP connection to 127.0.0.1:port.
+class Connection {
+ public:
+  explicit Connection(int port) : fd_(::socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    connected_ = fd_ >= 0 && ::connect(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+  }
+  ~Connection() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  bool connected() const { return connected_; }
+
+  // All of `bytes`, or false when the server closed first.
+  bool send(const std::string& bytes) {
+    std::size_t sent = 0;
+    while (sent < bytes.size()) {
+      const ssize_t n = ::send(fd_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+      if (n <= 0) return false;
+      sent += static_cast<std::size_t>(n);
+    }
+    return true;
+  }
+
+  // The answers the server has sent on this connection so far (all of
+  // them, from the first), once there are `n`, or the server closed the
+  // connection (`closed`), or `timeout_s` passed.
+  std::vector<Answer> answers(std::size_t n, double timeout_s, bool* closed = nullptr);
+
+ private:
+  int fd_;
+  bool connected_ = false;
+  std::string received_;
+};
+
+// The complete answers in `bytes`, in order, each delimited by its
+// Content-Length (this server sends one with every answer). Bytes that
+// are no answer end the list with status -1.
+std::vector<Answer> split_answers(const std::string& bytes) {
+  std::vector<Answer> out;
+  std::size_t at = 0;
+  while (at < bytes.size()) {
+    Answer a;
+    const std::size_t end = bytes.find("\r\n\r\n", at);
+    if (bytes.compare(at, 9, "HTTP/1.1 ") != 0 && bytes.size() - at >= 9) {
+      a.status = -1;
+      a.body = bytes.substr(at);
+      out.push_back(a);
+      return out;
+    }
+    if (end == std::string::npos) return out;  // more to come
+    a.status = std::stoi(bytes.substr(at + 9, 3));
+    for (std::size_t i = bytes.find("\r\n", at) + 2; i < end + 2;) {
+      const std::size_t eol = bytes.find("\r\n", i);
+      std::string line = bytes.substr(i, eol - i);
+      const std::size_t colon = line.find(':');
+      for (std::size_t k = 0; k < colon && colon != std::string::npos; ++k)
+        line[k] = static_cast<char>(std::tolower(static_cast<unsigned char>(line[k])));
+      a.headers += line + "\n";
+      i = eol + 2;
+    }
+    const std::size_t cl = a.headers.find("content-length: ");
+    const std::size_t length = cl == std::string::npos ? 0 : std::stoul(a.headers.substr(cl + 16));
+    if (bytes.size() < end + 4 + length) return out;  // more to come
+    a.body = bytes.substr(end + 4, length);
+    at = end + 4 + length;
+    out.push_back(a);
+  }
+  return out;
+}
+
+std::vector<Answer> Connection::answers(std::size_t n, double timeout_s, bool* closed) {
+  const Clock::time_point t0 = Clock::now();
+  timeval tv{0, 20000};
+  setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  if (closed) *closed = false;
+  char buf[65536];
+  for (;;) {
+    std::vector<Answer> out = split_answers(received_);
+    if (out.size() >= n || seconds_since(t0) > timeout_s) return out;
+    const ssize_t got = ::recv(fd_, buf, sizeof(buf), 0);
+    if (got > 0) {
+      received_.append(buf, static_cast<std::size_t>(got));
+    } else if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+      if (closed) *closed = true;
+      return split_answers(received_);
+    }
+  }
+}
+
+std::string statuses(const std::vector<Answer>& answers) {
+  std::string s;
+  for (const Answer& a : answers) s += (s.empty() ? "" : " ") + std::to_string(a.status);
+  return s;
+}
+
+nn::io::Model small_model() {
+  return nn::io::Model{camber::test::small_surrogate(7), {}, 1, 0, std::string(64, 'f')};
+}
+
+struct RunningServer : camber::test::RunningServer {
+  explicit RunningServer(serve::ServeOptions o) : camber::test::RunningServer(small_model(), std::move(o)) {}
+};
+
+const std::string predict_body = R"({"inputs": {"mach": 0.5, "alpha_deg": 1.0}})";
+
+std::string chunked(const std::string& body, std::size_t chunk) {
+  std::string out;
+  char size[32];
+  for (std::size_t at = 0; at < body.size(); at += chunk) {
+    const std::size_t n = std::min(chunk, body.size() - at);
+    std::snprintf(size, sizeof(size), "%zx\r\n", n);
+    out += size + body.substr(at, n) + "\r\n";
+  }
+  return out + "0\r\n\r\n";
+}
+
+// A server with tokens: alice's is good, bob's revoked.
+struct WithTokens {
+  std::string alice, bob;
+  serve::ServeOptions options;
+  WithTokens() {
+    const std::string file = (camber::test::scratch("camber_serve_protocol_") / "tokens.txt").string();
+    std::remove(file.c_str());
+    alice = serve::TokenStore::add(file, "alice");
+    bob = serve::TokenStore::add(file, "bob");
+    serve::TokenStore::revoke(file, "bob");
+    options.tokens = serve::TokenStore::load(file);
+    options.max_body_bytes = 4096;
+  }
+};
+
+// cpp-httplib 0.11 reads a request through a buffer it drops after each
+// request: bytes of a next request that arrived with the previous one are
+// lost (it does not serve pipelined requests). A client that waits for
+// each answer, as a proxy reusing a connection does, is served; so these
+// tests send each request after the answer to the one before, and a
+// request's body after a pause (so that the server has read the headers
+// alone, as a slow network delivers them).
+struct Exchange {
+  std::vector<Answer> answers;
+  bool closed = false;
+};
+
+// `head` (the request line and headers), then after 100 ms `body`, then
+// after its answer `next`; then every answer that comes within 0.5 s.
+Exchange exchange(int port, const std::string& head, const std::string& body, const std::string& next) {
+  Connection c(port);
+  Exchange e;
+  if (!c.connected() || !c.send(head)) return e;
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  c.send(body);
+  e.answers = c.answers(1, 5.0, &e.closed);
+  if (!e.closed && !next.empty()) {
+    c.send(next);
+    c.answers(e.answers.size() + 1, 5.0, &e.closed);
+  }
+  if (!e.closed) e.answers = c.answers(100, 0.5, &e.closed);
+  return e;
+}
+
+std::string post_head(const std::string& path, std::size_t length, const std::string& extra_headers = "") {
+  return "POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + extra_headers +
+         "Content-Length: " + std::to_string(length) + "\r\n\r\n";
+}
+
+const std::string health = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n";
+
+TEST(ServeProtocol, ARefusedRequestsBodyIsNeverAnsweredAsARequest) {
+  WithTokens t;
+  RunningServer rs(t.options);
+  // The body of each refused request is itself a request: with alice's
+  // token, for /v2/models/model (the metadata). It must not be answered.
+  const std::string smuggled =
+      "GET /v2/models/model HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + t.alice + "\r\n\r\n";
+  const std::string chunked_head =
+      "POST /predict HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n";
+  const std::vector<std::tuple<std::string, std::string, int>> refused = {
+      {post_head("/predict", smuggled.size()), smuggled, 401},
+      {post_head("/predict", smuggled.size(), "Authorization: Bearer " + t.bob + "\r\n"), smuggled, 403},
+      {post_head("/v2/models/model/infer", smuggled.size(), "Authorization: Bearer cbr_00\r\n"), smuggled, 401},
+      {post_head("/nowhere", smuggled.size()), smuggled, 401},
+      {"PUT /predict HTTP/1.1\r\nHost: x\r\nContent-Length: " + std::to_string(smuggled.size()) + "\r\n\r\n",
+       smuggled, 401},
+      {chunked_head, chunked(smuggled, 16), 401},
+      // Over the 4096-byte limit: read and dropped all the same.
+      {post_head("/predict", 5000 + smuggled.size()), std::string(5000, ' ') + smuggled, 401},
+  };
+  for (const auto& [head, body, status] : refused) {
+    const Exchange e = exchange(rs.port, head, body, health);
+    ASSERT_EQ(e.answers.size(), 2u) << statuses(e.answers) << "\n" << head;
+    EXPECT_EQ(e.answers[0].status, status) << head;
+    EXPECT_TRUE(json::parse(e.answers[0].body).contains("error")) << e.answers[0].body;
+    EXPECT_EQ(e.answers[1].status, 200);
+    EXPECT_EQ(json::parse(e.answers[1].body), json::parse(R"({"status": "ok"})"));
+  }
+  // A refused body too long to drain (8 MB declared) is not read: the
+  // answer closes the connection, and nothing after it is answered.
+  const Exchange e = exchange(rs.port, post_head("/predict", std::size_t{8} << 20), smuggled, health);
+  ASSERT_EQ(e.answers.size(), 1u) << statuses(e.answers);
+  EXPECT_EQ(e.answers[0].status, 401);
+  EXPECT_TRUE(e.answers[0].closes()) << e.answers[0].headers;
+  EXPECT_TRUE(e.closed);
+}
+
+TEST(ServeProtocol, TheBodyLimitHoldsForChunkedBodies) {
+  serve::ServeOptions o;
+  o.max_body_bytes = std::size_t{1} << 20;
+  RunningServer rs(o);
+  const std::string chunked_head = "POST /predict HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n";
+  // Under the limit, chunked or not: answered, and the connection serves
+  // the next request.
+  for (const auto& [head, body] : std::vector<std::pair<std::string, std::string>>{
+           {chunked_head, chunked(predict_body, 7)}, {post_head("/predict", predict_body.size()), predict_body}}) {
+    const Exchange e = exchange(rs.port, head, body, health);
+    ASSERT_EQ(e.answers.size(), 2u) << statuses(e.answers);
+    EXPECT_EQ(e.answers[0].status, 200) << e.answers[0].body;
+    EXPECT_TRUE(json::parse(e.answers[0].body)["outputs"].contains("CL"));
+    EXPECT_EQ(e.answers[1].status, 200);
+  }
+  // 3 MB, a good request after 3 MB of spaces, chunked or not: 413, the
+  // body read and dropped (so that a client still sending reads the
+  // answer), and the connection serves the next request.
+  const std::string padded = std::string(std::size_t{3} << 20, ' ') + predict_body;
+  for (const auto& [head, body] : std::vector<std::pair<std::string, std::string>>{
+           {chunked_head, chunked(padded, 65536)}, {post_head("/predict", padded.size()), padded}}) {
+    const Exchange e = exchange(rs.port, head, body, health);
+    ASSERT_EQ(e.answers.size(), 2u) << statuses(e.answers);
+    EXPECT_EQ(e.answers[0].status, 413);
+    EXPECT_NE(json::parse(e.answers[0].body)["error"].get<std::string>().find("1048576-byte limit"),
+              std::string::npos) << e.answers[0].body;
+    EXPECT_EQ(e.answers[1].status, 200);
+  }
+  // 20 MB in 64 KB chunks (past what is drained): 413, the connection
+  // closed, the rest never read.
+  for (const char* path : {"/predict", "/v2/models/model/infer", "/nowhere"}) {
+    Connection c(rs.port);
+    const std::string request = "POST " + std::string(path) +
+                                " HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n" +
+                                chunked(std::string(std::size_t{20} << 20, ' ') + predict_body, 65536);
+    std::thread sender([&] { c.send(request); });  // fails once the server closes
+    bool closed = false;
+    const std::vector<Answer> answers = c.answers(1, 10.0, &closed);
+    sender.join();
+    ASSERT_EQ(answers.size(), 1u) << path << ": " << statuses(answers);
+    EXPECT_EQ(answers[0].status, 413) << path;
+    EXPECT_NE(json::parse(answers[0].body)["error"].get<std::string>().find("1048576-byte limit"),
+              std::string::npos) << answers[0].body;
+    EXPECT_TRUE(answers[0].closes()) << answers[0].headers;
+    EXPECT_TRUE(closed || (c.answers(2, 2.0, &closed), closed)) << path;
+  }
+  // A chunk size that is no number: 400, and the connection closes (the
+  // rest of the body is not read as a request).
+  const Exchange e = exchange(rs.port, chunked_head, "zz\r\n" + health, health);
+  ASSERT_EQ(e.answers.size(), 1u) << statuses(e.answers);
+  EXPECT_EQ(e.answers[0].status, 400);
+  EXPECT_TRUE(e.closed);
+}
+
+TEST(ServeProtocol, BodiesThatCannotBeDelimitedAreRefusedAndTheConnectionCloses) {
+  RunningServer rs(serve::ServeOptions{});
+  const std::string& body = predict_body;
+  const std::string head = "POST /predict HTTP/1.1\r\nHost: x\r\n";
+  const std::string length = "Content-Length: " + std::to_string(body.size()) + "\r\n";
+  const std::vector<std::tuple<std::string, std::string, int>> cases = {
+      {head + length + length + "\r\n", body, 400},                                   // two lengths
+      {head + length + "Transfer-Encoding: chunked\r\n\r\n", chunked(body, 8), 400},  // both
+      {head + "Transfer-Encoding: gzip, chunked\r\n\r\n", chunked(body, 8), 501},
+      {head + "Content-Length: -1\r\n\r\n", body, 400},
+      {"GET /health HTTP/1.1\r\nHost: x\r\n" + length + "\r\n", body, 400},  // a GET with a body
+  };
+  for (const auto& [request, rest, status] : cases) {
+    const Exchange e = exchange(rs.port, request, rest, health);
+    ASSERT_EQ(e.answers.size(), 1u) << statuses(e.answers) << "\n" << request;
+    EXPECT_EQ(e.answers[0].status, status) << request;
+    EXPECT_TRUE(json::parse(e.answers[0].body).contains("error"));
+    EXPECT_TRUE(e.answers[0].closes()) << request;
+    EXPECT_TRUE(e.closed) << request;
+  }
+}
+
+TEST(ServeProtocol, NoErrorMessageRepeatsALargeInput) {
+  // The message parts that quote a request are cut (unit-level), and so
+  // every answer is short whatever it echoes (over HTTP, plain and
+  // chunked).
+  const std::string big(500000, 'a');
+  EXPECT_EQ(serve::excerpt("short"), "short");
+  EXPECT_EQ(serve::excerpt(big), std::string(serve::max_excerpt_bytes, 'a') + "... (500000 bytes)");
+  EXPECT_LE(json::parse(serve::format_error(big))["error"].get<std::string>().size(),
+            serve::max_error_bytes + 64);
+
+  serve::ServeOptions o;
+  o.max_body_bytes = std::size_t{1} << 20;
+  RunningServer rs(o);
+  const std::string tensor = R"({"name": "mach", "shape": [1], "datatype": "FP64", "data": [0.5]}, )"
+                             R"({"name": "alpha_deg", "shape": [1], "datatype": "FP64", "data": [1]})";
+  const std::vector<std::pair<std::string, std::string>> bodies = {
+      {"/predict", R"({"inputs": {")" + big + R"(": 1}})"},
+      {"/predict", R"({"inputs": {"mach": 0.5, "alpha_deg": 1}, "units": {"alpha_deg": ")" + big + R"("}})"},
+      {"/predict", R"({")" + big + R"(": 1})"},
+      {"/predict", "\"" + big},  // a string that never ends: the parser quotes what it read
+      {"/predict", "1" + std::string(500000, '0') + "e"},
+      {"/v2/models/model/infer", R"({"inputs": [{"name": ")" + big + R"(", "shape": [1], "datatype": "FP64", "data": [1]}]})"},
+      {"/v2/models/model/infer", R"({"inputs": [)" + tensor + R"(], "outputs": [{"name": ")" + big + R"("}]})"},
+      {"/v2/models/model/infer", R"({"inputs": [{"name": "mach", "shape": [1], "datatype": ")" + big + R"(", "data": [1]}]})"},
+  };
+  for (const auto& [path, body] : bodies)
+    for (const bool chunks : {false, true}) {
+      const Exchange e = chunks ? exchange(rs.port, "POST " + path + " HTTP/1.1\r\nHost: x\r\n"
+                                                   "Transfer-Encoding: chunked\r\n\r\n", chunked(body, 4096), "")
+                                : exchange(rs.port, post_head(path, body.size()), body, "");
+      ASSERT_EQ(e.answers.size(), 1u) << statuses(e.answers);
+      EXPECT_EQ(e.answers[0].status, 400) << body.substr(0, 80);
+      EXPECT_LT(e.answers[0].body.size(), 1500u) << body.substr(0, 80) << ": " << e.answers[0].body.substr(0, 300);
+      EXPECT_TRUE(json::parse(e.answers[0].body).contains("error"));
+    }
+  // A long path in a 404.
+  const Exchange e = exchange(rs.port, "GET /" + std::string(8000, 'p') + " HTTP/1.1\r\nHost: x\r\n\r\n", "", "");
+  ASSERT_EQ(e.answers.size(), 1u);
+  EXPECT_EQ(e.answers[0].status, 404);
+  EXPECT_LT(e.answers[0].body.size(), 1500u);
+}
+
+TEST(ServeProtocol, ExactlyOneWellFormedAuthorizationHeader) {
+  WithTokens t;
+  RunningServer rs(t.options);
+  // The verdicts on one header's value.
+  const std::string nul(1, '\0');
+  EXPECT_EQ(t.options.tokens.check("Bearer " + t.alice), serve::TokenStore::Verdict::ok);
+  EXPECT_EQ(t.options.tokens.check("Bearer " + t.alice + nul + "junk"), serve::TokenStore::Verdict::malformed);
+  EXPECT_EQ(t.options.tokens.check("Bearer " + t.alice + " x"), serve::TokenStore::Verdict::malformed);
+  EXPECT_EQ(t.options.tokens.check("Bearer "), serve::TokenStore::Verdict::malformed);
+  EXPECT_EQ(t.options.tokens.check("Bearer cbr_00=="), serve::TokenStore::Verdict::unknown);
+  EXPECT_EQ(t.options.tokens.check("Basic YWxpY2U="), serve::TokenStore::Verdict::missing);
+  EXPECT_EQ(t.options.tokens.check(""), serve::TokenStore::Verdict::missing);
+
+  const std::string good = "Authorization: Bearer " + t.alice + "\r\n";
+  // Both paths of the check: a request without a body (checked before
+  // routing) and one with (checked once its body is read).
+  const auto ask = [&](const std::string& headers, bool with_body) {
+    Connection c(rs.port);
+    c.send(with_body ? post_head("/predict", predict_body.size(), headers) + predict_body
+                     : "GET /model HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n");
+    return c.answers(1, 5.0);
+  };
+  for (const bool with_body : {false, true}) {
+    std::vector<Answer> a = ask(good, with_body);
+    ASSERT_EQ(a.size(), 1u);
+    EXPECT_EQ(a[0].status, 200) << "the good token alone";
+    for (const std::string& headers :
+         {good + "Authorization: Bearer junk\r\n", "Authorization: Bearer junk\r\n" + good, good + good,
+          good + "authorization: Bearer " + t.alice + "\r\n",
+          "Authorization: Bearer " + t.alice + std::string(1, '\0') + "junk\r\n",
+          "Authorization: Bearer " + t.alice + " junk\r\n", "Authorization: Bearer  " + t.alice + "\r\n"}) {
+      a = ask(headers, with_body);
+      ASSERT_EQ(a.size(), 1u) << statuses(a);
+      EXPECT_EQ(a[0].status, 401) << headers << (with_body ? " (with a body)" : "");
+      EXPECT_TRUE(json::parse(a[0].body).contains("error")) << a[0].body;
+      EXPECT_NE(a[0].headers.find("www-authenticate: Bearer"), std::string::npos) << a[0].headers;
+    }
+  }
+}
+
+}  // namespace
