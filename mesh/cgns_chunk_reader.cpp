@@ -18,7 +18,9 @@
 // cell, which it then reads (faces between its cells are read and skipped).
 //
 // Memory: the rank's shares, plus per MIXED section two counts and two
-// element numbers per rank. A MIXED section of a file written before CGNS
+// element numbers per rank, plus the ZoneBC point lists, which every rank
+// reads whole to check them (no declared size is allocated before it is
+// checked against the file's size and arrays). A MIXED section of a file written before CGNS
 // 3.4 stores no element offsets and is read whole by every rank.
 //
 // Errors: each phase runs under collective_guard, so a problem on any rank
@@ -194,6 +196,7 @@ MeshChunk read_cgns_chunk(const std::string& path, MPI_Comm comm) {
     zone = detail::read_cgns_zone(*file);
     for (int s = 1; s <= zone.n_sections; ++s)
       sections.push_back(detail::read_cgns_section(*file, zone, s));
+    detail::require_cgns_boundary_conditions(*file, zone, sections);
   });
   const int dim = zone.cell_dim;
   const std::int64_t n_nodes = zone.n_nodes;
@@ -226,12 +229,15 @@ MeshChunk read_cgns_chunk(const std::string& path, MPI_Comm comm) {
     chunk.coords.resize(static_cast<std::size_t>(end - begin) * static_cast<std::size_t>(dim));
     for (int k = 0; k < dim; ++k) {
       const std::vector<double> x = detail::read_cgns_coords(*file, k, begin, end);
+      detail::require_cgns_finite(path, zone, k, x, begin);
       for (std::size_t i = 0; i < x.size(); ++i) chunk.coords[i * dim + k] = x[i];
     }
     if (dim == 2 && zone.has_axis[2]) {
-      const double z1 = detail::read_cgns_coords(*file, 2, 0, 1)[0];
-      detail::require_cgns_plane(path, zone, detail::read_cgns_coords(*file, 2, begin, end), begin,
-                                 z1);
+      const std::vector<double> z1 = detail::read_cgns_coords(*file, 2, 0, 1);
+      detail::require_cgns_finite(path, zone, 2, z1, 0);
+      const std::vector<double> z = detail::read_cgns_coords(*file, 2, begin, end);
+      detail::require_cgns_finite(path, zone, 2, z, begin);
+      detail::require_cgns_plane(path, zone, z, begin, z1[0]);
     }
     for (std::size_t m = 0; m < n_mixed; ++m) {
       const CgnsSection& sec = sections[mixed[m]];

@@ -23,9 +23,16 @@ MeshData read_cgns_data(const std::string& path) {
   d.dim = cell_dim;
   d.source = path;
 
+  std::vector<CgnsSection> sections;
+  for (int s = 1; s <= zone.n_sections; ++s) sections.push_back(read_cgns_section(file, zone, s));
+  require_cgns_boundary_conditions(file, zone, sections);
+
   std::vector<std::vector<double>> xyz(3);
   for (int k = 0; k < 3; ++k)
-    if (zone.has_axis[static_cast<std::size_t>(k)]) xyz[k] = read_cgns_coords(file, k, 0, n_nodes);
+    if (zone.has_axis[static_cast<std::size_t>(k)]) {
+      xyz[k] = read_cgns_coords(file, k, 0, n_nodes);
+      require_cgns_finite(path, zone, k, xyz[k], 0);
+    }
   if (cell_dim == 2 && !xyz[2].empty()) require_cgns_plane(path, zone, xyz[2], 0, xyz[2][0]);
   d.coords.resize(static_cast<std::size_t>(n_nodes) * static_cast<std::size_t>(cell_dim));
   for (std::int64_t i = 0; i < n_nodes; ++i)
@@ -34,8 +41,8 @@ MeshData read_cgns_data(const std::string& path) {
 
   // Element sections: cells in file order, the boundary faces of each
   // section the marker named after it (CGNS names are unique within a zone).
-  for (int s = 1; s <= zone.n_sections; ++s) {
-    const CgnsSection sec = read_cgns_section(file, zone, s);
+  for (const CgnsSection& sec : sections) {
+    const int s = sec.index;
     std::vector<cgsize_t> conn(static_cast<std::size_t>(sec.data_size));
     if (sec.mixed) {
       // Each element's type code, then its nodes; the offsets (CGNS 3.4's

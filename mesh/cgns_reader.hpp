@@ -11,7 +11,8 @@
 /// named after the section, as CGNS writers such as SU2's and Pointwise's
 /// name them by boundary. The
 /// ZoneBC's boundary conditions are not read: a marker's condition is the
-/// deck's `boundaries` section.
+/// deck's `boundaries` section; their point sets are checked (nodes in the
+/// zone, elements that some section holds).
 ///
 /// @code
 ///   camber::mesh::Mesh m = camber::mesh::read_cgns("wedge.cgns");
@@ -25,8 +26,12 @@
 /// camber::Error(bad_input) naming the file, the zone and the section, and
 /// saying what is supported: a file libcgns cannot open, more than one base
 /// or zone, a structured zone, polyhedral (NGON_n, NFACE_n) or higher-order
-/// elements, a node index out of range, a 2-D base whose z varies, or
-/// elements of neither dimension (edges in a 3-D zone).
+/// elements, a node index out of range, a 2-D base whose z varies,
+/// elements of neither dimension (edges in a 3-D zone), a coordinate that
+/// is not finite (named by node and axis), a boundary condition naming no
+/// node or element, or a declared size (nodes, elements, connectivity,
+/// point set) that disagrees with the arrays the file holds or exceeds the
+/// file's size: every size is checked before anything of it is allocated.
 #pragma once
 
 #include <string>

@@ -24,10 +24,14 @@ inline std::string cgns_not_built_message(const std::string& path) {
 }  // namespace camber::mesh::detail
 
 #if CAMBER_WITH_CGNS
+#include <cgns_io.h>
 #include <cgnslib.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <utility>
 #include <vector>
@@ -51,6 +55,9 @@ class CgnsFile {
  public:
   explicit CgnsFile(const std::string& path) : path_(path) {
     if (!std::ifstream(path).good()) throw_bad_input(path + ": cannot open the mesh file");
+    std::error_code ec;
+    bytes_ = std::filesystem::file_size(path, ec);
+    if (ec) throw_bad_input(path + ": cannot open the mesh file (" + ec.message() + ")");
     if (cg_open(path.c_str(), CG_MODE_READ, &fn_) != CG_OK)
       throw_bad_input(path + ": not a CGNS file libcgns can read (" + cg_get_error() + ")");
   }
@@ -62,6 +69,19 @@ class CgnsFile {
 
   const std::string& path() const { return path_; }
   int fn() const { return fn_; }
+  // The file's size in bytes: every entry of an array the file declares
+  // takes at least one of them, so no declared size may exceed it.
+  std::uintmax_t bytes() const { return bytes_; }
+  // Raises a bad_input error naming `where` when `n` declared entries of
+  // `what` cannot fit in the file: checked before anything of that size is
+  // allocated, so that a few bytes declaring billions of entries are an
+  // error, not an exhausted memory.
+  void require_fits(std::int64_t n, const std::string& where, const std::string& what) const {
+    if (n < 0 || static_cast<std::uintmax_t>(n) > bytes_)
+      throw_bad_input(where + ": " + what + " declares " + std::to_string(n) +
+                      " entries, more than the file's " + std::to_string(bytes_) +
+                      " bytes can hold");
+  }
   // Raises a bad_input error naming the file (and what the call was for)
   // when a library call failed.
   void check(int status, const std::string& what) const {
@@ -70,6 +90,7 @@ class CgnsFile {
 
  private:
   std::string path_;
+  std::uintmax_t bytes_ = 0;
   int fn_ = -1;
 };
 
@@ -186,6 +207,27 @@ inline CgnsZone read_cgns_zone(const CgnsFile& file) {
       throw_bad_input(path + ": zone '" + z.name + "' has no " + CgnsZone::axis_name(k) +
                       "; supported: Cartesian coordinates CoordinateX, CoordinateY" +
                       (cell_dim == 3 ? ", CoordinateZ" : ""));
+  // The zone's node count is a declaration; each coordinate array's length
+  // is what the file holds. They must agree before n_nodes values are read.
+  file.require_fits(z.n_nodes, path + ": zone '" + z.name + "'", "the node count");
+  if (n_coords > 0) {
+    file.check(cg_goto(fn, base, "Zone_t", zone, "GridCoordinates_t", 1, "end"),
+               "zone '" + z.name + "': finding its coordinates");
+    for (int c = 1; c <= n_coords; ++c) {
+      char cname[33];
+      CGNS_ENUMT(DataType_t) type;
+      int n_dims = 0;
+      cgsize_t dims[12] = {0};
+      file.check(cg_array_info(c, cname, &type, &n_dims, dims),
+                 "zone '" + z.name + "': reading coordinate array " + std::to_string(c));
+      std::int64_t n = n_dims > 0 ? 1 : 0;
+      for (int d = 0; d < n_dims && d < 12; ++d) n *= dims[d];
+      if (n != z.n_nodes)
+        throw_bad_input(path + ": zone '" + z.name + "' declares " + std::to_string(z.n_nodes) +
+                        " nodes but its " + cgns_trimmed(cname) + " holds " + std::to_string(n) +
+                        " values");
+    }
+  }
 
   file.check(cg_nsections(fn, base, zone, &z.n_sections), "reading the number of sections");
   return z;
@@ -201,6 +243,18 @@ inline std::vector<double> read_cgns_coords(const CgnsFile& file, int k, std::in
                            CGNS_ENUMV(RealDouble), &lo, &hi, x.data()),
              std::string("reading ") + CgnsZone::axis_name(k));
   return x;
+}
+
+// A coordinate that is not a finite number makes no geometry: named here
+// by its node (1-based) rather than found later as a degenerate cell.
+inline void require_cgns_finite(const std::string& path, const CgnsZone& zone, int k,
+                                const std::vector<double>& x, std::int64_t first_node) {
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i]))
+      throw_bad_input(path + ": zone '" + zone.name + "': node " +
+                      std::to_string(first_node + static_cast<std::int64_t>(i) + 1) + " has " +
+                      CgnsZone::axis_name(k) + " = " + std::to_string(x[i]) +
+                      "; coordinates must be finite numbers");
 }
 
 // A 2-D zone must lie in the plane z = z of node 1: `z` holds the z of
@@ -228,6 +282,30 @@ struct CgnsSection {
   std::int64_t data_size = 0;   // node indices (and MIXED type codes) of the section
 };
 
+// A MIXED section's element offsets (CGNS 3.4's ElementStartOffset, when
+// the file has them) must be one per element and one more, as libcgns
+// reads them into an array of that length.
+inline void require_cgns_offsets(const CgnsFile& file, const CgnsZone& zone,
+                                 const CgnsSection& sec) {
+  int cgio = -1;
+  double root = 0, base = 0, zone_id = 0, section = 0, offsets = 0;
+  file.check(cg_get_cgio(file.fn(), &cgio), sec.place() + ": opening the file's nodes");
+  file.check(cg_root_id(file.fn(), &root), sec.place() + ": opening the file's nodes");
+  if (cgio_get_node_id(cgio, root, zone.base_node.c_str(), &base) != CGIO_ERR_NONE ||
+      cgio_get_node_id(cgio, base, zone.zone_node.c_str(), &zone_id) != CGIO_ERR_NONE ||
+      cgio_get_node_id(cgio, zone_id, sec.node.c_str(), &section) != CGIO_ERR_NONE)
+    throw_bad_input(sec.place() + ": cannot find the section's node");
+  if (cgio_get_node_id(cgio, section, "ElementStartOffset", &offsets) != CGIO_ERR_NONE) return;
+  int n_dims = 0;
+  cgsize_t dims[CGIO_MAX_DIMENSIONS] = {0};
+  if (cgio_get_dimensions(cgio, offsets, &n_dims, dims) != CGIO_ERR_NONE || n_dims != 1 ||
+      dims[0] != sec.n_elements + 1)
+    throw_bad_input(sec.place() + ": ElementStartOffset holds " +
+                    (n_dims == 1 ? std::to_string(dims[0]) : std::string("no list of")) +
+                    " offsets, its " + std::to_string(sec.n_elements) + " elements need " +
+                    std::to_string(sec.n_elements + 1));
+}
+
 inline CgnsSection read_cgns_section(const CgnsFile& file, const CgnsZone& zone, int s) {
   const int fn = file.fn(), base = CgnsZone::base, z = CgnsZone::zone;
   char sname[33];
@@ -251,11 +329,23 @@ inline CgnsSection read_cgns_section(const CgnsFile& file, const CgnsZone& zone,
   if (sec.n_elements < 0)
     throw_bad_input(sec.place() + ": element range " + std::to_string(first) + ".." +
                     std::to_string(last) + " is empty the wrong way round");
+  if (first < 1)
+    throw_bad_input(sec.place() + ": element range " + std::to_string(first) + ".." +
+                    std::to_string(last) + " starts below element 1");
   cgsize_t data_size = 0;
   file.check(cg_ElementDataSize(fn, base, z, s, &data_size),
              sec.place() + ": reading the connectivity size");
   sec.data_size = data_size;
-  if (!sec.mixed) {
+  file.require_fits(sec.data_size, sec.place(), "the connectivity");
+  if (sec.mixed) {
+    // Every element takes its type code and at least two nodes.
+    if (sec.n_elements > sec.data_size / 3)
+      throw_bad_input(sec.place() + ": " + std::to_string(sec.n_elements) +
+                      " MIXED elements need at least " + std::to_string(3 * sec.n_elements) +
+                      " connectivity entries, the section holds " +
+                      std::to_string(sec.data_size));
+    require_cgns_offsets(file, zone, sec);
+  } else {
     int npe = 0;
     file.check(cg_npe(et, &npe), sec.place() + ": nodes per element");
     if (sec.data_size != sec.n_elements * npe)
@@ -327,6 +417,96 @@ void for_each_cgns_element(const std::vector<cgsize_t>& conn, const CgnsSection&
   if (pos != conn.size())
     throw_bad_input(place() + ": the connectivity holds more than its " +
                     std::to_string(n_elements) + " elements");
+}
+
+// The zone's boundary conditions (ZoneBC) name points that must exist:
+// nodes (a Vertex point set) in 1..n_nodes, elements (ElementRange,
+// ElementList, or a point set at a face, edge or cell centre) among the
+// sections' element ranges. The conditions themselves are not read (see
+// cgns_reader.hpp); their lists are read whole, each size first checked
+// against the file's.
+inline void require_cgns_boundary_conditions(const CgnsFile& file, const CgnsZone& zone,
+                                             const std::vector<CgnsSection>& sections) {
+  const int fn = file.fn(), base = CgnsZone::base, z = CgnsZone::zone;
+  int n_bcs = 0;
+  file.check(cg_nbocos(fn, base, z, &n_bcs), "zone '" + zone.name + "': reading its ZoneBC");
+  // The sections' element ranges, sorted and merged where they touch.
+  std::vector<std::pair<std::int64_t, std::int64_t>> ranges;
+  for (const CgnsSection& sec : sections)
+    if (sec.n_elements > 0) ranges.emplace_back(sec.first, sec.first + sec.n_elements - 1);
+  std::sort(ranges.begin(), ranges.end());
+  std::vector<std::pair<std::int64_t, std::int64_t>> merged;
+  for (const auto& r : ranges)
+    if (!merged.empty() && r.first <= merged.back().second + 1)
+      merged.back().second = std::max(merged.back().second, r.second);
+    else
+      merged.push_back(r);
+  std::string held;
+  for (const auto& r : merged)
+    held += (held.empty() ? "" : ", ") + std::to_string(r.first) + ".." + std::to_string(r.second);
+  // The merged range holding element e, or none.
+  auto range_of = [&](std::int64_t e) {
+    auto it = std::upper_bound(merged.begin(), merged.end(), e,
+                               [](std::int64_t v, const auto& r) { return v < r.first; });
+    if (it == merged.begin() || (it - 1)->second < e) return merged.end();
+    return it - 1;
+  };
+  for (int bc = 1; bc <= n_bcs; ++bc) {
+    char name[33];
+    CGNS_ENUMT(BCType_t) type;
+    CGNS_ENUMT(PointSetType_t) set;
+    CGNS_ENUMT(DataType_t) normal_type;
+    CGNS_ENUMT(GridLocation_t) location = CGNS_ENUMV(Vertex);
+    cgsize_t n_points = 0, normal_size = 0;
+    int normal_index[3] = {0, 0, 0}, n_datasets = 0;
+    const std::string what = "zone '" + zone.name + "': boundary condition " + std::to_string(bc);
+    file.check(cg_boco_info(fn, base, z, bc, name, &type, &set, &n_points, normal_index,
+                            &normal_size, &normal_type, &n_datasets),
+               "reading " + what);
+    file.check(cg_boco_gridlocation_read(fn, base, z, bc, &location), "reading " + what);
+    const std::string place = file.path() + ": zone '" + zone.name + "', boundary condition '" +
+                              cgns_trimmed(name) + "'";
+    const bool is_range =
+        set == CGNS_ENUMV(PointRange) || set == CGNS_ENUMV(ElementRange);
+    const bool is_list = set == CGNS_ENUMV(PointList) || set == CGNS_ENUMV(ElementList);
+    if (!is_range && !is_list)
+      throw_bad_input(place + ": point set type " + std::to_string(static_cast<int>(set)) +
+                      "; supported: PointRange, PointList, ElementRange, ElementList");
+    file.require_fits(n_points, place, "the point set");
+    file.require_fits(normal_size, place, "the normal list");
+    if (is_range && n_points != 2)
+      throw_bad_input(place + ": a range of " + std::to_string(n_points) +
+                      " entries; a range has 2 (first, last)");
+    std::vector<cgsize_t> points(static_cast<std::size_t>(n_points));
+    // NormalList, when present, is read too (libcgns reads both at once).
+    std::vector<double> normals(static_cast<std::size_t>(normal_size) + 1);
+    file.check(cg_boco_read(fn, base, z, bc, points.data(), normals.data()),
+               "reading the points of " + what);
+    const bool nodes = set != CGNS_ENUMV(ElementRange) && set != CGNS_ENUMV(ElementList) &&
+                       (location == CGNS_ENUMV(Vertex) || location == CGNS_ENUMV(GridLocationNull));
+    if (is_range && points[0] > points[1])
+      throw_bad_input(place + ": range " + std::to_string(points[0]) + ".." +
+                      std::to_string(points[1]) + " is empty the wrong way round");
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const std::int64_t p = points[i];
+      if (nodes) {
+        if (p < 1 || p > zone.n_nodes)
+          throw_bad_input(place + ": names node " + std::to_string(p) + ", outside the zone's 1.." +
+                          std::to_string(zone.n_nodes));
+        continue;
+      }
+      const auto r = range_of(p);
+      if (r == merged.end())
+        throw_bad_input(place + ": names element " + std::to_string(p) +
+                        ", which no section holds (the sections hold " +
+                        (held.empty() ? std::string("none") : held) + ")");
+      if (is_range && i == 0 && r->second < points[1])
+        throw_bad_input(place + ": range " + std::to_string(p) + ".." +
+                        std::to_string(points[1]) + " names element " +
+                        std::to_string(r->second + 1) + ", which no section holds (the " +
+                        "sections hold " + held + ")");
+    }
+  }
 }
 
 // The zone's declared cell count must be what its sections hold.

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cgns_io.h>
 #include <cgnslib.h>
 
 #include <cstdio>
@@ -67,6 +68,74 @@ inline void write_cgns_file(const std::string& path, int cell_dim, const std::ve
     }
     next += s.n_elements;
   }
+  EXPECT_EQ(cg_close(fn), CG_OK);
+}
+
+// Overwrites the integers of the node at `node_path` (names from the root,
+// e.g. {"Base", "blk"} for the zone's sizes, {"Base", "blk", "cells",
+// "ElementRange"}) with `values`, as many as the node holds: a file whose
+// declarations disagree with its arrays, as a careless or hostile edit
+// leaves it.
+inline ::testing::AssertionResult overwrite_cgns_ints(const std::string& path,
+                                                      const std::vector<std::string>& node_path,
+                                                      const std::vector<cgsize_t>& values) {
+  // Through the node-level library: the mid-level one would refuse to open
+  // a file whose zone and arrays already disagree.
+  int cgio = 0;
+  double node = 0;
+  if (cgio_open_file(path.c_str(), CGIO_MODE_MODIFY, CGIO_FILE_NONE, &cgio) != CGIO_ERR_NONE)
+    return ::testing::AssertionFailure() << "cannot open " << path;
+  bool ok = cgio_get_root_id(cgio, &node) == CGIO_ERR_NONE;
+  for (const std::string& name : node_path)
+    ok = ok && cgio_get_node_id(cgio, node, name.c_str(), &node) == CGIO_ERR_NONE;
+  int n_dims = 0;
+  cgsize_t dims[CGIO_MAX_DIMENSIONS] = {0};
+  ok = ok && cgio_get_dimensions(cgio, node, &n_dims, dims) == CGIO_ERR_NONE;
+  cgsize_t n = 1;
+  for (int d = 0; d < n_dims; ++d) n *= dims[d];
+  ok = ok && n == static_cast<cgsize_t>(values.size()) &&
+       cgio_write_all_data(cgio, node, values.data()) == CGIO_ERR_NONE;
+  cgio_close_file(cgio);
+  if (!ok) return ::testing::AssertionFailure() << "cannot overwrite a node of " << path;
+  return ::testing::AssertionSuccess();
+}
+
+// Declares the node at `node_path` an array of `n` entries of its type,
+// its data dropped: what a file claiming more than it holds looks like to
+// a reader that trusts the declaration.
+inline ::testing::AssertionResult declare_cgns_length(const std::string& path,
+                                                      const std::vector<std::string>& node_path,
+                                                      cgsize_t n) {
+  // Through the node-level library: the mid-level one would refuse to open
+  // a file whose zone and arrays already disagree.
+  int cgio = 0;
+  double node = 0;
+  if (cgio_open_file(path.c_str(), CGIO_MODE_MODIFY, CGIO_FILE_NONE, &cgio) != CGIO_ERR_NONE)
+    return ::testing::AssertionFailure() << "cannot open " << path;
+  bool ok = cgio_get_root_id(cgio, &node) == CGIO_ERR_NONE;
+  for (const std::string& name : node_path)
+    ok = ok && cgio_get_node_id(cgio, node, name.c_str(), &node) == CGIO_ERR_NONE;
+  char type[CGIO_MAX_DATATYPE_LENGTH + 1] = {0};
+  ok = ok && cgio_get_data_type(cgio, node, type) == CGIO_ERR_NONE &&
+       cgio_set_dimensions(cgio, node, type, 1, &n) == CGIO_ERR_NONE;
+  cgio_close_file(cgio);
+  if (!ok) return ::testing::AssertionFailure() << "cannot redeclare a node of " << path;
+  return ::testing::AssertionSuccess();
+}
+
+// Adds a wall boundary condition `name` to the zone of `path`: a point set
+// of the given type at `location` (Vertex: node numbers; FaceCenter:
+// element numbers).
+inline void write_cgns_bc(const std::string& path, const std::string& name,
+                          CGNS_ENUMT(PointSetType_t) set, CGNS_ENUMT(GridLocation_t) location,
+                          const std::vector<cgsize_t>& points) {
+  int fn = 0, bc = 0;
+  ASSERT_EQ(cg_open(path.c_str(), CG_MODE_MODIFY, &fn), CG_OK) << cg_get_error();
+  EXPECT_EQ(cg_boco_write(fn, 1, 1, name.c_str(), CGNS_ENUMV(BCWall), set,
+                          static_cast<cgsize_t>(points.size()), points.data(), &bc),
+            CG_OK)
+      << cg_get_error();
+  EXPECT_EQ(cg_boco_gridlocation_write(fn, 1, 1, bc, location), CG_OK) << cg_get_error();
   EXPECT_EQ(cg_close(fn), CG_OK);
 }
 

@@ -4,7 +4,9 @@
 // sections mix cells and boundary edges across the ranks' cuts, and a 3-D
 // block of a hexahedron, a pyramid and a prism (CGNS's PENTA_6 node order)
 // with faces among its cells. Bad files give one bad_input error on every
-// rank, with the serial reader's message. The small files are written here
+// rank, with the serial reader's message: among them sizes declared beyond
+// the file, boundary conditions naming no node or element, and a
+// coordinate that is not finite in the last rank's share. The small files are written here
 // with libcgns (ADF) by rank 0.
 #include <gtest/gtest.h>
 
@@ -16,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -490,6 +493,37 @@ TEST(CgnsChunk, OtherBadFilesAreRefusedOnEveryRankAsSerially) {
   }
   MPI_Barrier(world());
   expect_refused_like_the_serial_reader(text, {"not a CGNS file"});
+}
+
+TEST(CgnsChunk, DeclarationsBoundaryConditionsAndCoordinatesAreCheckedOnEveryRank) {
+  const Block b;  // 11 nodes
+  {
+    const std::string path = write_cgns("huge.cgns", 3, b.x, b.y, b.z, {b.block, b.skin}, 3);
+    if (rank() == 0) {
+      EXPECT_TRUE(camber_test_mesh::overwrite_cgns_ints(path, {"Base", "blk"}, {2000000000, 3, 0}));
+      for (const char* axis : {"CoordinateX", "CoordinateY", "CoordinateZ"})
+        EXPECT_TRUE(camber_test_mesh::declare_cgns_length(
+            path, {"Base", "blk", "GridCoordinates", axis}, 2000000000));
+    }
+    MPI_Barrier(world());
+    expect_refused_like_the_serial_reader(
+        path, {"zone 'blk': the node count declares 2000000000 entries, more than the file's"});
+  }
+  {
+    const std::string path = write_cgns("bc.cgns", 3, b.x, b.y, b.z, {b.block, b.skin}, 3);
+    if (rank() == 0)
+      camber_test_mesh::write_cgns_bc(path, "wall", CGNS_ENUMV(PointList), CGNS_ENUMV(Vertex),
+                                      {1, 62});
+    MPI_Barrier(world());
+    expect_refused_like_the_serial_reader(
+        path, {"boundary condition 'wall': names node 62, outside the zone's 1..11"});
+  }
+  {
+    Block nan = b;
+    nan.y.back() = std::numeric_limits<double>::quiet_NaN();
+    const std::string path = write_cgns("nan.cgns", 3, nan.x, nan.y, nan.z, {nan.block, nan.skin}, 3);
+    expect_refused_like_the_serial_reader(path, {"zone 'blk': node 11 has CoordinateY = "});
+  }
 }
 
 }  // namespace

@@ -2,14 +2,23 @@
 // format, SU2's 3-D cylinder case (tetrahedra), a hand-written mixed file
 // in CGNS's own node order checked against its closed-form volume, and
 // files the reader must refuse with the zone, the section and what is
-// supported. The small files are written here with libcgns (ADF).
+// supported: sizes declared far beyond the file's arrays (under a memory
+// limit), boundary conditions naming no node or element, coordinates that
+// are not finite. The small files are written here with libcgns (ADF).
 #include <gtest/gtest.h>
 
 #include <cgnslib.h>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <functional>
+#include <iostream>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -263,6 +272,128 @@ TEST(CgnsReader, RefusesWhatItDoesNotSupport) {
   EXPECT_TRUE(throws_bad_input([&] { (void)read_mesh(text); }, {"text.cgns", "not a CGNS file"}));
   EXPECT_TRUE(throws_bad_input([&] { (void)read_mesh(temp_path("absent.cgns")); },
                                {"absent.cgns", "cannot open"}));
+}
+
+// The bytes this process maps now (VmSize), from /proc/self/status.
+long long mapped_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  long long kb = 0;
+  while (status >> key)
+    if (key == "VmSize:" && status >> kb) return kb * 1024;
+  return -1;
+}
+
+// Runs `check` in a child process whose address space may grow by at most
+// `extra` bytes over the parent's (RLIMIT_AS), so that an allocation of the
+// sizes a file declares fails there instead of succeeding lazily: passes
+// when the child's check passes; an exception out of it (std::bad_alloc)
+// fails, with its text.
+::testing::AssertionResult under_memory_limit(long long extra,
+                                              const std::function<::testing::AssertionResult()>& check) {
+  const long long mapped = mapped_bytes();
+  if (mapped <= 0) return ::testing::AssertionFailure() << "cannot read /proc/self/status";
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  if (child < 0) return ::testing::AssertionFailure() << "fork failed";
+  if (child == 0) {
+    const rlimit limit{static_cast<rlim_t>(mapped + extra), static_cast<rlim_t>(mapped + extra)};
+    if (setrlimit(RLIMIT_AS, &limit) != 0) _exit(3);
+    int code = 0;
+    try {
+      const ::testing::AssertionResult r = check();
+      if (!r) {
+        std::cerr << r.message() << std::endl;
+        code = 1;
+      }
+    } catch (const std::exception& e) {
+      std::cerr << "threw " << e.what() << std::endl;
+      code = 2;
+    }
+    std::fflush(nullptr);
+    _exit(code);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << "under a limit of " << extra << " bytes more: "
+         << (WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status))
+                               : "signal " + std::to_string(WTERMSIG(status)))
+         << " (2: an exception other than camber::Error, see stderr)";
+}
+
+// A few kilobytes declaring 2e9 nodes (16 GB of coordinates) or 2e9
+// elements: refused from the declarations, before allocating, with the
+// file, the zone, the section and the size, within 256 MB.
+TEST(CgnsReader, HugeDeclaredSizesAreRefusedBeforeAllocating) {
+  const MixedBlock b;
+  constexpr long long limit = 256LL << 20;
+  // The zone and its coordinate arrays declare 2e9 nodes (libcgns itself
+  // refuses a zone whose arrays disagree with it).
+  const std::string nodes = write_cgns("huge_nodes.cgns", 3, b.x, b.y, b.z, {b.cells, b.skin}, 3);
+  ASSERT_TRUE(camber_test_mesh::overwrite_cgns_ints(nodes, {"Base", "blk"}, {2000000000, 3, 0}));
+  for (const char* axis : {"CoordinateX", "CoordinateY", "CoordinateZ"})
+    ASSERT_TRUE(camber_test_mesh::declare_cgns_length(
+        nodes, {"Base", "blk", "GridCoordinates", axis}, 2000000000));
+  EXPECT_TRUE(under_memory_limit(limit, [&] {
+    return throws_bad_input([&] { (void)read_cgns_data(nodes); },
+                            {"huge_nodes.cgns: zone 'blk'", "2000000000"});
+  }));
+  // The MIXED skin (elements 4..15) declared as elements 4..2e9.
+  const std::string elements =
+      write_cgns("huge_elements.cgns", 3, b.x, b.y, b.z, {b.cells, b.skin}, 3);
+  ASSERT_TRUE(camber_test_mesh::overwrite_cgns_ints(
+      elements, {"Base", "blk", "skin", "ElementRange"}, {4, 2000000000}));
+  EXPECT_TRUE(under_memory_limit(limit, [&] {
+    return throws_bad_input([&] { (void)read_cgns_data(elements); },
+                            {"huge_elements.cgns: zone 'blk', section 'skin'", "1999999997"});
+  }));
+}
+
+// Boundary conditions (ZoneBC) naming a node or an element the zone does
+// not have; one naming existing faces reads.
+TEST(CgnsReader, BoundaryConditionsNamingNoElementAreRefused) {
+  const MixedBlock b;  // 11 nodes; elements 1..3 cells, 4..15 the skin
+  using camber_test_mesh::write_cgns_bc;
+  auto file = [&](const std::string& name) {
+    return write_cgns(name, 3, b.x, b.y, b.z, {b.cells, b.skin}, 3);
+  };
+  const std::string good = file("bc_good.cgns");
+  write_cgns_bc(good, "wall", CGNS_ENUMV(PointList), CGNS_ENUMV(FaceCenter), {4, 5, 15});
+  write_cgns_bc(good, "corner", CGNS_ENUMV(PointList), CGNS_ENUMV(Vertex), {1, 11});
+  EXPECT_EQ(read_cgns(good).n_cells(), 3);
+
+  const std::string node = file("bc_node.cgns");
+  write_cgns_bc(node, "wall", CGNS_ENUMV(PointList), CGNS_ENUMV(Vertex), {1, 62, 3});
+  EXPECT_TRUE(throws_bad_input([&] { (void)read_cgns(node); },
+                               {"bc_node.cgns: zone 'blk', boundary condition 'wall': names node "
+                                "62, outside the zone's 1..11"}));
+  const std::string list = file("bc_list.cgns");
+  write_cgns_bc(list, "wall", CGNS_ENUMV(PointList), CGNS_ENUMV(FaceCenter), {4, 99});
+  EXPECT_TRUE(throws_bad_input([&] { (void)read_cgns(list); },
+                               {"bc_list.cgns: zone 'blk', boundary condition 'wall': names "
+                                "element 99, which no section holds (the sections hold 1..15)"}));
+  const std::string range = file("bc_range.cgns");
+  write_cgns_bc(range, "far", CGNS_ENUMV(PointRange), CGNS_ENUMV(FaceCenter), {10, 20});
+  EXPECT_TRUE(throws_bad_input([&] { (void)read_cgns(range); },
+                               {"bc_range.cgns: zone 'blk', boundary condition 'far': range "
+                                "10..20 names element 16, which no section holds"}));
+}
+
+// A coordinate that is NaN or infinite is named with its node and axis.
+TEST(CgnsReader, NonFiniteCoordinatesAreNamedByNode) {
+  MixedBlock b;
+  b.x[4] = std::numeric_limits<double>::quiet_NaN();
+  const std::string nan = write_cgns("nan.cgns", 3, b.x, b.y, b.z, {b.cells, b.skin}, 3);
+  EXPECT_TRUE(throws_bad_input([&] { (void)read_cgns(nan); },
+                               {"nan.cgns: zone 'blk': node 5 has CoordinateX = ",
+                                "coordinates must be finite numbers"}));
+  MixedBlock c;
+  c.z[10] = std::numeric_limits<double>::infinity();
+  const std::string inf = write_cgns("inf.cgns", 3, c.x, c.y, c.z, {c.cells, c.skin}, 3);
+  EXPECT_TRUE(throws_bad_input([&] { (void)read_cgns(inf); },
+                               {"inf.cgns: zone 'blk': node 11 has CoordinateZ = inf"}));
 }
 
 }  // namespace
