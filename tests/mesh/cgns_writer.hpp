@@ -7,6 +7,7 @@
 #include <cgnslib.h>
 
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -71,16 +72,13 @@ inline void write_cgns_file(const std::string& path, int cell_dim, const std::ve
   EXPECT_EQ(cg_close(fn), CG_OK);
 }
 
-// Overwrites the integers of the node at `node_path` (names from the root,
-// e.g. {"Base", "blk"} for the zone's sizes, {"Base", "blk", "cells",
-// "ElementRange"}) with `values`, as many as the node holds: a file whose
-// declarations disagree with its arrays, as a careless or hostile edit
-// leaves it.
-inline ::testing::AssertionResult overwrite_cgns_ints(const std::string& path,
-                                                      const std::vector<std::string>& node_path,
-                                                      const std::vector<cgsize_t>& values) {
-  // Through the node-level library: the mid-level one would refuse to open
-  // a file whose zone and arrays already disagree.
+// Opens `path` through the node-level library (the mid-level one would
+// refuse a file whose zone and arrays already disagree), finds the node at
+// `node_path` (names from the root) and calls edit(cgio, node), which says
+// whether it succeeded.
+inline ::testing::AssertionResult edit_cgns_node(const std::string& path,
+                                                 const std::vector<std::string>& node_path,
+                                                 const std::function<bool(int, double)>& edit) {
   int cgio = 0;
   double node = 0;
   if (cgio_open_file(path.c_str(), CGIO_MODE_MODIFY, CGIO_FILE_NONE, &cgio) != CGIO_ERR_NONE)
@@ -88,16 +86,28 @@ inline ::testing::AssertionResult overwrite_cgns_ints(const std::string& path,
   bool ok = cgio_get_root_id(cgio, &node) == CGIO_ERR_NONE;
   for (const std::string& name : node_path)
     ok = ok && cgio_get_node_id(cgio, node, name.c_str(), &node) == CGIO_ERR_NONE;
-  int n_dims = 0;
-  cgsize_t dims[CGIO_MAX_DIMENSIONS] = {0};
-  ok = ok && cgio_get_dimensions(cgio, node, &n_dims, dims) == CGIO_ERR_NONE;
-  cgsize_t n = 1;
-  for (int d = 0; d < n_dims; ++d) n *= dims[d];
-  ok = ok && n == static_cast<cgsize_t>(values.size()) &&
-       cgio_write_all_data(cgio, node, values.data()) == CGIO_ERR_NONE;
+  ok = ok && edit(cgio, node);
   cgio_close_file(cgio);
-  if (!ok) return ::testing::AssertionFailure() << "cannot overwrite a node of " << path;
+  if (!ok) return ::testing::AssertionFailure() << "cannot edit a node of " << path;
   return ::testing::AssertionSuccess();
+}
+
+// Overwrites the integers of the node at `node_path` (e.g. {"Base", "blk"}
+// for the zone's sizes, {"Base", "blk", "cells", "ElementRange"}) with
+// `values`, as many as the node holds: a file whose declarations disagree
+// with its arrays, as a careless or hostile edit leaves it.
+inline ::testing::AssertionResult overwrite_cgns_ints(const std::string& path,
+                                                      const std::vector<std::string>& node_path,
+                                                      const std::vector<cgsize_t>& values) {
+  return edit_cgns_node(path, node_path, [&](int cgio, double node) {
+    int n_dims = 0;
+    cgsize_t dims[CGIO_MAX_DIMENSIONS] = {0};
+    if (cgio_get_dimensions(cgio, node, &n_dims, dims) != CGIO_ERR_NONE) return false;
+    cgsize_t n = 1;
+    for (int d = 0; d < n_dims; ++d) n *= dims[d];
+    return n == static_cast<cgsize_t>(values.size()) &&
+           cgio_write_all_data(cgio, node, values.data()) == CGIO_ERR_NONE;
+  });
 }
 
 // Declares the node at `node_path` an array of `n` entries of its type,
@@ -106,21 +116,11 @@ inline ::testing::AssertionResult overwrite_cgns_ints(const std::string& path,
 inline ::testing::AssertionResult declare_cgns_length(const std::string& path,
                                                       const std::vector<std::string>& node_path,
                                                       cgsize_t n) {
-  // Through the node-level library: the mid-level one would refuse to open
-  // a file whose zone and arrays already disagree.
-  int cgio = 0;
-  double node = 0;
-  if (cgio_open_file(path.c_str(), CGIO_MODE_MODIFY, CGIO_FILE_NONE, &cgio) != CGIO_ERR_NONE)
-    return ::testing::AssertionFailure() << "cannot open " << path;
-  bool ok = cgio_get_root_id(cgio, &node) == CGIO_ERR_NONE;
-  for (const std::string& name : node_path)
-    ok = ok && cgio_get_node_id(cgio, node, name.c_str(), &node) == CGIO_ERR_NONE;
-  char type[CGIO_MAX_DATATYPE_LENGTH + 1] = {0};
-  ok = ok && cgio_get_data_type(cgio, node, type) == CGIO_ERR_NONE &&
-       cgio_set_dimensions(cgio, node, type, 1, &n) == CGIO_ERR_NONE;
-  cgio_close_file(cgio);
-  if (!ok) return ::testing::AssertionFailure() << "cannot redeclare a node of " << path;
-  return ::testing::AssertionSuccess();
+  return edit_cgns_node(path, node_path, [&](int cgio, double node) {
+    char type[CGIO_MAX_DATATYPE_LENGTH + 1] = {0};
+    return cgio_get_data_type(cgio, node, type) == CGIO_ERR_NONE &&
+           cgio_set_dimensions(cgio, node, type, 1, &n) == CGIO_ERR_NONE;
+  });
 }
 
 // Adds a wall boundary condition `name` to the zone of `path`: a point set
