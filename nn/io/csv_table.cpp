@@ -23,17 +23,58 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
-std::vector<std::string> split_commas(const std::string& line) {
+// The fields of one line as RFC 4180 reads them: a field in double quotes
+// keeps its commas and blanks ("" inside is one quote); other fields are
+// trimmed.
+std::vector<std::string> split_fields(const std::string& line, const std::string& where) {
   std::vector<std::string> cells;
-  std::stringstream in(line);
-  std::string cell;
-  while (std::getline(in, cell, ',')) cells.push_back(trim(cell));
-  if (!line.empty() && line.back() == ',') cells.emplace_back();
+  size_t at = 0;
+  while (true) {
+    while (at < line.size() && (line[at] == ' ' || line[at] == '\t')) ++at;
+    std::string cell;
+    if (at < line.size() && line[at] == '"') {
+      for (++at;; ++at) {
+        CAMBER_INPUT_REQUIRE(at < line.size(), where << ": a quoted field is not closed");
+        if (line[at] != '"') {
+          cell += line[at];
+        } else if (at + 1 < line.size() && line[at + 1] == '"') {
+          cell += '"';
+          ++at;
+        } else {
+          break;
+        }
+      }
+      ++at;
+      while (at < line.size() && (line[at] == ' ' || line[at] == '\t' || line[at] == '\r')) ++at;
+      CAMBER_INPUT_REQUIRE(at == line.size() || line[at] == ',',
+                           where << ": text after the closing quote of '" << cell << "'");
+    } else {
+      const size_t comma = line.find(',', at);
+      cell = trim(line.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+      at = comma == std::string::npos ? line.size() : comma;
+    }
+    cells.push_back(cell);
+    if (at >= line.size()) break;
+    ++at;  // past the comma
+  }
   return cells;
 }
 
+// A field as RFC 4180 writes it: in double quotes, its quotes doubled, when
+// it holds a comma, a quote or a line break, or would be read otherwise
+// unquoted (blanks at an end, a leading '#').
+std::string csv_field(const std::string& s) {
+  const bool quote = s.find_first_of(",\"\r\n") != std::string::npos ||
+                     (!s.empty() && (s.front() == ' ' || s.back() == ' ' || s.front() == '\t' ||
+                                     s.back() == '\t' || s.front() == '#'));
+  if (!quote) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
 std::string header_cell(const Columns& c, size_t k) {
-  return c.names[k] + (c.units[k].empty() ? "" : " [" + c.units[k] + "]");
+  return csv_field(c.names[k] + (c.units[k].empty() ? "" : " [" + c.units[k] + "]"));
 }
 
 }  // namespace
@@ -51,13 +92,17 @@ Tensor read_input_csv(const std::string& path, const Columns& want) {
     ++lineno;
     const std::string t = trim(line);
     if (t.empty() || t[0] == '#') continue;
-    const std::vector<std::string> cells = split_commas(t);
+    const std::vector<std::string> cells = split_fields(t, path + ":" + std::to_string(lineno));
     if (!header) {
       header = true;
       std::vector<int> seen(n_in, 0);
       for (const std::string& cell : cells) {
         std::string name = cell, unit;
-        const size_t open = cell.find('[');
+        // A name may hold brackets itself: a cell that is a name is that
+        // name; else its unit is in the last brackets.
+        bool is_name = false;
+        for (const std::string& n : want.names) is_name = is_name || n == cell;
+        const size_t open = is_name ? std::string::npos : cell.rfind('[');
         if (open != std::string::npos) {
           CAMBER_INPUT_REQUIRE(cell.back() == ']', path << ":" << lineno << ": column '" << cell
                                                         << "': write a unit as 'name [unit]'");

@@ -6,9 +6,12 @@
 /// The input file is a header naming the model's inputs (in any order,
 /// each once, as `name` or `name [unit]` with the model's own unit), then
 /// one row of numbers per line; blank lines and lines starting with `#`
-/// are skipped. Every fault is bad_input naming the file and line: an
-/// unknown, repeated or missing column, another unit, a row of another
-/// length, a value that is not a finite number.
+/// are skipped. Fields are read and written as RFC 4180 has them: a field
+/// holding a comma or a double quote (a column named `CL, wing`) is in
+/// double quotes, its quotes doubled. Every fault is bad_input naming the
+/// file and line: an unknown, repeated or missing column, another unit, a
+/// row of another length, a value that is not a finite number, a quoted
+/// field not closed.
 ///
 /// @code
 ///   const Tensor x = nn::io::read_input_csv("points.csv", model.inputs());  // {rows, n_in}

@@ -235,6 +235,57 @@ void read_columns(const Reader& r, const std::string& group, index_t count, Colu
   n->stddev = r.vector(group + "/std", static_cast<size_t>(count));
 }
 
+// A column list's names: each non-empty, without control characters or
+// blanks at either end (a CSV header could not name it), and each once.
+void check_names(const Columns& c, const std::string& where) {
+  for (size_t j = 0; j < c.names.size(); ++j) {
+    const std::string& name = c.names[j];
+    CAMBER_INPUT_REQUIRE(!name.empty(), where << " names: column " << j << " has an empty name");
+    bool plain = name.front() != ' ' && name.back() != ' ';
+    for (char ch : name) plain = plain && !std::iscntrl(static_cast<unsigned char>(ch));
+    for (char ch : j < c.units.size() ? c.units[j] : std::string())
+      plain = plain && !std::iscntrl(static_cast<unsigned char>(ch));
+    CAMBER_INPUT_REQUIRE(plain, where << " names: column " << j << " ('" << printable_text(name)
+                                      << "') has control characters or blanks at an end in its "
+                                         "name or unit");
+    for (size_t k = 0; k < j; ++k)
+      CAMBER_INPUT_REQUIRE(c.names[k] != name, where << " names: '" << printable_text(name) << "' names columns "
+                                                     << k << " and " << j);
+  }
+}
+
+// Means finite, standard deviations finite and positive (inputs and outputs
+// are divided by them).
+void check_stats(const Columns& c, const Normalization& n, const std::string& where) {
+  for (size_t j = 0; j < n.mean.size(); ++j)
+    CAMBER_INPUT_REQUIRE(std::isfinite(n.mean[j]), where << "/mean[" << j << "] ('"
+                                                         << printable_text(c.names[j]) << "') is "
+                                                         << n.mean[j] << ", not a finite number");
+  for (size_t j = 0; j < n.stddev.size(); ++j)
+    CAMBER_INPUT_REQUIRE(std::isfinite(n.stddev[j]) && n.stddev[j] > 0.0,
+                         where << "/std[" << j << "] ('" << printable_text(c.names[j]) << "') is "
+                               << n.stddev[j] << "; a standard deviation must be finite and > 0");
+}
+
+// The card's counts and errors: none negative, the errors finite.
+void check_card(const ModelCard& c, const std::string& where) {
+  const std::pair<const char*, std::int64_t> counts[] = {
+      {"data_rows", c.data_rows}, {"epochs", c.epochs}, {"validation_rows", c.validation_rows}};
+  for (const auto& [name, value] : counts)
+    CAMBER_INPUT_REQUIRE(value >= 0, where << " " << name << " is " << value << "; a count is >= 0");
+  for (size_t j = 0; j < c.validation_rmse.size(); ++j)
+    CAMBER_INPUT_REQUIRE(std::isfinite(c.validation_rmse[j]) && c.validation_rmse[j] >= 0.0,
+                         where << "/validation_rmse[" << j << "] is " << c.validation_rmse[j]
+                               << "; an RMSE is finite and >= 0");
+}
+
+// Every value of a dataset finite, else the dataset and the entry named.
+void check_finite(const std::vector<double>& v, const std::string& where) {
+  for (size_t i = 0; i < v.size(); ++i)
+    CAMBER_INPUT_REQUIRE(std::isfinite(v[i]), where << "[" << i << "] is " << v[i]
+                                                    << ", not a finite number");
+}
+
 // The header in the userblock, checked against the file's bytes.
 struct Header {
   std::int64_t version = 0;
@@ -317,6 +368,49 @@ void seal(const std::string& path) {
 
 }  // namespace
 
+std::string printable_text(const std::string& text) {
+  static const char* const hex = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  auto escape = [&](unsigned char b) {
+    out += "\\x";
+    out += hex[b >> 4];
+    out += hex[b & 15];
+  };
+  for (size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x80) {
+      if (b == '\t' || (b >= 0x20 && b != 0x7f))
+        out += static_cast<char>(b);
+      else
+        escape(b);
+      ++i;
+      continue;
+    }
+    // A UTF-8 sequence passes whole when it is well formed, not overlong,
+    // not a surrogate and not a C1 control (U+0080..U+009F); any other
+    // byte is escaped on its own.
+    const int n = b >= 0xf0 && b <= 0xf4 ? 4 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xc2 && b < 0xe0 ? 2 : 0;
+    std::uint32_t cp = n == 4 ? b & 0x07u : n == 3 ? b & 0x0fu : b & 0x1fu;
+    bool ok = n > 0 && i + static_cast<size_t>(n) <= text.size();
+    for (int k = 1; ok && k < n; ++k) {
+      const auto c = static_cast<unsigned char>(text[i + static_cast<size_t>(k)]);
+      ok = (c & 0xc0) == 0x80;
+      cp = (cp << 6) | (c & 0x3fu);
+    }
+    ok = ok && cp >= (n == 2 ? 0xa0u : n == 3 ? 0x800u : 0x10000u) && cp <= 0x10ffff &&
+         !(cp >= 0xd800 && cp <= 0xdfff);
+    if (ok) {
+      out.append(text, i, static_cast<size_t>(n));
+      i += static_cast<size_t>(n);
+    } else {
+      escape(b);
+      ++i;
+    }
+  }
+  return out;
+}
+
 std::string sha256_file(const std::string& path) {
   std::error_code ec;
   CAMBER_INPUT_REQUIRE(fs::is_regular_file(path, ec), "cannot hash '" << path << "': no such file");
@@ -332,6 +426,9 @@ void save_model(const std::string& path, const Surrogate& s, ModelCard card) {
                      static_cast<index_t>(card.validation_rmse.size()) == spec.out,
                  "save_model: " << card.validation_rmse.size() << " validation errors for "
                                 << spec.out << " outputs");
+  check_names(s.inputs(), "save_model: inputs");
+  check_names(s.outputs(), "save_model: outputs");
+  check_card(card, "save_model: card");
   create_parent_directories(path);
   const std::string tmp = temporary_path(path).string();
   {
@@ -502,6 +599,14 @@ Model load_model(const std::string& path) {
     n_scales += static_cast<size_t>(named[k].second.value().shape().back());
   const std::vector<double> weight_scales =
       int8 ? r.vector("quantization/weight_scale", n_scales) : std::vector<double>();
+  for (size_t j = 0; j < input_scales.size(); ++j)
+    CAMBER_INPUT_REQUIRE(std::isfinite(input_scales[j]) && input_scales[j] > 0.0,
+                         path << ": /quantization/input_scale[" << j << "] is " << input_scales[j]
+                              << "; a scale is finite and > 0");
+  for (size_t j = 0; j < weight_scales.size(); ++j)
+    CAMBER_INPUT_REQUIRE(std::isfinite(weight_scales[j]) && weight_scales[j] > 0.0,
+                         path << ": /quantization/weight_scale[" << j << "] is " << weight_scales[j]
+                              << "; a scale is finite and > 0");
   std::size_t scale_at = 0;
   std::vector<Tensor> values;
   for (size_t k = 0; k < named.size(); ++k) {
@@ -538,12 +643,17 @@ Model load_model(const std::string& path) {
     CAMBER_INPUT_REQUIRE(bytes == (spec.dtype == DType::float32 ? 4u : 8u),
                          path << ": parameter '" << order[k] << "' is stored in " << bytes
                               << "-byte floats, the network is " << dt);
+    check_finite(v, path + ": /parameters/" + order[k]);
     values.push_back(Tensor::from_host(shape, v).to(spec.dtype));
   }
   Columns in, out;
   Normalization in_stats, out_stats;
   read_columns(r, "inputs", spec.in, &in, &in_stats);
   read_columns(r, "outputs", spec.out, &out, &out_stats);
+  check_names(in, path + ": /inputs");
+  check_names(out, path + ": /outputs");
+  check_stats(in, in_stats, path + ": /inputs");
+  check_stats(out, out_stats, path + ": /outputs");
 
   ModelCard card;
   card.data_path = r.string("card", "data_path");
@@ -560,19 +670,29 @@ Model load_model(const std::string& path) {
                            static_cast<index_t>(card.validation_rmse.size()) == spec.out,
                        path << ": " << card.validation_rmse.size() << " validation errors for "
                             << spec.out << " outputs");
+  check_card(card, path + ": /card");
   file.close();
-  return Model{Surrogate(spec, values, in, out, in_stats, out_stats, std::move(layers)), card,
-               version, h.bytes, h.sha256};
+  // What the surrogate still refuses is named with the file.
+  try {
+    return Model{Surrogate(spec, values, in, out, in_stats, out_stats, std::move(layers)), card,
+                 version, h.bytes, h.sha256};
+  } catch (const Error& e) {
+    if (e.kind() != ErrorKind::bad_input) throw;
+    throw_bad_input(path + ": " + e.message());
+  }
 }
 
 std::string describe_model(const Model& m, const std::string& path) {
   const Surrogate& s = m.surrogate;
   const NetworkSpec& spec = s.spec();
   std::ostringstream o;
-  auto column = [](const Columns& c, size_t j) {
-    return c.names[j] + (c.units[j].empty() ? "" : " [" + c.units[j] + "]");
+  // Every text from the file is shown through printable_text: a card
+  // cannot send escape sequences to the terminal.
+  const auto& p = printable_text;
+  auto column = [&](const Columns& c, size_t j) {
+    return p(c.names[j]) + (c.units[j].empty() ? "" : " [" + p(c.units[j]) + "]");
   };
-  o << "model          " << path << "\n"
+  o << "model          " << p(path) << "\n"
     << "format         " << model_format << " version " << m.format_version << ", " << m.file_bytes
     << " bytes, sha256 " << m.sha256 << "\n"
     << "network        " << s.network().describe() << "\n"
@@ -589,26 +709,27 @@ std::string describe_model(const Model& m, const std::string& path) {
     o << (j ? ", " : "") << column(s.outputs(), j) << " (mean " << s.output_stats().mean[j]
       << ", std " << s.output_stats().stddev[j] << ")";
   const ModelCard& c = m.card;
-  o << "\ntraining data  " << (c.data_path.empty() ? "-" : c.data_path) << ", " << c.data_rows
-    << " rows, sha256 " << (c.data_sha256.empty() ? "-" : c.data_sha256) << "\n"
+  o << "\ntraining data  " << (c.data_path.empty() ? "-" : p(c.data_path)) << ", " << c.data_rows
+    << " rows, sha256 " << (c.data_sha256.empty() ? "-" : p(c.data_sha256)) << "\n"
     << "epochs         " << c.epochs << "\n";
   if (!c.validation_rmse.empty()) {
     o << "validation     " << c.validation_rows << " rows, RMSE ";
     for (size_t j = 0; j < c.validation_rmse.size(); ++j)
-      o << (j ? ", " : "") << s.outputs().names[j] << " " << std::setprecision(4)
-        << c.validation_rmse[j] << (s.outputs().units[j].empty() ? "" : " " + s.outputs().units[j]);
+      o << (j ? ", " : "") << p(s.outputs().names[j]) << " " << std::setprecision(4)
+        << c.validation_rmse[j]
+        << (s.outputs().units[j].empty() ? "" : " " + p(s.outputs().units[j]));
     o << "\n";
   } else {
     o << "validation     none\n";
   }
-  o << "created        " << c.created << "\n"
-    << "camber         " << c.camber_version << (c.git_revision.empty() ? "" : " (" + c.git_revision + ")")
-    << "\n";
+  o << "created        " << p(c.created) << "\n"
+    << "camber         " << p(c.camber_version)
+    << (c.git_revision.empty() ? "" : " (" + p(c.git_revision) + ")") << "\n";
   if (!c.training_deck.empty()) {
     o << "training deck\n";
     std::istringstream lines(c.training_deck);
     std::string line;
-    while (std::getline(lines, line)) o << "  | " << line << "\n";
+    while (std::getline(lines, line)) o << "  | " << p(line) << "\n";
   }
   return o.str();
 }

@@ -21,7 +21,13 @@
 /// cut short, has bytes appended or changed after it was written is
 /// rejected with a message naming the file and what is wrong (bad input,
 /// exit code 2 in apps), as is a wrong format version, a missing entry or a
-/// parameter whose shape does not fit the network.
+/// parameter whose shape does not fit the network. The card and arrays are
+/// checked too, each fault naming the file and the field: input and output
+/// names empty, repeated, with control characters or blanks at an end; a
+/// mean, weight or scale that is not finite; a standard deviation that is
+/// not > 0; a negative count (data_rows, epochs, validation_rows); a
+/// validation RMSE that is not finite and >= 0. save_model() refuses the
+/// same names and card.
 ///
 /// @code
 ///   nn::io::ModelCard card;
@@ -70,8 +76,15 @@ struct Model {
 void save_model(const std::string& path, const Surrogate& surrogate, ModelCard card);
 /// Reads and checks a model file (not collective; every rank may load).
 Model load_model(const std::string& path);
-/// The card and the network as text (what `camber model-info` prints).
+/// The card and the network as text (what `camber model-info` prints),
+/// every text from the file through printable_text().
 std::string describe_model(const Model& model, const std::string& path);
+
+/// `text` safe to print to a terminal: printable ASCII, tabs and well-formed
+/// UTF-8 pass; every other byte (control characters such as ESC, DEL, C1
+/// controls, malformed UTF-8) is shown as `\xNN`. For anything a model
+/// file or a registry entry says, which its author, not the reader, chose.
+std::string printable_text(const std::string& text);
 
 /// Hex SHA-256 of a file's bytes (OpenSSL); a missing file is bad input.
 std::string sha256_file(const std::string& path);

@@ -1,7 +1,9 @@
 // nn/io/csv_table.hpp: a model's inputs read from CSV (columns in any
 // order, units checked, comments and blank lines skipped) and rows written
 // from 1, 2 and 4 ranks, in rank order, read back to the last digit; every
-// fault is bad input naming the file and line.
+// fault is bad input naming the file and line. Names holding commas,
+// quotes, brackets or a leading '#' are quoted as RFC 4180 has it, so the
+// header has as many fields as every row, and read back.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -82,6 +84,52 @@ TEST(CsvTable, RowsOfEveryRankRoundTrip) {
     EXPECT_EQ(v[static_cast<size_t>(3 * i + 1)], -static_cast<double>(i));
     EXPECT_EQ(v[static_cast<size_t>(3 * i + 2)], 1.0 / (1.0 + static_cast<double>(i)));
   }
+}
+
+// Each header field of the file, split by hand as RFC 4180 reads it: the
+// count of fields is the count of commas outside quotes, plus one.
+std::size_t fields_of(const std::string& line) {
+  std::size_t n = 1;
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    if (c == ',' && !quoted) ++n;
+  }
+  return n;
+}
+
+TEST(CsvTable, NamesWithCommasAndQuotesAreQuoted) {
+  const fs::path dir = camber::test::scratch_dir("nn_csv", "quoted");
+  const nn::Columns in{{"mach, free stream", "x[1]", "#alpha"}, {"", "m", "deg"}};
+  const nn::Columns out{{"CL \"wing\"", "CD,total"}, {"", ""}};
+  const std::string path = (dir / "quoted.csv").string();
+  const nn::RowRange r = nn::local_rows(3, world());
+  std::vector<double> x, y;
+  for (index_t i = r.begin; i < r.end; ++i) {
+    x.insert(x.end(), {0.5 + static_cast<double>(i), 2.0, -1.0});
+    y.insert(y.end(), {0.25, static_cast<double>(i)});
+  }
+  nn::io::write_rows_csv(path, Tensor::from_host({r.size(), 3}, x), Tensor::from_host({r.size(), 2}, y),
+                         in, out, world());
+  if (camber::test::rank() != 0) return;
+  const std::string text = camber::test::read_text(path);
+  const std::string header = text.substr(0, text.find('\n'));
+  EXPECT_EQ(header, "\"mach, free stream\",x[1] [m],\"#alpha [deg]\",\"CL \"\"wing\"\"\",\"CD,total\"");
+  const std::string row = text.substr(header.size() + 1, text.find('\n', header.size() + 1) - header.size() - 1);
+  EXPECT_EQ(fields_of(header), 5u);
+  EXPECT_EQ(fields_of(row), 5u) << row;
+  const Tensor back = nn::io::read_input_csv(
+      path, {{"CD,total", "mach, free stream", "#alpha", "x[1]", "CL \"wing\""}, {"", "", "deg", "m", ""}});
+  ASSERT_EQ(back.dim(0), 3);
+  EXPECT_EQ(back.to_vector()[0], 0.0);   // CD,total of row 0
+  EXPECT_EQ(back.to_vector()[1], 0.5);   // mach of row 0
+  EXPECT_EQ(back.to_vector()[3], 2.0);   // x[1]
+  EXPECT_EQ(back.to_vector()[4], 0.25);  // CL "wing"
+}
+
+TEST(CsvTable, AnOpenQuoteIsAFault) {
+  expect_fault("\"mach,alpha_deg\n", "bad.csv:1: a quoted field is not closed");
+  expect_fault("\"mach\"x,alpha_deg\n", "bad.csv:1: text after the closing quote of 'mach'");
 }
 
 }  // namespace

@@ -3,8 +3,18 @@
 // MLP); float32 weights take half the bytes; every damaged file (missing,
 // not a model, an HDF5 file without the header, cut short, bytes appended,
 // one byte changed, a newer format version) is bad input whose message
-// names the file and the fault.
+// names the file and the fault. A card or arrays edited after saving
+// (names empty or repeated, negative counts, a zero std, a NaN weight, an
+// infinite mean, a NaN RMSE) is refused naming the file and the field, and
+// what model-info prints cannot carry terminal escapes.
 #include <gtest/gtest.h>
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
 
 #include <filesystem>
 #include <fstream>
@@ -199,6 +209,141 @@ TEST(ModelFile, Sha256OfAKnownInput) {
   write_bytes(p, "abc");
   EXPECT_EQ(nn::io::sha256_file(p.string()),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+// Edits a saved model with HDF5 calls, then writes its header again for the
+// new bytes (format 1: magic and version, size, SHA-256 of what follows the
+// 512-byte userblock), as someone who knows the format would.
+void edit_model(const std::string& path, const std::function<void(hid_t)>& edit) {
+  {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(file, 0) << path;
+    edit(file);
+    ASSERT_GE(H5Fclose(file), 0);
+  }
+  const std::string bytes = read_bytes(path);
+  const fs::path body = fs::path(path + ".body");
+  write_bytes(body, bytes.substr(512));
+  std::string header = "CAMBER-MODEL 1\nbytes " + std::to_string(bytes.size()) + "\nsha256 " +
+                       nn::io::sha256_file(body.string()) + "\n";
+  header.resize(512, '\0');
+  write_bytes(path, header + bytes.substr(512));
+  fs::remove(body);
+}
+
+void set_string_attribute(hid_t file, const char* object, const char* name, const std::string& v) {
+  const hid_t o = H5Oopen(file, object, H5P_DEFAULT);
+  ASSERT_GE(H5Adelete(o, name), 0) << object << " " << name;
+  const hid_t type = H5Tcopy(H5T_C_S1);
+  H5Tset_size(type, std::max<std::size_t>(v.size(), 1));
+  H5Tset_strpad(type, H5T_STR_NULLPAD);
+  const hid_t space = H5Screate(H5S_SCALAR);
+  const hid_t a = H5Acreate2(o, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+  const std::string padded = v.empty() ? std::string(1, '\0') : v;
+  EXPECT_GE(H5Awrite(a, type, padded.data()), 0);
+  H5Aclose(a);
+  H5Sclose(space);
+  H5Tclose(type);
+  H5Oclose(o);
+}
+
+void set_int_attribute(hid_t file, const char* object, const char* name, std::int64_t v) {
+  const hid_t o = H5Oopen(file, object, H5P_DEFAULT);
+  const hid_t a = H5Aopen(o, name, H5P_DEFAULT);
+  EXPECT_GE(H5Awrite(a, H5T_NATIVE_INT64, &v), 0) << object << " " << name;
+  H5Aclose(a);
+  H5Oclose(o);
+}
+
+// Entry i (in row-major order) of a dataset of numbers set to v.
+void set_entry(hid_t file, const std::string& dataset, hsize_t i, double v) {
+  const hid_t d = H5Dopen2(file, dataset.c_str(), H5P_DEFAULT);
+  ASSERT_GE(d, 0) << dataset;
+  const hid_t space = H5Dget_space(d);
+  std::vector<double> values(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+  EXPECT_GE(H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+  values.at(static_cast<std::size_t>(i)) = v;
+  EXPECT_GE(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0)
+      << dataset;
+  H5Sclose(space);
+  H5Dclose(d);
+}
+
+TEST(ModelFile, EditedCardsAndArraysAreRefusedNamingTheField) {
+  const fs::path dir = scratch();
+  const nn::Surrogate s = make("mlp", DType::float64);
+  const std::string weights = "/parameters/" + s.network().named_parameters()[0].first;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  struct Case {
+    const char* file;
+    std::function<void(hid_t)> edit;
+    std::vector<std::string> says;
+  };
+  const std::vector<Case> cases = {
+      {"repeated.h5", [](hid_t f) { set_string_attribute(f, "inputs", "names", "Mach\nMach"); },
+       {"/inputs names: 'Mach' names columns 0 and 1"}},
+      {"empty_name.h5", [](hid_t f) { set_string_attribute(f, "inputs", "names", "\nalpha"); },
+       {"/inputs names: column 0 has an empty name"}},
+      {"escape_name.h5",
+       [](hid_t f) { set_string_attribute(f, "outputs", "names", "CL\nCD\x1b[2J\nCM"); },
+       {"/outputs names: column 1 ('CD\\x1b[2J') has control characters"}},
+      {"epochs.h5", [](hid_t f) { set_int_attribute(f, "card", "epochs", -5); },
+       {"/card epochs is -5; a count is >= 0"}},
+      {"rows.h5", [](hid_t f) { set_int_attribute(f, "card", "data_rows", -1); },
+       {"/card data_rows is -1"}},
+      {"std.h5", [](hid_t f) { set_entry(f, "/inputs/std", 1, 0.0); },
+       {"/inputs/std[1] ('alpha') is 0; a standard deviation must be finite and > 0"}},
+      {"mean.h5", [=](hid_t f) { set_entry(f, "/outputs/mean", 2, inf); },
+       {"/outputs/mean[2] ('CM') is inf, not a finite number"}},
+      {"weight.h5", [=](hid_t f) { set_entry(f, weights, 3, nan); },
+       {weights + "[3] is nan, not a finite number"}},
+      {"rmse.h5", [=](hid_t f) { set_entry(f, "/card/validation_rmse", 0, nan); },
+       {"/card/validation_rmse[0] is nan; an RMSE is finite and >= 0"}},
+  };
+  for (const Case& c : cases) {
+    const std::string path = (dir / c.file).string();
+    nn::io::save_model(path, s, card());
+    ASSERT_NO_THROW(nn::io::load_model(path)) << c.file;
+    edit_model(path, c.edit);
+    const std::string message = error_of(path);  // bad_input naming the file
+    for (const std::string& piece : c.says)
+      EXPECT_NE(message.find(path + ": " + piece), std::string::npos) << message;
+  }
+  // The library refuses to write what it would refuse to read.
+  nn::io::ModelCard negative = card();
+  negative.epochs = -1;
+  EXPECT_THROW(nn::io::save_model((dir / "negative.h5").string(), s, negative), camber::Error);
+  EXPECT_FALSE(fs::exists(dir / "negative.h5"));
+}
+
+TEST(ModelFile, ModelInfoShowsNoTerminalEscapes) {
+  // Printable ASCII, tabs and UTF-8 pass; ESC, DEL, a C1 control (U+009B,
+  // CSI) and a lone byte of malformed UTF-8 are shown as \xNN.
+  EXPECT_EQ(nn::io::printable_text("alpha\t[\xc2\xb0] \xe2\x82\xac"), "alpha\t[\xc2\xb0] \xe2\x82\xac");
+  EXPECT_EQ(nn::io::printable_text("a\x1b[31mb\x7f"), "a\\x1b[31mb\\x7f");
+  EXPECT_EQ(nn::io::printable_text("\xc2\x9b" "2J"), "\\xc2\\x9b2J");
+  EXPECT_EQ(nn::io::printable_text("\xff\xc3"), "\\xff\\xc3");
+  EXPECT_EQ(nn::io::printable_text("\xe0\x80\xaf"), "\\xe0\\x80\\xaf");  // overlong '/'
+
+  const fs::path dir = scratch();
+  nn::io::ModelCard c = card();
+  c.data_path = "out/\x1b]0;owned\x07samples.h5";
+  c.training_deck = "case: demo\n\x1b[2Jproblem: surrogate\n";
+  c.git_revision = "abc\x9b" "1234";
+  const std::string path = (dir / "escapes.h5").string();
+  nn::io::save_model(path, make("mlp", DType::float64), c);
+  const std::string text = nn::io::describe_model(nn::io::load_model(path), path);
+  for (char ch : text) {
+    const auto b = static_cast<unsigned char>(ch);
+    EXPECT_TRUE(b == '\n' || b == '\t' || (b >= 0x20 && b < 0x7f) || b >= 0xa0 || (b >= 0x80 && b < 0xc0))
+        << "byte " << int{b} << " in:\n" << text;
+    EXPECT_NE(b, 0x1b);
+    EXPECT_NE(b, 0x07);
+  }
+  EXPECT_NE(text.find("out/\\x1b]0;owned\\x07samples.h5"), std::string::npos) << text;
+  EXPECT_NE(text.find("  | \\x1b[2Jproblem: surrogate"), std::string::npos) << text;
+  EXPECT_NE(text.find("abc\\x9b1234"), std::string::npos) << text;
 }
 
 }  // namespace
