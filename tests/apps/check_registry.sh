@@ -5,7 +5,8 @@
 # model file goes (model-info, infer: the same predictions as the file;
 # quantize: the size of the file the reference names);
 # bad references exit 2 saying what the registry has; a forged .sig is
-# never stored or reported. Then kill -9 at
+# never stored or reported, and a long name keeps the list's columns
+# apart. Then kill -9 at
 # random instants during registrations and promotions: afterwards the index
 # opens, every entry's file is there with the SHA-256 it is stored under
 # (sha256sum, an outside reference), each name has at most one version in
@@ -75,6 +76,15 @@ ok "is signed by key $id" "$camber" verify "registry/blobs/$sha.h5"
 ok "^epochs" "$camber" model-info forged@1
 unset CAMBER_TRUSTED_KEYS
 ok "removed forged@1" "$camber" models remove forged@1
+
+# The longest name a registry takes: the list's columns stay apart.
+long=$(printf 'n%.0s' {1..64})
+ok "registered $long@1" "$camber" models register models/m3.h5 --name "$long"
+"$camber" models list > list.log 2>&1
+awk 'NR == 1 { col = index($0, "stage"); next }
+     /@[0-9]/ { if (substr($0, col - 1) !~ /^ (dev|staging|prod|archived) /) bad = 1 }
+     END { exit bad }' list.log || { cat list.log; echo "FAIL: models list columns run together"; exit 1; }
+ok "removed $long@1" "$camber" models remove "$long@1"
 
 # kill -9 at random instants. A large model (two hidden layers of 1,500:
 # 18 MB) makes a registration last long enough to be hit: each kill comes
