@@ -37,6 +37,9 @@ int command_models(const ModelsOptions& o, const Runtime& runtime) {
       const reg::Entry e = r.register_model(o.first, o.name, reg::stage_from_name(o.stage));
       s << "registered " << e.reference() << " (" << reg::stage_name(e.stage) << "), sha256 "
         << e.sha256 << (e.signed_by.empty() ? ", unsigned" : ", signed by key " + e.signed_by)
+        << (e.unverified_signature.empty()
+                ? ""
+                : " (" + e.unverified_signature + " not verified: no trusted keys, CAMBER_TRUSTED_KEYS)")
         << "\n";
     } else if (o.action == "list") {
       const std::vector<reg::Entry> all = r.list(o.first);

@@ -114,12 +114,16 @@ std::string diff(const Entry& a, const Entry& b) {
 }
 
 std::string list_table(const std::vector<Entry>& entries) {
+  // The model column holds the longest reference and two spaces.
+  std::size_t width = 24;
+  for (const Entry& e : entries) width = std::max(width, e.reference().size() + 2);
+  const int model_width = static_cast<int>(width);
   std::ostringstream s;
-  s << std::left << std::setw(24) << "model" << std::setw(10) << "stage" << std::setw(22) << "registered"
+  s << std::left << std::setw(model_width) << "model" << std::setw(10) << "stage" << std::setw(22) << "registered"
     << std::setw(14) << "sha256" << std::setw(18) << "signed by"
     << "validation RMSE\n";
   for (const Entry& e : entries)
-    s << std::setw(24) << e.reference() << std::setw(10) << stage_name(e.stage) << std::setw(22) << e.registered
+    s << std::setw(model_width) << e.reference() << std::setw(10) << stage_name(e.stage) << std::setw(22) << e.registered
       << std::setw(14) << e.sha256.substr(0, 12) << std::setw(18) << (e.signed_by.empty() ? "-" : e.signed_by)
       << rmse_text(e) << "\n";
   return s.str();

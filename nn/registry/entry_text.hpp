@@ -30,7 +30,8 @@ std::string describe(const Entry& e);
 /// ("- ") or only in b ("+ "), by longest common subsequence.
 std::string diff(const Entry& a, const Entry& b);
 /// One line per entry under a header: reference, stage, registration
-/// time, the hash's first 12 digits, signer, validation error.
+/// time, the hash's first 12 digits, signer, validation error. The
+/// columns are as wide as their longest value (a 64-character name too).
 std::string list_table(const std::vector<Entry>& entries);
 
 }  // namespace camber::nn::registry

@@ -93,14 +93,42 @@ void require_name(const std::string& name, const std::string& what) {
                                                   "'_', '-' or '.', not starting with '.')");
 }
 
-// A blob or signature into the store: by a temporary name in the same
-// folder, flushed to disk, made read-only (0444), then renamed (a kill
-// leaves a stray temporary at worst, never a partial `to`).
+// What the store holds is read-only (0444).
+constexpr fs::perms read_only = fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  CAMBER_INPUT_REQUIRE(in.good(), "registry: cannot read '" << path << "'");
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// A blob into the store: by a temporary name in the same folder, flushed
+// to disk, made read-only, then renamed (a kill leaves a stray temporary
+// at worst, never a partial `to`).
 void copy_atomically(const std::string& from, const std::string& to) {
   CAMBER_INPUT_REQUIRE(std::ifstream(from, std::ios::binary).good(),
                        "registry: cannot read '" << from << "'");
-  copy_file_atomically(from, to,
-                       fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+  copy_file_atomically(from, to, read_only);
+}
+
+// Stores a blob's signature, `verified` (by key `key_id`, over `bytes`,
+// the blob's content), unless the one stored already verifies with
+// `trusted`; returns the key id of the signature stored. A stored one
+// that does not verify (forged, or by a key no longer trusted) is
+// replaced.
+std::string store_signature(const fs::path& blob_sig, const std::string& verified,
+                            const std::string& key_id, const std::string& bytes,
+                            const std::string& path, const trust::TrustedKeys& trusted) {
+  std::error_code ec;
+  if (fs::is_regular_file(blob_sig, ec)) {
+    try {
+      return trust::verify_bytes(bytes, read_file(blob_sig.string()), path, "model file", trusted).key_id;
+    } catch (const Error& e) {
+      if (e.kind() != ErrorKind::bad_input) throw;
+    }
+  }
+  write_file_atomically(blob_sig, verified, read_only);
+  return key_id;
 }
 
 }  // namespace
@@ -259,6 +287,51 @@ void log_event(const Registry::Db& db, const std::string& name, std::int64_t ver
       .step();
 }
 
+// A new version of `name` (the next number), holding `stage` (archiving
+// the version there before, for staging and prod); returns its number.
+std::int64_t insert_version(const Registry::Db& db, const std::string& path, const std::string& name,
+                            Stage stage, const std::string& sha, const std::string& signed_by,
+                            const io::Model& model, const std::string& sample_deck) {
+  std::int64_t version = 1;
+  {
+    Statement last(db.db, "SELECT MAX(version) FROM models WHERE name = ?", db.path);
+    last.bind(1, name);
+    if (last.step()) version = last.integer(0) + 1;
+  }
+  if (stage == Stage::staging || stage == Stage::prod)
+    Statement(db.db, "UPDATE models SET stage = 'archived' WHERE name = ? AND stage = ?", db.path)
+        .bind(1, name)
+        .bind(2, std::string(stage_name(stage)))
+        .step();
+  std::vector<std::string> outputs = model.surrogate.outputs().names;
+  const io::ModelCard& c = model.card;
+  Statement insert(db.db,
+                   std::string("INSERT INTO models(") + columns +
+                       ") VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   db.path);
+  insert.bind(1, name)
+      .bind(2, version)
+      .bind(3, std::string(stage_name(stage)))
+      .bind(4, sha)
+      .bind(5, utc_now())
+      .bind(6, fs::absolute(path).string())
+      .bind(7, signed_by)
+      .bind(8, c.data_path)
+      .bind(9, c.data_sha256)
+      .bind(10, c.data_rows)
+      .bind(11, c.epochs)
+      .bind(12, c.training_deck)
+      .bind(13, c.git_revision)
+      .bind(14, c.camber_version)
+      .bind(15, c.created)
+      .bind(16, join(outputs))
+      .bind(17, join_reals(c.validation_rmse))
+      .bind(18, sample_deck)
+      .step();
+  log_event(db, name, version, std::string("register ") + stage_name(stage) + " " + sha);
+  return version;
+}
+
 }  // namespace
 
 Registry::Registry(const std::string& root) : root_(root), db_(std::make_unique<Db>()) {
@@ -311,23 +384,33 @@ std::string Registry::default_root() {
 }
 
 Entry Registry::register_model(const std::string& path, const std::string& name, Stage stage) {
+  return register_model(path, name, stage, trust::TrustedKeys::environment());
+}
+
+Entry Registry::register_model(const std::string& path, const std::string& name, Stage stage,
+                               const trust::TrustedKeys& trusted) {
   require_name(name, "register: name");
   CAMBER_INPUT_REQUIRE(stage != Stage::archived, "register: a new version cannot be archived");
-  // Loading checks the file (and, with trusted keys, its signature).
+  // Whatever can refuse the file is checked before the store changes.
+  // Loading checks the file (and, with CAMBER_TRUSTED_KEYS, its signature).
   const io::Model model = io::load_model(path);
   const std::string sha = io::sha256_file(path);
   const fs::path blob = fs::path(root_) / "blobs" / (sha + ".h5");
   std::error_code ec;
-  if (!fs::exists(blob, ec)) copy_atomically(path, blob.string());
-  std::string signed_by;
+  // The signature is kept as the text verified here (reading the .sig
+  // again later could read a replaced one), and only when verified.
+  std::string signature, signed_by, bytes, unverified;
   if (fs::exists(path + ".sig", ec)) {
-    std::ifstream in(path + ".sig", std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const trust::Signature sig = trust::parse_signature(text, path + ".sig");
+    signature = read_file(path + ".sig");
+    const trust::Signature sig = trust::parse_signature(signature, path + ".sig");
     CAMBER_INPUT_REQUIRE(sig.sha256 == sha, "register: '" << path << ".sig' signs another file (SHA-256 "
                                                           << sig.sha256 << ", the file's " << sha << ")");
-    signed_by = sig.key_id;
-    if (!fs::exists(blob.string() + ".sig", ec)) copy_atomically(path + ".sig", blob.string() + ".sig");
+    if (trusted.empty()) {
+      unverified = path + ".sig";
+    } else {
+      bytes = read_file(path);
+      signed_by = trust::verify_bytes(bytes, signature, path, "model file", trusted).key_id;
+    }
   }
   // The data set's deck, when the data set is where the card says.
   std::string sample_deck;
@@ -335,53 +418,42 @@ Entry Registry::register_model(const std::string& path, const std::string& name,
       io::sha256_file(model.card.data_path) == model.card.data_sha256)
     sample_deck = io::dataset_deck(model.card.data_path);
 
+  // The blob is copied under the index's write lock: until the commit no
+  // entry names it and no other registration sees it, so a failure here
+  // removes it.
   Transaction t(*db_);
-  {
-    Statement same(db_->db, std::string("SELECT ") + columns +
-                                " FROM models WHERE name = ? AND sha256 = ?",
-                   db_->path);
-    same.bind(1, name).bind(2, sha);
-    if (same.step()) return entry_of(same, root_);  // registered before: unchanged
+  bool copied = false;
+  try {
+    if (!fs::exists(blob, ec)) {
+      copy_atomically(path, blob.string());
+      copied = true;
+    }
+    if (!signed_by.empty()) {
+      signed_by = store_signature(blob.string() + ".sig", signature, signed_by, bytes, path, trusted);
+      Statement(db_->db, "UPDATE models SET signed_by = ? WHERE sha256 = ?", db_->path)
+          .bind(1, signed_by)
+          .bind(2, sha)
+          .step();
+    }
+    std::int64_t version = 0;
+    {
+      Statement same(db_->db, "SELECT version FROM models WHERE name = ? AND sha256 = ?", db_->path);
+      same.bind(1, name).bind(2, sha);
+      if (same.step()) version = same.integer(0);  // registered before: that version
+    }
+    if (version == 0) version = insert_version(*db_, path, name, stage, sha, signed_by, model, sample_deck);
+    t.commit();
+    copied = false;
+    Entry e = resolve({name, version, false, Stage::dev});
+    e.unverified_signature = unverified;
+    return e;
+  } catch (...) {
+    if (copied) {
+      std::error_code ignored;
+      fs::remove(blob, ignored);
+    }
+    throw;
   }
-  std::int64_t version = 1;
-  {
-    Statement last(db_->db, "SELECT MAX(version) FROM models WHERE name = ?", db_->path);
-    last.bind(1, name);
-    if (last.step()) version = last.integer(0) + 1;
-  }
-  if (stage == Stage::staging || stage == Stage::prod)
-    Statement(db_->db, "UPDATE models SET stage = 'archived' WHERE name = ? AND stage = ?", db_->path)
-        .bind(1, name)
-        .bind(2, std::string(stage_name(stage)))
-        .step();
-  std::vector<std::string> outputs = model.surrogate.outputs().names;
-  const io::ModelCard& c = model.card;
-  Statement insert(db_->db,
-                   std::string("INSERT INTO models(") + columns +
-                       ") VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   db_->path);
-  insert.bind(1, name)
-      .bind(2, version)
-      .bind(3, std::string(stage_name(stage)))
-      .bind(4, sha)
-      .bind(5, utc_now())
-      .bind(6, fs::absolute(path).string())
-      .bind(7, signed_by)
-      .bind(8, c.data_path)
-      .bind(9, c.data_sha256)
-      .bind(10, c.data_rows)
-      .bind(11, c.epochs)
-      .bind(12, c.training_deck)
-      .bind(13, c.git_revision)
-      .bind(14, c.camber_version)
-      .bind(15, c.created)
-      .bind(16, join(outputs))
-      .bind(17, join_reals(c.validation_rmse))
-      .bind(18, sample_deck)
-      .step();
-  log_event(*db_, name, version, std::string("register ") + stage_name(stage) + " " + sha);
-  t.commit();
-  return resolve({name, version, false, Stage::dev});
 }
 
 std::vector<Entry> Registry::list(const std::string& name) const {

@@ -5,7 +5,7 @@
 /// @code
 ///   index.sqlite             names, versions, stages, cards, lineage, events
 ///   blobs/<sha256>.h5        each model file once, by its SHA-256 (read-only)
-///   blobs/<sha256>.h5.sig    its signature, when it was registered signed
+///   blobs/<sha256>.h5.sig    its signature, once a trusted key verified it
 /// @endcode
 /// A model is addressed as `name@version` (`naca@3`), `name@stage`
 /// (`naca@prod`) or `name` (the latest version). Stages: dev, staging,
@@ -16,7 +16,17 @@
 /// under a temporary name, flushed and renamed into blobs/ before the
 /// index names it, and the index changes in one SQLite transaction (WAL
 /// journal). A kill leaves at most an unreferenced blob, never an entry
-/// without its file or a stage held by two versions.
+/// without its file or a stage held by two versions. A registration
+/// refused (a bad file, card or data set) leaves no blob.
+///
+/// Signatures: the registry stores and reports only a signature it has
+/// verified. A `.sig` beside a file registered with trusted keys
+/// (CAMBER_TRUSTED_KEYS, or the keys given) is verified, stored with the
+/// blob and recorded as `signed_by`; it replaces a stored one that those
+/// keys do not verify, and names every version of that content. Without
+/// trusted keys a `.sig` cannot be verified: the version is registered
+/// unsigned (Entry::unverified_signature says so) and the `.sig` is not
+/// stored, so a forged one never reaches the store.
 ///
 /// @code
 ///   namespace reg = camber::nn::registry;
@@ -35,6 +45,8 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+#include <camber/trust/signature.hpp>
 
 namespace camber::nn::registry {
 
@@ -71,6 +83,9 @@ struct Entry {
   /// Lineage: the sample deck that made the data set, when the data set
   /// was found at registration and records one ("" otherwise).
   std::string sample_deck;
+  /// Set by register_model only: the `.sig` beside the registered file
+  /// when no trusted key could verify it (neither stored nor recorded).
+  std::string unverified_signature;
   std::string reference() const { return name + "@" + std::to_string(version); }
 };
 
@@ -90,8 +105,13 @@ class Registry {
   /// Adds the model file at `path` as the next version of `name` (loading
   /// it first: a bad file, or one the signature gate refuses, is never
   /// registered). The same file registered again under the same name is
-  /// that version again, unchanged.
+  /// that version again, unchanged but for a signature verified now. Its
+  /// `.sig` is checked against CAMBER_TRUSTED_KEYS (see the file comment).
   Entry register_model(const std::string& path, const std::string& name, Stage stage = Stage::dev);
+  /// The same, with `.sig` checked against `trusted` (bad_input naming the
+  /// file when it does not verify).
+  Entry register_model(const std::string& path, const std::string& name, Stage stage,
+                       const trust::TrustedKeys& trusted);
   /// Every version (of `name`, or of all models), by name and version.
   std::vector<Entry> list(const std::string& name = "") const;
   /// bad_input naming what is missing (and what there is).

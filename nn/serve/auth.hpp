@@ -31,7 +31,11 @@ class TokenStore {
   /// 1-64 letters, digits, '_', '-', '.'), stores its hash in `path`
   /// (created if missing; rewritten atomically) and returns it.
   static std::string add(const std::string& path, const std::string& name);
-  /// Marks `name`'s token revoked (bad_input when there is none).
+  /// Marks `name`'s token revoked (bad_input when there is none). add and
+  /// revoke read, change and replace the file under a lock on
+  /// `<path>.lock`, each in a temporary file of its own, so concurrent
+  /// ones (processes) are made one after another: none is lost, and a
+  /// revoke that returns is in the file.
   static void revoke(const std::string& path, const std::string& name);
 
   bool empty() const noexcept { return by_hash_.empty(); }

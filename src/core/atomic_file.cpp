@@ -89,7 +89,8 @@ void commit_file_collective(const fs::path& written, const fs::path& path, MPI_C
   });
 }
 
-void write_file_atomically(const fs::path& path, const std::function<void(std::ostream&)>& write) {
+void write_file_atomically(const fs::path& path, const std::function<void(std::ostream&)>& write,
+                           std::optional<fs::perms> mode) {
   create_parent_directories(path);
   const fs::path tmp = unique_temporary_path(path);
   try {
@@ -100,7 +101,7 @@ void write_file_atomically(const fs::path& path, const std::function<void(std::o
       out.flush();
       CAMBER_REQUIRE(out, "writing '" << tmp.string() << "' failed (disk full or quota exceeded?)");
     }
-    commit_file(tmp, path);
+    commit_file(tmp, path, mode);
   } catch (...) {
     // The target is untouched; the partial file goes too.
     std::error_code ignored;
@@ -109,8 +110,9 @@ void write_file_atomically(const fs::path& path, const std::function<void(std::o
   }
 }
 
-void write_file_atomically(const fs::path& path, const std::string& text) {
-  write_file_atomically(path, [&](std::ostream& out) { out << text; });
+void write_file_atomically(const fs::path& path, const std::string& text,
+                           std::optional<fs::perms> mode) {
+  write_file_atomically(path, [&](std::ostream& out) { out << text; }, mode);
 }
 
 void copy_file_atomically(const fs::path& from, const fs::path& to, std::optional<fs::perms> mode) {

@@ -64,14 +64,17 @@ void commit_file_collective(const std::filesystem::path& written,
                             const std::filesystem::path& path, MPI_Comm comm);
 
 /// Writes what `write` puts into the stream to `path` atomically
-/// (temporary_path, then commit_file), creating the parent directories.
-/// A stream error (disk full) or an exception from `write` leaves `path`
-/// as it was, removes the temporary file and propagates.
+/// (unique_temporary_path, then commit_file with `mode`), creating the
+/// parent directories. A stream error (disk full) or an exception from
+/// `write` leaves `path` as it was, removes the temporary file and
+/// propagates.
 void write_file_atomically(const std::filesystem::path& path,
-                           const std::function<void(std::ostream&)>& write);
+                           const std::function<void(std::ostream&)>& write,
+                           std::optional<std::filesystem::perms> mode = std::nullopt);
 
-/// Writes `text` to `path` atomically.
-void write_file_atomically(const std::filesystem::path& path, const std::string& text);
+/// Writes `text` to `path` atomically (with `mode`, if given).
+void write_file_atomically(const std::filesystem::path& path, const std::string& text,
+                           std::optional<std::filesystem::perms> mode = std::nullopt);
 
 /// Copies the file `from` to `to` atomically (a unique temporary name,
 /// then commit_file with `mode`), creating the parent directories. A

@@ -4,7 +4,9 @@
 # command line; a registry reference (NAME@VERSION, NAME@STAGE) wherever a
 # model file goes (model-info, infer: the same predictions as the file;
 # quantize: the size of the file the reference names);
-# bad references exit 2 saying what the registry has. Then kill -9 at
+# bad references exit 2 saying what the registry has; a forged .sig is
+# never stored or reported, and a long name keeps the list's columns
+# apart. Then kill -9 at
 # random instants during registrations and promotions: afterwards the index
 # opens, every entry's file is there with the SHA-256 it is stored under
 # (sha256sum, an outside reference), each name has at most one version in
@@ -51,6 +53,38 @@ expect_bad "has no naca@9" "$camber" model-info naca@9
 expect_bad "'beta' is neither a version nor a stage" "$camber" infer naca@beta in.csv -o x.csv
 expect_bad "give NAME@VERSION" "$camber" models remove naca
 ok "removed naca@1" "$camber" models remove naca@1
+
+# A .sig with a real key's id and forged bytes: without trusted keys the
+# version is registered unsigned and the .sig is not stored; with the key
+# trusted it is refused naming the file, and the genuine .sig then makes
+# the same content signed, its stored .sig verifying.
+ok "keygen: key" "$camber" keygen keys/release
+id=$(awk '$1 == "id" {print $2}' keys/release.pub)
+cp models/m1.h5 forged.h5
+ok "sign: models/m1.h5.sig" "$camber" sign models/m1.h5 -k keys/release.key
+sed "s/^signature .*/signature $(printf '7%.0s' {1..128})/" models/m1.h5.sig > forged.h5.sig
+sha=$(sha256sum forged.h5 | cut -d' ' -f1)
+ok "registered forged@1 (dev), sha256 $sha, unsigned (forged.h5.sig not verified" \
+  "$camber" models register forged.h5 --name forged
+[[ ! -e registry/blobs/$sha.h5.sig ]] || { echo "FAIL: an unverified .sig was stored"; exit 1; }
+"$camber" models list forged | grep -q "^forged@1 .* - " || { echo "FAIL: forged@1 listed as signed"; exit 1; }
+export CAMBER_TRUSTED_KEYS=keys/release.pub
+expect_bad "forged.h5.*does not verify" "$camber" models register forged.h5 --name forged
+cp models/m1.h5.sig forged.h5.sig
+ok "registered forged@1 (dev), sha256 $sha, signed by key $id" "$camber" models register forged.h5 --name forged
+ok "is signed by key $id" "$camber" verify "registry/blobs/$sha.h5"
+ok "^epochs" "$camber" model-info forged@1
+unset CAMBER_TRUSTED_KEYS
+ok "removed forged@1" "$camber" models remove forged@1
+
+# The longest name a registry takes: the list's columns stay apart.
+long=$(printf 'n%.0s' {1..64})
+ok "registered $long@1" "$camber" models register models/m3.h5 --name "$long"
+"$camber" models list > list.log 2>&1
+awk 'NR == 1 { col = index($0, "stage"); next }
+     /@[0-9]/ { if (substr($0, col - 1) !~ /^ (dev|staging|prod|archived) /) bad = 1 }
+     END { exit bad }' list.log || { cat list.log; echo "FAIL: models list columns run together"; exit 1; }
+ok "removed $long@1" "$camber" models remove "$long@1"
 
 # kill -9 at random instants. A large model (two hidden layers of 1,500:
 # 18 MB) makes a registration last long enough to be hit: each kill comes

@@ -166,3 +166,16 @@ TEST_F(AtomicFile, CopiesWithTheModeAndLeavesTheTargetOnFailure) {
   EXPECT_EQ(read(to), "weights");
   EXPECT_FALSE(has_temporaries(dir_));
 }
+
+TEST_F(AtomicFile, WritesWithTheModeOverAReadOnlyFile) {
+  const fs::path p = dir_ / "blobs" / "abc.h5.sig";
+  const fs::perms read_only = fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
+  camber::write_file_atomically(p, std::string("first"), read_only);
+  EXPECT_EQ(read(p), "first");
+  EXPECT_EQ(fs::status(p).permissions() & fs::perms::all, read_only);
+  // Replacing needs only the folder's write permission (a rename).
+  camber::write_file_atomically(p, std::string("second"), read_only);
+  EXPECT_EQ(read(p), "second");
+  EXPECT_EQ(fs::status(p).permissions() & fs::perms::all, read_only);
+  EXPECT_FALSE(has_temporaries(dir_));
+}

@@ -5,7 +5,10 @@
 // read-only, shared by the names that registered it and removed with the
 // last of them; a version in prod cannot be removed; references resolve
 // by version, stage and latest, and every bad reference or missing entry
-// is bad input naming it (and what the registry has).
+// is bad input naming it (and what the registry has). A signature is
+// stored and recorded only once a trusted key verified it (a forged one
+// never poisons the store, and a verified one repairs it); a refused
+// registration leaves no blob.
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -19,6 +22,7 @@
 #include <camber/core/error.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/registry/registry.hpp>
+#include <camber/trust/signature.hpp>
 
 #include "scratch.hpp"
 
@@ -32,7 +36,9 @@ using camber::Tensor;
 fs::path scratch() { return camber::test::scratch("camber_registry_"); }
 
 // A small trained-looking model; `seed` changes its weights (and bytes).
-std::string model_file(const std::string& name, std::uint64_t seed, double rmse) {
+std::string model_file(const std::string& name, std::uint64_t seed, double rmse,
+                       const std::string& data_path = "samples.h5",
+                       const std::string& data_sha256 = std::string(64, 'b')) {
   nn::NetworkSpec spec;
   spec.kind = "mlp";
   spec.in = 2;
@@ -43,8 +49,8 @@ std::string model_file(const std::string& name, std::uint64_t seed, double rmse)
   nn::Surrogate s(spec, net->parameter_values(), {{"mach", "alpha"}, {"", "deg"}},
                   {{"CL", "CD"}, {"", ""}}, {{0.6, 2.0}, {0.1, 1.5}}, {{0.3, 0.01}, {0.2, 0.005}});
   nn::io::ModelCard c;
-  c.data_path = "samples.h5";
-  c.data_sha256 = std::string(64, 'b');
+  c.data_path = data_path;
+  c.data_sha256 = data_sha256;
   c.data_rows = 64;
   c.epochs = static_cast<std::int64_t>(seed);
   c.training_deck = "case: demo\nepochs: " + std::to_string(seed) + "\n";
@@ -57,6 +63,17 @@ std::string model_file(const std::string& name, std::uint64_t seed, double rmse)
 std::string bytes_of(const std::string& p) {
   std::ifstream in(p, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void write(const std::string& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary | std::ios::trunc) << text;
+}
+
+// The .h5 files in a store's blobs/ folder.
+int blob_count(const reg::Registry& r) {
+  int n = 0;
+  for (const auto& f : fs::directory_iterator(fs::path(r.root()) / "blobs")) n += f.path().extension() == ".h5";
+  return n;
 }
 
 template <class F>
@@ -153,6 +170,73 @@ TEST(Registry, BadReferencesAndMissingEntriesAreBadInput) {
   EXPECT_NE(bad_input_of([&] { reg::resolve_model_path("nothing.h5", store.root()); })
                 .find("no such file"),
             std::string::npos);
+}
+
+// A .sig naming a trusted key's id over garbage signature bytes: without
+// trusted keys it is neither stored nor recorded (the version is unsigned,
+// and says its .sig went unverified); with the key trusted it is refused,
+// naming the file, and the genuine signature then registers the same
+// content as signed, the stored .sig verifying. A forged .sig already in
+// the store (as one written before this rule) gives way to the genuine one.
+TEST(Registry, OnlyVerifiedSignaturesAreStoredOrReported) {
+  const std::string dir = (scratch() / "signing").string();
+  fs::create_directories(dir);
+  const std::string id = camber::trust::generate_keypair(dir + "/release");
+  const camber::trust::TrustedKeys keys = camber::trust::TrustedKeys::from_paths({dir + "/release.pub"});
+  const camber::trust::TrustedKeys none;
+  const std::string model = model_file("signed.h5", 21, 1e-3);
+  camber::trust::sign_file(model, dir + "/release.key");
+  const std::string genuine = bytes_of(model + ".sig");
+  const std::size_t at = genuine.find("\nsignature ");
+  ASSERT_NE(at, std::string::npos);
+  const std::string forged = genuine.substr(0, at) + "\nsignature " + std::string(128, '7') + "\n";
+  write(model + ".sig", forged);
+
+  reg::Registry r((scratch() / "signatures").string());
+  const reg::Entry unverified = r.register_model(model, "naca", reg::Stage::dev, none);
+  EXPECT_EQ(unverified.signed_by, "");
+  EXPECT_EQ(unverified.unverified_signature, model + ".sig");
+  EXPECT_FALSE(fs::exists(unverified.blob + ".sig")) << "an unverified signature is not stored";
+  EXPECT_EQ(r.resolve(reg::parse_reference("naca@1")).signed_by, "");
+
+  const std::string refused =
+      bad_input_of([&] { r.register_model(model, "naca", reg::Stage::dev, keys); });
+  EXPECT_NE(refused.find(model), std::string::npos) << refused;
+  EXPECT_NE(refused.find("does not verify"), std::string::npos) << refused;
+  EXPECT_FALSE(fs::exists(unverified.blob + ".sig"));
+
+  write(model + ".sig", genuine);
+  const reg::Entry verified = r.register_model(model, "naca", reg::Stage::dev, keys);
+  EXPECT_EQ(verified.version, 1) << "the same content is the same version";
+  EXPECT_EQ(verified.signed_by, id);
+  EXPECT_EQ(verified.unverified_signature, "");
+  EXPECT_EQ(r.resolve(reg::parse_reference("naca@1")).signed_by, id);
+  EXPECT_NO_THROW(camber::trust::require_signed(verified.blob, "stored model", keys));
+
+  // A store poisoned before: its .sig forged, its entry naming the key.
+  fs::remove(verified.blob + ".sig");
+  write(verified.blob + ".sig", forged);
+  EXPECT_NE(bad_input_of([&] { camber::trust::require_signed(verified.blob, "stored model", keys); }), "");
+  const reg::Entry other = r.register_model(model, "other", reg::Stage::dev, keys);
+  EXPECT_EQ(other.signed_by, id);
+  EXPECT_EQ(bytes_of(other.blob + ".sig"), genuine);
+  EXPECT_NO_THROW(camber::trust::require_signed(other.blob, "stored model", keys));
+}
+
+// A card whose data path names a file that is no data set (with that
+// file's SHA-256, so that the registry opens it for its deck): refused,
+// and the store holds no blob for it.
+TEST(Registry, ARefusedRegistrationLeavesNoBlob) {
+  const std::string text = (scratch() / "passwd").string();
+  write(text, "root:x:0:0:root:/root:/bin/bash\n");
+  const std::string model = model_file("bad_card.h5", 31, 1e-3, text, camber::trust::sha256_hex(bytes_of(text)));
+  reg::Registry r((scratch() / "refused").string());
+  EXPECT_THROW(r.register_model(model, "naca"), camber::Error);
+  EXPECT_EQ(blob_count(r), 0);
+  EXPECT_TRUE(r.list().empty());
+  // A good file registers afterwards, as its only blob.
+  r.register_model(model_file("good.h5", 32, 1e-3), "naca");
+  EXPECT_EQ(blob_count(r), 1);
 }
 
 }  // namespace

@@ -2,9 +2,11 @@
 // `list` print, from entries built by hand: the card's fields, the
 // validation error's change in per cent (closed form), the decks' changed
 // lines only (a longest common subsequence leaves common lines out), and
-// one table row per entry.
+// one table row per entry, its columns where the header's are for names
+// up to the longest a registry takes.
 #include <gtest/gtest.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -80,6 +82,29 @@ TEST(RegistryText, ListHasOneRowPerEntry) {
   EXPECT_TRUE(has(t, "naca@2")) << t;
   EXPECT_TRUE(has(t, std::string(12, 'a') + "  ")) << t;
   EXPECT_FALSE(has(t, std::string(13, 'a'))) << t;  // the hash's first 12 digits
+}
+
+// References of 24 characters (the old column's width) and of the longest
+// name (64 characters): every row's stage starts where the header's does,
+// after a space, and the reference is whole before it.
+TEST(RegistryText, ListColumnsHoldTheLongestNames) {
+  reg::Entry exact = entry(1, 2e-4, ""), longest = entry(2, 3e-4, "");
+  exact.name = std::string(22, 'x');      // "xx...x@1": 24 characters
+  longest.name = std::string(64, 'n');
+  const std::string t = reg::list_table({entry(1, 2e-4, ""), exact, longest});
+  std::istringstream lines(t);
+  std::string header;
+  ASSERT_TRUE(std::getline(lines, header));
+  const std::size_t stage = header.find("stage");
+  ASSERT_NE(stage, std::string::npos) << t;
+  const std::vector<std::pair<std::string, std::string>> rows = {
+      {"naca@1", "prod"}, {exact.reference(), "prod"}, {longest.reference(), "dev"}};
+  for (const auto& [reference, stage_name] : rows) {
+    std::string line;
+    ASSERT_TRUE(std::getline(lines, line)) << t;
+    EXPECT_EQ(line.compare(0, reference.size() + 1, reference + " "), 0) << line;
+    EXPECT_EQ(line.compare(stage - 1, stage_name.size() + 1, " " + stage_name), 0) << t;
+  }
 }
 
 }  // namespace
