@@ -1,5 +1,7 @@
 #include <camber/nn/registry/entry_text.hpp>
 
+#include <camber/nn/io/model_file.hpp>
+
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
@@ -20,6 +22,21 @@ std::vector<std::string> lines_of(const std::string& text) {
 
 // A line diff of a and b (longest common subsequence): "- " lines only in
 // a, "+ " only in b, common lines left out.
+// Text for a terminal: every line of `text` with its control bytes and
+// malformed UTF-8 shown as \xNN (a card's fields come from a file anyone
+// may have written), the line breaks kept.
+std::string terminal_text(const std::string& text) {
+  std::string out;
+  size_t begin = 0;
+  while (begin < text.size()) {
+    const size_t end = std::min(text.find('\n', begin), text.size());
+    out += io::printable_text(text.substr(begin, end - begin));
+    if (end < text.size()) out += '\n';
+    begin = end + 1;
+  }
+  return out;
+}
+
 std::string line_diff(const std::string& a, const std::string& b) {
   const std::vector<std::string> x = lines_of(a), y = lines_of(b);
   const size_t n = x.size(), m = y.size();
@@ -77,7 +94,7 @@ std::string describe(const Entry& e) {
   };
   block("training deck", e.training_deck);
   block("sample deck (lineage of the data)", e.sample_deck);
-  return s.str();
+  return terminal_text(s.str());
 }
 
 std::string diff(const Entry& a, const Entry& b) {
@@ -110,7 +127,7 @@ std::string diff(const Entry& a, const Entry& b) {
   s << "  training deck" << (d.empty() ? " (same)\n" : ":\n" + d);
   const std::string sd = line_diff(a.sample_deck, b.sample_deck);
   s << "  sample deck" << (sd.empty() ? " (same)\n" : ":\n" + sd);
-  return s.str();
+  return terminal_text(s.str());
 }
 
 std::string list_table(const std::vector<Entry>& entries) {
@@ -126,7 +143,7 @@ std::string list_table(const std::vector<Entry>& entries) {
     s << std::setw(model_width) << e.reference() << std::setw(10) << stage_name(e.stage) << std::setw(22) << e.registered
       << std::setw(14) << e.sha256.substr(0, 12) << std::setw(18) << (e.signed_by.empty() ? "-" : e.signed_by)
       << rmse_text(e) << "\n";
-  return s.str();
+  return terminal_text(s.str());
 }
 
 }  // namespace camber::nn::registry

@@ -44,6 +44,27 @@ TEST(RegistryText, DescribeShowsTheCard) {
   EXPECT_EQ(reg::rmse_text(reg::Entry{}), "-");
 }
 
+// A card's text comes from a file anyone may have written: an escape
+// sequence in it must reach the terminal as \x1b, never as the byte, in
+// every view (show, diff, list), while the line breaks stay.
+TEST(RegistryText, TerminalEscapesInACardAreShownNotSent) {
+  reg::Entry e = entry(1, 2e-4, "case: a\x1b]0;owned\x07\nepochs: 10\n");
+  e.data_path = "data\x1b[2J.csv";
+  e.source = "model\x9b" "1m.h5";  // a lone C1 byte: not UTF-8
+  reg::Entry f = entry(2, 3e-4, "case: b\x1b[31m\nepochs: 10\n");
+  const std::vector<std::string> views = {reg::describe(e), reg::diff(e, f),
+                                          reg::list_table({e, f})};
+  for (const std::string& t : views) {
+    EXPECT_EQ(t.find('\x1b'), std::string::npos) << t;
+    EXPECT_EQ(t.find('\x07'), std::string::npos) << t;
+    EXPECT_EQ(t.find('\x9b'), std::string::npos) << t;
+  }
+  EXPECT_TRUE(has(views[0], "data\\x1b[2J.csv")) << views[0];
+  EXPECT_TRUE(has(views[0], "model\\x9b1m.h5")) << views[0];
+  EXPECT_TRUE(has(views[0], "    epochs: 10\n")) << views[0];
+  EXPECT_TRUE(has(views[1], "case: b\\x1b[31m")) << views[1];
+}
+
 TEST(RegistryText, DiffListsChangesOnly) {
   const reg::Entry a = entry(1, 2e-4, "case: a\nlr: 0.01\nepochs: 10\n");
   const reg::Entry b = entry(2, 3e-4, "case: a\nlr: 0.001\nepochs: 10\nseed: 3\n");
