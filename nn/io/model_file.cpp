@@ -271,8 +271,11 @@ void check_stats(const Columns& c, const Normalization& n, const std::string& wh
 void check_card(const ModelCard& c, const std::string& where) {
   const std::pair<const char*, std::int64_t> counts[] = {
       {"data_rows", c.data_rows}, {"epochs", c.epochs}, {"validation_rows", c.validation_rows}};
-  for (const auto& [name, value] : counts)
-    CAMBER_INPUT_REQUIRE(value >= 0, where << " " << name << " is " << value << "; a count is >= 0");
+  // Not a structured binding: the macro's message is built in a lambda,
+  // and clang before 16 cannot capture those.
+  for (const auto& count : counts)
+    CAMBER_INPUT_REQUIRE(count.second >= 0, where << " " << count.first << " is " << count.second
+                                                  << "; a count is >= 0");
   for (size_t j = 0; j < c.validation_rmse.size(); ++j)
     CAMBER_INPUT_REQUIRE(std::isfinite(c.validation_rmse[j]) && c.validation_rmse[j] >= 0.0,
                          where << "/validation_rmse[" << j << "] is " << c.validation_rmse[j]
