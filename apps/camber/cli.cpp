@@ -284,9 +284,12 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   serve->add_option("--host", serve_options.server.host, "Address to listen on")->capture_default_str();
   serve->add_option("--port", serve_options.server.port, "TCP port (0: any free port, printed)")
       ->capture_default_str();
-  serve->add_option("--threads", serve_options.server.threads,
-                    "HTTP worker threads (each open keep-alive connection holds one)")
-      ->capture_default_str()->check(CLI::Range(1, 4096));
+  serve->add_option("--max-connections", serve_options.server.max_connections,
+                    "Connections open at once (each has a thread); more are closed at once")
+      ->capture_default_str()->check(CLI::Range(1, 65536));
+  serve->add_option("--max-connections-per-peer", serve_options.server.max_connections_per_peer,
+                    "Connections open at once from one client address")
+      ->capture_default_str()->check(CLI::Range(1, 65536));
   serve->add_option("--max-batch", serve_options.server.max_batch_rows,
                     "Rows evaluated together at most (requests arriving together are batched)")
       ->capture_default_str();
@@ -298,7 +301,13 @@ int run_cli(int argc, char** argv, const Runtime& runtime) {
   serve->add_option("--max-body", serve_options.server.max_body_bytes, "Request body size limit, bytes")
       ->capture_default_str();
   serve->add_option("--read-timeout", serve_options.server.read_timeout_s,
-                    "Seconds a client may take to send its request")
+                    "Seconds a client may wait between bytes of its request (and to take an answer)")
+      ->capture_default_str()->check(CLI::Range(1, 3600));
+  serve->add_option("--request-timeout", serve_options.server.request_timeout_s,
+                    "Seconds a whole request and its answer may take")
+      ->capture_default_str()->check(CLI::Range(1, 3600));
+  serve->add_option("--handshake-timeout", serve_options.server.handshake_timeout_s,
+                    "Seconds a whole TLS handshake may take")
       ->capture_default_str()->check(CLI::Range(1, 3600));
   serve->add_option("--tls-cert", serve_options.server.tls_cert,
                     "HTTPS: the server's certificate chain (PEM); needs --tls-key");

@@ -1,8 +1,6 @@
 #include <camber/nn/serve/server.hpp>
 
 #include <httplib.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 
 #include <algorithm>
 #include <cctype>
@@ -22,6 +20,8 @@
 #include <camber/nn/serve/batcher.hpp>
 #include <camber/nn/serve/inference_protocol.hpp>
 #include <camber/nn/serve/request.hpp>
+
+#include "detail/connections.hpp"
 
 namespace camber::nn::serve {
 
@@ -74,26 +74,6 @@ bool valid_version(const std::string& v) {
 // The routes' name and optional version, as the names above allow.
 const std::string model_route = R"(/v2/models/([A-Za-z0-9_.\-]{1,64})(?:/versions/([0-9]{1,18}))?)";
 
-// cpp-httplib 0.11 listens with a backlog of 5 (compiled into Debian's
-// library): a burst of more simultaneous connections overflows the accept
-// queue and some clients get no answer. Linux takes a second listen() on
-// a listening socket as a new backlog, so find ours (listening, bound to
-// `port`) and raise it.
-void raise_listen_backlog(int port) {
-  for (int fd = 0; fd < 4096; ++fd) {
-    int listening = 0;
-    socklen_t len = sizeof(listening);
-    if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) != 0 || listening == 0) continue;
-    sockaddr_storage addr{};
-    socklen_t alen = sizeof(addr);
-    if (getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &alen) != 0) continue;
-    int bound = -1;
-    if (addr.ss_family == AF_INET) bound = ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
-    if (addr.ss_family == AF_INET6) bound = ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port);
-    if (bound == port) ::listen(fd, 1024);
-  }
-}
-
 // Whether a request says it carries a body (its length, or a transfer
 // encoding). One without either has none.
 bool has_body(const httplib::Request& req) {
@@ -133,28 +113,12 @@ std::pair<int, std::string> framing_fault(const httplib::Request& req) {
   return {0, ""};
 }
 
-// cpp-httplib 0.11 keeps a connection open after an answer whatever the
-// answer's headers say; it closes one only when writing an answer fails.
-// So an answer after which the connection must close (the request's body,
-// or the rest of a malformed request, is still unread in it) is written
-// by a content provider that reports failure once it has written it all.
+// The connection closes once this answer is written (and says so).
 void close_after(httplib::Response& res) {
   res.headers.erase("Keep-Alive");
   res.headers.erase("Connection");
   res.set_header("Connection", "close");
-  // An answer without a body (to HEAD; every error here carries JSON)
-  // cannot be made to fail, and leaves the connection open.
-  if (res.body.empty()) return;
-  const std::string type = res.get_header_value("Content-Type");
-  res.headers.erase("Content-Type");
-  auto body = std::make_shared<const std::string>(std::move(res.body));
-  res.body.clear();
-  res.set_content_provider(body->size(), type,
-                           [body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
-                             if (offset < body->size())
-                               sink.write(body->data() + offset, std::min(length, body->size() - offset));
-                             return false;
-                           });
+  detail::Connections::close_after_answer();
 }
 
 // A header the server sets on an answer while it is made, and removes
@@ -230,18 +194,16 @@ struct InferenceServer::Impl {
   std::shared_ptr<const TokenStore> tokens;
   mutable std::mutex served_mutex;
   std::vector<std::shared_ptr<Served>> served;  ///< in the order given
-  std::unique_ptr<httplib::Server> server;
+  std::unique_ptr<detail::Connections> server;
   httplib::Server& http;
   std::atomic<bool> bound{false};
   int port = -1;
 
   Impl(std::vector<NamedModel> models, ServeOptions o)
       : options(std::move(o)), server(make_server(options)), http(*server) {
-    CAMBER_INPUT_REQUIRE(options.threads > 0 && options.max_batch_rows > 0 &&
-                             options.max_rows_per_request > 0 && options.max_body_bytes > 0 &&
-                             options.read_timeout_s > 0,
-                         "serve: threads, batch rows, rows per request, body size and read "
-                         "timeout must be positive");
+    CAMBER_INPUT_REQUIRE(options.max_batch_rows > 0 && options.max_rows_per_request > 0 &&
+                             options.max_body_bytes > 0,
+                         "serve: batch rows, rows per request and body size must be positive");
     CAMBER_INPUT_REQUIRE(options.rate_per_token >= 0.0 && options.rate_burst >= 0.0,
                          "serve: the rate limit and its burst must be >= 0");
     CAMBER_INPUT_REQUIRE(options.rate_per_token == 0.0 || !options.tokens.empty(),
@@ -353,15 +315,15 @@ struct InferenceServer::Impl {
     return out;
   }
 
-  static std::unique_ptr<httplib::Server> make_server(const ServeOptions& o) {
-    CAMBER_INPUT_REQUIRE(o.tls_cert.empty() == o.tls_key.empty(),
-                         "serve: TLS needs both a certificate and a private key");
-    if (o.tls_cert.empty()) return std::make_unique<httplib::Server>();
-    auto tls = std::make_unique<httplib::SSLServer>(o.tls_cert.c_str(), o.tls_key.c_str());
-    CAMBER_INPUT_REQUIRE(tls->is_valid(), "serve: cannot use the TLS certificate '"
-                                              << o.tls_cert << "' with the key '" << o.tls_key
-                                              << "' (missing, not PEM, or not a pair)");
-    return tls;
+  static std::unique_ptr<detail::Connections> make_server(const ServeOptions& o) {
+    detail::ConnectionLimits limits;
+    limits.read_timeout_s = o.read_timeout_s;
+    limits.request_timeout_s = o.request_timeout_s;
+    limits.handshake_timeout_s = o.handshake_timeout_s;
+    limits.keep_alive_timeout_s = o.keep_alive_timeout_s;
+    limits.max_connections = o.max_connections;
+    limits.max_connections_per_peer = o.max_connections_per_peer;
+    return std::make_unique<detail::Connections>(limits, o.tls_cert, o.tls_key);
   }
 
   void reply_error(httplib::Response& res, int status, const std::string& message) {
@@ -500,22 +462,14 @@ struct InferenceServer::Impl {
   }
 
   void routes() {
-    const int threads = options.threads;
-    http.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
     // Bodies are read by read_body(), which enforces the limit; a
     // Content-Length over max_body_bytes + drain_bytes() is refused before
     // routing. (cpp-httplib would read and drop a longer one whole.)
     http.set_payload_max_length(std::numeric_limits<std::size_t>::max());
-    http.set_read_timeout(options.read_timeout_s, 0);
-    http.set_write_timeout(options.read_timeout_s, 0);
+    // What the Keep-Alive header of an answer announces (the connections
+    // are detail::Connections': no count limit, closed when idle).
     http.set_keep_alive_timeout(options.keep_alive_timeout_s);
-    // httplib closes a keep-alive connection after 5 requests by default; a
-    // client that sends its next request as the close arrives gets no
-    // answer (seen under load). Connections end on the idle timeout instead.
     http.set_keep_alive_max_count(100000);
-    // Small answers: without TCP_NODELAY, Nagle's algorithm and delayed ACKs
-    // hold each one back by tens of milliseconds.
-    http.set_tcp_nodelay(true);
 
     // Before any route: requests whose body cannot be delimited are
     // refused, a Content-Length too long to drain is refused before the
@@ -659,26 +613,21 @@ InferenceServer::~InferenceServer() { stop(); }
 int InferenceServer::bind() {
   if (impl_->bound) return impl_->port;
   const ServeOptions& o = impl_->options;
-  if (o.port == 0) {
-    impl_->port = impl_->http.bind_to_any_port(o.host);
-  } else {
-    impl_->port = impl_->http.bind_to_port(o.host, o.port) ? o.port : -1;
-  }
+  impl_->port = impl_->server->listen_on(o.host, o.port);
   CAMBER_INPUT_REQUIRE(impl_->port > 0, "serve: cannot listen on " << o.host << ":" << o.port
                                                                     << " (in use, or not an "
                                                                        "address of this machine?)");
-  raise_listen_backlog(impl_->port);
   impl_->bound = true;
   return impl_->port;
 }
 
 void InferenceServer::run() {
   bind();
-  impl_->http.listen_after_bind();
+  impl_->server->serve();
 }
 
 void InferenceServer::stop() {
-  if (impl_) impl_->http.stop();
+  if (impl_) impl_->server->shut_down();
 }
 
 const Metrics& InferenceServer::metrics() const { return impl_->metrics; }

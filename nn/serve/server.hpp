@@ -20,8 +20,8 @@
 ///   GET  /model     the model card as JSON
 ///   GET  /metrics   Prometheus text, per model and version too (metrics.hpp)
 ///
-/// With ServeOptions::tls_cert and tls_key the server speaks HTTPS (cpp-
-/// httplib's SSLServer over OpenSSL); with ServeOptions::tokens every
+/// With ServeOptions::tls_cert and tls_key the server speaks HTTPS (TLS
+/// 1.2 or later, OpenSSL); with ServeOptions::tokens every
 /// endpoint but /health needs a bearer token in exactly one Authorization
 /// header (401 without a good one, with two, or with a malformed one; 403
 /// with a revoked one; all JSON).
@@ -34,7 +34,12 @@
 /// max_body_bytes get 413, in any transfer encoding (the rest of the body
 /// read and dropped, up to 4 times the limit; a longer one closes the
 /// connection, and a longer Content-Length is refused unread); a client
-/// that stops sending is dropped after read_timeout. A connection is closed
+/// that stops sending is dropped after read_timeout, one that sends
+/// slowly after request_timeout (the whole request and its answer), a TLS
+/// handshake after handshake_timeout; each connection has a thread of its
+/// own, up to max_connections and max_connections_per_peer from one
+/// address, so slow clients do not hold up others (detail/connections.hpp).
+/// Pipelined requests are answered in order. A connection is closed
 /// after any answer that leaves a body, or the rest of a request, unread in
 /// it (so that no body is ever read as a request), and a request with a
 /// body shows its bearer token once the body is read. stop() (from another
@@ -67,14 +72,23 @@ namespace camber::nn::serve {
 struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 8080;  ///< 0: any free port (bind() returns it)
-  /// HTTP worker threads. A keep-alive connection holds one while open, so
-  /// this bounds the concurrent clients served without queueing.
-  int threads = 64;
+  /// Connections open at once (each is served by a thread of its own), and
+  /// from one address; past either a connection is closed at once (plain
+  /// HTTP: after a 503 with a JSON body).
+  int max_connections = 1024;
+  int max_connections_per_peer = 64;
   std::size_t max_batch_rows = 256;
   std::chrono::microseconds max_wait{1000};
   std::size_t max_rows_per_request = 10000;
   std::size_t max_body_bytes = std::size_t{1} << 20;
+  /// Each wait for the next bytes of a request, or to write an answer.
   int read_timeout_s = 5;
+  /// A whole request, from its first byte to its answer's last: a client
+  /// that sends slowly enough to pass read_timeout_s is dropped here.
+  int request_timeout_s = 30;
+  /// A whole TLS handshake.
+  int handshake_timeout_s = 10;
+  /// Idle between requests on a keep-alive connection.
   int keep_alive_timeout_s = 2;
   /// TLS: the server's certificate chain and private key (PEM). Both or
   /// neither; with them the server speaks HTTPS only.
