@@ -7,8 +7,10 @@
 # Targets: fuzz_request (the server's request parser; seeds in
 # fuzz/corpus/request), fuzz_model_file (the model-file loader on raw
 # bytes), fuzz_signature (the signature gate; seeds in
-# fuzz/corpus/signature) and fuzz_registry (the registry's index file and
-# references; a real index as the seed), run by default; fuzz_model_content (the loader on bytes given a
+# fuzz/corpus/signature), fuzz_registry (the registry's index file and
+# references; a real index as the seed) and fuzz_connection (a running
+# server, any bytes on one connection; seeds in fuzz/corpus/connection),
+# run by default; fuzz_model_content (the loader on bytes given a
 # correct header, so they reach HDF5; seeds for both written by
 # make_model_seeds) only when named: it finds HDF5 1.10.8's own memory
 # errors on corrupt files within a minute (docs/deployment.md).
@@ -23,7 +25,7 @@ build=${CAMBER_BUILD_DIR:-$root/build}
 seconds=${1:-20}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_request fuzz_model_file fuzz_signature fuzz_registry)
+[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_request fuzz_model_file fuzz_signature fuzz_registry fuzz_connection)
 work=$root/build-fuzz
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
@@ -39,7 +41,7 @@ cmake --build "$work/build" -j "${CAMBER_JOBS:-2}" > "$work/build.log" 2>&1 ||
   { tail -50 "$work/build.log"; exit 1; }
 
 mkdir -p "$work/corpus/request" "$work/corpus/model_file" "$work/corpus/model_content" \
-  "$work/corpus/signature" "$work/corpus/registry" "$work/artifacts"
+  "$work/corpus/signature" "$work/corpus/registry" "$work/corpus/connection" "$work/artifacts"
 "$work/build/make_model_seeds" "$work/corpus/model_file" > /dev/null
 "$work/build/make_model_seeds" "$work/corpus/model_content" --content > /dev/null
 cp "$root"/fuzz/corpus/model_file/* "$work/corpus/model_file/"
@@ -63,6 +65,7 @@ for target in "${targets[@]}"; do
   seeds=()
   [[ $target == fuzz_request ]] && seeds=("$root/fuzz/corpus/request")
   [[ $target == fuzz_signature ]] && seeds=("$root/fuzz/corpus/signature")
+  [[ $target == fuzz_connection ]] && seeds=("$root/fuzz/corpus/connection")
   [[ $target == fuzz_registry && -d $work/corpus/registry_seed ]] && seeds=("$work/corpus/registry_seed")
   log=$work/$target.log
   # HDF5's own leaks on corrupt files are suppressed for the model targets
