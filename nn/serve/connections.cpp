@@ -291,10 +291,14 @@ bool Connections::admit(const std::string& peer) {
   return true;
 }
 
-void Connections::release(const std::string& peer) {
+void Connections::release_peer(const std::string& peer) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = per_peer_.find(peer);
   if (it != per_peer_.end() && --it->second == 0) per_peer_.erase(it);
+}
+
+void Connections::release() {
+  std::lock_guard<std::mutex> lock(mutex_);
   --open_;
   closed_.notify_all();
 }
@@ -342,11 +346,12 @@ void Connections::serve() {
     try {
       std::thread([this, fd, peer, peer_port] {
         serve_connection(fd, peer, peer_port);
-        release(peer);
+        release();
       }).detach();
     } catch (const std::system_error&) {  // no thread to be had
       ::close(fd);
-      release(peer);
+      release_peer(peer);
+      release();
     }
   }
   std::unique_lock<std::mutex> lock(mutex_);
@@ -368,6 +373,7 @@ void Connections::serve_connection(int fd, const std::string& peer, int peer_por
     }
     ERR_clear_error();
     if (!done) {
+      release_peer(peer);
       SSL_free(ssl);
       ::close(fd);
       return;
@@ -389,6 +395,9 @@ void Connections::serve_connection(int fd, const std::string& peer, int peer_por
     const bool answered = process_request(channel, stopping, closed, [ssl](httplib::Request& req) { req.ssl = ssl; });
     if (!answered || closed || close_requested || stopping) break;
   }
+  // Done with this peer: a connection that lingers while it closes does
+  // not count against its address (it still counts against the total).
+  release_peer(peer);
   close_gracefully(fd, ssl);
   ERR_clear_error();
   SSL_free(ssl);

@@ -64,7 +64,8 @@ class Connections : public httplib::Server {
   struct Tls;
   void serve_connection(int fd, const std::string& peer, int peer_port);
   bool admit(const std::string& peer);
-  void release(const std::string& peer);
+  void release_peer(const std::string& peer);
+  void release();
 
   ConnectionLimits limits_;
   Tls* tls_ = nullptr;
