@@ -13,20 +13,22 @@
 # tetrahedra).
 #
 # --production: the production sequence onera_m6_p1.su2 (coarsest) to
-# onera_m6_p4.su2 (finest, about 700k tetrahedra), sized by the wing's
-# features: on level 4 the leading edge at h_le = 1.9 mm (0.24% of the
-# root chord), the trailing edge at 2 h_le, the rounded tip at 1.5 h_le
-# and the rest of the wing at 8 h_le, the size growing from each of them
-# as h = h_k + 0.17 d up to 850 mm. Level k scales that whole size field
-# by 2^((4 - k)/3), so each level has about twice the cells of the one
-# before and level 1 has h_le = 3.8 mm (0.47% of the root chord).
+# onera_m6_p4.su2 (finest): 90k, 170k, 324k and 624k tetrahedra, sized by
+# the wing's features: on level 4 the leading edge at h_le = 1.9 mm (0.24%
+# of the root chord), the trailing edge at 2 h_le, the rounded tip at 1.5
+# h_le and the rest of the wing at 8 h_le, the size growing from each of
+# them as h = h_k + 0.17 d up to 850 mm. Level k scales that whole size
+# field by 2^((4 - k)/3), so each level has about twice the cells of the
+# one before and level 1 has h_le = 3.8 mm (0.47% of the root chord).
+# Meshing the four took 7.2 minutes (2.2 of CPU) and at most 1.1 GB on a
+# loaded 2-core machine (docs/performance.md, "Production grids").
 #   --levels "K ..."  which levels to mesh (default "1 2 3 4")
 #   --h-le MM         level 4's leading-edge size (default 1.9)
 #   --max-cells N     refuse a level whose estimated tetrahedra exceed N
 #                     (default 5000000): the estimate, made before
 #                     meshing, is the regular tetrahedra of the size field
 #                     summed over its features (overlaps counted twice;
-#                     2.2-2.4 times what Gmsh makes).
+#                     2.3-2.6 times what Gmsh makes).
 #
 # Needs Debian's gmsh (CAMBER_WITH_GMSH=1 bash scripts/setup-debian.sh
 # installs it). Exit 2, naming the file, when the CAD file is missing or
