@@ -65,6 +65,27 @@ void quality_3d(const Mesh& mesh, MeshQuality& q) {
       const double a_e = m == 3 ? 60.0 : 90.0;
       skew = std::max(skew, std::max((a_max - a_e) / (180.0 - a_e), (a_e - a_min) / a_e));
     }
+    if (type == CellType::tetrahedron) {
+      // The angle at edge (a, b) between its faces towards c and d: the
+      // angle between c - a and d - a projected onto the plane normal to
+      // the edge.
+      const int edge[6][4] = {{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2},
+                              {1, 2, 0, 3}, {1, 3, 0, 2}, {2, 3, 0, 1}};
+      for (const auto& e : edge) {
+        const P t = sub(p[e[1]], p[e[0]]);
+        const double tt = dot(t, t);
+        P u = sub(p[e[2]], p[e[0]]), w = sub(p[e[3]], p[e[0]]);
+        const double ut = dot(u, t) / tt, wt = dot(w, t) / tt;
+        for (size_t k = 0; k < 3; ++k) {
+          u[k] -= ut * t[k];
+          w[k] -= wt * t[k];
+        }
+        const P n = cross(u, w);
+        const double ang = std::atan2(std::sqrt(dot(n, n)), dot(u, w)) * rad_to_deg;
+        q.min_dihedral_angle = std::min(q.min_dihedral_angle, ang);
+        q.max_dihedral_angle = std::max(q.max_dihedral_angle, ang);
+      }
+    }
     q.min_volume = std::min(q.min_volume, v);
     q.max_volume = std::max(q.max_volume, v);
     q.total_volume += v;
@@ -171,6 +192,8 @@ MeshQuality quality(const DistributedMesh& dm) {
   q.total_volume = par::allreduce_sum(q.total_volume, comm);
   q.max_aspect_ratio = par::allreduce_max(q.max_aspect_ratio, comm);
   q.max_skewness = par::allreduce_max(q.max_skewness, comm);
+  q.min_dihedral_angle = par::allreduce_min(q.min_dihedral_angle, comm);
+  q.max_dihedral_angle = par::allreduce_max(q.max_dihedral_angle, comm);
   q.n_nodes = dm.n_global_nodes();
   q.n_cells = dm.n_global_cells();
 
@@ -271,6 +294,9 @@ std::string describe(const MeshQuality& q) {
   os << "max aspect ratio (longest / shortest edge): " << q.max_aspect_ratio << "\n";
   os << "max equiangle skewness (0 best, 1 degenerate"
      << (q.dim == 3 ? "; over the cells' face angles" : "") << "): " << q.max_skewness << "\n";
+  if (q.max_dihedral_angle > 0)
+    os << "dihedral angles of the tetrahedra (70.5288 regular, near 0 and 180 for a sliver): min "
+       << q.min_dihedral_angle << ", max " << q.max_dihedral_angle << " degrees\n";
   if (q.n_nonpositive_volumes > 0)
     os << "error: " << q.n_nonpositive_volumes << " cells have non-positive volume\n";
   if (q.n_reoriented_cells > 0)

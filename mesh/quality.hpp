@@ -23,7 +23,11 @@
 /// negative), the aspect
 /// ratio over the cell's edges, and the equiangle skewness over the angles
 /// of its faces (a_e = 60 degrees for triangular faces, 90 for quads), the
-/// largest over its faces.
+/// largest over its faces. Face angles miss the sliver, the tetrahedron
+/// whose four nodes lie near one plane with well-shaped faces (its faces
+/// can be right isosceles triangles, skewness 0.25, at zero volume), so
+/// tetrahedra also report their dihedral angles: 70.53 degrees
+/// (acos(1/3)) at every edge of a regular one, near 0 and 180 for a sliver.
 #pragma once
 
 #include <string>
@@ -47,6 +51,9 @@ struct MeshQuality {
   index_t n_nonpositive_volumes = 0;
   double max_aspect_ratio = 0;
   double max_skewness = 0;
+  /// Smallest and largest dihedral angle (degrees) over the tetrahedra's
+  /// edges; 180 and 0 when the mesh has no tetrahedra.
+  double min_dihedral_angle = 180, max_dihedral_angle = 0;
   index_t n_reoriented_cells = 0;
   double bounding_box[2][3] = {{0, 0, 0}, {0, 0, 0}};  ///< min, max corner
 };

@@ -258,6 +258,40 @@ TEST(Su2Writer, ThreeDimensionalRoundTrip) {
   std::remove(path.c_str());
 }
 
+// The dihedral angles that mesh-info reports for tetrahedra, against two
+// computed by hand: the regular tetrahedron (every angle acos(1/3)) and a
+// sliver, the nodes (+-1, 0, 0) and (0, +-1, h): outward face normals
+// (0, +-h, -1) / sqrt(1 + h^2) and (+-h, 0, 1) / sqrt(1 + h^2) give
+// acos((h^2 - 1) / (1 + h^2)) at the edges (+-1, 0, 0) and (0, +-1, h)
+// (168.6 degrees for h = 0.1) and acos(1 / (1 + h^2)) at the four others
+// (8.07 degrees). Its four faces are congruent isosceles triangles, apex
+// angle acos(h^2 / (2 + h^2)): face skewness below 0.25, which is why
+// skewness alone does not show slivers.
+TEST(MeshQuality, DihedralAnglesOfTetrahedra) {
+  const double deg = 180.0 / 3.14159265358979323846;
+  const MeshQuality regular = quality(read_su2(write_temp(
+      "regular_tet.su2", "NDIME= 3\nNELEM= 1\n10 0 1 2 3 0\nNPOIN= 4\n1 1 1\n1 -1 -1\n-1 1 -1\n"
+                         "-1 -1 1\nNMARK= 0\n")));
+  EXPECT_NEAR(regular.min_dihedral_angle, std::acos(1.0 / 3.0) * deg, 1e-12);
+  EXPECT_NEAR(regular.max_dihedral_angle, std::acos(1.0 / 3.0) * deg, 1e-12);
+  EXPECT_NEAR(regular.max_skewness, 0.0, 1e-13);
+  EXPECT_NEAR(regular.max_aspect_ratio, 1.0, 1e-15);
+  EXPECT_NEAR(regular.min_volume, 8.0 / 3.0, 1e-14);  // edge 2 sqrt 2: a^3 / (6 sqrt 2)
+
+  const double h = 0.1;
+  const MeshQuality sliver = quality(read_su2(write_temp(
+      "sliver_tet.su2", "NDIME= 3\nNELEM= 1\n10 0 1 2 3 0\nNPOIN= 4\n1 0 0\n-1 0 0\n0 1 0.1\n"
+                        "0 -1 0.1\nNMARK= 0\n")));
+  EXPECT_NEAR(sliver.min_dihedral_angle, std::acos(1.0 / (1.0 + h * h)) * deg, 1e-10);
+  EXPECT_NEAR(sliver.max_dihedral_angle, std::acos((h * h - 1.0) / (1.0 + h * h)) * deg, 1e-10);
+  const double apex = std::acos(h * h / (2.0 + h * h)) * deg, base = (180.0 - apex) / 2.0;
+  EXPECT_NEAR(sliver.max_skewness, std::max((apex - 60.0) / 120.0, (60.0 - base) / 60.0), 1e-12);
+  EXPECT_LT(sliver.max_skewness, 0.25);
+  EXPECT_NEAR(sliver.min_volume, 2.0 * h / 3.0, 1e-15);  // |det(p1 - p0, p2 - p0, p3 - p0)| / 6
+  // Meshes without tetrahedra report none.
+  EXPECT_EQ(quality(read_gmsh(data_path("hex_pyramid.msh"))).max_dihedral_angle, 0.0);
+}
+
 TEST(Su2Reader, ThreeDimensionalTetrahedra) {
   // Two tetrahedra sharing the face (0,1,2): 4 + 4 - 1 = 7 faces, 6 on the
   // boundary; one marker triangle.
@@ -290,6 +324,11 @@ TEST(Su2Reader, ThreeDimensionalTetrahedra) {
   EXPECT_NEAR(q.max_aspect_ratio, std::sqrt(2.0), 1e-15);
   EXPECT_NEAR(q.max_skewness, 0.25, 1e-15);
   EXPECT_EQ(q.n_nonpositive_volumes, 0);
+  // Dihedral angles of a cube corner: 90 degrees at the three edges on the
+  // axes, acos(1/sqrt 3) between the slanted face and each axis plane.
+  const double deg = 180.0 / 3.14159265358979323846;
+  EXPECT_NEAR(q.min_dihedral_angle, std::acos(1.0 / std::sqrt(3.0)) * deg, 1e-12);
+  EXPECT_NEAR(q.max_dihedral_angle, 90.0, 1e-12);
   // Written inside out (nodes 1 and 2 swapped): mirrored back and counted,
   // or an error naming the line when orientation is required; flat: an
   // error either way.

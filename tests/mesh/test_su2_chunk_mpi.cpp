@@ -474,6 +474,8 @@ TEST_P(WriteSu2SharedMesh, QualityFromTheRanksPartsIsTheWholeMeshs) {
               static_cast<double>(want.n_cells) * 2.2e-16 * std::abs(want.total_volume));
   EXPECT_DOUBLE_EQ(got.max_aspect_ratio, want.max_aspect_ratio);
   EXPECT_DOUBLE_EQ(got.max_skewness, want.max_skewness);
+  EXPECT_DOUBLE_EQ(got.min_dihedral_angle, want.min_dihedral_angle);
+  EXPECT_DOUBLE_EQ(got.max_dihedral_angle, want.max_dihedral_angle);
   for (int k = 0; k < 3; ++k) {
     EXPECT_EQ(got.bounding_box[0][k], want.bounding_box[0][k]);
     EXPECT_EQ(got.bounding_box[1][k], want.bounding_box[1][k]);
