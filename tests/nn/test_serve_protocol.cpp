@@ -453,12 +453,18 @@ double overflowing_cl(double mach, double alpha_deg) {
   return 0.2 + 0.2 * (4.0 * std::max(0.0, x + 1.0) + 1.0);
 }
 
-// One request on a connection of its own, and its answer.
+// One request on a connection of its own, and its answer; the connection
+// stays open and answers the next request (GET /health).
 Answer ask(int port, const std::string& path, const std::string& body) {
   Connection c(port);
   EXPECT_TRUE(c.connected() && c.send(post_head(path, body.size()) + body));
-  const std::vector<Answer> a = c.answers(1, 5.0);
-  return a.empty() ? Answer{} : a[0];
+  std::vector<Answer> a = c.answers(1, 5.0);
+  if (a.empty()) return Answer{};
+  EXPECT_FALSE(a[0].closes()) << path << ": " << a[0].headers;
+  EXPECT_TRUE(c.send(health)) << path;
+  a = c.answers(2, 5.0);
+  EXPECT_EQ(statuses(a).substr(3), " 200") << path;  // the first answer's, then /health's
+  return a[0];
 }
 
 std::string infer_body(const std::string& mach, const std::string& alpha_deg) {
