@@ -115,6 +115,7 @@
 #include <camber/nn/io/evaluation.hpp>
 #include <camber/nn/io/inference.hpp>
 #include <camber/nn/io/model_file.hpp>
+#include <camber/nn/io/prediction_check.hpp>
 #include <camber/nn/io/sample_campaign.hpp>
 #include <camber/nn/io/surrogate_training.hpp>
 #if CAMBER_WITH_DECK

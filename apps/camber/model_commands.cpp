@@ -72,10 +72,20 @@ int command_export(const std::string& model, const std::string& output, const Ru
                 {"camber.data_sha256", c.data_sha256},
                 {"camber.created", c.created},
                 {"camber.git_revision", c.git_revision}};
-  std::ostringstream rmse;
-  rmse << std::setprecision(17);
-  for (size_t k = 0; k < c.validation_rmse.size(); ++k) rmse << (k ? "," : "") << c.validation_rmse[k];
-  o.metadata.emplace_back("camber.validation_rmse", rmse.str());
+  const auto joined = [](const std::vector<double>& v) {
+    std::ostringstream s;
+    s << std::setprecision(17);
+    for (size_t k = 0; k < v.size(); ++k) s << (k ? "," : "") << v[k];
+    return s.str();
+  };
+  o.metadata.emplace_back("camber.validation_rmse", joined(c.validation_rmse));
+  // What the model accepts (the card's training range and policy), for a
+  // runtime that serves the export to enforce.
+  o.metadata.emplace_back("camber.input_min", joined(c.input_min));
+  o.metadata.emplace_back("camber.input_max", joined(c.input_max));
+  o.metadata.emplace_back("camber.extrapolation",
+                          std::string(enum_name(nn::io::extrapolation_names, c.extrapolation)));
+  o.metadata.emplace_back("camber.extrapolation_margin", joined({c.extrapolation_margin}));
   collective_guard(comm, [&] {
     if (runtime.rank() == 0) nn::onnx::export_onnx(m->surrogate, output, o);
   });

@@ -54,11 +54,28 @@ const Keys<TrainOptions>& train_option_keys() {
   return keys;
 }
 
+// The card's policy for inputs outside the data's range.
+const Keys<ModelCard>& range_keys() {
+  static const Keys<ModelCard> keys =
+      Keys<ModelCard>()
+          .choice("extrapolation", &ModelCard::extrapolation, extrapolation_names,
+                  "What the model file tells its users (camber serve, camber infer) to do with an "
+                  "input outside the data set's range (each input's min and max over its rows, "
+                  "recorded in the model card): refuse (a 422 answer naming the input, its value "
+                  "and the range; exit 2 from camber infer) or allow (the network extrapolates). "
+                  "Inputs and outputs that are not finite are refused under either.")
+          .real("extrapolation_margin", &ModelCard::extrapolation_margin, Range::non_negative(),
+                "extrapolation: refuse: accept this fraction of each input's range width beyond "
+                "either end of the range (0: the data's min and max exactly).");
+  return keys;
+}
+
 }  // namespace
 
 const Keys<SurrogateTraining>& data_split_keys() {
-  static const Keys<SurrogateTraining> keys =
-      Keys<SurrogateTraining>().nested(&SurrogateTraining::train, split_keys());
+  static const Keys<SurrogateTraining> keys = Keys<SurrogateTraining>()
+                                                  .nested(&SurrogateTraining::train, split_keys())
+                                                  .nested(&SurrogateTraining::card, range_keys());
   return keys;
 }
 

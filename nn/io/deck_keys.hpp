@@ -33,7 +33,9 @@
 
 namespace camber::nn::io {
 
-/// validation_fraction (the data section's).
+/// validation_fraction, extrapolation and extrapolation_margin (the data
+/// section's: how the data is split, and what the model card says about
+/// inputs outside the data's range).
 const deck::Keys<SurrogateTraining>& data_split_keys();
 /// kind, hidden, activation, init, seed, dtype.
 const deck::Keys<SurrogateTraining>& network_keys();

@@ -12,6 +12,7 @@
 #include <camber/nn/io/csv_table.hpp>
 #include <camber/nn/io/dataset.hpp>
 #include <camber/nn/io/evaluation.hpp>
+#include <camber/nn/io/prediction_check.hpp>
 #include <camber/parallel/collectives.hpp>
 
 #include "detail/extension.hpp"
@@ -56,6 +57,8 @@ InferenceResult infer_file(const Model& model, const std::string& input, const s
   // This rank's rows.
   Tensor x;
   std::unique_ptr<DataSet> data;
+  index_t first_row = 0;  // this rank's first, in the input's order
+  const PredictionCheck check(model);
   collective_guard(comm, [&] {
     if (lowercase_extension(input) == ".h5") {
       data = std::make_unique<DataSet>(read_dataset(input, comm));
@@ -63,11 +66,19 @@ InferenceResult infer_file(const Model& model, const std::string& input, const s
                            input << ": its inputs are not the model's (names and units, in order)");
       x = data->shard.x;
       result.rows = data->shard.global_rows;
+      first_row = data->shard.offset;
     } else {
       const Tensor all = read_input_csv(input, s.inputs());
       result.rows = all.dim(0);
-      x = rows_of(all, local_rows(result.rows, comm));
+      const RowRange mine = local_rows(result.rows, comm);
+      x = rows_of(all, mine);
+      first_row = mine.begin;
     }
+    // Inputs the model refuses (not finite; outside its training range):
+    // before any is predicted.
+    const std::vector<double> v = x.to_vector();
+    if (const auto fault = check.inputs(v.data(), static_cast<size_t>(x.dim(0)), static_cast<size_t>(first_row)))
+      throw_bad_input("infer: " + input + ": " + fault->message);
   });
   if (hooks.read) hooks.read(result.rows);
 
@@ -83,6 +94,10 @@ InferenceResult infer_file(const Model& model, const std::string& input, const s
     progress.update(static_cast<long>(r1));
   }
   progress.finish();
+  collective_guard(comm, [&] {
+    if (const auto fault = check.outputs(y.data(), static_cast<size_t>(rows), static_cast<size_t>(first_row)))
+      throw_bad_input("infer: " + input + ": " + fault->message);
+  });
   const Tensor yt = Tensor::from_host({rows, n_out}, y);
   result.seconds = par::allreduce_max(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), comm);

@@ -20,8 +20,13 @@
 ///
 /// Every fault is bad_input on every rank (collective_guard): an input or
 /// output that is neither .csv nor .h5, a batch that is not positive, a
-/// missing input, a data set whose inputs are not the model's, and every
-/// fault read_input_csv and read_dataset report.
+/// missing input, a data set whose inputs are not the model's, every
+/// fault read_input_csv and read_dataset report, an input the model
+/// refuses (PredictionCheck: not finite, or outside the card's training
+/// range under extrapolation: refuse; checked before any row is
+/// predicted) and an output that is not finite, each naming the row
+/// (counted from 0 in the input's order, blank and comment lines not
+/// counted) and the column.
 #pragma once
 
 #include <mpi.h>

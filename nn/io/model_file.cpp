@@ -99,6 +99,13 @@ void set_int(hid_t obj, const char* name, std::int64_t value) {
   CAMBER_CHECK_HDF5(H5Awrite(a.get(), H5T_NATIVE_INT64, &value));
 }
 
+void set_real(hid_t obj, const char* name, double value) {
+  Hid space(CAMBER_CHECK_HDF5(H5Screate(H5S_SCALAR)), H5Sclose);
+  Hid a(CAMBER_CHECK_HDF5(H5Acreate2(obj, name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT)),
+        H5Aclose);
+  CAMBER_CHECK_HDF5(H5Awrite(a.get(), H5T_NATIVE_DOUBLE, &value));
+}
+
 void write_array(hid_t loc, const char* name, const std::vector<hsize_t>& dims, hid_t file_type,
                  hid_t mem_type, const void* data) {
   Hid space(CAMBER_CHECK_HDF5(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr)),
@@ -140,6 +147,10 @@ struct Reader {
     return Hid(CAMBER_CHECK_HDF5(H5Oopen(file, name.empty() ? "/" : name.c_str(), H5P_DEFAULT)),
                H5Oclose);
   }
+  bool has_attribute(const std::string& object_name, const char* name) const {
+    Hid o = object(object_name);
+    return H5Aexists(o.get(), name) > 0;
+  }
   Hid attribute(const std::string& object_name, const char* name) const {
     Hid o = object(object_name);
     CAMBER_INPUT_REQUIRE(H5Aexists(o.get(), name) > 0,
@@ -169,6 +180,16 @@ struct Reader {
                               << "' is not an integer");
     std::int64_t v = 0;
     CAMBER_CHECK_HDF5(H5Aread(a.get(), H5T_NATIVE_INT64, &v));
+    return v;
+  }
+  double real(const std::string& object_name, const char* name) const {
+    Hid a = attribute(object_name, name);
+    Hid type(CAMBER_CHECK_HDF5(H5Aget_type(a.get())), H5Tclose);
+    CAMBER_INPUT_REQUIRE(H5Tget_class(type.get()) == H5T_FLOAT,
+                         path << ": attribute '" << name << "' of '/" << object_name
+                              << "' is not a floating-point number");
+    double v = 0.0;
+    CAMBER_CHECK_HDF5(H5Aread(a.get(), H5T_NATIVE_DOUBLE, &v));
     return v;
   }
   // A dataset of numbers, its shape and its stored class (float or integer).
@@ -280,6 +301,24 @@ void check_card(const ModelCard& c, const std::string& where) {
     CAMBER_INPUT_REQUIRE(std::isfinite(c.validation_rmse[j]) && c.validation_rmse[j] >= 0.0,
                          where << "/validation_rmse[" << j << "] is " << c.validation_rmse[j]
                                << "; an RMSE is finite and >= 0");
+  CAMBER_INPUT_REQUIRE(std::isfinite(c.extrapolation_margin) && c.extrapolation_margin >= 0.0,
+                       where << " extrapolation_margin is " << c.extrapolation_margin
+                             << "; a margin is finite and >= 0");
+}
+
+// The training range: none, or one finite [min, max] per input.
+void check_range(const ModelCard& c, const Columns& inputs, const std::string& where) {
+  const size_t n = inputs.names.size();
+  CAMBER_INPUT_REQUIRE((c.input_min.empty() && c.input_max.empty()) ||
+                           (c.input_min.size() == n && c.input_max.size() == n),
+                       where << " has " << c.input_min.size() << " input_min and " << c.input_max.size()
+                             << " input_max values for " << n << " inputs (one each, or none)");
+  for (size_t j = 0; j < c.input_min.size(); ++j)
+    CAMBER_INPUT_REQUIRE(std::isfinite(c.input_min[j]) && std::isfinite(c.input_max[j]) &&
+                             c.input_min[j] <= c.input_max[j],
+                         where << " training range of input " << j << " ('" << printable_text(inputs.names[j])
+                               << "') is [" << c.input_min[j] << ", " << c.input_max[j]
+                               << "]; it must be finite, min <= max");
 }
 
 // Every value of a dataset finite, else the dataset and the entry named.
@@ -432,6 +471,7 @@ void save_model(const std::string& path, const Surrogate& s, ModelCard card) {
   check_names(s.inputs(), "save_model: inputs");
   check_names(s.outputs(), "save_model: outputs");
   check_card(card, "save_model: card");
+  check_range(card, s.inputs(), "save_model: card");
   create_parent_directories(path);
   const std::string tmp = temporary_path(path).string();
   {
@@ -501,6 +541,12 @@ void save_model(const std::string& path, const Surrogate& s, ModelCard card) {
     set_string(c.get(), "git_revision", card.git_revision);
     set_int(c.get(), "validation_rows", card.validation_rows);
     write_doubles(c.get(), "validation_rmse", card.validation_rmse);
+    if (!card.input_min.empty()) {
+      write_doubles(c.get(), "input_min", card.input_min);
+      write_doubles(c.get(), "input_max", card.input_max);
+    }
+    set_string(c.get(), "extrapolation", std::string(enum_name(extrapolation_names, card.extrapolation)));
+    set_real(c.get(), "extrapolation_margin", card.extrapolation_margin);
     c.close();
     params.close();
     net.close();
@@ -673,7 +719,24 @@ Model load_model(const std::string& path) {
                            static_cast<index_t>(card.validation_rmse.size()) == spec.out,
                        path << ": " << card.validation_rmse.size() << " validation errors for "
                             << spec.out << " outputs");
+  // Files written before the training range was recorded have none of
+  // these entries: an empty range, the default policy.
+  if (r.has_link("card/input_min") || r.has_link("card/input_max")) {
+    card.input_min = r.vector("card/input_min", static_cast<size_t>(spec.in));
+    card.input_max = r.vector("card/input_max", static_cast<size_t>(spec.in));
+  }
+  if (r.has_attribute("card", "extrapolation")) {
+    try {
+      card.extrapolation = enum_from_name(extrapolation_names, r.string("card", "extrapolation"),
+                                          "extrapolation policy");
+    } catch (const Error& e) {
+      CAMBER_INPUT_REQUIRE(false, path << ": /card " << printable_text(e.message()));
+    }
+  }
+  if (r.has_attribute("card", "extrapolation_margin"))
+    card.extrapolation_margin = r.real("card", "extrapolation_margin");
   check_card(card, path + ": /card");
+  check_range(card, in, path + ": /card");
   file.close();
   // What the surrogate still refuses is named with the file.
   try {
@@ -707,6 +770,16 @@ std::string describe_model(const Model& m, const std::string& path) {
   for (size_t j = 0; j < s.inputs().names.size(); ++j)
     o << (j ? ", " : "") << column(s.inputs(), j) << " (mean " << s.input_stats().mean[j]
       << ", std " << s.input_stats().stddev[j] << ")";
+  o << "\ninput range    ";
+  if (m.card.input_min.empty()) {
+    o << "not recorded (inputs are checked for finiteness only)";
+  } else {
+    for (size_t j = 0; j < s.inputs().names.size(); ++j)
+      o << (j ? ", " : "") << p(s.inputs().names[j]) << " [" << m.card.input_min[j] << ", "
+        << m.card.input_max[j] << "]";
+    o << "; extrapolation " << enum_name(extrapolation_names, m.card.extrapolation);
+    if (m.card.extrapolation_margin > 0.0) o << ", margin " << m.card.extrapolation_margin << " of the width";
+  }
   o << "\noutputs        ";
   for (size_t j = 0; j < s.outputs().names.size(); ++j)
     o << (j ? ", " : "") << column(s.outputs(), j) << " (mean " << s.output_stats().mean[j]

@@ -14,8 +14,14 @@
 ///   /inputs, /outputs    attributes names, units; datasets mean, std
 ///   /card        attributes data_path, data_sha256, data_rows, epochs,
 ///                training_deck, created, camber_version, git_revision,
-///                validation_rows; dataset validation_rmse (per output)
+///                validation_rows, extrapolation, extrapolation_margin;
+///                datasets validation_rmse (per output), input_min and
+///                input_max (per input: the training data's range)
 /// @endcode
+/// input_min, input_max, extrapolation and extrapolation_margin are
+/// optional: a file written before Camber recorded the training range
+/// lacks them and loads with an empty range (no range check, see
+/// prediction_check.hpp).
 /// The userblock is ordinary HDF5 (h5dump and h5py read past it). Loading
 /// checks it before HDF5 parses anything: a file that is not a model, is
 /// cut short, has bytes appended or changed after it was written is
@@ -26,8 +32,10 @@
 /// names empty, repeated, with control characters or blanks at an end; a
 /// mean, weight or scale that is not finite; a standard deviation that is
 /// not > 0; a negative count (data_rows, epochs, validation_rows); a
-/// validation RMSE that is not finite and >= 0. save_model() refuses the
-/// same names and card.
+/// validation RMSE that is not finite and >= 0; a training range that is
+/// not one finite [min, max] per input, an unknown extrapolation policy or
+/// a margin that is not finite and >= 0. save_model() refuses the same
+/// names and card.
 ///
 /// @code
 ///   nn::io::ModelCard card;
@@ -39,13 +47,23 @@
 /// @endcode
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include <camber/core/enum_names.hpp>
 #include <camber/nn/surrogate.hpp>
 
 namespace camber::nn::io {
+
+/// What a model's users (the server, `camber infer`) do with an input
+/// outside the training range: refuse it (a 422, exit 2), or predict
+/// anyway (the network extrapolates; non-finite inputs and outputs are
+/// refused all the same).
+enum class Extrapolation { refuse, allow };
+inline constexpr std::array<EnumName<Extrapolation>, 2> extrapolation_names{
+    {{Extrapolation::refuse, "refuse"}, {Extrapolation::allow, "allow"}}};
 
 /// What a registry needs to know about a trained model.
 struct ModelCard {
@@ -61,6 +79,16 @@ struct ModelCard {
   std::string created;         ///< ISO 8601 UTC; save_model() fills it when empty
   std::string camber_version;  ///< save_model() fills it when empty
   std::string git_revision;    ///< of the program that trained it ("" if unknown)
+  /// Per input, the smallest and largest value of the training data set's
+  /// rows (training and validation rows: the data the card names);
+  /// train_surrogate() fills them. Empty when not recorded (a model saved
+  /// from code without them, or a file written before Camber recorded
+  /// them): then inputs are checked for finiteness only.
+  std::vector<double> input_min, input_max;
+  /// What is done with an input outside [input_min, input_max] widened by
+  /// extrapolation_margin times the range's width at each end.
+  Extrapolation extrapolation = Extrapolation::refuse;
+  double extrapolation_margin = 0.0;
 };
 
 struct Model {

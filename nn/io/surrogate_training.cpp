@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <limits>
 #include <memory>
 #include <sstream>
 
@@ -20,6 +21,7 @@
 #include <camber/nn/schedule.hpp>
 #include <camber/nn/surrogate.hpp>
 #include <camber/nn/tensor_parallel.hpp>
+#include <camber/parallel/collectives.hpp>
 #include <camber/shard/planner.hpp>
 
 namespace camber::nn::io {
@@ -136,6 +138,24 @@ std::string columns_text(const Columns& c) {
   return out.str();
 }
 
+// Per input, the smallest and largest value of the data set's rows (each
+// rank holds a block of them). Collective.
+void input_range(const DataSet& d, MPI_Comm comm, ModelCard* card) {
+  const index_t rows = d.shard.x.dim(0), n_in = d.shard.x.dim(1);
+  const std::vector<double> x = d.shard.x.to_vector();
+  card->input_min.clear();
+  card->input_max.clear();
+  for (index_t k = 0; k < n_in; ++k) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (index_t i = 0; i < rows; ++i) {
+      lo = std::min(lo, x[static_cast<size_t>(i * n_in + k)]);
+      hi = std::max(hi, x[static_cast<size_t>(i * n_in + k)]);
+    }
+    card->input_min.push_back(par::allreduce_min(lo, comm));
+    card->input_max.push_back(par::allreduce_max(hi, comm));
+  }
+}
+
 }  // namespace
 
 void validate_surrogate_training(const std::string& file, const SurrogateTraining& s, int n_ranks,
@@ -176,6 +196,8 @@ SurrogateTrainingResult train_surrogate(const std::string& file, const Surrogate
     data = read_dataset(file, comm);
   }
   const index_t n_in = data.shard.x.dim(1), n_out = data.shard.y.dim(1);
+  ModelCard card = s.card;  // the training range now: `data` holds every row once over `comm`
+  input_range(data, comm, &card);
   const Layout layout = layout_of(s, comm, n_in, n_out);
   collective_guard(comm, [&] {
     // What parallel: model is refused above, when auto chose it.
@@ -279,7 +301,6 @@ SurrogateTrainingResult train_surrogate(const std::string& file, const Surrogate
   }
   // The trained network with its model card.
   result.model_path = s.dir + "/" + s.name + "_model.h5";
-  ModelCard card = s.card;
   card.data_path = file;
   card.data_rows = result.rows;
   card.epochs = trainer.epoch();

@@ -7,7 +7,9 @@
 /// The inputs and outputs are normalised by the set's statistics. The
 /// last validation_fraction of the rows are held out: their RMSE per
 /// output (and, when the set holds gradients, the relative error of the
-/// network's input Jacobian) is logged and stored in the model card. The
+/// network's input Jacobian) is logged and stored in the model card, with
+/// each input's range over the set's rows (what a server and `camber
+/// infer` accept, under the card's extrapolation policy). The
 /// ranks split the rows (parallel "data"), or an mlp's layers over
 /// model_ranks ranks and the rows over the rest ("model",
 /// nn::TensorParallelMlp), or "auto": the planner (shard/planner.hpp)
@@ -71,8 +73,10 @@ struct SurrogateTraining {
   std::string parallel = "data";  ///< "data", "model" or "auto"
   int model_ranks = 0;            ///< model: ranks per model group (0: all)
   double memory_limit_mib = 4096.0;
-  // The outputs and the model card (training_deck, git_revision; the data
-  // fields are filled here).
+  // The outputs and the model card (training_deck, git_revision,
+  // extrapolation and its margin; the data fields and the training range,
+  // input_min and input_max over every row of the data set, are filled
+  // here).
   std::string name = "surrogate";
   std::string dir = ".";
   ModelCard card;

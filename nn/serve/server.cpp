@@ -11,12 +11,14 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include <camber/core/error.hpp>
 #include <camber/core/version.hpp>
+#include <camber/nn/io/prediction_check.hpp>
 #include <camber/nn/serve/batcher.hpp>
 #include <camber/nn/serve/inference_protocol.hpp>
 #include <camber/nn/serve/request.hpp>
@@ -31,6 +33,13 @@ using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 ColumnSchema schema_of(const Columns& c) { return {c.names, c.units}; }
+
+// A row the model refuses (an input outside its training range or not
+// finite, an output not finite) is the request's fault, not the server's:
+// 422, never a 200 with nulls in it.
+void refuse(const std::optional<io::PredictionFault>& fault) {
+  if (fault) throw RequestError(422, fault->message);
+}
 
 json columns_json(const Columns& c, const Normalization& n) {
   json a = json::array();
@@ -136,8 +145,9 @@ void set_body_state(httplib::Response& res, const char* state) {
 // One model as served: its name and version, columns, card, and batcher.
 // Replaced whole on a reload; a request holds the one it started with.
 struct Served {
-  explicit Served(io::Model m) : model(std::move(m)) {}
+  explicit Served(io::Model m) : model(std::move(m)), check(model) {}
   io::Model model;
+  io::PredictionCheck check;  ///< what the model accepts and answers
   ModelLabel label;  ///< name and version
   ColumnSchema inputs, outputs;
   std::string model_json;
@@ -296,6 +306,10 @@ struct InferenceServer::Impl {
                  {"epochs", c.epochs},
                  {"validation_rows", c.validation_rows},
                  {"validation_rmse", c.validation_rmse},
+                 {"input_min", c.input_min},
+                 {"input_max", c.input_max},
+                 {"extrapolation", std::string(enum_name(io::extrapolation_names, c.extrapolation))},
+                 {"extrapolation_margin", c.extrapolation_margin},
                  {"created", c.created},
                  {"camber_version", c.camber_version},
                  {"git_revision", c.git_revision}};
@@ -510,7 +524,9 @@ struct InferenceServer::Impl {
       const std::shared_ptr<Served> s = current();  // kept to the end, across a reload
       predict(*s, res, [&] {
         const PredictRequest r = parse_predict_request(body, s->inputs, options.max_rows_per_request);
+        refuse(s->check.inputs(r.rows.data(), r.n_rows));
         const std::vector<double> y = s->batcher->predict(r.rows, r.n_rows);
+        refuse(s->check.outputs(y.data(), r.n_rows));
         return format_predict_response(y, r.n_rows, s->outputs, r.single);
       });
     });
@@ -523,7 +539,9 @@ struct InferenceServer::Impl {
       predict(*s, res, [&] {
         const InferRequest r = parse_infer_request(body, s->inputs, s->outputs,
                                                    options.max_rows_per_request);
+        refuse(s->check.inputs(r.rows.data(), r.n_rows));
         const std::vector<double> y = s->batcher->predict(r.rows, r.n_rows);
+        refuse(s->check.outputs(y.data(), r.n_rows));
         return format_infer_response(s->label.model, s->label.version, r, y, s->outputs);
       });
     });

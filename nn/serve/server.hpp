@@ -26,6 +26,12 @@
 /// header (401 without a good one, with two, or with a malformed one; 403
 /// with a revoked one; all JSON).
 ///
+/// A row the model refuses is 422 with the row, the column and the
+/// reason in the error (io::PredictionCheck, the same check `camber infer`
+/// makes): an input outside the model card's training range under
+/// extrapolation: refuse (naming the input, its value and the range), and
+/// an output that is not finite (never a 200 with nulls).
+///
 /// Requests to one model arriving together are batched into one network
 /// call (batcher.hpp, one per model:
 /// up to max_batch_rows rows, waiting at most max_wait). Every 4xx and 5xx

@@ -9,12 +9,13 @@
 # at the optimum. The model file train writes: model-info prints its card
 # (the data set's SHA-256 as coreutils computes it), infer predicts the data
 # set's rows on 1 and 2 ranks with the same digits, and a cut, changed or
-# appended-to model file, or a bad input CSV, exits with code 2 naming the
-# fault. export writes ONNX that ONNX Runtime evaluates as infer does;
+# appended-to model file, a bad input CSV, or a row outside the training
+# range the card records, exits with code 2 naming the fault. export writes ONNX that ONNX Runtime evaluates as infer does;
 # quantize writes an int8 model (reporting size and error), whose QDQ export
 # ONNX Runtime also evaluates as infer does.
 # camber serve answers a bounded load (1 and 8 clients, SERVE_LOAD) with no
-# failed request, rejects bad requests with 4xx and keeps serving, counts
+# failed request, rejects bad requests with 4xx (an input outside the
+# training range with 422) and keeps serving, counts
 # them in /metrics, and stops on SIGTERM with exit code 0.
 set -euo pipefail
 mpiexec=$1 camber=$2 sample=$3 train=$4 serve_load=${5:-}
@@ -101,6 +102,17 @@ expect_bad "bad.csv:3: 'x' in column 'alpha_deg' is not a finite number" \
   "$mpiexec" -n 2 --oversubscribe "$camber" infer "$model" bad.csv -o x.csv
 printf 'mach,alpha_deg [rad]\n0.5,1\n' > unit.csv
 expect_bad "unit.csv:1: column 'alpha_deg' in 'rad', the model's unit is 'deg'" "$camber" infer "$model" unit.csv -o x.csv
+# The card's training range (each input's min and max over the data set's
+# rows, policy refuse): a row outside it is exit 2 naming the row (from 0;
+# on 2 ranks, row 1 is the second rank's), the input, its value and the
+# range, and nothing is written.
+grep -q "^input range    mach \[0\.[0-9]*, 0\.[0-9]*\], alpha_deg \[.*\]; extrapolation refuse$" info.log ||
+  { cat info.log; echo "FAIL: model-info shows no training range"; exit 1; }
+{ echo "mach,alpha_deg [deg]"; sed -n 2p one.csv | cut -d, -f1,2; echo "0.9,1"; } > far.csv
+rm -f far_out.csv
+expect_bad "far.csv: row 1: input 'mach' = 0.9 is outside the training range \[0\.[0-9]*, 0\.[0-9]*\] of the model" \
+  "$mpiexec" -n 2 --oversubscribe "$camber" infer "$model" far.csv -o far_out.csv
+[[ ! -e far_out.csv ]] || { echo "FAIL: infer wrote an output for a refused row"; exit 1; }
 # Signatures (camber keygen, sign, verify): with CAMBER_TRUSTED_KEYS set,
 # a model, data set or training checkpoint loads only when a trusted key
 # signed its bytes, and every other case exits 2 saying which.
@@ -216,7 +228,8 @@ def post(body):
 status, out = post('{"inputs": {"mach": 0.45, "alpha_deg": 1.0}}')
 assert status == 200 and set(out["outputs"]) == {"CL", "CD", "CM"}, (status, out)
 for bad, code in (('{"inputs": {"mach": 0.45}}', 400), ('{"inputs": {"mach": 0.4, "alpha_deg": 1}, "units": {"alpha_deg": "rad"}}', 400),
-                  ('not json', 400), ('{"inputs": {"mach": 0.45, "alpha_deg": 1.0}}' + ' ' * 2000000, 413)):
+                  ('not json', 400), ('{"inputs": {"mach": 0.45, "alpha_deg": 1.0}}' + ' ' * 2000000, 413),
+                  ('{"inputs": {"mach": 1.7e308, "alpha_deg": -1.7e308}}', 422)):
     status, out = post(bad)
     assert status == code and "error" in out, (bad[:40], status, out)
     print(f"{code}: {out['error'][:90]}")
@@ -249,4 +262,4 @@ set +e; wait $server; rc=$?; set -e
 echo "PASS: 8 flows sampled on 2 ranks, continued after 3 identically, trained on 2 ranks, restarted:"
 grep "validation" train.log
 grep -A4 "surrogate optimum" optimize.log
-echo "model card, infer on 1 and 2 ranks, and 6 damaged inputs (exit code 2) checked"
+echo "model card, infer on 1 and 2 ranks, and 7 damaged inputs (exit code 2) checked"

@@ -1,6 +1,7 @@
 // nn/io/deck_keys.hpp: the training and sampling settings' deck tables
 // declare the structs' own defaults and read a deck into the structs (the
-// nested TrainOptions members, the activation, dtype and loss by name);
+// nested TrainOptions and ModelCard members, the extrapolation policy,
+// activation, dtype and loss by name);
 // validate_training_keys passes a consistent deck and refuses each
 // inconsistent one as bad input at the key and its line, in sections of
 // any name.
@@ -47,6 +48,10 @@ TEST(NnDeckKeys, DefaultsAreTheStructsOwn) {
   const nn::io::SampleCampaignSettings c;
   EXPECT_EQ(s.find_section("data")->find_key("validation_fraction")->default_text(),
             deck::value_text(t.train.validation_fraction));
+  EXPECT_EQ(s.find_section("data")->find_key("extrapolation")->default_text(), "refuse");
+  EXPECT_EQ(s.find_section("data")->find_key("extrapolation_margin")->default_text(),
+            deck::value_text(t.card.extrapolation_margin));
+  EXPECT_EQ(t.card.extrapolation, nn::io::Extrapolation::refuse);
   EXPECT_EQ(s.find_section("network")->find_key("activation")->default_text(), "tanh");
   EXPECT_EQ(s.find_section("network")->find_key("dtype")->default_text(), "float64");
   EXPECT_EQ(s.find_section("network")->find_key("hidden")->default_text(), "[64, 64]");
@@ -65,7 +70,7 @@ TEST(NnDeckKeys, DefaultsAreTheStructsOwn) {
 
 TEST(NnDeckKeys, ADeckReachesTheMembers) {
   const deck::Deck d = deck::parse_deck(
-      "data:\n  validation_fraction: 0.1\nnetwork:\n  hidden: [8]\n  activation: gelu\n  dtype: float32\n"
+      "data:\n  validation_fraction: 0.1\n  extrapolation: allow\n  extrapolation_margin: 0.05\nnetwork:\n  hidden: [8]\n  activation: gelu\n  dtype: float32\n"
       "  seed: 9\ntraining:\n  epochs: 7\n  loss: huber\n  optimizer: sgd\n  parallel: auto\n"
       "  seed: 3\nsample:\n  count: 5\n  active_rounds: 2\n  ranks_per_sample: 2\n",
       "t.yaml", schema());
@@ -74,6 +79,8 @@ TEST(NnDeckKeys, ADeckReachesTheMembers) {
   nn::io::network_keys().read(d, "network", t);
   nn::io::training_keys().read(d, "training", t);
   EXPECT_EQ(t.train.validation_fraction, 0.1);
+  EXPECT_EQ(t.card.extrapolation, nn::io::Extrapolation::allow);
+  EXPECT_EQ(t.card.extrapolation_margin, 0.05);
   EXPECT_EQ(t.hidden, (std::vector<camber::index_t>{8}));
   EXPECT_EQ(t.activation, nn::Activation::gelu);
   EXPECT_EQ(t.dtype, camber::DType::float32);

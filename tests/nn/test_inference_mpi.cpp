@@ -9,7 +9,10 @@
 //    here over the 13 rows, to 1e-13 relative; a CSV input, or a set
 //    without the model's outputs, has none;
 //  - every bad input (extensions, batch, missing file, a set with other
-//    inputs, a CSV without a column) is bad_input on every rank.
+//    inputs, a CSV without a column) is bad_input on every rank;
+//  - with a training range in the card that leaves out the last row (the
+//    last rank's), a data set and a CSV are refused on every rank naming
+//    row 12, its input, value and the range, and nothing is written.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -194,8 +197,8 @@ TEST(NnInference, ASetWithoutTheModelsOutputsHasNoRmse) {
 
 // infer_file's error: bad_input on every rank, its message holding `piece`.
 void expect_bad_input(const std::string& input, const std::string& output, index_t batch,
-                      const std::string& piece) {
-  const auto e = camber::test::error_from([&] { nn::io::infer_file(model(), input, output, batch, world()); });
+                      const std::string& piece, const nn::io::Model& m = model()) {
+  const auto e = camber::test::error_from([&] { nn::io::infer_file(m, input, output, batch, world()); });
   ASSERT_TRUE(e.has_value()) << input << " -> " << output << " accepted";
   EXPECT_EQ(e->kind(), camber::ErrorKind::bad_input) << e->message();
   EXPECT_NE(e->message().find(piece), std::string::npos) << e->message();
@@ -224,6 +227,22 @@ TEST(NnInference, BadInputIsRefusedOnEveryRank) {
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->kind(), camber::ErrorKind::bad_input);
   EXPECT_FALSE(camber::test::error_from([&] { nn::io::check_inference_files(set, out, 1, world()); }));
+}
+
+TEST(NnInference, ARowOutsideTheTrainingRangeIsRefusedByItsRowOnEveryRank) {
+  const fs::path dir = camber::test::scratch_dir("nn_inference", "range");
+  // Rows 0 to 11 have mach <= 0.575, alpha_deg <= 3.7; row 12 has mach 0.6.
+  nn::io::Model m = model();
+  m.card.input_min = {0.3, -4.0};
+  m.card.input_max = {0.58, 3.75};
+  const std::string set = write_set(dir, "set.h5", inputs, outputs);
+  const std::string csv = write_csv(dir, "alpha_deg [deg], mach");
+  const std::string refused = "row 12: input 'mach' = 0.6 is outside the training range [0.3, 0.58] of the model";
+  expect_bad_input(set, (dir / "out.csv").string(), 3, set + ": " + refused, m);
+  expect_bad_input(csv, (dir / "out.h5").string(), 3, csv + ": " + refused, m);
+  // The policy allow lets the same rows through.
+  m.card.extrapolation = nn::io::Extrapolation::allow;
+  EXPECT_EQ(nn::io::infer_file(m, set, (dir / "allowed.csv").string(), 3, world()).rows, kRows);
 }
 
 }  // namespace

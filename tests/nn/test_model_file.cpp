@@ -5,8 +5,11 @@
 // one byte changed, a newer format version) is bad input whose message
 // names the file and the fault. A card or arrays edited after saving
 // (names empty or repeated, negative counts, a zero std, a NaN weight, an
-// infinite mean, a NaN RMSE) is refused naming the file and the field, and
-// what model-info prints cannot carry terminal escapes.
+// infinite mean, a NaN RMSE, a training range with min > max or a NaN
+// bound, an unknown extrapolation policy, a negative margin) is refused
+// naming the file and the field, and what model-info prints cannot carry
+// terminal escapes. The training range and extrapolation policy round
+// trip; a file written before they were recorded loads with no range.
 #include <gtest/gtest.h>
 
 #include <hdf5.h>
@@ -66,6 +69,10 @@ nn::io::ModelCard card() {
   c.validation_rows = 24;
   c.validation_rmse = {2.5e-3, 1e-4, 3e-4};
   c.git_revision = "abc1234";
+  c.input_min = {0.4, -3.0};
+  c.input_max = {0.8, 5.0};
+  c.extrapolation = nn::io::Extrapolation::allow;
+  c.extrapolation_margin = 0.25;
   return c;
 }
 
@@ -115,12 +122,18 @@ TEST(ModelFile, RoundTripKeepsPredictionsAndCard) {
       EXPECT_EQ(m.card.validation_rmse, c.validation_rmse);
       EXPECT_EQ(m.card.epochs, 300);
       EXPECT_EQ(m.card.git_revision, "abc1234");
+      EXPECT_EQ(m.card.input_min, c.input_min);
+      EXPECT_EQ(m.card.input_max, c.input_max);
+      EXPECT_EQ(m.card.extrapolation, nn::io::Extrapolation::allow);
+      EXPECT_EQ(m.card.extrapolation_margin, 0.25);
       EXPECT_EQ(m.card.created.size(), 20u) << m.card.created;  // 2026-12-01T00:00:00Z
       EXPECT_FALSE(m.card.camber_version.empty());
       EXPECT_EQ(m.file_bytes, fs::file_size(path));
       const std::string text = nn::io::describe_model(m, path);
       EXPECT_NE(text.find("alpha [deg]"), std::string::npos) << text;
       EXPECT_NE(text.find("  | problem: surrogate"), std::string::npos) << text;
+      EXPECT_NE(text.find("input range    Mach [0.4, 0.8], alpha [-3, 5]; extrapolation allow, margin 0.25"),
+                std::string::npos) << text;
     }
   // 2x16 + 16 + 16x16 + 16 + 16x3 + 3 = 371 weights: at least 4 bytes fewer
   // each in float32 (HDF5's own layout may differ by a block as well).
@@ -151,9 +164,27 @@ TEST(ModelFile, Int8ModelsRoundTripAtOneBytePerWeight) {
   EXPECT_EQ(m.surrogate.int8_layers()[1].values, q.int8_layers()[1].values);
   EXPECT_EQ(m.surrogate.int8_layers()[2].scales, q.int8_layers()[2].scales);
   EXPECT_EQ(m.surrogate.int8_layers()[2].input_scale, q.int8_layers()[2].input_scale);
-  // 2x64 + 64x64 + 64x3 = 4416 weights at 1 byte instead of 4, less the
-  // quantization group (a group and two small datasets, under 3 KB).
-  EXPECT_GE(fs::file_size(fp) + 3072u, fs::file_size(qp) + 4416u * 3u)
+  // 2x64 + 64x64 + 64x3 = 4416 weights stored at 1 byte instead of 4. The
+  // files differ by that less the quantization group (a group and two
+  // small datasets) and what HDF5's metadata allocation (2 KiB blocks, a
+  // group's heap doubled as it grows) makes of everything else in the file,
+  // the card included: a few KB either way, so at least 1 of the 3 bytes
+  // per weight.
+  const auto weight_bytes = [&](const std::string& path) {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    hsize_t bytes = 0;
+    const auto named = f.network().named_parameters();
+    for (size_t k = 0; k < named.size(); k += 2) {
+      const hid_t d = H5Dopen2(file, ("/parameters/" + named[k].first).c_str(), H5P_DEFAULT);
+      bytes += H5Dget_storage_size(d);
+      H5Dclose(d);
+    }
+    H5Fclose(file);
+    return bytes;
+  };
+  EXPECT_EQ(weight_bytes(fp), 4416u * 4u);
+  EXPECT_EQ(weight_bytes(qp), 4416u);
+  EXPECT_GE(fs::file_size(fp), fs::file_size(qp) + 4416u)
       << fs::file_size(fp) << " " << fs::file_size(qp);
   EXPECT_NE(nn::io::describe_model(m, qp).find("int8 weights per output channel"), std::string::npos);
 }
@@ -255,6 +286,14 @@ void set_int_attribute(hid_t file, const char* object, const char* name, std::in
   H5Oclose(o);
 }
 
+void set_real_attribute(hid_t file, const char* object, const char* name, double v) {
+  const hid_t o = H5Oopen(file, object, H5P_DEFAULT);
+  const hid_t a = H5Aopen(o, name, H5P_DEFAULT);
+  EXPECT_GE(H5Awrite(a, H5T_NATIVE_DOUBLE, &v), 0) << object << " " << name;
+  H5Aclose(a);
+  H5Oclose(o);
+}
+
 // Entry i (in row-major order) of a dataset of numbers set to v.
 void set_entry(hid_t file, const std::string& dataset, hsize_t i, double v) {
   const hid_t d = H5Dopen2(file, dataset.c_str(), H5P_DEFAULT);
@@ -300,6 +339,14 @@ TEST(ModelFile, EditedCardsAndArraysAreRefusedNamingTheField) {
        {weights + "[3] is nan, not a finite number"}},
       {"rmse.h5", [=](hid_t f) { set_entry(f, "/card/validation_rmse", 0, nan); },
        {"/card/validation_rmse[0] is nan; an RMSE is finite and >= 0"}},
+      {"range.h5", [](hid_t f) { set_entry(f, "/card/input_min", 1, 10.0); },
+       {"/card training range of input 1 ('alpha') is [10, 5]; it must be finite, min <= max"}},
+      {"range_nan.h5", [=](hid_t f) { set_entry(f, "/card/input_max", 0, nan); },
+       {"/card training range of input 0 ('Mach') is [0.4, nan]"}},
+      {"policy.h5", [](hid_t f) { set_string_attribute(f, "card", "extrapolation", "sometimes"); },
+       {"/card unknown extrapolation policy 'sometimes'; valid: refuse, allow"}},
+      {"margin.h5", [](hid_t f) { set_real_attribute(f, "card", "extrapolation_margin", -1.0); },
+       {"/card extrapolation_margin is -1; a margin is finite and >= 0"}},
   };
   for (const Case& c : cases) {
     const std::string path = (dir / c.file).string();
@@ -315,6 +362,37 @@ TEST(ModelFile, EditedCardsAndArraysAreRefusedNamingTheField) {
   negative.epochs = -1;
   EXPECT_THROW(nn::io::save_model((dir / "negative.h5").string(), s, negative), camber::Error);
   EXPECT_FALSE(fs::exists(dir / "negative.h5"));
+  nn::io::ModelCard short_range = card();
+  short_range.input_max.pop_back();
+  EXPECT_THROW(nn::io::save_model((dir / "short_range.h5").string(), s, short_range), camber::Error);
+  EXPECT_FALSE(fs::exists(dir / "short_range.h5"));
+}
+
+TEST(ModelFile, AFileWithoutATrainingRangeLoadsWithNone) {
+  // As a file written before the range and policy were recorded: the
+  // entries removed.
+  const fs::path dir = scratch();
+  const std::string path = (dir / "no_range.h5").string();
+  nn::io::save_model(path, make("mlp", DType::float64), card());
+  edit_model(path, [](hid_t f) {
+    EXPECT_GE(H5Ldelete(f, "/card/input_min", H5P_DEFAULT), 0);
+    EXPECT_GE(H5Ldelete(f, "/card/input_max", H5P_DEFAULT), 0);
+    EXPECT_GE(H5Adelete_by_name(f, "card", "extrapolation", H5P_DEFAULT), 0);
+    EXPECT_GE(H5Adelete_by_name(f, "card", "extrapolation_margin", H5P_DEFAULT), 0);
+  });
+  const nn::io::Model m = nn::io::load_model(path);
+  EXPECT_TRUE(m.card.input_min.empty());
+  EXPECT_TRUE(m.card.input_max.empty());
+  EXPECT_EQ(m.card.extrapolation, nn::io::Extrapolation::refuse);
+  EXPECT_EQ(m.card.extrapolation_margin, 0.0);
+  const std::string text = nn::io::describe_model(m, path);
+  EXPECT_NE(text.find("input range    not recorded (inputs are checked for finiteness only)"),
+            std::string::npos) << text;
+  // One bound without the other is a damaged file, not an old one.
+  const std::string half = (dir / "half_range.h5").string();
+  nn::io::save_model(half, make("mlp", DType::float64), card());
+  edit_model(half, [](hid_t f) { EXPECT_GE(H5Ldelete(f, "/card/input_max", H5P_DEFAULT), 0); });
+  EXPECT_NE(error_of(half).find("missing dataset 'card/input_max'"), std::string::npos);
 }
 
 TEST(ModelFile, ModelInfoShowsNoTerminalEscapes) {

@@ -4,8 +4,10 @@
 // connections, gets for the faults of hostile and careless requests:
 // a refused request's body is never answered as a request of its own
 // (request smuggling), the body limit holds for chunked bodies too and no
-// error message repeats a large input, and exactly one well-formed
-// Authorization header is taken.
+// error message repeats a large input, exactly one well-formed
+// Authorization header is taken, and a row the model refuses (an input
+// outside the card's training range, an output that is not finite) is a
+// 422 naming it, never a 200 with nulls.
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
@@ -13,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -23,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <camber/nn/init.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <camber/nn/serve/auth.hpp>
 #include <camber/nn/serve/request.hpp>
@@ -298,6 +302,125 @@ TEST(ServeProtocol, ExactlyOneWellFormedAuthorizationHeader) {
       EXPECT_NE(a[0].headers.find("www-authenticate: Bearer"), std::string::npos) << a[0].headers;
     }
   }
+}
+
+// A network that overflows with its inputs: small_surrogate's columns and
+// statistics (mach: mean 0.5, std 0.1; alpha_deg: mean 1, std 2; CL: mean
+// 0.2, std 0.2), relu, every weight and bias 1. So with x = (mach - 0.5) /
+// 0.1 + (alpha_deg - 1) / 2, CL = 0.2 + 0.2 * (4 * relu(x + 1) + 1): 1.2 at
+// the means, and +inf when mach is 1.7e308 (x overflows). `range`: the
+// card's training range is mach [0.3, 0.7], alpha_deg [-2, 4], policy
+// refuse; else the card records none (a file written before ranges were).
+nn::io::Model overflowing_model(bool range) {
+  const nn::Surrogate like = camber::test::small_surrogate(7);
+  nn::NetworkSpec spec = like.spec();
+  spec.activation = nn::Activation::relu;
+  nn::Rng rng(7);
+  std::vector<camber::Tensor> ones;
+  for (const camber::Tensor& t : nn::make_network(spec, rng)->parameter_values())
+    ones.push_back(camber::Tensor::from_host(t.shape(), std::vector<double>(static_cast<std::size_t>(t.size()), 1.0)));
+  nn::io::Model m{nn::Surrogate(spec, ones, like.inputs(), like.outputs(), like.input_stats(), like.output_stats()),
+                  {}, 1, 0, std::string(64, 'f')};
+  if (range) {
+    m.card.input_min = {0.3, -2.0};
+    m.card.input_max = {0.7, 4.0};
+    m.card.extrapolation = nn::io::Extrapolation::refuse;
+  }
+  return m;
+}
+
+double overflowing_cl(double mach, double alpha_deg) {
+  const double x = (mach - 0.5) / 0.1 + (alpha_deg - 1.0) / 2.0;
+  return 0.2 + 0.2 * (4.0 * std::max(0.0, x + 1.0) + 1.0);
+}
+
+// One request on a connection of its own, and its answer; the connection
+// stays open and answers the next request (GET /health).
+Answer ask(int port, const std::string& path, const std::string& body) {
+  Connection c(port);
+  EXPECT_TRUE(c.connected() && c.send(post_head(path, body.size()) + body));
+  std::vector<Answer> a = c.answers(1, 5.0);
+  if (a.empty()) return Answer{};
+  EXPECT_FALSE(a[0].closes()) << path << ": " << a[0].headers;
+  EXPECT_TRUE(c.send(health)) << path;
+  a = c.answers(2, 5.0);
+  EXPECT_EQ(statuses(a).substr(3), " 200") << path;  // the first answer's, then /health's
+  return a[0];
+}
+
+std::string infer_body(const std::string& mach, const std::string& alpha_deg) {
+  return R"({"inputs": [{"name": "mach", "shape": [1], "datatype": "FP64", "data": [)" + mach +
+         R"(]}, {"name": "alpha_deg", "shape": [1], "datatype": "FP64", "data": [)" + alpha_deg + "]}]}";
+}
+
+TEST(ServeProtocol, AnInputOutsideTheTrainingRangeIsA422NamingItAndTheRange) {
+  camber::test::RunningServer rs(overflowing_model(true), serve::ServeOptions{});
+  struct Case {
+    std::string path, body;
+    std::vector<std::string> says;
+  };
+  const std::vector<Case> refused = {
+      {"/predict", R"({"inputs": {"mach": 1.7e308, "alpha_deg": -1.7e308}})",
+       {"row 0: input 'mach' = 1.7e+308 is outside the training range [0.3, 0.7]"}},
+      {"/v2/models/model/infer", infer_body("1.7e308", "-1.7e308"),
+       {"row 0: input 'mach' = 1.7e+308 is outside the training range [0.3, 0.7]"}},
+      // The next double above 0.7, and one below -2.
+      {"/predict", R"({"inputs": [{"mach": 0.5, "alpha_deg": 1}, {"mach": 0.7000000000000001, "alpha_deg": 1}]})",
+       {"row 1: input 'mach' = 0.7000000000000001 is outside the training range [0.3, 0.7]"}},
+      {"/v2/models/model/infer", infer_body("0.5", "-2.0000000000000004"),
+       {"row 0: input 'alpha_deg' = -2.0000000000000004 is outside the training range [-2, 4]"}},
+  };
+  for (const Case& c : refused) {
+    const Answer a = ask(rs.port, c.path, c.body);
+    EXPECT_EQ(a.status, 422) << c.path << " " << c.body << ": " << a.body;
+    ASSERT_FALSE(a.body.empty()) << c.body;
+    const std::string error = json::parse(a.body).value("error", "");
+    for (const std::string& piece : c.says) EXPECT_NE(error.find(piece), std::string::npos) << error;
+  }
+  // A number no double holds: 400 at parsing, quoting it.
+  for (const auto& [path, body] : std::vector<std::pair<std::string, std::string>>{
+           {"/predict", R"({"inputs": {"mach": 1e999, "alpha_deg": 1}})"},
+           {"/v2/models/model/infer", infer_body("1e999", "1")}}) {
+    const Answer a = ask(rs.port, path, body);
+    EXPECT_EQ(a.status, 400) << path << ": " << a.body;
+    ASSERT_FALSE(a.body.empty()) << path;
+    EXPECT_NE(json::parse(a.body).value("error", "").find("number overflow parsing '1e999'"), std::string::npos)
+        << a.body;
+  }
+  // Inside, the ends of the range included: 200, with the network's value.
+  Answer a = ask(rs.port, "/predict", R"({"inputs": {"mach": 0.7, "alpha_deg": -2}})");
+  ASSERT_EQ(a.status, 200) << a.body;
+  EXPECT_NEAR(json::parse(a.body)["outputs"]["CL"].get<double>(), overflowing_cl(0.7, -2.0), 1e-12) << a.body;
+  a = ask(rs.port, "/v2/models/model/infer", infer_body("0.3", "4"));
+  ASSERT_EQ(a.status, 200) << a.body;
+  EXPECT_NEAR(json::parse(a.body)["outputs"][0]["data"][0].get<double>(), overflowing_cl(0.3, 4.0), 1e-12)
+      << a.body;
+  // The card says what is accepted.
+  httplib::Client client("127.0.0.1", rs.port);
+  const auto card = client.Get("/model");
+  ASSERT_TRUE(card);
+  const json j = json::parse(card->body);
+  EXPECT_EQ(j["input_min"], json::parse("[0.3, -2.0]"));
+  EXPECT_EQ(j["input_max"], json::parse("[0.7, 4.0]"));
+  EXPECT_EQ(j["extrapolation"], "refuse");
+}
+
+TEST(ServeProtocol, AnOutputThatIsNotFiniteIsNeverA200) {
+  // No range recorded: the extreme inputs pass, and the network's inf is
+  // refused, not sent as null.
+  camber::test::RunningServer rs(overflowing_model(false), serve::ServeOptions{});
+  for (const auto& [path, body] : std::vector<std::pair<std::string, std::string>>{
+           {"/predict", R"({"inputs": {"mach": 1.7e308, "alpha_deg": -1.7e308}})"},
+           {"/v2/models/model/infer", infer_body("1.7e308", "-1.7e308")}}) {
+    const Answer a = ask(rs.port, path, body);
+    EXPECT_EQ(a.status, 422) << path << ": " << a.body;
+    ASSERT_FALSE(a.body.empty()) << path;
+    const std::string error = json::parse(a.body).value("error", "");
+    EXPECT_NE(error.find("row 0: output 'CL' is inf, not a finite number"), std::string::npos) << error;
+  }
+  const Answer a = ask(rs.port, "/predict", R"({"inputs": {"mach": 0.5, "alpha_deg": 1}})");
+  ASSERT_EQ(a.status, 200) << a.body;
+  EXPECT_NEAR(json::parse(a.body)["outputs"]["CL"].get<double>(), overflowing_cl(0.5, 1.0), 1e-12);
 }
 
 }  // namespace

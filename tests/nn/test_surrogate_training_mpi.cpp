@@ -4,7 +4,9 @@
 // standard deviation (an untrained network is near 100%; 400 epochs of
 // Adam reach 2.3%); the model file holds that network (its predictions at
 // the validation rows reproduce the RMSE to 1e-12) and a card with the
-// data's rows, digest and the RMSE; a restart continues the epochs from
+// data's rows, digest and the RMSE, the inputs' range over all rows
+// ([0, 1] each, by construction) and the settings' extrapolation policy
+// and margin; a restart continues the epochs from
 // the checkpoint; settings that do not fit the data are bad input, and
 // validate_surrogate_training tells the first fault's member before any
 // training.
@@ -62,7 +64,10 @@ nn::io::SurrogateTraining settings(const fs::path& dir) {
 TEST(SurrogateTraining, APlaneIsLearnedAndSavedWithItsCard) {
   const fs::path dir = camber::test::scratch_dir("nn_training", "plane");
   const std::string data = plane_set(dir);
-  const nn::io::SurrogateTrainingResult r = nn::io::train_surrogate(data, settings(dir), world());
+  nn::io::SurrogateTraining t = settings(dir);
+  t.card.extrapolation = nn::io::Extrapolation::allow;
+  t.card.extrapolation_margin = 0.1;
+  const nn::io::SurrogateTrainingResult r = nn::io::train_surrogate(data, t, world());
   EXPECT_EQ(r.rows, 40);
   EXPECT_EQ(r.validation_rows, 8);
   EXPECT_EQ(r.training_rows, 32);
@@ -75,6 +80,10 @@ TEST(SurrogateTraining, APlaneIsLearnedAndSavedWithItsCard) {
   EXPECT_EQ(m.card.validation_rows, 8);
   EXPECT_EQ(m.card.validation_rmse, r.validation_rmse);
   EXPECT_EQ(m.card.data_sha256, nn::io::sha256_file(data));
+  EXPECT_EQ(m.card.input_min, (std::vector<double>{0.0, 0.0}));
+  EXPECT_EQ(m.card.input_max, (std::vector<double>{1.0, 1.0}));
+  EXPECT_EQ(m.card.extrapolation, nn::io::Extrapolation::allow);
+  EXPECT_EQ(m.card.extrapolation_margin, 0.1);
   const std::vector<double> again = nn::io::output_rmse(m.surrogate, set, 32, 40, world());
   EXPECT_NEAR(again[0], r.validation_rmse[0], 1e-12);
   EXPECT_TRUE(fs::exists(r.loss_csv));
