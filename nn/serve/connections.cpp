@@ -354,6 +354,9 @@ void Connections::serve() {
       release();
     }
   }
+  // New connections are refused from now on (not left in the backlog).
+  if (listen_fd_ >= 0) ::close(listen_fd_);
+  listen_fd_ = -1;
   std::unique_lock<std::mutex> lock(mutex_);
   closed_.wait(lock, [this] { return open_ == 0; });
 }
