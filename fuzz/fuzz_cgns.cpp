@@ -234,8 +234,12 @@ bool write_mesh(Decoder& in) {
     for (int e = 0; e < n; ++e) {
       ElementType t = sec.type;
       if (t == CGNS_ENUMV(MIXED)) {
+        // libcgns sizes a MIXED element by its type code: a code with nodes
+        // that do not match it, or one of no element, is made by the node
+        // edits below.
         t = element_type(in, dim);
-        sec.conn.push_back(in.rare() ? in.index(0, 30) : t);
+        if (t == CGNS_ENUMV(NGON_n) || t == CGNS_ENUMV(ElementTypeNull)) t = CGNS_ENUMV(NODE);
+        sec.conn.push_back(t);
       }
       const int npe = nodes_of(t);
       if (sec.type == CGNS_ENUMV(NGON_n)) sec.conn.push_back(npe);
