@@ -58,8 +58,15 @@ class CgnsFile {
     std::error_code ec;
     bytes_ = std::filesystem::file_size(path, ec);
     if (ec) throw_bad_input(path + ": cannot open the mesh file (" + ec.message() + ")");
-    if (cg_open(path.c_str(), CG_MODE_READ, &fn_) != CG_OK)
-      throw_bad_input(path + ": not a CGNS file libcgns can read (" + cg_get_error() + ")");
+    if (cg_open(path.c_str(), CG_MODE_READ, &fn_) != CG_OK) {
+      const std::string why = cg_get_error();
+      // libcgns 3.4 keeps an HDF5 file whose version node it refuses (e.g.
+      // stored as an integer) in its table of open files, which holds 128,
+      // and returns its number: closed here, or after 128 such files no
+      // file would open in this process ("Too many files opened").
+      if (fn_ >= 0) cg_close(fn_);
+      throw_bad_input(path + ": not a CGNS file libcgns can read (" + why + ")");
+    }
   }
   ~CgnsFile() {
     if (fn_ >= 0) cg_close(fn_);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -349,6 +350,32 @@ TEST(CgnsReader, HugeDeclaredSizesAreRefusedBeforeAllocating) {
     return throws_bad_input([&] { (void)read_cgns_data(elements); },
                             {"huge_elements.cgns: zone 'blk', section 'skin'", "1999999997"});
   }));
+}
+
+// An HDF5 file whose CGNSLibraryVersion node holds an integer: libcgns
+// 3.4's cg_open refuses it but keeps it in its table of 128 open files.
+// Refused 200 times, it must leave a valid file readable (found by
+// fuzz/fuzz_cgns.cpp: every later file was "Too many files opened").
+TEST(CgnsReader, FilesRefusedByLibcgnsAreClosed) {
+  const MixedBlock b;
+  const std::string good = temp_path("version_good.cgns");
+  camber_test_mesh::write_cgns_file(good, 3, b.x, b.y, b.z, {b.cells, b.skin}, 3, CG_FILE_HDF5);
+  const std::string bad = temp_path("version_int.cgns");
+  camber_test_mesh::write_cgns_file(bad, 3, b.x, b.y, b.z, {b.cells, b.skin}, 3, CG_FILE_HDF5);
+  ASSERT_TRUE(camber_test_mesh::edit_cgns_node(bad, {"CGNSLibraryVersion"}, [](int cgio, double node) {
+    const std::int32_t version = 3;
+    const cgsize_t n = 1;
+    return cgio_set_dimensions(cgio, node, "I4", 1, &n) == CGIO_ERR_NONE &&
+           cgio_write_all_data(cgio, node, &version) == CGIO_ERR_NONE;
+  }));
+  for (int i = 0; i < 200; ++i)
+    ASSERT_TRUE(throws_bad_input([&] { (void)read_cgns_data(bad); },
+                                 {"version_int.cgns", "CGNS-Library-Version"}))
+        << "read " << i;
+  // The hexahedron, the pyramid and the prism, on all 11 nodes.
+  const MeshData d = read_cgns_data(good);
+  EXPECT_EQ(d.n_cells(), 3);
+  EXPECT_EQ(d.n_nodes(), 11);
 }
 
 // Boundary conditions (ZoneBC) naming a node or an element the zone does
