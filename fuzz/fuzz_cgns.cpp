@@ -259,6 +259,13 @@ bool write_mesh(Decoder& in) {
       return false;
   if (n_zones == 0) return true;
   zone = 1;
+  // libcgns writes as many coordinates as the zone's vertex sizes say
+  // (their product, for a structured zone): the arrays are padded to that.
+  std::int64_t n_values = sizes[0];
+  if (structured)
+    for (int d = 1; d < std::min(dim, 3); ++d) n_values *= sizes[d];
+  if (n_values < 0 || n_values > 4096) return false;
+  for (auto& axis : xyz) axis.resize(static_cast<std::size_t>(std::max<std::int64_t>(n_values, n_nodes)), 0.0);
   const char* const axes[] = {"CoordinateX", "CoordinateY", "CoordinateZ"};
   for (int k = 0; k < n_axes; ++k) {
     int c = 0;
