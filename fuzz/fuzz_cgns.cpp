@@ -61,11 +61,12 @@ std::string path;
 // Runs a reader: true when it read the file, false when it threw
 // bad_input; anything else aborts.
 template <class Read>
-bool reads(Read&& read) {
+bool reads(Read&& read, std::string& message) {
   try {
     read();
     return true;
   } catch (const camber::Error& e) {
+    message = e.what();
     if (e.kind() != camber::ErrorKind::bad_input) {
       std::fprintf(stderr, "fuzz_cgns: not bad_input: %s\n", e.what());
       std::abort();
@@ -82,9 +83,14 @@ bool reads(Read&& read) {
 void read_both() {
   mesh::MeshData d;
   mesh::MeshChunk c;
-  const bool serial = reads([&] { d = mesh::read_cgns_data(path); });
-  const bool chunk = reads([&] { c = mesh::read_cgns_chunk(path, MPI_COMM_SELF); });
-  if (serial != chunk) fail(serial ? "only the serial reader read the file" : "only the chunk reader read the file");
+  std::string refused;
+  const bool serial = reads([&] { d = mesh::read_cgns_data(path); }, refused);
+  const bool chunk = reads([&] { c = mesh::read_cgns_chunk(path, MPI_COMM_SELF); }, refused);
+  if (serial != chunk) {
+    std::fprintf(stderr, "fuzz_cgns: only the %s reader read the file; the other said: %s\n",
+                 serial ? "serial" : "chunk", refused.c_str());
+    std::abort();
+  }
   if (!serial) return;
   if (c.dim != d.dim || c.n_global_nodes != d.n_nodes() || c.coords != d.coords)
     fail("the readers read different nodes");
@@ -310,9 +316,13 @@ bool write_mesh(Decoder& in) {
     CGNS_ENUMT(GridLocation_t) where = at_nodes ? CGNS_ENUMV(Vertex) : CGNS_ENUMV(FaceCenter);
     if (in.rare()) where = static_cast<CGNS_ENUMT(GridLocation_t)>(in.range(0, 9));
     if (cg_boco_gridlocation_write(fn, base, zone, bc, where) != CG_OK) return false;
-    if (in.rare()) {
+    // libcgns writes a normal per point of the set (every point of a
+    // range) and physical dimension.
+    const std::int64_t n_set = is_range ? std::int64_t{points[1]} - points[0] + 1
+                                        : static_cast<std::int64_t>(points.size());
+    if (in.rare() && n_set > 0 && n_set <= 4096) {
       int normal_index[3] = {0, 0, 0};
-      const std::vector<double> normals(points.size() * static_cast<std::size_t>(phys), 1.0);
+      const std::vector<double> normals(static_cast<std::size_t>(n_set * std::max(phys, 3)), 1.0);
       if (cg_boco_normal_write(fn, base, zone, bc, normal_index, 1, CGNS_ENUMV(RealDouble),
                                normals.data()) != CG_OK)
         return false;
