@@ -378,6 +378,27 @@ TEST(CgnsReader, FilesRefusedByLibcgnsAreClosed) {
   EXPECT_EQ(d.n_nodes(), 11);
 }
 
+// A PointRange stored as 2 x 2 entries: libcgns reports a range (2
+// points) but reads all 4 entries, past a buffer sized by its report (a
+// heap overflow found by fuzz/fuzz_cgns.cpp). It is refused by the
+// array's size before anything is read.
+TEST(CgnsReader, PointRangesHoldingMoreThanTwoEntriesAreRefused) {
+  const MixedBlock b;  // 11 nodes
+  using camber_test_mesh::write_cgns_bc;
+  const std::string range = write_cgns("bc_range_2x2.cgns", 3, b.x, b.y, b.z, {b.cells, b.skin}, 3);
+  write_cgns_bc(range, "corner", CGNS_ENUMV(PointRange), CGNS_ENUMV(Vertex), {1, 3});
+  ASSERT_TRUE(camber_test_mesh::edit_cgns_node(
+      range, {"Base", "blk", "ZoneBC", "corner", "PointRange"}, [](int cgio, double node) {
+        const cgsize_t dims[2] = {2, 2};
+        const std::int32_t values[4] = {1, 3, 1, 3};  // nodes the zone has
+        return cgio_set_dimensions(cgio, node, "I4", 2, dims) == CGIO_ERR_NONE &&
+               cgio_write_all_data(cgio, node, values) == CGIO_ERR_NONE;
+      }));
+  EXPECT_TRUE(throws_bad_input([&] { (void)read_cgns_data(range); },
+                               {"bc_range_2x2.cgns: zone 'blk', boundary condition 'corner': its "
+                                "point set holds 4 entries, its header declares 2"}));
+}
+
 // Boundary conditions (ZoneBC) naming a node or an element the zone does
 // not have; one naming existing faces reads.
 TEST(CgnsReader, BoundaryConditionsNamingNoElementAreRefused) {
