@@ -27,6 +27,7 @@
 #include <sanitizer/lsan_interface.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -317,12 +318,14 @@ bool write_mesh(Decoder& in) {
     if (in.rare()) where = static_cast<CGNS_ENUMT(GridLocation_t)>(in.range(0, 9));
     if (cg_boco_gridlocation_write(fn, base, zone, bc, where) != CG_OK) return false;
     // libcgns writes a normal per point of the set (every point of a
-    // range) and physical dimension.
-    const std::int64_t n_set = is_range ? std::int64_t{points[1]} - points[0] + 1
-                                        : static_cast<std::int64_t>(points.size());
-    if (in.rare() && n_set > 0 && n_set <= 4096) {
+    // range, whatever the set type says) and physical dimension (at most
+    // 4 here): the array covers the larger reading.
+    std::int64_t n_set = static_cast<std::int64_t>(points.size());
+    if (points.size() >= 2)
+      n_set = std::max(n_set, std::abs(std::int64_t{points[1]} - points[0]) + 1);
+    if (in.rare() && n_set <= 4096) {
       int normal_index[3] = {0, 0, 0};
-      const std::vector<double> normals(static_cast<std::size_t>(n_set * std::max(phys, 3)), 1.0);
+      const std::vector<double> normals(static_cast<std::size_t>(n_set * 4), 1.0);
       if (cg_boco_normal_write(fn, base, zone, bc, normal_index, 1, CGNS_ENUMV(RealDouble),
                                normals.data()) != CG_OK)
         return false;
