@@ -305,6 +305,22 @@ inline bool find_cgns_zone_node(const CgnsFile& file, const CgnsZone& zone,
   return true;
 }
 
+// The number of entries of the array at `names` below the zone (the
+// product of its dimensions), -1 when there is no such node. libcgns reads
+// some arrays whole into the caller's buffer, sized by counts it derives
+// elsewhere (ranges, headers): each such array is checked with this first.
+inline std::int64_t cgns_zone_array_entries(const CgnsFile& file, const CgnsZone& zone,
+                                            std::initializer_list<std::string> names) {
+  int cgio = -1, n_dims = 0;
+  double node = 0;
+  cgsize_t dims[CGIO_MAX_DIMENSIONS] = {0};
+  if (!find_cgns_zone_node(file, zone, names, cgio, node)) return -1;
+  if (cgio_get_dimensions(cgio, node, &n_dims, dims) != CGIO_ERR_NONE || n_dims < 1) return -1;
+  std::int64_t n = 1;
+  for (int d = 0; d < n_dims && d < CGIO_MAX_DIMENSIONS; ++d) n *= dims[d];
+  return n;
+}
+
 // A MIXED section's element offsets (CGNS 3.4's ElementStartOffset, when
 // the file has them) must be one per element and one more, as libcgns
 // reads them into an array of that length.
@@ -356,6 +372,13 @@ inline CgnsSection read_cgns_section(const CgnsFile& file, const CgnsZone& zone,
              sec.place() + ": reading the connectivity size");
   sec.data_size = data_size;
   file.require_fits(sec.data_size, sec.place(), "the connectivity");
+  // libcgns reads the whole ElementConnectivity array into a buffer of the
+  // size it reports, which for a typed section it derives from the range.
+  const std::int64_t n_held = cgns_zone_array_entries(file, zone, {sec.node, "ElementConnectivity"});
+  if (n_held != sec.data_size)
+    throw_bad_input(sec.place() + ": its ElementConnectivity holds " +
+                    (n_held < 0 ? std::string("no array") : std::to_string(n_held) + " entries") +
+                    ", the section declares " + std::to_string(sec.data_size));
   if (sec.mixed) {
     // Every element takes its type code and at least two nodes.
     if (sec.n_elements > sec.data_size / 3)
@@ -444,14 +467,8 @@ void for_each_cgns_element(const std::vector<cgsize_t>& conn, const CgnsSection&
 inline std::int64_t cgns_point_set_entries(const CgnsFile& file, const CgnsZone& zone,
                                            const char* bc) {
   for (const char* set : {"PointRange", "PointList", "ElementRange", "ElementList"}) {
-    int cgio = -1, n_dims = 0;
-    double node = 0;
-    cgsize_t dims[CGIO_MAX_DIMENSIONS] = {0};
-    if (!find_cgns_zone_node(file, zone, {"ZoneBC", bc, set}, cgio, node)) continue;
-    if (cgio_get_dimensions(cgio, node, &n_dims, dims) != CGIO_ERR_NONE || n_dims < 1) return -1;
-    std::int64_t n = 1;
-    for (int d = 0; d < n_dims && d < CGIO_MAX_DIMENSIONS; ++d) n *= dims[d];
-    return n;
+    const std::int64_t n = cgns_zone_array_entries(file, zone, {"ZoneBC", bc, set});
+    if (n >= 0) return n;
   }
   return -1;
 }

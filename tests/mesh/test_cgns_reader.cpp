@@ -399,6 +399,27 @@ TEST(CgnsReader, PointRangesHoldingMoreThanTwoEntriesAreRefused) {
                                 "point set holds 4 entries, its header declares 2"}));
 }
 
+// A QUAD_4 section of one element whose ElementConnectivity holds 2 x 4
+// entries: libcgns reports the 4 the range needs but reads all 8 into the
+// reader's buffer (a heap overflow found by fuzz/fuzz_cgns.cpp). Refused by
+// the array's size before it is read.
+TEST(CgnsReader, ConnectivityHoldingMoreThanItsRangeIsRefused) {
+  const std::vector<double> x{0, 1, 1, 0}, y{0, 0, 1, 1}, z{0, 0, 0, 0};
+  const std::string path = write_cgns("conn_2x4.cgns", 2, x, y, z,
+                                      {{"cells", CGNS_ENUMV(QUAD_4), {1, 2, 3, 4}, 1}}, 1);
+  ASSERT_EQ(read_cgns_data(path).n_cells(), 1);
+  ASSERT_TRUE(camber_test_mesh::edit_cgns_node(
+      path, {"Base", "blk", "cells", "ElementConnectivity"}, [](int cgio, double node) {
+        const cgsize_t dims[2] = {4, 2};
+        const std::int32_t nodes[8] = {1, 2, 3, 4, 1, 2, 3, 4};
+        return cgio_set_dimensions(cgio, node, "I4", 2, dims) == CGIO_ERR_NONE &&
+               cgio_write_all_data(cgio, node, nodes) == CGIO_ERR_NONE;
+      }));
+  EXPECT_TRUE(throws_bad_input([&] { (void)read_cgns_data(path); },
+                               {"conn_2x4.cgns: zone 'blk', section 'cells': its "
+                                "ElementConnectivity holds 8 entries, the section declares 4"}));
+}
+
 // Boundary conditions (ZoneBC) naming a node or an element the zone does
 // not have; one naming existing faces reads.
 TEST(CgnsReader, BoundaryConditionsNamingNoElementAreRefused) {
