@@ -14,24 +14,16 @@
 #include <sstream>
 #include <string>
 
-#include <openssl/evp.h>
-
 #include <camber/core/error.hpp>
 #include <camber/nn/io/model_file.hpp>
 #include <Kokkos_Core.hpp>
 
+#include "sha256_hex.hpp"
+
 namespace {
 
+using camber_fuzz::sha256_hex;
 std::string path;
-
-std::string sha256_hex(const std::string& bytes) {
-  unsigned char d[EVP_MAX_MD_SIZE];
-  unsigned int n = 0;
-  EVP_Digest(bytes.data(), bytes.size(), d, &n, EVP_sha256(), nullptr);
-  char hex[2 * EVP_MAX_MD_SIZE + 1];
-  for (unsigned int i = 0; i < n; ++i) std::snprintf(hex + 2 * i, 3, "%02x", d[i]);
-  return std::string(hex, 2 * n);
-}
 
 }  // namespace
 

@@ -20,8 +20,9 @@
 // Memory: the rank's shares, plus per MIXED section two counts and two
 // element numbers per rank, plus the ZoneBC point lists, which every rank
 // reads whole to check them (no declared size is allocated before it is
-// checked against the file's size and arrays). A MIXED section of a file written before CGNS
-// 3.4 stores no element offsets and is read whole by every rank.
+// checked against the file's size and arrays). A MIXED section without
+// element offsets (as files written before CGNS 3.4 store them) is read
+// whole by every rank, which finds the offsets from the type codes.
 //
 // Errors: each phase runs under collective_guard, so a problem on any rank
 // is one bad_input error on every rank with the lowest failing rank's
@@ -73,8 +74,8 @@ class MixedSectionReader {
         cgio_get_node_id(cgio_, zone_id, sec.node.c_str(), &section) != CGIO_ERR_NONE ||
         cgio_get_node_id(cgio_, section, "ElementConnectivity", &connectivity_) != CGIO_ERR_NONE)
       fail("finding the section's ElementConnectivity");
-    // Files of CGNS before 3.4 store no offsets: libcgns then computes them
-    // from the whole connectivity, which is read whole here too.
+    // Files of CGNS before 3.4 store no offsets: the whole connectivity is
+    // read, and the offsets found from its type codes.
     has_offsets_ =
         cgio_get_node_id(cgio_, section, "ElementStartOffset", &offsets_) == CGIO_ERR_NONE;
   }
@@ -94,16 +95,35 @@ class MixedSectionReader {
                         std::to_string(sec_.data_size) + " connectivity entries");
       conn = read_range(connectivity_, offsets.front(), offsets.back(), "ElementConnectivity");
     } else {
+      // The offsets from the type codes, as the serial reader's walk finds
+      // them: libcgns 3.4 computes them only for a file that says it is
+      // older than 3.4, and leaves them unset for one that says 3.4.
       std::vector<cgsize_t> all(static_cast<std::size_t>(sec_.data_size));
-      std::vector<cgsize_t> all_offsets(static_cast<std::size_t>(sec_.n_elements) + 1);
+      std::vector<cgsize_t> unused(static_cast<std::size_t>(sec_.n_elements) + 1);
       file_.check(cg_poly_elements_read(file_.fn(), CgnsZone::base, CgnsZone::zone, sec_.index,
-                                        all.data(), all_offsets.data(), nullptr),
+                                        all.data(), unused.data(), nullptr),
                   sec_.place() + ": reading the connectivity");
-      const auto lo = static_cast<std::size_t>(all_offsets[static_cast<std::size_t>(begin)]);
-      const auto hi = static_cast<std::size_t>(all_offsets[static_cast<std::size_t>(end)]);
-      if (lo > hi || hi > all.size())
-        throw_bad_input(sec_.place() + ": the MIXED connectivity ends before element " +
-                        std::to_string(sec_.first + end - 1));
+      std::size_t lo = 0, hi = all.size();
+      std::size_t pos = 0;
+      for (std::int64_t e = 0; e < end; ++e) {
+        if (e == begin) lo = pos;
+        if (pos >= all.size())
+          throw_bad_input(sec_.place() + ": the MIXED connectivity ends before element " +
+                          std::to_string(sec_.first + e));
+        const auto type = static_cast<CGNS_ENUMT(ElementType_t)>(all[pos]);
+        int npe = 0;
+        if (cg_npe(type, &npe) != CG_OK || npe <= 0) {
+          // An element whose size its code does not tell: the walk over
+          // [begin, end) refuses it; before begin, it is refused here.
+          if (e < begin)
+            throw_bad_input(sec_.place() + ": element " + std::to_string(sec_.first + e) +
+                            " is " + detail::cgns_type_name(type) + "; supported: " +
+                            detail::cgns_supported_types());
+          break;
+        }
+        pos = std::min(all.size(), pos + 1 + static_cast<std::size_t>(npe));
+        if (e + 1 == end) hi = pos;
+      }
       conn.assign(all.begin() + static_cast<std::ptrdiff_t>(lo),
                   all.begin() + static_cast<std::ptrdiff_t>(hi));
     }

@@ -8,12 +8,19 @@
 # fuzz/corpus/request), fuzz_model_file (the model-file loader on raw
 # bytes), fuzz_signature (the signature gate; seeds in
 # fuzz/corpus/signature), fuzz_registry (the registry's index file and
-# references; a real index as the seed) and fuzz_connection (a running
-# server, any bytes on one connection; seeds in fuzz/corpus/connection),
+# references; a real index as the seed), fuzz_tokens (the server's tokens
+# file and an Authorization header; seeds in fuzz/corpus/tokens),
+# fuzz_cgns (the CGNS readers, structure-aware: the bytes describe a mesh
+# that libcgns writes, then read back by the serial and the chunk reader)
+# and fuzz_connection (a running server, any bytes on one connection;
+# seeds in fuzz/corpus/connection),
 # run by default; fuzz_model_content (the loader on bytes given a
 # correct header, so they reach HDF5; seeds for both written by
-# make_model_seeds) only when named: it finds HDF5 1.10.8's own memory
-# errors on corrupt files within a minute (docs/deployment.md).
+# make_model_seeds) and fuzz_cgns_file (the CGNS readers on raw bytes,
+# seeded with meshes make_cgns_seeds writes and the small .cgns files of
+# /work/shared/data/meshes) only when named: they reach HDF5's (and
+# ADF's) own parsers, whose memory errors on corrupt files are not ours
+# (docs/deployment.md).
 # New inputs the fuzzer finds stay in build-fuzz/corpus, crashes in
 # build-fuzz/artifacts. FUZZ_SEED fixes libFuzzer's seed (0: random).
 # Exit code 1 if a target finds a crash, a leak or a
@@ -25,7 +32,8 @@ build=${CAMBER_BUILD_DIR:-$root/build}
 seconds=${1:-20}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_request fuzz_model_file fuzz_signature fuzz_registry fuzz_connection)
+[[ ${#targets[@]} -gt 0 ]] ||
+  targets=(fuzz_request fuzz_model_file fuzz_signature fuzz_registry fuzz_tokens fuzz_cgns fuzz_connection)
 work=$root/build-fuzz
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
@@ -41,8 +49,15 @@ cmake --build "$work/build" -j "${CAMBER_JOBS:-2}" > "$work/build.log" 2>&1 ||
   { tail -50 "$work/build.log"; exit 1; }
 
 mkdir -p "$work/corpus/request" "$work/corpus/model_file" "$work/corpus/model_content" \
-  "$work/corpus/signature" "$work/corpus/registry" "$work/corpus/connection" "$work/artifacts"
+  "$work/corpus/signature" "$work/corpus/registry" "$work/corpus/tokens" "$work/corpus/cgns" \
+  "$work/corpus/cgns_file" "$work/corpus/connection" "$work/artifacts"
 "$work/build/make_model_seeds" "$work/corpus/model_file" > /dev/null
+"$work/build/make_cgns_seeds" "$work/corpus/cgns_file" > /dev/null
+# Real meshes as seeds too, where they are small (libFuzzer's inputs grow
+# to the largest seed).
+for m in /work/shared/data/meshes/*.cgns; do
+  [[ -f $m && $(stat -c %s "$m") -le 262144 ]] && cp "$m" "$work/corpus/cgns_file/"
+done
 "$work/build/make_model_seeds" "$work/corpus/model_content" --content > /dev/null
 cp "$root"/fuzz/corpus/model_file/* "$work/corpus/model_file/"
 # A real registry index (two versions, one in prod) as the registry
@@ -67,6 +82,7 @@ for target in "${targets[@]}"; do
   [[ $target == fuzz_signature ]] && seeds=("$root/fuzz/corpus/signature")
   [[ $target == fuzz_connection ]] && seeds=("$root/fuzz/corpus/connection")
   [[ $target == fuzz_registry && -d $work/corpus/registry_seed ]] && seeds=("$work/corpus/registry_seed")
+  [[ $target == fuzz_tokens ]] && seeds=("$root/fuzz/corpus/tokens")
   log=$work/$target.log
   # HDF5's own leaks on corrupt files are suppressed for the model targets
   # (fuzz/hdf5_leaks.supp says why). libFuzzer's comparison tracing learns
@@ -80,8 +96,15 @@ for target in "${targets[@]}"; do
   [[ $target == fuzz_model_* ]] && lsan="suppressions=$root/fuzz/hdf5_leaks.supp" &&
     asan="detect_leaks=1:allocator_may_return_null=1"
   [[ $target == fuzz_model_file && -n ${FUZZ_CI:-} ]] && extra=(-use_cmp=0)
+  # libcgns's own leaks on its error paths are suppressed for the CGNS
+  # targets (fuzz/cgns_leaks.supp says why).
+  # intercept_tls_get_addr=0: LeakSanitizer (LLVM 14) crashes scanning the
+  # dynamic TLS of the modules Open MPI loads ("Tracer caught signal 11").
+  [[ $target == fuzz_cgns* ]] && lsan="suppressions=$root/fuzz/cgns_leaks.supp" &&
+    asan="detect_leaks=1:intercept_tls_get_addr=0"
+  [[ $target == fuzz_cgns_file ]] && asan="$asan:allocator_may_return_null=1"
   if ASAN_OPTIONS=$asan LSAN_OPTIONS=$lsan UBSAN_OPTIONS=print_stacktrace=1 \
-     "$work/build/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+     "$work/build/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -malloc_limit_mb=4096 \
        -artifact_prefix="$work/artifacts/$target-" -print_final_stats=1 -seed="${FUZZ_SEED:-0}" \
        "${extra[@]}" \
        "$corpus" "${seeds[@]}" > "$log" 2>&1; then

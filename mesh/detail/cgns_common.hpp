@@ -33,6 +33,7 @@ inline std::string cgns_not_built_message(const std::string& path) {
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <utility>
 #include <vector>
 
@@ -58,8 +59,15 @@ class CgnsFile {
     std::error_code ec;
     bytes_ = std::filesystem::file_size(path, ec);
     if (ec) throw_bad_input(path + ": cannot open the mesh file (" + ec.message() + ")");
-    if (cg_open(path.c_str(), CG_MODE_READ, &fn_) != CG_OK)
-      throw_bad_input(path + ": not a CGNS file libcgns can read (" + cg_get_error() + ")");
+    if (cg_open(path.c_str(), CG_MODE_READ, &fn_) != CG_OK) {
+      const std::string why = cg_get_error();
+      // libcgns 3.4 keeps an HDF5 file whose version node it refuses (e.g.
+      // stored as an integer) in its table of open files, which holds 128,
+      // and returns its number: closed here, or after 128 such files no
+      // file would open in this process ("Too many files opened").
+      if (fn_ >= 0) cg_close(fn_);
+      throw_bad_input(path + ": not a CGNS file libcgns can read (" + why + ")");
+    }
   }
   ~CgnsFile() {
     if (fn_ >= 0) cg_close(fn_);
@@ -282,18 +290,45 @@ struct CgnsSection {
   std::int64_t data_size = 0;   // node indices (and MIXED type codes) of the section
 };
 
+// The node-level handle of the file and the id of the node at `names`
+// below the zone (e.g. {"ZoneBC", "wall"}); false when there is none.
+inline bool find_cgns_zone_node(const CgnsFile& file, const CgnsZone& zone,
+                                std::initializer_list<std::string> names, int& cgio,
+                                double& node) {
+  double root = 0, base = 0;
+  if (cg_get_cgio(file.fn(), &cgio) != CG_OK || cg_root_id(file.fn(), &root) != CG_OK ||
+      cgio_get_node_id(cgio, root, zone.base_node.c_str(), &base) != CGIO_ERR_NONE ||
+      cgio_get_node_id(cgio, base, zone.zone_node.c_str(), &node) != CGIO_ERR_NONE)
+    return false;
+  for (const std::string& name : names)
+    if (cgio_get_node_id(cgio, node, name.c_str(), &node) != CGIO_ERR_NONE) return false;
+  return true;
+}
+
+// The number of entries of the array at `names` below the zone (the
+// product of its dimensions), -1 when there is no such node. libcgns reads
+// some arrays whole into the caller's buffer, sized by counts it derives
+// elsewhere (ranges, headers): each such array is checked with this first.
+inline std::int64_t cgns_zone_array_entries(const CgnsFile& file, const CgnsZone& zone,
+                                            std::initializer_list<std::string> names) {
+  int cgio = -1, n_dims = 0;
+  double node = 0;
+  cgsize_t dims[CGIO_MAX_DIMENSIONS] = {0};
+  if (!find_cgns_zone_node(file, zone, names, cgio, node)) return -1;
+  if (cgio_get_dimensions(cgio, node, &n_dims, dims) != CGIO_ERR_NONE || n_dims < 1) return -1;
+  std::int64_t n = 1;
+  for (int d = 0; d < n_dims && d < CGIO_MAX_DIMENSIONS; ++d) n *= dims[d];
+  return n;
+}
+
 // A MIXED section's element offsets (CGNS 3.4's ElementStartOffset, when
 // the file has them) must be one per element and one more, as libcgns
 // reads them into an array of that length.
 inline void require_cgns_offsets(const CgnsFile& file, const CgnsZone& zone,
                                  const CgnsSection& sec) {
   int cgio = -1;
-  double root = 0, base = 0, zone_id = 0, section = 0, offsets = 0;
-  file.check(cg_get_cgio(file.fn(), &cgio), sec.place() + ": opening the file's nodes");
-  file.check(cg_root_id(file.fn(), &root), sec.place() + ": opening the file's nodes");
-  if (cgio_get_node_id(cgio, root, zone.base_node.c_str(), &base) != CGIO_ERR_NONE ||
-      cgio_get_node_id(cgio, base, zone.zone_node.c_str(), &zone_id) != CGIO_ERR_NONE ||
-      cgio_get_node_id(cgio, zone_id, sec.node.c_str(), &section) != CGIO_ERR_NONE)
+  double section = 0, offsets = 0;
+  if (!find_cgns_zone_node(file, zone, {sec.node}, cgio, section))
     throw_bad_input(sec.place() + ": cannot find the section's node");
   if (cgio_get_node_id(cgio, section, "ElementStartOffset", &offsets) != CGIO_ERR_NONE) return;
   int n_dims = 0;
@@ -337,6 +372,13 @@ inline CgnsSection read_cgns_section(const CgnsFile& file, const CgnsZone& zone,
              sec.place() + ": reading the connectivity size");
   sec.data_size = data_size;
   file.require_fits(sec.data_size, sec.place(), "the connectivity");
+  // libcgns reads the whole ElementConnectivity array into a buffer of the
+  // size it reports, which for a typed section it derives from the range.
+  const std::int64_t n_held = cgns_zone_array_entries(file, zone, {sec.node, "ElementConnectivity"});
+  if (n_held != sec.data_size)
+    throw_bad_input(sec.place() + ": its ElementConnectivity holds " +
+                    (n_held < 0 ? std::string("no array") : std::to_string(n_held) + " entries") +
+                    ", the section declares " + std::to_string(sec.data_size));
   if (sec.mixed) {
     // Every element takes its type code and at least two nodes.
     if (sec.n_elements > sec.data_size / 3)
@@ -419,6 +461,18 @@ void for_each_cgns_element(const std::vector<cgsize_t>& conn, const CgnsSection&
                     std::to_string(n_elements) + " elements");
 }
 
+// The number of entries of a boundary condition's point set array (its
+// PointRange, PointList, ElementRange or ElementList node), -1 when it has
+// none; `bc` is its name as stored.
+inline std::int64_t cgns_point_set_entries(const CgnsFile& file, const CgnsZone& zone,
+                                           const char* bc) {
+  for (const char* set : {"PointRange", "PointList", "ElementRange", "ElementList"}) {
+    const std::int64_t n = cgns_zone_array_entries(file, zone, {"ZoneBC", bc, set});
+    if (n >= 0) return n;
+  }
+  return -1;
+}
+
 // The zone's boundary conditions (ZoneBC) name points that must exist:
 // nodes (a Vertex point set) in 1..n_nodes, elements (ElementRange,
 // ElementList, or a point set at a face, edge or cell centre) among the
@@ -477,6 +531,14 @@ inline void require_cgns_boundary_conditions(const CgnsFile& file, const CgnsZon
     if (is_range && n_points != 2)
       throw_bad_input(place + ": a range of " + std::to_string(n_points) +
                       " entries; a range has 2 (first, last)");
+    // libcgns reads the point set's whole array, whatever the count it
+    // reports: the array must hold that count (a range stored as 2 x 2
+    // entries overran a buffer of 2).
+    const std::int64_t n_held = cgns_point_set_entries(file, zone, name);
+    if (n_held != n_points)
+      throw_bad_input(place + ": its point set holds " +
+                      (n_held < 0 ? std::string("no array") : std::to_string(n_held) + " entries") +
+                      ", its header declares " + std::to_string(n_points));
     std::vector<cgsize_t> points(static_cast<std::size_t>(n_points));
     // NormalList, when present, is read too (libcgns reads both at once).
     std::vector<double> normals(static_cast<std::size_t>(normal_size) + 1);

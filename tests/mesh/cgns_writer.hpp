@@ -28,14 +28,16 @@ struct Section {
   cgsize_t n_elements;
 };
 
-// Writes `path` as an ADF file with one base, one unstructured zone, the
-// given coordinates (x, y, z arrays) and sections, numbered from 1 in
-// order; `n_cells` is the zone's declared cell count.
+// Writes `path` as an ADF file (or `file_type`, e.g. CG_FILE_HDF5) with
+// one base, one unstructured zone, the given coordinates (x, y, z arrays)
+// and sections, numbered from 1 in order; `n_cells` is the zone's declared
+// cell count.
 inline void write_cgns_file(const std::string& path, int cell_dim, const std::vector<double>& x,
                        const std::vector<double>& y, const std::vector<double>& z,
-                       const std::vector<Section>& sections, cgsize_t n_cells) {
+                       const std::vector<Section>& sections, cgsize_t n_cells,
+                       int file_type = CG_FILE_ADF) {
   std::remove(path.c_str());
-  EXPECT_EQ(cg_set_file_type(CG_FILE_ADF), CG_OK);
+  EXPECT_EQ(cg_set_file_type(file_type), CG_OK);
   int fn = 0, base = 0, zone = 0, coord = 0;
   EXPECT_EQ(cg_open(path.c_str(), CG_MODE_WRITE, &fn), CG_OK) << cg_get_error();
   EXPECT_EQ(cg_base_write(fn, "Base", cell_dim, 3, &base), CG_OK);

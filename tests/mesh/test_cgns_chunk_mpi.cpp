@@ -345,9 +345,12 @@ TEST(CgnsChunk, MixedSectionsOfCellsAndEdgesIn2D) {
 
 // Makes the file at `path` one that CGNS before 3.4 could have written:
 // the MIXED sections `sections` lose their ElementStartOffset (libcgns then
-// computes the offsets on reading) and the file says version 3.2.
+// computes the offsets on reading) and the file says version 3.2; with
+// `old_version` false it still says 3.4 (libcgns then leaves the offsets
+// unset: the type codes alone tell where each element starts).
 ::testing::AssertionResult drop_element_offsets(const std::string& path,
-                                                const std::vector<std::string>& sections) {
+                                                const std::vector<std::string>& sections,
+                                                bool old_version = true) {
   int cgio = 0;
   double root = 0;
   if (cgio_open_file(path.c_str(), CGIO_MODE_MODIFY, CGIO_FILE_NONE, &cgio) != CGIO_ERR_NONE ||
@@ -363,8 +366,9 @@ TEST(CgnsChunk, MixedSectionsOfCellsAndEdgesIn2D) {
   }
   double version = 0;
   const float v32 = 3.2f;
-  ok = ok && cgio_get_node_id(cgio, root, "CGNSLibraryVersion", &version) == CGIO_ERR_NONE &&
-       cgio_write_all_data(cgio, version, &v32) == CGIO_ERR_NONE;
+  ok = ok && (!old_version ||
+               (cgio_get_node_id(cgio, root, "CGNSLibraryVersion", &version) == CGIO_ERR_NONE &&
+                cgio_write_all_data(cgio, version, &v32) == CGIO_ERR_NONE));
   cgio_close_file(cgio);
   if (!ok) return ::testing::AssertionFailure() << "cannot rewrite " << path << " as CGNS 3.2";
   return ::testing::AssertionSuccess();
@@ -381,6 +385,25 @@ TEST(CgnsChunk, MixedSectionsOfAPre34File) {
   const MeshChunk c = read_cgns_chunk(path, world());
   EXPECT_EQ(c.n_global_cells, 9);
   EXPECT_EQ(c.marker_names, (std::vector<std::string>{"strip", "tail", "top", "sides"}));
+}
+
+// A 3.4 file whose MIXED sections have no ElementStartOffset: the serial
+// reader walks the type codes and reads it; the chunk reader must read the
+// same mesh (it refused it, "the MIXED connectivity ends before element
+// 1", found by fuzz/fuzz_cgns.cpp).
+TEST(CgnsChunk, MixedSectionsWithoutOffsetsInA34File) {
+  const Strip s;
+  const std::string path = write_cgns("no_offsets.cgns", 2, s.x, s.y, s.z, s.sections(), 9);
+  if (rank() == 0) {
+    EXPECT_TRUE(drop_element_offsets(path, {"strip", "tail", "sides"}, false));
+  }
+  MPI_Barrier(world());
+  expect_chunks_make_the_serial_mesh(path);
+  const MeshChunk c = read_cgns_chunk(path, world());
+  EXPECT_EQ(c.n_global_cells, 9);
+  EXPECT_EQ(elements_per_marker(c),
+            (std::map<std::string, std::int64_t>{
+                {"strip", 4}, {"tail", 2}, {"top", 6}, {"sides", 2}}));
 }
 
 TEST(CgnsChunk, MixedSectionOfHexPyramidAndPrismIn3D) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -349,6 +350,74 @@ TEST(CgnsReader, HugeDeclaredSizesAreRefusedBeforeAllocating) {
     return throws_bad_input([&] { (void)read_cgns_data(elements); },
                             {"huge_elements.cgns: zone 'blk', section 'skin'", "1999999997"});
   }));
+}
+
+// An HDF5 file whose CGNSLibraryVersion node holds an integer: libcgns
+// 3.4's cg_open refuses it but keeps it in its table of 128 open files.
+// Refused 200 times, it must leave a valid file readable (found by
+// fuzz/fuzz_cgns.cpp: every later file was "Too many files opened").
+TEST(CgnsReader, FilesRefusedByLibcgnsAreClosed) {
+  const MixedBlock b;
+  const std::string good = temp_path("version_good.cgns");
+  camber_test_mesh::write_cgns_file(good, 3, b.x, b.y, b.z, {b.cells, b.skin}, 3, CG_FILE_HDF5);
+  const std::string bad = temp_path("version_int.cgns");
+  camber_test_mesh::write_cgns_file(bad, 3, b.x, b.y, b.z, {b.cells, b.skin}, 3, CG_FILE_HDF5);
+  ASSERT_TRUE(camber_test_mesh::edit_cgns_node(bad, {"CGNSLibraryVersion"}, [](int cgio, double node) {
+    const std::int32_t version = 3;
+    const cgsize_t n = 1;
+    return cgio_set_dimensions(cgio, node, "I4", 1, &n) == CGIO_ERR_NONE &&
+           cgio_write_all_data(cgio, node, &version) == CGIO_ERR_NONE;
+  }));
+  for (int i = 0; i < 200; ++i)
+    ASSERT_TRUE(throws_bad_input([&] { (void)read_cgns_data(bad); },
+                                 {"version_int.cgns", "CGNS-Library-Version"}))
+        << "read " << i;
+  // The hexahedron, the pyramid and the prism, on all 11 nodes.
+  const MeshData d = read_cgns_data(good);
+  EXPECT_EQ(d.n_cells(), 3);
+  EXPECT_EQ(d.n_nodes(), 11);
+}
+
+// A PointRange stored as 2 x 2 entries: libcgns reports a range (2
+// points) but reads all 4 entries, past a buffer sized by its report (a
+// heap overflow found by fuzz/fuzz_cgns.cpp). It is refused by the
+// array's size before anything is read.
+TEST(CgnsReader, PointRangesHoldingMoreThanTwoEntriesAreRefused) {
+  const MixedBlock b;  // 11 nodes
+  using camber_test_mesh::write_cgns_bc;
+  const std::string range = write_cgns("bc_range_2x2.cgns", 3, b.x, b.y, b.z, {b.cells, b.skin}, 3);
+  write_cgns_bc(range, "corner", CGNS_ENUMV(PointRange), CGNS_ENUMV(Vertex), {1, 3});
+  ASSERT_TRUE(camber_test_mesh::edit_cgns_node(
+      range, {"Base", "blk", "ZoneBC", "corner", "PointRange"}, [](int cgio, double node) {
+        const cgsize_t dims[2] = {2, 2};
+        const std::int32_t values[4] = {1, 3, 1, 3};  // nodes the zone has
+        return cgio_set_dimensions(cgio, node, "I4", 2, dims) == CGIO_ERR_NONE &&
+               cgio_write_all_data(cgio, node, values) == CGIO_ERR_NONE;
+      }));
+  EXPECT_TRUE(throws_bad_input([&] { (void)read_cgns_data(range); },
+                               {"bc_range_2x2.cgns: zone 'blk', boundary condition 'corner': its "
+                                "point set holds 4 entries, its header declares 2"}));
+}
+
+// A QUAD_4 section of one element whose ElementConnectivity holds 2 x 4
+// entries: libcgns reports the 4 the range needs but reads all 8 into the
+// reader's buffer (a heap overflow found by fuzz/fuzz_cgns.cpp). Refused by
+// the array's size before it is read.
+TEST(CgnsReader, ConnectivityHoldingMoreThanItsRangeIsRefused) {
+  const std::vector<double> x{0, 1, 1, 0}, y{0, 0, 1, 1}, z{0, 0, 0, 0};
+  const std::string path = write_cgns("conn_2x4.cgns", 2, x, y, z,
+                                      {{"cells", CGNS_ENUMV(QUAD_4), {1, 2, 3, 4}, 1}}, 1);
+  ASSERT_EQ(read_cgns_data(path).n_cells(), 1);
+  ASSERT_TRUE(camber_test_mesh::edit_cgns_node(
+      path, {"Base", "blk", "cells", "ElementConnectivity"}, [](int cgio, double node) {
+        const cgsize_t dims[2] = {4, 2};
+        const std::int32_t nodes[8] = {1, 2, 3, 4, 1, 2, 3, 4};
+        return cgio_set_dimensions(cgio, node, "I4", 2, dims) == CGIO_ERR_NONE &&
+               cgio_write_all_data(cgio, node, nodes) == CGIO_ERR_NONE;
+      }));
+  EXPECT_TRUE(throws_bad_input([&] { (void)read_cgns_data(path); },
+                               {"conn_2x4.cgns: zone 'blk', section 'cells': its "
+                                "ElementConnectivity holds 8 entries, the section declares 4"}));
 }
 
 // Boundary conditions (ZoneBC) naming a node or an element the zone does
