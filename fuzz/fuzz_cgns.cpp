@@ -310,9 +310,14 @@ bool write_mesh(Decoder& in) {
     std::vector<cgsize_t> points(static_cast<std::size_t>(is_range ? 2 : in.range(1, 8)));
     for (cgsize_t& p : points) p = in.index(1, std::max(hi, 1));
     if (is_range && points[0] > points[1] && !in.rare()) std::swap(points[0], points[1]);
+    // libcgns writes each point as index-dimension entries (the base's
+    // cell dimension, up to 4 here, for a structured zone) and a range as
+    // two points whatever the count: the array holds the most it reads.
+    const auto n_points = static_cast<cgsize_t>(points.size());
+    points.resize(4 * std::max<std::size_t>(points.size(), 2), points.front());
     int bc = 0;
     if (cg_boco_write(fn, base, zone, ("bc" + std::to_string(b)).c_str(), CGNS_ENUMV(BCWall), set,
-                      static_cast<cgsize_t>(points.size()), points.data(), &bc) != CG_OK)
+                      n_points, points.data(), &bc) != CG_OK)
       return false;
     CGNS_ENUMT(GridLocation_t) where = at_nodes ? CGNS_ENUMV(Vertex) : CGNS_ENUMV(FaceCenter);
     if (in.rare()) where = static_cast<CGNS_ENUMT(GridLocation_t)>(in.range(0, 9));
