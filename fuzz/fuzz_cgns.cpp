@@ -328,7 +328,8 @@ bool write_mesh(Decoder& in) {
     std::int64_t n_set = static_cast<std::int64_t>(points.size());
     if (points.size() >= 2)
       n_set = std::max(n_set, std::abs(std::int64_t{points[1]} - points[0]) + 1);
-    if (in.rare() && n_set <= 4096) {
+    // (A reversed range gives libcgns a negative count to allocate.)
+    if (in.rare() && n_set <= 4096 && !(points[1] < points[0])) {
       int normal_index[3] = {0, 0, 0};
       const std::vector<double> normals(static_cast<std::size_t>(n_set * 4), 1.0);
       if (cg_boco_normal_write(fn, base, zone, bc, normal_index, 1, CGNS_ENUMV(RealDouble),

@@ -94,6 +94,9 @@ class MixedSectionReader {
                         " are not increasing within the section's " +
                         std::to_string(sec_.data_size) + " connectivity entries");
       conn = read_range(connectivity_, offsets.front(), offsets.back(), "ElementConnectivity");
+      detail::require_cgns_mixed_offsets(std::vector<cgsize_t>(conn.begin(), conn.end()), offsets,
+                                         sec_, sec_.first + begin, begin == 0,
+                                         end == sec_.n_elements);
     } else {
       // The offsets from the type codes, as the serial reader's walk finds
       // them: libcgns 3.4 computes them only for a file that says it is

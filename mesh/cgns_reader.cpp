@@ -46,11 +46,12 @@ MeshData read_cgns_data(const std::string& path) {
     std::vector<cgsize_t> conn(static_cast<std::size_t>(sec.data_size));
     if (sec.mixed) {
       // Each element's type code, then its nodes; the offsets (CGNS 3.4's
-      // ElementStartOffset) are implied by the types.
+      // ElementStartOffset), when stored, must be what the types imply.
       std::vector<cgsize_t> offsets(static_cast<std::size_t>(sec.n_elements) + 1);
       file.check(cg_poly_elements_read(file.fn(), CgnsZone::base, CgnsZone::zone, s, conn.data(),
                                        offsets.data(), nullptr),
                  sec.place() + ": reading the connectivity");
+      if (sec.has_offsets) require_cgns_mixed_offsets(conn, offsets, sec, sec.first, true, true);
     } else {
       file.check(
           cg_elements_read(file.fn(), CgnsZone::base, CgnsZone::zone, s, conn.data(), nullptr),

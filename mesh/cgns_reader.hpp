@@ -29,9 +29,10 @@
 /// elements, a node index out of range, a 2-D base whose z varies,
 /// elements of neither dimension (edges in a 3-D zone), a coordinate that
 /// is not finite (named by node and axis), a boundary condition naming no
-/// node or element, or a declared size (nodes, elements, connectivity,
-/// point set) that disagrees with the arrays the file holds or exceeds the
-/// file's size: every size is checked before anything of it is allocated.
+/// node or element, MIXED element offsets that disagree with the element
+/// types, or a declared size (nodes, elements, connectivity, point set)
+/// that disagrees with the arrays the file holds or exceeds the file's
+/// size: every size is checked before anything of it is allocated or read.
 #pragma once
 
 #include <string>

@@ -288,6 +288,7 @@ struct CgnsSection {
   std::int64_t first = 0;       // the file's number of the first element
   std::int64_t n_elements = 0;  // elements first .. first + n_elements - 1
   std::int64_t data_size = 0;   // node indices (and MIXED type codes) of the section
+  bool has_offsets = false;     // MIXED: the file stores ElementStartOffset
 };
 
 // The node-level handle of the file and the id of the node at `names`
@@ -323,14 +324,15 @@ inline std::int64_t cgns_zone_array_entries(const CgnsFile& file, const CgnsZone
 
 // A MIXED section's element offsets (CGNS 3.4's ElementStartOffset, when
 // the file has them) must be one per element and one more, as libcgns
-// reads them into an array of that length.
-inline void require_cgns_offsets(const CgnsFile& file, const CgnsZone& zone,
+// reads them into an array of that length. False when the file has none.
+inline bool require_cgns_offsets(const CgnsFile& file, const CgnsZone& zone,
                                  const CgnsSection& sec) {
   int cgio = -1;
   double section = 0, offsets = 0;
   if (!find_cgns_zone_node(file, zone, {sec.node}, cgio, section))
     throw_bad_input(sec.place() + ": cannot find the section's node");
-  if (cgio_get_node_id(cgio, section, "ElementStartOffset", &offsets) != CGIO_ERR_NONE) return;
+  if (cgio_get_node_id(cgio, section, "ElementStartOffset", &offsets) != CGIO_ERR_NONE)
+    return false;
   int n_dims = 0;
   cgsize_t dims[CGIO_MAX_DIMENSIONS] = {0};
   if (cgio_get_dimensions(cgio, offsets, &n_dims, dims) != CGIO_ERR_NONE || n_dims != 1 ||
@@ -339,6 +341,44 @@ inline void require_cgns_offsets(const CgnsFile& file, const CgnsZone& zone,
                     (n_dims == 1 ? std::to_string(dims[0]) : std::string("no list of")) +
                     " offsets, its " + std::to_string(sec.n_elements) + " elements need " +
                     std::to_string(sec.n_elements + 1));
+  return true;
+}
+
+// The stored offsets of a MIXED section's elements first, first + 1, ...
+// (offsets[i] to offsets[i + 1] the entries of the i-th, counted in the
+// section) must put each element where the type code of the one before
+// says it ends, from entry 0 when `starts` (the section's first element)
+// to data_size when `ends` (its last); `conn` holds entries offsets[0] to
+// offsets.back(). So both readers, the serial one walking the type codes
+// and the chunk one splitting by the offsets, read the same elements. An
+// element whose code has no size is left to the element walk, which
+// refuses it.
+template <class Offset>
+void require_cgns_mixed_offsets(const std::vector<cgsize_t>& conn,
+                                const std::vector<Offset>& offsets, const CgnsSection& sec,
+                                std::int64_t first, bool starts, bool ends) {
+  if (offsets.empty()) return;
+  if ((starts && offsets.front() != 0) || (ends && offsets.back() != sec.data_size))
+    throw_bad_input(sec.place() + ": ElementStartOffset runs from " +
+                    std::to_string(offsets.front()) + " to " + std::to_string(offsets.back()) +
+                    "; the section's " + std::to_string(sec.data_size) +
+                    " connectivity entries run from 0 to " + std::to_string(sec.data_size));
+  for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
+    const std::string element = std::to_string(first + static_cast<std::int64_t>(i));
+    const std::int64_t a = std::int64_t{offsets[i]} - offsets[0];
+    const std::int64_t b = std::int64_t{offsets[i + 1]} - offsets[0];
+    if (a < 0 || b <= a || b > static_cast<std::int64_t>(conn.size()))
+      throw_bad_input(sec.place() + ": the MIXED offsets of element " + element + " (" +
+                      std::to_string(offsets[i]) + ".." + std::to_string(offsets[i + 1]) +
+                      ") are not increasing within its connectivity");
+    const auto type = static_cast<CGNS_ENUMT(ElementType_t)>(conn[static_cast<std::size_t>(a)]);
+    int npe = 0;
+    if (cg_npe(type, &npe) != CG_OK || npe <= 0) return;
+    if (b - a != 1 + npe)
+      throw_bad_input(sec.place() + ": the MIXED offsets give element " + element + " " +
+                      std::to_string(b - a) + " entries, its type " + cgns_type_name(type) +
+                      " takes " + std::to_string(1 + npe));
+  }
 }
 
 inline CgnsSection read_cgns_section(const CgnsFile& file, const CgnsZone& zone, int s) {
@@ -386,7 +426,7 @@ inline CgnsSection read_cgns_section(const CgnsFile& file, const CgnsZone& zone,
                       " MIXED elements need at least " + std::to_string(3 * sec.n_elements) +
                       " connectivity entries, the section holds " +
                       std::to_string(sec.data_size));
-    require_cgns_offsets(file, zone, sec);
+    sec.has_offsets = require_cgns_offsets(file, zone, sec);
   } else {
     int npe = 0;
     file.check(cg_npe(et, &npe), sec.place() + ": nodes per element");

@@ -406,6 +406,29 @@ TEST(CgnsChunk, MixedSectionsWithoutOffsetsInA34File) {
                 {"strip", 4}, {"tail", 2}, {"top", 6}, {"sides", 2}}));
 }
 
+// Stored MIXED offsets that disagree with the type codes: the strip's
+// second element (a BAR_2, 3 entries) given 2. The serial reader walked the
+// codes and read the file, the chunk reader split it by the offsets (found
+// by fuzz/fuzz_cgns.cpp, the readers disagreeing); both refuse it now, with
+// the same message, on every rank.
+TEST(CgnsChunk, MixedOffsetsDisagreeingWithTheTypeCodesAreRefused) {
+  const Strip s;
+  const std::string path = write_cgns("bad_offsets.cgns", 2, s.x, s.y, s.z, s.sections(), 9);
+  if (rank() == 0) {
+    EXPECT_TRUE(camber_test_mesh::edit_cgns_node(
+        path, {"Base", "blk", "strip", "ElementStartOffset"}, [](int cgio, double node) {
+          std::vector<cgsize_t> offsets(11);  // 0, 5 (quad), 8 (bar), 12 (tri), ...
+          if (cgio_read_all_data(cgio, node, offsets.data()) != CGIO_ERR_NONE || offsets[2] != 8)
+            return false;
+          offsets[2] = 7;
+          return cgio_write_all_data(cgio, node, offsets.data()) == CGIO_ERR_NONE;
+        }));
+  }
+  MPI_Barrier(world());
+  expect_refused_like_the_serial_reader(
+      path, {"section 'strip'", "element 2 2 entries, its type BAR_2 takes 3"});
+}
+
 TEST(CgnsChunk, MixedSectionOfHexPyramidAndPrismIn3D) {
   const Block b;
   const std::string path = write_cgns("block.cgns", 3, b.x, b.y, b.z, {b.block, b.skin}, 3);
