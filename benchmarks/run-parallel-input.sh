@@ -34,7 +34,7 @@ jobs=${JOBS:-2}
 cad=$root/../shared/data/geometry/onera_m6_wing.igs
 [[ -f $cad ]] || { echo "run-parallel-input.sh: $cad not found" >&2; exit 2; }
 command -v gmsh >/dev/null ||
-  { echo "run-parallel-input.sh: needs gmsh (CAMBER_WITH_GMSH=1 bash scripts/setup-debian.sh)" >&2; exit 2; }
+  { echo "run-parallel-input.sh: needs gmsh (bash scripts/setup-debian.sh)" >&2; exit 2; }
 [[ -x /usr/bin/time ]] || { echo "run-parallel-input.sh: needs GNU time (apt-get install time)" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 

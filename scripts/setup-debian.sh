@@ -4,7 +4,6 @@
 #
 #   bash scripts/setup-debian.sh          # build + test dependencies
 #   CAMBER_WITH_PARAVIEW=1 bash scripts/setup-debian.sh   # also pvbatch
-#   CAMBER_WITH_GMSH=1 bash scripts/setup-debian.sh       # also gmsh (examples/onera_m6)
 set -euo pipefail
 
 packages=(
@@ -17,10 +16,9 @@ packages=(
   libonnx-dev libprotobuf-dev python3-onnx libdnnl-dev libcpp-httplib-dev clang-14 libfuzzer-14-dev
   doxygen openssl curl
   gnuplot-nox
+  gmsh
 )
 if [ "${CAMBER_WITH_PARAVIEW:-0}" = 1 ]; then packages+=(paraview); fi
-# Gmsh with its OpenCASCADE kernel: meshes CAD files (examples/onera_m6).
-if [ "${CAMBER_WITH_GMSH:-0}" = 1 ]; then packages+=(gmsh); fi
 
 missing=()
 for p in "${packages[@]}"; do

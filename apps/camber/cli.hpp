@@ -4,6 +4,7 @@
 //   camber check DECK       validate the deck and stop
 //   camber deck-reference   print the deck reference (docs/deck-reference.md)
 //   camber mesh-info FILE   read a mesh and print counts, markers, quality
+//   camber mesh-reorder FILE OUT.su2   the mesh in locality order (mesh/reorder.hpp)
 //   camber model-info MODEL print a trained model's card (model_commands.hpp)
 //   camber infer MODEL IN -o OUT   batch prediction with a trained model
 //   camber export MODEL -o F.onnx  ONNX export of a trained model

@@ -174,20 +174,24 @@ void venkatakrishnan_limiters(const Kokkos::View<index_t*>& offset,
   Kokkos::parallel_for(
       "euler::venkatakrishnan", Kokkos::RangePolicy<>(0, rows.n), KOKKOS_LAMBDA(const index_t i) {
         const index_t c = rows.row(i);
-        for (int k = 0; k < Dim + 2; ++k) {
-          if (unlimited) {
-            phi(c, k) = T(1.0);
-            continue;
-          }
+        constexpr int nv = Dim + 2;
+        if (unlimited) {
+          for (int k = 0; k < nv; ++k) phi(c, k) = T(1.0);
+          return;
+        }
+        // The stencil's extreme cells of every variable, in one pass.
+        index_t c_max[nv], c_min[nv];
+        if (form != LimiterForm::smooth)
+          neighbour_extremes_all<nv>(W, c, neighbor, nb_offset(c), nb_offset(c + 1), c_max,
+                                     c_min);
+        for (int k = 0; k < nv; ++k) {
           T d_max, d_min;
           if (form == LimiterForm::smooth) {
             smooth_neighbour_range(W, c, k, neighbor, nb_offset(c), nb_offset(c + 1),
                                    extreme_width, d_max, d_min);
           } else {
-            index_t c_max, c_min;
-            neighbour_extremes(W, c, k, neighbor, nb_offset(c), nb_offset(c + 1), c_max, c_min);
-            d_max = W(c_max, k) - W(c, k);
-            d_min = W(c_min, k) - W(c, k);
+            d_max = W(c_max[k], k) - W(c, k);
+            d_min = W(c_min[k], k) - W(c, k);
           }
           T g[Dim];
           for (int d = 0; d < Dim; ++d) g[d] = G(c, Dim * k + d);

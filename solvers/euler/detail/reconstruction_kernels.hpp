@@ -124,6 +124,33 @@ KOKKOS_INLINE_FUNCTION void neighbour_extremes(const Field<T>& W, index_t c, int
   }
 }
 
+// neighbour_extremes of all Nv variables of cell c in one pass over its
+// neighbours (each neighbour's row read once, not once per variable): the
+// same cells, ties broken the same way.
+template <int Nv, class T, class N>
+KOKKOS_INLINE_FUNCTION void neighbour_extremes_all(const Field<T>& W, index_t c, const N& neighbor,
+                                                   index_t j0, index_t j1, index_t (&c_max)[Nv],
+                                                   index_t (&c_min)[Nv]) {
+  double v_max[Nv], v_min[Nv];
+  for (int k = 0; k < Nv; ++k) {
+    c_max[k] = c_min[k] = c;
+    v_max[k] = v_min[k] = ad::value(W(c, k));
+  }
+  for (index_t j = j0; j < j1; ++j) {
+    const index_t nb = neighbor(j);
+    // Selects, not branches: which neighbour is the largest is data the
+    // branch predictor cannot learn.
+    for (int k = 0; k < Nv; ++k) {
+      const double v = ad::value(W(nb, k));
+      const bool above = v_max[k] < v, below = v < v_min[k];
+      v_max[k] = above ? v : v_max[k];
+      c_max[k] = above ? nb : c_max[k];
+      v_min[k] = below ? v : v_min[k];
+      c_min[k] = below ? nb : c_min[k];
+    }
+  }
+}
+
 // Adds one neighbour's difference d to venkatakrishnan_smooth's running
 // d_max (smooth maximum) and d_min (smooth minimum).
 template <class T>
