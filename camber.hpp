@@ -80,6 +80,7 @@
 #include <camber/mesh/mesh_chunk.hpp>
 #include <camber/mesh/mesh_source.hpp>
 #include <camber/mesh/quality.hpp>
+#include <camber/mesh/reorder.hpp>
 #include <camber/mesh/read_mesh.hpp>
 #include <camber/mesh/su2_reader.hpp>
 #include <camber/mesh/su2_writer.hpp>

@@ -494,7 +494,10 @@ struct InvertedCell {
 
 // Cells [0, n_cells) of `mesh` at flat coordinates `coords` (the first
 // mesh.n_nodes() rows are read).
-InvertedCell find_inverted_3d(const mesh::Mesh& mesh, const Tensor& coords, index_t n_cells) {
+// `key` (optional, one per cell): report the inverted cell of smallest key
+// (a distributed mesh's global ids) instead of the first in local order.
+InvertedCell find_inverted_3d(const mesh::Mesh& mesh, const Tensor& coords, index_t n_cells,
+                              const std::vector<std::int64_t>* key) {
   // The volumes of compute_geometry (those the flow takes) at the first
   // mesh.n_nodes() rows.
   const index_t n_nodes = mesh.n_nodes();
@@ -509,7 +512,9 @@ InvertedCell find_inverted_3d(const mesh::Mesh& mesh, const Tensor& coords, inde
   InvertedCell out;
   for (index_t c = 0; c < n_cells; ++c)
     if (!(volume(c) > 0.0)) {
-      if (out.count++ == 0) out.first = c;
+      if (out.count++ == 0 ||
+          (key && (*key)[static_cast<size_t>(c)] < (*key)[static_cast<size_t>(out.first)]))
+        out.first = c;
     }
   if (out.count == 0) return out;
   const auto ho = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mesh.cell_offsets());
@@ -528,8 +533,9 @@ InvertedCell find_inverted_3d(const mesh::Mesh& mesh, const Tensor& coords, inde
   return out;
 }
 
-InvertedCell find_inverted(const mesh::Mesh& mesh, const Tensor& coords, index_t n_cells) {
-  if (mesh.dim() == 3) return find_inverted_3d(mesh, coords, n_cells);
+InvertedCell find_inverted(const mesh::Mesh& mesh, const Tensor& coords, index_t n_cells,
+                           const std::vector<std::int64_t>* key = nullptr) {
+  if (mesh.dim() == 3) return find_inverted_3d(mesh, coords, n_cells, key);
   const detail::CellArea cell_area{mesh.cell_offsets(), mesh.cell_nodes(), coords.view()};
   InvertedCell out;
   Kokkos::parallel_reduce(
@@ -546,6 +552,23 @@ InvertedCell find_inverted(const mesh::Mesh& mesh, const Tensor& coords, index_t
         if (!(cell_area(c) > 0.0) && c < f) f = c;
       },
       Kokkos::Min<index_t>(first));
+  if (key) {
+    // The inverted cell of smallest key: its key from a reduction, then
+    // the cell on the host.
+    Kokkos::View<std::int64_t*> k("camber::design::inverted_key", n_cells);
+    Kokkos::deep_copy(k, Kokkos::View<const std::int64_t*, Kokkos::HostSpace,
+                                      Kokkos::MemoryTraits<Kokkos::Unmanaged>>(key->data(),
+                                                                               static_cast<size_t>(n_cells)));
+    std::int64_t smallest = std::numeric_limits<std::int64_t>::max();
+    Kokkos::parallel_reduce(
+        "camber::design::smallest_inverted_key", Kokkos::RangePolicy<>(0, n_cells),
+        KOKKOS_LAMBDA(const index_t c, std::int64_t& m) {
+          if (!(cell_area(c) > 0.0) && k(c) < m) m = k(c);
+        },
+        Kokkos::Min<std::int64_t>(smallest));
+    first = static_cast<index_t>(std::find(key->begin(), key->begin() + n_cells, smallest) -
+                                 key->begin());
+  }
   out.first = first;
 
   // The offending cell on the host: centroid, area, type.
@@ -603,8 +626,9 @@ void check_cell_volumes(const mesh::DistributedMesh& dm, const Tensor& coords) {
                                                          << ", expected at least {"
                                                          << dm.n_local_nodes() << ", " << dim
                                                          << "}");
-  const InvertedCell c = find_inverted(local, coords, dm.n_owned_cells());
-  // The lowest global id among the ranks' first inverted cells, and its owner.
+  const InvertedCell c =
+      find_inverted(local, coords, dm.n_owned_cells(), &dm.cell_global_ids());
+  // The lowest global id among the ranks' inverted cells, and its owner.
   long long counts[1] = {static_cast<long long>(c.count)}, total[1] = {0};
   CAMBER_CHECK_MPI(MPI_Allreduce(counts, total, 1, MPI_LONG_LONG, MPI_SUM, dm.comm()));
   if (total[0] == 0) return;

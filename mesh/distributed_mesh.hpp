@@ -18,8 +18,10 @@
 /// rank then keeps a Mesh of its local cells:
 ///
 /// @code
-///   local cells   0 .. n_owned-1 owned (sorted by global id), then ghosts in
-///                 the distribution's order (by owner rank, then global id);
+///   local cells   0 .. n_owned-1 owned, along Morton's curve through their
+///                 centroids (mesh/reorder.hpp: neighbours numbered close,
+///                 whatever the file's order), then ghosts in the
+///                 distribution's order (by owner rank, then global id);
 ///   local nodes   0 .. n_owned_nodes-1 used by owned cells, then the nodes
 ///                 used only by ghosts (each group sorted by global id);
 ///   local faces   0 .. n_owned_faces-1 every face of an owned cell (a face

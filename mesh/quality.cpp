@@ -80,8 +80,8 @@ void quality_3d(const Mesh& mesh, MeshQuality& q) {
           u[k] -= ut * t[k];
           w[k] -= wt * t[k];
         }
-        const P n = cross(u, w);
-        const double ang = std::atan2(std::sqrt(dot(n, n)), dot(u, w)) * rad_to_deg;
+        const P uw = cross(u, w);
+        const double ang = std::atan2(std::sqrt(dot(uw, uw)), dot(u, w)) * rad_to_deg;
         q.min_dihedral_angle = std::min(q.min_dihedral_angle, ang);
         q.max_dihedral_angle = std::max(q.max_dihedral_angle, ang);
       }

@@ -19,24 +19,15 @@ std::uint64_t spread_bits(std::uint64_t b, int dim) {
 
 }  // namespace
 
-std::vector<index_t> locality_cell_order(const MeshData& data) {
-  const int dim = data.dim;
-  const index_t n = data.n_cells();
-  std::vector<double> centroid(static_cast<size_t>(n) * static_cast<size_t>(dim), 0.0);
+std::vector<index_t> morton_order(const std::vector<double>& centroid, int dim) {
+  const auto n = static_cast<index_t>(centroid.size() / static_cast<size_t>(dim));
   double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-  for (index_t c = 0; c < n; ++c) {
-    const index_t a = data.cell_offsets[static_cast<size_t>(c)];
-    const index_t b = data.cell_offsets[static_cast<size_t>(c) + 1];
+  for (index_t c = 0; c < n; ++c)
     for (int d = 0; d < dim; ++d) {
-      double s = 0.0;
-      for (index_t j = a; j < b; ++j)
-        s += data.coords[static_cast<size_t>(data.cell_nodes[static_cast<size_t>(j)] * dim + d)];
-      const double x = b > a ? s / static_cast<double>(b - a) : 0.0;
-      centroid[static_cast<size_t>(c * dim + d)] = x;
+      const double x = centroid[static_cast<size_t>(c * dim + d)];
       lo[d] = std::min(lo[d], x);
       hi[d] = std::max(hi[d], x);
     }
-  }
   const double levels = dim == 3 ? 2097151.0 : 2147483647.0;  // 2^21 - 1, 2^31 - 1
   std::vector<std::uint64_t> key(static_cast<size_t>(n), 0);
   for (index_t c = 0; c < n; ++c) {
@@ -55,6 +46,23 @@ std::vector<index_t> locality_cell_order(const MeshData& data) {
     return key[static_cast<size_t>(a)] < key[static_cast<size_t>(b)];
   });
   return order;
+}
+
+std::vector<index_t> locality_cell_order(const MeshData& data) {
+  const int dim = data.dim;
+  const index_t n = data.n_cells();
+  std::vector<double> centroid(static_cast<size_t>(n) * static_cast<size_t>(dim), 0.0);
+  for (index_t c = 0; c < n; ++c) {
+    const index_t a = data.cell_offsets[static_cast<size_t>(c)];
+    const index_t b = data.cell_offsets[static_cast<size_t>(c) + 1];
+    for (int d = 0; d < dim; ++d) {
+      double s = 0.0;
+      for (index_t j = a; j < b; ++j)
+        s += data.coords[static_cast<size_t>(data.cell_nodes[static_cast<size_t>(j)] * dim + d)];
+      centroid[static_cast<size_t>(c * dim + d)] = b > a ? s / static_cast<double>(b - a) : 0.0;
+    }
+  }
+  return morton_order(centroid, dim);
 }
 
 MeshData reorder_for_locality(const MeshData& data) {

@@ -10,9 +10,10 @@
 /// around a node span 75,000 numbers on median) nearly every gather misses
 /// the cache. Reordered, the same solve on the M6's medium grid took 0.53x
 /// the time to the same Newton steps and forces (docs/performance.md,
-/// "Cell order"). The distributed mesh keeps each rank's cells in file
-/// order, so the order is the file's: `camber mesh-reorder IN OUT` writes
-/// a reordered copy, and examples/onera_m6/mesh.sh writes its grids so.
+/// "Cell order and the transient"). DistributedMesh orders each rank's
+/// owned cells so (morton_order of their centroids) whatever the file's
+/// order; `camber mesh-reorder IN OUT` writes a reordered copy of a file
+/// (nodes too), for other tools or a file read serially.
 ///
 /// The curve is Morton's (Z-order): each centroid's coordinates scaled to
 /// the bounding box and quantized to 21 bits (3-D) or 31 bits (2-D), their
@@ -37,6 +38,11 @@
 #include <camber/mesh/mesh.hpp>
 
 namespace camber::mesh {
+
+/// The order of n points ({n * dim} coordinates, point-major) along Morton's
+/// curve through their bounding box: order[k] is the point that comes k-th
+/// (ties in input order).
+std::vector<index_t> morton_order(const std::vector<double>& points, int dim);
 
 /// The cell order of reorder_for_locality: order[k] is the input cell that
 /// becomes cell k.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <tuple>
 
 #include <camber/core/error.hpp>
 #include <camber/core/runtime.hpp>
@@ -113,9 +114,10 @@ CellDistribution::CellDistribution(MPI_Comm comm, std::vector<std::int64_t> owne
                        adjncy_owner.size() == adjncy.size(),
                    "CellDistribution: xadj must have one entry per owned cell plus one, from 0 "
                    "to adjncy.size(), and adjncy_owner one entry per adjncy entry");
-    CAMBER_REQUIRE(std::is_sorted(owned.begin(), owned.end()) &&
-                       std::adjacent_find(owned.begin(), owned.end()) == owned.end(),
-                   "CellDistribution: the owned cells must be sorted and distinct");
+    std::vector<std::int64_t> sorted(owned);
+    std::sort(sorted.begin(), sorted.end());
+    CAMBER_REQUIRE(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(),
+                   "CellDistribution: the owned cells must be distinct");
     for (int r : adjncy_owner)
       CAMBER_REQUIRE(r >= 0 && r < comm_.size(),
                      "CellDistribution: owner rank " << r << " outside the communicator's "
@@ -131,15 +133,21 @@ void CellDistribution::lay_out(const std::vector<std::int64_t>& xadj,
                                const std::vector<std::int64_t>& adjncy,
                                const std::vector<int>& owner) {
   const int me = comm_.rank();
-  // Ghosts as (owner, global id) and sends as (destination, local id).
+  owned_lookup_.clear();
+  for (index_t l = 0; l < n_owned_; ++l)
+    owned_lookup_.emplace_back(local_to_global_[static_cast<size_t>(l)], l);
+  std::sort(owned_lookup_.begin(), owned_lookup_.end());
+  // Ghosts as (owner, global id) and sends as (destination, global id,
+  // local id): a rank stores its ghosts from r by global id, so r sends
+  // them in that order whatever the order of its owned cells.
   std::vector<std::pair<int, std::int64_t>> ghosts;
-  std::vector<std::pair<int, index_t>> sends;
+  std::vector<std::tuple<int, std::int64_t, index_t>> sends;
   for (index_t l = 0; l < n_owned_; ++l)
     for (std::int64_t k = xadj[static_cast<size_t>(l)]; k < xadj[static_cast<size_t>(l) + 1]; ++k) {
       const int r = owner[static_cast<size_t>(k)];
       if (r == me) continue;
       ghosts.emplace_back(r, adjncy[static_cast<size_t>(k)]);
-      sends.emplace_back(r, l);
+      sends.emplace_back(r, local_to_global_[static_cast<size_t>(l)], l);
     }
   std::sort(ghosts.begin(), ghosts.end());
   ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
@@ -170,14 +178,14 @@ void CellDistribution::lay_out(const std::vector<std::int64_t>& xadj,
   // Neighbour ranks: the union of owners of ghosts and destinations of sends.
   std::vector<int> ranks;
   for (const auto& gh : ghosts) ranks.push_back(gh.first);
-  for (const auto& sd : sends) ranks.push_back(sd.first);
+  for (const auto& sd : sends) ranks.push_back(std::get<0>(sd));
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
   for (int r : ranks) {
     NeighbourRank nr;
     nr.rank = r;
     for (const auto& sd : sends)
-      if (sd.first == r) nr.send_cells.push_back(sd.second);
+      if (std::get<0>(sd) == r) nr.send_cells.push_back(std::get<2>(sd));
     const auto first = std::lower_bound(ghost_owner_.begin(), ghost_owner_.end(), r);
     const auto last = std::upper_bound(ghost_owner_.begin(), ghost_owner_.end(), r);
     nr.ghost_begin = n_owned_ + static_cast<index_t>(first - ghost_owner_.begin());
@@ -219,9 +227,9 @@ std::int64_t CellDistribution::global_id(index_t local) const {
 }
 
 index_t CellDistribution::local_id(std::int64_t global) const {
-  const auto owned_end = local_to_global_.begin() + n_owned_;
-  const auto it = std::lower_bound(local_to_global_.begin(), owned_end, global);
-  if (it != owned_end && *it == global) return static_cast<index_t>(it - local_to_global_.begin());
+  const auto it = std::lower_bound(owned_lookup_.begin(), owned_lookup_.end(),
+                                   std::make_pair(global, index_t{-1}));
+  if (it != owned_lookup_.end() && it->first == global) return it->second;
   const auto gh = std::lower_bound(ghost_lookup_.begin(), ghost_lookup_.end(),
                                    std::make_pair(global, index_t{-1}));
   if (gh != ghost_lookup_.end() && gh->first == global) return gh->second;

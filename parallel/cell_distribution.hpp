@@ -5,7 +5,10 @@
 /// Given a cell graph (cells = vertices, faces = edges, CSR over global ids,
 /// see parallel/partition.hpp) and the owner rank of every cell, each rank
 /// keeps:
-///   * its owned cells, sorted by global id: local ids 0 .. n_owned-1;
+///   * its owned cells: local ids 0 .. n_owned-1, sorted by global id when
+///     built from the whole graph, in the caller's order when built from a
+///     rank's own rows (DistributedMesh orders them along a space-filling
+///     curve, mesh/reorder.hpp);
 ///   * one layer of ghost cells (neighbours of owned cells owned elsewhere):
 ///     local ids n_owned .. n_local-1, grouped by owner rank (ascending) and
 ///     sorted by global id within a group;
@@ -70,11 +73,12 @@ class CellDistribution {
                    const std::vector<std::int64_t>& adjncy, const std::vector<int>& part);
   /// Collective over `comm`, from this rank's rows only (no global arrays;
   /// what a mesh distributed without a global copy builds from): `owned`
-  /// the sorted global ids of the cells this rank owns (each cell owned by
+  /// the distinct global ids of the cells this rank owns, in the order they
+  /// get local ids 0, 1, ... (each cell owned by
   /// one rank), xadj/adjncy their neighbours (CSR over `owned`, global ids,
   /// every edge also listed by the neighbour's owner), adjncy_owner the
-  /// owner rank of each adjncy entry. The same layout as the constructor
-  /// above gives for the same graph and ownership.
+  /// owner rank of each adjncy entry. With `owned` sorted, the same layout
+  /// as the constructor above gives for the same graph and ownership.
   CellDistribution(MPI_Comm comm, std::vector<std::int64_t> owned,
                    const std::vector<std::int64_t>& xadj, const std::vector<std::int64_t>& adjncy,
                    const std::vector<int>& adjncy_owner);
@@ -122,6 +126,7 @@ class CellDistribution {
   std::vector<std::int64_t> local_to_global_;
   std::vector<int> ghost_owner_;
   /// (global id, local id) of the ghosts, sorted by global id, for local_id().
+  std::vector<std::pair<std::int64_t, index_t>> owned_lookup_;  // (global, local), sorted
   std::vector<std::pair<std::int64_t, index_t>> ghost_lookup_;
   std::vector<index_t> owned_xadj_;
   std::vector<index_t> owned_adjncy_;

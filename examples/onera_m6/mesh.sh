@@ -33,9 +33,6 @@
 #                     summed over its features (overlaps counted twice;
 #                     2.3-2.6 times what Gmsh makes).
 #
-# Each grid is rewritten with its cells in locality order by `camber
-# mesh-reorder` (the program at $CAMBER, default build/bin/camber; without
-# it the grids keep Gmsh's order and the line printed says so).
 # Needs Debian's gmsh (scripts/setup-debian.sh installs it). Exit 2, naming the file, when the CAD file is missing or
 # Gmsh cannot mesh it, and naming the option and the estimate when a
 # level's sizing exceeds --max-cells. Prints each mesh's tetrahedra, nodes
@@ -96,8 +93,6 @@ else
   done
 fi
 
-# The camber program that reorders the grids (CAMBER, or the README's build).
-camber=${CAMBER:-$here/../../build/bin/camber}
 command -v gmsh > /dev/null ||
   die "gmsh not found; install it: bash scripts/setup-debian.sh"
 mkdir -p "$out"
@@ -113,14 +108,5 @@ for grid in "${grids[@]}"; do
     { grep "^Error" "$log" || tail -n 3 "$log"; } | head -n 5 >&2 || true
     exit 2
   fi
-  # Gmsh numbers its tetrahedra in no spatial order; the solver's stencil
-  # gathers are about twice as fast with the cells along a space-filling
-  # curve (mesh/reorder.hpp), so the grid is rewritten in that order.
-  order="cells in locality order"
-  if [[ -x $camber ]]; then
-    "$camber" -q mesh-reorder "$mesh" "$mesh" || die "camber mesh-reorder '$mesh' failed"
-  else
-    order="cells in Gmsh's order: $camber not built, so not reordered"
-  fi
-  echo "$mesh: $(sed -n 's/^NELEM= *//p' "$mesh") tetrahedra, $(sed -n 's/^NPOIN= *//p' "$mesh") nodes ($what; $order; $((SECONDS - start)) s)"
+  echo "$mesh: $(sed -n 's/^NELEM= *//p' "$mesh") tetrahedra, $(sed -n 's/^NPOIN= *//p' "$mesh") nodes ($what; $((SECONDS - start)) s)"
 done

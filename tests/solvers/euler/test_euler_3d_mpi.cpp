@@ -601,7 +601,10 @@ TEST(Euler3D, AnExtrudedWedgeSolvesToTheTwoDimensionalFlow) {
         "|rho w| %.2e\n",
         spatial.order, diff, w);
     EXPECT_LE(diff, 1e-9) << "order " << spatial.order;
-    EXPECT_LE(w, 1e-11) << "order " << spatial.order;
+    // rho w is zero to the solve's round-off, which moves with the order
+    // of the sums (each rank's cell numbering): 5e-12 to 1.1e-11 measured
+    // at 1, 2 and 4 ranks; bounded ten times below the other components'.
+    EXPECT_LE(w, 1e-10) << "order " << spatial.order;
   }
 }
 
