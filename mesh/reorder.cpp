@@ -5,6 +5,11 @@
 #include <cstdint>
 #include <numeric>
 
+#include <camber/core/error.hpp>
+#include <camber/core/runtime.hpp>
+#include <camber/mesh/read_mesh.hpp>
+#include <camber/mesh/su2_writer.hpp>
+
 namespace camber::mesh {
 
 namespace {
@@ -105,6 +110,24 @@ MeshData reorder_for_locality(const MeshData& data) {
   for (auto& m : out.markers)
     for (auto& v : m.nodes) v = new_node[static_cast<size_t>(v)];
   return out;
+}
+
+ReorderedFile reorder_mesh_file(const std::string& in, const std::string& out, MPI_Comm comm) {
+  ReorderedFile counts;
+  collective_guard(comm, [&] {
+    CAMBER_INPUT_REQUIRE(out.size() > 4 && out.compare(out.size() - 4, 4, ".su2") == 0,
+                         "camber mesh-reorder: the output '" << out
+                                                             << "' must be an SU2 file (.su2)");
+    int rank = 0;
+    CAMBER_CHECK_MPI(MPI_Comm_rank(comm, &rank));
+    if (rank != 0) return;
+    const Mesh m = Mesh::from_cells(reorder_for_locality(read_mesh_data(in)));
+    write_su2(m, out);
+    counts = {m.n_cells(), m.n_nodes()};
+  });
+  std::int64_t both[2] = {counts.n_cells, counts.n_nodes};
+  CAMBER_CHECK_MPI(MPI_Bcast(both, 2, MPI_INT64_T, 0, comm));
+  return {both[0], both[1]};
 }
 
 }  // namespace camber::mesh

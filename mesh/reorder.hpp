@@ -27,12 +27,16 @@
 ///   camber::mesh::MeshData data = camber::mesh::read_mesh_data("wing.su2");
 ///   camber::mesh::Mesh m = camber::mesh::Mesh::from_cells(camber::mesh::reorder_for_locality(data));
 ///   camber::mesh::write_su2(m, "wing_ordered.su2");
+///   camber::mesh::reorder_mesh_file("wing.su2", "wing_ordered.su2", comm);  // the same, collective
 /// @endcode
 ///
 /// Not differentiable (a permutation); O(cells log cells) time, one copy of
 /// the mesh's arrays.
 #pragma once
 
+#include <mpi.h>
+
+#include <string>
 #include <vector>
 
 #include <camber/mesh/mesh.hpp>
@@ -50,5 +54,18 @@ std::vector<index_t> locality_cell_order(const MeshData& data);
 
 /// `data` with its cells and nodes renumbered as the file comment says.
 MeshData reorder_for_locality(const MeshData& data);
+
+/// The counts of a mesh file reorder_mesh_file wrote.
+struct ReorderedFile {
+  std::int64_t n_cells = 0, n_nodes = 0;
+};
+
+/// Collective over `comm` (`camber mesh-reorder`): rank 0 reads `in`
+/// (.su2, .msh or .cgns) and writes it to `out`, an SU2 file, with its
+/// cells and nodes renumbered by reorder_for_locality. Bad input (an
+/// unreadable or malformed file, an output not named .su2) is one
+/// bad_input error on every rank, naming the file. The counts are
+/// returned on every rank.
+ReorderedFile reorder_mesh_file(const std::string& in, const std::string& out, MPI_Comm comm);
 
 }  // namespace camber::mesh

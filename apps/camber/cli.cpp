@@ -14,7 +14,6 @@
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/mesh/quality.hpp>
 #include <camber/mesh/reorder.hpp>
-#include <camber/mesh/su2_writer.hpp>
 #include <camber/deck/deck.hpp>
 #include <camber/core/error.hpp>
 #include <camber/core/log.hpp>
@@ -114,20 +113,12 @@ int command_mesh_info(const std::string& path, const Runtime& runtime) {
   return q.n_nonpositive_volumes == 0 ? 0 : 1;
 }
 
-// Reads a mesh (rank 0; a bad file is exit 2 on every rank) and writes it
-// to an .su2 file with its cells and nodes in locality order
-// (mesh/reorder.hpp).
+// mesh::reorder_mesh_file (rank 0 reads and writes; bad input is exit 2 on
+// every rank).
 int command_mesh_reorder(const std::string& in, const std::string& out, const Runtime& runtime) {
-  CAMBER_INPUT_REQUIRE(out.size() > 4 && out.compare(out.size() - 4, 4, ".su2") == 0,
-                       "camber mesh-reorder: the output '" << out
-                                                           << "' must be an SU2 file (.su2)");
-  collective_guard(runtime.comm(), [&] {
-    if (runtime.rank() != 0) return;
-    const mesh::Mesh m = mesh::Mesh::from_cells(mesh::reorder_for_locality(mesh::read_mesh_data(in)));
-    mesh::write_su2(m, out);
-    logging::info(out + ": " + std::to_string(m.n_cells()) + " cells and " +
-                  std::to_string(m.n_nodes()) + " nodes of '" + in + "' in locality order");
-  });
+  const mesh::ReorderedFile f = mesh::reorder_mesh_file(in, out, runtime.comm());
+  logging::info(out + ": " + std::to_string(f.n_cells) + " cells and " +
+                std::to_string(f.n_nodes) + " nodes of '" + in + "' in locality order");
   return 0;
 }
 

@@ -14,7 +14,10 @@
 #include <vector>
 
 #include <camber/mesh/mesh.hpp>
+#include <camber/mesh/read_mesh.hpp>
 #include <camber/mesh/reorder.hpp>
+#include <camber/mesh/su2_writer.hpp>
+#include "mesh_test_utils.hpp"
 #include "shuffled_box.hpp"
 
 namespace {
@@ -104,6 +107,29 @@ TEST(MeshReorder, FaceNeighboursNumberedClose) {
   const double after = mean_face_distance(camber::mesh::reorder_for_locality(in));
   EXPECT_NEAR(before, 1.0 / 3.0, 0.03);
   EXPECT_LT(after, 0.05);
+}
+
+// reorder_mesh_file (what `camber mesh-reorder` calls): the file it
+// writes holds the reordered mesh of the file it read, and an output not
+// named .su2 or a missing input is bad input naming the file.
+TEST(MeshReorder, FileRoundTripAndBadInput) {
+  const MeshData in = shuffled_box(4, 6);
+  const std::string src = ::testing::TempDir() + "camber_mesh_reorder_in.su2";
+  const std::string dst = ::testing::TempDir() + "camber_mesh_reorder_out.su2";
+  camber::mesh::write_su2(Mesh::from_cells(in), src);
+  const camber::mesh::ReorderedFile f = camber::mesh::reorder_mesh_file(src, dst, MPI_COMM_WORLD);
+  EXPECT_EQ(f.n_cells, in.n_cells());
+  EXPECT_EQ(f.n_nodes, in.n_nodes());
+  const MeshData back = camber::mesh::read_mesh_data(dst);
+  const MeshData expect = camber::mesh::reorder_for_locality(camber::mesh::read_mesh_data(src));
+  EXPECT_EQ(back.cell_nodes, expect.cell_nodes);
+  EXPECT_EQ(back.coords, expect.coords);
+  EXPECT_TRUE(camber_test_mesh::throws_bad_input(
+      [&] { camber::mesh::reorder_mesh_file(src, dst + ".vtk", MPI_COMM_WORLD); },
+      {"the output '" + dst + ".vtk' must be an SU2 file"}));
+  EXPECT_TRUE(camber_test_mesh::throws_bad_input(
+      [&] { camber::mesh::reorder_mesh_file(src + ".missing", dst, MPI_COMM_WORLD); },
+      {src + ".missing"}));
 }
 
 }  // namespace
