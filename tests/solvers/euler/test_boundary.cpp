@@ -33,7 +33,7 @@ TEST(EulerBoundary, FarFieldStateFromRiemannInvariants) {
   Rng rng(11);
   Worst same{"interior = free stream: U_b vs U_inf (scaled)", 1e-14};
   Worst invariants{"subsonic: R+, R-, s, u_t vs their sources (relative)", 1e-13};
-  int inflow = 0, outflow = 0;
+  int inflow = 0, outflow = 0, blended = 0;
   for (int s = 0; s < 2000; ++s) {
     double n[2];
     random_normal(rng, n);
@@ -56,17 +56,68 @@ TEST(EulerBoundary, FarFieldStateFromRiemannInvariants) {
     const double r_plus = sp.ql + 2.0 * sp.cl / g1, r_minus = sp.qr - 2.0 * sp.cr / g1;
     invariants.add(std::abs(qb + 2.0 * cb / g1 - r_plus) / r_plus);
     invariants.add(std::abs(qb - 2.0 * cb / g1 - r_minus) / std::abs(r_minus));
-    const State& upstream = qb > 0.0 ? in : far;
-    (qb > 0.0 ? outflow : inflow) += 1;
     auto entropy = [](const State& u) { return pressure_of(u) / std::pow(u[0], gam); };
     auto tangent = [&](const State& u) { return (-u[1] * n_hat[1] + u[2] * n_hat[0]) / u[0]; };
-    invariants.add(std::abs(entropy(ub) - entropy(upstream)) / entropy(upstream));
-    invariants.add(std::abs(tangent(ub) - tangent(upstream)) / (std::abs(qb) + cb));
+    // Upstream side's share: 1 (interior) for q_b >= w c_b, 0 (free
+    // stream) for q_b <= -w c_b, the cubic 1/2 + x (3 - x^2) / 4 of
+    // x = q_b / (w c_b) in between.
+    const double x = qb / (eu::far_field_blend_width * cb);
+    const double w = x >= 1.0 ? 1.0 : x <= -1.0 ? 0.0 : 0.5 + 0.25 * x * (3.0 - x * x);
+    (x >= 1.0 ? outflow : x <= -1.0 ? inflow : blended) += 1;
+    const double s_b = w * entropy(in) + (1.0 - w) * entropy(far);
+    const double t_b = w * tangent(in) + (1.0 - w) * tangent(far);
+    invariants.add(std::abs(entropy(ub) - s_b) / s_b);
+    invariants.add(std::abs(tangent(ub) - t_b) / (std::abs(qb) + cb));
   }
   same.check();
   invariants.check();
   EXPECT_GT(inflow, 100);
   EXPECT_GT(outflow, 100);
+  EXPECT_GT(blended, 10);
+}
+
+// The boundary state is continuous, and its derivative too, across the
+// change from inflow to outflow (q_b = 0, and the blend's ends at q_b =
+// +-w c_b): walking the interior's normal velocity through them in steps of
+// h, consecutive states differ by O(h) and consecutive difference quotients
+// by O(h) (a switch would jump by the two sides' difference in entropy and
+// tangential velocity, here 5-10% of the state).
+TEST(EulerBoundary, FarFieldStateIsSmoothAcrossTheInflowOutflowChange) {
+  Rng rng(14);
+  const double n[2] = {0.6, 0.8}, t_hat[2] = {-0.8, 0.6};
+  Worst step{"|U_b(k+1) - U_b(k)| / h (scaled)", 10.0};
+  Worst curvature{"|dU_b(k+1) - dU_b(k)| / h (scaled)", 100.0};
+  for (int sample = 0; sample < 20; ++sample) {
+    const double rho = rng.uniform(0.8, 1.2), p = rng.uniform(0.8, 1.2) / gam;
+    const double c = std::sqrt(gam * p / rho), t = rng.uniform(-0.8, 0.8) * c;
+    const State far = conserved(1.0, 0.5 * t_hat[0], 0.5 * t_hat[1], 1.0 / gam);
+    const double h = 1e-4 * c;
+    State previous{}, previous_slope{};
+    for (int k = 0; k <= 4000; ++k) {
+      // Interior normal velocity from -0.2 c to 0.2 c, so that q_b runs
+      // through -w c_b .. w c_b.
+      const double q = -0.2 * c + k * h;
+      const State in = conserved(rho * 1.05, q * n[0] + t * t_hat[0], q * n[1] + t * t_hat[1],
+                                 p * 0.95);
+      const State ub = eu::far_field_state(air, in, far, n);
+      const State scale = state_scale(ub);
+      if (k > 0) {
+        State slope;
+        for (int i = 0; i < 4; ++i) slope[i] = (ub[i] - previous[i]) / h;
+        double jump = 0.0, bend = 0.0;
+        for (int i = 0; i < 4; ++i) {
+          jump = std::max(jump, std::abs(slope[i]) / scale[i]);
+          if (k > 1) bend = std::max(bend, std::abs(slope[i] - previous_slope[i]) / h / scale[i]);
+        }
+        step.add(jump);
+        if (k > 1) curvature.add(bend);
+        previous_slope = slope;
+      }
+      previous = ub;
+    }
+  }
+  step.check();
+  curvature.check();
 }
 
 // Supersonic normal flow: every characteristic comes from upstream, so the
