@@ -111,6 +111,10 @@ const Keys<SteadyOptions>& steady_option_keys() {
           .real("cfl_start", &SteadyOptions::cfl_start, Range::positive(),
                 "CFL number of the first step.")
           .real("cfl_max", &SteadyOptions::cfl_max, Range::positive(), "Largest CFL number.")
+          .real("cfl_plateau_growth", &SteadyOptions::cfl_plateau_growth,
+                Range(1.0, 10.0),
+                "The factor the CFL number grows by after a full step that raised the residual "
+                "by less than a factor 2 (1: held there).")
           .real("linear_rel_tolerance", &SteadyOptions::linear_rel_tolerance,
                 Range::positive().and_less_than(1.0), "Relative tolerance of each linear solve.")
           .integer("linear_max_iterations", &SteadyOptions::linear_max_iterations,

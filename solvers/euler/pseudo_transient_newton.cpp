@@ -304,8 +304,9 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
       break;
     }
     // The CFL number grows by the factor the residual fell (switched
-    // evolution relaxation), at most cfl_growth per step, held when the
-    // residual rose and cut when it more than doubled.
+    // evolution relaxation), at most cfl_growth per step; when it rose by
+    // less than a factor 2 after a full step it grows by cfl_plateau_growth
+    // (1: held), and it is cut when it more than doubled.
     if (it > 1) {
       const double ratio = previous_all / std::max(norms.all, 1e-300);
       if (second_order && last_alpha < 1.0)
@@ -318,6 +319,8 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
                         std::max(1.2, ratio));
       else if (ratio < 0.5)
         cfl *= options.cfl_cut;
+      else if (last_alpha >= 1.0)
+        cfl *= options.cfl_plateau_growth;
       cfl = std::min(cfl_max, std::max(cfl, options.cfl_start * 1e-2));
     }
     previous_all = norms.all;

@@ -13,8 +13,8 @@
 /// matrix. As
 /// the residual falls the CFL number grows by the same factor (switched
 /// evolution relaxation, at most cfl_growth per step; a step that raised the
-/// residual holds it, and one that more than doubled it multiplies it by
-/// cfl_cut), so the iteration turns into
+/// residual multiplies it by cfl_plateau_growth (1: holds it), and one that
+/// more than doubled it by cfl_cut), so the iteration turns into
 /// Newton's method and converges quadratically. alpha < 1 only where the full
 /// step would make a density or pressure negative (halved until it does
 /// not); a step that needs alpha below 1/64 is rejected, the CFL number cut
@@ -121,6 +121,12 @@ struct SteadyOptions {
   double cfl_max = 1e10;
   double cfl_growth = 10.0;  // largest factor per step (when the residual falls)
   double cfl_cut = 0.5;      // factor when the residual more than doubled
+  // The factor after a full step (and, at second order, a converged linear
+  // solve) that raised the residual by less than a factor 2: 1 holds the
+  // CFL number. Above 1 the pseudo-time step keeps growing through a slow
+  // transient whose residual drifts up (measured: docs/performance.md, "A
+  // CFL number that grows through a plateau").
+  double cfl_plateau_growth = 1.0;
   double linear_rel_tolerance = 1e-3;
   int linear_max_iterations = 200;
   // Second order only (Discretization::spatial().order == 2). false: the

@@ -66,6 +66,7 @@ int main() {
   real("solver.rel_tolerance", steady.rel_tolerance);
   real("solver.cfl_start", steady.cfl_start);
   real("solver.cfl_max", steady.cfl_max);
+  real("solver.cfl_plateau_growth", steady.cfl_plateau_growth);
   real("solver.linear_rel_tolerance", steady.linear_rel_tolerance);
   integer("solver.linear_max_iterations", steady.linear_max_iterations);
   choice("solver.newton_operator", eu::newton_operator_names, steady.newton_operator);
