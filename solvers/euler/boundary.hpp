@@ -27,7 +27,7 @@
 /// flip between the two from one Newton step to the next stall the
 /// residual. On the M6's 17k-cell curvature-sized grid at M 0.5 the
 /// second-order solve took 65 Newton steps to 1e-8 with the switch and
-/// 52 with the blend (docs/performance.md, "The far field's switch").
+/// 52 with the blend (docs/performance.md, "The far field's switch, the tip cap and p3").
 ///
 ///   namespace eu = camber::solvers::euler;
 ///   const eu::IdealGas air{1.4};
@@ -101,7 +101,8 @@ KOKKOS_INLINE_FUNCTION Conserved<common_scalar_t<common_scalar_t<T, TF>, TN>, Di
   const R w = x >= 1.0 ? R(1.0) : x <= -1.0 ? R(0.0) : R(0.5 + 0.25 * x * (3.0 - x * x));
   const R s = w * entropy_measure(gas, wi) + (1.0 - w) * entropy_measure(gas, wf);
   for (int d = 0; d < Dim; ++d)
-    wb.vel[d] = w * (wi.vel[d] + (qb - qi) * n_hat[d]) + (1.0 - w) * (wf.vel[d] + (qb - qf) * n_hat[d]);
+    wb.vel[d] = w * (wi.vel[d] + (qb - qi) * n_hat[d]) +
+                (1.0 - w) * (wf.vel[d] + (qb - qf) * n_hat[d]);
   wb.rho = ad::pow(R(cb * cb / (gas.gamma * s)), 1.0 / g1);
   wb.p = wb.rho * cb * cb / gas.gamma;
   return to_conserved(gas, wb);

@@ -124,8 +124,8 @@ struct SteadyOptions {
   // The factor after a full step (and, at second order, a converged linear
   // solve) that raised the residual by less than a factor 2: 1 holds the
   // CFL number. Above 1 the pseudo-time step keeps growing through a slow
-  // transient whose residual drifts up (measured: docs/performance.md, "A
-  // CFL number that grows through a plateau").
+  // transient whose residual drifts up (measured on the M6's p3 grid:
+  // docs/performance.md, "The far field's switch, the tip cap and p3").
   double cfl_plateau_growth = 1.0;
   double linear_rel_tolerance = 1e-3;
   int linear_max_iterations = 200;

@@ -289,7 +289,8 @@ TEST(EulerDerivatives, JacobiansMatchFiniteDifferences) {
     for (int i = 0; i < 4; ++i) in[i] *= 1.0 + rng.uniform(-0.05, 0.05);
     const Speeds fs = wave_speeds(in, ur, n);
     if (std::abs(std::abs(fs.ql) - fs.cl) > 1e-3 * fs.cl)
-      w_far.add(jacobian_error(far_field, in, ur, n, state_scale(eu::far_field_state(air, in, ur, n))));
+      w_far.add(
+          jacobian_error(far_field, in, ur, n, state_scale(eu::far_field_state(air, in, ur, n))));
   }
   std::printf("  %d of %d samples have an active entropy fix\n", transonic, w_roe.n);
   EXPECT_GT(transonic, 10) << "too few samples exercise the entropy fix";
