@@ -157,7 +157,10 @@
 #include <camber/nn/serve/served_models.hpp>
 #endif
 #if CAMBER_WITH_PETSC
+// solvers/heat is built with PETSc and SUNDIALS both (solvers/CMakeLists.txt).
+#if CAMBER_WITH_SUNDIALS
 #include <camber/solvers/heat/heat_conduction.hpp>
+#endif
 #if CAMBER_WITH_SUNDIALS && CAMBER_WITH_IO
 #include <camber/solvers/heat/heat_output.hpp>
 #endif
