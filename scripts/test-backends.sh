@@ -18,8 +18,9 @@
 #   threads never outnumber the cores. A probe checks that Kokkos' default
 #   execution space is OpenMP.
 # cuda: builds Kokkos for CUDA (sm_90) and compiles and links the same
-#   modules with nvcc_wrapper in build-cuda/ (no GPU here: their tests are
-#   built and run by scripts/gpu-check on a GPU machine).
+#   modules, the flagship's included, with nvcc_wrapper in build-cuda/ (no
+#   GPU here: the Kokkos-only modules' tests are built and run by
+#   scripts/gpu-check on a GPU machine, which has no PETSc).
 #
 # Environment: CAMBER_CACHE (Kokkos builds, default ~/.cache/camber),
 # CAMBER_JOBS (default 2), CUDA_HOME (default /usr/local/cuda),
@@ -36,10 +37,9 @@ export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}
 legs=("$@")
 [[ ${#legs[@]} -gt 0 ]] || legs=(openmp cuda)
 
-# The modules that must run on every Kokkos backend: Kokkos and MPI, and on
-# the OpenMP leg PETSc's flagship as well (the CUDA leg compiles without
-# PETSc for now).
-module_opts=(-DCAMBER_ENABLE_APPS=OFF
+# The modules that must run on every Kokkos backend: Kokkos, MPI and PETSc's
+# flagship (the Euler solver, its adjoint and shape derivative).
+module_opts=(-DCAMBER_ENABLE_APPS=OFF -DCAMBER_ENABLE_PETSC=ON
              -DCAMBER_ENABLE_IO=OFF -DCAMBER_ENABLE_DECK=OFF -DCAMBER_ENABLE_ONNX=OFF -DCAMBER_ENABLE_SERVE=OFF -DCAMBER_ENABLE_SUNDIALS=OFF
              -DBUILD_SHARED_LIBS=OFF -DCMAKE_BUILD_TYPE=Release)
 # Left out of the OpenMP leg's ctest run (see the header).
@@ -53,7 +53,7 @@ leg_openmp() {
   local prefix=$cache/kokkos/openmp build=$root/build-openmp
   bash "$root/scripts/build-kokkos.sh" openmp "$prefix"
   mkdir -p "$build"
-  cmake -S "$root" -B "$build" -DKokkos_ROOT="$prefix" "${module_opts[@]}" -DCAMBER_ENABLE_PETSC=ON \
+  cmake -S "$root" -B "$build" -DKokkos_ROOT="$prefix" "${module_opts[@]}" \
         -DCAMBER_TEST_THREADS="$threads" -DCAMBER_USE_CCACHE=ON > "$build/configure.log" 2>&1 \
     || { cat "$build/configure.log"; return 1; }
   grep 'Camber: Kokkos' "$build/configure.log"
@@ -116,7 +116,7 @@ leg_cuda() {
   export PATH=$cuda_home/bin:$PATH
   bash "$root/scripts/build-kokkos.sh" cuda "$prefix"
   mkdir -p "$build"
-  cmake -S "$root" -B "$build" -DKokkos_ROOT="$prefix" "${module_opts[@]}" -DCAMBER_ENABLE_PETSC=OFF \
+  cmake -S "$root" -B "$build" -DKokkos_ROOT="$prefix" "${module_opts[@]}" \
         -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
         -DCAMBER_ENABLE_NCCL=ON -DCAMBER_USE_CCACHE=ON > "$build/configure.log" 2>&1 \
     || { cat "$build/configure.log"; return 1; }

@@ -97,7 +97,8 @@ KOKKOS_INLINE_FUNCTION Conserved<common_scalar_t<common_scalar_t<T, TF>, TN>, Di
   Primitive<R, Dim> wb;
   // Outflow takes entropy and tangential velocity from the interior, inflow
   // from the free stream, blended by a C1 cubic across q_b = 0.
-  const R x = qb / (far_field_blend_width * cb);
+  const double width = far_field_blend_width;  // a value, not the variable: device code
+  const R x = qb / (width * cb);
   const R w = x >= 1.0 ? R(1.0) : x <= -1.0 ? R(0.0) : R(0.5 + 0.25 * x * (3.0 - x * x));
   const R s = w * entropy_measure(gas, wi) + (1.0 - w) * entropy_measure(gas, wf);
   for (int d = 0; d < Dim; ++d)

@@ -241,6 +241,12 @@ class Discretization {
   using BlockVisitor =
       std::function<void(index_t row, index_t n, const index_t* cols, const double* blocks)>;
 
+ public:
+  // Kernel hosts: the member functions from here to the data members hold
+  // Kokkos lambdas, which CUDA's extended lambdas refuse inside private or
+  // protected member functions. They are internals all the same, reached
+  // through the public members above and detail::DiscretizationKernels.
+  /// @cond CAMBER_INTERNAL
   // Face fluxes of the first-order scheme (U: conserved, ghost rows
   // current), with face normals in G (double, or Dual for node-coordinate
   // derivatives).
@@ -299,7 +305,9 @@ class Discretization {
   // them at second order (empty at first).
   template <int Dim>
   Forces wall_forces(const Field<double>& u, const Field<double>& W, const Field<double>& L) const;
+  /// @endcond
 
+ private:
   mesh::DistributedMesh* dm_;
   FlowConditions flow_;
   IdealGas gas_;

@@ -93,11 +93,14 @@ index_t build_stencil(const mesh::GeometryFields<Gs>& geometry, index_t n_owned,
           }
         }
         // h = V^(1 / Dim).
+        // (|V| read before the branch: CUDA's extended lambdas cannot first
+        // capture a variable inside `if constexpr`.)
+        const Gs v = ad::fabs(volume(c));
         Gs h;
         if constexpr (Dim == 2)
-          h = ad::sqrt(ad::fabs(volume(c)));
+          h = ad::sqrt(v);
         else
-          h = ad::cbrt(ad::fabs(volume(c)));
+          h = ad::cbrt(v);
         const Gs kh = k * h;
         eps2(c) = kh * kh * kh;
       },
