@@ -126,12 +126,6 @@
 #include <camber/nn/registry/registry.hpp>
 #endif
 #if CAMBER_WITH_SUNDIALS
-#include <camber/solvers/heat/conductivity_inverse.hpp>
-#include <camber/solvers/heat/transient_heat.hpp>
-#include <camber/solvers/heat/twin_experiment.hpp>
-#if CAMBER_WITH_DECK
-#include <camber/solvers/heat/deck_keys.hpp>
-#endif
 #include <camber/solvers/ode/arkode.hpp>
 #include <camber/solvers/ode/cvodes.hpp>
 #if CAMBER_WITH_DECK
@@ -156,14 +150,20 @@
 #include <camber/nn/serve/reloader.hpp>
 #include <camber/nn/serve/served_models.hpp>
 #endif
-#if CAMBER_WITH_PETSC
 // solvers/heat is built with PETSc and SUNDIALS both (solvers/CMakeLists.txt).
-#if CAMBER_WITH_SUNDIALS
+#if CAMBER_WITH_PETSC && CAMBER_WITH_SUNDIALS
+#include <camber/solvers/heat/conductivity_inverse.hpp>
 #include <camber/solvers/heat/heat_conduction.hpp>
+#include <camber/solvers/heat/transient_heat.hpp>
+#include <camber/solvers/heat/twin_experiment.hpp>
+#if CAMBER_WITH_DECK
+#include <camber/solvers/heat/deck_keys.hpp>
 #endif
-#if CAMBER_WITH_SUNDIALS && CAMBER_WITH_IO
+#if CAMBER_WITH_IO
 #include <camber/solvers/heat/heat_output.hpp>
 #endif
+#endif
+#if CAMBER_WITH_PETSC
 #include <camber/solvers/petsc/linear_solver.hpp>
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>
