@@ -100,6 +100,7 @@ namespace camber::solvers::euler {
 
 namespace detail {
 class DiscretizationKernels;
+struct StencilTarget;
 }
 
 // The steady Euler residual on a distributed mesh and what is evaluated
@@ -237,7 +238,8 @@ class Discretization {
   Tensor force_block_columns(const Tensor& U, const Kokkos::View<const int*>& seeded) const;
   void shape_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded_nodes, Tensor& DR,
                            Tensor& DF) const;
-  // visit(row, n, cols, blocks) of the stencil assembly.
+  // visit(row, n, cols, blocks) of the stencil assembly's rows of ghost
+  // cells.
   using BlockVisitor =
       std::function<void(index_t row, index_t n, const index_t* cols, const double* blocks)>;
 
@@ -300,7 +302,8 @@ class Discretization {
                               Tensor& DR, Tensor& DF) const;
   // The stencil assembly in Dim dimensions (stencil_jacobian.cpp).
   template <int Dim>
-  void stencil_blocks(Tensor& U, const BlockVisitor& visit) const;
+  void stencil_blocks(Tensor& U, const detail::StencilTarget& target,
+                      const BlockVisitor& ghost_rows) const;
   // forces() in Dim dimensions, with W and L as limited_gradients gives
   // them at second order (empty at first).
   template <int Dim>

@@ -16,6 +16,29 @@ namespace {
 
 constexpr int max_nv = 5;  // the most conserved variables per cell (3-D)
 
+// A host array of PETSc's as a View the default execution space reaches
+// (the array itself on a host backend, a device copy otherwise).
+struct DeviceArray {
+  Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host;
+  Kokkos::View<double*> device;
+  DeviceArray(double* data, size_t n) : host(data, n) {
+    device = Kokkos::create_mirror_view_and_copy(Kokkos::DefaultExecutionSpace::memory_space{}, host);
+  }
+  void copy_back() const { Kokkos::deep_copy(host, device); }
+};
+
+// The diagonal and off-diagonal parts of A (A itself and none on one
+// process).
+std::pair<Mat, Mat> local_parts(Mat A, const PetscInt** garray) {
+  PetscBool mpi = PETSC_FALSE;
+  CAMBER_CHECK_PETSC(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(A), MATMPIBAIJ, &mpi));
+  *garray = nullptr;
+  if (!mpi) return {A, nullptr};
+  Mat ad = nullptr, ao = nullptr;
+  CAMBER_CHECK_PETSC(MatMPIBAIJGetSeqBAIJ(A, &ad, &ao, garray));
+  return {ad, ao};
+}
+
 }  // namespace
 
 std::shared_ptr<const ExactJacobian::Pattern> ExactJacobian::pattern(const Discretization& disc) {
@@ -77,6 +100,64 @@ ExactJacobian::ExactJacobian(const Discretization& disc, std::shared_ptr<const P
   CAMBER_CHECK_PETSC(MatXAIJSetPreallocation(matrix_.get(), nv, p.d_nnz.data(), p.o_nnz.data(),
                                              nullptr, nullptr));
   CAMBER_CHECK_PETSC(MatSetOption(matrix_.get(), MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+
+  // The structure, once (every block of the pattern, zero), so that
+  // assemble() adds into PETSc's value arrays in place.
+  Mat A = matrix_.get();
+  const PetscScalar zero[max_nv * max_nv] = {};
+  for (const auto& colour : p.entries)
+    for (const auto& [c, col] : colour) {
+      const PetscInt row = p.block[static_cast<size_t>(c)];
+      CAMBER_CHECK_PETSC(MatSetValuesBlocked(A, 1, &row, 1, &col, zero, INSERT_VALUES));
+    }
+  CAMBER_CHECK_PETSC(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  CAMBER_CHECK_PETSC(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+
+  auto t = std::make_shared<detail::StencilTarget>();
+  PetscInt first = 0;
+  CAMBER_CHECK_PETSC(MatGetOwnershipRange(A, &first, nullptr));
+  first /= nv;
+  const PetscInt* garray = nullptr;
+  const auto [ad, ao] = local_parts(A, &garray);
+  PetscInt n_garray = 0;
+  for (int part = 0; part < 2; ++part) {
+    Mat m = part == 0 ? ad : ao;
+    const PetscInt *ia = nullptr, *ja = nullptr;
+    PetscInt n = 0;
+    PetscBool done = PETSC_FALSE;
+    std::vector<index_t> offset(static_cast<size_t>(n_owned_) + 1, 0), columns;
+    if (m) {
+      CAMBER_CHECK_PETSC(MatGetRowIJ(m, 0, PETSC_FALSE, PETSC_TRUE, &n, &ia, &ja, &done));
+      CAMBER_REQUIRE(done && n == n_owned_, "ExactJacobian: PETSc gave no block rows of part "
+                                                 << part << " (" << n << " of " << n_owned_ << ")");
+      offset.assign(ia, ia + n + 1);
+      columns.assign(ja, ja + ia[n]);
+      CAMBER_CHECK_PETSC(MatRestoreRowIJ(m, 0, PETSC_FALSE, PETSC_TRUE, &n, &ia, &ja, &done));
+    }
+    if (part == 1 && m) {
+      PetscInt rows = 0, cols = 0;
+      CAMBER_CHECK_PETSC(MatGetLocalSize(m, &rows, &cols));
+      n_garray = cols / nv;
+    }
+    t->offset[part] = detail::to_device(offset, "euler::jacobian_offset");
+    t->columns[part] = detail::to_device(columns, "euler::jacobian_columns");
+  }
+  std::vector<index_t> row(static_cast<size_t>(n_owned_)), column(static_cast<size_t>(n_local_));
+  for (index_t c = 0; c < n_owned_; ++c) row[static_cast<size_t>(c)] = p.block[static_cast<size_t>(c)] - first;
+  for (index_t c = 0; c < n_local_; ++c) {
+    const PetscInt b = p.block[static_cast<size_t>(c)];
+    if (b >= first && b < first + n_owned_) {
+      column[static_cast<size_t>(c)] = b - first;
+      continue;
+    }
+    const PetscInt* k = garray ? std::lower_bound(garray, garray + n_garray, b) : nullptr;
+    // A column no owned row holds: looked up, it is found missing.
+    column[static_cast<size_t>(c)] =
+        -1 - (k && k != garray + n_garray && *k == b ? k - garray : n_garray);
+  }
+  t->row = detail::to_device(row, "euler::jacobian_row");
+  t->column = detail::to_device(column, "euler::jacobian_column");
+  target_ = std::move(t);
 }
 
 void ExactJacobian::check_assembly(const Discretization& disc, const std::vector<double>* shift,
@@ -98,34 +179,43 @@ void ExactJacobian::assemble(const Discretization& disc, Tensor& U,
   const int nv = nv_;
   Mat A = matrix_.get();
   CAMBER_CHECK_PETSC(MatZeroEntries(A));
-  // Rows of ghost cells go to their owners (PETSc's stash): every term is
-  // added, none inserted.
+  // The owned rows' blocks are added in PETSc's arrays by the kernel; the
+  // rows of ghost cells go to their owners (PETSc's stash, ADD_VALUES).
+  const PetscInt* garray = nullptr;
+  const auto [ad, ao] = local_parts(A, &garray);
+  detail::StencilTarget t = *target_;
+  PetscScalar* values[2] = {nullptr, nullptr};
+  std::vector<DeviceArray> arrays;
+  for (int part = 0; part < 2; ++part) {
+    Mat m = part == 0 ? ad : ao;
+    if (!m) continue;
+    CAMBER_CHECK_PETSC(MatSeqBAIJGetArray(m, &values[part]));
+    arrays.emplace_back(values[part], t.columns[part].extent(0) * static_cast<size_t>(nv * nv));
+    t.value[part] = arrays.back().device;
+  }
+  if (shift) t.shift = detail::to_device(*shift, "euler::jacobian_shift");
   std::vector<PetscInt> cols;
-  std::vector<PetscScalar> values;
-  detail::DiscretizationKernels::jacobian_by_stencil(disc, U, [&](index_t row, index_t n,
-                                                                   const index_t* local_cols,
-                                                                   const double* blocks) {
+  std::vector<PetscScalar> row_values;
+  detail::DiscretizationKernels::jacobian_by_stencil(disc, U, t, [&](index_t row, index_t n,
+                                                                      const index_t* local_cols,
+                                                                      const double* blocks) {
     cols.resize(static_cast<size_t>(n));
     for (index_t i = 0; i < n; ++i)
       cols[static_cast<size_t>(i)] = pattern_->block[static_cast<size_t>(local_cols[i])];
     const PetscInt r = pattern_->block[static_cast<size_t>(row)];
     // MatSetValuesBlocked takes the blocks of one row as a row-major
     // (nv x nv n) array: block i's row a is entries a nv n + nv i ...
-    values.resize(static_cast<size_t>(n * nv * nv));
+    row_values.resize(static_cast<size_t>(n * nv * nv));
     for (index_t i = 0; i < n; ++i)
       for (int a = 0; a < nv; ++a)
         for (int e = 0; e < nv; ++e)
-          values[static_cast<size_t>(a * nv * n + nv * i + e)] = blocks[(i * nv + a) * nv + e];
+          row_values[static_cast<size_t>(a * nv * n + nv * i + e)] = blocks[(i * nv + a) * nv + e];
     CAMBER_CHECK_PETSC(MatSetValuesBlocked(A, 1, &r, static_cast<PetscInt>(n), cols.data(),
-                                           values.data(), ADD_VALUES));
+                                           row_values.data(), ADD_VALUES));
   });
-  if (shift)
-    for (index_t c = 0; c < n_owned_; ++c) {
-      const PetscInt r = pattern_->block[static_cast<size_t>(c)];
-      PetscScalar b[max_nv * max_nv] = {};
-      for (int i = 0; i < nv; ++i) b[i * nv + i] = (*shift)[static_cast<size_t>(c)];
-      CAMBER_CHECK_PETSC(MatSetValuesBlocked(A, 1, &r, 1, &r, b, ADD_VALUES));
-    }
+  for (const DeviceArray& array : arrays) array.copy_back();
+  for (int part = 0; part < 2; ++part)
+    if (values[part]) CAMBER_CHECK_PETSC(MatSeqBAIJRestoreArray(part == 0 ? ad : ao, &values[part]));
   CAMBER_CHECK_PETSC(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   CAMBER_CHECK_PETSC(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
 }

@@ -154,6 +154,9 @@ class ExactJacobian {
   std::shared_ptr<const Pattern> pattern_;
   Kokkos::View<int*> color_;  // colour of every local cell
   petsc::MatHandle matrix_;
+  // Where assemble() adds each block in the matrix's arrays (its values
+  // are set at each assembly).
+  std::shared_ptr<detail::StencilTarget> target_;
 };
 
 }  // namespace camber::solvers::euler

@@ -24,6 +24,13 @@
 // Dual<double, 4> residual per colour for the colouring (SU2's QuickStart
 // mesh with node-neighbour stencils, 47 colours: 102 ms against 944 ms,
 // docs/performance.md).
+//
+// Assembly: in chunks of consecutive owned cells (the buffer of their face
+// blocks bounded at 8 MiB), one kernel computes each cell's face blocks and
+// a second adds them into the owned rows they reach, one thread per row, in
+// place in the target's block rows (PETSc's value arrays, from
+// ExactJacobian): no atomics, and each entry summed in the same order on
+// any number of threads. Ghost rows go to the host visitor.
 #include <algorithm>
 #include <vector>
 
@@ -113,19 +120,26 @@ constexpr index_t chunk_doubles = index_t{1} << 20;
 }  // namespace
 
 void detail::DiscretizationKernels::jacobian_by_stencil(const Discretization& disc, Tensor& U,
-                                                        const BlockVisitor& visit) {
+                                                        const StencilTarget& target,
+                                                        const BlockVisitor& ghost_rows) {
   CAMBER_REQUIRE(U.shape() == (Shape{disc.n_local(), disc.n_vars()}),
                  "euler jacobian_by_stencil: U has shape "
                      << shape_string(U.shape()) << ", expected "
                      << shape_string({disc.n_local(), disc.n_vars()}));
+  CAMBER_REQUIRE(static_cast<index_t>(target.row.extent(0)) == disc.n_owned() &&
+                     static_cast<index_t>(target.column.extent(0)) == disc.n_local(),
+                 "euler jacobian_by_stencil: the target has " << target.row.extent(0)
+                     << " rows and " << target.column.extent(0) << " columns, expected "
+                     << disc.n_owned() << " and " << disc.n_local());
   if (disc.dim() == 3)
-    disc.stencil_blocks<3>(U, visit);
+    disc.stencil_blocks<3>(U, target, ghost_rows);
   else
-    disc.stencil_blocks<2>(U, visit);
+    disc.stencil_blocks<2>(U, target, ghost_rows);
 }
 
 template <int Dim>
-void Discretization::stencil_blocks(Tensor& U, const BlockVisitor& visit) const {
+void Discretization::stencil_blocks(Tensor& U, const detail::StencilTarget& target,
+                                    const BlockVisitor& ghost_rows) const {
   using D8 = ad::Dual<double, 8>;
   constexpr int nv = Dim + 2, bs = nv * nv;  // variables, doubles per block
   dm_->halo().forward(U);
@@ -178,7 +192,8 @@ void Discretization::stencil_blocks(Tensor& U, const BlockVisitor& visit) const 
 
   const auto h_face_offset = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), face_offset);
   const auto h_faces = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), faces);
-  const auto h_sign = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cell_face_sign_);
+  const auto sign = cell_face_sign_;
+  const auto h_sign = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sign);
   const auto h_left = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), left);
   const auto h_right = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), right);
   const auto h_nb_offset = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), nb_offset);
@@ -187,7 +202,16 @@ void Discretization::stencil_blocks(Tensor& U, const BlockVisitor& visit) const 
     return reconstruct ? 1 + h_nb_offset(c + 1) - h_nb_offset(c) : index_t{1};
   };
 
-  std::vector<index_t> cols;
+  // Target: where each (row, column) block lies in its part.
+  const auto t_row = target.row, t_column = target.column;
+  const auto off0 = target.offset[0], off1 = target.offset[1];
+  const auto col0 = target.columns[0], col1 = target.columns[1];
+  const auto val0 = target.value[0], val1 = target.value[1];
+  const auto t_shift = target.shift;
+  const bool shifted = t_shift.extent(0) > 0;
+  Kokkos::View<index_t> missing("euler::stencil_missing");
+
+  std::vector<index_t> cols, rows, seen(static_cast<size_t>(n_owned), -1);
   std::vector<double> sum;
   // One buffer for all chunks (every entry is written before it is read).
   const index_t chunk_blocks = chunk_doubles / bs;
@@ -198,19 +222,33 @@ void Discretization::stencil_blocks(Tensor& U, const BlockVisitor& visit) const 
                                static_cast<size_t>(std::max(largest, chunk_blocks)) * bs);
   const auto h_blocks = Kokkos::create_mirror_view(blocks);
   for (index_t c0 = 0; c0 < n_owned;) {
-    // Cells [c0, c1): their blocks start at base(c - c0).
+    // Cells [c0, c1): their blocks start at base(c - c0). The owned rows
+    // they add to: theirs and their owned face neighbours'.
     std::vector<index_t> base{0};
+    rows.clear();
     index_t c1 = c0;
+    bool any_ghost_row = false;
     while (c1 < n_owned) {
       const index_t n = (h_face_offset(c1 + 1) - h_face_offset(c1)) * members(c1);
       if (c1 > c0 && base.back() + n > chunk_blocks) break;
       base.push_back(base.back() + n);
+      for (index_t j = h_face_offset(c1) - 1; j < h_face_offset(c1 + 1); ++j) {
+        const index_t f = j < h_face_offset(c1) ? -1 : h_faces(j);
+        const index_t o = f < 0 ? c1 : h_left(f) == c1 ? h_right(f) : h_left(f);
+        any_ghost_row = any_ghost_row || o >= n_owned;
+        if (o < 0 || o >= n_owned || seen[static_cast<size_t>(o)] == c0) continue;
+        seen[static_cast<size_t>(o)] = c0;
+        rows.push_back(o);
+      }
       ++c1;
     }
+    std::sort(rows.begin(), rows.end());
     Kokkos::View<index_t*> d_base("euler::stencil_base", base.size());
     Kokkos::deep_copy(d_base, Kokkos::View<index_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                                   base.data(), base.size()));
+    const Kokkos::View<const index_t*> d_rows = detail::to_device(rows, "euler::stencil_rows");
 
+    // Pass 1: the blocks of each face of each cell, one thread per cell.
     Kokkos::parallel_for(
         "euler::stencil_blocks", Kokkos::RangePolicy<>(c0, c1), KOKKOS_LAMBDA(const index_t c) {
           const index_t j0 = face_offset(c), j1 = face_offset(c + 1);
@@ -337,39 +375,109 @@ void Discretization::stencil_blocks(Tensor& U, const BlockVisitor& visit) const 
                 }
             }
           }
+
+        });
+
+    // Pass 2: the sums into the owned rows, one thread per row: row r's
+    // own faces' blocks, signed as the residual sums them (and the shift),
+    // then the block of each face neighbour in [c0, c1) for their common
+    // face, negated.
+    Kokkos::parallel_for(
+        "euler::stencil_rows", Kokkos::RangePolicy<>(0, d_rows.extent(0)),
+        KOKKOS_LAMBDA(const index_t ir) {
+          const index_t r = d_rows(ir);
+          const index_t row = t_row(r);
+          // Adds s b to block (row, m) of the target.
+          const auto add = [&](index_t m, double s, const double* b) {
+            const index_t k = t_column(m);
+            const auto& off = k >= 0 ? off0 : off1;
+            const auto& col = k >= 0 ? col0 : col1;
+            const index_t key = k >= 0 ? k : -1 - k;
+            index_t lo = off(row), hi = off(row + 1);
+            while (lo < hi) {
+              const index_t mid = lo + (hi - lo) / 2;
+              if (col(mid) < key)
+                lo = mid + 1;
+              else
+                hi = mid;
+            }
+            if (lo == off(row + 1) || col(lo) != key) {
+              Kokkos::atomic_increment(&missing());
+              return;
+            }
+            double* v = (k >= 0 ? val0 : val1).data() + lo * bs;
+            for (int a = 0; a < nv; ++a)
+              for (int e = 0; e < nv; ++e) v[a + nv * e] += s * b[nv * a + e];
+          };
+          const auto n_members = [&](index_t c) {
+            return reconstruct ? 1 + nb_offset(c + 1) - nb_offset(c) : index_t{1};
+          };
+          const auto member = [&](index_t c, index_t i) {
+            return i == 0 ? c : nb_cell(nb_offset(c) + i - 1);
+          };
+          const index_t j0 = face_offset(r), j1 = face_offset(r + 1);
+          if (r >= c0 && r < c1) {
+            const index_t nm = n_members(r);
+            const double* out = blocks.data() + d_base(r - c0) * bs;
+            double own[bs];
+            for (index_t i = 0; i < nm; ++i) {
+              for (int a = 0; a < bs; ++a) own[a] = 0.0;
+              for (index_t j = j0; j < j1; ++j) {
+                const double s = sign(j);
+                const double* b = out + ((j - j0) * nm + i) * bs;
+                for (int a = 0; a < bs; ++a) own[a] += s * b[a];
+              }
+              if (i == 0 && shifted)
+                for (int a = 0; a < nv; ++a) own[(nv + 1) * a] += t_shift(r);
+              add(member(r, i), 1.0, own);
+            }
+          }
+          for (index_t j = j0; j < j1; ++j) {
+            const index_t f = faces(j);
+            const index_t o = left(f) == r ? right(f) : left(f);
+            if (o < c0 || o >= c1) continue;
+            index_t jo = face_offset(o);
+            while (faces(jo) != f) ++jo;
+            const index_t nm = n_members(o);
+            const double* b = blocks.data() + (d_base(o - c0) + (jo - face_offset(o)) * nm) * bs;
+            for (index_t i = 0; i < nm; ++i) add(member(o, i), -sign(jo), b + i * bs);
+          }
         });
     Kokkos::fence();
-    Kokkos::deep_copy(h_blocks, blocks);
-
-    for (index_t c = c0; c < c1; ++c) {
-      const index_t j0 = h_face_offset(c), j1 = h_face_offset(c + 1);
-      const index_t nm = members(c);
-      cols.resize(static_cast<size_t>(nm));
-      cols[0] = c;
-      for (index_t i = 1; i < nm; ++i) cols[static_cast<size_t>(i)] = h_nb_cell(h_nb_offset(c) + i - 1);
-      const double* cb = h_blocks.data() + base[static_cast<size_t>(c - c0)] * bs;
-      sum.assign(static_cast<size_t>(nm) * bs, 0.0);
-      for (index_t j = j0; j < j1; ++j) {
-        const double s = h_sign(j);
-        const double* b = cb + (j - j0) * nm * bs;
-        for (index_t a = 0; a < nm * bs; ++a) sum[static_cast<size_t>(a)] += s * b[a];
-      }
-      visit(c, nm, cols.data(), sum.data());
-      for (index_t j = j0; j < j1; ++j) {
-        const index_t f = h_faces(j);
-        const index_t o = h_left(f) == c ? h_right(f) : h_left(f);
-        if (o < 0) continue;
-        const double s = -h_sign(j);
-        const double* b = cb + (j - j0) * nm * bs;
-        for (index_t a = 0; a < nm * bs; ++a) sum[static_cast<size_t>(a)] = s * b[a];
-        visit(o, nm, cols.data(), sum.data());
+    if (any_ghost_row) {
+      // The rows of ghost cells across c's faces, to their owners.
+      Kokkos::deep_copy(h_blocks, blocks);
+      for (index_t c = c0; c < c1; ++c) {
+        const index_t j0 = h_face_offset(c), j1 = h_face_offset(c + 1);
+        const index_t nm = members(c);
+        cols.resize(static_cast<size_t>(nm));
+        cols[0] = c;
+        for (index_t i = 1; i < nm; ++i)
+          cols[static_cast<size_t>(i)] = h_nb_cell(h_nb_offset(c) + i - 1);
+        const double* cb = h_blocks.data() + base[static_cast<size_t>(c - c0)] * bs;
+        for (index_t j = j0; j < j1; ++j) {
+          const index_t f = h_faces(j);
+          const index_t o = h_left(f) == c ? h_right(f) : h_left(f);
+          if (o < n_owned) continue;
+          const double s = -h_sign(j);
+          const double* b = cb + (j - j0) * nm * bs;
+          sum.resize(static_cast<size_t>(nm) * bs);
+          for (index_t a = 0; a < nm * bs; ++a) sum[static_cast<size_t>(a)] = s * b[a];
+          ghost_rows(o, nm, cols.data(), sum.data());
+        }
       }
     }
     c0 = c1;
   }
+  index_t n_missing = 0;
+  Kokkos::deep_copy(n_missing, missing);
+  CAMBER_REQUIRE(n_missing == 0, "euler jacobian_by_stencil: " << n_missing
+                                     << " blocks fall outside the target's sparsity");
 }
 
-template void Discretization::stencil_blocks<2>(Tensor&, const BlockVisitor&) const;
-template void Discretization::stencil_blocks<3>(Tensor&, const BlockVisitor&) const;
+template void Discretization::stencil_blocks<2>(Tensor&, const detail::StencilTarget&,
+                                               const BlockVisitor&) const;
+template void Discretization::stencil_blocks<3>(Tensor&, const detail::StencilTarget&,
+                                               const BlockVisitor&) const;
 
 }  // namespace camber::solvers::euler

@@ -16,12 +16,40 @@
 // autodiff/dual.hpp apply.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include <Kokkos_Core.hpp>
 
 #include <camber/core/tensor.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 
 namespace camber::solvers::euler::detail {
+
+// Where the stencil assembly adds the blocks of the owned rows: a block
+// matrix's local rows in two block-CSR parts, part 0 for the columns of
+// owned cells and part 1 for the others (as PETSc's MPIBAIJ keeps them:
+// ExactJacobian fills this from its matrix), each block n_vars x n_vars
+// column-major (entry (a, e) at a + n_vars e).
+struct StencilTarget {
+  Kokkos::View<const index_t*> row;  // owned local cell -> its block row
+  // Local cell -> its block column: k >= 0 in part 0, -1 - k for k in part
+  // 1; columns no owned row reaches are never looked up.
+  Kokkos::View<const index_t*> column;
+  Kokkos::View<const index_t*> offset[2];   // block-row offsets of each part
+  Kokkos::View<const index_t*> columns[2];  // the rows' block columns, ascending
+  Kokkos::View<double*> value[2];           // n_vars^2 per block
+  Kokkos::View<const double*> shift;        // added on the diagonal per owned cell, or empty
+};
+
+// A host vector's copy in the default memory space.
+template <class T>
+Kokkos::View<const T*> to_device(const std::vector<T>& v, const char* label) {
+  Kokkos::View<T*> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), v.size());
+  Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                           v.data(), v.size()));
+  return d;
+}
 
 class DiscretizationKernels {
  public:
@@ -95,18 +123,18 @@ class DiscretizationKernels {
   //   dF_f/dU_m = dF_f/dW_f,c  dW_f,c/dW_m  dW_m/dU_m,   m in M(c),
   //
   // with M(c) = c and its reconstruction neighbours (c alone at first
-  // order), enters the rows of f's two cells. visit(row, n, cols, blocks)
-  // receives the blocks of one row and the n columns M(c) (local cell ids;
-  // blocks: n row-major n_vars x n_vars blocks, the terms of
-  // dR_row/dU_cols[i]); it is called for the row of every owned cell and,
-  // per face of it, for the row of the cell across (which may be a ghost:
-  // its owner must receive the terms, e.g. by PETSc's ADD_VALUES). Summed
-  // over the visits of all ranks, each owned row is the exact Jacobian's,
-  // to round-off the blocks residual_block_columns gives. Fills U's ghost
-  // rows (collective).
+  // order), enters the rows of f's two cells. The terms of owned rows are
+  // added into target's block rows (which must hold every column they
+  // reach), one thread per row and in an order that does not depend on the
+  // number of threads; the terms of a ghost cell's row go to ghost_rows(row, n, cols, blocks) on the host (n
+  // columns M(c) as local cell ids, n row-major n_vars x n_vars blocks, the
+  // terms of dR_row/dU_cols[i]; its owner must receive them, e.g. by PETSc's
+  // ADD_VALUES). Summed over all ranks, each owned row is the exact
+  // Jacobian's, to round-off the blocks residual_block_columns gives. Fills
+  // U's ghost rows (collective).
   using BlockVisitor = Discretization::BlockVisitor;
   static void jacobian_by_stencil(const Discretization& disc, Tensor& U,
-                                  const BlockVisitor& visit);
+                                  const StencilTarget& target, const BlockVisitor& ghost_rows);
 };
 
 }  // namespace camber::solvers::euler::detail
