@@ -892,22 +892,26 @@ Forces Discretization::wall_forces(const Field<double>& u, const Field<double>& 
   // Components: the Dim force components, then the pitching moment
   // (wall_face_load's, the one load the shape derivative differentiates).
   constexpr int n_sums = Dim + 1;
+  // Each wall face's terms in a kernel, their sums on the host in face
+  // order: the same bits on any number of threads (a parallel_reduce sums
+  // in an order that follows the threads).
+  const index_t n_walls = static_cast<index_t>(walls.extent(0));
+  Kokkos::View<double**> loads(Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::wall_loads"),
+                               static_cast<size_t>(n_walls), n_sums);
+  Kokkos::parallel_for(
+      "euler::forces", Kokkos::RangePolicy<>(0, n_walls), KOKKOS_LAMBDA(const index_t w) {
+        const index_t f = walls(w);
+        const double p = wall_pressure<Dim>(reconstruct, gas, u, W, L, left(f), to_center, f);
+        for (int component = 0; component < Dim; ++component)
+          loads(w, component) = (p - p_inf) * normal(f, component);
+        double g[3];
+        wall_face_load<Dim, double, double>(p, p_inf, normal, center, f, xm, zm, g);
+        loads(w, Dim) = g[2];
+      });
+  const auto h_loads = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), loads);
   double sums[n_sums] = {};
-  for (int component = 0; component < n_sums; ++component)
-    Kokkos::parallel_reduce(
-        "euler::forces", Kokkos::RangePolicy<>(0, static_cast<index_t>(walls.extent(0))),
-        KOKKOS_LAMBDA(const index_t w, double& sum) {
-          const index_t f = walls(w);
-          const double p = wall_pressure<Dim>(reconstruct, gas, u, W, L, left(f), to_center, f);
-          if (component < Dim) {
-            sum += (p - p_inf) * normal(f, component);
-          } else {
-            double g[3];
-            wall_face_load<Dim, double, double>(p, p_inf, normal, center, f, xm, zm, g);
-            sum += g[2];
-          }
-        },
-        sums[component]);
+  for (index_t w = 0; w < n_walls; ++w)
+    for (int component = 0; component < n_sums; ++component) sums[component] += h_loads(w, component);
   double total[n_sums];
   CAMBER_CHECK_MPI(MPI_Allreduce(sums, total, n_sums, MPI_DOUBLE, MPI_SUM, dm_->comm()));
   // The coefficients from the pitch-plane load (f_x, f_up, m).
