@@ -10,15 +10,16 @@
 #   Kokkos as well; the executables keep their own OpenMP Kokkos to
 #   themselves (cmake/CamberKokkos.cmake, docs/backends.md, "The
 #   double-Kokkos trap"). Runs every test that got built, but for the
-#   grid study and the 4-rank runs of the three heaviest 3-D and
-#   shape-gradient suites (each of their ranks gets one thread, which their
-#   2-rank runs cover; the Serial suite runs them at 4 ranks): one-rank tests
+#   grid study and the 2- and 4-rank runs of the three heaviest 3-D and
+#   shape-gradient suites (each of their ranks gets one thread, as in the
+#   Serial suite, which runs them at 2 and 4 ranks): one-rank tests
 #   with 2 OpenMP threads, so missing atomics and racy reductions fail; MPI
 #   tests with the 2 threads shared by their ranks (at least one each), so
 #   threads never outnumber the cores. A probe checks that Kokkos' default
 #   execution space is OpenMP.
 # cuda: builds Kokkos for CUDA (sm_90) and compiles and links the same
-#   modules, the flagship's included, with nvcc_wrapper in build-cuda/ (no
+#   modules, the flagship's included, and the command line (with its I/O
+#   and decks) with nvcc_wrapper in build-cuda/ (no
 #   GPU here: the Kokkos-only modules' tests are built and run by
 #   scripts/gpu-check on a GPU machine, which has no PETSc).
 #
@@ -42,8 +43,10 @@ legs=("$@")
 module_opts=(-DCAMBER_ENABLE_APPS=OFF -DCAMBER_ENABLE_PETSC=ON
              -DCAMBER_ENABLE_IO=OFF -DCAMBER_ENABLE_DECK=OFF -DCAMBER_ENABLE_ONNX=OFF -DCAMBER_ENABLE_SERVE=OFF -DCAMBER_ENABLE_SUNDIALS=OFF
              -DBUILD_SHARED_LIBS=OFF -DCMAKE_BUILD_TYPE=Release)
+# The CUDA leg compiles the command line as well: its I/O, decks and apps.
+cuda_opts=("${module_opts[@]}" -DCAMBER_ENABLE_IO=ON -DCAMBER_ENABLE_DECK=ON -DCAMBER_ENABLE_APPS=ON)
 # Left out of the OpenMP leg's ctest run (see the header).
-openmp_skip='^(test_vassberg_jameson_mpi_np[0-9]+|test_shape_gradient_mpi_np4|test_euler_3d_mpi_np4|test_euler_adjoint3d_mpi_np4)$'
+openmp_skip='^(test_vassberg_jameson_mpi_np[0-9]+|test_shape_gradient_mpi_np[24]|test_euler_3d_mpi_np[24]|test_euler_adjoint3d_mpi_np[24])$'
 
 declare -A result
 now() { date +%s; }
@@ -116,15 +119,16 @@ leg_cuda() {
   export PATH=$cuda_home/bin:$PATH
   bash "$root/scripts/build-kokkos.sh" cuda "$prefix"
   mkdir -p "$build"
-  cmake -S "$root" -B "$build" -DKokkos_ROOT="$prefix" "${module_opts[@]}" \
+  cmake -S "$root" -B "$build" -DKokkos_ROOT="$prefix" "${cuda_opts[@]}" \
         -DCMAKE_CXX_COMPILER="$prefix/bin/nvcc_wrapper" \
         -DCAMBER_ENABLE_NCCL=ON -DCAMBER_USE_CCACHE=ON > "$build/configure.log" 2>&1 \
     || { cat "$build/configure.log"; return 1; }
   grep 'Camber: Kokkos' "$build/configure.log"
-  # Compile and link the libraries (every module's kernels as device code);
-  # no GPU here, so nothing would run the test programs: scripts/gpu-check
+  # Compile and link the libraries (every module's kernels as device code)
+  # and the command line; no GPU here, so nothing would run the test
+  # programs: scripts/gpu-check
   # builds and runs them on a GPU machine.
-  cmake --build "$build" -j "$jobs" --target camber_libraries
+  cmake --build "$build" -j "$jobs" --target camber_libraries camber_cli
 }
 
 status=0
