@@ -232,13 +232,17 @@ void Discretization::stencil_blocks(Tensor& U, const detail::StencilTarget& targ
       const index_t n = (h_face_offset(c1 + 1) - h_face_offset(c1)) * members(c1);
       if (c1 > c0 && base.back() + n > chunk_blocks) break;
       base.push_back(base.back() + n);
-      for (index_t j = h_face_offset(c1) - 1; j < h_face_offset(c1 + 1); ++j) {
-        const index_t f = j < h_face_offset(c1) ? -1 : h_faces(j);
-        const index_t o = f < 0 ? c1 : h_left(f) == c1 ? h_right(f) : h_left(f);
-        any_ghost_row = any_ghost_row || o >= n_owned;
-        if (o < 0 || o >= n_owned || seen[static_cast<size_t>(o)] == c0) continue;
+      const auto add_row = [&](index_t o) {
+        if (seen[static_cast<size_t>(o)] == c0) return;
         seen[static_cast<size_t>(o)] = c0;
         rows.push_back(o);
+      };
+      add_row(c1);
+      for (index_t j = h_face_offset(c1); j < h_face_offset(c1 + 1); ++j) {
+        const index_t f = h_faces(j);
+        const index_t o = h_left(f) == c1 ? h_right(f) : h_left(f);
+        any_ghost_row = any_ghost_row || o >= n_owned;
+        if (o >= 0 && o < n_owned) add_row(o);
       }
       ++c1;
     }
@@ -375,7 +379,6 @@ void Discretization::stencil_blocks(Tensor& U, const detail::StencilTarget& targ
                 }
             }
           }
-
         });
 
     // Pass 2: the sums into the owned rows, one thread per row: row r's

@@ -126,9 +126,10 @@ class DiscretizationKernels {
   // order), enters the rows of f's two cells. The terms of owned rows are
   // added into target's block rows (which must hold every column they
   // reach), one thread per row and in an order that does not depend on the
-  // number of threads; the terms of a ghost cell's row go to ghost_rows(row, n, cols, blocks) on the host (n
-  // columns M(c) as local cell ids, n row-major n_vars x n_vars blocks, the
-  // terms of dR_row/dU_cols[i]; its owner must receive them, e.g. by PETSc's
+  // number of threads; the terms of a ghost cell's row go to
+  // ghost_rows(row, n, cols, blocks) on the host (n columns M(c) as local
+  // cell ids, n row-major n_vars x n_vars blocks, the terms of
+  // dR_row/dU_cols[i]; its owner must receive them, e.g. by PETSc's
   // ADD_VALUES). Summed over all ranks, each owned row is the exact
   // Jacobian's, to round-off the blocks residual_block_columns gives. Fills
   // U's ghost rows (collective).
