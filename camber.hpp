@@ -164,6 +164,7 @@
 #endif
 #endif
 #if CAMBER_WITH_PETSC
+#include <camber/solvers/petsc/block_ilu.hpp>
 #include <camber/solvers/petsc/linear_solver.hpp>
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>

@@ -131,6 +131,14 @@ const Keys<SteadyOptions>& steady_option_keys() {
                   "Order 2, matrix_free: the first-order matrix with ILU(1), or the assembled "
                   "second-order Jacobian with ILU(1) in reverse Cuthill-McKee order, assembled "
                   "every jacobian_refresh steps.")
+          .choice("factorization", &SteadyOptions::factorization, factorization_names,
+                  "The ILU(1) that preconditions GMRES: threaded (each rank's rows cut by a "
+                  "graph partition into ilu_blocks blocks, factored and applied at the same "
+                  "time on the threads; one block is PETSc's factor) or petsc (PETSc's block "
+                  "Jacobi, one block per rank, one thread).")
+          .integer("ilu_blocks", &SteadyOptions::ilu_blocks, IntRange(0, 1 << 20),
+                   "factorization threaded: blocks per rank (0: one per thread). A fixed "
+                   "number gives the same answer on any number of threads.")
           .integer("jacobian_refresh", &SteadyOptions::jacobian_refresh, IntRange(1, 1000),
                    "Order 2, matrix_free with the second_order preconditioner: Newton steps "
                    "between assemblies of the preconditioner (kept, with its factors, in "

@@ -17,6 +17,7 @@
 #include <camber/core/error.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/core/runtime.hpp>
+#include <camber/solvers/petsc/block_ilu.hpp>
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>
 #include <camber/solvers/petsc/petsc_numbering.hpp>
@@ -28,6 +29,36 @@
 namespace camber::solvers::euler {
 
 namespace {
+
+// The threaded factorization of SteadyOptions::factorization: BlockIlu with
+// the ILU level and ordering of PETSc's options -PREFIXsub_pc_factor_levels
+// and -PREFIXsub_pc_factor_mat_ordering_type (the defaults the solve writes, or
+// the user's), so that one setting serves both paths. Null when the options
+// ask for what BlockIlu does not do (another sub_pc_type, another
+// ordering): PETSc's block Jacobi then runs what they ask for.
+std::unique_ptr<petsc::BlockIlu> threaded_ilu(const std::string& prefix, int blocks) {
+  const std::string sub = "-" + prefix + "sub_pc_";
+  char text[64] = "";
+  PetscBool set = PETSC_FALSE;
+  CAMBER_CHECK_PETSC(
+      PetscOptionsGetString(nullptr, nullptr, (sub + "type").c_str(), text, sizeof text, &set));
+  if (set && std::string(text) != PCILU) return nullptr;
+  petsc::BlockIluOptions ilu;
+  ilu.blocks = blocks;
+  PetscInt levels = 0;
+  CAMBER_CHECK_PETSC(
+      PetscOptionsGetInt(nullptr, nullptr, (sub + "factor_levels").c_str(), &levels, &set));
+  ilu.levels = set ? static_cast<int>(levels) : 0;
+  CAMBER_CHECK_PETSC(PetscOptionsGetString(nullptr, nullptr,
+                                           (sub + "factor_mat_ordering_type").c_str(), text,
+                                           sizeof text, &set));
+  const std::string ordering = set ? text : MATORDERINGNATURAL;
+  if (ordering == MATORDERINGRCM)
+    ilu.ordering = petsc::IluOrdering::rcm;
+  else if (ordering != MATORDERINGNATURAL)
+    return nullptr;
+  return std::make_unique<petsc::BlockIlu>(ilu);
+}
 
 // The most conserved variables per cell (3-D), for fixed-size buffers.
 constexpr int max_nv = 5;
@@ -206,6 +237,12 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
       set_default("sub_pc_factor_mat_ordering_type", "natural");
     }
   }
+  // Threaded: the ILU those options name (levels; natural or RCM order) on
+  // the host execution space's threads (declared before the solver that
+  // points to it).
+  std::unique_ptr<petsc::BlockIlu> block_ilu;
+  if (options.factorization == SteadyOptions::Factorization::threaded)
+    block_ilu = threaded_ilu(options.options_prefix, options.ilu_blocks);
   petsc::KspHandle ksp;
   CAMBER_CHECK_PETSC(KSPCreate(comm, ksp.out()));
   CAMBER_CHECK_PETSC(KSPSetOptionsPrefix(ksp.get(), options.options_prefix.c_str()));
@@ -214,7 +251,10 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
       ksp.get(), options.krylov_restart > 0 ? options.krylov_restart : exact_operator ? 200 : 60));
   PC pc;
   CAMBER_CHECK_PETSC(KSPGetPC(ksp.get(), &pc));
-  CAMBER_CHECK_PETSC(PCSetType(pc, PCBJACOBI));  // ILU in each block (levels above)
+  if (block_ilu)
+    block_ilu->attach(pc);
+  else
+    CAMBER_CHECK_PETSC(PCSetType(pc, PCBJACOBI));  // ILU in each block (levels above)
   // The assembled operator: right preconditioning, so that GMRES stops on
   // the true residual of the Newton system. Left-preconditioned, ILU(1) of
   // the second-order matrix met the tolerance on its preconditioned

@@ -67,7 +67,9 @@
 /// of the first-order matrix, ILU(1) in RCM order of the assembled second-
 /// order one (written into PETSc's options database unless the user gave
 /// them), to a relative tolerance; `-PREFIXksp_*`,
-/// `-PREFIXpc_*` and `-PREFIXsub_pc_*` options override it. The matrix, the Krylov solver and its vectors are created
+/// `-PREFIXpc_*` and `-PREFIXsub_pc_*` options override it. With
+/// SteadyOptions::factorization threaded the same ILU(1) runs on threads,
+/// several blocks per rank. The matrix, the Krylov solver and its vectors are created
 /// once and reused across steps; PETSc's vectors are placed over the
 /// Tensors' own storage (no copies).
 ///
@@ -225,6 +227,28 @@ struct SteadyOptions {
   // depends on the path (and the rank count) at that level. 0: the limiter
   // stays live.
   double freeze_limiter_drop = 0.0;
+  // The incomplete factorization that preconditions GMRES (of the first-
+  // order matrix, or of the assembled second-order one): ILU(1), natural
+  // order for the first-order matrix, reverse Cuthill-McKee for the second-
+  // order one, either way (-PREFIXsub_pc_factor_levels and
+  // -PREFIXsub_pc_factor_mat_ordering_type change both). threaded (the
+  // default): camber's BlockIlu (solvers/petsc/block_ilu.hpp), each rank's
+  // rows cut by a graph partition into ilu_blocks blocks that are factored
+  // and applied at the same time on the host execution space's threads
+  // (couplings between blocks dropped, as between ranks); with one block
+  // it is PETSc's factor. petsc: PETSc's block Jacobi, one block per rank,
+  // on one thread. PETSc runs also when its options ask for what BlockIlu
+  // does not do (a -PREFIXsub_pc_type other than ilu, another ordering);
+  // -PREFIXpc_type overrides both. QuickStart, one rank: 1.10x at one
+  // thread, 1.41x with 2 threads against PETSc's on one (docs/backends.md,
+  // "The threaded ILU").
+  enum class Factorization { threaded, petsc };
+  Factorization factorization = Factorization::threaded;
+  // threaded: blocks per rank; 0: one per thread of the host execution
+  // space (Kokkos' concurrency), so that the answer depends on the thread
+  // count as block Jacobi's depends on the rank count. A fixed number gives
+  // the same bits on any number of threads.
+  int ilu_blocks = 0;
   std::string options_prefix = "flow_";  // PETSc options: -flow_ksp_type ...
   // The assembled second-order Jacobian's colouring and preallocation,
   // when the caller has them already (ExactJacobian::pattern of a
@@ -234,8 +258,8 @@ struct SteadyOptions {
   std::shared_ptr<const ExactJacobian::Pattern> jacobian_pattern;
 };
 
-// The names of SteadyOptions' choices (the deck's solver.newton_operator and
-// solver.preconditioner values), the default first.
+// The names of SteadyOptions' choices (the deck's solver.newton_operator,
+// solver.preconditioner and solver.factorization values), the default first.
 inline constexpr std::array<EnumName<SteadyOptions::NewtonOperator>, 3> newton_operator_names{
     {{SteadyOptions::NewtonOperator::automatic, "auto"},
      {SteadyOptions::NewtonOperator::assembled, "assembled"},
@@ -243,6 +267,9 @@ inline constexpr std::array<EnumName<SteadyOptions::NewtonOperator>, 3> newton_o
 inline constexpr std::array<EnumName<SteadyOptions::Preconditioner>, 2> preconditioner_names{
     {{SteadyOptions::Preconditioner::first_order, "first_order"},
      {SteadyOptions::Preconditioner::second_order, "second_order"}}};
+inline constexpr std::array<EnumName<SteadyOptions::Factorization>, 2> factorization_names{
+    {{SteadyOptions::Factorization::threaded, "threaded"},
+     {SteadyOptions::Factorization::petsc, "petsc"}}};
 
 struct IterationReport {
   int iteration = 0;

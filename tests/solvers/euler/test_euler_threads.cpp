@@ -1,7 +1,9 @@
 // The flagship's answers do not depend on the number of threads: a
 // second-order transonic solve (the design tests' 48 x 24 NACA 0012 O-grid,
 // M 0.8, alpha 1.25 deg, smooth limiter live) from the free stream to ten
-// orders, then the exact Jacobian at the converged state by the stencil
+// orders, preconditioned by the threaded ILU (SteadyOptions::factorization
+// threaded) with two blocks whatever the thread count, then the exact
+// Jacobian at the converged state by the stencil
 // assembly times a fixed vector, all written bit for bit (hexadecimal
 // doubles) to the file CAMBER_THREADS_RECORD names: every Newton step's
 // density residual, CFL number, Krylov iterations and forces, the converged
@@ -52,6 +54,8 @@ TEST(EulerThreads, ASecondOrderSolveAndItsJacobianAreRecordedBitForBit) {
   SteadyOptions options;
   options.max_iterations = 200;
   options.rel_tolerance = 1e-10;
+  options.factorization = SteadyOptions::Factorization::threaded;
+  options.ilu_blocks = 2;  // the blocks fixed: one thread runs both, two run one each
   Tensor U = disc.free_stream_field();
   const SteadyResult result = solve_steady(disc, U, options);
   ASSERT_TRUE(result.converged) << result.iterations << " steps";
