@@ -51,6 +51,8 @@
 
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/exact_jacobian.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
+#include <camber/solvers/petsc/block_ilu.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>
 #include <camber/core/tensor.hpp>
 
@@ -68,7 +70,8 @@ enum class ForceCoefficient : int { cl = 0, cd = 1, cm = 2, weighted = 3 };
 struct AdjointOptions {
   /// false: right-preconditioned GMRES with block-Jacobi and ILU(1) in
   /// reverse Cuthill-McKee order in each block (the steady solver's
-  /// preconditioner, transposed), and, should it not converge in
+  /// preconditioner, transposed; on threads unless factorization says
+  /// petsc), and, should it not converge in
   /// max_iterations, the solve again with the LU below (AdjointSolution::
   /// fell_back). On the README's 5,120-cell transonic O-grid: 86 GMRES
   /// iterations, 0.43 s per adjoint against 0.92 s with the LU.
@@ -84,6 +87,12 @@ struct AdjointOptions {
   /// of more GMRES iterations). automatic: exact in 2-D, first_order in 3-D.
   enum class Preconditioner { automatic, exact, first_order };
   Preconditioner preconditioner = Preconditioner::automatic;
+  /// The iterative solve's ILU (direct = false), as the steady solver's
+  /// (SteadyOptions::factorization, ilu_blocks): threaded, BlockIlu applied
+  /// transposed, its blocks factored and swept on the threads; or petsc,
+  /// PETSc's block Jacobi on one thread per rank.
+  SteadyOptions::Factorization factorization = SteadyOptions::Factorization::threaded;
+  int ilu_blocks = 0;
   double rel_tolerance = 1e-10;  ///< of the preconditioned residual norm
   int max_iterations = 2000;
   int restart = 200;  ///< GMRES restart length
@@ -175,6 +184,9 @@ class Adjoint {
   struct Solve;
   Solve solve_system(const Tensor& b, Tensor& x, bool transpose);
 
+  // The threaded ILU the iterative solve's PCSHELL points to (declared
+  // before the solvers, so that it outlives them).
+  mutable std::unique_ptr<petsc::BlockIlu> block_ilu_;
   petsc::KspHandle ksp_;
   petsc::KspHandle lu_;  // the fallback, built on first use
   std::unique_ptr<detail::FirstOrderMatrix> first_order_;  // its preconditioner, if so chosen

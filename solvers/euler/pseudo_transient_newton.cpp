@@ -30,35 +30,6 @@ namespace camber::solvers::euler {
 
 namespace {
 
-// The threaded factorization of SteadyOptions::factorization: BlockIlu with
-// the ILU level and ordering of PETSc's options -PREFIXsub_pc_factor_levels
-// and -PREFIXsub_pc_factor_mat_ordering_type (the defaults the solve writes, or
-// the user's), so that one setting serves both paths. Null when the options
-// ask for what BlockIlu does not do (another sub_pc_type, another
-// ordering): PETSc's block Jacobi then runs what they ask for.
-std::unique_ptr<petsc::BlockIlu> threaded_ilu(const std::string& prefix, int blocks) {
-  const std::string sub = "-" + prefix + "sub_pc_";
-  char text[64] = "";
-  PetscBool set = PETSC_FALSE;
-  CAMBER_CHECK_PETSC(
-      PetscOptionsGetString(nullptr, nullptr, (sub + "type").c_str(), text, sizeof text, &set));
-  if (set && std::string(text) != PCILU) return nullptr;
-  petsc::BlockIluOptions ilu;
-  ilu.blocks = blocks;
-  PetscInt levels = 0;
-  CAMBER_CHECK_PETSC(
-      PetscOptionsGetInt(nullptr, nullptr, (sub + "factor_levels").c_str(), &levels, &set));
-  ilu.levels = set ? static_cast<int>(levels) : 0;
-  CAMBER_CHECK_PETSC(PetscOptionsGetString(nullptr, nullptr,
-                                           (sub + "factor_mat_ordering_type").c_str(), text,
-                                           sizeof text, &set));
-  const std::string ordering = set ? text : MATORDERINGNATURAL;
-  if (ordering == MATORDERINGRCM)
-    ilu.ordering = petsc::IluOrdering::rcm;
-  else if (ordering != MATORDERINGNATURAL)
-    return nullptr;
-  return std::make_unique<petsc::BlockIlu>(ilu);
-}
 
 // The most conserved variables per cell (3-D), for fixed-size buffers.
 constexpr int max_nv = 5;
@@ -242,7 +213,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   // points to it).
   std::unique_ptr<petsc::BlockIlu> block_ilu;
   if (options.factorization == SteadyOptions::Factorization::threaded)
-    block_ilu = threaded_ilu(options.options_prefix, options.ilu_blocks);
+    block_ilu = petsc::block_ilu_from_options(options.options_prefix, options.ilu_blocks);
   petsc::KspHandle ksp;
   CAMBER_CHECK_PETSC(KSPCreate(comm, ksp.out()));
   CAMBER_CHECK_PETSC(KSPSetOptionsPrefix(ksp.get(), options.options_prefix.c_str()));

@@ -381,6 +381,51 @@ void apply_part(const BlockIlu::Part& part, const double* __restrict x, double* 
   }
 }
 
+// y = (LU)^-T x on one block: U^T is lower triangular, L^T unit upper;
+// both sweeps go by columns of the stored rows (each row's blocks,
+// transposed, subtracted from the entries they reach).
+template <int BS>
+void apply_transpose_part(const BlockIlu::Part& part, const double* __restrict x,
+                          double* __restrict y) {
+  constexpr int B2 = BS * BS;
+  const double* __restrict v = part.value.data();
+  double* __restrict t = part.work.data();
+  const i64* __restrict col = part.col.data();
+  const i64* __restrict lptr = part.lptr.data();
+  const i64* __restrict ubegin = part.ubegin.data();
+  const i64* __restrict uend = part.uend.data();
+  const i64* __restrict perm = part.perm.data();
+  const auto subtract_transposed = [&](i64 begin, i64 end, const double* w) {
+    for (i64 e = begin; e < end; ++e) {
+      const double* a = v + e * B2;
+      double* tc = t + col[e] * BS;
+      for (int q = 0; q < BS; ++q) {
+        double dot = 0.0;
+        for (int k = 0; k < BS; ++k) dot += a[k + q * BS] * w[k];
+        tc[q] -= dot;
+      }
+    }
+  };
+  for (i64 i = 0; i < part.n; ++i)
+    for (int q = 0; q < BS; ++q) t[i * BS + q] = x[perm[i] * BS + q];
+  double w[BS];
+  for (i64 i = 0; i < part.n; ++i) {  // U^T w = t
+    const double* d = v + ubegin[i] * B2;
+    for (int q = 0; q < BS; ++q) {
+      double dot = 0.0;
+      for (int k = 0; k < BS; ++k) dot += d[k + q * BS] * t[i * BS + k];
+      w[q] = dot;
+    }
+    for (int q = 0; q < BS; ++q) t[i * BS + q] = w[q];
+    subtract_transposed(ubegin[i] + 1, uend[i], w);
+  }
+  for (i64 i = part.n - 1; i >= 0; --i) {  // L^T y = w
+    for (int q = 0; q < BS; ++q) w[q] = t[i * BS + q];
+    subtract_transposed(lptr[i], lptr[i + 1], w);
+    for (int q = 0; q < BS; ++q) y[perm[i] * BS + q] = w[q];
+  }
+}
+
 template <template <int> class Op, class... Args>
 auto dispatch(int bs, Args&&... args) {
   switch (bs) {
@@ -399,6 +444,12 @@ template <int BS>
 struct ApplyOp {
   static void run(const BlockIlu::Part& part, const double* x, double* y) {
     apply_part<BS>(part, x, y);
+  }
+};
+template <int BS>
+struct ApplyTransposeOp {
+  static void run(const BlockIlu::Part& part, const double* x, double* y) {
+    apply_transpose_part<BS>(part, x, y);
   }
 };
 
@@ -427,6 +478,7 @@ PetscErrorCode shell_setup(PC pc) {
   return 0;
 }
 
+template <bool Transpose>
 PetscErrorCode shell_apply(PC pc, Vec x, Vec y) {
   void* context = nullptr;
   PetscCall(PCShellGetContext(pc, &context));
@@ -440,7 +492,11 @@ PetscErrorCode shell_apply(PC pc, Vec x, Vec y) {
   PetscScalar* ya = nullptr;
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
-  static_cast<const BlockIlu*>(context)->apply(xa, ya);
+  const auto* ilu = static_cast<const BlockIlu*>(context);
+  if (Transpose)
+    ilu->apply_transpose(xa, ya);
+  else
+    ilu->apply(xa, ya);
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
   return 0;
@@ -547,12 +603,46 @@ void BlockIlu::apply(const double* x, double* y) const {
   Kokkos::DefaultHostExecutionSpace().fence();
 }
 
+void BlockIlu::apply_transpose(const double* x, double* y) const {
+  const std::vector<Part>& parts = parts_;
+  const int block = bs_;
+  Kokkos::parallel_for(
+      "camber::BlockIlu::apply_transpose", HostRange(0, static_cast<i64>(parts.size())),
+      [&](i64 p) { dispatch<ApplyTransposeOp>(block, parts[static_cast<size_t>(p)], x, y); });
+  Kokkos::DefaultHostExecutionSpace().fence();
+}
+
 void BlockIlu::attach(PC pc) {
   CAMBER_CHECK_PETSC(PCSetType(pc, PCSHELL));
   CAMBER_CHECK_PETSC(PCShellSetContext(pc, this));
   CAMBER_CHECK_PETSC(PCShellSetSetUp(pc, shell_setup));
-  CAMBER_CHECK_PETSC(PCShellSetApply(pc, shell_apply));
+  CAMBER_CHECK_PETSC(PCShellSetApply(pc, shell_apply<false>));
+  CAMBER_CHECK_PETSC(PCShellSetApplyTranspose(pc, shell_apply<true>));
   CAMBER_CHECK_PETSC(PCShellSetName(pc, "camber::BlockIlu"));
+}
+
+std::unique_ptr<BlockIlu> block_ilu_from_options(const std::string& prefix, int blocks) {
+  const std::string sub = "-" + prefix + "sub_pc_";
+  char text[64] = "";
+  PetscBool set = PETSC_FALSE;
+  CAMBER_CHECK_PETSC(
+      PetscOptionsGetString(nullptr, nullptr, (sub + "type").c_str(), text, sizeof text, &set));
+  if (set && std::string(text) != PCILU) return nullptr;
+  BlockIluOptions ilu;
+  ilu.blocks = blocks;
+  PetscInt levels = 0;
+  CAMBER_CHECK_PETSC(
+      PetscOptionsGetInt(nullptr, nullptr, (sub + "factor_levels").c_str(), &levels, &set));
+  ilu.levels = set ? static_cast<int>(levels) : 0;
+  CAMBER_CHECK_PETSC(PetscOptionsGetString(nullptr, nullptr,
+                                           (sub + "factor_mat_ordering_type").c_str(), text,
+                                           sizeof text, &set));
+  const std::string ordering = set ? text : MATORDERINGNATURAL;
+  if (ordering == MATORDERINGRCM)
+    ilu.ordering = IluOrdering::rcm;
+  else if (ordering != MATORDERINGNATURAL)
+    return nullptr;
+  return std::make_unique<BlockIlu>(ilu);
 }
 
 }  // namespace camber::solvers::petsc

@@ -36,6 +36,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace camber::solvers::petsc {
@@ -63,9 +65,12 @@ class BlockIlu {
   /// y = (LU)^-1 x on this rank's rows; x and y hold the local size and do
   /// not alias. One apply at a time per object.
   void apply(const double* x, double* y) const;
+  /// y = (LU)^-T x, the same way (what a transposed solve, an adjoint,
+  /// needs: KSPSolveTranspose calls it through attach()).
+  void apply_transpose(const double* x, double* y) const;
 
   /// Makes pc a PCSHELL whose set-up factors its preconditioning matrix and
-  /// whose apply is apply(); a singular pivot is PETSc's
+  /// whose apply is apply() (apply_transpose() transposed); a singular pivot is PETSc's
   /// PC_FACTOR_NUMERIC_ZEROPIVOT (the solve then diverges with
   /// KSP_DIVERGED_PC_FAILED, as with PETSc's own ILU). This object must
   /// outlive pc's use of it.
@@ -104,5 +109,14 @@ class BlockIlu {
   std::vector<Part> parts_;
   std::vector<int> block_of_row_;
 };
+
+/// The BlockIlu that PETSc's options for a block-Jacobi ILU name:
+/// -PREFIXsub_pc_factor_levels (0 when not given, as PETSc's) and
+/// -PREFIXsub_pc_factor_mat_ordering_type (natural or rcm), with `blocks`
+/// blocks per rank; so that one setting serves PETSc's path and this one.
+/// Null when the options ask for what BlockIlu does not do (a
+/// -PREFIXsub_pc_type other than ilu, another ordering): the caller then
+/// runs PETSc's block Jacobi, which does it.
+std::unique_ptr<BlockIlu> block_ilu_from_options(const std::string& prefix, int blocks);
 
 }  // namespace camber::solvers::petsc
