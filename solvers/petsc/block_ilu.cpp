@@ -327,6 +327,17 @@ bool factor_part(BlockIlu::Part& part, const double* a) {
   return ok;
 }
 
+// What the sweeps over one block's factor read and write.
+struct Sweep {
+  explicit Sweep(const BlockIlu::Part& part)
+      : v(part.value.data()), t(part.work.data()), col(part.col.data()),
+        lptr(part.lptr.data()), ubegin(part.ubegin.data()), uend(part.uend.data()),
+        perm(part.perm.data()) {}
+  const double* v;
+  double* t;
+  const i64 *col, *lptr, *ubegin, *uend, *perm;
+};
+
 // s -= sum over the entries e in [begin, end) of block e times t's
 // segment col[e]; each block's dot products first, so that one subtraction
 // per block depends on the one before.
@@ -352,30 +363,24 @@ inline void subtract_row(const double* __restrict v, const double* __restrict t,
 template <int BS>
 void apply_part(const BlockIlu::Part& part, const double* __restrict x, double* __restrict y) {
   constexpr int B2 = BS * BS;
-  const double* __restrict v = part.value.data();
-  double* __restrict t = part.work.data();
-  const i64* __restrict col = part.col.data();
-  const i64* __restrict lptr = part.lptr.data();
-  const i64* __restrict ubegin = part.ubegin.data();
-  const i64* __restrict uend = part.uend.data();
-  const i64* __restrict perm = part.perm.data();
+  const Sweep z(part);
   double s[BS];
   for (i64 i = 0; i < part.n; ++i) {
-    const double* xi = x + perm[i] * BS;
+    const double* xi = x + z.perm[i] * BS;
     for (int q = 0; q < BS; ++q) s[q] = xi[q];
-    subtract_row<BS>(v, t, col, lptr[i], lptr[i + 1], s);
-    for (int q = 0; q < BS; ++q) t[i * BS + q] = s[q];
+    subtract_row<BS>(z.v, z.t, z.col, z.lptr[i], z.lptr[i + 1], s);
+    for (int q = 0; q < BS; ++q) z.t[i * BS + q] = s[q];
   }
   for (i64 i = part.n - 1; i >= 0; --i) {
-    for (int q = 0; q < BS; ++q) s[q] = t[i * BS + q];
-    subtract_row<BS>(v, t, col, ubegin[i] + 1, uend[i], s);
-    const double* d = v + ubegin[i] * B2;
+    for (int q = 0; q < BS; ++q) s[q] = z.t[i * BS + q];
+    subtract_row<BS>(z.v, z.t, z.col, z.ubegin[i] + 1, z.uend[i], s);
+    const double* d = z.v + z.ubegin[i] * B2;
     double r[BS] = {};
     for (int k = 0; k < BS; ++k)
       for (int q = 0; q < BS; ++q) r[q] += d[q + k * BS] * s[k];
-    double* yi = y + perm[i] * BS;
+    double* yi = y + z.perm[i] * BS;
     for (int q = 0; q < BS; ++q) {
-      t[i * BS + q] = r[q];
+      z.t[i * BS + q] = r[q];
       yi[q] = r[q];
     }
   }
@@ -388,17 +393,11 @@ template <int BS>
 void apply_transpose_part(const BlockIlu::Part& part, const double* __restrict x,
                           double* __restrict y) {
   constexpr int B2 = BS * BS;
-  const double* __restrict v = part.value.data();
-  double* __restrict t = part.work.data();
-  const i64* __restrict col = part.col.data();
-  const i64* __restrict lptr = part.lptr.data();
-  const i64* __restrict ubegin = part.ubegin.data();
-  const i64* __restrict uend = part.uend.data();
-  const i64* __restrict perm = part.perm.data();
+  const Sweep z(part);
   const auto subtract_transposed = [&](i64 begin, i64 end, const double* w) {
     for (i64 e = begin; e < end; ++e) {
-      const double* a = v + e * B2;
-      double* tc = t + col[e] * BS;
+      const double* a = z.v + e * B2;
+      double* tc = z.t + z.col[e] * BS;
       for (int q = 0; q < BS; ++q) {
         double dot = 0.0;
         for (int k = 0; k < BS; ++k) dot += a[k + q * BS] * w[k];
@@ -407,22 +406,22 @@ void apply_transpose_part(const BlockIlu::Part& part, const double* __restrict x
     }
   };
   for (i64 i = 0; i < part.n; ++i)
-    for (int q = 0; q < BS; ++q) t[i * BS + q] = x[perm[i] * BS + q];
+    for (int q = 0; q < BS; ++q) z.t[i * BS + q] = x[z.perm[i] * BS + q];
   double w[BS];
   for (i64 i = 0; i < part.n; ++i) {  // U^T w = t
-    const double* d = v + ubegin[i] * B2;
+    const double* d = z.v + z.ubegin[i] * B2;
     for (int q = 0; q < BS; ++q) {
       double dot = 0.0;
-      for (int k = 0; k < BS; ++k) dot += d[k + q * BS] * t[i * BS + k];
+      for (int k = 0; k < BS; ++k) dot += d[k + q * BS] * z.t[i * BS + k];
       w[q] = dot;
     }
-    for (int q = 0; q < BS; ++q) t[i * BS + q] = w[q];
-    subtract_transposed(ubegin[i] + 1, uend[i], w);
+    for (int q = 0; q < BS; ++q) z.t[i * BS + q] = w[q];
+    subtract_transposed(z.ubegin[i] + 1, z.uend[i], w);
   }
   for (i64 i = part.n - 1; i >= 0; --i) {  // L^T y = w
-    for (int q = 0; q < BS; ++q) w[q] = t[i * BS + q];
-    subtract_transposed(lptr[i], lptr[i + 1], w);
-    for (int q = 0; q < BS; ++q) y[perm[i] * BS + q] = w[q];
+    for (int q = 0; q < BS; ++q) w[q] = z.t[i * BS + q];
+    subtract_transposed(z.lptr[i], z.lptr[i + 1], w);
+    for (int q = 0; q < BS; ++q) y[z.perm[i] * BS + q] = w[q];
   }
 }
 

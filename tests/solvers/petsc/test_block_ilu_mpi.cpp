@@ -114,14 +114,20 @@ VecHandle apply_block_ilu(BlockIlu& ilu, Mat A, Vec b) {
 }
 
 // y = M^-1 b by a PETSc preconditioner set up from options (`-test_...`).
-VecHandle apply_petsc(Mat A, Vec b, const char* pc_type, PetscInt levels, const char* sub_type,
-                      MatOrderingType ordering = MATORDERINGNATURAL, bool transpose = false) {
+// A solver that applies its preconditioner once (KSPPREONLY) on A; *pc its PC.
+KspHandle preonly(Mat A, PC* pc) {
   KspHandle ksp;
   CAMBER_CHECK_PETSC(KSPCreate(PetscObjectComm(reinterpret_cast<PetscObject>(A)), ksp.out()));
   CAMBER_CHECK_PETSC(KSPSetOperators(ksp.get(), A, A));
   CAMBER_CHECK_PETSC(KSPSetType(ksp.get(), KSPPREONLY));
+  CAMBER_CHECK_PETSC(KSPGetPC(ksp.get(), pc));
+  return ksp;
+}
+
+VecHandle apply_petsc(Mat A, Vec b, const char* pc_type, PetscInt levels, const char* sub_type,
+                      MatOrderingType ordering = MATORDERINGNATURAL, bool transpose = false) {
   PC pc;
-  CAMBER_CHECK_PETSC(KSPGetPC(ksp.get(), &pc));
+  KspHandle ksp = preonly(A, &pc);
   CAMBER_CHECK_PETSC(PCSetType(pc, pc_type));
   if (std::string(pc_type) == PCILU) {
     CAMBER_CHECK_PETSC(PCFactorSetLevels(pc, levels));
@@ -151,12 +157,8 @@ VecHandle apply_petsc(Mat A, Vec b, const char* pc_type, PetscInt levels, const 
 
 // y = M^-T b by BlockIlu, through the PCSHELL as a transposed solve asks.
 VecHandle apply_block_ilu_transpose(BlockIlu& ilu, Mat A, Vec b) {
-  KspHandle ksp;
-  CAMBER_CHECK_PETSC(KSPCreate(PetscObjectComm(reinterpret_cast<PetscObject>(A)), ksp.out()));
-  CAMBER_CHECK_PETSC(KSPSetOperators(ksp.get(), A, A));
-  CAMBER_CHECK_PETSC(KSPSetType(ksp.get(), KSPPREONLY));
   PC pc;
-  CAMBER_CHECK_PETSC(KSPGetPC(ksp.get(), &pc));
+  KspHandle ksp = preonly(A, &pc);
   ilu.attach(pc);
   VecHandle y;
   CAMBER_CHECK_PETSC(VecDuplicate(b, y.out()));
