@@ -96,9 +96,10 @@ void Adjoint::make_ksp(petsc::KspHandle& ksp, bool direct, bool fallback) const 
     // preconditioning, so that GMRES stops on the true residual.
     petsc::set_option_default(options_.options_prefix, "sub_pc_factor_levels", "1");
     petsc::set_option_default(options_.options_prefix, "sub_pc_factor_mat_ordering_type", "rcm");
-    if (options_.factorization == SteadyOptions::Factorization::threaded && !block_ilu_)
+    const bool threaded = threaded_factorization(options_.factorization);
+    if (threaded && !block_ilu_)
       block_ilu_ = petsc::block_ilu_from_options(options_.options_prefix, options_.ilu_blocks);
-    if (options_.factorization == SteadyOptions::Factorization::threaded && block_ilu_)
+    if (threaded && block_ilu_)
       block_ilu_->attach(pc);
     else
       CAMBER_CHECK_PETSC(PCSetType(pc, PCBJACOBI));

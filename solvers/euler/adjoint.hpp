@@ -70,8 +70,8 @@ enum class ForceCoefficient : int { cl = 0, cd = 1, cm = 2, weighted = 3 };
 struct AdjointOptions {
   /// false: right-preconditioned GMRES with block-Jacobi and ILU(1) in
   /// reverse Cuthill-McKee order in each block (the steady solver's
-  /// preconditioner, transposed; on threads unless factorization says
-  /// petsc), and, should it not converge in
+  /// preconditioner, transposed; on threads as factorization says), and,
+  /// should it not converge in
   /// max_iterations, the solve again with the LU below (AdjointSolution::
   /// fell_back). On the README's 5,120-cell transonic O-grid: 86 GMRES
   /// iterations, 0.43 s per adjoint against 0.92 s with the LU.
@@ -89,9 +89,10 @@ struct AdjointOptions {
   Preconditioner preconditioner = Preconditioner::automatic;
   /// The iterative solve's ILU (direct = false), as the steady solver's
   /// (SteadyOptions::factorization, ilu_blocks): threaded, BlockIlu applied
-  /// transposed, its blocks factored and swept on the threads; or petsc,
-  /// PETSc's block Jacobi on one thread per rank.
-  SteadyOptions::Factorization factorization = SteadyOptions::Factorization::threaded;
+  /// transposed, its blocks factored and swept on the threads; petsc,
+  /// PETSc's block Jacobi on one thread per rank; automatic, threaded when
+  /// there is more than one thread.
+  SteadyOptions::Factorization factorization = SteadyOptions::Factorization::automatic;
   int ilu_blocks = 0;
   double rel_tolerance = 1e-10;  ///< of the preconditioned residual norm
   int max_iterations = 2000;

@@ -135,7 +135,8 @@ const Keys<SteadyOptions>& steady_option_keys() {
                   "The ILU(1) that preconditions GMRES: threaded (each rank's rows cut by a "
                   "graph partition into ilu_blocks blocks, factored and applied at the same "
                   "time on the threads; one block is PETSc's factor) or petsc (PETSc's block "
-                  "Jacobi, one block per rank, one thread).")
+                  "Jacobi, one block per rank, one thread). auto: threaded when there is more "
+                  "than one thread.")
           .integer("ilu_blocks", &SteadyOptions::ilu_blocks, IntRange(0, 1 << 20),
                    "factorization threaded: blocks per rank (0: one per thread). A fixed "
                    "number gives the same answer on any number of threads.")

@@ -4,6 +4,8 @@
 
 #include <petscksp.h>
 
+#include <Kokkos_Core.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -212,7 +214,7 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   // the host execution space's threads (declared before the solver that
   // points to it).
   std::unique_ptr<petsc::BlockIlu> block_ilu;
-  if (options.factorization == SteadyOptions::Factorization::threaded)
+  if (threaded_factorization(options.factorization))
     block_ilu = petsc::block_ilu_from_options(options.options_prefix, options.ilu_blocks);
   petsc::KspHandle ksp;
   CAMBER_CHECK_PETSC(KSPCreate(comm, ksp.out()));
@@ -472,6 +474,12 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
 }
 
 }  // namespace
+
+bool threaded_factorization(SteadyOptions::Factorization f) {
+  return f == SteadyOptions::Factorization::threaded ||
+         (f == SteadyOptions::Factorization::automatic &&
+          Kokkos::DefaultHostExecutionSpace().concurrency() > 1);
+}
 
 SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOptions& options,
                           const SteadyMonitor& monitor) {

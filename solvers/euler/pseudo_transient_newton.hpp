@@ -231,19 +231,23 @@ struct SteadyOptions {
   // order matrix, or of the assembled second-order one): ILU(1), natural
   // order for the first-order matrix, reverse Cuthill-McKee for the second-
   // order one, either way (-PREFIXsub_pc_factor_levels and
-  // -PREFIXsub_pc_factor_mat_ordering_type change both). threaded (the
-  // default): camber's BlockIlu (solvers/petsc/block_ilu.hpp), each rank's
-  // rows cut by a graph partition into ilu_blocks blocks that are factored
-  // and applied at the same time on the host execution space's threads
-  // (couplings between blocks dropped, as between ranks); with one block
-  // it is PETSc's factor. petsc: PETSc's block Jacobi, one block per rank,
-  // on one thread. PETSc runs also when its options ask for what BlockIlu
-  // does not do (a -PREFIXsub_pc_type other than ilu, another ordering);
-  // -PREFIXpc_type overrides both. QuickStart, one rank: 1.10x at one
-  // thread, 1.41x with 2 threads against PETSc's on one (docs/backends.md,
+  // -PREFIXsub_pc_factor_mat_ordering_type change both). threaded:
+  // camber's BlockIlu (solvers/petsc/block_ilu.hpp), each rank's rows cut
+  // by a graph partition into ilu_blocks blocks that are factored and
+  // applied at the same time on the host execution space's threads
+  // (couplings between blocks dropped, as between ranks); with one block it
+  // is PETSc's factor up to round-off. petsc: PETSc's block Jacobi, one
+  // block per rank, on one thread. automatic (the default): threaded when
+  // the host execution space has more than one thread, petsc otherwise (on
+  // one thread the two were measured within 10% of each other either way:
+  // QuickStart 1.10x faster threaded, the README's design loop 9% slower
+  // per Newton step). PETSc runs also when its options ask for what
+  // BlockIlu does not do (a -PREFIXsub_pc_type other than ilu, another
+  // ordering); -PREFIXpc_type overrides both. QuickStart, one rank, 2
+  // threads: 1.41x against PETSc's ILU on one thread (docs/backends.md,
   // "The threaded ILU").
-  enum class Factorization { threaded, petsc };
-  Factorization factorization = Factorization::threaded;
+  enum class Factorization { automatic, threaded, petsc };
+  Factorization factorization = Factorization::automatic;
   // threaded: blocks per rank; 0: one per thread of the host execution
   // space (Kokkos' concurrency), so that the answer depends on the thread
   // count as block Jacobi's depends on the rank count. A fixed number gives
@@ -267,9 +271,14 @@ inline constexpr std::array<EnumName<SteadyOptions::NewtonOperator>, 3> newton_o
 inline constexpr std::array<EnumName<SteadyOptions::Preconditioner>, 2> preconditioner_names{
     {{SteadyOptions::Preconditioner::first_order, "first_order"},
      {SteadyOptions::Preconditioner::second_order, "second_order"}}};
-inline constexpr std::array<EnumName<SteadyOptions::Factorization>, 2> factorization_names{
-    {{SteadyOptions::Factorization::threaded, "threaded"},
+inline constexpr std::array<EnumName<SteadyOptions::Factorization>, 3> factorization_names{
+    {{SteadyOptions::Factorization::automatic, "auto"},
+     {SteadyOptions::Factorization::threaded, "threaded"},
      {SteadyOptions::Factorization::petsc, "petsc"}}};
+
+// Whether `f` runs camber's threaded ILU (automatic: when the host
+// execution space has more than one thread).
+bool threaded_factorization(SteadyOptions::Factorization f);
 
 struct IterationReport {
   int iteration = 0;
