@@ -3,7 +3,8 @@
 // ILU(0) and ILU(1) in natural order, full fill is the exact solve (natural
 // and reverse Cuthill-McKee order), several blocks are block Jacobi with the
 // couplings between blocks dropped, and on 2 and 4 ranks the rank-local
-// factor is PETSc's block Jacobi with ILU in each block (1, 2 and 4 ranks).
+// factor is PETSc's block Jacobi with ILU in each block (1, 2 and 4 ranks;
+// the sequential cases run on PETSC_COMM_SELF on every rank).
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <petscksp.h>
@@ -189,19 +190,12 @@ double residual(Mat A, Vec b, Vec y) {
   return rn / bn;
 }
 
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
 // On one rank, one block: PETSc's ILU(levels) in natural and in reverse
 // Cuthill-McKee order, applied and applied transposed, for block sizes 1 to 5 (the Euler systems' 3, 4 and
 // 5 among them). Tolerance: the two factorizations sum in different
 // orders; 1e-11 relative is ~1e5 ulp of growth through a 144-row
 // triangular solve of a weakly dominant matrix.
 TEST(BlockIlu, OneBlockIsPetscsIlu) {
-  if (world_size() != 1) GTEST_SKIP() << "one rank (PETSc's ILU is sequential)";
   for (int bs = 1; bs <= 5; ++bs)
     for (int levels : {0, 1, 2})
       for (IluOrdering ordering : {IluOrdering::natural, IluOrdering::rcm}) {
@@ -238,7 +232,6 @@ TEST(BlockIlu, OneBlockIsPetscsIlu) {
 // Full fill (levels >= rows) is the exact LU factorization: M^-1 b solves
 // A y = b to round-off, in natural and in reverse Cuthill-McKee order.
 TEST(BlockIlu, FullFillSolvesExactlyInEitherOrder) {
-  if (world_size() != 1) GTEST_SKIP() << "one rank";
   const GridMatrix g{9, 7, 4};
   MatHandle A = make_matrix(PETSC_COMM_SELF, g, 1.0);
   VecHandle b = right_hand_side(A.get());
@@ -258,7 +251,6 @@ TEST(BlockIlu, FullFillSolvesExactlyInEitherOrder) {
 // nx + 1 in natural order, about ny + 1 in RCM order, and full fill stores
 // the band.
 TEST(BlockIlu, ReverseCuthillMcKeeNarrowsTheFill) {
-  if (world_size() != 1) GTEST_SKIP() << "one rank";
   const GridMatrix g{30, 4, 1};
   MatHandle A = make_matrix(PETSC_COMM_SELF, g, 2.0);
   BlockIluOptions opts;
@@ -280,7 +272,6 @@ TEST(BlockIlu, ReverseCuthillMcKeeNarrowsTheFill) {
 // are a graph partition: balanced (METIS's 3% target, 10% allowed here) and
 // each a connected piece of the grid.
 TEST(BlockIlu, BlocksAreBlockJacobiWithinTheRank) {
-  if (world_size() != 1) GTEST_SKIP() << "one rank";
   const GridMatrix g{11, 10, 5};
   const PetscInt n = g.rows();
   const int parts = 3;
@@ -423,7 +414,6 @@ TEST(BlockIlu, PreconditionsGmresAsPetscsIluDoes) {
 // A singular diagonal block with nothing to fill it: factor() says so, and
 // a Krylov solve with the PCSHELL diverges with KSP_DIVERGED_PC_FAILED.
 TEST(BlockIlu, ASingularPivotFailsTheSolveAsPetscsIluDoes) {
-  if (world_size() != 1) GTEST_SKIP() << "one rank";
   MatHandle A;
   CAMBER_CHECK_PETSC(MatCreateBAIJ(PETSC_COMM_SELF, 2, 4, 4, 4, 4, 2, nullptr, 0, nullptr, A.out()));
   const PetscInt r0 = 0, r1 = 1;
@@ -452,7 +442,6 @@ TEST(BlockIlu, ASingularPivotFailsTheSolveAsPetscsIluDoes) {
 // What it cannot take is an error naming it: a matrix not in block format,
 // negative settings.
 TEST(BlockIlu, RejectsWhatItCannotFactor) {
-  if (world_size() != 1) GTEST_SKIP() << "one rank";
   MatHandle A;
   CAMBER_CHECK_PETSC(MatCreateSeqAIJ(PETSC_COMM_SELF, 3, 3, 1, nullptr, A.out()));
   for (PetscInt i = 0; i < 3; ++i) CAMBER_CHECK_PETSC(MatSetValue(A.get(), i, i, 1.0, INSERT_VALUES));
