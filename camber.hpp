@@ -85,6 +85,10 @@
 #include <camber/mesh/su2_reader.hpp>
 #include <camber/mesh/su2_writer.hpp>
 
+#include <camber/solvers/linear/block_sparse_matrix.hpp>
+#include <camber/solvers/linear/gmres.hpp>
+#include <camber/solvers/linear/linear_operator.hpp>
+
 #include <camber/design/airfoil_section.hpp>
 #include <camber/design/airfoil_wall.hpp>
 #include <camber/design/cst.hpp>
