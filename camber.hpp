@@ -88,6 +88,7 @@
 #include <camber/solvers/linear/block_sparse_matrix.hpp>
 #include <camber/solvers/linear/gmres.hpp>
 #include <camber/solvers/linear/linear_operator.hpp>
+#include <camber/solvers/linear/partitioned_ilu.hpp>
 
 #include <camber/design/airfoil_section.hpp>
 #include <camber/design/airfoil_wall.hpp>
@@ -175,21 +176,23 @@
 #include <camber/solvers/petsc/petsc_numbering.hpp>
 #include <camber/solvers/petsc/petsc_session.hpp>
 #include <camber/solvers/euler/adjoint.hpp>
-#include <camber/solvers/euler/boundary.hpp>
-#include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/exact_jacobian.hpp>
-#include <camber/solvers/euler/flow_conditions.hpp>
-#include <camber/solvers/euler/flux.hpp>
-#include <camber/solvers/euler/ideal_gas.hpp>
-#include <camber/solvers/euler/reconstruction.hpp>
 #include <camber/solvers/euler/shape_derivative.hpp>
 #include <camber/solvers/euler/steady_flow.hpp>
-#include <camber/solvers/euler/pseudo_transient_newton.hpp>
-#include <camber/solvers/euler/unsteady.hpp>
 #if CAMBER_WITH_DECK
 #include <camber/solvers/euler/deck_keys.hpp>
 #endif
 #endif
+// solvers/euler without PETSc: the residual, the steady solver's device
+// path, the unsteady solver.
+#include <camber/solvers/euler/boundary.hpp>
+#include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/flow_conditions.hpp>
+#include <camber/solvers/euler/flux.hpp>
+#include <camber/solvers/euler/ideal_gas.hpp>
+#include <camber/solvers/euler/reconstruction.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
+#include <camber/solvers/euler/unsteady.hpp>
 #if CAMBER_WITH_PETSC && CAMBER_WITH_IO
 #include <camber/solvers/aero/airfoil_design.hpp>
 #include <camber/solvers/aero/airfoil_sampler.hpp>

@@ -42,7 +42,8 @@ legs=("$@")
 # flagship (the Euler solver, its adjoint and shape derivative).
 module_opts=(-DCAMBER_ENABLE_APPS=OFF -DCAMBER_ENABLE_PETSC=ON
              -DCAMBER_ENABLE_IO=OFF -DCAMBER_ENABLE_DECK=OFF -DCAMBER_ENABLE_ONNX=OFF -DCAMBER_ENABLE_SERVE=OFF -DCAMBER_ENABLE_SUNDIALS=OFF
-             -DBUILD_SHARED_LIBS=OFF -DCMAKE_BUILD_TYPE=Release)
+             -DBUILD_SHARED_LIBS=OFF -DCMAKE_BUILD_TYPE=Release
+             -DCAMBER_ENABLE_BENCHMARKS=ON -DCAMBER_BENCHMARKS_DEVICE_ONLY=ON)
 # The CUDA leg compiles the command line as well: its I/O, decks and apps.
 cuda_opts=("${module_opts[@]}" -DCAMBER_ENABLE_IO=ON -DCAMBER_ENABLE_DECK=ON -DCAMBER_ENABLE_APPS=ON)
 # Left out of the OpenMP leg's ctest run (see the header).
@@ -124,11 +125,11 @@ leg_cuda() {
         -DCAMBER_ENABLE_NCCL=ON -DCAMBER_USE_CCACHE=ON > "$build/configure.log" 2>&1 \
     || { cat "$build/configure.log"; return 1; }
   grep 'Camber: Kokkos' "$build/configure.log"
-  # Compile and link the libraries (every module's kernels as device code)
-  # and the command line; no GPU here, so nothing would run the test
+  # Compile and link the libraries (every module's kernels as device code),
+  # the command line and the device benchmark; no GPU here, so nothing would run the test
   # programs: scripts/gpu-check
   # builds and runs them on a GPU machine.
-  cmake --build "$build" -j "$jobs" --target camber_libraries camber_cli
+  cmake --build "$build" -j "$jobs" --target camber_libraries camber_cli bench_euler_device
 }
 
 status=0

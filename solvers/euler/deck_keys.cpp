@@ -137,9 +137,15 @@ const Keys<SteadyOptions>& steady_option_keys() {
                   "time on the threads; one block is PETSc's factor) or petsc (PETSc's block "
                   "Jacobi, one block per rank, one thread). auto: threaded when there is more "
                   "than one thread.")
+          .choice("linear_solver", &SteadyOptions::linear_solver, linear_solver_names,
+                  "The linear solver of each Newton step: petsc (PETSc's GMRES and the ILU "
+                  "above) or kokkos (camber's own GMRES on Kokkos views, ILU(0) of the "
+                  "first-order matrix in ilu_blocks blocks per rank, one thread each, the "
+                  "second-order operator matrix-free: runs where Kokkos runs, threads or a GPU, "
+                  "and needs no PETSc).")
           .integer("ilu_blocks", &SteadyOptions::ilu_blocks, IntRange(0, 1 << 20),
-                   "factorization threaded: blocks per rank (0: one per thread). A fixed "
-                   "number gives the same answer on any number of threads.")
+                   "factorization threaded, or linear_solver kokkos: blocks per rank (0: one per "
+                   "thread). A fixed number gives the same answer on any number of threads.")
           .integer("jacobian_refresh", &SteadyOptions::jacobian_refresh, IntRange(1, 1000),
                    "Order 2, matrix_free with the second_order preconditioner: Newton steps "
                    "between assemblies of the preconditioner (kept, with its factors, in "

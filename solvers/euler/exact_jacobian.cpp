@@ -71,7 +71,7 @@ std::shared_ptr<const ExactJacobian::Pattern> ExactJacobian::pattern(const Discr
   return p;
 }
 
-bool ExactJacobian::Pattern::fits(const Discretization& disc) const {
+bool ExactJacobianPattern::fits(const Discretization& disc) const {
   const GradientStencil s =
       disc.spatial().order == 2 ? disc.spatial().gradient_stencil : GradientStencil::faces;
   return s == stencil && disc.n_owned() == n_owned && disc.n_local() == n_local;

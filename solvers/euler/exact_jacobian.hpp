@@ -63,24 +63,27 @@
 
 namespace camber::solvers::euler {
 
+/// What depends only on the mesh's connectivity and the reconstruction
+/// stencil: the column colouring, the PETSc block of every local cell, the
+/// (owned row, block column) pairs per colour and the preallocation. A
+/// design loop builds it once and every design's Jacobians share it.
+/// (Declared in pseudo_transient_newton.hpp too, which needs no PETSc.)
+struct ExactJacobianPattern {
+  GradientStencil stencil = GradientStencil::faces;  ///< faces at first order
+  index_t n_owned = 0, n_local = 0;
+  int n_colors = 0;
+  long long n_blocks = 0;          ///< in the owned rows, all ranks
+  std::vector<int> color;          ///< per local cell
+  std::vector<PetscInt> block;     ///< per local cell
+  std::vector<std::vector<std::pair<index_t, PetscInt>>> entries;  ///< per colour
+  std::vector<PetscInt> d_nnz, o_nnz;  ///< blocks per owned row, diagonal / off-diagonal part
+  /// Whether disc (its stencil and cell counts) is the one this was built for.
+  bool fits(const Discretization& disc) const;
+};
+
 class ExactJacobian {
  public:
-  /// What depends only on the mesh's connectivity and the reconstruction
-  /// stencil: the column colouring, the PETSc block of every local cell,
-  /// the (owned row, block column) pairs per colour and the preallocation.
-  /// A design loop builds it once and every design's Jacobians share it.
-  struct Pattern {
-    GradientStencil stencil = GradientStencil::faces;  ///< faces at first order
-    index_t n_owned = 0, n_local = 0;
-    int n_colors = 0;
-    long long n_blocks = 0;          ///< in the owned rows, all ranks
-    std::vector<int> color;          ///< per local cell
-    std::vector<PetscInt> block;     ///< per local cell
-    std::vector<std::vector<std::pair<index_t, PetscInt>>> entries;  ///< per colour
-    std::vector<PetscInt> d_nnz, o_nnz;  ///< blocks per owned row, diagonal / off-diagonal part
-    /// Whether disc (its stencil and cell counts) is the one this was built for.
-    bool fits(const Discretization& disc) const;
-  };
+  using Pattern = ExactJacobianPattern;
   /// Builds the distance-2 stencil of every owned cell and the column
   /// colouring (O(owned cells) per rank). Collective.
   static std::shared_ptr<const Pattern> pattern(const Discretization& disc);

@@ -1,9 +1,5 @@
 #include <camber/solvers/euler/pseudo_transient_newton.hpp>
 
-#include <camber/solvers/euler/exact_jacobian.hpp>
-
-#include <petscksp.h>
-
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -19,14 +15,8 @@
 #include <camber/core/error.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/core/runtime.hpp>
-#include <camber/solvers/petsc/block_ilu.hpp>
-#include <camber/solvers/petsc/petsc_error.hpp>
-#include <camber/solvers/petsc/petsc_handle.hpp>
-#include <camber/solvers/petsc/petsc_numbering.hpp>
-#include <camber/solvers/petsc/petsc_session.hpp>
 
-#include "detail/discretization_kernels.hpp"
-#include "detail/first_order_matrix.hpp"
+#include "detail/newton_linear_system.hpp"
 
 namespace camber::solvers::euler {
 
@@ -40,55 +30,6 @@ constexpr int max_nv = 5;
 bool admissible(const IdealGas& gas, const double* u, int nv) {
   const double p = pressure_of_row(gas, u, nv);
   return std::isfinite(p) && std::isfinite(u[0]) && u[0] > 0.0 && p > 0.0;
-}
-
-// The exact Newton operator of a second-order residual, matrix-free:
-// y = diag(lambda_i / CFL) x + (dR/dU) x, with (dR/dU) x from one Dual
-// evaluation of the residual at *state (Discretization::residual_and_tangent).
-// PETSc's vectors hold the owned rows only; the tangent needs ghost rows, so
-// x is copied into a {n_local, 4} Tensor whose ghost rows the tangent fills
-// by a halo exchange.
-struct NewtonShell {
-  const Discretization* disc = nullptr;
-  Tensor* state = nullptr;
-  std::vector<double> diagonal;  // lambda_i / CFL, per owned cell
-  Tensor direction, residual, tangent;
-  std::exception_ptr error;  // a C++ exception cannot cross PETSc's C frames
-};
-
-PetscErrorCode newton_shell_mult(Mat M, Vec x, Vec y) {
-  NewtonShell* shell = nullptr;
-  PetscCall(MatShellGetContext(M, &shell));
-  const index_t n_owned = shell->disc->n_owned();
-  const int nv = shell->disc->n_vars();
-  const auto owned = std::make_pair(index_t{0}, n_owned * nv);
-  const PetscScalar* xa = nullptr;
-  PetscCall(VecGetArrayRead(x, &xa));
-  try {
-    const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>
-        xh(xa, static_cast<size_t>(n_owned * nv));
-    Kokkos::deep_copy(Kokkos::subview(shell->direction.view(), owned), xh);
-    shell->disc->residual_and_tangent(*shell->state, shell->direction, shell->residual,
-                                      shell->tangent);
-  } catch (...) {
-    shell->error = std::current_exception();
-  }
-  PetscCall(VecRestoreArrayRead(x, &xa));
-  if (shell->error)
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "the Euler tangent threw (rethrown after KSPSolve)");
-  PetscScalar* ya = nullptr;
-  PetscCall(VecGetArray(y, &ya));
-  {
-    const Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> yh(
-        ya, static_cast<size_t>(n_owned * nv));
-    Kokkos::deep_copy(yh, Kokkos::subview(shell->tangent.view(), owned));
-    const auto xh = shell->direction.host();
-    for (index_t c = 0; c < n_owned; ++c)
-      for (int k = 0; k < nv; ++k)
-        ya[c * nv + k] += shell->diagonal[static_cast<size_t>(c)] * xh(c * nv + k);
-  }
-  PetscCall(VecRestoreArray(y, &ya));
-  return 0;
 }
 
 // R(U), with the far-field vortex (FlowConditions::far_field_vortex) set
@@ -138,107 +79,17 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
   const MPI_Comm comm = dm.comm();
   const index_t n_owned = disc.n_owned();
   const int nv = disc.n_vars();
-  // The first-order matrix (a block per owned cell and face neighbour).
-  detail::FirstOrderMatrix first_order(disc);
-  const Mat A = first_order.matrix();
-
-  // The right-hand side and the update live in Tensors; PETSc's Vecs are
-  // placed over their owned rows (the first n_owned * 4 values).
+  // The linear system of each step, and the update it solves for.
+#if CAMBER_WITH_PETSC
+  const std::unique_ptr<detail::NewtonLinearSystem> system =
+      options.linear_solver == SteadyOptions::LinearSolver::petsc
+          ? detail::petsc_newton_system(disc, U, options)
+          : detail::device_newton_system(disc, U, options);
+#else
+  const std::unique_ptr<detail::NewtonLinearSystem> system =
+      detail::device_newton_system(disc, U, options);
+#endif
   Tensor dU({disc.n_local(), nv});
-  petsc::VecHandle b, x;
-  CAMBER_CHECK_PETSC(
-      VecCreateMPIWithArray(comm, nv, nv * n_owned, PETSC_DETERMINE, nullptr, b.out()));
-  CAMBER_CHECK_PETSC(
-      VecCreateMPIWithArray(comm, nv, nv * n_owned, PETSC_DETERMINE, dU.data(), x.out()));
-
-  // Order 2: the operator is the exact Newton matrix, matrix-free (or, with
-  // defect_correction, the first-order matrix A itself); A preconditions.
-  const bool exact_operator = disc.spatial().order == 2 && !options.defect_correction;
-  const bool matrix_free =
-      exact_operator &&
-      (options.newton_operator == SteadyOptions::NewtonOperator::matrix_free ||
-       (options.newton_operator == SteadyOptions::NewtonOperator::automatic && disc.dim() == 3));
-  // The assembled exact second-order Jacobian: the operator (assembled),
-  // or the preconditioner of the matrix-free operator (second_order
-  // preconditioner, refreshed every jacobian_refresh steps).
-  const bool second_order_pc =
-      matrix_free && options.preconditioner == SteadyOptions::Preconditioner::second_order;
-  std::unique_ptr<ExactJacobian> exact_jacobian;
-  if ((exact_operator && !matrix_free) || second_order_pc)
-    exact_jacobian = std::make_unique<ExactJacobian>(disc, options.jacobian_pattern);
-  int assembled_at = -1;  // the step whose state the assembled matrix is of
-  std::vector<double> shift(exact_jacobian ? static_cast<size_t>(n_owned) : 0);
-  NewtonShell shell;
-  petsc::MatHandle exact;
-  if (matrix_free) {
-    shell.disc = &disc;
-    shell.state = &U;
-    shell.diagonal.assign(static_cast<size_t>(n_owned), 0.0);
-    shell.direction = Tensor({disc.n_local(), nv});
-    CAMBER_CHECK_PETSC(MatCreate(comm, exact.out()));
-    CAMBER_CHECK_PETSC(MatSetSizes(exact.get(), nv * n_owned, nv * n_owned, PETSC_DETERMINE,
-                                   PETSC_DETERMINE));
-    CAMBER_CHECK_PETSC(MatSetBlockSize(exact.get(), nv));
-    CAMBER_CHECK_PETSC(MatSetType(exact.get(), MATSHELL));
-    CAMBER_CHECK_PETSC(MatShellSetContext(exact.get(), &shell));
-    CAMBER_CHECK_PETSC(MatShellSetOperation(
-        exact.get(), MATOP_MULT, reinterpret_cast<void (*)(void)>(newton_shell_mult)));
-    CAMBER_CHECK_PETSC(MatSetUp(exact.get()));
-  }
-
-  // The block-Jacobi blocks' ILU, unless the user chose (an option this
-  // code wrote for an earlier solve does not count as the user's): the
-  // assembled second-order Jacobian is far from diagonally dominant at large
-  // CFL numbers, so ILU(1) in reverse Cuthill-McKee order (SU2's QuickStart
-  // mesh, assembled operator: ILU(0) 2,001 Krylov iterations in 8.7 s,
-  // ILU(1) 974 in 7.3 s, ILU(2) 919 in 12.3 s, the factorization being
-  // most of ILU(2)'s time; one run each, docs/performance.md); the
-  // first-order matrix gets ILU(1) in natural order: with ILU(0) the
-  // first-order solve of the 256^2 triangle grid stalled at a residual drop
-  // of 1.7 orders (GMRES at its 200 iterations every step), with ILU(1) it
-  // converged in 71 steps, and SU2's QuickStart mesh took 1.9 s against
-  // 3.8 s at first order.
-  {
-    const auto set_default = [&](const char* name, const char* value) {
-      petsc::set_option_default(options.options_prefix, name, value);
-    };
-    if (exact_jacobian) {
-      set_default("sub_pc_factor_levels", "1");
-      set_default("sub_pc_factor_mat_ordering_type", "rcm");
-    } else {
-      set_default("sub_pc_factor_levels", "1");
-      set_default("sub_pc_factor_mat_ordering_type", "natural");
-    }
-  }
-  // Threaded: the ILU those options name (levels; natural or RCM order) on
-  // the host execution space's threads (declared before the solver that
-  // points to it).
-  std::unique_ptr<petsc::BlockIlu> block_ilu;
-  if (threaded_factorization(options.factorization))
-    block_ilu = petsc::block_ilu_from_options(options.options_prefix, options.ilu_blocks);
-  petsc::KspHandle ksp;
-  CAMBER_CHECK_PETSC(KSPCreate(comm, ksp.out()));
-  CAMBER_CHECK_PETSC(KSPSetOptionsPrefix(ksp.get(), options.options_prefix.c_str()));
-  CAMBER_CHECK_PETSC(KSPSetType(ksp.get(), KSPGMRES));
-  CAMBER_CHECK_PETSC(KSPGMRESSetRestart(
-      ksp.get(), options.krylov_restart > 0 ? options.krylov_restart : exact_operator ? 200 : 60));
-  PC pc;
-  CAMBER_CHECK_PETSC(KSPGetPC(ksp.get(), &pc));
-  if (block_ilu)
-    block_ilu->attach(pc);
-  else
-    CAMBER_CHECK_PETSC(PCSetType(pc, PCBJACOBI));  // ILU in each block (levels above)
-  // The assembled operator: right preconditioning, so that GMRES stops on
-  // the true residual of the Newton system. Left-preconditioned, ILU(1) of
-  // the second-order matrix met the tolerance on its preconditioned
-  // residual in 1-3 iterations with steps that did not reduce R: the 48 x
-  // 24 transonic O-grid on two ranks cycled at a residual of 6e-5 for 150
-  // steps (converged in 43 with right preconditioning), and the 512^2 grid
-  // stalled near 2e-5 (docs/performance.md).
-  if (exact_jacobian && !matrix_free) CAMBER_CHECK_PETSC(KSPSetPCSide(ksp.get(), PC_RIGHT));
-  CAMBER_CHECK_PETSC(KSPSetTolerances(ksp.get(), options.linear_rel_tolerance, 1e-50,
-                                      PETSC_DEFAULT, options.linear_max_iterations));
-  CAMBER_CHECK_PETSC(KSPSetFromOptions(ksp.get()));
 
   // The residual being solved: disc, or a copy of it with the limiter
   // frozen once the residual has fallen by options.freeze_limiter_drop.
@@ -347,56 +198,19 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
       result.limiter_frozen_at = it - 1;
     }
 
-    if (matrix_free) shell.disc = active;
-
-    const Tensor J =
-        exact_jacobian ? Tensor({0}) : detail::DiscretizationKernels::face_jacobians(*active, U);
     const Tensor lambda = active->spectral_radius(U);
     const auto lh = lambda.host();
+    std::vector<double> shift(static_cast<size_t>(n_owned));
     for (int attempt = 0;; ++attempt) {
-      // A = diag(lambda / CFL) + dR/dU, block by block; not needed when the
-      // assembled second-order matrix preconditions (the operator being
-      // that matrix or the matrix-free shell, whose diagonal is set here).
-      if (exact_jacobian) {
-        for (index_t c = 0; c < n_owned; ++c) {
-          shift[static_cast<size_t>(c)] = lh(c) / cfl;
-          if (matrix_free) shell.diagonal[static_cast<size_t>(c)] = lh(c) / cfl;
-        }
-      } else {
-        std::vector<double> diagonal(static_cast<size_t>(n_owned));
-        for (index_t c = 0; c < n_owned; ++c) diagonal[static_cast<size_t>(c)] = lh(c) / cfl;
-        if (matrix_free) shell.diagonal = diagonal;
-        first_order.assemble(J, diagonal);
-      }
-
+      // A = diag(lambda / CFL) + dR/dU (detail/newton_linear_system.hpp);
       // b = -R over R's storage; x = dU.
+      for (index_t c = 0; c < n_owned; ++c) shift[static_cast<size_t>(c)] = lh(c) / cfl;
       R *= -1.0;
-      CAMBER_CHECK_PETSC(VecPlaceArray(b.get(), R.data()));
-      if (exact_jacobian) {
-        // A preconditioner may lag (its ILU factors are kept while the
-        // matrix is unchanged); the assembled operator may not.
-        if (!second_order_pc || assembled_at < 0 || attempt > 0 ||
-            it - assembled_at >= std::max(1, options.jacobian_refresh)) {
-          exact_jacobian->assemble(*active, U, &shift);
-          assembled_at = it;
-        }
-        Mat jm = exact_jacobian->matrix();
-        CAMBER_CHECK_PETSC(KSPSetOperators(ksp.get(), matrix_free ? exact.get() : jm, jm));
-      } else {
-        CAMBER_CHECK_PETSC(
-            KSPSetOperators(ksp.get(), matrix_free ? exact.get() : A, A));
-      }
       dU.fill(0.0);
-      const PetscErrorCode solved = KSPSolve(ksp.get(), b.get(), x.get());
-      CAMBER_CHECK_PETSC(VecResetArray(b.get()));
+      const detail::LinearStep linear = system->solve(*active, U, shift, it, attempt, R, dU);
       R *= -1.0;
-      if (shell.error) std::rethrow_exception(std::exchange(shell.error, nullptr));
-      CAMBER_CHECK_PETSC(solved);
-      PetscInt lin = 0;
-      CAMBER_CHECK_PETSC(KSPGetIterationNumber(ksp.get(), &lin));
-      KSPConvergedReason reason;
-      CAMBER_CHECK_PETSC(KSPGetConvergedReason(ksp.get(), &reason));
-      last_linear_converged = reason > 0;
+      const int lin = linear.iterations;
+      last_linear_converged = linear.converged;
 
       // Largest alpha in 1, 1/2, ..., 1/64 that keeps every owned cell
       // admissible, agreed over ranks.
@@ -446,8 +260,8 @@ SteadyResult newton_ptc(const Discretization& disc, Tensor& U, const SteadyOptio
         check_finite();
         U_good = U.clone();
         result.iterations = it;
-        result.linear_iterations += static_cast<int>(lin);
-        report_step(it, alpha, static_cast<int>(lin));
+        result.linear_iterations += lin;
+        report_step(it, alpha, lin);
         break;
       }
       // Rejected: smaller pseudo-time step, same linearization point.
@@ -483,6 +297,7 @@ bool threaded_factorization(SteadyOptions::Factorization f) {
 
 SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOptions& options,
                           const SteadyMonitor& monitor) {
+  detail::check_linear_solver(disc, options);
   Phase phase;
   phase.start = std::chrono::steady_clock::now();
   phase.r0 = options.reference_residual;

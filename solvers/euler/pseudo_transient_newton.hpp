@@ -101,12 +101,14 @@
 #include <string>
 #include <vector>
 
+#include <camber/core/config.hpp>
 #include <camber/core/enum_names.hpp>
 #include <camber/solvers/euler/discretization.hpp>
-#include <camber/solvers/euler/exact_jacobian.hpp>
 #include <camber/core/tensor.hpp>
 
 namespace camber::solvers::euler {
+
+struct ExactJacobianPattern;  // exact_jacobian.hpp (built with PETSc)
 
 struct SteadyOptions {
   int max_iterations = 100;
@@ -248,22 +250,39 @@ struct SteadyOptions {
   // "The threaded ILU").
   enum class Factorization { automatic, threaded, petsc };
   Factorization factorization = Factorization::automatic;
-  // threaded: blocks per rank; 0: one per thread of the host execution
-  // space (Kokkos' concurrency), so that the answer depends on the thread
+  // threaded (and linear_solver kokkos): blocks per rank; 0: one per
+  // thread of the host execution space (kokkos: of the default execution
+  // space, at least 16 rows each), so that the answer depends on the thread
   // count as block Jacobi's depends on the rank count. A fixed number gives
   // the same bits on any number of threads.
   int ilu_blocks = 0;
+  // The linear solver of each step. petsc: PETSc's KSP as above. kokkos:
+  // camber's own restarted GMRES on Kokkos views (solvers/linear, the same
+  // algorithm and tolerances as PETSc's), preconditioned by ILU(0) of the
+  // first-order matrix (assembled in place by one kernel) in ilu_blocks
+  // graph-partitioned blocks per rank, each factored and applied by one
+  // thread (0: one block per thread of the default execution space, at
+  // least 16 rows each: on a GPU, many small blocks), the second-order
+  // operator matrix-free whatever newton_operator's automatic choice
+  // (assembled and the second_order preconditioner are refused): every
+  // kernel runs where Kokkos runs, threads or a GPU, and no PETSc is
+  // needed. ILU(0) in blocks is weaker than PETSc's ILU(1) per rank: more
+  // Krylov iterations per step. The default is petsc in a build with
+  // PETSc, kokkos (the only one there) in a build without.
+  enum class LinearSolver { petsc, kokkos };
+  LinearSolver linear_solver = CAMBER_WITH_PETSC ? LinearSolver::petsc : LinearSolver::kokkos;
   std::string options_prefix = "flow_";  // PETSc options: -flow_ksp_type ...
   // The assembled second-order Jacobian's colouring and preallocation,
   // when the caller has them already (ExactJacobian::pattern of a
   // discretization of the same distributed mesh and spatial options: a
   // shape optimization solves many designs of one connectivity). Null, or
   // one that does not fit: built here.
-  std::shared_ptr<const ExactJacobian::Pattern> jacobian_pattern;
+  std::shared_ptr<const ExactJacobianPattern> jacobian_pattern;
 };
 
 // The names of SteadyOptions' choices (the deck's solver.newton_operator,
-// solver.preconditioner and solver.factorization values), the default first.
+// solver.preconditioner, solver.factorization and solver.linear_solver
+// values), the default first.
 inline constexpr std::array<EnumName<SteadyOptions::NewtonOperator>, 3> newton_operator_names{
     {{SteadyOptions::NewtonOperator::automatic, "auto"},
      {SteadyOptions::NewtonOperator::assembled, "assembled"},
@@ -275,6 +294,10 @@ inline constexpr std::array<EnumName<SteadyOptions::Factorization>, 3> factoriza
     {{SteadyOptions::Factorization::automatic, "auto"},
      {SteadyOptions::Factorization::threaded, "threaded"},
      {SteadyOptions::Factorization::petsc, "petsc"}}};
+
+inline constexpr std::array<EnumName<SteadyOptions::LinearSolver>, 2> linear_solver_names{
+    {{SteadyOptions::LinearSolver::petsc, "petsc"},
+     {SteadyOptions::LinearSolver::kokkos, "kokkos"}}};
 
 // Whether `f` runs camber's threaded ILU (automatic: when the host
 // execution space has more than one thread).
@@ -315,7 +338,8 @@ struct SteadyResult {
 using SteadyMonitor = std::function<void(const IterationReport&)>;
 
 // Drives U (shape {n_local, n_vars}, owned rows meaningful) to R(U) = 0.
-// Collective; needs a live solvers::petsc::PetscSession.
+// Collective; with linear_solver petsc, needs a live
+// solvers::petsc::PetscSession.
 SteadyResult solve_steady(const Discretization& disc, Tensor& U, const SteadyOptions& options,
                           const SteadyMonitor& monitor = nullptr);
 

@@ -22,11 +22,14 @@
 #include <camber/mesh/mesh.hpp>
 #include <camber/parallel/collectives.hpp>
 #include <camber/solvers/euler/discretization.hpp>
+#include <camber/core/config.hpp>
+#if CAMBER_WITH_PETSC
 #include <camber/solvers/euler/exact_jacobian.hpp>
-#include <camber/solvers/euler/ideal_gas.hpp>
-#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>
+#endif
+#include <camber/solvers/euler/ideal_gas.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include <camber/core/tensor.hpp>
 #include "tests/common/central_difference.hpp"
 #include "tests/mpi_test_utils.hpp"
@@ -228,6 +231,7 @@ inline std::pair<double, double> owned_difference(const Discretization& disc, co
   return {par::allreduce_max(e, disc.mesh().comm()), par::allreduce_max(top, disc.mesh().comm())};
 }
 
+#if CAMBER_WITH_PETSC
 // y = A x over the owned rows of {n_local, n_vars} Tensors (transpose:
 // A^T x).
 inline Tensor apply(const ExactJacobian& jac, const Discretization& disc, const Tensor& x,
@@ -246,6 +250,7 @@ inline Tensor apply(const ExactJacobian& jac, const Discretization& disc, const 
     CAMBER_CHECK_PETSC(MatMult(jac.matrix(), xv.get(), yv.get()));
   return y;
 }
+#endif
 
 // max over owned rows and ranks of |a - b| / max(scale).
 inline double max_error(const Discretization& disc, const Tensor& a, const Tensor& b, double scale) {

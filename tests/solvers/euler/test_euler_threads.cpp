@@ -7,7 +7,8 @@
 // assembly times a fixed vector, all written bit for bit (hexadecimal
 // doubles) to the file CAMBER_THREADS_RECORD names: every Newton step's
 // density residual, CFL number, Krylov iterations and forces, the converged
-// state and the product.
+// state and the product; then the same solve on the device path
+// (SteadyOptions::linear_solver kokkos), its steps and state.
 //
 // tests/solvers/euler/CMakeLists.txt runs this program on one rank with 1
 // and with 2 OpenMP threads (a threaded Kokkos backend only) and compares
@@ -84,12 +85,27 @@ TEST(EulerThreads, ASecondOrderSolveAndItsJacobianAreRecordedBitForBit) {
   for (PetscInt i = 0; i < last - first; ++i) out += bits(a[i]) + '\n';
   CAMBER_CHECK_PETSC(VecRestoreArrayRead(y.get(), &a));
 
+  // The device path (linear_solver kokkos: camber's GMRES, its chunked
+  // dot products, ILU(0) in ilu_blocks = 2 blocks, the first-order matrix
+  // assembled one thread per row) on the same case: every reduction in an
+  // order the threads do not choose.
+  options.linear_solver = SteadyOptions::LinearSolver::kokkos;
+  Tensor V = disc.free_stream_field();
+  const SteadyResult device = solve_steady(disc, V, options);
+  ASSERT_TRUE(device.converged) << device.iterations << " steps (kokkos)";
+  for (const IterationReport& r : device.history)
+    out += bits(r.residual_density) + ' ' + bits(r.cfl) + ' ' +
+           std::to_string(r.linear_iterations) + ' ' + bits(r.forces.cl) + '\n';
+  for (const double v : V.to_vector()) out += bits(v) + '\n';
+
   std::FILE* f = std::fopen(record, "w");
   ASSERT_NE(f, nullptr) << "cannot write " << record;
   ASSERT_EQ(std::fwrite(out.data(), 1, out.size(), f), out.size());
   ASSERT_EQ(std::fclose(f), 0);
-  say("[euler] threads %s: %d Newton steps, CL %.10f, %zu bytes recorded\n", expected,
-      result.iterations, result.forces.cl, out.size());
+  say("[euler] threads %s: %d Newton steps, CL %.10f; kokkos linear solver %d steps, %d Krylov "
+      "iterations, CL %.10f; %zu bytes recorded\n",
+      expected, result.iterations, result.forces.cl, device.iterations, device.linear_iterations,
+      device.forces.cl, out.size());
 }
 
 }  // namespace

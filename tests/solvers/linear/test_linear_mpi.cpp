@@ -3,7 +3,10 @@
 // deterministic sums, and bad input (1, 2 and 4 ranks).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <string>
 #include <vector>
@@ -12,6 +15,7 @@
 #include <camber/core/runtime.hpp>
 #include <camber/solvers/linear/block_sparse_matrix.hpp>
 #include <camber/solvers/linear/gmres.hpp>
+#include <camber/solvers/linear/partitioned_ilu.hpp>
 #include "tests/solvers/linear/grid_system.hpp"
 
 namespace lin = camber::solvers::linear;
@@ -155,8 +159,9 @@ TEST(Gmres, SolvesTheGridSystemToItsExactSolution) {
       lin::Vector ax("ax", static_cast<size_t>(A.local_size()));
       A.apply(x, ax);
       lin::axpy(-1.0, b, ax);
-      if (side == lin::PreconditionerSide::right)
+      if (side == lin::PreconditionerSide::right) {
         EXPECT_LE(lin::norm2(ax, MPI_COMM_WORLD), 1e-11 * lin::norm2(b, MPI_COMM_WORLD)) << what;
+      }
     }
 }
 
@@ -270,4 +275,117 @@ TEST(PointBlockJacobi, AppliesTheInverseOfEachDiagonalBlock) {
     }
     EXPECT_LE(max_over_ranks(worst), 1e-14) << "block size " << bs;
   }
+}
+
+namespace {
+
+// A chain of n cells on this rank alone (MPI_COMM_SELF): every block row
+// couples a cell to its two neighbours, so ILU(0) in natural order has no
+// fill to drop and is the exact LU factorization of each block.
+struct Chain {
+  explicit Chain(std::int64_t n)
+      : graph(camber::test::grid_graph(n, 1)),
+        dist(MPI_COMM_SELF, graph.xadj, graph.adjncy, std::vector<int>(static_cast<size_t>(n), 0)) {}
+  camber::test::CsrGraph graph;
+  camber::par::CellDistribution dist;
+};
+
+}  // namespace
+
+// One block: A y = x exactly (the LU of a block-tridiagonal matrix has no
+// fill); k blocks: each block's rows solved exactly with the couplings
+// between blocks dropped, i.e. A_bd y = x with A_bd A's block diagonal.
+TEST(PartitionedIlu0, IsTheExactSolveOfEachBlockWhenThePatternHasNoFill) {
+  const Chain chain(300);
+  for (int bs : {1, 3, 5})
+    for (int blocks : {1, 4}) {
+      auto A = grid_matrix(chain.dist, bs);
+      lin::PartitionedIlu0 M(A, blocks);
+      ASSERT_EQ(M.blocks(), blocks);
+      ASSERT_TRUE(M.factor());
+      const auto x = owned_field(chain.dist, bs);
+      lin::Vector y("y", x.size());
+      M.apply(from_host(x), y);
+      const auto yh = to_host(y);
+      const auto& part = M.block_of_row();
+      double worst = 0.0;
+      for (index_t i = 0; i < chain.dist.n_owned(); ++i)
+        for (int r = 0; r < bs; ++r) {
+          double s = 0.0;
+          for (index_t j = std::max<index_t>(0, i - 1); j <= std::min<index_t>(299, i + 1); ++j) {
+            if (part[static_cast<size_t>(j)] != part[static_cast<size_t>(i)]) continue;
+            for (int c = 0; c < bs; ++c)
+              s += camber::test::grid_entry(i, j, r, c, bs) * yh[static_cast<size_t>(j * bs + c)];
+          }
+          worst = std::max(worst, std::abs(s - x[static_cast<size_t>(i * bs + r)]));
+        }
+      EXPECT_LE(worst, 1e-12) << "block size " << bs << ", " << blocks << " blocks";
+      // METIS cuts a chain into segments: at least one coupling dropped.
+      if (blocks > 1) {
+        EXPECT_NE(part.front(), part.back());
+      }
+    }
+}
+
+// Blocks of one row each hold only their diagonal block: point-block Jacobi.
+TEST(PartitionedIlu0, BlocksOfOneRowArePointBlockJacobi) {
+  const auto& dist = grid().dist;
+  auto A = grid_matrix(dist, 4);
+  lin::PartitionedIlu0 M(A, static_cast<int>(std::max<index_t>(1, dist.n_owned())));
+  lin::PointBlockJacobi J(A);
+  ASSERT_TRUE(M.factor());
+  ASSERT_TRUE(J.factor());
+  const lin::Vector x = from_host(owned_field(dist, 4));
+  lin::Vector a("a", x.extent(0)), b("b", x.extent(0));
+  M.apply(x, a);
+  J.apply(x, b);
+  const auto ah = to_host(a), bh = to_host(b);
+  double worst = 0.0;
+  for (size_t e = 0; e < ah.size(); ++e) worst = std::max(worst, std::abs(ah[e] - bh[e]));
+  EXPECT_LE(max_over_ranks(worst), 1e-14);
+}
+
+// Stronger than point-block Jacobi, weaker as the blocks shrink: GMRES
+// iterations on the grid system (left preconditioning, 1e-10).
+TEST(PartitionedIlu0, GmresNeedsFewerIterationsThanWithPointBlockJacobi) {
+  const auto& dist = grid().dist;
+  auto A = grid_matrix(dist, 4);
+  const lin::Vector b = from_host(owned_field(dist, 4));
+  lin::GmresOptions o;
+  o.rel_tolerance = 1e-10;
+  lin::GmresSolver gmres(A.local_size(), o);
+  lin::Vector x("x", b.extent(0));
+  lin::PointBlockJacobi J(A);
+  ASSERT_TRUE(J.factor());
+  const int jacobi = gmres.solve(A, J, b, x, MPI_COMM_WORLD).iterations;
+  int previous = 0;
+  for (int blocks : {64, 1}) {
+    lin::PartitionedIlu0 M(A, blocks);
+    ASSERT_TRUE(M.factor());
+    const auto r = gmres.solve(A, M, b, x, MPI_COMM_WORLD);
+    EXPECT_TRUE(r.converged()) << blocks << " blocks";
+    EXPECT_LT(r.iterations, jacobi) << blocks << " blocks";
+    if (previous > 0) {
+      EXPECT_LE(r.iterations, previous) << blocks << " blocks";
+    }
+    previous = r.iterations;
+    if (camber::comm_rank(MPI_COMM_WORLD) == 0)
+      std::printf("[linear] GMRES iterations: point-block Jacobi %d, ILU(0) in %d blocks %d\n", jacobi,
+                  blocks, r.iterations);
+  }
+}
+
+TEST(PartitionedIlu0, ASingularPivotOnOneRankFailsOnEveryRank) {
+  const auto& dist = grid().dist;
+  auto A = grid_matrix(dist, 2);
+  lin::PartitionedIlu0 M(A, 3);
+  EXPECT_TRUE(M.factor());
+  if (camber::comm_rank(MPI_COMM_WORLD) == 0 && dist.n_owned() > 0) {
+    const auto v = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.values());
+    const auto d = A.block_index(0, 0);
+    for (int e = 0; e < 4; ++e) v(static_cast<size_t>(d * 4 + e)) = std::numeric_limits<double>::quiet_NaN();
+    Kokkos::deep_copy(A.values(), v);
+  }
+  EXPECT_FALSE(M.factor());
+  EXPECT_THROW(lin::PartitionedIlu0(A, 0), camber::Error);
 }
