@@ -139,7 +139,7 @@ const Keys<SteadyOptions>& steady_option_keys() {
                   "than one thread.")
           .choice("linear_solver", &SteadyOptions::linear_solver, linear_solver_names,
                   "The linear solver of each Newton step: petsc (PETSc's GMRES and the ILU "
-                  "above) or kokkos (camber's own GMRES on Kokkos views, ILU(0) of the "
+                  "above) or kokkos (camber's own GMRES on Kokkos views, ILU(1) of the "
                   "first-order matrix in ilu_blocks blocks per rank, one thread each, the "
                   "second-order operator matrix-free: runs where Kokkos runs, threads or a GPU, "
                   "and needs no PETSc).")

@@ -258,7 +258,7 @@ struct SteadyOptions {
   int ilu_blocks = 0;
   // The linear solver of each step. petsc: PETSc's KSP as above. kokkos:
   // camber's own restarted GMRES on Kokkos views (solvers/linear, the same
-  // algorithm and tolerances as PETSc's), preconditioned by ILU(0) of the
+  // algorithm and tolerances as PETSc's), preconditioned by ILU(1) of the
   // first-order matrix (assembled in place by one kernel) in ilu_blocks
   // graph-partitioned blocks per rank, each factored and applied by one
   // thread (0: one block per thread of the default execution space, at
@@ -266,8 +266,8 @@ struct SteadyOptions {
   // operator matrix-free whatever newton_operator's automatic choice
   // (assembled and the second_order preconditioner are refused): every
   // kernel runs where Kokkos runs, threads or a GPU, and no PETSc is
-  // needed. ILU(0) in blocks is weaker than PETSc's ILU(1) per rank: more
-  // Krylov iterations per step. The default is petsc in a build with
+  // needed. With one block per rank it is PETSc's first-order
+  // preconditioner (the same Krylov iterations); more blocks weaken it. The default is petsc in a build with
   // PETSc, kokkos (the only one there) in a build without.
   enum class LinearSolver { petsc, kokkos };
   LinearSolver linear_solver = CAMBER_WITH_PETSC ? LinearSolver::petsc : LinearSolver::kokkos;

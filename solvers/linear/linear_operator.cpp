@@ -1,6 +1,7 @@
 #include <camber/solvers/linear/linear_operator.hpp>
 
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 #include <camber/core/error.hpp>
@@ -91,13 +92,34 @@ void subtract_combination(const Basis& V, int n, const double* h, Vector w) {
     for (int i = 0; i < n; ++i) hh(static_cast<size_t>(i)) = h[i];
     Kokkos::deep_copy(hd, hh);
   }
-  Kokkos::parallel_for(
-      "camber::linear::subtract_combination", Range(0, static_cast<index_t>(w.extent(0))),
-      KOKKOS_LAMBDA(const index_t e) {
-        double s = 0.0;
-        for (int i = 0; i < n; ++i) s += V(e, i) * hd(i);
-        w(e) -= s;
-      });
+  const index_t rows = static_cast<index_t>(w.extent(0));
+  // Entry e gets sum_i V(e, i) h_i, summed in column order, either way: on
+  // a GPU one thread per entry (consecutive threads read consecutive
+  // entries of a column); on host threads one per run of 256 entries,
+  // column by column, so each column is read as one contiguous stream
+  // rather than one entry of each column in turn.
+  if constexpr (std::is_same_v<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>) {
+    constexpr index_t run = 256;
+    Kokkos::parallel_for(
+        "camber::linear::subtract_combination", Range(0, (rows + run - 1) / run),
+        KOKKOS_LAMBDA(const index_t c) {
+          const index_t first = c * run, count = first + run < rows ? run : rows - first;
+          double s[run];
+          for (index_t e = 0; e < count; ++e) s[e] = 0.0;
+          for (int i = 0; i < n; ++i) {
+            const double hi = hd(i);
+            for (index_t e = 0; e < count; ++e) s[e] += V(first + e, i) * hi;
+          }
+          for (index_t e = 0; e < count; ++e) w(first + e) -= s[e];
+        });
+  } else {
+    Kokkos::parallel_for(
+        "camber::linear::subtract_combination", Range(0, rows), KOKKOS_LAMBDA(const index_t e) {
+          double s = 0.0;
+          for (int i = 0; i < n; ++i) s += V(e, i) * hd(i);
+          w(e) -= s;
+        });
+  }
 }
 
 }  // namespace camber::solvers::linear

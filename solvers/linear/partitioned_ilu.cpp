@@ -1,6 +1,7 @@
 #include <camber/solvers/linear/partitioned_ilu.hpp>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -30,13 +31,13 @@ IndexView to_view(const std::vector<index_t>& v, const char* name) {
 }
 
 template <int BS>
-index_t factor_blocks(const IndexView& start, const IndexView& ptr, const IndexView& col,
+index_t factor_rows(const IndexView& start, const IndexView& ptr, const IndexView& col,
                       const IndexView& diag, const Kokkos::View<double*>& v, const IndexView& marker,
                       index_t n_blocks) {
   constexpr int bb = BS * BS;
   index_t failed = 0;
   Kokkos::parallel_reduce(
-      "camber::linear::PartitionedIlu0::factor", Blocks(0, n_blocks),
+      "camber::linear::PartitionedIlu::factor", Blocks(0, n_blocks),
       KOKKOS_LAMBDA(const index_t p, index_t& bad) {
         for (index_t r = start(p); r < start(p + 1); ++r) {
           for (index_t q = ptr(r); q < ptr(r + 1); ++q) marker(col(q)) = q;
@@ -67,7 +68,7 @@ void apply_blocks(const IndexView& start, const IndexView& perm, const IndexView
                   const Kokkos::View<double*>& w, ConstVector x, Vector y, index_t n_blocks) {
   constexpr int bb = BS * BS;
   Kokkos::parallel_for(
-      "camber::linear::PartitionedIlu0::apply", Blocks(0, n_blocks), KOKKOS_LAMBDA(const index_t p) {
+      "camber::linear::PartitionedIlu::apply", Blocks(0, n_blocks), KOKKOS_LAMBDA(const index_t p) {
         // L w = P x (L unit lower triangular), then U (P y) = w.
         for (index_t r = start(p); r < start(p + 1); ++r) {
           double s[BS];
@@ -104,14 +105,16 @@ void apply_blocks(const IndexView& start, const IndexView& perm, const IndexView
 
 }  // namespace
 
-int PartitionedIlu0::default_blocks(index_t n_rows) {
+int PartitionedIlu::default_blocks(index_t n_rows) {
   const index_t threads = static_cast<index_t>(Kokkos::DefaultExecutionSpace().concurrency());
   return static_cast<int>(std::max<index_t>(1, std::min(threads, n_rows / 16)));
 }
 
-PartitionedIlu0::PartitionedIlu0(const BlockSparseMatrix& A, int blocks)
-    : A_(&A), bs_(A.block_size()) {
-  CAMBER_REQUIRE(blocks >= 1, "linear::PartitionedIlu0: " << blocks << " blocks (at least 1)");
+PartitionedIlu::PartitionedIlu(const BlockSparseMatrix& A, int blocks, int levels)
+    : A_(&A), bs_(A.block_size()), levels_(levels) {
+  CAMBER_REQUIRE(blocks >= 1, "linear::PartitionedIlu: " << blocks << " blocks (at least 1)");
+  CAMBER_REQUIRE(levels >= 0 && levels <= 8,
+                 "linear::PartitionedIlu: " << levels << " levels of fill (0 to 8)");
   const index_t n = A.n_rows();
   const auto aptr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.row_ptr());
   const auto acol = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.columns());
@@ -143,22 +146,38 @@ PartitionedIlu0::PartitionedIlu0(const BlockSparseMatrix& A, int blocks)
   std::vector<index_t> start(static_cast<size_t>(parts) + 1, 0);
   for (index_t i = 0; i < n; ++i) ++start[static_cast<size_t>(block_of_row_[static_cast<size_t>(i)]) + 1];
   std::partial_sum(start.begin(), start.end(), start.begin());
-  // Each factor row: A's blocks within the row's block, by factor column.
+  // Each factor row: A's blocks within the row's block and the fill up to
+  // `levels`, by factor column (symbolic ILU(k), row by row in factor
+  // order: the rows of a block are consecutive, so the rows above r in its
+  // block are done when r is reached).
   std::vector<index_t> ptr(1, 0), col, diag(static_cast<size_t>(n)), source;
-  std::vector<std::pair<index_t, index_t>> row;
+  std::vector<int> level;  // of each factor entry
+  std::map<index_t, std::pair<int, index_t>> row;  // column -> (level, source)
   for (index_t r = 0; r < n; ++r) {
     const index_t i = perm[static_cast<size_t>(r)];
     const int p = block_of_row_[static_cast<size_t>(i)];
     row.clear();
     for (index_t b = aptr(i); b < aptr(i + 1); ++b) {
       const index_t j = acol(b);
-      if (j < n && block_of_row_[static_cast<size_t>(j)] == p) row.emplace_back(inverse[static_cast<size_t>(j)], b);
+      if (j < n && block_of_row_[static_cast<size_t>(j)] == p)
+        row.emplace(inverse[static_cast<size_t>(j)], std::make_pair(0, b));
     }
-    std::sort(row.begin(), row.end());
-    for (const auto& [c, b] : row) {
+    if (levels_ > 0)
+      for (auto it = row.begin(); it != row.end() && it->first < r; ++it) {
+        const index_t k = it->first;
+        const int lk = it->second.first;
+        for (index_t t = diag[static_cast<size_t>(k)] + 1; t < ptr[static_cast<size_t>(k) + 1]; ++t) {
+          const int lev = lk + level[static_cast<size_t>(t)] + 1;
+          if (lev > levels_) continue;
+          const auto [at, added] = row.emplace(col[static_cast<size_t>(t)], std::make_pair(lev, index_t{-1}));
+          if (!added) at->second.first = std::min(at->second.first, lev);
+        }
+      }
+    for (const auto& [c, e] : row) {
       if (c == r) diag[static_cast<size_t>(r)] = static_cast<index_t>(col.size());
       col.push_back(c);
-      source.push_back(b);
+      level.push_back(e.first);
+      source.push_back(e.second);
     }
     ptr.push_back(static_cast<index_t>(col.size()));
   }
@@ -174,19 +193,20 @@ PartitionedIlu0::PartitionedIlu0(const BlockSparseMatrix& A, int blocks)
   work_ = Kokkos::View<double*>("camber::linear::ilu_work", static_cast<size_t>(n * bs_));
 }
 
-bool PartitionedIlu0::factor() {
+bool PartitionedIlu::factor() {
   const int bb = bs_ * bs_;
   const auto v = values_;
   const auto a = A_->values();
   const auto source = source_;
   Kokkos::parallel_for(
-      "camber::linear::PartitionedIlu0::copy", Kokkos::RangePolicy<>(0, static_cast<index_t>(col_.extent(0))),
+      "camber::linear::PartitionedIlu::copy", Kokkos::RangePolicy<>(0, static_cast<index_t>(col_.extent(0))),
       KOKKOS_LAMBDA(const index_t q) {
-        for (int e = 0; e < bb; ++e) v(q * bb + e) = a(source(q) * bb + e);
+        const index_t from = source(q);
+        for (int e = 0; e < bb; ++e) v(q * bb + e) = from >= 0 ? a(from * bb + e) : 0.0;
       });
   index_t failed = 0;
   by_block_size(bs_, [&](auto BS) {
-    failed = factor_blocks<decltype(BS)::value>(block_start_, row_ptr_, col_, diag_, values_, marker_,
+    failed = factor_rows<decltype(BS)::value>(block_start_, row_ptr_, col_, diag_, values_, marker_,
                                                 blocks());
   });
   index_t total = 0;
@@ -194,7 +214,7 @@ bool PartitionedIlu0::factor() {
   return total == 0;
 }
 
-void PartitionedIlu0::apply(ConstVector x, Vector y) const {
+void PartitionedIlu::apply(ConstVector x, Vector y) const {
   by_block_size(bs_, [&](auto BS) {
     apply_blocks<decltype(BS)::value>(block_start_, perm_, row_ptr_, col_, diag_, values_, work_, x, y,
                                       blocks());

@@ -1,5 +1,5 @@
 /// @file
-/// PartitionedIlu0: ILU(0) of a BlockSparseMatrix's rank-local rows, cut into
+/// PartitionedIlu: ILU(k) of a BlockSparseMatrix's rank-local rows, cut into
 /// blocks by a graph partition, every block factored and applied by one
 /// thread of the default execution space (a GPU's as well as the host's).
 ///
@@ -7,13 +7,15 @@
 /// dropped, as between PETSc's block-Jacobi blocks) are cut into `blocks`
 /// blocks by METIS on the matrix's pattern (par::partition_graph, fixed
 /// seed), couplings between blocks are dropped as well, and each block gets
-/// the incomplete LU factorization with no fill (the matrix's own pattern),
-/// its rows in ascending order: the rows a block holds are consecutive in
+/// the incomplete LU factorization with fill up to `levels` (levels of fill
+/// as PETSc counts them: 0 is the matrix's own pattern, a fill entry's level
+/// is one more than the sum of the two it comes from), its rows in
+/// ascending order: the rows a block holds are consecutive in
 /// the factor's layout, so one thread sweeps them in sequence and the
 /// blocks run at the same time. The inverse of each diagonal block of U is
 /// stored, so the backward sweep multiplies. With one block it is PETSc's
-/// ILU(0) of the rank's rows in natural order (PCBJACOBI with sub_pc ilu,
-/// levels 0), up to round-off; with blocks of one row, point-block Jacobi.
+/// ILU(k) of the rank's rows in natural order (PCBJACOBI with sub_pc ilu),
+/// up to round-off; with blocks of one row, point-block Jacobi.
 ///
 /// The answer depends on `blocks` (as block Jacobi's depends on the rank
 /// count), not on the threads that run them: a fixed count gives the same
@@ -21,7 +23,7 @@
 ///
 /// @code
 ///   namespace lin = camber::solvers::linear;
-///   lin::PartitionedIlu0 M(A, 64);   // pattern and partition (collective-free)
+///   lin::PartitionedIlu M(A, 64, 1); // ILU(1) in 64 blocks: pattern, partition, fill
 ///   M.factor();                      // A's current values; false: a zero pivot
 ///   gmres.solve(A, M, b, x, comm);
 /// @endcode
@@ -33,12 +35,12 @@
 
 namespace camber::solvers::linear {
 
-class PartitionedIlu0 final : public Preconditioner {
+class PartitionedIlu final : public Preconditioner {
  public:
   /// The pattern of A (its values may change between factor() calls, its
   /// pattern may not) cut into `blocks` blocks (at least 1; at most the
-  /// rows, one row each).
-  PartitionedIlu0(const BlockSparseMatrix& A, int blocks);
+  /// rows, one row each), and each block's fill up to `levels` (0 to 8).
+  PartitionedIlu(const BlockSparseMatrix& A, int blocks, int levels = 0);
 
   /// Factors A's current values. False when a pivot block is singular or
   /// not finite on any rank (the factor is then unusable); collective.
@@ -46,6 +48,9 @@ class PartitionedIlu0 final : public Preconditioner {
   void apply(ConstVector x, Vector y) const override;
 
   int blocks() const noexcept { return static_cast<int>(block_start_.extent(0)) - 1; }
+  int levels() const noexcept { return levels_; }
+  /// Blocks stored in the factor (the matrix's within the blocks, and fill).
+  index_t factor_blocks() const noexcept { return static_cast<index_t>(col_.extent(0)); }
   /// The block of each owned row.
   const std::vector<int>& block_of_row() const noexcept { return block_of_row_; }
 
@@ -57,9 +62,11 @@ class PartitionedIlu0 final : public Preconditioner {
  private:
   const BlockSparseMatrix* A_;
   int bs_;
+  int levels_;
   // The factor by rows in block order: row r of the factor is the matrix's
   // row perm_(r); its entries (columns in factor order, ascending) are
-  // col_ and, bs^2 values each, values_; source_ is each entry's block in A.
+  // col_ and, bs^2 values each, values_; source_ is each entry's block in A
+  // (-1: fill).
   Kokkos::View<index_t*> block_start_, perm_, row_ptr_, col_, diag_, source_;
   Kokkos::View<double*> values_;
   Kokkos::View<index_t*> marker_;  // n rows, -1 between rows (numeric factorization)

@@ -3,9 +3,9 @@
 // (a block per owned cell and face neighbour, plus the pseudo-time shift)
 // is assembled in a solvers::linear::BlockSparseMatrix by one kernel, one
 // thread per owned row adding its faces' blocks in face order (no atomics;
-// the same bits on any thread count), and preconditions GMRES by ILU(0) in
+// the same bits on any thread count), and preconditions GMRES by ILU(1) in
 // graph-partitioned blocks, one thread each (solvers::linear::
-// PartitionedIlu0; SteadyOptions::ilu_blocks per rank, 0: the default
+// PartitionedIlu; SteadyOptions::ilu_blocks per rank, 0: the default
 // execution space's concurrency, in blocks of at least 16 rows). At second
 // order the exact Newton operator is applied
 // matrix-free (one Dual residual evaluation per product), as the PETSc
@@ -99,7 +99,7 @@ class DeviceNewtonSystem final : public NewtonLinearSystem {
   MPI_Comm comm_;
   int nv_;
   lin::BlockSparseMatrix A_;
-  lin::PartitionedIlu0 ilu_;
+  lin::PartitionedIlu ilu_;
   // Each owned row's faces, in face order: the face, the side the row's
   // cell is on (0 left, 1 right), and the row's block for the cell across
   // (-1 on a boundary face).
@@ -124,8 +124,10 @@ lin::GmresOptions gmres_options(const SteadyOptions& options, bool exact_operato
 DeviceNewtonSystem::DeviceNewtonSystem(const Discretization& disc, Tensor& U,
                                        const SteadyOptions& options)
     : comm_(disc.mesh().comm()), nv_(disc.n_vars()), A_(first_order_pattern(disc)),
-      ilu_(A_, options.ilu_blocks > 0 ? options.ilu_blocks
-                                      : lin::PartitionedIlu0::default_blocks(disc.n_owned())),
+      ilu_(A_,
+           options.ilu_blocks > 0 ? options.ilu_blocks
+                                  : lin::PartitionedIlu::default_blocks(disc.n_owned()),
+           first_order_ilu_levels),
       shift_("camber::euler::ptc_shift", static_cast<size_t>(disc.n_owned())),
       gmres_(disc.n_owned() * disc.n_vars(),
              gmres_options(options, disc.spatial().order == 2 && !options.defect_correction)) {

@@ -4,7 +4,7 @@
 // second-order operator matrix-free or assembled, and what preconditions
 // it), built at U and solved. Two implementations: PETSc's (KSP, block
 // Jacobi with ILU or camber's BlockIlu; petsc_newton_system.cpp) and the
-// device path's (solvers/linear: GMRES and ILU(0) in blocks on Kokkos
+// device path's (solvers/linear: GMRES and ILU(1) in blocks on Kokkos
 // views, no PETSc; device_newton_system.cpp).
 #pragma once
 
@@ -41,6 +41,10 @@ inline bool uses_matrix_free_operator(const SteadyOptions& options, const Discre
   return options.newton_operator == SteadyOptions::NewtonOperator::matrix_free ||
          (options.newton_operator == SteadyOptions::NewtonOperator::automatic && disc.dim() == 3);
 }
+
+// The levels of fill of the first-order matrix's ILU on either path (PETSc's
+// -PREFIXsub_pc_factor_levels default; PETSc's options override it there).
+inline constexpr int first_order_ilu_levels = 1;
 
 // GMRES's restart length: krylov_restart, or 200 with the exact second-order
 // operator and 60 otherwise.

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <exception>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -155,7 +156,8 @@ PetscNewtonSystem::PetscNewtonSystem(const Discretization& disc, Tensor& U,
     const auto set_default = [&](const char* name, const char* value) {
       petsc::set_option_default(options.options_prefix, name, value);
     };
-    set_default("sub_pc_factor_levels", "1");
+    const std::string first_order_levels = std::to_string(first_order_ilu_levels);
+    set_default("sub_pc_factor_levels", exact_jacobian_ ? "1" : first_order_levels.c_str());
     set_default("sub_pc_factor_mat_ordering_type", exact_jacobian_ ? "rcm" : "natural");
   }
   if (threaded_factorization(options.factorization))

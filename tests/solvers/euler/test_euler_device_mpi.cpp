@@ -1,5 +1,5 @@
 // The steady solver on the device path (SteadyOptions::linear_solver
-// kokkos: camber's own GMRES on Kokkos views, ILU(0) in blocks of the
+// kokkos: camber's own GMRES on Kokkos views, ILU(1) in blocks of the
 // first-order matrix assembled by a kernel, the second-order operator
 // matrix-free) at 1, 2 and 4 ranks. Needs no PETSc: the test a GPU
 // machine's build runs (scripts/gpu-check). On a 32 x 16 NACA 0012 O-grid

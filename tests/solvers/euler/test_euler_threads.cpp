@@ -86,7 +86,7 @@ TEST(EulerThreads, ASecondOrderSolveAndItsJacobianAreRecordedBitForBit) {
   CAMBER_CHECK_PETSC(VecRestoreArrayRead(y.get(), &a));
 
   // The device path (linear_solver kokkos: camber's GMRES, its chunked
-  // dot products, ILU(0) in ilu_blocks = 2 blocks, the first-order matrix
+  // dot products, ILU(1) in ilu_blocks = 2 blocks, the first-order matrix
   // assembled one thread per row) on the same case: every reduction in an
   // order the threads do not choose.
   options.linear_solver = SteadyOptions::LinearSolver::kokkos;

@@ -383,7 +383,7 @@ TEST(PseudoTransientNewtonSecondOrder, ExactOperatorsConvergeQuadraticallyToOneS
 // The device path at first order: the same Newton iteration with another
 // linear solver. Its first-order matrix is assembled by a kernel (one
 // thread per row) where PETSc's path adds blocks face by face; GMRES is
-// preconditioned by ILU(0) in blocks instead of ILU(1). The converged
+// preconditioned by camber's ILU(1) in blocks instead of PETSc's. The converged
 // state is the residual's root either way: driven to 1e-12 of r0, the
 // forces agree to ~1e2 of that (as above), and to the one-rank solve.
 // The device path refuses what it cannot do, on every rank alike.

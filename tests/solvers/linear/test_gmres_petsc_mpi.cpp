@@ -8,6 +8,7 @@
 
 #include <petscksp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -36,8 +37,11 @@ struct PetscRun {
 
 // The same system solved by PETSc: rows numbered rank by rank, the ghosts'
 // numbers from their owners by a halo exchange.
+// levels < 0: point-block Jacobi; otherwise block Jacobi (one block per
+// rank) with ILU(levels) in natural order.
 PetscRun petsc_solve(const lin::BlockSparseMatrix& A, const std::vector<double>& b, int restart,
-                     double rtol, bool right, bool ilu) {
+                     double rtol, bool right, int levels) {
+  const bool ilu = levels >= 0;
   const auto& dist = grid().dist;
   const int bs = A.block_size();
   PetscInt n = static_cast<PetscInt>(dist.n_owned()), offset = 0;
@@ -82,6 +86,16 @@ PetscRun petsc_solve(const lin::BlockSparseMatrix& A, const std::vector<double>&
   // Block Jacobi's default blocks: one per rank, ILU(0) in natural order.
   CAMBER_CHECK_PETSC(PCSetType(pc, ilu ? PCBJACOBI : PCPBJACOBI));
   if (right) CAMBER_CHECK_PETSC(KSPSetPCSide(ksp, PC_RIGHT));
+  if (ilu) {
+    CAMBER_CHECK_PETSC(KSPSetUp(ksp));
+    KSP* sub = nullptr;
+    PetscInt n_sub = 0;
+    CAMBER_CHECK_PETSC(PCBJacobiGetSubKSP(pc, &n_sub, nullptr, &sub));
+    PC sub_pc;
+    CAMBER_CHECK_PETSC(KSPGetPC(sub[0], &sub_pc));
+    CAMBER_CHECK_PETSC(PCSetType(sub_pc, PCILU));
+    CAMBER_CHECK_PETSC(PCFactorSetLevels(sub_pc, levels));
+  }
   CAMBER_CHECK_PETSC(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscRun run;
   run.history.resize(2000);
@@ -105,12 +119,13 @@ PetscRun petsc_solve(const lin::BlockSparseMatrix& A, const std::vector<double>&
 
 }  // namespace
 
-// With point-block Jacobi (PCPBJACOBI), and with ILU(0) in one block per
-// rank (PartitionedIlu0 with one block against PCBJACOBI's default: one
-// block per rank, ILU(0), natural order): the same factor up to round-off.
+// With point-block Jacobi (PCPBJACOBI), and with ILU(0) and ILU(1) in one
+// block per rank (PartitionedIlu with one block against PCBJACOBI: one
+// block per rank, ILU(k) in natural order): the same factor up to
+// round-off.
 TEST(GmresAgainstPetsc, SameResidualHistoryIterationsAndSolution) {
   const auto& dist = grid().dist;
-  for (const bool ilu : {false, true})
+  for (const int levels : {-1, 0, 1})
   for (const bool right : {false, true})
     for (int bs : {1, 4, 5})
       for (int restart : {10, 30}) {
@@ -120,12 +135,13 @@ TEST(GmresAgainstPetsc, SameResidualHistoryIterationsAndSolution) {
           for (int r = 0; r < bs; ++r)
             b[static_cast<size_t>(i * bs + r)] = std::sin(0.3 * static_cast<double>(dist.global_id(i)) + r);
         const double rtol = 1e-8;
-        const PetscRun petsc = petsc_solve(A, b, restart, rtol, right, ilu);
+        const bool ilu = levels >= 0;
+        const PetscRun petsc = petsc_solve(A, b, restart, rtol, right, levels);
 
         lin::PointBlockJacobi jacobi(A);
-        lin::PartitionedIlu0 ilu0(A, 1);
-        const lin::Preconditioner& M = ilu ? static_cast<const lin::Preconditioner&>(ilu0) : jacobi;
-        ASSERT_TRUE(ilu ? ilu0.factor() : jacobi.factor());
+        lin::PartitionedIlu iluk(A, 1, std::max(levels, 0));
+        const lin::Preconditioner& M = ilu ? static_cast<const lin::Preconditioner&>(iluk) : jacobi;
+        ASSERT_TRUE(ilu ? iluk.factor() : jacobi.factor());
         lin::GmresOptions o;
         o.restart = restart;
         o.rel_tolerance = rtol;
@@ -138,7 +154,7 @@ TEST(GmresAgainstPetsc, SameResidualHistoryIterationsAndSolution) {
           Kokkos::deep_copy(bv, h);
         }
         const auto r = gmres.solve(A, M, bv, x, MPI_COMM_WORLD);
-        const std::string what = std::string(ilu ? "ILU(0), " : "point-block Jacobi, ") +
+        const std::string what = (ilu ? "ILU(" + std::to_string(levels) + "), " : std::string("point-block Jacobi, ")) +
                                  (right ? "right" : "left") + ", block size " +
                                  std::to_string(bs) + ", restart " + std::to_string(restart);
         ASSERT_GT(petsc.reason, 0) << what;

@@ -295,12 +295,12 @@ struct Chain {
 // One block: A y = x exactly (the LU of a block-tridiagonal matrix has no
 // fill); k blocks: each block's rows solved exactly with the couplings
 // between blocks dropped, i.e. A_bd y = x with A_bd A's block diagonal.
-TEST(PartitionedIlu0, IsTheExactSolveOfEachBlockWhenThePatternHasNoFill) {
+TEST(PartitionedIlu, IsTheExactSolveOfEachBlockWhenThePatternHasNoFill) {
   const Chain chain(300);
   for (int bs : {1, 3, 5})
     for (int blocks : {1, 4}) {
       auto A = grid_matrix(chain.dist, bs);
-      lin::PartitionedIlu0 M(A, blocks);
+      lin::PartitionedIlu M(A, blocks);
       ASSERT_EQ(M.blocks(), blocks);
       ASSERT_TRUE(M.factor());
       const auto x = owned_field(chain.dist, bs);
@@ -328,10 +328,10 @@ TEST(PartitionedIlu0, IsTheExactSolveOfEachBlockWhenThePatternHasNoFill) {
 }
 
 // Blocks of one row each hold only their diagonal block: point-block Jacobi.
-TEST(PartitionedIlu0, BlocksOfOneRowArePointBlockJacobi) {
+TEST(PartitionedIlu, BlocksOfOneRowArePointBlockJacobi) {
   const auto& dist = grid().dist;
   auto A = grid_matrix(dist, 4);
-  lin::PartitionedIlu0 M(A, static_cast<int>(std::max<index_t>(1, dist.n_owned())));
+  lin::PartitionedIlu M(A, static_cast<int>(std::max<index_t>(1, dist.n_owned())));
   lin::PointBlockJacobi J(A);
   ASSERT_TRUE(M.factor());
   ASSERT_TRUE(J.factor());
@@ -345,9 +345,10 @@ TEST(PartitionedIlu0, BlocksOfOneRowArePointBlockJacobi) {
   EXPECT_LE(max_over_ranks(worst), 1e-14);
 }
 
-// Stronger than point-block Jacobi, weaker as the blocks shrink: GMRES
-// iterations on the grid system (left preconditioning, 1e-10).
-TEST(PartitionedIlu0, GmresNeedsFewerIterationsThanWithPointBlockJacobi) {
+// Stronger than point-block Jacobi, weaker as the blocks shrink, stronger
+// with a level of fill: GMRES iterations on the grid system (left
+// preconditioning, 1e-10).
+TEST(PartitionedIlu, GmresNeedsFewerIterationsThanWithPointBlockJacobi) {
   const auto& dist = grid().dist;
   auto A = grid_matrix(dist, 4);
   const lin::Vector b = from_host(owned_field(dist, 4));
@@ -360,7 +361,7 @@ TEST(PartitionedIlu0, GmresNeedsFewerIterationsThanWithPointBlockJacobi) {
   const int jacobi = gmres.solve(A, J, b, x, MPI_COMM_WORLD).iterations;
   int previous = 0;
   for (int blocks : {64, 1}) {
-    lin::PartitionedIlu0 M(A, blocks);
+    lin::PartitionedIlu M(A, blocks);
     ASSERT_TRUE(M.factor());
     const auto r = gmres.solve(A, M, b, x, MPI_COMM_WORLD);
     EXPECT_TRUE(r.converged()) << blocks << " blocks";
@@ -373,12 +374,23 @@ TEST(PartitionedIlu0, GmresNeedsFewerIterationsThanWithPointBlockJacobi) {
       std::printf("[linear] GMRES iterations: point-block Jacobi %d, ILU(0) in %d blocks %d\n", jacobi,
                   blocks, r.iterations);
   }
+  lin::PartitionedIlu M1(A, 1, 1);
+  ASSERT_TRUE(M1.factor());
+  lin::PartitionedIlu M0(A, 1, 0);
+  // The grid couples each cell to four neighbours: ILU(1) fills in.
+  EXPECT_GT(M1.factor_blocks(), M0.factor_blocks());
+  const auto r1 = gmres.solve(A, M1, b, x, MPI_COMM_WORLD);
+  EXPECT_TRUE(r1.converged());
+  EXPECT_LT(r1.iterations, previous);
+  if (camber::comm_rank(MPI_COMM_WORLD) == 0)
+    std::printf("[linear] ILU(1) in 1 block: %d GMRES iterations\n", r1.iterations);
+  EXPECT_THROW(lin::PartitionedIlu(A, 1, 9), camber::Error);
 }
 
-TEST(PartitionedIlu0, ASingularPivotOnOneRankFailsOnEveryRank) {
+TEST(PartitionedIlu, ASingularPivotOnOneRankFailsOnEveryRank) {
   const auto& dist = grid().dist;
   auto A = grid_matrix(dist, 2);
-  lin::PartitionedIlu0 M(A, 3);
+  lin::PartitionedIlu M(A, 3);
   EXPECT_TRUE(M.factor());
   if (camber::comm_rank(MPI_COMM_WORLD) == 0 && dist.n_owned() > 0) {
     const auto v = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.values());
@@ -387,5 +399,5 @@ TEST(PartitionedIlu0, ASingularPivotOnOneRankFailsOnEveryRank) {
     Kokkos::deep_copy(A.values(), v);
   }
   EXPECT_FALSE(M.factor());
-  EXPECT_THROW(lin::PartitionedIlu0(A, 0), camber::Error);
+  EXPECT_THROW(lin::PartitionedIlu(A, 0), camber::Error);
 }
