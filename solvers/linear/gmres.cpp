@@ -26,9 +26,37 @@ GmresSolver::GmresSolver(index_t n, GmresOptions options) : n_(n), options_(opti
   CAMBER_REQUIRE(options.max_iterations >= 0 && options.rel_tolerance >= 0.0 &&
                      options.abs_tolerance >= 0.0 && options.div_tolerance > 0.0,
                  "linear::GmresSolver: negative tolerance or iteration limit");
-  V_ = Basis("camber::linear::gmres_basis", static_cast<size_t>(n), static_cast<size_t>(options.restart) + 1);
   w_ = Vector("camber::linear::gmres_w", static_cast<size_t>(n));
   t_ = Vector("camber::linear::gmres_t", static_cast<size_t>(n));
+}
+
+int GmresSolver::allocated_columns() const noexcept {
+  int c = 0;
+  for (const Basis& b : V_) c += static_cast<int>(b.extent(1));
+  return c;
+}
+
+Kokkos::View<double*, Kokkos::LayoutLeft, Kokkos::MemoryTraits<Kokkos::Unmanaged>> GmresSolver::column(
+    int j) {
+  while (allocated_columns() <= j) {
+    const int columns = std::min(basis_chunk, options_.restart + 1 - allocated_columns());
+    V_.emplace_back("camber::linear::gmres_basis", static_cast<size_t>(n_), static_cast<size_t>(columns));
+  }
+  const Basis& chunk = V_[static_cast<size_t>(j / basis_chunk)];
+  return Kokkos::View<double*, Kokkos::LayoutLeft, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+      chunk.data() + static_cast<size_t>(j % basis_chunk) * static_cast<size_t>(n_), static_cast<size_t>(n_));
+}
+
+void GmresSolver::basis_dots(int k, ConstVector w, MPI_Comm comm, double* out) {
+  for (size_t c = 0; c < V_.size() && static_cast<int>(c) * basis_chunk < k; ++c)
+    dots(V_[c], std::min(basis_chunk, k - static_cast<int>(c) * basis_chunk), w, comm,
+         out + c * basis_chunk);
+}
+
+void GmresSolver::basis_subtract(int k, const double* h, Vector w) {
+  for (size_t c = 0; c < V_.size() && static_cast<int>(c) * basis_chunk < k; ++c)
+    subtract_combination(V_[c], std::min(basis_chunk, k - static_cast<int>(c) * basis_chunk),
+                         h + c * basis_chunk, w);
 }
 
 GmresResult GmresSolver::solve(const LinearOperator& A, const Preconditioner& M, ConstVector b,
@@ -40,7 +68,6 @@ GmresResult GmresSolver::solve(const LinearOperator& A, const Preconditioner& M,
                      std::to_string(A.local_size()) + " for a solver of " + std::to_string(n_));
   const int m = options_.restart;
   const bool left = options_.side == PreconditionerSide::left;
-  const auto column = [&](int j) { return Kokkos::subview(V_, Kokkos::ALL, j); };
   // H (m+1) x m by columns, the rotations and the rotated right-hand side.
   std::vector<double> H(static_cast<size_t>((m + 1) * m), 0.0), cs(static_cast<size_t>(m)),
       sn(static_cast<size_t>(m)), g(static_cast<size_t>(m) + 1), h(static_cast<size_t>(m) + 1),
@@ -120,12 +147,12 @@ GmresResult GmresSolver::solve(const LinearOperator& A, const Preconditioner& M,
         A.apply(t_, vk1);
       }
       // Classical Gram-Schmidt against v_0 .. v_k (twice with refine).
-      dots(V_, k + 1, vk1, comm, h.data());
-      subtract_combination(V_, k + 1, h.data(), vk1);
+      basis_dots(k + 1, vk1, comm, h.data());
+      basis_subtract(k + 1, h.data(), vk1);
       for (int i = 0; i <= k; ++i) Hij(i, k) = h[static_cast<size_t>(i)];
       if (options_.refine) {
-        dots(V_, k + 1, vk1, comm, h.data());
-        subtract_combination(V_, k + 1, h.data(), vk1);
+        basis_dots(k + 1, vk1, comm, h.data());
+        basis_subtract(k + 1, h.data(), vk1);
         for (int i = 0; i <= k; ++i) Hij(i, k) += h[static_cast<size_t>(i)];
       }
       const double hnext = norm2(vk1, comm);
@@ -171,7 +198,7 @@ GmresResult GmresSolver::solve(const LinearOperator& A, const Preconditioner& M,
     }
     Kokkos::deep_copy(w_, 0.0);
     for (int i = 0; i < k; ++i) h[static_cast<size_t>(i)] = -y[static_cast<size_t>(i)];
-    subtract_combination(V_, k, h.data(), w_);  // w = V y
+    basis_subtract(k, h.data(), w_);  // w = V y
     if (left) {
       axpy(1.0, w_, x);
     } else {

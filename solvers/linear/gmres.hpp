@@ -91,11 +91,21 @@ class GmresSolver {
   /// the initial one), as PETSc's KSPGetResidualHistory gives them (the
   /// residuals recomputed at restarts are tested, not recorded).
   const std::vector<double>& history() const noexcept { return history_; }
+  /// Krylov vectors allocated so far: the basis grows in chunks of
+  /// basis_chunk columns as solves need them (as PETSc's does), up to
+  /// restart + 1, and is kept for the next solve.
+  int allocated_columns() const noexcept;
+  static constexpr int basis_chunk = 30;
 
  private:
+  Kokkos::View<double*, Kokkos::LayoutLeft, Kokkos::MemoryTraits<Kokkos::Unmanaged>> column(int j);
+  // out[i] = <v_i, w> and w -= sum_i h_i v_i over the first k columns.
+  void basis_dots(int k, ConstVector w, MPI_Comm comm, double* out);
+  void basis_subtract(int k, const double* h, Vector w);
+
   index_t n_;
   GmresOptions options_;
-  Basis V_;
+  std::vector<Basis> V_;  // chunks of basis_chunk columns (the last may be shorter)
   Vector w_, t_;
   std::vector<double> history_;
 };

@@ -92,9 +92,11 @@ class DeviceNewtonSystem final : public NewtonLinearSystem {
   DeviceNewtonSystem(const Discretization& disc, Tensor& U, const SteadyOptions& options);
   LinearStep solve(const Discretization& active, Tensor& U, const std::vector<double>& shift,
                    int step, int attempt, Tensor& minus_R, Tensor& dU) override;
+  // A = diag(shift) + the first-order face blocks, in place in A_ (public:
+  // nvcc refuses a device lambda in a private member function).
+  void assemble(const Tensor& face_blocks);
 
  private:
-  void assemble(const Tensor& face_blocks);
 
   MPI_Comm comm_;
   int nv_;

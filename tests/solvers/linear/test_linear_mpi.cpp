@@ -385,6 +385,24 @@ TEST(PartitionedIlu, GmresNeedsFewerIterationsThanWithPointBlockJacobi) {
   if (camber::comm_rank(MPI_COMM_WORLD) == 0)
     std::printf("[linear] ILU(1) in 1 block: %d GMRES iterations\n", r1.iterations);
   EXPECT_THROW(lin::PartitionedIlu(A, 1, 9), camber::Error);
+
+  // The basis grows with the iterations, in chunks, never past restart + 1:
+  // a long restart that converges early holds one chunk.
+  lin::GmresOptions long_restart;
+  long_restart.restart = 200;
+  long_restart.rel_tolerance = 1e-10;
+  lin::GmresSolver lazy(A.local_size(), long_restart);
+  EXPECT_EQ(lazy.allocated_columns(), 0);
+  const auto r2 = lazy.solve(A, M1, b, x, MPI_COMM_WORLD);
+  EXPECT_EQ(r2.iterations, r1.iterations);
+  EXPECT_LT(r2.iterations + 1, lin::GmresSolver::basis_chunk);
+  EXPECT_EQ(lazy.allocated_columns(), lin::GmresSolver::basis_chunk);
+  lin::GmresOptions short_restart;
+  short_restart.restart = 5;
+  short_restart.rel_tolerance = 1e-10;
+  lin::GmresSolver small(A.local_size(), short_restart);
+  EXPECT_TRUE(small.solve(A, M1, b, x, MPI_COMM_WORLD).converged());
+  EXPECT_EQ(small.allocated_columns(), 6);
 }
 
 TEST(PartitionedIlu, ASingularPivotOnOneRankFailsOnEveryRank) {
