@@ -199,6 +199,17 @@ void validate_flow_condition_keys(const deck::Deck& d, const std::string& sectio
 void validate_steady_option_keys(const deck::Deck& d, const std::string& section) {
   if (d.real(section + ".cfl_max") < d.real(section + ".cfl_start"))
     d.reject(section + ".cfl_max", "must be at least " + section + ".cfl_start");
+  // What the device path cannot do (solve_steady refuses it too, at order 2).
+  const SteadyOptions o = steady_option_keys().read(d, section);
+  if (o.linear_solver != SteadyOptions::LinearSolver::kokkos) return;
+  if (o.newton_operator == SteadyOptions::NewtonOperator::assembled)
+    d.reject(section + ".newton_operator",
+             "needs " + section + ".linear_solver petsc (kokkos applies the second-order "
+             "operator matrix-free)");
+  if (o.preconditioner == SteadyOptions::Preconditioner::second_order)
+    d.reject(section + ".preconditioner",
+             "needs " + section + ".linear_solver petsc (kokkos preconditions with the "
+             "first-order matrix)");
 }
 
 std::vector<std::string> marker_names(const std::string& text) {

@@ -195,6 +195,24 @@ TEST(EulerDeckKeys, CflMaxBelowCflStartIsRejected) {
   EXPECT_EQ(rejection("flow: {mach: 0.5}\n", check), "");
 }
 
+TEST(EulerDeckKeys, TheDevicePathRefusesTheAssembledOperatorAndTheSecondOrderPreconditioner) {
+  const auto check = [](const deck::Deck& d) { eu::validate_steady_option_keys(d, "solver"); };
+  EXPECT_CONTAINS(rejection("flow: {mach: 0.5}\nsolver:\n  linear_solver: kokkos\n"
+                            "  newton_operator: assembled\n",
+                            check),
+                  "case.yaml:4:20: 'solver.newton_operator' = 'assembled': needs "
+                  "solver.linear_solver petsc");
+  EXPECT_CONTAINS(rejection("flow: {mach: 0.5}\nsolver:\n  linear_solver: kokkos\n"
+                            "  preconditioner: second_order\n",
+                            check),
+                  "case.yaml:4:19: 'solver.preconditioner' = 'second_order': needs solver.linear_solver petsc");
+  EXPECT_EQ(rejection("flow: {mach: 0.5}\nsolver:\n  linear_solver: kokkos\n"
+                      "  newton_operator: matrix_free\n",
+                      check),
+            "");
+  EXPECT_EQ(rejection("flow: {mach: 0.5}\nsolver:\n  newton_operator: assembled\n", check), "");
+}
+
 TEST(EulerDeckKeys, BoundaryMarkersAreReadOnceEach) {
   std::vector<eu::BoundaryCondition> conditions;
   const auto read = [&](const deck::Deck& d) { conditions = eu::read_boundary_conditions(d, "boundaries"); };
