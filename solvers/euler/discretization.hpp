@@ -100,6 +100,7 @@ namespace camber::solvers::euler {
 
 namespace detail {
 class DiscretizationKernels;
+class ResidualTranspose;
 struct StencilTarget;
 }
 
@@ -232,6 +233,7 @@ class Discretization {
   // (solvers/euler/detail/discretization_kernels.hpp; the stencil assembly
   // is defined in stencil_jacobian.cpp).
   friend class detail::DiscretizationKernels;
+  friend class detail::ResidualTranspose;  // the transposed Jacobian (residual_transpose.cpp)
   Tensor face_jacobians(const Tensor& U) const;
   void residual_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded, Tensor& R,
                               Tensor& D) const;

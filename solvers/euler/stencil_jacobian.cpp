@@ -46,8 +46,8 @@ namespace camber::solvers::euler {
 
 namespace {
 
-using detail::BoundaryFlux;
-using detail::InteriorFlux;
+using detail::SideFlux;
+using detail::ToPrimitive;
 using detail::field_of;
 using detail::outer_state;
 using detail::LimiterForm;
@@ -58,61 +58,6 @@ using detail::smooth_range_add;
 using detail::smooth_neighbour_range;
 using detail::reconstructed_state;
 using detail::face_state;
-
-// The flux through one face as a function of one side's primitive face
-// state, the other side's (conserved) state fixed.
-template <int Dim>
-struct SideFlux {
-  static constexpr int nv = Dim + 2;
-  IdealGas gas;
-  double n[Dim];
-  int scheme;
-  int kind;  // -1: interior
-  Conserved<double, Dim> outer;
-  Conserved<double, Dim> other;
-  bool left;  // the varied state is the face's left one
-  template <class T>
-  KOKKOS_INLINE_FUNCTION void operator()(const T (&q)[nv], T (&y)[nv]) const {
-    Primitive<T, Dim> w;
-    w.rho = q[0];
-    for (int d = 0; d < Dim; ++d) w.vel[d] = q[1 + d];
-    w.p = q[Dim + 1];
-    const Conserved<T, Dim> u = to_conserved(gas, w);
-    if (kind >= 0) {
-      T x[nv];
-      for (int k = 0; k < nv; ++k) x[k] = u[k];
-      BoundaryFlux<double, Dim> flux{gas, {}, scheme, kind, outer};
-      for (int d = 0; d < Dim; ++d) flux.n[d] = n[d];
-      flux(x, y);
-      return;
-    }
-    T x[2 * nv];
-    for (int k = 0; k < nv; ++k) {
-      x[left ? k : nv + k] = u[k];
-      x[left ? nv + k : k] = T(other[k]);
-    }
-    InteriorFlux<double, Dim> flux{gas, {}, scheme};
-    for (int d = 0; d < Dim; ++d) flux.n[d] = n[d];
-    flux(x, y);
-  }
-};
-
-// (rho, u_1 .. u_Dim, p) of a conserved state: what the residual
-// reconstructs.
-template <int Dim>
-struct ToPrimitive {
-  static constexpr int nv = Dim + 2;
-  IdealGas gas;
-  template <class T>
-  KOKKOS_INLINE_FUNCTION void operator()(const T (&x)[nv], T (&y)[nv]) const {
-    Conserved<T, Dim> s;
-    for (int k = 0; k < nv; ++k) s[k] = x[k];
-    const Primitive<T, Dim> w = to_primitive(gas, s);
-    y[0] = w.rho;
-    for (int d = 0; d < Dim; ++d) y[1 + d] = w.vel[d];
-    y[Dim + 1] = w.p;
-  }
-};
 
 // Doubles per chunk of cells: bounds the buffer at 8 MiB.
 constexpr index_t chunk_doubles = index_t{1} << 20;

@@ -289,6 +289,23 @@ inline const std::vector<BoundaryCondition> derivative_conditions = {{"left", Bo
 // while the default 0.05 would leave many at phi = 1, untested.
 inline constexpr double derivative_wang_epsilon = 0.02;
 
+// The orders and limiters (live and frozen) of the derivative tests.
+struct LimiterCase {
+  const char* name;
+  int order;
+  LimiterKind limiter;
+  bool freeze;
+  double smooth_width = 0.25;  // venkatakrishnan_smooth only
+};
+inline const LimiterCase limiter_cases[] = {{"first order", 1, LimiterKind::none, false},
+                      {"second order, no limiter", 2, LimiterKind::none, false},
+                      {"second order, Venkatakrishnan live", 2, LimiterKind::venkatakrishnan, false},
+                      {"second order, Venkatakrishnan frozen", 2, LimiterKind::venkatakrishnan, true},
+                      {"second order, Venkatakrishnan-Wang live", 2, LimiterKind::venkatakrishnan_wang, false},
+                      {"second order, Venkatakrishnan-Wang frozen", 2, LimiterKind::venkatakrishnan_wang, true},
+                      {"second order, smooth Venkatakrishnan live", 2, LimiterKind::venkatakrishnan_smooth, false},
+                      {"second order, smooth Venkatakrishnan live, width 0.02", 2, LimiterKind::venkatakrishnan_smooth, false, 0.02}};
+
 inline FlowConditions derivative_flow(double mach) {
   FlowConditions flow;
   flow.mach = mach;

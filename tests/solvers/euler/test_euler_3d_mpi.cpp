@@ -56,6 +56,7 @@
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>
 #include "solvers/euler/detail/discretization_kernels.hpp"
+#include "solvers/euler/detail/residual_transpose.hpp"
 #include "tests/mpi_test_utils.hpp"
 #include "tests/shared_data.hpp"
 #include "tests/solvers/euler/euler_test_utils.hpp"
@@ -472,6 +473,71 @@ TEST(Euler3D, SecondOrderTangentAndJacobianAreTheResidualsDerivative) {
         EXPECT_LE(err, 1e-12 * top) << kind << " " << name << (frozen ? " frozen" : "");
       }
     }
+  }
+}
+
+// The transposed Jacobian by the reverse sweep (detail::ResidualTranspose,
+// the device path's adjoint operator) on the tetrahedra and pyramids,
+// whose node-neighbour stencils hold dozens of cells: the dot-product
+// identity <W, (dR/dU) V> = <(dR/dU)^T W, V> against the Dual tangent for
+// every limiter, live and frozen, at the rough state where the limiter
+// acts (both sides sum the same products in other orders: 1e-12 of |W|
+// |dR|), and the wall load's gradient against central differences of the
+// forces with the limiter frozen (step 1e-6: truncation ~1e-12, round-off
+// ~1e-10 of the gradient's size; 1e-7).
+TEST(Euler3D, TheTransposedJacobianPassesTheDotProductTest) {
+  for (const char* kind : {"tets", "pyra"}) {
+    CAMBER_NEED_SHARED_FILE(brick(kind));
+    mesh::DistributedMesh moved = moved_brick(kind);
+    for (LimiterKind limiter : limiters)
+      for (bool frozen : {false, true}) {
+        if (frozen && limiter == LimiterKind::none) continue;
+        Discretization disc(moved, subsonic_flow(), wall_and_far_field(), FluxScheme::roe,
+                            limited_second_order(limiter));
+        Tensor U = smooth_state(disc, rough);
+        if (frozen) disc.freeze_limiter(U);
+        Tensor V = random_direction(disc);
+        std::vector<double> w_rows(static_cast<size_t>(disc.n_local() * nv3));
+        for (index_t c = 0; c < disc.n_local(); ++c)
+          for (int k = 0; k < nv3; ++k)
+            w_rows[static_cast<size_t>(c * nv3 + k)] =
+                hashed_uniform(6, disc.mesh().cell_global_ids()[c], k);
+        Tensor W = Tensor::from_host({disc.n_local(), nv3}, w_rows);
+        Tensor R, dR;
+        disc.residual_and_tangent(U, V, R, dR);
+        detail::ResidualTranspose transpose(disc);
+        transpose.linearize(U);
+        Tensor JtW;
+        transpose.apply(W, JtW);
+        const auto dot = [&](const Tensor& a, const Tensor& b) {
+          const std::vector<double> x = a.to_vector(), y = b.to_vector();
+          double sum = 0.0;
+          for (index_t i = 0; i < disc.n_owned() * nv3; ++i)
+            sum += x[static_cast<size_t>(i)] * y[static_cast<size_t>(i)];
+          return par::allreduce_sum(sum, disc.mesh().comm());
+        };
+        const double lhs = dot(W, dR), rhs = dot(JtW, V);
+        const double scale = std::sqrt(dot(W, W) * dot(dR, dR));
+        say("[euler3d] %s, %s%s: |<W, J V> - <J^T W, V>| / (|W| |J V|) = %.2e\n", kind,
+            limiter_kind_name(limiter), frozen ? " frozen" : "", std::abs(lhs - rhs) / scale);
+        // Random vectors of n entries: |<W, J V>| ~ |W| |J V| / sqrt(n), far
+        // above the tolerance (not a comparison of zeros).
+        EXPECT_GT(std::abs(lhs), 1e-6 * scale) << kind;
+        EXPECT_LE(std::abs(lhs - rhs), 1e-12 * scale)
+            << kind << " " << limiter_kind_name(limiter) << (frozen ? " frozen" : "");
+        if (!frozen) continue;
+        const auto w = disc.force_coefficient_weights();
+        const Tensor g = transpose.force_gradient(w[1]);
+        const double h = 1e-6;
+        Tensor up = U.clone(), down = U.clone();
+        up.axpy(h, V);
+        down.axpy(-h, V);
+        const double fd = (disc.forces(up).cd - disc.forces(down).cd) / (2.0 * h);
+        const double ad = dot(g, V), g_scale = std::sqrt(dot(g, g) * dot(V, V));
+        say("[euler3d] %s, %s frozen: dCD/dU . V = %.12e, central difference %.12e\n", kind,
+            limiter_kind_name(limiter), ad, fd);
+        EXPECT_LE(std::abs(ad - fd), 1e-7 * g_scale) << kind << " " << limiter_kind_name(limiter);
+      }
   }
 }
 

@@ -38,22 +38,6 @@ namespace {
 
 using namespace test_utils;
 
-struct Case {
-  const char* name;
-  int order;
-  LimiterKind limiter;
-  bool freeze;
-  double smooth_width = 0.25;  // venkatakrishnan_smooth only
-};
-const Case cases[] = {{"first order", 1, LimiterKind::none, false},
-                      {"second order, no limiter", 2, LimiterKind::none, false},
-                      {"second order, Venkatakrishnan live", 2, LimiterKind::venkatakrishnan, false},
-                      {"second order, Venkatakrishnan frozen", 2, LimiterKind::venkatakrishnan, true},
-                      {"second order, Venkatakrishnan-Wang live", 2, LimiterKind::venkatakrishnan_wang, false},
-                      {"second order, Venkatakrishnan-Wang frozen", 2, LimiterKind::venkatakrishnan_wang, true},
-                      {"second order, smooth Venkatakrishnan live", 2, LimiterKind::venkatakrishnan_smooth, false},
-                      {"second order, smooth Venkatakrishnan live, width 0.02", 2, LimiterKind::venkatakrishnan_smooth, false, 0.02}};
-
 // Round-off: J V sums <= ~25 blocks per row whose entries come from the
 // same chain rule as the Dual<1> tangent, in a different order; relative
 // to max |dR| (an O(1) multiple of the largest |J| |V| row sum on this
@@ -62,7 +46,7 @@ const Case cases[] = {{"first order", 1, LimiterKind::none, false},
 constexpr double roundoff_tol = 1e-12;
 
 TEST(EulerExactJacobian, TimesAVectorEqualsTheDualTangent) {
-  for (const Case& c : cases)
+  for (const LimiterCase& c : limiter_cases)
     for (double mach : {0.5, 1.3}) {
       mesh::DistributedMesh dm(derivative_mesh(), world());
       SpatialOptions spatial;

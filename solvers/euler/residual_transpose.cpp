@@ -1,0 +1,425 @@
+// detail::ResidualTranspose (detail/residual_transpose.hpp): the transposed
+// exact Jacobian of the residual, swept in reverse without forming it.
+#include "detail/residual_transpose.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include <camber/autodiff/dual.hpp>
+#include <camber/autodiff/jacobian.hpp>
+#include <camber/core/error.hpp>
+
+#include "detail/face_flux.hpp"
+#include "detail/reconstruction_kernels.hpp"
+
+namespace camber::solvers::euler::detail {
+
+namespace {
+
+using Range = Kokkos::RangePolicy<>;
+
+// d/da and d/db of smooth_max_above(a, b, delta).
+KOKKOS_INLINE_FUNCTION void smooth_max_partials(double a, double b, double delta, double& da,
+                                                double& db) {
+  const double d = a - b;
+  const double s = std::sqrt(d * d + delta * delta);
+  da = 0.5 * (1.0 + d / s);
+  db = 0.5 * (1.0 - d / s);
+}
+
+}  // namespace
+
+ResidualTranspose::ResidualTranspose(const Discretization& disc)
+    : disc_(&disc),
+      dim_(disc.dim()),
+      nv_(disc.n_vars()),
+      n_owned_(disc.n_owned()),
+      n_local_(disc.n_local()),
+      n_faces_(disc.n_faces()),
+      reconstruct_(disc.spatial().order == 2) {
+  CAMBER_REQUIRE(!disc.flow().far_field_vortex,
+                 "the transposed residual does not differentiate the far-field vortex's "
+                 "dependence on the lift; solve with FlowConditions::far_field_vortex off");
+  if (!reconstruct_) return;
+  // The transposed stencil, on the host once: entries in ascending order
+  // per local cell.
+  const auto nb_offset = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), disc.reconstruction().neighbor_offset());
+  const auto nb_cell = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
+                                                           disc.reconstruction().neighbor_cell());
+  n_entries_ = nb_offset(n_owned_);
+  std::vector<index_t> count(static_cast<size_t>(n_local_) + 1, 0), cell(static_cast<size_t>(n_entries_));
+  for (index_t c = 0; c < n_owned_; ++c)
+    for (index_t e = nb_offset(c); e < nb_offset(c + 1); ++e) {
+      cell[static_cast<size_t>(e)] = c;
+      ++count[static_cast<size_t>(nb_cell(e)) + 1];
+    }
+  for (index_t m = 0; m < n_local_; ++m)
+    count[static_cast<size_t>(m) + 1] += count[static_cast<size_t>(m)];
+  std::vector<index_t> entry(static_cast<size_t>(n_entries_)), next(count.begin(), count.end() - 1);
+  for (index_t e = 0; e < n_entries_; ++e)
+    entry[static_cast<size_t>(next[static_cast<size_t>(nb_cell(e))]++)] = e;
+  const auto copy = [](const std::vector<index_t>& v, const char* label) {
+    Kokkos::View<index_t*> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                             v.size());
+    Kokkos::deep_copy(d, Kokkos::View<const index_t*, Kokkos::HostSpace,
+                                      Kokkos::MemoryUnmanaged>(v.data(), v.size()));
+    return d;
+  };
+  t_offset_ = copy(count, "euler::transpose_offset");
+  t_entry_ = copy(entry, "euler::transpose_entry");
+  entry_cell_ = copy(cell, "euler::entry_cell");
+}
+
+void ResidualTranspose::linearize(Tensor& U) {
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, nv_}),
+                 "euler ResidualTranspose::linearize: U has shape "
+                     << shape_string(U.shape()) << ", expected " << shape_string({n_local_, nv_}));
+  const SpatialOptions& spatial = disc_->spatial();
+  live_ = reconstruct_ && !spatial.freeze_limiter && spatial.limiter != LimiterKind::none;
+  if (dim_ == 3)
+    linearize_in<3>(U);
+  else
+    linearize_in<2>(U);
+  linearized_ = true;
+}
+
+template <int Dim>
+void ResidualTranspose::linearize_in(Tensor& U) {
+  constexpr int nv = Dim + 2, bs = nv * nv;
+  const Discretization& disc = *disc_;
+  disc.mesh().halo().forward(U);
+  const Field<double> u = field_of(U);
+  const index_t n_owned = n_owned_;
+  W_ = Field<double>("euler::transpose_W", static_cast<size_t>(n_local_), nv);
+  L_ = Field<double>("euler::transpose_L", static_cast<size_t>(n_local_), nv * Dim);
+  if (reconstruct_) {
+    G_ = Field<double>("euler::transpose_G", static_cast<size_t>(n_owned_), nv * Dim);
+    phi_ = Field<double>("euler::transpose_phi", static_cast<size_t>(n_owned_), nv);
+    disc.limited_gradients<double, double>(disc.reconstruction().geometry(), u, W_, L_, G_, phi_);
+  } else {
+    disc.primitive_field<double>(u, W_);  // L stays zero: the face states are W
+  }
+  const Field<double> W = W_, L = L_, G = G_;
+  const IdealGas gas = disc.gas();
+
+  P_ = Kokkos::View<double**>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_dW_dU"),
+                              static_cast<size_t>(n_local_), bs);
+  const auto P = P_;
+  Kokkos::parallel_for(
+      "euler::transpose_dW_dU", Range(0, n_local_), KOKKOS_LAMBDA(const index_t c) {
+        double x[nv], y[nv], J[nv][nv];
+        for (int k = 0; k < nv; ++k) x[k] = u(c, k);
+        ad::jacobian(ToPrimitive<Dim>{gas}, x, y, J);
+        for (int k = 0; k < nv; ++k)
+          for (int b = 0; b < nv; ++b) P(c, nv * k + b) = J[k][b];
+      });
+
+  // dF/dq of each owned side of each face.
+  A_ = Kokkos::View<double**>("euler::transpose_dF_dq", static_cast<size_t>(n_faces_), 2 * bs);
+  const auto A = A_;
+  const auto left = disc.face_left(), right = disc.face_right();
+  const auto kind = disc.face_kind();
+  const auto normal = disc.geometry().face_normal;
+  const auto to_center = disc.face_to_center_;
+  const auto outer = disc.outer_state_;
+  const int scheme = static_cast<int>(disc.scheme());
+  Kokkos::parallel_for(
+      "euler::transpose_face_jacobians", Range(0, n_faces_), KOKKOS_LAMBDA(const index_t f) {
+        for (int side = 0; side < 2; ++side) {
+          const index_t c = side == 0 ? left(f) : right(f);
+          if (c < 0 || c >= n_owned) continue;
+          const Primitive<double, Dim> w = face_state<Dim>(W, L, c, to_center, f, side);
+          double q[nv];
+          q[0] = w.rho;
+          for (int d = 0; d < Dim; ++d) q[1 + d] = w.vel[d];
+          q[nv - 1] = w.p;
+          SideFlux<Dim> flux{gas, {}, scheme, kind(f), outer_state<Dim>(outer, f),
+                             Conserved<double, Dim>{}, side == 0};
+          for (int d = 0; d < Dim; ++d) flux.n[d] = normal(f, d);
+          const index_t o = side == 0 ? right(f) : left(f);
+          if (o >= 0) {
+            flux.other = to_conserved(gas, face_state<Dim>(W, L, o, to_center, f, 1 - side));
+            flux.kind = -1;
+          }
+          double y[nv], J[nv][nv];
+          ad::jacobian(flux, q, y, J);
+          for (int a = 0; a < nv; ++a)
+            for (int k = 0; k < nv; ++k) A(f, side * bs + nv * a + k) = J[a][k];
+        }
+      });
+
+  if (!live_) {
+    dphi_dgrad_ = {};
+    dphi_dentry_ = {};
+    Kokkos::fence();
+    return;
+  }
+  // The live limiter's partials: phi_c,k = phi(d_max, d_min, grad W_c,k)
+  // by a Dual over those 2 + Dim inputs, then d_max and d_min in each
+  // stencil entry's difference W_m - W_c (the extremes' entries; for the
+  // smooth limiter the folds of smooth maxima, differentiated backwards).
+  const SpatialOptions& spatial = disc.spatial();
+  const LimiterForm form = limiter_form(spatial.limiter);
+  const bool smooth = form == LimiterForm::smooth;
+  const double wang_eps2 = spatial.wang_epsilon * spatial.wang_epsilon;
+  const double width = spatial.smooth_width * spatial.wang_epsilon;
+  const auto face_offset = disc.cell_face_offset_;
+  const auto nb_offset = disc.reconstruction().neighbor_offset();
+  const auto nb_cell = disc.reconstruction().neighbor_cell();
+  const auto to_face = disc.reconstruction().geometry().to_face;
+  const auto eps2 = disc.reconstruction().geometry().eps2;
+  dphi_dgrad_ = Kokkos::View<double**>("euler::transpose_dphi_dgrad", static_cast<size_t>(n_owned_),
+                                       nv * Dim);
+  dphi_dentry_ = Kokkos::View<double**>("euler::transpose_dphi_dentry",
+                                        static_cast<size_t>(n_entries_), nv);
+  Kokkos::View<double*> prefix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_fold"),
+                               static_cast<size_t>(n_entries_));
+  const auto dgrad = dphi_dgrad_, dentry = dphi_dentry_;
+  Kokkos::parallel_for(
+      "euler::transpose_limiter", Range(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+        using DP = ad::Dual<double, 2 + Dim>;
+        const index_t n0 = nb_offset(c), n1 = nb_offset(c + 1);
+        const index_t j0 = face_offset(c), j1 = face_offset(c + 1);
+        for (int k = 0; k < nv; ++k) {
+          double d_max = 0.0, d_min = 0.0;
+          index_t c_max = c, c_min = c;
+          if (smooth)
+            smooth_neighbour_range(W, c, k, nb_cell, n0, n1, width, d_max, d_min);
+          else {
+            neighbour_extremes(W, c, k, nb_cell, n0, n1, c_max, c_min);
+            d_max = W(c_max, k) - W(c, k);
+            d_min = W(c_min, k) - W(c, k);
+          }
+          DP dmx(d_max), dmn(d_min), g[Dim];
+          dmx.der(0) = 1.0;
+          dmn.der(1) = 1.0;
+          for (int d = 0; d < Dim; ++d) {
+            g[d] = DP(G(c, Dim * k + d));
+            g[d].der(2 + d) = 1.0;
+          }
+          const DP p = form == LimiterForm::classic
+                           ? venkatakrishnan_cell(dmx, dmn, g, to_face, j0, j1, form, eps2(c))
+                           : venkatakrishnan_cell(dmx, dmn, g, to_face, j0, j1, form, wang_eps2);
+          const double p_max = p.der(0), p_min = p.der(1);
+          for (int d = 0; d < Dim; ++d) dgrad(c, Dim * k + d) = p.der(2 + d);
+          if (!smooth) {
+            // The first entry holding the extreme cell (the forward's
+            // choice); none when the cell itself is the extreme (a zero
+            // difference).
+            bool set_max = c_max == c, set_min = c_min == c;
+            for (index_t e = n0; e < n1; ++e) {
+              if (!set_max && nb_cell(e) == c_max) {
+                dentry(e, k) += p_max;
+                set_max = true;
+              }
+              if (!set_min && nb_cell(e) == c_min) {
+                dentry(e, k) += p_min;
+                set_min = true;
+              }
+            }
+            continue;
+          }
+          // d_max = D_n, D_e = smooth_max_above(D_{e-1}, delta_e), D_0 = 0;
+          // d_min = -(the same fold of -delta_e).
+          for (int sense = 0; sense < 2; ++sense) {
+            const double s = sense == 0 ? 1.0 : -1.0;
+            double D = 0.0;
+            for (index_t e = n0; e < n1; ++e) {
+              prefix(e) = D;
+              D = smooth_max_above(D, s * (W(nb_cell(e), k) - W(c, k)), width);
+            }
+            double rho = sense == 0 ? p_max : p_min;
+            for (index_t e = n1; e-- > n0;) {
+              double da, db;
+              smooth_max_partials(prefix(e), s * (W(nb_cell(e), k) - W(c, k)), width, da, db);
+              dentry(e, k) += rho * db;
+              rho *= da;
+            }
+          }
+        }
+      });
+  Kokkos::fence();
+}
+
+template <int Dim>
+void ResidualTranspose::flux_adjoint(const Field<double>& v,
+                                     const Kokkos::View<double**>& qbar) const {
+  constexpr int nv = Dim + 2, bs = nv * nv;
+  const auto A = A_;
+  const auto left = disc_->face_left(), right = disc_->face_right();
+  const index_t n_owned = n_owned_;
+  Kokkos::parallel_for(
+      "euler::transpose_fluxes", Range(0, n_faces_), KOKKOS_LAMBDA(const index_t f) {
+        const index_t l = left(f), r = right(f);
+        double vbar[nv];
+        for (int a = 0; a < nv; ++a) vbar[a] = v(l, a) - (r >= 0 ? v(r, a) : 0.0);
+        for (int side = 0; side < 2; ++side) {
+          const index_t c = side == 0 ? l : r;
+          const bool owned = c >= 0 && c < n_owned;
+          for (int k = 0; k < nv; ++k) {
+            double s = 0.0;
+            if (owned)
+              for (int a = 0; a < nv; ++a) s += A(f, side * bs + nv * a + k) * vbar[a];
+            qbar(f, side * nv + k) = s;
+          }
+        }
+      });
+}
+
+template <int Dim>
+void ResidualTranspose::force_adjoint(const std::array<double, 3>& weights,
+                                      const Kokkos::View<double**>& qbar) const {
+  constexpr int nv = Dim + 2, up = Dim - 1;
+  Kokkos::deep_copy(qbar, 0.0);
+  const auto walls = disc_->wall_faces_;
+  const auto normal = disc_->geometry().face_normal;
+  const auto center = disc_->geometry().face_center;
+  const double xm = disc_->flow().moment_point[0], zm = disc_->flow().moment_point[Dim - 1];
+  const double w0 = weights[0], w1 = weights[1], w2 = weights[2];
+  // The load of a wall face is linear in its pressure (wall_face_load):
+  // dG/dp = (n_x, n_up, the moment's arm), entering the pressure of the
+  // wall cell's face state.
+  Kokkos::parallel_for(
+      "euler::transpose_forces", Range(0, static_cast<index_t>(walls.extent(0))),
+      KOKKOS_LAMBDA(const index_t w) {
+        const index_t f = walls(w);
+        const double nx = normal(f, 0), nu = normal(f, up);
+        const double dx = center(f, 0) - xm, dz = center(f, up) - zm;
+        const double arm = Dim == 2 ? dx * nu - dz * nx : dz * nx - dx * nu;
+        qbar(f, nv - 1) = w0 * nx + w1 * nu + w2 * arm;
+      });
+}
+
+template <int Dim>
+void ResidualTranspose::reconstruction_adjoint(const Kokkos::View<double**>& qbar, Tensor& Y) const {
+  constexpr int nv = Dim + 2;
+  const Discretization& disc = *disc_;
+  const index_t n_owned = n_owned_;
+  const bool reconstruct = reconstruct_, live = live_;
+  const Field<double> W = W_, L = L_, G = G_, phi = phi_;
+  const auto P = P_;
+  const auto face_offset = disc.cell_face_offset_;
+  const auto faces = disc.cell_face_;
+  const auto left = disc.face_left();
+  const auto to_center = disc.face_to_center_;
+  const auto nb_offset = disc.reconstruction().neighbor_offset();
+  const auto coefficient = disc.reconstruction().geometry().coefficient;
+  const auto dgrad = dphi_dgrad_, dentry = dphi_dentry_;
+  const auto t_offset = t_offset_, t_entry = t_entry_, entry_cell = entry_cell_;
+  Kokkos::View<double**> Wbar(Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_Wbar"),
+                              static_cast<size_t>(n_owned_), nv);
+  Kokkos::View<double**> Gbar(Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_Gbar"),
+                              static_cast<size_t>(reconstruct ? n_owned_ : 0), nv * Dim);
+  Kokkos::View<double**> phibar(Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_phibar"),
+                                static_cast<size_t>(live ? n_owned_ : 0), nv);
+  // Each owned cell: its faces' adjoints into W_c and its limited
+  // gradient, then through the limiter to the gradient and the stencil's
+  // centre.
+  Kokkos::parallel_for(
+      "euler::transpose_cells", Range(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+        double wb[nv] = {}, lb[nv][Dim] = {};
+        for (index_t j = face_offset(c); j < face_offset(c + 1); ++j) {
+          const index_t f = faces(j);
+          const int side = left(f) == c ? 0 : 1;
+          double a[nv];
+          for (int k = 0; k < nv; ++k) {
+            a[k] = qbar(f, side * nv + k);
+            wb[k] += a[k];
+          }
+          if (!reconstruct) continue;
+          double dx[Dim];
+          for (int d = 0; d < Dim; ++d) dx[d] = to_center(f, Dim * side + d);
+          // reconstructed_state's positivity fallback: the state is W_c.
+          double rho = W(c, 0), p = W(c, nv - 1);
+          for (int d = 0; d < Dim; ++d) {
+            rho += L(c, d) * dx[d];
+            p += L(c, Dim * (nv - 1) + d) * dx[d];
+          }
+          if (!(rho > 0.0) || !(p > 0.0)) continue;
+          for (int k = 0; k < nv; ++k)
+            for (int d = 0; d < Dim; ++d) lb[k][d] += a[k] * dx[d];
+        }
+        if (reconstruct) {
+          const index_t n0 = nb_offset(c), n1 = nb_offset(c + 1);
+          for (int k = 0; k < nv; ++k) {
+            double pb = 0.0, gb[Dim];
+            for (int d = 0; d < Dim; ++d) pb += lb[k][d] * G(c, Dim * k + d);
+            for (int d = 0; d < Dim; ++d) {
+              gb[d] = phi(c, k) * lb[k][d] + (live ? pb * dgrad(c, Dim * k + d) : 0.0);
+              Gbar(c, Dim * k + d) = gb[d];
+            }
+            if (live) phibar(c, k) = pb;
+            for (index_t e = n0; e < n1; ++e) {
+              double s = live ? pb * dentry(e, k) : 0.0;
+              for (int d = 0; d < Dim; ++d) s += coefficient(e, d) * gb[d];
+              wb[k] -= s;
+            }
+          }
+        }
+        for (int k = 0; k < nv; ++k) Wbar(c, k) = wb[k];
+      });
+  // Each local cell: its own terms and those of the stencils holding it,
+  // then dW/dU transposed.
+  const Field<double> y = field_of(Y);
+  Kokkos::parallel_for(
+      "euler::transpose_gather", Range(0, n_local_), KOKKOS_LAMBDA(const index_t m) {
+        double wb[nv];
+        for (int k = 0; k < nv; ++k) wb[k] = m < n_owned ? Wbar(m, k) : 0.0;
+        if (reconstruct)
+          for (index_t t = t_offset(m); t < t_offset(m + 1); ++t) {
+            const index_t e = t_entry(t), c = entry_cell(e);
+            for (int k = 0; k < nv; ++k) {
+              double s = live ? phibar(c, k) * dentry(e, k) : 0.0;
+              for (int d = 0; d < Dim; ++d) s += coefficient(e, d) * Gbar(c, Dim * k + d);
+              wb[k] += s;
+            }
+          }
+        for (int b = 0; b < nv; ++b) {
+          double s = 0.0;
+          for (int k = 0; k < nv; ++k) s += P(m, nv * k + b) * wb[k];
+          y(m, b) = s;
+        }
+      });
+  Kokkos::fence();
+  Y.mark_modified();
+  disc.mesh().halo().reverse_add(Y);
+}
+
+void ResidualTranspose::apply(Tensor& V, Tensor& Y) const {
+  CAMBER_REQUIRE(linearized_, "euler ResidualTranspose::apply: call linearize(U) first");
+  CAMBER_REQUIRE(V.shape() == (Shape{n_local_, nv_}),
+                 "euler ResidualTranspose::apply: V has shape "
+                     << shape_string(V.shape()) << ", expected " << shape_string({n_local_, nv_}));
+  if (Y.shape() != (Shape{n_local_, nv_})) Y = Tensor({n_local_, nv_});
+  disc_->mesh().halo().forward(V);
+  Kokkos::View<double**> qbar(Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_qbar"),
+                              static_cast<size_t>(n_faces_), 2 * nv_);
+  if (dim_ == 3) {
+    flux_adjoint<3>(field_of(V), qbar);
+    reconstruction_adjoint<3>(qbar, Y);
+  } else {
+    flux_adjoint<2>(field_of(V), qbar);
+    reconstruction_adjoint<2>(qbar, Y);
+  }
+}
+
+Tensor ResidualTranspose::force_gradient(const std::array<double, 3>& weights) const {
+  CAMBER_REQUIRE(linearized_, "euler ResidualTranspose::force_gradient: call linearize(U) first");
+  Tensor Y({n_local_, nv_});
+  Kokkos::View<double**> qbar("euler::transpose_force_qbar", static_cast<size_t>(n_faces_),
+                              2 * nv_);
+  if (dim_ == 3) {
+    force_adjoint<3>(weights, qbar);
+    reconstruction_adjoint<3>(qbar, Y);
+  } else {
+    force_adjoint<2>(weights, qbar);
+    reconstruction_adjoint<2>(qbar, Y);
+  }
+  return Y;
+}
+
+template void ResidualTranspose::linearize_in<2>(Tensor&);
+template void ResidualTranspose::linearize_in<3>(Tensor&);
+
+}  // namespace camber::solvers::euler::detail
