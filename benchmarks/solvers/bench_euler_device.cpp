@@ -27,9 +27,18 @@
 //   residual2      one second-order residual (Venkatakrishnan-Wang limiter)
 //   tangent2       R and (dR/dU) V at second order: one matrix-free Newton
 //                  product
+//   transpose2     (dR/dU)^T V at second order by the reverse sweep (one
+//                  product of the adjoint's operator), and the sweep's
+//                  linearization (linearize2: once per state)
 //   solve          with --solve: the whole second-order solve from the
 //                  free stream (seconds, Newton steps, Krylov iterations,
 //                  CL, CD, converged)
+//   adjoint        with --solve: the CD adjoint at the solution on the
+//                  device path (seconds, GMRES iterations, converged), and
+//                  dCD/dalpha from it against the tangent's (one forward
+//                  solve): their relative difference, which the solves'
+//                  tolerance bounds (~1e-8; above 1e-6, or an adjoint
+//                  that did not converge, exits 1)
 //
 // Times are the best of the repetitions (each fenced); one rank unless
 // launched by mpirun (the figures are then rank 0's clock, cells summed).
@@ -37,6 +46,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -49,10 +59,12 @@
 #include <camber/core/runtime.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/parallel/collectives.hpp>
+#include <camber/solvers/euler/adjoint.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/pseudo_transient_newton.hpp>
 #include "benchmarks/common/onera_m6.hpp"
 #include "solvers/euler/detail/discretization_kernels.hpp"
+#include "solvers/euler/detail/residual_transpose.hpp"
 
 namespace eu = camber::solvers::euler;
 using camber::index_t;
@@ -193,6 +205,15 @@ int main(int argc, char** argv) {
       say("tangent2", tt * 1e3, "ms");
       say("tangent2_cells", cells / tt, "cells/s");
     }
+    {
+      eu::detail::ResidualTranspose transpose(second);
+      const double tl = best_of(repeat, [&] { transpose.linearize(U); });
+      say("linearize2", tl * 1e3, "ms");
+      Tensor V = first.free_stream_field(), Y;
+      const double tt = best_of(repeat, [&] { transpose.apply(V, Y); });
+      say("transpose2", tt * 1e3, "ms");
+      say("transpose2_cells", cells / tt, "cells/s");
+    }
     if (solve) {
       eu::SteadyOptions o;
       o.linear_solver = eu::SteadyOptions::LinearSolver::kokkos;
@@ -208,6 +229,31 @@ int main(int argc, char** argv) {
       say("solve_krylov", r.linear_iterations, "Krylov iterations");
       say("solve_converged", r.converged ? 1 : 0, "");
       if (root()) std::printf("solve_forces             CL %.10f CD %.10f\n", r.forces.cl, r.forces.cd);
+      eu::AdjointOptions ao;
+      ao.linear_solver = eu::SteadyOptions::LinearSolver::kokkos;
+      eu::Adjoint adjoint(second, ao);
+      const auto ta = Clock::now();
+      const eu::AdjointSolution a = adjoint.solve(W, eu::ForceCoefficient::cd);
+      say("adjoint", std::chrono::duration<double>(Clock::now() - ta).count(), "s");
+      say("adjoint_krylov", a.iterations, "GMRES iterations");
+      say("adjoint_converged", a.converged ? 1 : 0, "");
+      const double by_adjoint = adjoint.alpha_derivative(W, a);
+      int tangent_iterations = 0;
+      const double by_tangent =
+          adjoint.alpha_derivative_tangent(W, eu::ForceCoefficient::cd, &tangent_iterations);
+      if (root())
+        std::printf("adjoint_dcd_dalpha       %.12e per degree (tangent %.12e, %d GMRES iterations)\n",
+                    by_adjoint, by_tangent, tangent_iterations);
+      const double gap = std::abs(by_adjoint - by_tangent) / std::abs(by_tangent);
+      say("adjoint_vs_tangent", gap, "relative");
+      // Both solves stop at 1e-10 of their right-hand sides: a gap above
+      // 1e-6 (or no convergence) is a wrong transpose on this device.
+      if (!a.converged || !(gap <= 1e-6)) {
+        if (root())
+          std::fprintf(stderr, "bench_euler_device: the adjoint %s\n",
+                       a.converged ? "disagrees with the tangent" : "did not converge");
+        return 1;
+      }
     }
   } catch (const camber::Error& e) {
     if (root()) std::fprintf(stderr, "bench_euler_device: %s\n", e.message().c_str());

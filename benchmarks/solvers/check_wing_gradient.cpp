@@ -20,6 +20,11 @@
 //
 //   check_wing_gradient [MESH] [--variables 0,7,12] [--step 1e-3] [--degree 6,4,2]
 //                       [--rel-tolerance 1e-10] [--adjoint-pc automatic|exact|first_order]
+//                       [--linear-solver petsc|kokkos]
+//
+// --linear-solver: the adjoint's (AdjointOptions::linear_solver; kokkos,
+// the device path: the transposed Jacobian by the reverse sweep, no
+// assembled matrix); the flow is solved by PETSc's path either way.
 #include <mpi.h>
 
 #include <chrono>
@@ -77,11 +82,15 @@ eu::Forces solve_frozen(mesh::DistributedMesh& dm, const Setup& s, const Tensor&
 int check(int argc, char** argv) {
   const bench::Arguments cli = bench::parse_arguments(
       argc, argv, "check_wing_gradient",
-      {"--variables", "--degree", "--step", "--rel-tolerance", "--adjoint-pc"});
+      {"--variables", "--degree", "--step", "--rel-tolerance", "--adjoint-pc",
+       "--linear-solver"});
   const std::string& mesh_path = cli.mesh;
   const std::string degree = cli.get("--degree", "6,4,2");
   const double step = cli.real("--step", 1e-3);
   const std::string adjoint_pc = cli.get("--adjoint-pc", "automatic");
+  const std::string linear_solver = cli.get("--linear-solver", "petsc");
+  CAMBER_INPUT_REQUIRE(linear_solver == "petsc" || linear_solver == "kokkos",
+                       "--linear-solver: petsc or kokkos, got " << linear_solver);
   Setup s;
   s.flow = bench::onera_m6_flow();
   s.rel_tolerance = cli.real("--rel-tolerance", 1e-10);
@@ -128,6 +137,8 @@ int check(int argc, char** argv) {
   ao.preconditioner = adjoint_pc == "exact"         ? eu::AdjointOptions::Preconditioner::exact
                       : adjoint_pc == "first_order" ? eu::AdjointOptions::Preconditioner::first_order
                                                     : eu::AdjointOptions::Preconditioner::automatic;
+  ao.linear_solver = linear_solver == "kokkos" ? eu::SteadyOptions::LinearSolver::kokkos
+                                               : eu::SteadyOptions::LinearSolver::petsc;
   auto tp = std::chrono::steady_clock::now();
   eu::Adjoint adjoint(disc, ao);
   eu::ShapeDerivative shape(disc);
@@ -139,9 +150,13 @@ int check(int argc, char** argv) {
   tp = std::chrono::steady_clock::now();
   shape.linearize(U);
   const double t_shape = seconds_since(tp);
-  say("set-up: colourings and row coordinates %.1f s (%d Jacobian colours, %d node colours); "
-      "exact Jacobian assembled and the force partials %.1f s; node-coordinate partials %.1f s\n",
-      t_patterns, adjoint.jacobian().n_colors(), shape.n_colors(), t_jacobian, t_shape);
+  say("set-up: %s adjoint; patterns and row coordinates %.1f s (%d Jacobian colours, %d node "
+      "colours); linearization (%s) %.1f s; node-coordinate partials %.1f s\n",
+      linear_solver.c_str(), t_patterns,
+      linear_solver == "petsc" ? adjoint.jacobian().n_colors() : 0, shape.n_colors(),
+      linear_solver == "petsc" ? "the exact Jacobian assembled and the force partials"
+                               : "the reverse sweep's pieces and the first-order blocks",
+      t_jacobian, t_shape);
   std::vector<std::vector<double>> grad(2);
   std::vector<double> adjoint_seconds;
   for (int m = 0; m < 2; ++m) {

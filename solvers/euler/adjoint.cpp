@@ -1,20 +1,13 @@
 #include <camber/solvers/euler/adjoint.hpp>
 
-#include <utility>
-
-#include <petscksp.h>
-
 #include <chrono>
 #include <cmath>
+#include <utility>
 
 #include <camber/core/error.hpp>
 #include <camber/parallel/collectives.hpp>
-#include <camber/solvers/petsc/petsc_error.hpp>
-#include <camber/solvers/petsc/petsc_handle.hpp>
-#include <camber/solvers/petsc/petsc_session.hpp>
 
-#include "detail/discretization_kernels.hpp"
-#include "detail/first_order_matrix.hpp"
+#include "detail/adjoint_system.hpp"
 
 namespace camber::solvers::euler {
 
@@ -32,122 +25,60 @@ double dot_owned(const Tensor& a, const Tensor& b, index_t n_owned, MPI_Comm com
   return par::allreduce_sum(s, comm);
 }
 
-struct LinearSolve {
-  int iterations = 0;
-  bool converged = false;
-};
-
-// Solves A x = b (or A^T x = b) over the owned rows of {n_local, nv}
-// Tensors with the KSP that holds A (its factorization or ILU is reused).
-LinearSolve solve_with(KSP ksp, const Tensor& b, Tensor& x, bool transpose, index_t n_owned,
-                       MPI_Comm comm) {
-  const PetscInt nv = static_cast<PetscInt>(b.shape()[1]);
-  Tensor rhs = b.clone();
-  petsc::VecHandle bv, xv;
-  CAMBER_CHECK_PETSC(
-      VecCreateMPIWithArray(comm, nv, nv * n_owned, PETSC_DETERMINE, rhs.data(), bv.out()));
-  CAMBER_CHECK_PETSC(
-      VecCreateMPIWithArray(comm, nv, nv * n_owned, PETSC_DETERMINE, x.data(), xv.out()));
-  x.fill(0.0);
-  if (transpose)
-    CAMBER_CHECK_PETSC(KSPSolveTranspose(ksp, bv.get(), xv.get()));
-  else
-    CAMBER_CHECK_PETSC(KSPSolve(ksp, bv.get(), xv.get()));
-  PetscInt its = 0;
-  CAMBER_CHECK_PETSC(KSPGetIterationNumber(ksp, &its));
-  KSPConvergedReason reason;
-  CAMBER_CHECK_PETSC(KSPGetConvergedReason(ksp, &reason));
-  return {static_cast<int>(its), reason > 0};
-}
-
-}  // namespace
-
-Adjoint::Adjoint(const Discretization& disc, const AdjointOptions& options,
-                 std::shared_ptr<const ExactJacobian::Pattern> pattern)
-    : disc_(&disc), options_(options), jacobian_(disc, std::move(pattern)) {
-  const bool first_order =
-      options_.preconditioner == AdjointOptions::Preconditioner::first_order ||
-      (options_.preconditioner == AdjointOptions::Preconditioner::automatic && disc.dim() == 3);
-  if (first_order && !options_.direct) first_order_ = std::make_unique<detail::FirstOrderMatrix>(disc);
+void require_no_vortex(const Discretization& disc) {
   CAMBER_REQUIRE(!disc.flow().far_field_vortex,
                  "Adjoint: the far-field vortex makes the residual depend on the lift, which "
                  "the adjoint does not differentiate; solve with FlowConditions::"
                  "far_field_vortex off");
 }
 
-Adjoint::~Adjoint() = default;
+}  // namespace
 
-void Adjoint::make_ksp(petsc::KspHandle& ksp, bool direct, bool fallback) const {
-  const MPI_Comm comm = disc_->mesh().comm();
-  ksp = petsc::KspHandle();
-  CAMBER_CHECK_PETSC(KSPCreate(comm, ksp.out()));
-  CAMBER_CHECK_PETSC(KSPSetOptionsPrefix(ksp.get(), options_.options_prefix.c_str()));
-  CAMBER_CHECK_PETSC(KSPSetType(ksp.get(), KSPGMRES));
-  CAMBER_CHECK_PETSC(KSPGMRESSetRestart(ksp.get(), options_.restart));
-  PC pc;
-  CAMBER_CHECK_PETSC(KSPGetPC(ksp.get(), &pc));
-  if (direct) {
-    // LU by MUMPS (parallel), the same on every rank count up to pivoting
-    // round-off; GMRES around it mops up that round-off.
-    CAMBER_CHECK_PETSC(PCSetType(pc, PCLU));
-    CAMBER_CHECK_PETSC(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
-  } else {
-    // The steady solver's preconditioner of the assembled operator; right
-    // preconditioning, so that GMRES stops on the true residual.
-    petsc::set_option_default(options_.options_prefix, "sub_pc_factor_levels", "1");
-    petsc::set_option_default(options_.options_prefix, "sub_pc_factor_mat_ordering_type", "rcm");
-    const bool threaded = threaded_factorization(options_.factorization);
-    if (threaded && !block_ilu_)
-      block_ilu_ = petsc::block_ilu_from_options(options_.options_prefix, options_.ilu_blocks);
-    if (threaded && block_ilu_)
-      block_ilu_->attach(pc);
-    else
-      CAMBER_CHECK_PETSC(PCSetType(pc, PCBJACOBI));
-    CAMBER_CHECK_PETSC(KSPSetPCSide(ksp.get(), PC_RIGHT));
+Adjoint::Adjoint(const Discretization& disc, const AdjointOptions& options)
+    : disc_(&disc), options_(options) {
+  require_no_vortex(disc);
+#if CAMBER_WITH_PETSC
+  if (options_.linear_solver == SteadyOptions::LinearSolver::petsc) {
+    system_ = detail::petsc_adjoint_system(disc, options_, nullptr);
+    return;
   }
-  CAMBER_CHECK_PETSC(KSPSetTolerances(ksp.get(), options_.rel_tolerance, 1e-50, PETSC_DEFAULT,
-                                      options_.max_iterations));
-  const Mat pc_matrix = first_order_ && !direct ? first_order_->matrix() : jacobian_.matrix();
-  CAMBER_CHECK_PETSC(KSPSetOperators(ksp.get(), jacobian_.matrix(), pc_matrix));
-  // The fallback is the LU whatever -adjoint_pc_type says.
-  if (!fallback) CAMBER_CHECK_PETSC(KSPSetFromOptions(ksp.get()));
+#else
+  CAMBER_REQUIRE(options_.linear_solver == SteadyOptions::LinearSolver::kokkos,
+                 "Adjoint: this build of Camber has no PETSc; use AdjointOptions::linear_solver "
+                 "kokkos");
+#endif
+  system_ = detail::device_adjoint_system(disc, options_);
 }
 
+#if CAMBER_WITH_PETSC
+Adjoint::Adjoint(const Discretization& disc, const AdjointOptions& options,
+                 std::shared_ptr<const ExactJacobian::Pattern> pattern)
+    : disc_(&disc), options_(options) {
+  require_no_vortex(disc);
+  system_ = options_.linear_solver == SteadyOptions::LinearSolver::petsc
+                ? detail::petsc_adjoint_system(disc, options_, std::move(pattern))
+                : detail::device_adjoint_system(disc, options_);
+}
+
+const ExactJacobian& Adjoint::jacobian() const {
+  const ExactJacobian* j = system_->jacobian();
+  CAMBER_REQUIRE(j != nullptr,
+                 "Adjoint::jacobian: the device path (linear_solver kokkos) forms no Jacobian");
+  return *j;
+}
+#endif
+
+Adjoint::~Adjoint() = default;
+
 void Adjoint::linearize(Tensor& U) {
-  jacobian_.assemble(*disc_, U);
-  if (first_order_)
-    first_order_->assemble(detail::DiscretizationKernels::face_jacobians(*disc_, U), {});
-  make_ksp(ksp_, options_.direct, false);
-  lu_ = petsc::KspHandle();
-  force_partials_ = jacobian_.force_partials(*disc_, U);
+  system_->linearize(U);
   linearized_ = true;
 }
 
 std::vector<Tensor> Adjoint::objective_gradients(
     Tensor& U, const std::vector<std::array<double, 3>>& weights) {
   if (!linearized_) linearize(U);
-  return jacobian_.objective_gradients(force_partials_, weights);
-}
-
-struct Adjoint::Solve {
-  int iterations = 0;
-  bool converged = false;
-  bool fell_back = false;
-};
-
-Adjoint::Solve Adjoint::solve_system(const Tensor& b, Tensor& x, bool transpose) {
-  const index_t n = disc_->n_owned();
-  const MPI_Comm comm = disc_->mesh().comm();
-  const LinearSolve s = solve_with(ksp_.get(), b, x, transpose, n, comm);
-  Solve out{s.iterations, s.converged, false};
-  if (s.converged || options_.direct) return out;
-  // Every rank sees the same reason: all take the LU alike.
-  if (!lu_) make_ksp(lu_, true, true);
-  const LinearSolve d = solve_with(lu_.get(), b, x, transpose, n, comm);
-  out.iterations += d.iterations;
-  out.converged = d.converged;
-  out.fell_back = true;
-  return out;
+  return system_->objective_gradients(weights);
 }
 
 AdjointSolution Adjoint::solve(Tensor& U, ForceCoefficient objective) {
@@ -168,7 +99,7 @@ AdjointSolution Adjoint::solve(Tensor& U, const std::array<double, 3>& weights) 
   if (!linearized_) linearize(U);
   a.objective_gradient = objective_gradients(U, {weights}).front();
   a.psi = Tensor({disc.n_local(), disc.n_vars()});
-  const Solve s = solve_system(a.objective_gradient, a.psi, true);
+  const detail::AdjointSystem::Solve s = system_->solve(a.objective_gradient, a.psi, true);
   a.iterations = s.iterations;
   a.converged = s.converged;
   a.fell_back = s.fell_back;
@@ -229,7 +160,7 @@ Tensor Adjoint::solve_tangent(Tensor& U, const Tensor& rhs, int* iterations) {
   const Discretization& disc = *disc_;
   if (!linearized_) linearize(U);
   Tensor x({disc.n_local(), disc.n_vars()});
-  const Solve s = solve_system(rhs, x, false);
+  const detail::AdjointSystem::Solve s = system_->solve(rhs, x, false);
   if (iterations) *iterations = s.iterations;
   return x;
 }

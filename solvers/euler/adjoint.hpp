@@ -12,11 +12,19 @@
 ///   (dR/dU) dU = -dR/dp|_U,  dJ/dp = dJ/dp|_U + dJ/dU dU    the tangent (one solve per p)
 /// @endcode
 ///
-/// dR/dU is the exact Jacobian (ExactJacobian, stencil assembly) and the
-/// transposed system is solved by PETSc (KSPSolveTranspose: right-
-/// preconditioned GMRES with block-Jacobi and ILU(1) in RCM order, falling
-/// back to a MUMPS LU of the same matrix; see AdjointOptions::direct;
-/// -adjoint_ksp_* and -adjoint_pc_* options override it). One Adjoint holds one linearization:
+/// Two linear solvers (AdjointOptions::linear_solver, as the steady
+/// solver's). petsc: dR/dU is the exact Jacobian (ExactJacobian, stencil
+/// assembly) and the transposed system is solved by PETSc
+/// (KSPSolveTranspose: right-preconditioned GMRES with block-Jacobi and
+/// ILU(1) in RCM order, falling back to a MUMPS LU of the same matrix; see
+/// AdjointOptions::direct; -adjoint_ksp_* and -adjoint_pc_* options
+/// override it). kokkos (the device path, no PETSc): camber's GMRES
+/// (solvers/linear) on (dR/dU)^T applied matrix-free by a reverse sweep of
+/// the residual (detail/residual_transpose.hpp), right-preconditioned by
+/// ILU(1) in blocks of the transposed first-order matrix, and the
+/// objective's gradient dJ/dU from the same sweep; the tangent solves use
+/// the Dual tangent and the first-order matrix's ILU(1). One Adjoint holds
+/// one linearization:
 /// the Jacobian and its factorization serve every adjoint and tangent solve
 /// at that state. With Venkatakrishnan's limiter the residual must
 /// be the frozen-limiter one (Discretization::freeze_limiter or
@@ -49,17 +57,18 @@
 #include <string>
 #include <vector>
 
-#include <camber/solvers/euler/discretization.hpp>
-#include <camber/solvers/euler/exact_jacobian.hpp>
-#include <camber/solvers/euler/pseudo_transient_newton.hpp>
-#include <camber/solvers/petsc/block_ilu.hpp>
-#include <camber/solvers/petsc/petsc_handle.hpp>
+#include <camber/core/config.hpp>
 #include <camber/core/tensor.hpp>
+#include <camber/solvers/euler/discretization.hpp>
+#include <camber/solvers/euler/pseudo_transient_newton.hpp>
+#if CAMBER_WITH_PETSC
+#include <camber/solvers/euler/exact_jacobian.hpp>
+#endif
 
 namespace camber::solvers::euler {
 
 namespace detail {
-class FirstOrderMatrix;
+class AdjointSystem;
 }
 
 /// Which force coefficient an adjoint is for.
@@ -68,6 +77,10 @@ enum class ForceCoefficient : int { cl = 0, cd = 1, cm = 2, weighted = 3 };
 
 /// Linear solver settings of the adjoint (and tangent) solves.
 struct AdjointOptions {
+  /// PETSc's KSP on the assembled exact Jacobian, or the device path's
+  /// matrix-free transpose and camber's GMRES (see the file comment; the
+  /// default is the steady solver's).
+  SteadyOptions::LinearSolver linear_solver = SteadyOptions{}.linear_solver;
   /// false: right-preconditioned GMRES with block-Jacobi and ILU(1) in
   /// reverse Cuthill-McKee order in each block (the steady solver's
   /// preconditioner, transposed; on threads as factorization says), and,
@@ -78,13 +91,15 @@ struct AdjointOptions {
   /// true: GMRES around a sparse LU (MUMPS) of the Jacobian, which
   /// converges in one or two iterations whatever the conditioning, at the
   /// LU's memory (the natural-order ILU(0) and ILU(1), left-preconditioned,
-  /// did not converge on SU2's QuickStart mesh).
+  /// did not converge on SU2's QuickStart mesh). PETSc only; the device
+  /// path has no LU to fall back on and reports converged = false.
   bool direct = false;
   /// The iterative solve's preconditioner (direct = false): block-Jacobi
   /// ILU(1) of the exact Jacobian itself (exact), or of the first-order
   /// Jacobian (first_order: a block per face neighbour, so a fraction of
   /// the exact matrix's memory on 3-D node-neighbour stencils, at the cost
-  /// of more GMRES iterations). automatic: exact in 2-D, first_order in 3-D.
+  /// of more GMRES iterations). automatic: exact in 2-D, first_order in 3-D;
+  /// always first_order on the device path (exact is refused there).
   enum class Preconditioner { automatic, exact, first_order };
   Preconditioner preconditioner = Preconditioner::automatic;
   /// The iterative solve's ILU (direct = false), as the steady solver's
@@ -117,13 +132,19 @@ struct AdjointSolution {
 /// Adjoint and tangent solves at a converged state of one discretization.
 class Adjoint {
  public:
-  /// Builds the exact Jacobian's colouring for disc (collective). disc must
-  /// outlive this object.
-  /// `pattern`: the Jacobian's colouring and preallocation when the caller
-  /// has them (ExactJacobian::pattern; a design loop builds it once), else
-  /// built here (collective).
-  explicit Adjoint(const Discretization& disc, const AdjointOptions& options = {},
-                   std::shared_ptr<const ExactJacobian::Pattern> pattern = nullptr);
+  /// Builds the linear solver's structures for disc (PETSc: the exact
+  /// Jacobian's colouring; the device path: the transposed stencil and the
+  /// first-order matrix's pattern), collective. disc must outlive this
+  /// object. Options the chosen linear solver does not have are refused
+  /// (camber::Error).
+  explicit Adjoint(const Discretization& disc, const AdjointOptions& options = {});
+#if CAMBER_WITH_PETSC
+  /// `pattern`: the PETSc Jacobian's colouring and preallocation when the
+  /// caller has them (ExactJacobian::pattern; a design loop builds it
+  /// once), else built here (collective); unused on the device path.
+  Adjoint(const Discretization& disc, const AdjointOptions& options,
+          std::shared_ptr<const ExactJacobian::Pattern> pattern);
+#endif
   ~Adjoint();
   Adjoint(const Adjoint&) = delete;
   Adjoint& operator=(const Adjoint&) = delete;
@@ -175,23 +196,16 @@ class Adjoint {
   /// (its value at U given: `objective`). Collective.
   double mach_derivative(Tensor& U, const AdjointSolution& adjoint, double objective) const;
 
-  const ExactJacobian& jacobian() const noexcept { return jacobian_; }
+#if CAMBER_WITH_PETSC
+  /// The assembled exact Jacobian of the PETSc linear solver (camber::Error
+  /// on the device path, which forms none).
+  const ExactJacobian& jacobian() const;
+#endif
 
  private:
   const Discretization* disc_;
   AdjointOptions options_;
-  ExactJacobian jacobian_;
-  void make_ksp(petsc::KspHandle& ksp, bool direct, bool fallback) const;
-  struct Solve;
-  Solve solve_system(const Tensor& b, Tensor& x, bool transpose);
-
-  // The threaded ILU the iterative solve's PCSHELL points to (declared
-  // before the solvers, so that it outlives them).
-  mutable std::unique_ptr<petsc::BlockIlu> block_ilu_;
-  petsc::KspHandle ksp_;
-  petsc::KspHandle lu_;  // the fallback, built on first use
-  std::unique_ptr<detail::FirstOrderMatrix> first_order_;  // its preconditioner, if so chosen
-  ExactJacobian::ForcePartials force_partials_;
+  std::unique_ptr<detail::AdjointSystem> system_;
   bool linearized_ = false;
 };
 

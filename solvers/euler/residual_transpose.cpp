@@ -3,6 +3,7 @@
 #include "detail/residual_transpose.hpp"
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include <camber/autodiff/dual.hpp>
@@ -81,6 +82,17 @@ void ResidualTranspose::linearize(Tensor& U) {
     linearize_in<3>(U);
   else
     linearize_in<2>(U);
+  // The products' work arrays, once.
+  const auto work = [](const char* label, index_t rows, int cols) {
+    return Kokkos::View<double**>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                                  static_cast<size_t>(rows), static_cast<size_t>(cols));
+  };
+  if (qbar_.extent(0) == 0) {
+    qbar_ = work("euler::transpose_qbar", n_faces_, 2 * nv_);
+    Wbar_ = work("euler::transpose_Wbar", n_owned_, nv_);
+    Gbar_ = work("euler::transpose_Gbar", reconstruct_ ? n_owned_ : 0, nv_ * dim_);
+  }
+  if (live_ && phibar_.extent(0) == 0) phibar_ = work("euler::transpose_phibar", n_owned_, nv_);
   linearized_ = true;
 }
 
@@ -307,12 +319,7 @@ void ResidualTranspose::reconstruction_adjoint(const Kokkos::View<double**>& qba
   const auto coefficient = disc.reconstruction().geometry().coefficient;
   const auto dgrad = dphi_dgrad_, dentry = dphi_dentry_;
   const auto t_offset = t_offset_, t_entry = t_entry_, entry_cell = entry_cell_;
-  Kokkos::View<double**> Wbar(Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_Wbar"),
-                              static_cast<size_t>(n_owned_), nv);
-  Kokkos::View<double**> Gbar(Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_Gbar"),
-                              static_cast<size_t>(reconstruct ? n_owned_ : 0), nv * Dim);
-  Kokkos::View<double**> phibar(Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_phibar"),
-                                static_cast<size_t>(live ? n_owned_ : 0), nv);
+  const auto Wbar = Wbar_, Gbar = Gbar_, phibar = phibar_;
   // Each owned cell: its faces' adjoints into W_c and its limited
   // gradient, then through the limiter to the gradient and the stencil's
   // centre.
@@ -393,28 +400,24 @@ void ResidualTranspose::apply(Tensor& V, Tensor& Y) const {
                      << shape_string(V.shape()) << ", expected " << shape_string({n_local_, nv_}));
   if (Y.shape() != (Shape{n_local_, nv_})) Y = Tensor({n_local_, nv_});
   disc_->mesh().halo().forward(V);
-  Kokkos::View<double**> qbar(Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_qbar"),
-                              static_cast<size_t>(n_faces_), 2 * nv_);
   if (dim_ == 3) {
-    flux_adjoint<3>(field_of(V), qbar);
-    reconstruction_adjoint<3>(qbar, Y);
+    flux_adjoint<3>(field_of(V), qbar_);
+    reconstruction_adjoint<3>(qbar_, Y);
   } else {
-    flux_adjoint<2>(field_of(V), qbar);
-    reconstruction_adjoint<2>(qbar, Y);
+    flux_adjoint<2>(field_of(V), qbar_);
+    reconstruction_adjoint<2>(qbar_, Y);
   }
 }
 
 Tensor ResidualTranspose::force_gradient(const std::array<double, 3>& weights) const {
   CAMBER_REQUIRE(linearized_, "euler ResidualTranspose::force_gradient: call linearize(U) first");
   Tensor Y({n_local_, nv_});
-  Kokkos::View<double**> qbar("euler::transpose_force_qbar", static_cast<size_t>(n_faces_),
-                              2 * nv_);
   if (dim_ == 3) {
-    force_adjoint<3>(weights, qbar);
-    reconstruction_adjoint<3>(qbar, Y);
+    force_adjoint<3>(weights, qbar_);
+    reconstruction_adjoint<3>(qbar_, Y);
   } else {
-    force_adjoint<2>(weights, qbar);
-    reconstruction_adjoint<2>(qbar, Y);
+    force_adjoint<2>(weights, qbar_);
+    reconstruction_adjoint<2>(qbar_, Y);
   }
   return Y;
 }

@@ -47,6 +47,7 @@ SteadyFlow::SteadyFlow(const mesh::Mesh& global, MPI_Comm comm, SteadyFlowSettin
   if (settings_.spatial.order == 2 && settings_.spatial.limiter == LimiterKind::venkatakrishnan &&
       settings_.steady.freeze_limiter_drop <= 0.0)
     settings_.steady.freeze_limiter_drop = 1e-3;
+  settings_.adjoint.linear_solver = settings_.steady.linear_solver;
 }
 
 SteadyFlow::SteadyFlow(mesh::DistributedMesh undeformed, SteadyFlowSettings settings)
@@ -57,6 +58,7 @@ SteadyFlow::SteadyFlow(mesh::DistributedMesh undeformed, SteadyFlowSettings sett
   if (settings_.spatial.order == 2 && settings_.spatial.limiter == LimiterKind::venkatakrishnan &&
       settings_.steady.freeze_limiter_drop <= 0.0)
     settings_.steady.freeze_limiter_drop = 1e-3;
+  settings_.adjoint.linear_solver = settings_.steady.linear_solver;
 }
 
 void SteadyFlow::require_global(const char* what) const {

@@ -78,6 +78,8 @@ struct SteadyFlowSettings {
   FluxScheme scheme = FluxScheme::roe;
   SpatialOptions spatial;  ///< order 2 for design work
   SteadyOptions steady;    ///< freeze_limiter_drop 1e-3 if 0 (classic limiter, order 2)
+  /// Its linear_solver is the steady solver's (steady.linear_solver): a
+  /// flow solved on the device path is differentiated there too.
   AdjointOptions adjoint;
   /// > 0: the first CFL number of a warm-started solve (a neighbouring
   /// design's converged flow is a good start; the cold start's cfl_start

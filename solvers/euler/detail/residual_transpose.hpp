@@ -88,6 +88,9 @@ class ResidualTranspose {
   // stencil entry's difference W_m - W_c ({n_entries, nv}).
   Field<double> W_, L_, G_, phi_;
   Kokkos::View<double**> P_, A_, dphi_dgrad_, dphi_dentry_;
+  // The products' work arrays: the face sides' adjoints ({n_faces, 2 nv}),
+  // and per owned cell those of W, of the gradient and of phi.
+  Kokkos::View<double**> qbar_, Wbar_, Gbar_, phibar_;
   bool linearized_ = false;
 };
 

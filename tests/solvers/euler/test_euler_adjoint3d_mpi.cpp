@@ -27,6 +27,8 @@
 //     forces are converged to ~1e-13, their difference is ~2e-4), and
 //     dJ/dX . V from the adjoint against central differences of converged
 //     solutions on moved meshes (1e-5 relative);
+//   * the device path's adjoint (the reverse sweep, camber's GMRES) gives
+//     PETSc's dJ/dalpha and dJ/dX . V to the solves' tolerance (1e-8);
 //   * the shape gradient of every rank count equals the one-rank gradient
 //     (dJ/dX . V at 1e-9 relative: both come from solves converged to
 //     1e-10 of their right-hand sides);
@@ -306,6 +308,9 @@ Tensor phi_rows(const mesh::DistributedMesh& dm, const std::vector<double>& phi_
 struct Gradients {
   Solved base;
   double alpha[3], alpha_tangent[3], shape[3];
+  // The same from the device path's adjoint (AdjointOptions::linear_solver
+  // kokkos: the reverse sweep and camber's GMRES).
+  double alpha_device[3], shape_device[3];
 };
 
 Gradients adjoint_gradients(const mesh::Mesh& global, const Tensor& V, MPI_Comm comm,
@@ -327,18 +332,29 @@ Gradients adjoint_gradients(const mesh::Mesh& global, const Tensor& V, MPI_Comm 
   }
   disc.set_limiter(phi);
   Adjoint adjoint(disc);
+  AdjointOptions on_device;
+  on_device.linear_solver = SteadyOptions::LinearSolver::kokkos;
+  Adjoint device(disc, on_device);
   ShapeDerivative shape(disc);
+  const auto along_v = [&](const AdjointSolution& a) {
+    const Tensor dJdX = shape.total_derivative(out.base.U, a);
+    const auto g = dJdX.host();
+    const auto v = V.host();
+    double s = 0.0;
+    for (index_t i = 0; i < global.n_nodes() * 3; ++i) s += g(i) * v(i);
+    return s;
+  };
   for (int m = 0; m < 3; ++m) {
     const ForceCoefficient j = static_cast<ForceCoefficient>(m);
     const AdjointSolution a = adjoint.solve(out.base.U, j);
     EXPECT_TRUE(a.converged);
     out.alpha[m] = adjoint.alpha_derivative(out.base.U, a);
     out.alpha_tangent[m] = adjoint.alpha_derivative_tangent(out.base.U, j);
-    const Tensor dJdX = shape.total_derivative(out.base.U, a);
-    const auto g = dJdX.host();
-    const auto v = V.host();
-    out.shape[m] = 0.0;
-    for (index_t i = 0; i < global.n_nodes() * 3; ++i) out.shape[m] += g(i) * v(i);
+    out.shape[m] = along_v(a);
+    const AdjointSolution d = device.solve(out.base.U, j);
+    EXPECT_TRUE(d.converged);
+    out.alpha_device[m] = device.alpha_derivative(out.base.U, d);
+    out.shape_device[m] = along_v(d);
   }
   return out;
 }
@@ -387,6 +403,12 @@ TEST(EulerAdjoint3D, AlphaAndShapeGradientsMatchConvergedFiniteDifferences) {
       EXPECT_NEAR(g.alpha[m], g.alpha_tangent[m], 1e-8 * lift_slope) << s.name << names[m];
       EXPECT_NEAR(g.alpha[m], alpha_fd[m], 1e-7 * lift_slope) << s.name << names[m];
       EXPECT_NEAR(g.shape[m], shape_fd[m], 1e-5 * std::abs(shape_fd[m])) << s.name << names[m];
+      // The device path's adjoint: the same solution to the solves'
+      // tolerance (1e-10 of the right-hand side; 1e-8 as the tangent).
+      say("[adjoint3d] %s: device path d%s/dalpha %.10e, d%s/dX . V %.10e\n", s.name, names[m],
+          g.alpha_device[m], names[m], g.shape_device[m]);
+      EXPECT_NEAR(g.alpha_device[m], g.alpha[m], 1e-8 * lift_slope) << s.name << names[m];
+      EXPECT_NEAR(g.shape_device[m], g.shape[m], 1e-8 * std::abs(g.shape[m])) << s.name << names[m];
     }
     if (test::size() == 1) continue;
     // Every rank solves the whole problem alone.
