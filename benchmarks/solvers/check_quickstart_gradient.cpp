@@ -36,6 +36,11 @@
 // (collective; rank 0 prints).
 //
 //   check_quickstart_gradient [MESH] [--bumps 3,11,24,32] [--steps 1e-3,1e-4,1e-5]
+//                             [--linear-solver petsc|kokkos]
+//
+// --linear-solver: the flow's and the adjoint's (solver.linear_solver;
+// kokkos, the device path: camber's GMRES, the transposed Jacobian by the
+// reverse sweep); the shape derivative is PETSc's either way.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -151,7 +156,10 @@ int check(int argc, char** argv, const Runtime& runtime) {
   std::string bumps_text = "3,11,24,32", steps_text = "1e-3,1e-4,1e-5";
   double rel_tolerance = 1e-12, refreeze_step = 1e-4;
   int max_iterations = 60;
+  std::string linear_solver = "petsc";
   cli.add_option("mesh", mesh_path, "The QuickStart mesh (markers airfoil and farfield)");
+  cli.add_option("--linear-solver", linear_solver, "The flow's and the adjoint's linear solver")
+      ->check(CLI::IsMember({"petsc", "kokkos"}));
   cli.add_option("--bumps", bumps_text, "Design variables checked (0-based; upper surface first)");
   cli.add_option("--steps", steps_text, "Difference steps h (bump amplitude, chord units)");
   cli.add_option("--rel-tolerance", rel_tolerance,
@@ -171,7 +179,8 @@ int check(int argc, char** argv, const Runtime& runtime) {
 
   mesh::Mesh global;
   collective_guard(comm, [&] { global = mesh::read_mesh(mesh_path); });
-  const eu::SteadyFlowSettings settings = quickstart_flow();
+  eu::SteadyFlowSettings settings = quickstart_flow();
+  if (linear_solver == "kokkos") settings.steady.linear_solver = eu::SteadyOptions::LinearSolver::kokkos;
   const std::unique_ptr<design::ShapeParametrization> shape = std::make_unique<design::HicksHenne>(
       design::AirfoilWall(design::design_boundary(mesh::DistributedMesh(global, comm), {"airfoil"})),
       design::evenly_spaced_bumps(19));
@@ -274,8 +283,9 @@ int check(int argc, char** argv, const Runtime& runtime) {
   if (!root) return 0;
   double g_max = 0.0;
   for (double x : g) g_max = std::max(g_max, std::abs(x));
-  std::printf("QuickStart chain on %s: %d cells, %d design variables, %d rank(s)\n", mesh_path.c_str(),
-              static_cast<int>(global.n_cells()), static_cast<int>(n), runtime.size());
+  std::printf("QuickStart chain on %s: %d cells, %d design variables, %d rank(s), linear solver %s\n",
+              mesh_path.c_str(), static_cast<int>(global.n_cells()), static_cast<int>(n),
+              runtime.size(), linear_solver.c_str());
   std::printf("baseline (cold): CD %.12f, %d Newton steps, %.2f s, density residual %.2e of the "
               "reference %.3e\n",
               cd_cold, cold.newton_iterations, cold.solve_seconds, cold.residual_drop, reference);

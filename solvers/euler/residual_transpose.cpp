@@ -23,7 +23,7 @@ using Range = Kokkos::RangePolicy<>;
 KOKKOS_INLINE_FUNCTION void smooth_max_partials(double a, double b, double delta, double& da,
                                                 double& db) {
   const double d = a - b;
-  const double s = std::sqrt(d * d + delta * delta);
+  const double s = ad::sqrt(d * d + delta * delta);
   da = 0.5 * (1.0 + d / s);
   db = 0.5 * (1.0 - d / s);
 }
@@ -67,9 +67,36 @@ ResidualTranspose::ResidualTranspose(const Discretization& disc)
                                       Kokkos::MemoryUnmanaged>(v.data(), v.size()));
     return d;
   };
+  // The gather's streams in its own order: each transposed entry's cell and
+  // least-squares coefficients; and each owned cell's sum of its
+  // coefficients (the stencil centre's share).
+  const auto coefficient = Kokkos::create_mirror_view_and_copy(
+      Kokkos::HostSpace(), disc.reconstruction().geometry().coefficient);
+  std::vector<index_t> t_cell(static_cast<size_t>(n_entries_));
+  std::vector<double> t_coef(static_cast<size_t>(n_entries_ * dim_)),
+      sum(static_cast<size_t>(n_owned_ * dim_), 0.0);
+  for (index_t t = 0; t < n_entries_; ++t) {
+    const index_t e = entry[static_cast<size_t>(t)];
+    t_cell[static_cast<size_t>(t)] = cell[static_cast<size_t>(e)];
+    for (int d = 0; d < dim_; ++d) t_coef[static_cast<size_t>(t * dim_ + d)] = coefficient(e, d);
+  }
+  for (index_t c = 0; c < n_owned_; ++c)
+    for (index_t e = nb_offset(c); e < nb_offset(c + 1); ++e)
+      for (int d = 0; d < dim_; ++d) sum[static_cast<size_t>(c * dim_ + d)] += coefficient(e, d);
+  const auto copy_real = [](const std::vector<double>& v, index_t rows, int cols, const char* label) {
+    Kokkos::View<double**> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                             static_cast<size_t>(rows), static_cast<size_t>(cols));
+    const auto h = Kokkos::create_mirror_view(d);
+    for (index_t i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) h(i, j) = v[static_cast<size_t>(i * cols + j)];
+    Kokkos::deep_copy(d, h);
+    return d;
+  };
   t_offset_ = copy(count, "euler::transpose_offset");
   t_entry_ = copy(entry, "euler::transpose_entry");
-  entry_cell_ = copy(cell, "euler::entry_cell");
+  t_cell_ = copy(t_cell, "euler::transpose_cell");
+  t_coefficient_ = copy_real(t_coef, n_entries_, dim_, "euler::transpose_coefficient");
+  coefficient_sum_ = copy_real(sum, n_owned_, dim_, "euler::coefficient_sum");
 }
 
 void ResidualTranspose::linearize(Tensor& U) {
@@ -164,6 +191,7 @@ void ResidualTranspose::linearize_in(Tensor& U) {
   if (!live_) {
     dphi_dgrad_ = {};
     dphi_dentry_ = {};
+    dphi_dsum_ = {};
     Kokkos::fence();
     return;
   }
@@ -183,11 +211,13 @@ void ResidualTranspose::linearize_in(Tensor& U) {
   const auto eps2 = disc.reconstruction().geometry().eps2;
   dphi_dgrad_ = Kokkos::View<double**>("euler::transpose_dphi_dgrad", static_cast<size_t>(n_owned_),
                                        nv * Dim);
-  dphi_dentry_ = Kokkos::View<double**>("euler::transpose_dphi_dentry",
-                                        static_cast<size_t>(n_entries_), nv);
+  // By entry here, then by transposed entry for the gather (and summed per
+  // cell for the stencil centre).
+  Kokkos::View<double**> by_entry("euler::transpose_dphi_by_entry",
+                                  static_cast<size_t>(n_entries_), nv);
   Kokkos::View<double*> prefix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_fold"),
                                static_cast<size_t>(n_entries_));
-  const auto dgrad = dphi_dgrad_, dentry = dphi_dentry_;
+  const auto dgrad = dphi_dgrad_, dentry = by_entry;
   Kokkos::parallel_for(
       "euler::transpose_limiter", Range(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
         using DP = ad::Dual<double, 2 + Dim>;
@@ -249,6 +279,26 @@ void ResidualTranspose::linearize_in(Tensor& U) {
               rho *= da;
             }
           }
+        }
+      });
+  dphi_dentry_ = Kokkos::View<double**>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_dphi_dentry"),
+      static_cast<size_t>(n_entries_), nv);
+  dphi_dsum_ = Kokkos::View<double**>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_dphi_dsum"),
+      static_cast<size_t>(n_owned_), nv);
+  const auto t_entry = t_entry_;
+  const auto by_t = dphi_dentry_, dsum = dphi_dsum_;
+  Kokkos::parallel_for(
+      "euler::transpose_limiter_order", Range(0, n_entries_), KOKKOS_LAMBDA(const index_t t) {
+        for (int k = 0; k < nv; ++k) by_t(t, k) = dentry(t_entry(t), k);
+      });
+  Kokkos::parallel_for(
+      "euler::transpose_limiter_sum", Range(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+        for (int k = 0; k < nv; ++k) {
+          double s = 0.0;
+          for (index_t e = nb_offset(c); e < nb_offset(c + 1); ++e) s += dentry(e, k);
+          dsum(c, k) = s;
         }
       });
   Kokkos::fence();
@@ -315,10 +365,9 @@ void ResidualTranspose::reconstruction_adjoint(const Kokkos::View<double**>& qba
   const auto faces = disc.cell_face_;
   const auto left = disc.face_left();
   const auto to_center = disc.face_to_center_;
-  const auto nb_offset = disc.reconstruction().neighbor_offset();
-  const auto coefficient = disc.reconstruction().geometry().coefficient;
-  const auto dgrad = dphi_dgrad_, dentry = dphi_dentry_;
-  const auto t_offset = t_offset_, t_entry = t_entry_, entry_cell = entry_cell_;
+  const auto coefficient_sum = coefficient_sum_, t_coefficient = t_coefficient_;
+  const auto dgrad = dphi_dgrad_, dentry = dphi_dentry_, dsum = dphi_dsum_;
+  const auto t_offset = t_offset_, t_cell = t_cell_;
   const auto Wbar = Wbar_, Gbar = Gbar_, phibar = phibar_;
   // Each owned cell: its faces' adjoints into W_c and its limited
   // gradient, then through the limiter to the gradient and the stencil's
@@ -348,7 +397,6 @@ void ResidualTranspose::reconstruction_adjoint(const Kokkos::View<double**>& qba
             for (int d = 0; d < Dim; ++d) lb[k][d] += a[k] * dx[d];
         }
         if (reconstruct) {
-          const index_t n0 = nb_offset(c), n1 = nb_offset(c + 1);
           for (int k = 0; k < nv; ++k) {
             double pb = 0.0, gb[Dim];
             for (int d = 0; d < Dim; ++d) pb += lb[k][d] * G(c, Dim * k + d);
@@ -357,11 +405,10 @@ void ResidualTranspose::reconstruction_adjoint(const Kokkos::View<double**>& qba
               Gbar(c, Dim * k + d) = gb[d];
             }
             if (live) phibar(c, k) = pb;
-            for (index_t e = n0; e < n1; ++e) {
-              double s = live ? pb * dentry(e, k) : 0.0;
-              for (int d = 0; d < Dim; ++d) s += coefficient(e, d) * gb[d];
-              wb[k] -= s;
-            }
+            // The stencil centre: minus the sums over its entries.
+            double s = live ? pb * dsum(c, k) : 0.0;
+            for (int d = 0; d < Dim; ++d) s += coefficient_sum(c, d) * gb[d];
+            wb[k] -= s;
           }
         }
         for (int k = 0; k < nv; ++k) Wbar(c, k) = wb[k];
@@ -375,10 +422,12 @@ void ResidualTranspose::reconstruction_adjoint(const Kokkos::View<double**>& qba
         for (int k = 0; k < nv; ++k) wb[k] = m < n_owned ? Wbar(m, k) : 0.0;
         if (reconstruct)
           for (index_t t = t_offset(m); t < t_offset(m + 1); ++t) {
-            const index_t e = t_entry(t), c = entry_cell(e);
+            const index_t c = t_cell(t);
+            double a[Dim];
+            for (int d = 0; d < Dim; ++d) a[d] = t_coefficient(t, d);
             for (int k = 0; k < nv; ++k) {
-              double s = live ? phibar(c, k) * dentry(e, k) : 0.0;
-              for (int d = 0; d < Dim; ++d) s += coefficient(e, d) * Gbar(c, Dim * k + d);
+              double s = live ? phibar(c, k) * dentry(t, k) : 0.0;
+              for (int d = 0; d < Dim; ++d) s += a[d] * Gbar(c, Dim * k + d);
               wb[k] += s;
             }
           }

@@ -76,18 +76,21 @@ class ResidualTranspose {
   int dim_ = 2, nv_ = 4;
   index_t n_owned_ = 0, n_local_ = 0, n_faces_ = 0, n_entries_ = 0;
   bool reconstruct_ = false, live_ = false;
-  // The transposed stencil: local cell m is entry t_entry_(t_offset_(m) ..
-  // t_offset_(m + 1)) of the owned cells' stencils (ascending), entry e
-  // belonging to owned cell entry_cell_(e).
-  Kokkos::View<index_t*> t_offset_, t_entry_, entry_cell_;
+  // The transposed stencil: local cell m is entry t_entry_(t) of the owned
+  // cells' stencils for t in [t_offset_(m), t_offset_(m + 1)) (ascending),
+  // the entry of owned cell t_cell_(t) with coefficients
+  // t_coefficient_(t, .); and each owned cell's sum of its coefficients.
+  Kokkos::View<index_t*> t_offset_, t_entry_, t_cell_;
+  Kokkos::View<double**> t_coefficient_, coefficient_sum_;
   // At the linearization: W (every local cell), the limited gradients L
   // (every local cell), the unlimited ones G and phi (owned), dW/dU
   // ({n_local, nv^2}, row-major), each owned face side's dF/dq
   // ({n_faces, 2 nv^2}: side 0 the left cell, row-major), and with a live
-  // limiter its partials in the gradient ({n_owned, nv Dim}) and in each
-  // stencil entry's difference W_m - W_c ({n_entries, nv}).
+  // limiter its partials in the gradient ({n_owned, nv Dim}), in each
+  // stencil entry's difference W_m - W_c ({n_entries, nv}, by transposed
+  // entry) and their sums per owned cell ({n_owned, nv}).
   Field<double> W_, L_, G_, phi_;
-  Kokkos::View<double**> P_, A_, dphi_dgrad_, dphi_dentry_;
+  Kokkos::View<double**> P_, A_, dphi_dgrad_, dphi_dentry_, dphi_dsum_;
   // The products' work arrays: the face sides' adjoints ({n_faces, 2 nv}),
   // and per owned cell those of W, of the gradient and of phi.
   Kokkos::View<double**> qbar_, Wbar_, Gbar_, phibar_;
