@@ -188,20 +188,25 @@ void ResidualTranspose::linearize_in(Tensor& U) {
         }
       });
 
+  dphi_dentry_ = {};
+  extreme_entry_ = {};
+  extreme_partial_ = {};
   if (!live_) {
     dphi_dgrad_ = {};
-    dphi_dentry_ = {};
     dphi_dsum_ = {};
     Kokkos::fence();
     return;
   }
   // The live limiter's partials: phi_c,k = phi(d_max, d_min, grad W_c,k)
-  // by a Dual over those 2 + Dim inputs, then d_max and d_min in each
-  // stencil entry's difference W_m - W_c (the extremes' entries; for the
-  // smooth limiter the folds of smooth maxima, differentiated backwards).
+  // by a Dual over those 2 + Dim inputs, then d_max and d_min in the
+  // stencil entries' differences W_m - W_c: for the classic and Wang forms
+  // the extremes' entries (two per cell and variable), for the smooth form
+  // every entry, through its folds of smooth maxima differentiated
+  // backwards (stored by transposed entry, for the gather).
   const SpatialOptions& spatial = disc.spatial();
   const LimiterForm form = limiter_form(spatial.limiter);
   const bool smooth = form == LimiterForm::smooth;
+  smooth_ = smooth;
   const double wang_eps2 = spatial.wang_epsilon * spatial.wang_epsilon;
   const double width = spatial.smooth_width * spatial.wang_epsilon;
   const auto face_offset = disc.cell_face_offset_;
@@ -209,15 +214,38 @@ void ResidualTranspose::linearize_in(Tensor& U) {
   const auto nb_cell = disc.reconstruction().neighbor_cell();
   const auto to_face = disc.reconstruction().geometry().to_face;
   const auto eps2 = disc.reconstruction().geometry().eps2;
-  dphi_dgrad_ = Kokkos::View<double**>("euler::transpose_dphi_dgrad", static_cast<size_t>(n_owned_),
-                                       nv * Dim);
-  // By entry here, then by transposed entry for the gather (and summed per
-  // cell for the stencil centre).
-  Kokkos::View<double**> by_entry("euler::transpose_dphi_by_entry",
-                                  static_cast<size_t>(n_entries_), nv);
-  Kokkos::View<double*> prefix(Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_fold"),
-                               static_cast<size_t>(n_entries_));
-  const auto dgrad = dphi_dgrad_, dentry = by_entry;
+  const auto alloc = [](const char* label, index_t rows, int cols) {
+    return Kokkos::View<double**>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
+                                  static_cast<size_t>(rows), static_cast<size_t>(cols));
+  };
+  dphi_dgrad_ = alloc("euler::transpose_dphi_dgrad", n_owned_, nv * Dim);
+  dphi_dsum_ = alloc("euler::transpose_dphi_dsum", n_owned_, nv);
+  Kokkos::View<double*> prefix;
+  if (smooth) {
+    if (t_position_.extent(0) == 0) {
+      t_position_ = Kokkos::View<index_t*>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_position"),
+          static_cast<size_t>(n_entries_));
+      const auto position = t_position_, t_entry = t_entry_;
+      Kokkos::parallel_for(
+          "euler::transpose_position", Range(0, n_entries_),
+          KOKKOS_LAMBDA(const index_t t) { position(t_entry(t)) = t; });
+    }
+    dphi_dentry_ = Kokkos::View<double**>("euler::transpose_dphi_dentry",
+                                          static_cast<size_t>(n_entries_), nv);
+    prefix = Kokkos::View<double*>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_fold"),
+        static_cast<size_t>(n_entries_));
+  } else {
+    extreme_entry_ = Kokkos::View<index_t**>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_extreme_entry"),
+        static_cast<size_t>(n_owned_), 2 * nv);
+    extreme_partial_ = alloc("euler::transpose_extreme_partial", n_owned_, 2 * nv);
+  }
+  const auto dgrad = dphi_dgrad_, dentry = dphi_dentry_, dsum = dphi_dsum_;
+  const auto extreme_entry = extreme_entry_;
+  const auto extreme_partial = extreme_partial_;
+  const auto position = t_position_;
   Kokkos::parallel_for(
       "euler::transpose_limiter", Range(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
         using DP = ad::Dual<double, 2 + Dim>;
@@ -247,23 +275,23 @@ void ResidualTranspose::linearize_in(Tensor& U) {
           for (int d = 0; d < Dim; ++d) dgrad(c, Dim * k + d) = p.der(2 + d);
           if (!smooth) {
             // The first entry holding the extreme cell (the forward's
-            // choice); none when the cell itself is the extreme (a zero
-            // difference).
-            bool set_max = c_max == c, set_min = c_min == c;
+            // choice); none (-1) when the cell itself is the extreme (a
+            // zero difference).
+            index_t e_max = -1, e_min = -1;
             for (index_t e = n0; e < n1; ++e) {
-              if (!set_max && nb_cell(e) == c_max) {
-                dentry(e, k) += p_max;
-                set_max = true;
-              }
-              if (!set_min && nb_cell(e) == c_min) {
-                dentry(e, k) += p_min;
-                set_min = true;
-              }
+              if (e_max < 0 && c_max != c && nb_cell(e) == c_max) e_max = e;
+              if (e_min < 0 && c_min != c && nb_cell(e) == c_min) e_min = e;
             }
+            extreme_entry(c, k) = e_max;
+            extreme_entry(c, nv + k) = e_min;
+            extreme_partial(c, k) = p_max;
+            extreme_partial(c, nv + k) = p_min;
+            dsum(c, k) = (e_max >= 0 ? p_max : 0.0) + (e_min >= 0 ? p_min : 0.0);
             continue;
           }
           // d_max = D_n, D_e = smooth_max_above(D_{e-1}, delta_e), D_0 = 0;
           // d_min = -(the same fold of -delta_e).
+          double sum = 0.0;
           for (int sense = 0; sense < 2; ++sense) {
             const double s = sense == 0 ? 1.0 : -1.0;
             double D = 0.0;
@@ -275,30 +303,12 @@ void ResidualTranspose::linearize_in(Tensor& U) {
             for (index_t e = n1; e-- > n0;) {
               double da, db;
               smooth_max_partials(prefix(e), s * (W(nb_cell(e), k) - W(c, k)), width, da, db);
-              dentry(e, k) += rho * db;
+              dentry(position(e), k) += rho * db;
+              sum += rho * db;
               rho *= da;
             }
           }
-        }
-      });
-  dphi_dentry_ = Kokkos::View<double**>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_dphi_dentry"),
-      static_cast<size_t>(n_entries_), nv);
-  dphi_dsum_ = Kokkos::View<double**>(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_dphi_dsum"),
-      static_cast<size_t>(n_owned_), nv);
-  const auto t_entry = t_entry_;
-  const auto by_t = dphi_dentry_, dsum = dphi_dsum_;
-  Kokkos::parallel_for(
-      "euler::transpose_limiter_order", Range(0, n_entries_), KOKKOS_LAMBDA(const index_t t) {
-        for (int k = 0; k < nv; ++k) by_t(t, k) = dentry(t_entry(t), k);
-      });
-  Kokkos::parallel_for(
-      "euler::transpose_limiter_sum", Range(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
-        for (int k = 0; k < nv; ++k) {
-          double s = 0.0;
-          for (index_t e = nb_offset(c); e < nb_offset(c + 1); ++e) s += dentry(e, k);
-          dsum(c, k) = s;
+          dsum(c, k) = sum;
         }
       });
   Kokkos::fence();
@@ -367,7 +377,10 @@ void ResidualTranspose::reconstruction_adjoint(const Kokkos::View<double**>& qba
   const auto to_center = disc.face_to_center_;
   const auto coefficient_sum = coefficient_sum_, t_coefficient = t_coefficient_;
   const auto dgrad = dphi_dgrad_, dentry = dphi_dentry_, dsum = dphi_dsum_;
-  const auto t_offset = t_offset_, t_cell = t_cell_;
+  const auto extreme_entry = extreme_entry_;
+  const auto extreme_partial = extreme_partial_;
+  const bool smooth = smooth_;
+  const auto t_offset = t_offset_, t_cell = t_cell_, t_entry = t_entry_;
   const auto Wbar = Wbar_, Gbar = Gbar_, phibar = phibar_;
   // Each owned cell: its faces' adjoints into W_c and its limited
   // gradient, then through the limiter to the gradient and the stencil's
@@ -425,8 +438,15 @@ void ResidualTranspose::reconstruction_adjoint(const Kokkos::View<double**>& qba
             const index_t c = t_cell(t);
             double a[Dim];
             for (int d = 0; d < Dim; ++d) a[d] = t_coefficient(t, d);
+            const index_t e = t_entry(t);
             for (int k = 0; k < nv; ++k) {
-              double s = live ? phibar(c, k) * dentry(t, k) : 0.0;
+              double s = 0.0;
+              if (live && smooth) {
+                s = phibar(c, k) * dentry(t, k);
+              } else if (live) {
+                if (extreme_entry(c, k) == e) s += phibar(c, k) * extreme_partial(c, k);
+                if (extreme_entry(c, nv + k) == e) s += phibar(c, k) * extreme_partial(c, nv + k);
+              }
               for (int d = 0; d < Dim; ++d) s += a[d] * Gbar(c, Dim * k + d);
               wb[k] += s;
             }

@@ -75,7 +75,7 @@ class ResidualTranspose {
   const Discretization* disc_;
   int dim_ = 2, nv_ = 4;
   index_t n_owned_ = 0, n_local_ = 0, n_faces_ = 0, n_entries_ = 0;
-  bool reconstruct_ = false, live_ = false;
+  bool reconstruct_ = false, live_ = false, smooth_ = false;
   // The transposed stencil: local cell m is entry t_entry_(t) of the owned
   // cells' stencils for t in [t_offset_(m), t_offset_(m + 1)) (ascending),
   // the entry of owned cell t_cell_(t) with coefficients
@@ -86,11 +86,17 @@ class ResidualTranspose {
   // (every local cell), the unlimited ones G and phi (owned), dW/dU
   // ({n_local, nv^2}, row-major), each owned face side's dF/dq
   // ({n_faces, 2 nv^2}: side 0 the left cell, row-major), and with a live
-  // limiter its partials in the gradient ({n_owned, nv Dim}), in each
-  // stencil entry's difference W_m - W_c ({n_entries, nv}, by transposed
-  // entry) and their sums per owned cell ({n_owned, nv}).
+  // limiter its partials in the gradient ({n_owned, nv Dim}), in the
+  // stencil entries' differences W_m - W_c, and their sums per owned cell
+  // ({n_owned, nv}): the classic and Wang forms depend on two entries per
+  // cell and variable (extreme_entry_, -1 for none, and extreme_partial_,
+  // {n_owned, 2 nv}: the maximum's, then the minimum's), the smooth form
+  // on every entry ({n_entries, nv} by transposed entry; t_position_(e) is
+  // entry e's transposed position).
   Field<double> W_, L_, G_, phi_;
-  Kokkos::View<double**> P_, A_, dphi_dgrad_, dphi_dentry_, dphi_dsum_;
+  Kokkos::View<double**> P_, A_, dphi_dgrad_, dphi_dentry_, dphi_dsum_, extreme_partial_;
+  Kokkos::View<index_t**> extreme_entry_;
+  Kokkos::View<index_t*> t_position_;
   // The products' work arrays: the face sides' adjoints ({n_faces, 2 nv}),
   // and per owned cell those of W, of the gradient and of phi.
   Kokkos::View<double**> qbar_, Wbar_, Gbar_, phibar_;
