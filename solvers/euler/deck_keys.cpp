@@ -142,7 +142,9 @@ const Keys<SteadyOptions>& steady_option_keys() {
                   "above) or kokkos (camber's own GMRES on Kokkos views, ILU(1) of the "
                   "first-order matrix in ilu_blocks blocks per rank, one thread each, the "
                   "second-order operator matrix-free: runs where Kokkos runs, threads or a GPU, "
-                  "and needs no PETSc).")
+                  "and needs no PETSc). camber optimize solves its adjoints with the same one "
+                  "(kokkos: the transposed Jacobian applied matrix-free, ILU(1) of the "
+                  "transposed first-order matrix).")
           .integer("ilu_blocks", &SteadyOptions::ilu_blocks, IntRange(0, 1 << 20),
                    "factorization threaded, or linear_solver kokkos: blocks per rank (0: one per "
                    "thread). A fixed number gives the same answer on any number of threads.")
