@@ -10,6 +10,7 @@
 #include <camber/autodiff/jacobian.hpp>
 #include <camber/core/error.hpp>
 
+#include "detail/discretization_kernels.hpp"
 #include "detail/face_flux.hpp"
 #include "detail/reconstruction_kernels.hpp"
 
@@ -60,13 +61,6 @@ ResidualTranspose::ResidualTranspose(const Discretization& disc)
   std::vector<index_t> entry(static_cast<size_t>(n_entries_)), next(count.begin(), count.end() - 1);
   for (index_t e = 0; e < n_entries_; ++e)
     entry[static_cast<size_t>(next[static_cast<size_t>(nb_cell(e))]++)] = e;
-  const auto copy = [](const std::vector<index_t>& v, const char* label) {
-    Kokkos::View<index_t*> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)),
-                             v.size());
-    Kokkos::deep_copy(d, Kokkos::View<const index_t*, Kokkos::HostSpace,
-                                      Kokkos::MemoryUnmanaged>(v.data(), v.size()));
-    return d;
-  };
   // The gather's streams in its own order: each transposed entry's cell and
   // least-squares coefficients; and each owned cell's sum of its
   // coefficients (the stencil centre's share).
@@ -92,9 +86,9 @@ ResidualTranspose::ResidualTranspose(const Discretization& disc)
     Kokkos::deep_copy(d, h);
     return d;
   };
-  t_offset_ = copy(count, "euler::transpose_offset");
-  t_entry_ = copy(entry, "euler::transpose_entry");
-  t_cell_ = copy(t_cell, "euler::transpose_cell");
+  t_offset_ = to_device(count, "euler::transpose_offset");
+  t_entry_ = to_device(entry, "euler::transpose_entry");
+  t_cell_ = to_device(t_cell, "euler::transpose_cell");
   t_coefficient_ = copy_real(t_coef, n_entries_, dim_, "euler::transpose_coefficient");
   coefficient_sum_ = copy_real(sum, n_owned_, dim_, "euler::coefficient_sum");
 }
@@ -168,21 +162,9 @@ void ResidualTranspose::linearize_in(Tensor& U) {
         for (int side = 0; side < 2; ++side) {
           const index_t c = side == 0 ? left(f) : right(f);
           if (c < 0 || c >= n_owned) continue;
-          const Primitive<double, Dim> w = face_state<Dim>(W, L, c, to_center, f, side);
-          double q[nv];
-          q[0] = w.rho;
-          for (int d = 0; d < Dim; ++d) q[1 + d] = w.vel[d];
-          q[nv - 1] = w.p;
-          SideFlux<Dim> flux{gas, {}, scheme, kind(f), outer_state<Dim>(outer, f),
-                             Conserved<double, Dim>{}, side == 0};
-          for (int d = 0; d < Dim; ++d) flux.n[d] = normal(f, d);
-          const index_t o = side == 0 ? right(f) : left(f);
-          if (o >= 0) {
-            flux.other = to_conserved(gas, face_state<Dim>(W, L, o, to_center, f, 1 - side));
-            flux.kind = -1;
-          }
-          double y[nv], J[nv][nv];
-          ad::jacobian(flux, q, y, J);
+          double J[nv][nv];
+          side_flux_jacobian<Dim>(gas, scheme, left, right, kind, outer, normal, to_center, W, L,
+                                  f, side, J);
           for (int a = 0; a < nv; ++a)
             for (int k = 0; k < nv; ++k) A(f, side * bs + nv * a + k) = J[a][k];
         }
@@ -226,7 +208,8 @@ void ResidualTranspose::linearize_in(Tensor& U) {
       t_position_ = Kokkos::View<index_t*>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "euler::transpose_position"),
           static_cast<size_t>(n_entries_));
-      const auto position = t_position_, t_entry = t_entry_;
+      const auto position = t_position_;
+      const auto t_entry = t_entry_;
       Kokkos::parallel_for(
           "euler::transpose_position", Range(0, n_entries_),
           KOKKOS_LAMBDA(const index_t t) { position(t_entry(t)) = t; });

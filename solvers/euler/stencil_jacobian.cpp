@@ -46,7 +46,6 @@ namespace camber::solvers::euler {
 
 namespace {
 
-using detail::SideFlux;
 using detail::ToPrimitive;
 using detail::field_of;
 using detail::outer_state;
@@ -293,23 +292,10 @@ void Discretization::stencil_blocks(Tensor& U, const detail::StencilTarget& targ
           // order, where L is zero).
           for (index_t j = j0; j < j1; ++j) {
             const index_t f = faces(j);
-            const bool is_left = left(f) == c;
-            const int side = is_left ? 0 : 1;
-            const Primitive<double, Dim> wc = face_state<Dim>(W, L, c, to_center, f, side);
-            double q[nv];
-            q[0] = wc.rho;
-            for (int d = 0; d < Dim; ++d) q[1 + d] = wc.vel[d];
-            q[nv - 1] = wc.p;
-            SideFlux<Dim> flux{gas, {}, scheme, kind(f), outer_state<Dim>(outer, f),
-                               Conserved<double, Dim>{}, is_left};
-            for (int d = 0; d < Dim; ++d) flux.n[d] = normal(f, d);
-            const index_t o = is_left ? right(f) : left(f);
-            if (o >= 0) {
-              flux.other = to_conserved(gas, face_state<Dim>(W, L, o, to_center, f, 1 - side));
-              flux.kind = -1;
-            }
-            double y[nv], A[nv][nv];
-            ad::jacobian(flux, q, y, A);
+            const int side = left(f) == c ? 0 : 1;
+            double A[nv][nv];
+            detail::side_flux_jacobian<Dim>(gas, scheme, left, right, kind, outer, normal,
+                                            to_center, W, L, f, side, A);
             double* row = out + (j - j0) * nm * bs;
             for (index_t i = 0; i < nm; ++i) {
               double* b = row + i * bs;

@@ -11,6 +11,9 @@
 #include <camber/solvers/euler/boundary.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/flux.hpp>
+#include <camber/autodiff/jacobian.hpp>
+
+#include "reconstruction_kernels.hpp"
 
 namespace camber::solvers::euler::detail {
 
@@ -137,6 +140,38 @@ KOKKOS_INLINE_FUNCTION Conserved<double, Dim> outer_state(const Kokkos::View<dou
   Conserved<double, Dim> s;
   for (int k = 0; k < Dim + 2; ++k) s[k] = outer(f, k);
   return s;
+}
+
+// A[a][k] = dF_a/dq_k of face f's flux with respect to the primitive face
+// state q of its side `side` (0: the left cell's), the other side's state
+// fixed: both face states reconstructed from W and L (face_state), the
+// boundary condition's flux on a boundary face. What the stencil assembly
+// (stencil_jacobian.cpp) and the transposed sweep (residual_transpose.cpp)
+// chain through.
+template <int Dim, class I, class K, class O, class N, class C>
+KOKKOS_INLINE_FUNCTION void side_flux_jacobian(const IdealGas& gas, int scheme, const I& left,
+                                               const I& right, const K& kind, const O& outer,
+                                               const N& normal, const C& to_center,
+                                               const Field<double>& W, const Field<double>& L,
+                                               index_t f, int side,
+                                               double (&A)[Dim + 2][Dim + 2]) {
+  constexpr int nv = Dim + 2;
+  const index_t c = side == 0 ? left(f) : right(f);
+  const Primitive<double, Dim> w = face_state<Dim>(W, L, c, to_center, f, side);
+  double q[nv];
+  q[0] = w.rho;
+  for (int d = 0; d < Dim; ++d) q[1 + d] = w.vel[d];
+  q[nv - 1] = w.p;
+  SideFlux<Dim> flux{gas, {}, scheme, kind(f), outer_state<Dim>(outer, f),
+                     Conserved<double, Dim>{}, side == 0};
+  for (int d = 0; d < Dim; ++d) flux.n[d] = normal(f, d);
+  const index_t o = side == 0 ? right(f) : left(f);
+  if (o >= 0) {
+    flux.other = to_conserved(gas, face_state<Dim>(W, L, o, to_center, f, 1 - side));
+    flux.kind = -1;
+  }
+  double y[nv];
+  ad::jacobian(flux, q, y, A);
 }
 
 // A {rows, n_vars} Tensor's storage as a Field (shared, unmanaged).

@@ -80,7 +80,7 @@ class ResidualTranspose {
   // cells' stencils for t in [t_offset_(m), t_offset_(m + 1)) (ascending),
   // the entry of owned cell t_cell_(t) with coefficients
   // t_coefficient_(t, .); and each owned cell's sum of its coefficients.
-  Kokkos::View<index_t*> t_offset_, t_entry_, t_cell_;
+  Kokkos::View<const index_t*> t_offset_, t_entry_, t_cell_;
   Kokkos::View<double**> t_coefficient_, coefficient_sum_;
   // At the linearization: W (every local cell), the limited gradients L
   // (every local cell), the unlimited ones G and phi (owned), dW/dU
