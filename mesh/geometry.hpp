@@ -319,6 +319,20 @@ GeometryFields<T> compute_geometry_3d(const Mesh& mesh, const Kokkos::View<T**>&
 /// With the mesh's own coordinates.
 Geometry compute_geometry(const Mesh& mesh);
 
+/// The transpose of compute_geometry's derivative at `coords` (n_nodes x
+/// dim, double): given bars of the geometry fields (the adjoint of each
+/// value; a View left empty counts as zero), returns {n_nodes, dim}
+///
+///   xbar = sum over the fields F of (dF/dx)^T Fbar
+///
+/// in one pass over the cells and one over the faces, whatever the number of
+/// nodes: the reverse mode of the geometry, for shape derivatives. Each
+/// cell's and face's local Jacobian is the forward kernel above evaluated in
+/// Dual numbers at its own nodes; the nodes' sums are atomic, so their
+/// order (and the last bits) may change with the number of threads.
+Kokkos::View<double**> geometry_transpose(const Mesh& mesh, const Kokkos::View<double**>& coords,
+                                          const GeometryFields<double>& bar);
+
 /// Sum of the cell volumes (areas per unit depth in 2-D) of `mesh`.
 double total_volume(const Mesh& mesh);
 

@@ -20,11 +20,14 @@
 //
 //   check_wing_gradient [MESH] [--variables 0,7,12] [--step 1e-3] [--degree 6,4,2]
 //                       [--rel-tolerance 1e-10] [--adjoint-pc automatic|exact|first_order]
-//                       [--linear-solver petsc|kokkos]
+//                       [--linear-solver petsc|kokkos] [--shape-method reverse|colouring]
 //
 // --linear-solver: the adjoint's (AdjointOptions::linear_solver; kokkos,
 // the device path: the transposed Jacobian by the reverse sweep, no
 // assembled matrix); the flow is solved by PETSc's path either way.
+// --shape-method: the node-coordinate partials' (ShapeMethod; reverse, the
+// default: one reverse sweep per objective; colouring: forward mode by node
+// colours, stored once).
 #include <mpi.h>
 
 #include <chrono>
@@ -83,7 +86,7 @@ int check(int argc, char** argv) {
   const bench::Arguments cli = bench::parse_arguments(
       argc, argv, "check_wing_gradient",
       {"--variables", "--degree", "--step", "--rel-tolerance", "--adjoint-pc",
-       "--linear-solver"});
+       "--linear-solver", "--shape-method"});
   const std::string& mesh_path = cli.mesh;
   const std::string degree = cli.get("--degree", "6,4,2");
   const double step = cli.real("--step", 1e-3);
@@ -91,6 +94,9 @@ int check(int argc, char** argv) {
   const std::string linear_solver = cli.get("--linear-solver", "petsc");
   CAMBER_INPUT_REQUIRE(linear_solver == "petsc" || linear_solver == "kokkos",
                        "--linear-solver: petsc or kokkos, got " << linear_solver);
+  const std::string shape_method = cli.get("--shape-method", "reverse");
+  CAMBER_INPUT_REQUIRE(shape_method == "reverse" || shape_method == "colouring",
+                       "--shape-method: reverse or colouring, got " << shape_method);
   Setup s;
   s.flow = bench::onera_m6_flow();
   s.rel_tolerance = cli.real("--rel-tolerance", 1e-10);
@@ -141,7 +147,10 @@ int check(int argc, char** argv) {
                                                : eu::SteadyOptions::LinearSolver::petsc;
   auto tp = std::chrono::steady_clock::now();
   eu::Adjoint adjoint(disc, ao);
-  eu::ShapeDerivative shape(disc);
+  eu::ShapeDerivative shape(
+      disc, eu::ShapeDerivative::pattern(disc, shape_method == "colouring"
+                                                   ? eu::ShapeMethod::colouring
+                                                   : eu::ShapeMethod::reverse));
   const design::FfdVolume ffd_rows(box, shape.row_coordinates(), fo);
   const double t_patterns = seconds_since(tp);
   tp = std::chrono::steady_clock::now();
@@ -163,13 +172,16 @@ int check(int argc, char** argv) {
     const auto ta = std::chrono::steady_clock::now();
     const eu::AdjointSolution a =
         adjoint.solve(U, m == 0 ? eu::ForceCoefficient::cl : eu::ForceCoefficient::cd);
+    const auto tc = std::chrono::steady_clock::now();
     Tensor g = ffd_rows.apply_transpose(shape.rank_derivative(U, a.psi, a.weights));
     par::allreduce_sum_in_place(g, comm);
+    const double t_chain = seconds_since(tc);
     grad[static_cast<size_t>(m)] = g.to_vector();
     adjoint_seconds.push_back(seconds_since(ta));
-    say("adjoint of %s: %d GMRES iterations (%s%s), %.1f s with the shape chain\n",
+    say("adjoint of %s: %d GMRES iterations (%s%s), %.1f s with the shape chain (%s: %.2f s)\n",
         m == 0 ? "CL" : "CD", a.iterations, a.converged ? "converged" : "NOT converged",
-        a.fell_back ? ", LU fallback" : "", adjoint_seconds.back());
+        a.fell_back ? ", LU fallback" : "", adjoint_seconds.back(), shape_method.c_str(),
+        t_chain);
   }
   say("FFD box [%.1f, %.1f] x [%.1f, %.1f] x [%.1f, %.1f], %lld variables (z moves of %d x %d x "
       "%d free control points); gradients in %.1f s\n",

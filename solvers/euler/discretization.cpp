@@ -1034,21 +1034,85 @@ void Discretization::shape_block_columns_in(Tensor& U,
   constexpr int nv = Dim + 2;
   using DD = ad::Dual<double, Dim>;
   const mesh::Mesh& local = dm_->local();
-  const index_t n_nodes = local.n_nodes();
-  dm_->halo().forward(U);
-  // Coordinates seeded in every direction at the marked nodes; the
-  // geometry, the reconstruction stencil and x_f - x_c follow in Dual
-  // numbers.
+  // Coordinates seeded in every direction at the marked nodes.
   const auto coords = local.coords();
-  Kokkos::View<DD**> x("euler::coords_seeded", static_cast<size_t>(n_nodes), Dim);
+  Kokkos::View<DD**> x("euler::coords_seeded", static_cast<size_t>(local.n_nodes()), Dim);
   Kokkos::parallel_for(
-      "euler::seed_nodes", Kokkos::RangePolicy<>(0, n_nodes), KOKKOS_LAMBDA(const index_t n) {
+      "euler::seed_nodes", Kokkos::RangePolicy<>(0, local.n_nodes()), KOKKOS_LAMBDA(const index_t n) {
         for (int d = 0; d < Dim; ++d) {
           x(n, d) = DD(coords(n, d));
           if (seeded_nodes(n) != 0) x(n, d).der(d) = 1.0;
         }
       });
-  const mesh::GeometryFields<DD> g = mesh::compute_geometry(local, x);
+  Field<DD> rd;
+  shape_sweep_in<Dim, Dim>(U, x, rd, DF);
+  DR = Tensor({n_local_, nv, Dim});
+  double* dr = DR.data();
+  Kokkos::parallel_for(
+      "euler::unseed_shape", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+        for (int i = 0; i < nv; ++i)
+          for (int d = 0; d < Dim; ++d) dr[(c * nv + i) * Dim + d] = rd(c, i).der(d);
+      });
+  Kokkos::fence();
+}
+
+void Discretization::shape_directional(Tensor& U, const Tensor& V, Tensor& DR,
+                                       std::array<double, 3>& dG) const {
+  const index_t n_nodes = dm_->local().n_nodes();
+  CAMBER_REQUIRE(U.shape() == (Shape{n_local_, n_vars()}) &&
+                     V.shape() == (Shape{n_nodes, static_cast<index_t>(dim_)}),
+                 "euler shape_directional: U must have shape "
+                     << shape_string({n_local_, n_vars()}) << " and V "
+                     << shape_string({n_nodes, static_cast<index_t>(dim_)}));
+  if (dim_ == 3)
+    shape_directional_in<3>(U, V, DR, dG);
+  else
+    shape_directional_in<2>(U, V, DR, dG);
+}
+
+template <int Dim>
+void Discretization::shape_directional_in(Tensor& U, const Tensor& V, Tensor& DR,
+                                          std::array<double, 3>& dG) const {
+  constexpr int nv = Dim + 2;
+  using D1 = ad::Dual<double, 1>;
+  const mesh::Mesh& local = dm_->local();
+  // Coordinates with the tangent V.
+  const auto coords = local.coords();
+  const Field<double> v = field_of(V);
+  Kokkos::View<D1**> x("euler::coords_tangent", static_cast<size_t>(local.n_nodes()), Dim);
+  Kokkos::parallel_for(
+      "euler::seed_tangent", Kokkos::RangePolicy<>(0, local.n_nodes()), KOKKOS_LAMBDA(const index_t n) {
+        for (int d = 0; d < Dim; ++d) {
+          x(n, d) = D1(coords(n, d));
+          x(n, d).der(0) = v(n, d);
+        }
+      });
+  Field<D1> rd;
+  Tensor DF;
+  shape_sweep_in<Dim, 1>(U, x, rd, DF);
+  DR = Tensor({n_local_, nv});
+  const Field<double> dr = field_of(DR);
+  Kokkos::parallel_for(
+      "euler::unseed_tangent", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
+        for (int i = 0; i < nv; ++i) dr(c, i) = rd(c, i).der(0);
+      });
+  Kokkos::fence();
+  const auto fh = DF.host();
+  double g[3] = {0.0, 0.0, 0.0};
+  for (index_t c = 0; c < n_owned_; ++c)
+    for (int m = 0; m < 3; ++m) g[m] += fh(c * 3 + m);
+  CAMBER_CHECK_MPI(MPI_Allreduce(g, dG.data(), 3, MPI_DOUBLE, MPI_SUM, dm_->comm()));
+}
+
+template <int Dim, int N>
+void Discretization::shape_sweep_in(Tensor& U, const Kokkos::View<ad::Dual<double, N>**>& x,
+                                    Field<ad::Dual<double, N>>& rd, Tensor& DF) const {
+  constexpr int nv = Dim + 2;
+  using DD = ad::Dual<double, N>;
+  dm_->halo().forward(U);
+  // The geometry, the reconstruction stencil and x_f - x_c follow the
+  // coordinates' Dual numbers.
+  const mesh::GeometryFields<DD> g = mesh::compute_geometry(dm_->local(), x);
   const Kokkos::View<DD**> to_center = face_to_centers(g, face_left_, face_right_, n_faces_);
   const StencilGeometry<DD> stencil = reconstruction_.stencil_geometry(g);
 
@@ -1059,16 +1123,9 @@ void Discretization::shape_block_columns_in(Tensor& U,
         for (int k = 0; k < nv; ++k) ud(c, k) = DD(u(c, k));
       });
   Field<DD> fd("euler::F_shape", static_cast<size_t>(n_faces_), nv);
-  Field<DD> rd("euler::R_shape", static_cast<size_t>(n_local_), nv);
+  rd = Field<DD>("euler::R_shape", static_cast<size_t>(n_local_), nv);
   fluxes<DD, DD>(g.face_normal, to_center, stencil, ud, fd);
   gather_residual<DD>(fd, rd);
-  DR = Tensor({n_local_, nv, Dim});
-  double* dr = DR.data();
-  Kokkos::parallel_for(
-      "euler::unseed_shape", Kokkos::RangePolicy<>(0, n_owned_), KOKKOS_LAMBDA(const index_t c) {
-        for (int i = 0; i < nv; ++i)
-          for (int d = 0; d < Dim; ++d) dr[(c * nv + i) * Dim + d] = rd(c, i).der(d);
-      });
 
   // Wall forces: the face pressure (reconstructed at second order with the
   // seeded stencil), the seeded normal and midpoint.
@@ -1078,7 +1135,7 @@ void Discretization::shape_block_columns_in(Tensor& U,
     L = Field<DD>("euler::L_shape", static_cast<size_t>(n_local_), nv * Dim);
     limited_gradients<DD, DD>(stencil, ud, W, L);
   }
-  DF = wall_force_derivatives<Dim, Dim, DD>(ud, W, L, g.face_normal, g.face_center, to_center);
+  DF = wall_force_derivatives<Dim, N, DD>(ud, W, L, g.face_normal, g.face_center, to_center);
 }
 
 template <int Dim, int N, class G>

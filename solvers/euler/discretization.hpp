@@ -101,6 +101,7 @@ namespace camber::solvers::euler {
 namespace detail {
 class DiscretizationKernels;
 class ResidualTranspose;
+struct ShapeTranspose;
 struct StencilTarget;
 }
 
@@ -234,12 +235,19 @@ class Discretization {
   // is defined in stencil_jacobian.cpp).
   friend class detail::DiscretizationKernels;
   friend class detail::ResidualTranspose;  // the transposed Jacobian (residual_transpose.cpp)
+  friend struct detail::ShapeTranspose;    // the reverse shape derivative (shape_transpose.cpp)
   Tensor face_jacobians(const Tensor& U) const;
   void residual_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded, Tensor& R,
                               Tensor& D) const;
   Tensor force_block_columns(const Tensor& U, const Kokkos::View<const int*>& seeded) const;
   void shape_block_columns(Tensor& U, const Kokkos::View<const int*>& seeded_nodes, Tensor& DR,
                            Tensor& DF) const;
+  // (dR/dX) V ({n_local, n_vars}, owned rows) and (dG/dX) V (summed over
+  // ranks) at fixed U for a displacement V of the local nodes ({n_local
+  // nodes, dim}; a node on several ranks moved alike): one Dual<double, 1>
+  // sweep of the geometry, the stencil, the residual and the wall forces
+  // (collective).
+  void shape_directional(Tensor& U, const Tensor& V, Tensor& DR, std::array<double, 3>& dG) const;
   // visit(row, n, cols, blocks) of the stencil assembly's rows of ghost
   // cells.
   using BlockVisitor =
@@ -302,6 +310,14 @@ class Discretization {
   template <int Dim>
   void shape_block_columns_in(Tensor& U, const Kokkos::View<const int*>& seeded_nodes,
                               Tensor& DR, Tensor& DF) const;
+  template <int Dim>
+  void shape_directional_in(Tensor& U, const Tensor& V, Tensor& DR, std::array<double, 3>& dG) const;
+  // The residual (rd, every owned row) and the wall forces' derivative parts
+  // (DF, as wall_force_derivatives) with the local node coordinates x in
+  // Dual numbers (their seeds chosen by the caller); fills U's ghost rows.
+  template <int Dim, int N>
+  void shape_sweep_in(Tensor& U, const Kokkos::View<ad::Dual<double, N>**>& x,
+                      Field<ad::Dual<double, N>>& rd, Tensor& DF) const;
   // The stencil assembly in Dim dimensions (stencil_jacobian.cpp).
   template <int Dim>
   void stencil_blocks(Tensor& U, const detail::StencilTarget& target,

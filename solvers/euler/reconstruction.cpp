@@ -60,24 +60,7 @@ index_t build_stencil(const mesh::GeometryFields<Gs>& geometry, index_t n_owned,
             for (int s = r; s < Dim; ++s) m[r][s] += w * dv[r] * dv[s];
         }
         Gs adj[Dim][Dim], det, det_floor;  // singular below det_floor
-        if constexpr (Dim == 2) {
-          adj[0][0] = m[1][1];
-          adj[0][1] = adj[1][0] = -m[0][1];
-          adj[1][1] = m[0][0];
-          det = m[0][0] * m[1][1] - m[0][1] * m[0][1];
-          const Gs trace = m[0][0] + m[1][1];
-          det_floor = 1e-12 * trace * trace;
-        } else {
-          adj[0][0] = m[1][1] * m[2][2] - m[1][2] * m[1][2];
-          adj[0][1] = adj[1][0] = m[0][2] * m[1][2] - m[0][1] * m[2][2];
-          adj[0][2] = adj[2][0] = m[0][1] * m[1][2] - m[0][2] * m[1][1];
-          adj[1][1] = m[0][0] * m[2][2] - m[0][2] * m[0][2];
-          adj[1][2] = adj[2][1] = m[0][1] * m[0][2] - m[0][0] * m[1][2];
-          adj[2][2] = m[0][0] * m[1][1] - m[0][1] * m[0][1];
-          det = m[0][0] * adj[0][0] + m[0][1] * adj[0][1] + m[0][2] * adj[0][2];
-          const Gs trace = m[0][0] + m[1][1] + m[2][2];
-          det_floor = 1e-12 * trace * trace * trace;
-        }
+        normal_matrix_adjugate<Dim>(m, adj, det, det_floor);
         const bool singular = !(det > det_floor);
         if (singular) ++n_bad;
         for (index_t j = nb_offset(c); j < nb_offset(c + 1); ++j) {
@@ -312,6 +295,7 @@ template void Reconstruction::limiters_with<ad::Dual<double, 5>, double>(
       const StencilGeometry<ad::Dual<double, N>>&, const Field<ad::Dual<double, N>>&,     \
       const Field<ad::Dual<double, N>>&, const Field<ad::Dual<double, N>>&,               \
       const Kokkos::View<const index_t*>*) const;
+CAMBER_RECONSTRUCTION_SHAPE(1)
 CAMBER_RECONSTRUCTION_SHAPE(2)
 CAMBER_RECONSTRUCTION_SHAPE(3)
 #undef CAMBER_RECONSTRUCTION_SHAPE

@@ -104,7 +104,7 @@
 /// above; Dual<double, Dim + 2> carries the columns of one cell block of
 /// the Jacobian by colouring, solvers/euler/exact_jacobian.hpp), and
 /// Dual<double, 2> and <double, 3> with the geometry in it (node-coordinate
-/// derivatives in 2-D and 3-D).
+/// derivatives in 2-D and 3-D; Dual<double, 1> for one direction).
 #pragma once
 
 #include <Kokkos_Core.hpp>

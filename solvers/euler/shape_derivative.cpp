@@ -2,27 +2,38 @@
 
 #include <algorithm>
 
+#include <camber/core/config.hpp>
 #include <camber/core/error.hpp>
 #include <camber/parallel/collectives.hpp>
 
 #include "detail/discretization_kernels.hpp"
+#if CAMBER_WITH_PETSC
 #include "detail/owned_stencils.hpp"
+#endif
+#include "detail/shape_transpose.hpp"
 
 namespace camber::solvers::euler {
 
 std::shared_ptr<const ShapeDerivative::Pattern> ShapeDerivative::pattern(
-    const Discretization& disc) {
+    const Discretization& disc, ShapeMethod method) {
   auto p = std::make_shared<Pattern>();
-  const detail::NodeColouring nodes = detail::colour_nodes(disc, detail::cell_layout(disc));
   const mesh::DistributedMesh& dm = disc.mesh();
+  p->method = method;
   p->n_global_nodes = dm.n_global_nodes();
-  p->n_colors = nodes.n_colors;
   p->n_local_nodes = dm.local().n_nodes();
-  p->color = nodes.local;
-
-  // Rows: the local nodes, then the other nodes of the owned cells' NS.
   const auto& node_gid = dm.node_global_ids();
   p->rows.assign(node_gid.begin(), node_gid.end());
+  if (method == ShapeMethod::reverse) return p;  // the local nodes only
+
+#if !CAMBER_WITH_PETSC
+  CAMBER_REQUIRE(false, "ShapeDerivative: the colouring method colours the nodes with PETSc; "
+                        "this build has none (use ShapeMethod::reverse)");
+  return p;
+#else
+  const detail::NodeColouring nodes = detail::colour_nodes(disc, detail::cell_layout(disc));
+  p->n_colors = nodes.n_colors;
+  p->color = nodes.local;
+  // Rows: the local nodes, then the other nodes of the owned cells' NS.
   std::vector<std::int64_t> sorted_local(node_gid.begin(), node_gid.end());
   std::sort(sorted_local.begin(), sorted_local.end());
   std::vector<std::int64_t> extra;
@@ -47,6 +58,7 @@ std::shared_ptr<const ShapeDerivative::Pattern> ShapeDerivative::pattern(
       p->entries[static_cast<size_t>(nodes.column[static_cast<size_t>(b)])].push_back(
           {c, find_row(nodes.node[static_cast<size_t>(b)])});
   return p;
+#endif
 }
 
 ShapeDerivative::ShapeDerivative(const Discretization& disc, std::shared_ptr<const Pattern> pattern)
@@ -56,6 +68,7 @@ ShapeDerivative::ShapeDerivative(const Discretization& disc, std::shared_ptr<con
                      pattern_->rows.size() >= static_cast<size_t>(n_local_nodes),
                  "ShapeDerivative: the pattern was built for a mesh of "
                      << pattern_->n_local_nodes << " local nodes, this one has " << n_local_nodes);
+  if (pattern_->method == ShapeMethod::reverse) return;
   color_ = Kokkos::View<int*>("euler::shape_color", static_cast<size_t>(n_local_nodes));
   auto ch = Kokkos::create_mirror_view(color_);
   for (index_t n = 0; n < n_local_nodes; ++n) ch(n) = pattern_->color[static_cast<size_t>(n)];
@@ -63,6 +76,10 @@ ShapeDerivative::ShapeDerivative(const Discretization& disc, std::shared_ptr<con
 }
 
 void ShapeDerivative::linearize(Tensor& U) {
+  if (pattern_->method == ShapeMethod::reverse) {
+    linearized_ = true;
+    return;
+  }
   const int nv = disc_->n_vars(), dim = disc_->dim();
   Kokkos::View<int*> seeded("euler::shape_seeded", color_.extent(0));
   const auto color = color_;
@@ -161,6 +178,8 @@ Tensor ShapeDerivative::rank_derivative(Tensor& U, const Tensor& psi,
   CAMBER_REQUIRE(psi.shape() == (Shape{disc.n_local(), nv}),
                  "ShapeDerivative: psi has shape " << shape_string(psi.shape()) << ", expected "
                                                    << shape_string({disc.n_local(), nv}));
+  if (pattern_->method == ShapeMethod::reverse)
+    return detail::ShapeTranspose::apply(disc, U, psi, weights);  // rows: the local nodes
   if (!linearized_) linearize(U);
   const index_t n_rows = static_cast<index_t>(pattern_->rows.size());
   std::vector<double> out(static_cast<size_t>(n_rows * dim), 0.0);
@@ -230,6 +249,12 @@ Tensor ShapeDerivative::rank_directional(Tensor& U, const Tensor& V, std::array<
   CAMBER_REQUIRE(V.shape() == (Shape{n_rows, dim}),
                  "ShapeDerivative::rank_directional: V has shape "
                      << shape_string(V.shape()) << ", expected {" << n_rows << ", " << dim << "}");
+  if (pattern_->method == ShapeMethod::reverse) {
+    // One forward sweep along V (rows: the local nodes).
+    Tensor DR;
+    detail::DiscretizationKernels::shape_directional(disc, U, V, DR, dG);
+    return DR;
+  }
   if (!linearized_) linearize(U);
   const auto vh = V.host();
   std::vector<double> out(static_cast<size_t>(disc.n_local() * nv), 0.0);

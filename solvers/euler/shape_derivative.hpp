@@ -8,15 +8,25 @@
 ///
 /// The residual and the wall forces depend on the node coordinates through
 /// the geometry (normals, centroids, volumes), the least-squares stencil and
-/// the limiter's eps^2; the derivative is taken in forward mode with
-/// Dual<double, dim> coordinates, compressed by a colouring of the global
-/// nodes (nodes that no residual row shares get one colour: one evaluation
-/// of the geometry, the stencil and the residual per colour), built where
-/// the mesh lies by PETSc's parallel greedy colouring (solvers/euler/
-/// detail/owned_stencils.hpp: no rank holds more than its rows). The cost is
-/// independent of how many design variables later chain onto X (a
-/// parametrization and a mesh deformation, design/, apply their transposes
-/// to dJ/dX).
+/// the limiter (its face offsets, and the classic form's eps^2). Two ways to
+/// the same numbers (ShapeMethod):
+/// - reverse (the default): one reverse sweep of the residual, the
+///   reconstruction and the geometry per objective
+///   (detail/shape_transpose.hpp), whose cost is a few residual evaluations
+///   whatever the mesh's connectivity; the rows are the rank's local nodes.
+///   Directional derivatives (rank_directional) are one forward sweep in
+///   Dual<double, 1> coordinates.
+/// - colouring: forward mode with Dual<double, dim> coordinates, compressed
+///   by a colouring of the global nodes (nodes that no residual row shares
+///   get one colour: one evaluation of the geometry, the stencil and the
+///   residual per colour), built where the mesh lies by PETSc's parallel
+///   greedy colouring (solvers/euler/detail/owned_stencils.hpp: no rank holds
+///   more than its rows), the partials kept for every further objective at
+///   the same U. Its cost grows with the number of colours (137 on the M6's
+///   coarse tetrahedra); kept as the reverse sweep's test oracle.
+/// Either way the cost is independent of how many design variables later
+/// chain onto X (a parametrization and a mesh deformation, design/, apply
+/// their transposes to dJ/dX).
 ///
 /// @code
 ///   euler::Adjoint adjoint(disc);
@@ -26,25 +36,27 @@
 ///   Tensor share = shape.rank_derivative(U, a.psi, a.weights);  // {rows().size(), dim}
 /// @endcode
 ///
-/// The pattern (the colouring, and which owned residual rows depend on
-/// which nodes) depends only on the connectivity and the reconstruction
-/// stencil, so a shape optimization builds it once (pattern()) and every
-/// design's ShapeDerivative shares it.
+/// The pattern (the rows and, for colouring, the colours and which owned
+/// residual rows depend on which nodes) depends only on the connectivity
+/// and the reconstruction stencil, so a shape optimization builds it once
+/// (pattern()) and every design's ShapeDerivative shares it.
 ///
 /// Two numberings of the result:
 /// - rank_derivative(): this rank's share of dJ/dX, {n_rows, dim} at the
 ///   rows() of the pattern: the rank's local nodes (DistributedMesh order),
-///   then the further nodes its owned residuals depend on (sorted by global
-///   id). The shares of all ranks summed (by global id) are dJ/dX. No
-///   communication and no global array: what a distributed mesh
-///   deformation chains onto (design::MeshDeformation with rows).
+///   then (colouring only) the further nodes its owned residuals depend on
+///   through the ghost cells' gradients (sorted by global id). The shares of
+///   all ranks summed (by global id) are dJ/dX; the two methods split them
+///   between ranks differently. No communication and no global array: what
+///   a distributed mesh deformation chains onto (design::MeshDeformation
+///   with rows).
 /// - total_derivative(): dJ/dX indexed by the global node ids of the mesh
 ///   the DistributedMesh was built from, the same on every rank (summed
 ///   over ranks): O(global nodes) per rank, for tests and output.
 ///
-/// The frozen limiter phi is a constant here (its dependence on X is not
+/// A frozen limiter phi is a constant here (its dependence on X is not
 /// differentiated): exact for the frozen-limiter residual the adjoint is
-/// for.
+/// for; a live one is differentiated through.
 #pragma once
 
 #include <array>
@@ -59,12 +71,19 @@
 
 namespace camber::solvers::euler {
 
+/// How ShapeDerivative evaluates the node-coordinate partials (file
+/// comment): a reverse sweep per objective (the default), or forward mode
+/// compressed by a node colouring (the reverse sweep's test oracle).
+enum class ShapeMethod : int { reverse = 0, colouring = 1 };
+
 class ShapeDerivative {
  public:
   /// What depends only on the mesh's connectivity and the reconstruction
-  /// stencil: the node colouring and, per colour, the (owned cell, node
-  /// row) pairs of the derivative's nonzero blocks.
+  /// stencil: the rows and, for the colouring method, the node colouring
+  /// and per colour the (owned cell, node row) pairs of the derivative's
+  /// nonzero blocks (empty for the reverse method).
   struct Pattern {
+    ShapeMethod method = ShapeMethod::reverse;
     std::vector<std::int64_t> rows;  ///< global node id of every row
     index_t n_local_nodes = 0;       ///< rows [0, n_local_nodes) are the local nodes
     std::int64_t n_global_nodes = 0;
@@ -72,27 +91,33 @@ class ShapeDerivative {
     std::vector<int> color;  ///< colour of every local node
     std::vector<std::vector<std::pair<index_t, index_t>>> entries;  ///< per colour: (owned cell, row)
   };
-  /// Builds the pattern of disc's mesh and stencil (O(owned cells) per
-  /// rank, once). Collective.
-  static std::shared_ptr<const Pattern> pattern(const Discretization& disc);
+  /// Builds the pattern of disc's mesh and stencil for `method`: the
+  /// reverse method's rows are the local nodes (no communication); the
+  /// colouring's take O(owned cells) per rank and a parallel colouring,
+  /// once. Collective.
+  static std::shared_ptr<const Pattern> pattern(const Discretization& disc,
+                                                ShapeMethod method = ShapeMethod::reverse);
 
-  /// Builds the pattern (collective) or, given one built for a
-  /// discretization of the same distributed mesh and spatial options (e.g.
-  /// the undeformed design's), shares it. disc must outlive this object.
+  /// Builds the pattern (collective; the reverse method's) or, given one
+  /// built for a discretization of the same distributed mesh and spatial
+  /// options (e.g. the undeformed design's), shares it and its method.
+  /// disc must outlive this object.
   explicit ShapeDerivative(const Discretization& disc,
                            std::shared_ptr<const Pattern> pattern = nullptr);
 
-  /// Evaluates the partials dR/dX|_U and dG/dX|_U (one Dual residual sweep
-  /// per node colour) and keeps them, so that every further derivative at
-  /// this U is a sparse product: the derivatives below do this at their
-  /// first call and reuse it after (several objectives' adjoints,
-  /// tangents); call linearize again when U has changed. Collective.
+  /// Colouring: evaluates the partials dR/dX|_U and dG/dX|_U (one Dual
+  /// residual sweep per node colour) and keeps them, so that every further
+  /// derivative at this U is a sparse product: the derivatives below do
+  /// this at their first call and reuse it after (several objectives'
+  /// adjoints, tangents); call linearize again when U has changed.
+  /// Reverse: nothing to keep (each derivative is its own sweep).
+  /// Collective.
   void linearize(Tensor& U);
 
   /// This rank's share of dJ/dX = w . dG/dX|_U - psi^T dR/dX|_U for the
   /// objective J = w . G (G the pitch-plane load, Adjoint), psi {n_local,
-  /// n_vars} (owned rows): {rows().size(), dim}. Not collective after the
-  /// first linearization.
+  /// n_vars} (owned rows): {rows().size(), dim}. Colouring: not collective
+  /// after the first linearization; reverse: collective (halo exchanges).
   Tensor rank_derivative(Tensor& U, const Tensor& psi, const std::array<double, 3>& weights);
   /// dJ/dX of the adjoint solution's objective; {n_global_nodes, dim} on
   /// every rank. Collective.
@@ -119,7 +144,8 @@ class ShapeDerivative {
   /// chain onto rank_derivative(). Collective.
   Tensor row_coordinates() const;
 
-  int n_colors() const noexcept { return pattern_->n_colors; }
+  int n_colors() const noexcept { return pattern_->n_colors; }  ///< 0 for the reverse method
+  ShapeMethod method() const noexcept { return pattern_->method; }
   /// Global node ids of this rank's rows (Pattern::rows).
   const std::vector<std::int64_t>& rows() const noexcept { return pattern_->rows; }
 

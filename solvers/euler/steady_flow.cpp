@@ -81,7 +81,7 @@ const SteadyFlow::Patterns& SteadyFlow::patterns() {
     distributed_mesh();
     const Discretization undeformed(*distributed_, settings_.flow, settings_.conditions,
                                     settings_.scheme, spatial);
-    patterns_.shape = ShapeDerivative::pattern(undeformed);
+    patterns_.shape = ShapeDerivative::pattern(undeformed, settings_.shape_method);
     patterns_.jacobian = ExactJacobian::pattern(undeformed);
     row_coordinates_ = ShapeDerivative(undeformed, patterns_.shape).row_coordinates();
   }

@@ -41,9 +41,8 @@
 ///
 /// Collective over the communicator: every rank calls coefficients() with
 /// the same X (the global mesh is replicated). A distributed design loop
-/// passes instead only this rank's node rows (rank_coefficients(): the
-/// local nodes and the further nodes its residuals' derivative reaches,
-/// node_rows()) and gets back this rank's share of dJ/dX there: no global
+/// passes instead only this rank's node rows (rank_coefficients(): its
+/// local nodes, node_rows()) and gets back this rank's share of dJ/dX there: no global
 /// coordinates or gradient per design (design::MeshDeformation with the
 /// same rows, and ad::grad_allreduce, sum the shares). A flow solve that does not
 /// converge throws camber::Error (on every rank alike, nothing printed)
@@ -81,6 +80,10 @@ struct SteadyFlowSettings {
   /// Its linear_solver is the steady solver's (steady.linear_solver): a
   /// flow solved on the device path is differentiated there too.
   AdjointOptions adjoint;
+  /// How the shape derivative's node-coordinate partials are evaluated
+  /// (ShapeDerivative): a reverse sweep per objective (the default), or the
+  /// node colouring (its test oracle; its rank rows include further nodes).
+  ShapeMethod shape_method = ShapeMethod::reverse;
   /// > 0: the first CFL number of a warm-started solve (a neighbouring
   /// design's converged flow is a good start; the cold start's cfl_start
   /// would spend steps ramping up). 0: steady.cfl_start.
@@ -147,8 +150,8 @@ class SteadyFlow {
   Tensor coefficients(const Tensor& X, double alpha_deg);
 
   /// The global ids of this rank's node rows: its local nodes (the
-  /// DistributedMesh's order), then the further nodes on which its owned
-  /// cells' residuals depend (sorted). Collective on the first call (it
+  /// DistributedMesh's order), then with ShapeMethod::colouring the further
+  /// nodes on which its owned cells' residuals depend (sorted). Collective on the first call (it
   /// builds the shape derivative's pattern, once per flow).
   const std::vector<std::int64_t>& node_rows();
   /// The undeformed coordinates of node_rows(), {n_rows, dim}: where a

@@ -425,4 +425,112 @@ TEST(MeshGeometry, WallDistanceOnARectangle) {
                                {"no marker 'wing'", "'left', 'right', 'bottom', 'top'"}));
 }
 
+// The reverse sweep of the geometry (geometry_transpose) against its
+// forward derivative: for random bars B of every field and a random node
+// displacement V, <B, dGeometry/dx V> (one Dual<double, 1> evaluation of
+// compute_geometry) equals <geometry_transpose(B), V>. Both sides are sums
+// of O(n) products of O(1) terms, so they agree to round-off: 1e-12 of the
+// sum of the terms' magnitudes. Every cell type: triangles and quads
+// (jittered rectangles), tetrahedra, pyramids, prisms, hexahedra (SU2's
+// bricks); each field alone, then all together.
+double geometry_dot_product_error(const Mesh& m, const Kokkos::View<double**>& x, int field) {
+  using D1 = ad::Dual<double, 1>;
+  const index_t nn = m.n_nodes(), nc = m.n_cells(), nf = m.n_faces();
+  const int dim = m.dim();
+  const auto xh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x);
+  Kokkos::View<D1**> xd("xd", nn, dim);
+  auto xdh = Kokkos::create_mirror_view(xd);
+  std::vector<double> v(static_cast<size_t>(nn * dim));
+  for (index_t n = 0; n < nn; ++n)
+    for (int d = 0; d < dim; ++d) {
+      const double vn = std::sin(1.7 * n + 0.9 * d + 0.3);
+      v[static_cast<size_t>(n * dim + d)] = vn;
+      xdh(n, d) = D1(xh(n, d));
+      xdh(n, d).der(0) = vn;
+    }
+  Kokkos::deep_copy(xd, xdh);
+  const GeometryFields<D1> gd = compute_geometry(m, xd);
+  GeometryFields<double> bar;
+  double forward = 0.0, scale = 0.0;
+  const auto add = [&](double b, const D1& g) {
+    forward += b * g.der(0);
+    scale += std::abs(b * g.der(0));
+  };
+  const auto wave = [](index_t r, int k, double a) { return std::cos(a * r + 1.3 * k + 0.2); };
+  if (field == 0 || field == 5) {
+    bar.cell_volume = Kokkos::View<double*>("vb", nc);
+    auto h = Kokkos::create_mirror_view(bar.cell_volume);
+    const auto g = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gd.cell_volume);
+    for (index_t c = 0; c < nc; ++c) add(h(c) = wave(c, 0, 0.71), g(c));
+    Kokkos::deep_copy(bar.cell_volume, h);
+  }
+  if (field == 1 || field == 5) {
+    bar.cell_centroid = Kokkos::View<double**>("cb", nc, dim);
+    auto h = Kokkos::create_mirror_view(bar.cell_centroid);
+    const auto g = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gd.cell_centroid);
+    for (index_t c = 0; c < nc; ++c)
+      for (int d = 0; d < dim; ++d) add(h(c, d) = wave(c, d, 0.53), g(c, d));
+    Kokkos::deep_copy(bar.cell_centroid, h);
+  }
+  if (field == 2 || field == 5) {
+    bar.face_normal = Kokkos::View<double**>("nb", nf, dim);
+    auto h = Kokkos::create_mirror_view(bar.face_normal);
+    const auto g = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gd.face_normal);
+    for (index_t f = 0; f < nf; ++f)
+      for (int d = 0; d < dim; ++d) add(h(f, d) = wave(f, d, 0.37), g(f, d));
+    Kokkos::deep_copy(bar.face_normal, h);
+  }
+  if (field == 3 || field == 5) {
+    bar.face_area = Kokkos::View<double*>("ab", nf);
+    auto h = Kokkos::create_mirror_view(bar.face_area);
+    const auto g = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gd.face_area);
+    for (index_t f = 0; f < nf; ++f) add(h(f) = wave(f, 0, 0.91), g(f));
+    Kokkos::deep_copy(bar.face_area, h);
+  }
+  if (field == 4 || field == 5) {
+    bar.face_center = Kokkos::View<double**>("fb", nf, dim);
+    auto h = Kokkos::create_mirror_view(bar.face_center);
+    const auto g = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gd.face_center);
+    for (index_t f = 0; f < nf; ++f)
+      for (int d = 0; d < dim; ++d) add(h(f, d) = wave(f, d, 0.29), g(f, d));
+    Kokkos::deep_copy(bar.face_center, h);
+  }
+  const auto xbar =
+      Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), geometry_transpose(m, x, bar));
+  double reverse = 0.0;
+  for (index_t n = 0; n < nn; ++n)
+    for (int d = 0; d < dim; ++d) reverse += xbar(n, d) * v[static_cast<size_t>(n * dim + d)];
+  EXPECT_GT(scale, 0.0);
+  return std::abs(forward - reverse) / scale;
+}
+
+TEST(MeshGeometry, TheGeometrysTransposePassesTheDotProductTest) {
+  for (const CellShape shape : {CellShape::triangles, CellShape::quads}) {
+    const Mesh m = rectangle(4, 3, 1.0, 1.0, shape);
+    const Kokkos::View<double**> x = jittered(m);
+    for (int field = 0; field <= 5; ++field) {
+      const double e = geometry_dot_product_error(m, x, field);
+      EXPECT_LT(e, 1e-12) << (shape == CellShape::quads ? "quads" : "triangles") << ", field "
+                          << field;
+    }
+  }
+  for (const char* kind : {"hex", "prism", "tets", "pyra"}) {
+    const std::string path =
+        camber::test::shared_mesh(std::string("brick_") + kind + "_ffd_su2_testcases.su2");
+    CAMBER_NEED_SHARED_FILE(path);
+    const Mesh m = read_su2(path);
+    // The bricks' nodes moved off their lattice (warped quads, skewed cells).
+    Kokkos::View<double**> x("x", m.n_nodes(), 3);
+    auto h = Kokkos::create_mirror_view(x);
+    const auto orig = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.coords());
+    for (index_t n = 0; n < m.n_nodes(); ++n)
+      for (int d = 0; d < 3; ++d) h(n, d) = orig(n, d) + 0.01 * std::sin(2.3 * n + 1.1 * d);
+    Kokkos::deep_copy(x, h);
+    for (int field = 0; field <= 5; ++field) {
+      const double e = geometry_dot_product_error(m, x, field);
+      EXPECT_LT(e, 1e-12) << kind << ", field " << field;
+    }
+  }
+}
+
 }  // namespace camber_test_mesh

@@ -16,6 +16,7 @@
 // autodiff/dual.hpp apply.
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,16 @@ class DiscretizationKernels {
                                   const Kokkos::View<const int*>& seeded_nodes, Tensor& DR,
                                   Tensor& DF) {
     disc.shape_block_columns(U, seeded_nodes, DR, DF);
+  }
+
+  // (dR/dX) V ({n_local, n_vars}, owned rows) and (dG/dX) V (the wall's
+  // pitch-plane load, summed over ranks) at fixed U for a displacement V of
+  // the local nodes ({n_local_nodes, dim}, a node on several ranks moved
+  // alike), from one Dual<double, 1> sweep of the geometry, the stencil,
+  // the residual and the wall forces. Fills U's ghost rows (collective).
+  static void shape_directional(const Discretization& disc, Tensor& U, const Tensor& V,
+                                Tensor& DR, std::array<double, 3>& dG) {
+    disc.shape_directional(U, V, DR, dG);
   }
 
   // The exact Jacobian dR/dU (either order; live, frozen or no limiter) by

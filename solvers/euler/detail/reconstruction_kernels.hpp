@@ -100,6 +100,33 @@ KOKKOS_INLINE_FUNCTION T venkatakrishnan_cell(const T& d_max, const T& d_min, co
   return p;
 }
 
+// The adjugate, determinant and singularity floor of the least-squares
+// fit's symmetric normal matrix m (only its upper triangle read): M^-1 =
+// adj / det where det > det_floor = 1e-12 trace^Dim (Reconstruction's test
+// of a stencil that spans the space; reconstruction.hpp).
+template <int Dim, class T>
+KOKKOS_INLINE_FUNCTION void normal_matrix_adjugate(const T (&m)[Dim][Dim], T (&adj)[Dim][Dim],
+                                                   T& det, T& det_floor) {
+  if constexpr (Dim == 2) {
+    adj[0][0] = m[1][1];
+    adj[0][1] = adj[1][0] = -m[0][1];
+    adj[1][1] = m[0][0];
+    det = m[0][0] * m[1][1] - m[0][1] * m[0][1];
+    const T trace = m[0][0] + m[1][1];
+    det_floor = 1e-12 * trace * trace;
+  } else {
+    adj[0][0] = m[1][1] * m[2][2] - m[1][2] * m[1][2];
+    adj[0][1] = adj[1][0] = m[0][2] * m[1][2] - m[0][1] * m[2][2];
+    adj[0][2] = adj[2][0] = m[0][1] * m[1][2] - m[0][2] * m[1][1];
+    adj[1][1] = m[0][0] * m[2][2] - m[0][2] * m[0][2];
+    adj[1][2] = adj[2][1] = m[0][1] * m[0][2] - m[0][0] * m[1][2];
+    adj[2][2] = m[0][0] * m[1][1] - m[0][1] * m[0][1];
+    det = m[0][0] * adj[0][0] + m[0][1] * adj[0][1] + m[0][2] * adj[0][2];
+    const T trace = m[0][0] + m[1][1] + m[2][2];
+    det_floor = 1e-12 * trace * trace * trace;
+  }
+}
+
 // The cells holding the largest and the smallest value of variable k among
 // cell c and its neighbours neighbor(j0 .. j1) (the first of equal values
 // wins, as ad::max and ad::min choose), found on plain values.

@@ -8,11 +8,13 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <map>
 #include <limits>
 #include <random>
+#include <tuple>
 #include <utility>
 #include <string>
 #include <vector>
@@ -30,6 +32,7 @@
 #endif
 #include <camber/solvers/euler/ideal_gas.hpp>
 #include <camber/solvers/euler/pseudo_transient_newton.hpp>
+#include <camber/solvers/euler/shape_derivative.hpp>
 #include <camber/core/tensor.hpp>
 #include "tests/common/central_difference.hpp"
 #include "tests/mpi_test_utils.hpp"
@@ -230,6 +233,42 @@ inline std::pair<double, double> owned_difference(const Discretization& disc, co
   }
   return {par::allreduce_max(e, disc.mesh().comm()), par::allreduce_max(top, disc.mesh().comm())};
 }
+
+#if CAMBER_WITH_PETSC
+// The reverse shape derivative (ShapeDerivative's default) against the
+// node colouring's forward mode at U: the largest difference and entry of
+// the total dJ/dX for psi and the weights w, of (dR/dX) V and of (dG/dX) V
+// (V {n_global_nodes, dim}).
+struct ShapeMethodsDifference {
+  int n_colors;
+  double err, top, dr_err, dr_top, dg_err, dg_top;
+};
+inline ShapeMethodsDifference compare_shape_methods(const Discretization& disc, Tensor& U,
+                                                    const Tensor& psi,
+                                                    const std::array<double, 3>& w,
+                                                    const Tensor& V) {
+  ShapeDerivative reverse(disc);
+  ShapeDerivative colouring(disc, ShapeDerivative::pattern(disc, ShapeMethod::colouring));
+  EXPECT_EQ(reverse.method(), ShapeMethod::reverse);
+  EXPECT_EQ(reverse.rows().size(), static_cast<size_t>(disc.mesh().local().n_nodes()));
+  ShapeMethodsDifference d{colouring.n_colors(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  const std::vector<double> a = reverse.total_derivative(U, psi, w).to_vector();
+  const std::vector<double> b = colouring.total_derivative(U, psi, w).to_vector();
+  for (size_t i = 0; i < a.size(); ++i) {
+    d.err = std::max(d.err, std::abs(a[i] - b[i]));
+    d.top = std::max(d.top, std::abs(b[i]));
+  }
+  std::array<double, 3> dg_reverse{}, dg_colouring{};
+  const Tensor dr_reverse = reverse.directional(U, V, dg_reverse);
+  const Tensor dr_colouring = colouring.directional(U, V, dg_colouring);
+  std::tie(d.dr_err, d.dr_top) = owned_difference(disc, dr_reverse, dr_colouring);
+  for (int m = 0; m < 3; ++m) {
+    d.dg_err = std::max(d.dg_err, std::abs(dg_reverse[m] - dg_colouring[m]));
+    d.dg_top = std::max(d.dg_top, std::abs(dg_colouring[m]));
+  }
+  return d;
+}
+#endif
 
 #if CAMBER_WITH_PETSC
 // y = A x over the owned rows of {n_local, n_vars} Tensors (transpose:

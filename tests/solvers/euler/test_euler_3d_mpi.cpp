@@ -35,6 +35,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -53,6 +54,7 @@
 #include <camber/solvers/euler/flux.hpp>
 #include <camber/solvers/euler/ideal_gas.hpp>
 #include <camber/solvers/euler/pseudo_transient_newton.hpp>
+#include <camber/solvers/euler/shape_derivative.hpp>
 #include <camber/solvers/petsc/petsc_error.hpp>
 #include <camber/solvers/petsc/petsc_handle.hpp>
 #include "solvers/euler/detail/discretization_kernels.hpp"
@@ -538,6 +540,83 @@ TEST(Euler3D, TheTransposedJacobianPassesTheDotProductTest) {
             limiter_kind_name(limiter), ad, fd);
         EXPECT_LE(std::abs(ad - fd), 1e-7 * g_scale) << kind << " " << limiter_kind_name(limiter);
       }
+  }
+}
+
+// The shape derivative by its reverse sweep (ShapeDerivative's default) on
+// tetrahedra and pyramids: for a fixed state U, a hashed psi and J(X) =
+// CD(U, X) - psi^T R(U, X), dJ/dX . V against central differences of J on
+// the brick moved by +-h V (h = 1e-6; the 2-D tolerance model of
+// test_shape_transpose_mpi.cpp: 1e-7 of the sum of the terms' magnitudes
+// |dJ/dX_n . V_n|). The limiter live (Venkatakrishnan's, its smooth form,
+// Wang's) and frozen.
+TEST(Euler3D, TheReverseShapeDerivativeMatchesCentralDifferences) {
+  struct Case {
+    const char* kind;
+    LimiterKind limiter;
+    bool frozen;
+  };
+  const Case cases[] = {{"tets", LimiterKind::venkatakrishnan, false},
+                        {"tets", LimiterKind::venkatakrishnan_smooth, false},
+                        {"pyra", LimiterKind::venkatakrishnan_wang, false},
+                        {"pyra", LimiterKind::venkatakrishnan, true}};
+  for (const Case& k : cases) {
+    CAMBER_NEED_SHARED_FILE(brick(k.kind));
+    const mesh::Mesh global = mesh::read_mesh(brick(k.kind));
+    const index_t n_nodes = global.n_nodes();
+    const std::vector<double> x0 = moved_coordinates(global, 0.1).to_vector();
+    std::vector<double> v(x0.size()), xp(x0), xm(x0);
+    const double h = 1e-6;
+    for (index_t n = 0; n < n_nodes; ++n)
+      for (int d = 0; d < 3; ++d) {
+        const size_t i = static_cast<size_t>(3 * n + d);
+        v[i] = 0.01 * hashed_uniform(29, n, d);
+        xp[i] += h * v[i];
+        xm[i] -= h * v[i];
+      }
+    const mesh::DistributedMesh layout(global, test::world());
+    mesh::DistributedMesh dm = layout.with_coordinates(Tensor::from_host({n_nodes, 3}, x0));
+    mesh::DistributedMesh dmp = layout.with_coordinates(Tensor::from_host({n_nodes, 3}, xp));
+    mesh::DistributedMesh dmm = layout.with_coordinates(Tensor::from_host({n_nodes, 3}, xm));
+    const SpatialOptions spatial = limited_second_order(k.limiter);
+    Discretization disc(dm, subsonic_flow(), wall_and_far_field(), FluxScheme::roe, spatial);
+    Discretization discp(dmp, subsonic_flow(), wall_and_far_field(), FluxScheme::roe, spatial);
+    Discretization discm(dmm, subsonic_flow(), wall_and_far_field(), FluxScheme::roe, spatial);
+    Tensor U = smooth_state(disc, rough);
+    if (k.frozen) {
+      disc.freeze_limiter(U);
+      discp.set_limiter(disc.limiter(U));
+      discm.set_limiter(disc.limiter(U));
+    }
+    std::vector<double> p(static_cast<size_t>(disc.n_local() * nv3));
+    for (index_t c = 0; c < disc.n_local(); ++c)
+      for (int j = 0; j < nv3; ++j)
+        p[static_cast<size_t>(c * nv3 + j)] = hashed_uniform(8, disc.mesh().cell_global_ids()[c], j);
+    const Tensor psi = Tensor::from_host({disc.n_local(), nv3}, p);
+    const auto J = [&](Discretization& d) {
+      Tensor u = U.clone();
+      const std::vector<double> r = d.residual(u).to_vector();
+      double s = 0.0;
+      for (index_t i = 0; i < d.n_owned() * nv3; ++i)
+        s += p[static_cast<size_t>(i)] * r[static_cast<size_t>(i)];
+      return d.forces(U).cd - par::allreduce_sum(s, d.mesh().comm());
+    };
+    const double fd = (J(discp) - J(discm)) / (2.0 * h);
+    ShapeDerivative shape(disc);
+    ASSERT_EQ(shape.method(), ShapeMethod::reverse);
+    const std::vector<double> g =
+        shape.total_derivative(U, psi, disc.force_coefficient_weights()[1]).to_vector();
+    double by_reverse = 0.0, scale = 0.0;
+    for (size_t i = 0; i < g.size(); ++i) {
+      by_reverse += g[i] * v[i];
+      scale += std::abs(g[i] * v[i]);
+    }
+    say("[euler3d] %s, %s%s: dJ/dX . V reverse %.12e, central difference %.12e (%.1e of %.2e)\n",
+        k.kind, limiter_kind_name(k.limiter), k.frozen ? " frozen" : "", by_reverse, fd,
+        std::abs(by_reverse - fd), scale);
+    EXPECT_GT(scale, 0.0);
+    EXPECT_LE(std::abs(by_reverse - fd), 1e-7 * scale)
+        << k.kind << " " << limiter_kind_name(k.limiter) << (k.frozen ? " frozen" : "");
   }
 }
 
