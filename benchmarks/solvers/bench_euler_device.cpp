@@ -39,14 +39,21 @@
 //                  solve): their relative difference, which the solves'
 //                  tolerance bounds (~1e-8; above 1e-6, or an adjoint
 //                  that did not converge, exits 1)
+//   shape          with --solve: the node-coordinate part of that gradient
+//                  by the reverse sweep (ShapeDerivative), and its
+//                  dot-product test against one forward sweep along a
+//                  node displacement (shape_vs_tangent, relative to the
+//                  terms' magnitudes; above 1e-10 exits 1)
 //
 // Times are the best of the repetitions (each fenced); one rank unless
 // launched by mpirun (the figures are then rank 0's clock, cells summed).
 #include <mpi.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -62,6 +69,7 @@
 #include <camber/solvers/euler/adjoint.hpp>
 #include <camber/solvers/euler/discretization.hpp>
 #include <camber/solvers/euler/pseudo_transient_newton.hpp>
+#include <camber/solvers/euler/shape_derivative.hpp>
 #include "benchmarks/common/onera_m6.hpp"
 #include "solvers/euler/detail/discretization_kernels.hpp"
 #include "solvers/euler/detail/residual_transpose.hpp"
@@ -252,6 +260,47 @@ int main(int argc, char** argv) {
         if (root())
           std::fprintf(stderr, "bench_euler_device: the adjoint %s\n",
                        a.converged ? "disagrees with the tangent" : "did not converge");
+        return 1;
+      }
+      // The CD gradient's node-coordinate part by the reverse sweep
+      // (ShapeDerivative's default), and its dot-product test against one
+      // forward sweep along a node displacement V (hashed by global node
+      // id): <xbar, V> = w . (dG/dX) V - psi^T (dR/dX) V to round-off.
+      eu::ShapeDerivative shape(second);
+      Tensor share;
+      const double tx = best_of(std::min(repeat, 3), [&] {
+        share = shape.rank_derivative(W, a.psi, a.weights);
+      });
+      say("shape", tx * 1e3, "ms");
+      const int dim = second.dim();
+      const auto& gid = second.mesh().node_global_ids();
+      std::vector<double> v(gid.size() * static_cast<size_t>(dim));
+      for (size_t n = 0; n < gid.size(); ++n)
+        for (int d = 0; d < dim; ++d) {
+          const std::uint64_t h = (static_cast<std::uint64_t>(gid[n]) * 3 + d + 1) * 0x9E3779B97F4A7C15ull;
+          v[n * dim + d] = static_cast<double>((h >> 11) % 2001) / 1000.0 - 1.0;
+        }
+      const Tensor V = Tensor::from_host({static_cast<index_t>(gid.size()), static_cast<index_t>(dim)}, v);
+      std::array<double, 3> dG{};
+      const Tensor dRV = shape.rank_directional(W, V, dG);
+      const std::vector<double> xs = share.to_vector(), ps = a.psi.to_vector(), rs = dRV.to_vector();
+      double reverse = 0.0, scale = 0.0, psi_r = 0.0;
+      for (size_t i = 0; i < xs.size(); ++i) {
+        reverse += xs[i] * v[i];
+        scale += std::abs(xs[i] * v[i]);
+      }
+      for (index_t i = 0; i < second.n_owned() * second.n_vars(); ++i)
+        psi_r += ps[static_cast<size_t>(i)] * rs[static_cast<size_t>(i)];
+      reverse = camber::par::allreduce_sum(reverse, MPI_COMM_WORLD);
+      scale = camber::par::allreduce_sum(scale, MPI_COMM_WORLD);
+      const double forward = a.weights[0] * dG[0] + a.weights[1] * dG[1] + a.weights[2] * dG[2] -
+                             camber::par::allreduce_sum(psi_r, MPI_COMM_WORLD);
+      const double shape_gap = std::abs(reverse - forward) / scale;
+      say("shape_vs_tangent", shape_gap, "of the terms' magnitudes");
+      if (!(shape_gap <= 1e-10)) {
+        if (root())
+          std::fprintf(stderr, "bench_euler_device: the reverse shape derivative disagrees with "
+                               "the forward sweep\n");
         return 1;
       }
     }
