@@ -183,19 +183,14 @@ Tensor ShapeTranspose::apply_in(const Discretization& disc, Tensor& U, const Ten
           const double p = reconstruct ? q[0].p : pressure(gas, ul);
           const double dp = p - p_inf, nx = normal(f, 0), nu = normal(f, up);
           const double dx = center(f, 0) - xm, dz = center(f, up) - zm;
-          if constexpr (Dim == 2) {
-            nb[0] += dp * (w0 - w2 * dz);
-            nb[up] += dp * (w1 + w2 * dx);
-            cb[0] += w2 * dp * nu;
-            cb[up] -= w2 * dp * nx;
-            qb[0][nv - 1] += w0 * nx + w1 * nu + w2 * (dx * nu - dz * nx);
-          } else {
-            nb[0] += dp * (w0 + w2 * dz);
-            nb[up] += dp * (w1 - w2 * dx);
-            cb[0] -= w2 * dp * nu;
-            cb[up] += w2 * dp * nx;
-            qb[0][nv - 1] += w0 * nx + w1 * nu + w2 * (dz * nx - dx * nu);
-          }
+          // The moment is sigma (dx g_up - dz g_x), sigma = 1 in 2-D and -1
+          // in 3-D (wall_face_load).
+          const double sigma = Dim == 2 ? 1.0 : -1.0;
+          nb[0] += dp * (w0 - sigma * w2 * dz);
+          nb[up] += dp * (w1 + sigma * w2 * dx);
+          cb[0] += sigma * w2 * dp * nu;
+          cb[up] -= sigma * w2 * dp * nx;
+          qb[0][nv - 1] += w0 * nx + w1 * nu + sigma * w2 * (dx * nu - dz * nx);
         }
         if (reconstruct)
           for (int s = 0; s < 1 + (r >= 0 ? 1 : 0); ++s) {
@@ -308,14 +303,9 @@ Tensor ShapeTranspose::apply_in(const Discretization& disc, Tensor& U, const Ten
             if (classic && eb != 0.0) {
               const double v = volume(c), a = v < 0.0 ? -v : v;
               const double s = v < 0.0 ? -1.0 : 1.0;
-              double h, dh;  // h = |V|^(1 / Dim) and dh/d|V|
-              if constexpr (Dim == 2) {
-                h = ad::sqrt(a);
-                dh = 0.5 / h;
-              } else {
-                h = ad::cbrt(a);
-                dh = 1.0 / (3.0 * h * h);
-              }
+              // h = |V|^(1 / Dim) and dh/d|V|.
+              const double h = Dim == 2 ? ad::sqrt(a) : ad::cbrt(a);
+              const double dh = Dim == 2 ? 0.5 / h : 1.0 / (3.0 * h * h);
               Kokkos::atomic_add(&vbar(c), eb * 3.0 * k3 * h * h * dh * s);
             }
           }
