@@ -13,9 +13,11 @@ std::unique_ptr<ShapeParametrization> make_parametrization(const Parametrization
   // Every rank has every marker's name: all refuse alike, before the wall
   // is gathered.
   CAMBER_INPUT_REQUIRE(dm.local().marker_index(s.wall) >= 0, "the mesh has no marker '" << s.wall << "'");
-  CAMBER_INPUT_REQUIRE(s.kind != ParametrizationKind::ffd_volume,
-                       "ffd_volume designs a 3-D mesh (design::FfdVolume); an airfoil wall takes "
-                       "hicks_henne, cst or ffd");
+  CAMBER_INPUT_REQUIRE(s.kind != ParametrizationKind::ffd_volume &&
+                           s.kind != ParametrizationKind::wing_twist,
+                       enum_name(parametrization_kind_names, s.kind)
+                           << " designs a 3-D mesh (design::FfdVolume, design::WingTwist); an "
+                              "airfoil wall takes hicks_henne, cst or ffd");
   AirfoilWall w(design_boundary(dm, {s.wall}));
   switch (s.kind) {
     case ParametrizationKind::hicks_henne:

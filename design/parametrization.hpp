@@ -13,9 +13,10 @@
 ///   // p->n_design() == 18: order + 1 coefficients per surface
 /// @endcode
 ///
-/// ffd_volume names the trivariate box of 3-D meshes (ffd_volume.hpp),
-/// which moves a volume rather than a wall: make_parametrization refuses
-/// it (bad_input), as it refuses a wall marker the mesh does not have.
+/// ffd_volume names the trivariate box of 3-D meshes (ffd_volume.hpp) and
+/// wing_twist a wing's twist at spanwise stations (wing_twist.hpp), which
+/// move a volume rather than a wall: make_parametrization refuses them
+/// (bad_input), as it refuses a wall marker the mesh does not have.
 #pragma once
 
 #include <array>
@@ -30,12 +31,13 @@
 
 namespace camber::design {
 
-enum class ParametrizationKind { hicks_henne, cst, ffd, ffd_volume };
-inline constexpr std::array<EnumName<ParametrizationKind>, 4> parametrization_kind_names{
+enum class ParametrizationKind { hicks_henne, cst, ffd, ffd_volume, wing_twist };
+inline constexpr std::array<EnumName<ParametrizationKind>, 5> parametrization_kind_names{
     {{ParametrizationKind::hicks_henne, "hicks_henne"},
      {ParametrizationKind::cst, "cst"},
      {ParametrizationKind::ffd, "ffd"},
-     {ParametrizationKind::ffd_volume, "ffd_volume"}}};
+     {ParametrizationKind::ffd_volume, "ffd_volume"},
+     {ParametrizationKind::wing_twist, "wing_twist"}}};
 
 struct ParametrizationSettings {
   ParametrizationKind kind = ParametrizationKind::hicks_henne;
@@ -46,7 +48,8 @@ struct ParametrizationSettings {
 };
 
 /// The parametrization `s` names of the wall marker s.wall of a 2-D mesh.
-/// bad_input when the mesh has no such marker, for ffd_volume, and for
+/// bad_input when the mesh has no such marker, for ffd_volume and
+/// wing_twist, and for
 /// settings the parametrization refuses. Collective.
 std::unique_ptr<ShapeParametrization> make_parametrization(const ParametrizationSettings& s,
                                                            const mesh::DistributedMesh& dm);

@@ -38,6 +38,7 @@ void declare_euler_schema(deck::Schema& s) {
                                     "radial basis functions).");
   aero::parametrization_keys().declare(design);
   aero::ffd_volume_keys().declare(design);
+  aero::wing_twist_keys().declare(design);
   aero::design_bound_keys().declare(design);
   aero::design_start_keys().declare(design);
   aero::deformation_keys().declare(design);

@@ -148,9 +148,10 @@ int optimize_euler(const deck::Deck& d, const Runtime& runtime, bool restart,
     return optimize_wing(d, runtime, restart, mesh::DistributedMesh(std::move(chunk), comm));
   mesh::DistributedMesh dm(std::move(chunk), comm);
   collective_guard(comm, [&] {
-    if (d.string("design.parametrization") == "ffd_volume")
+    const std::string& p = d.string("design.parametrization");
+    if (p == "ffd_volume" || p == "wing_twist")
       d.reject("design.parametrization",
-               "ffd_volume designs a 3-D mesh; this one is 2-D (use hicks_henne, cst or ffd)");
+               p + " designs a 3-D mesh; this one is 2-D (use hicks_henne, cst or ffd)");
   });
   aero::AirfoilDesignSettings settings;
   settings.flow = design_flow_settings(d, dm.local(), comm);

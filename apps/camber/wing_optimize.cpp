@@ -1,8 +1,9 @@
 // `camber optimize DECK` on a 3-D mesh: a wing's shape in a gradient loop.
 //
 // The mesh is read in parallel (no rank holds it whole). Each evaluation:
-// the FFD box's control-point moves a -> each rank's node rows of the
-// moved mesh (the box moves the volume too) -> converged flow
+// the FFD box's control-point moves (or the twist at spanwise stations) a
+// -> each rank's node rows of the moved mesh (both maps move the volume
+// too) -> converged flow
 // (SteadyFlow, warm-started) -> CL, CD, CM; their gradients by adjoint
 // solves through the same chain; the thickness at stations of the
 // planform as exact linear constraints. ShapeDesign runs the optimizer,
@@ -40,10 +41,11 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
   const std::vector<std::string> walls = eu::marker_names(d.string("design.wall"));
   collective_guard(comm, [&] {
     const std::string& p = d.string("design.parametrization");
-    if (p != "ffd_volume")
+    if (p != "ffd_volume" && p != "wing_twist")
       d.reject("design.parametrization",
                "'" + p + "' moves a 2-D airfoil's wall; the mesh is 3-D: use ffd_volume (a box "
-               "around the wing that moves the mesh inside it)");
+               "around the wing that moves the mesh inside it) or wing_twist (the sections' "
+               "twist at spanwise stations)");
     std::string names;
     for (const mesh::Marker& mk : dm.local().markers()) names += (names.empty() ? "" : ", ") + mk.name;
     if (walls.empty()) d.reject("design.wall", "names no marker; the mesh's markers are: " + names);
@@ -51,7 +53,9 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
       if (dm.local().marker_index(w) < 0)
         d.reject("design.wall", "the mesh has no marker '" + w + "'; its markers are: " + names);
   });
-  const bool thickness = d.real("optimizer.thickness_fraction") > 0.0;
+  const bool twist = d.string("design.parametrization") == "wing_twist";
+  // The twist keeps every section's thickness: no stations to hold.
+  const bool thickness = !twist && d.real("optimizer.thickness_fraction") > 0.0;
   // The stations checked against the wing before any flow is solved.
   collective_guard(comm, [&] {
     if (!thickness) return;
@@ -68,19 +72,34 @@ int optimize_wing(const deck::Deck& d, const Runtime& runtime, bool restart,
   s.flow = design_flow_settings(d, dm.local(), comm);
   shape_design_settings(d, s, comm);
   s.walls = walls;
+  s.parametrization = aero::parametrization_keys().read(d, "design").kind;
   aero::ffd_volume_keys().read(d, "design", s);
+  aero::wing_twist_keys().read(d, "design", s);
+  if (twist) s.thickness_fraction = 0.0;
   const std::string& move = d.string("design.ffd_volume_move");
   aero::wing_station_keys().read(d, "optimizer", s);
   aero::WingDesign problem(std::move(dm), s);
   check_start(d, problem, comm);
   const index_t n = problem.n_design();
-  const design::FfdVolumeBox& box = problem.box();
-  logging::info(CAMBER_MSG(std::setprecision(6)
-                           << "FFD box [" << box.lo[0] << ", " << box.hi[0] << "] x [" << box.lo[1]
-                           << ", " << box.hi[1] << "] x [" << box.lo[2] << ", " << box.hi[2]
-                           << "], degree (" << s.ffd.degree[0] << ", " << s.ffd.degree[1] << ", "
-                           << s.ffd.degree[2] << "), moves in " << move << ": " << n
-                           << " variables, each within +-" << s.bound));
+  if (twist) {
+    const design::WingTwistAxis& a = problem.twist_axis();
+    std::ostringstream etas;
+    for (double e : s.twist.stations) etas << (etas.tellp() > 0 ? ", " : "") << e;
+    logging::info(CAMBER_MSG(std::setprecision(6)
+                             << "twist at " << n << " stations (" << etas.str()
+                             << " of the span from y = " << a.lo[1] << " to " << a.hi[1]
+                             << ") about the axis x = " << a.x_axis << ", z = " << a.z_axis
+                             << ", each within +-" << s.bound << " deg; the mesh at rest "
+                             << a.blend_width << " from the walls' box"));
+  } else {
+    const design::FfdVolumeBox& box = problem.box();
+    logging::info(CAMBER_MSG(std::setprecision(6)
+                             << "FFD box [" << box.lo[0] << ", " << box.hi[0] << "] x ["
+                             << box.lo[1] << ", " << box.hi[1] << "] x [" << box.lo[2] << ", "
+                             << box.hi[2] << "], degree (" << s.ffd.degree[0] << ", "
+                             << s.ffd.degree[1] << ", " << s.ffd.degree[2] << "), moves in "
+                             << move << ": " << n << " variables, each within +-" << s.bound));
+  }
   aero::DesignRecordSettings r = design_record_settings(d, walls, s.checkpoint);
   r.station_etas = aero::flow_case_station_keys().read(d, "wing").stations;
   aero::DesignRecord outputs(problem, r, comm);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -114,11 +115,57 @@ const Keys<WingDesignSettings>& ffd_volume_keys() {
   return keys;
 }
 
+const Keys<WingDesignSettings>& wing_twist_keys() {
+  static const Keys<WingDesignSettings> keys =
+      Keys<WingDesignSettings>()
+          .custom(
+              "twist_etas",
+              [](deck::Section& s, const WingDesignSettings& d) {
+                s.reals("twist_etas", d.twist.stations, Length::between(1, 64),
+                        Range::greater_than(0.0).and_at_most(1.0),
+                        "wing_twist: the spanwise stations (fractions of the walls' span from the "
+                        "root, increasing) whose twist angles (degrees) are the design variables; "
+                        "the root's twist is held at 0 (the angle of attack sets the incidence), "
+                        "the twist is linear between stations and constant beyond the last.");
+              },
+              [](const deck::Deck& deck, const std::string& path, WingDesignSettings& w) {
+                w.twist.stations = deck.reals(path);
+                for (size_t k = 1; k < w.twist.stations.size(); ++k)
+                  if (!(w.twist.stations[k] > w.twist.stations[k - 1])) {
+                    std::ostringstream m;
+                    m << "must increase, but value " << k << " (" << w.twist.stations[k]
+                      << ") follows " << w.twist.stations[k - 1];
+                    deck.reject(path, m.str());
+                  }
+              })
+          .custom(
+              "twist_axis",
+              [](deck::Section& s, const WingDesignSettings& d) {
+                s.real("twist_axis", d.twist.axis_chord_fraction, Range(0.0, 1.0),
+                       "wing_twist: the spanwise axis the sections turn about, as a fraction of "
+                       "the walls' chordwise extent from the leading edge (1: the trailing edge).");
+              },
+              [](const deck::Deck& deck, const std::string& path, WingDesignSettings& w) {
+                w.twist.axis_chord_fraction = deck.real(path);
+              })
+          .custom(
+              "twist_blend",
+              [](deck::Section& s, const WingDesignSettings& d) {
+                s.real("twist_blend", d.twist.blend, Range::positive().and_at_most(100.0),
+                       "wing_twist: the mesh turns with the wing inside the walls' bounding box "
+                       "and comes to rest at this many chordwise extents from it (a C2 blend).");
+              },
+              [](const deck::Deck& deck, const std::string& path, WingDesignSettings& w) {
+                w.twist.blend = deck.real(path);
+              });
+  return keys;
+}
+
 const Keys<ShapeDesignSettings>& design_bound_keys() {
   static const Keys<ShapeDesignSettings> keys = Keys<ShapeDesignSettings>().real(
       "bound", &ShapeDesignSettings::bound, Range::positive(),
       "Each design variable stays in [-bound, bound] (chord units in 2-D; the mesh's length "
-      "unit in 3-D).");
+      "unit in 3-D with ffd_volume; degrees with wing_twist).");
   return keys;
 }
 
@@ -434,14 +481,27 @@ void validate_design_keys(const deck::Deck& d, const DesignDeckSections& section
              "is used only when " + optimizer +
                  "lift trims the angle of attack (equal, equal_baseline, fixed, "
                  "fixed_baseline), so it would be ignored");
-  // The FFD volume box is the 3-D parametrization; the others are 2-D.
-  const bool volume = d.string(design + "parametrization") == "ffd_volume";
+  // The FFD volume box and the twist are the 3-D parametrizations; the
+  // others are 2-D.
+  const std::string& kind = d.string(design + "parametrization");
+  const bool box_kind = kind == "ffd_volume", twist_kind = kind == "wing_twist";
+  const bool volume = box_kind || twist_kind;
   const std::vector<std::string> volume_keys = {
       design + "ffd_volume_degree", design + "ffd_volume_move", design + "ffd_volume_margin",
       optimizer + "thickness_etas", optimizer + "thickness_chords"};
   for (const std::string& key : volume_keys)
-    if (!volume && d.has(key))
+    if (!box_kind && d.has(key))
       d.reject(key, "is used only with " + design + "parametrization: ffd_volume (3-D meshes)");
+  for (const std::string& key :
+       {design + "twist_etas", design + "twist_axis", design + "twist_blend"})
+    if (!twist_kind && d.has(key))
+      d.reject(key, "is used only with " + design + "parametrization: wing_twist (3-D meshes)");
+  if (twist_kind && d.has(optimizer + "thickness_fraction") &&
+      d.real(optimizer + "thickness_fraction") > 0.0)
+    d.reject(optimizer + "thickness_fraction",
+             "must be 0 with " + design +
+                 "parametrization: wing_twist (the twist turns the sections without changing "
+                 "their thickness)");
   const std::vector<std::string> airfoil_keys = {
       design + "bumps_per_surface",    design + "cst_order",         design + "ffd_degree_x",
       design + "ffd_degree_y",         design + "deformation",       design + "idw_exponent",
@@ -449,11 +509,12 @@ void validate_design_keys(const deck::Deck& d, const DesignDeckSections& section
       optimizer + "area_fraction",     optimizer + "le_radius_fraction"};
   for (const std::string& key : airfoil_keys)
     if (volume && d.has(key))
-      d.reject(key, "is a 2-D airfoil setting; " + design +
-                        "parametrization: ffd_volume (3-D) does not use it");
+      d.reject(key, "is a 2-D airfoil setting; " + design + "parametrization: " + kind +
+                        " (3-D) does not use it");
   {
-    WingDesignSettings box;  // its move directions are checked as they are read
+    WingDesignSettings box;  // its move directions and stations are checked as they are read
     ffd_volume_keys().read(d, sections.design, box);
+    wing_twist_keys().read(d, sections.design, box);
   }
   const std::string& deformation = d.string(design + "deformation");
   if (d.has(design + "rbf_support") && deformation != "rbf")

@@ -29,11 +29,15 @@ std::vector<std::string> write_stations(euler::SteadyFlow& flow, const DesignRec
   if (s.station_etas.empty()) return {};
   const std::vector<SectionPoint> points =
       wing_sections(flow.discretization(), flow.state(), s.walls, s.station_etas);
+  const SpanLoad load = span_load(flow.discretization(), flow.state(), s.walls, span_load_strips);
   const MPI_Comm comm = flow.distributed_mesh().comm();
   collective_guard(comm, [&] {
-    if (comm_rank(comm) == 0) write_station_csv(s.dir, stem, points, s.station_etas);
+    if (comm_rank(comm) == 0) {
+      write_station_csv(s.dir, stem, points, s.station_etas);
+      write_span_load_csv(s.dir, stem, load);
+    }
   });
-  return {s.dir + "/" + stem + "_stations.csv"};
+  return {s.dir + "/" + stem + "_stations.csv", s.dir + "/" + stem + "_span_load.csv"};
 }
 
 }  // namespace

@@ -140,6 +140,35 @@ void write_history_csv(const std::string& path, const std::vector<eu::IterationR
   write_file_atomically(path, h.str());
 }
 
+void write_span_load_csv(const std::string& dir, const std::string& stem, const SpanLoad& load) {
+  const SpanEfficiency fit = span_efficiency(load, span_load_terms);
+  double total = 0.0;
+  for (size_t j = 0; j < load.lift.size(); ++j) total += load.lift[j] * (load.y_hi[j] - load.y_lo[j]);
+  const double b = load.semi_span, a1 = total / (3.14159265358979323846 * b * b);
+  std::ostringstream c;
+  c << "y_lo,y_hi,eta,c_cl,c_cd,c_cl_elliptic\n" << std::setprecision(10);
+  for (size_t j = 0; j < load.lift.size(); ++j) {
+    const double y = 0.5 * (load.y_lo[j] + load.y_hi[j]);
+    // The strip's mean of the elliptic load 4 b A_1 sqrt(1 - (y / b)^2).
+    double mean = 0.0;
+    for (int q = 0; q < 64; ++q) {
+      const double u = (load.y_lo[j] + (q + 0.5) / 64.0 * (load.y_hi[j] - load.y_lo[j])) / b;
+      mean += 4.0 * b * a1 * std::sqrt(std::max(0.0, 1.0 - u * u)) / 64.0;
+    }
+    c << load.y_lo[j] << ',' << load.y_hi[j] << ',' << y / b << ',' << load.lift[j] << ','
+      << load.drag[j] << ',' << mean << '\n';
+  }
+  write_file_atomically(dir + "/" + stem + "_span_load.csv", c.str());
+  std::ostringstream a;
+  for (size_t k = 1; k < fit.a.size(); ++k)
+    a << (k > 1 ? ", " : "") << "A" << 2 * k + 1 << "/A1 " << fit.a[k] / fit.a[0];
+  logging::info(CAMBER_MSG(std::setprecision(5)
+                           << "wrote " << dir << "/" << stem << "_span_load.csv: span efficiency "
+                           << fit.e << " of the load's lifting-line fit (" << a.str()
+                           << "), largest gap from the elliptic load " << fit.elliptic_gap
+                           << " of the largest load"));
+}
+
 void write_station_csv(const std::string& dir, const std::string& stem,
                        const std::vector<SectionPoint>& stations, const std::vector<double>& etas,
                        const std::string& reference_file) {
@@ -232,11 +261,14 @@ FlowCaseResult solve_flow_case(mesh::DistributedMesh dm, const FlowCaseSettings&
   const std::vector<WallPoint> cp = wall_cp(disc, U, s.conditions);
   const std::vector<SectionPoint> stations =
       s.stations.empty() ? std::vector<SectionPoint>{} : wing_sections(disc, U, walls, s.stations);
+  const SpanLoad load =
+      s.stations.empty() ? SpanLoad{} : span_load(disc, U, walls, span_load_strips);
   if (rank == 0) {
     write_history_csv(history_path, out.solve.history);
     write_wall_cp_csv(dir + "/" + name + "_cp.csv", cp, disc.dim());
     const bool png = plot_flow(dir, name, disc.dim());
     if (!stations.empty()) write_station_csv(dir, name, stations, s.stations, s.reference_file);
+    if (!load.lift.empty()) write_span_load_csv(dir, name, load);
     if (!s.reference.empty())
       write_station_comparison(dir + "/" + name + "_stations_reference.csv", stations, s.reference,
                                s.reference_file);

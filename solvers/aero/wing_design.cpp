@@ -34,6 +34,17 @@ const mesh::DistributedMesh& three_d(const mesh::DistributedMesh& dm,
     CAMBER_INPUT_REQUIRE(s.thickness_fraction >= 0.0,
                          "WingDesign: thickness_fraction = " << s.thickness_fraction
                                                              << " must be >= 0");
+    const bool twist = s.parametrization == design::ParametrizationKind::wing_twist;
+    CAMBER_INPUT_REQUIRE(twist || s.parametrization == design::ParametrizationKind::ffd_volume,
+                         "WingDesign: parametrization '"
+                             << enum_name(design::parametrization_kind_names, s.parametrization)
+                             << "' moves a 2-D airfoil's wall; a wing takes ffd_volume or "
+                                "wing_twist");
+    CAMBER_INPUT_REQUIRE(!twist || s.thickness_fraction == 0.0,
+                         "WingDesign: wing_twist turns the sections without changing their "
+                         "thickness; thickness_fraction = "
+                             << s.thickness_fraction << " must be 0");
+    if (twist) design::WingTwist::check(s.twist);
   });
   return dm;
 }
@@ -49,6 +60,19 @@ design::WingThickness stations_on(const mesh::DistributedMesh& dm, const WingDes
   return std::move(*stations);
 }
 
+bool twists(const WingDesignSettings& s) {
+  return s.parametrization == design::ParametrizationKind::wing_twist;
+}
+
+// The shape map at the points: the FFD box or the twist.
+std::shared_ptr<const design::LinearMap> make_shape_map(const WingDesignSettings& s,
+                                                   const design::FfdVolumeBox& box,
+                                                   const design::WingTwistAxis& axis,
+                                                   const Tensor& points) {
+  if (twists(s)) return std::make_shared<design::WingTwist>(axis, points, s.twist);
+  return std::make_shared<design::FfdVolume>(box, points, s.ffd);
+}
+
 }  // namespace
 
 // The box at this rank's node rows; the stations' thickness.
@@ -57,12 +81,12 @@ class WingDesign::Geometry : public DesignGeometry {
   Geometry(const WingDesign& design, euler::SteadyFlow& flow)
       : design_(design), flow_(flow), rows_(flow.row_coordinates()) {}
 
-  index_t n_shape() const override { return design_.ffd_->n_design(); }
+  index_t n_shape() const override { return design_.map_->input_shape()[0]; }
 
   ad::Var rank_rows(const ad::Var& a) const override {
     // a is the same on every rank; each rank moves its own rows, and the
     // backward pass sums the ranks' shares of dJ/da.
-    return design::apply_linear(design_.ffd_, ad::grad_allreduce(a, design_.comm()), rows_);
+    return design::apply_linear(design_.map_, ad::grad_allreduce(a, design_.comm()), rows_);
   }
 
   void check(const Tensor& Xr) const override {
@@ -99,9 +123,13 @@ WingDesign::WingDesign(mesh::DistributedMesh dm, WingDesignSettings settings)
       settings_(std::move(settings)),
       box_(design::FfdVolume::box_around(flow(0).distributed_mesh(), settings_.walls,
                                          settings_.margin)),
-      ffd_(std::make_shared<design::FfdVolume>(box_, flow(0).row_coordinates(), settings_.ffd)),
+      twist_axis_(twists(settings_) ? design::WingTwist::axis_around(flow(0).distributed_mesh(),
+                                                                      settings_.walls, settings_.twist)
+                                    : design::WingTwistAxis{}),
+      map_(make_shape_map(settings_, box_, twist_axis_, flow(0).row_coordinates())),
       stations_(stations_on(flow(0).distributed_mesh(), settings_)),
-      T_(stations_.jacobian(box_, settings_.ffd)) {
+      T_(twists(settings_) ? std::vector<std::vector<double>>()
+                           : stations_.jacobian(box_, settings_.ffd)) {
   auto geometry = std::make_unique<Geometry>(*this, flow(0));
   attach(std::move(geometry));
 }
@@ -119,7 +147,7 @@ WingDesignResult WingDesign::run(const Report& report, bool restart) {
   WingDesignResult result;
   static_cast<ShapeDesignResult&>(result) = ShapeDesign::run(report, restart);
   result.baseline_thickness = stations_.baseline();
-  result.final_thickness = thickness(result.final_shape);
+  result.final_thickness = T_.empty() ? result.baseline_thickness : thickness(result.final_shape);
   return result;
 }
 

@@ -32,6 +32,12 @@
 /// z keeps the thickness of a section symmetric about its mid-plane
 /// exactly (B_{1,2}(u) = B_{1,2}(1 - u)); a higher degree changes
 /// thickness, which the stations then hold.
+///
+/// `parametrization = wing_twist` designs the twist instead
+/// (design::WingTwist): one angle per spanwise station (degrees, bounded by
+/// +-bound), each section near the wing turned about a spanwise axis and
+/// the mesh around it blended to rest; the sections keep their shape, so
+/// thickness_fraction must be 0.
 #pragma once
 
 #include <memory>
@@ -39,15 +45,20 @@
 #include <vector>
 
 #include <camber/design/ffd_volume.hpp>
+#include <camber/design/parametrization.hpp>
 #include <camber/design/wing_thickness.hpp>
+#include <camber/design/wing_twist.hpp>
 #include <camber/mesh/distributed_mesh.hpp>
 #include <camber/solvers/aero/shape_design.hpp>
 
 namespace camber::solvers::aero {
 
 struct WingDesignSettings : ShapeDesignSettings {
+  /// ffd_volume (the box) or wing_twist; the 2-D kinds are bad_input.
+  design::ParametrizationKind parametrization = design::ParametrizationKind::ffd_volume;
   std::vector<std::string> walls{"wing"};  ///< the wall markers the box surrounds
   design::FfdVolumeOptions ffd;            ///< degrees and moved directions
+  design::WingTwistOptions twist;          ///< wing_twist: stations, axis, blend
   double margin = 0.05;                    ///< the box around the walls, grown by this
   std::vector<double> thickness_etas{0.2, 0.44, 0.65, 0.8, 0.95};
   std::vector<double> thickness_chord_fractions{0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
@@ -66,10 +77,14 @@ class WingDesign : public ShapeDesign {
   ~WingDesign() override;
 
   const WingDesignSettings& settings() const noexcept { return settings_; }
-  /// The box (the same on every rank).
+  /// The walls' box grown by the margin (the same on every rank): the FFD
+  /// box of ffd_volume.
   const design::FfdVolumeBox& box() const noexcept { return box_; }
-  /// The box at this rank's node rows.
-  const design::FfdVolume& ffd() const noexcept { return *ffd_; }
+  /// wing_twist's axis and blend (the same on every rank).
+  const design::WingTwistAxis& twist_axis() const noexcept { return twist_axis_; }
+  /// The shape map at this rank's node rows (design::FfdVolume or
+  /// design::WingTwist).
+  const design::LinearMap& shape_map() const noexcept { return *map_; }
   const design::WingThickness& thickness_stations() const noexcept { return stations_; }
   /// The thickness at every station for design a (exact: linear in a).
   std::vector<double> thickness(const std::vector<double>& a) const {
@@ -86,7 +101,8 @@ class WingDesign : public ShapeDesign {
   class Geometry;
   WingDesignSettings settings_;
   design::FfdVolumeBox box_;
-  std::shared_ptr<const design::FfdVolume> ffd_;
+  design::WingTwistAxis twist_axis_;
+  std::shared_ptr<const design::LinearMap> map_;
   design::WingThickness stations_;
   std::vector<std::vector<double>> T_;  // dt_s / da_k
 };

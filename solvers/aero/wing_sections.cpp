@@ -7,6 +7,9 @@
 #include <limits>
 #include <sstream>
 #include <tuple>
+#include <utility>
+
+#include <Eigen/Dense>
 
 #include <camber/core/error.hpp>
 #include <camber/core/runtime.hpp>
@@ -21,6 +24,37 @@ auto host(const View& v) {
   return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
 }
 
+// This rank's owned faces of the walls, the host arrays that locate them,
+// their pressures as the forces take them, and the walls' largest y over
+// all ranks (the semi-span). Collective.
+struct WallFaces {
+  WallFaces(const euler::Discretization& disc, const Tensor& U,
+            const std::vector<std::string>& walls)
+      : x(host(disc.mesh().local().coords())),
+        offsets(host(disc.mesh().local().face_offsets())),
+        nodes(host(disc.mesh().local().face_nodes())),
+        normal(host(disc.geometry().face_normal)),
+        pressures(disc.wall_face_pressures(U)),
+        pf(pressures.host()) {
+    for (const std::string& w : walls) {
+      const std::vector<index_t> f = disc.mesh().owned_marker_faces(w);
+      faces.insert(faces.end(), f.begin(), f.end());
+    }
+    double largest = -std::numeric_limits<double>::infinity();
+    for (index_t f : faces)
+      for (index_t k = offsets(f); k < offsets(f + 1); ++k) largest = std::max(largest, x(nodes(k), 1));
+    b = par::allreduce_max(largest, disc.mesh().comm());
+  }
+  decltype(host(std::declval<mesh::Mesh>().coords())) x;
+  decltype(host(std::declval<mesh::Mesh>().face_offsets())) offsets;
+  decltype(host(std::declval<mesh::Mesh>().face_nodes())) nodes;
+  decltype(host(std::declval<mesh::Geometry>().face_normal)) normal;
+  Tensor pressures;
+  decltype(std::declval<Tensor>().host()) pf;
+  std::vector<index_t> faces;
+  double b = 0.0;
+};
+
 }  // namespace
 
 std::vector<SectionPoint> wing_sections(const euler::Discretization& disc, const Tensor& U,
@@ -34,23 +68,14 @@ std::vector<SectionPoint> wing_sections(const euler::Discretization& disc, const
       CAMBER_INPUT_REQUIRE(eta > 0.0 && eta < 1.0,
                            "a wing station eta = " << eta << " must lie in (0, 1)");
   });
-  const mesh::Mesh& local = dm.local();
-  const auto x = host(local.coords());
-  const auto offsets = host(local.face_offsets());
-  const auto nodes = host(local.face_nodes());
-  const auto normal = host(disc.geometry().face_normal);
-  const Tensor pressures = disc.wall_face_pressures(U);
-  const auto pf = pressures.host();
-
-  std::vector<index_t> faces;
-  for (const std::string& w : walls) {
-    const std::vector<index_t> f = dm.owned_marker_faces(w);
-    faces.insert(faces.end(), f.begin(), f.end());
-  }
-  double b = -std::numeric_limits<double>::infinity();
-  for (index_t f : faces)
-    for (index_t k = offsets(f); k < offsets(f + 1); ++k) b = std::max(b, x(nodes(k), 1));
-  b = par::allreduce_max(b, dm.comm());
+  const WallFaces wall(disc, U, walls);
+  const auto& x = wall.x;
+  const auto& offsets = wall.offsets;
+  const auto& nodes = wall.nodes;
+  const auto& normal = wall.normal;
+  const auto& pf = wall.pf;
+  const std::vector<index_t>& faces = wall.faces;
+  const double b = wall.b;
 
   // Per cut: eta, x, z, Cp, side.
   std::vector<double> mine;
@@ -101,6 +126,100 @@ std::vector<SectionPoint> wing_sections(const euler::Discretization& disc, const
     return std::make_tuple(a.eta, -a.side, a.x) < std::make_tuple(c.eta, -c.side, c.x);
   });
   return points;
+}
+
+SpanLoad span_load(const euler::Discretization& disc, const Tensor& U,
+                   const std::vector<std::string>& walls, int strips) {
+  mesh::DistributedMesh& dm = disc.mesh();
+  collective_guard(dm.comm(), [&] {
+    CAMBER_INPUT_REQUIRE(disc.dim() == 3, "a spanwise load needs a 3-D mesh; this one is "
+                                              << disc.dim() << "-D");
+    CAMBER_INPUT_REQUIRE(strips >= 1, "a spanwise load needs at least one strip, not " << strips);
+  });
+  const WallFaces wall(disc, U, walls);
+  const auto& x = wall.x;
+  const auto& offsets = wall.offsets;
+  const auto& nodes = wall.nodes;
+  const auto& normal = wall.normal;
+  const auto& pf = wall.pf;
+  const std::vector<index_t>& faces = wall.faces;
+  const double b = wall.b;
+  const double alpha = disc.flow().alpha_deg * 3.14159265358979323846 / 180.0;
+  const double p_inf = 1.0 / disc.gas().gamma, q_inf = 0.5 * disc.flow().mach * disc.flow().mach;
+  // Per strip: lift, then drag. The face normal (area-weighted) points
+  // into the body, along the pressure's force on it.
+  std::vector<double> force(2 * static_cast<size_t>(strips), 0.0);
+  for (index_t f : faces) {
+    double y = 0.0;
+    const index_t begin = offsets(f), end = offsets(f + 1);
+    for (index_t k = begin; k < end; ++k) y += x(nodes(k), 1);
+    y /= static_cast<double>(end - begin);
+    const int j = std::clamp(static_cast<int>(y / b * strips), 0, strips - 1);
+    const double dp = (pf(f) - p_inf) / q_inf;
+    const double fx = dp * normal(f, 0), fz = dp * normal(f, 2);
+    force[2 * static_cast<size_t>(j)] += -fx * std::sin(alpha) + fz * std::cos(alpha);
+    force[2 * static_cast<size_t>(j) + 1] += fx * std::cos(alpha) + fz * std::sin(alpha);
+  }
+  std::vector<double> all(force.size());
+  CAMBER_CHECK_MPI(MPI_Allreduce(force.data(), all.data(), static_cast<int>(force.size()),
+                                 MPI_DOUBLE, MPI_SUM, dm.comm()));
+  SpanLoad load;
+  load.semi_span = b;
+  const double dy = b / strips;
+  for (int j = 0; j < strips; ++j) {
+    load.y_lo.push_back(j * dy);
+    load.y_hi.push_back((j + 1) * dy);
+    load.lift.push_back(all[2 * static_cast<size_t>(j)] / dy);
+    load.drag.push_back(all[2 * static_cast<size_t>(j) + 1] / dy);
+  }
+  return load;
+}
+
+SpanEfficiency span_efficiency(const SpanLoad& load, int terms) {
+  const int strips = static_cast<int>(load.lift.size());
+  CAMBER_INPUT_REQUIRE(terms >= 1 && terms <= strips,
+                       "span_efficiency: " << terms << " terms for " << strips << " strips");
+  const double b = load.semi_span;
+  // Each strip's mean of sin((2k - 1) theta(y)), by the midpoint rule on
+  // 64 sub-intervals (the integrand is smooth in y except at the tip,
+  // where sqrt(b - y) is integrable and the rule's error small).
+  const int sub = 64;
+  Eigen::MatrixXd M(strips, terms);
+  Eigen::VectorXd r(strips);
+  for (int j = 0; j < strips; ++j) {
+    const double lo = load.y_lo[static_cast<size_t>(j)], hi = load.y_hi[static_cast<size_t>(j)];
+    for (int k = 0; k < terms; ++k) {
+      double sum = 0.0;
+      for (int q = 0; q < sub; ++q) {
+        const double y = lo + (q + 0.5) / sub * (hi - lo);
+        const double theta = std::acos(std::clamp(y / b, -1.0, 1.0));
+        sum += std::sin((2 * k + 1) * theta);
+      }
+      M(j, k) = 4.0 * b * sum / sub;
+    }
+    r(j) = load.lift[static_cast<size_t>(j)];
+  }
+  const Eigen::VectorXd a = M.colPivHouseholderQr().solve(r);
+  SpanEfficiency out;
+  double delta = 0.0;
+  for (int k = 0; k < terms; ++k) {
+    out.a.push_back(a(k));
+    if (k > 0) delta += (2 * k + 1) * (a(k) / a(0)) * (a(k) / a(0));
+  }
+  out.e = 1.0 / (1.0 + delta);
+  // The elliptic load of the same lift: A_1's term alone with A_1 from the
+  // strips' total (sum lift dy = pi b^2 A_1 over the half span).
+  double total = 0.0, largest = 0.0;
+  for (int j = 0; j < strips; ++j) {
+    total += load.lift[static_cast<size_t>(j)] *
+             (load.y_hi[static_cast<size_t>(j)] - load.y_lo[static_cast<size_t>(j)]);
+    largest = std::max(largest, std::abs(load.lift[static_cast<size_t>(j)]));
+  }
+  const double a1 = total / (3.14159265358979323846 * b * b);
+  for (int j = 0; j < strips; ++j)
+    out.elliptic_gap = std::max(out.elliptic_gap, std::abs(load.lift[static_cast<size_t>(j)] -
+                                                           a1 * M(j, 0)) / largest);
+  return out;
 }
 
 std::vector<SectionPoint> read_section_reference(const std::string& path) {

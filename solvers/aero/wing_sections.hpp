@@ -41,6 +41,38 @@ std::vector<SectionPoint> wing_sections(const euler::Discretization& disc, const
                                         const std::vector<std::string>& walls,
                                         const std::vector<double>& etas);
 
+/// The spanwise load of a 3-D wing: the pressure force of the wall faces
+/// whose centroids lie in each of `strips` equal strips of y in [0, b] (b
+/// the walls' largest y), per unit span and over the free stream's dynamic
+/// pressure, so that `lift` is the local chord times the section's lift
+/// coefficient, c cl(y), in the mesh's length unit. Lift and drag are
+/// normal and parallel to the free stream of the discretization's flow
+/// (its alpha_deg).
+struct SpanLoad {
+  double semi_span = 0.0;  ///< b
+  std::vector<double> y_lo, y_hi, lift, drag;
+};
+
+/// Lifting-line theory's view of a load: the loading written as
+/// c cl(y) = 4 b sum_k A_{2k-1} sin((2k - 1) theta), y = b cos theta (a
+/// symmetric wing), fitted by least squares to the strips' means; the span
+/// efficiency e = 1 / (1 + sum_{k>1} (2k - 1) (A_{2k-1} / A_1)^2) (1 for
+/// the elliptic load, which is A_1's term alone), and the largest gap
+/// between the strips' load and the elliptic one of the same lift, over
+/// the largest load.
+struct SpanEfficiency {
+  std::vector<double> a;  ///< A_1, A_3, ...
+  double e = 0.0;
+  double elliptic_gap = 0.0;
+};
+
+/// The load of the walls' faces. Collective; every rank gets it. The mesh
+/// must be 3-D and strips >= 1 (bad_input otherwise).
+SpanLoad span_load(const euler::Discretization& disc, const Tensor& U,
+                   const std::vector<std::string>& walls, int strips);
+/// The fit with `terms` odd harmonics (1 <= terms, at most the strips).
+SpanEfficiency span_efficiency(const SpanLoad& load, int terms);
+
 /// Reference pressures at stations (an experiment's orifices): a CSV file
 /// with the header `eta,x_over_c,cp,side` (side 1 upper, -1 lower, 0 a
 /// leading-edge orifice), lines starting with '#' ignored; x and z are left

@@ -87,6 +87,9 @@ int main() {
   integer("design.ffd_degree_x", camber::design::FfdOptions{}.degree_x);
   integer("design.ffd_degree_y", camber::design::FfdOptions{}.degree_y);
   real("design.ffd_volume_margin", wing.margin);
+  reals("design.twist_etas", wing.twist.stations);
+  real("design.twist_axis", wing.twist.axis_chord_fraction);
+  real("design.twist_blend", wing.twist.blend);
   real("design.bound", airfoil.bound);
   choice("design.deformation", camber::design::deformation_method_names, deformation.method);
   real("design.idw_exponent", deformation.exponent);

@@ -49,6 +49,7 @@ deck::Schema schema() {
   aero::deformation_keys().declare(design);
   aero::parametrization_keys().declare(design);
   aero::ffd_volume_keys().declare(design);
+  aero::wing_twist_keys().declare(design);
   auto& optimizer = s.section("optimizer", "Optimizer.");
   aero::shape_design_keys().declare(optimizer);
   aero::airfoil_constraint_keys().declare(optimizer);
@@ -151,12 +152,40 @@ TEST(AeroDeckKeys, FfdVolumeBoxKeys) {
   }
 }
 
+TEST(AeroDeckKeys, WingTwistKeys) {
+  const deck::Schema s = schema();
+  const aero::WingDesignSettings w0;
+  EXPECT_EQ(s.find_section("design")->find_key("twist_axis")->default_text(),
+            deck::value_text(w0.twist.axis_chord_fraction));
+  aero::WingDesignSettings w;
+  aero::wing_twist_keys().read(
+      deck::parse_deck("design:\n  twist_etas: [0.3, 0.6, 1.0]\n  twist_axis: 1.0\n", "w.yaml", s),
+      "design", w);
+  EXPECT_EQ(w.twist.stations, (std::vector<double>{0.3, 0.6, 1.0}));
+  EXPECT_EQ(w.twist.axis_chord_fraction, 1.0);
+  EXPECT_EQ(w.twist.blend, w0.twist.blend);
+  // Out of (0, 1] is the schema's range; not increasing is the reader's.
+  for (const char* bad : {"[0.5, 0.5]", "[0.6, 0.3]", "[0.0, 0.5]", "[0.5, 1.5]"}) {
+    try {
+      const deck::Deck d =
+          deck::parse_deck(std::string("design:\n  twist_etas: ") + bad + "\n", "w.yaml", s);
+      aero::wing_twist_keys().read(d, "design", w);
+      ADD_FAILURE() << bad << " accepted";
+    } catch (const camber::Error& e) {
+      EXPECT_EQ(e.kind(), camber::ErrorKind::bad_input);
+      EXPECT_NE(std::string(e.what()).find("w.yaml:2"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("twist_etas"), std::string::npos) << e.what();
+    }
+  }
+}
+
 // Every section validate_design_keys reads, under the names `names` gives.
 deck::Schema design_schema(const aero::DesignDeckSections& names = {}) {
   deck::Schema s;
   auto& design = s.section(names.design, "Design.");
   aero::parametrization_keys().declare(design);
   aero::ffd_volume_keys().declare(design);
+  aero::wing_twist_keys().declare(design);
   aero::design_bound_keys().declare(design);
   aero::deformation_keys().declare(design);
   auto& optimizer = s.section(names.optimizer, "Optimizer.");
@@ -237,6 +266,21 @@ TEST(AeroDeckKeys, VolumeAndAirfoilKeysGoWithTheirParametrization) {
                   "'optimizer.area_fraction' = 0.9: is a 2-D airfoil setting");
   EXPECT_CONTAINS(rejection("design:\n  parametrization: ffd_volume\n  ffd_volume_move: zw\n"),
                   "'design.ffd_volume_move' = 'zw': 'zw' is not a set of directions");
+  EXPECT_CONTAINS(rejection("design:\n  twist_axis: 1.0\n"),
+                  "'design.twist_axis' = 1.0: is used only with design.parametrization: "
+                  "wing_twist (3-D meshes)");
+  EXPECT_CONTAINS(rejection("design:\n  parametrization: wing_twist\n  ffd_volume_margin: 0.2\n"),
+                  "'design.ffd_volume_margin' = 0.2: is used only with design.parametrization: "
+                  "ffd_volume");
+  EXPECT_CONTAINS(rejection("design:\n  parametrization: wing_twist\n  bumps_per_surface: 4\n"),
+                  "'design.bumps_per_surface' = 4: is a 2-D airfoil setting; "
+                  "design.parametrization: wing_twist (3-D) does not use it");
+  EXPECT_CONTAINS(
+      rejection("design:\n  parametrization: wing_twist\noptimizer:\n  thickness_fraction: 1.0\n"),
+      "'optimizer.thickness_fraction' = 1.0: must be 0 with design.parametrization: wing_twist");
+  EXPECT_EQ(rejection("design:\n  parametrization: wing_twist\n  twist_etas: [0.5, 1.0]\n"
+                      "optimizer:\n  thickness_fraction: 0.0\n"),
+            "");
 }
 
 TEST(AeroDeckKeys, DeformationKeysGoWithTheirMethod) {

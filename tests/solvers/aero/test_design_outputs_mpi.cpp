@@ -34,6 +34,7 @@
 #include <camber/design/wing_thickness.hpp>
 #include <camber/mesh/su2_reader.hpp>
 #include <camber/solvers/aero/design_outputs.hpp>
+#include <camber/solvers/aero/flow_case.hpp>
 #include <camber/solvers/aero/wing_sections.hpp>
 #include "tests/mpi_test_utils.hpp"
 #include "tests/solvers/aero/aero_test_utils.hpp"
@@ -108,10 +109,11 @@ TEST(DesignOutputs, WingFinalOutputsAreTheFinalDesigns) {
   const aero::WingOutputs out = aero::write_final_wing(problem, result, r);
 
   // The files, the same list on every rank.
-  EXPECT_EQ(baseline_files, std::vector<std::string>{(dir / "wing_baseline_stations.csv").string()});
-  EXPECT_EQ(out.files.size(), 5u);
-  for (const char* f : {"wing_final.su2", "wing_final_stations.csv", "wing_final.pvtu",
-                        "wing_final_airfoil.pvtp", "wing_thickness.csv"}) {
+  EXPECT_EQ(baseline_files, (std::vector<std::string>{(dir / "wing_baseline_stations.csv").string(),
+                                                      (dir / "wing_baseline_span_load.csv").string()}));
+  EXPECT_EQ(out.files.size(), 6u);
+  for (const char* f : {"wing_final.su2", "wing_final_stations.csv", "wing_final_span_load.csv",
+                        "wing_final.pvtu", "wing_final_airfoil.pvtp", "wing_thickness.csv"}) {
     EXPECT_TRUE(listed(out.files, dir / f)) << f;
     EXPECT_TRUE(fs::exists(dir / f)) << f;
   }
@@ -153,7 +155,28 @@ TEST(DesignOutputs, WingFinalOutputsAreTheFinalDesigns) {
   // The final flow's station pressures (wing_sections gives rank 0 the points).
   const std::vector<aero::SectionPoint> final_points = aero::wing_sections(
       problem.flow().discretization(), problem.flow().state(), r.walls, r.station_etas);
+  // The final flow's force coefficients (the flow holds the final design).
+  const std::vector<double> final_coefficients =
+      problem.flow().rank_coefficients(result.final_rows, result.final_alpha_deg).to_vector();
   if (test::rank() != 0) return;
+
+  // The span load: its strips tile [0, b] and the lift and drag they hold,
+  // summed over the span, are the flow's CL and CD times the reference
+  // area (the same wall pressures, summed by strip rather than at once).
+  const auto load = test::read_csv_rows(dir / "wing_final_span_load.csv");
+  ASSERT_EQ(load.size(), static_cast<size_t>(aero::span_load_strips));
+  double lift = 0.0, drag = 0.0;
+  for (size_t j = 0; j < load.size(); ++j) {
+    ASSERT_EQ(load[j].size(), 6u);
+    if (j > 0) EXPECT_NEAR(load[j][0], load[j - 1][1], 1e-12);
+    lift += load[j][3] * (load[j][1] - load[j][0]);
+    drag += load[j][4] * (load[j][1] - load[j][0]);
+  }
+  EXPECT_EQ(load.front()[0], 0.0);
+  EXPECT_NEAR(load.back()[1], eu::test_utils::span, 1e-12);
+  EXPECT_NEAR(lift, final_coefficients[0] * s.flow.flow.reference_area, 1e-8);
+  EXPECT_NEAR(drag, final_coefficients[1] * s.flow.flow.reference_area, 1e-8);
+  EXPECT_GT(std::abs(final_coefficients[0]), 1e-3);
 
   // The thickness table: the stations, the result's t0 and t, and t / t0
   // to the 10 significant digits written.

@@ -11,6 +11,8 @@
 //    gradient of the drag at constant lift and of the thickness
 //    constraints against central differences of evaluate(), away from
 //    the baseline.
+//    The same with the twist at two stations (design::WingTwist) as the
+//    variables, and the settings a twist design refuses.
 // 3. A run with the lift fixed and the thickness held: the drag falls,
 //    every station keeps its thickness, and a run cut after 2 designs and
 //    restarted from its checkpoint reaches the uninterrupted run's design.
@@ -151,6 +153,52 @@ TEST(WingDesign, GradientsAtFixedLiftAreThoseOfWhatItEvaluates) {
       "|adjoint - central difference| / max|g| %.2e (max|g| %.3e); thickness: %.1e\n",
       problem.last_costs().coefficients[0], problem.last_costs().point_alpha_deg[0], e.objective,
       worst, g_max, worst_t);
+}
+
+TEST(WingDesign, TwistGradientsAtFixedLiftAreThoseOfWhatItEvaluates) {
+  aero::WingDesignSettings s = wing_settings();
+  s.parametrization = design::ParametrizationKind::wing_twist;
+  s.twist.stations = {0.5, 1.0};
+  s.twist.axis_chord_fraction = 1.0;  // the trailing edge
+  s.twist.blend = 1.0;
+  s.thickness_fraction = 0.0;
+  s.bound = 5.0;  // degrees
+  aero::WingDesign problem(mesh::DistributedMesh(extruded_wing(mesh::CellShape::quads), test::world()),
+                           s);
+  const opt::Problem p = problem.problem();
+  ASSERT_EQ(problem.n_variables(), 2);
+  ASSERT_EQ(p.n_inequality, 0);
+  EXPECT_NEAR(problem.twist_axis().x_axis, problem.twist_axis().hi[0], 1e-15);
+  const double target = problem.lift_target();
+  const std::vector<double> x = {0.4, -0.3};  // degrees
+  const opt::Evaluation e = p.evaluate(x);
+  EXPECT_NEAR(problem.last_costs().coefficients[0], target, 1e-8);
+  double g_max = 0.0, worst = 0.0;
+  for (double v : e.objective_gradient) g_max = std::max(g_max, std::abs(v));
+  for (size_t k = 0; k < 2; ++k) {
+    const double fd = test::central_partial(
+        [&](const std::vector<double>& y) { return std::vector<double>{p.evaluate(y).objective}; },
+        x, k, 1e-3)[0];
+    worst = std::max(worst, std::abs(e.objective_gradient[k] - fd) / g_max);
+    EXPECT_NEAR(e.objective_gradient[k], fd, 1e-5 * g_max) << "station " << k;
+  }
+  say("[wing twist, lift fixed] CL %.8f at alpha %.5f deg, CD %.7f; dCD/dtheta at constant lift: "
+      "|adjoint - central difference| / max|g| %.2e (max|g| %.3e per degree)\n",
+      problem.last_costs().coefficients[0], problem.last_costs().point_alpha_deg[0], e.objective,
+      worst, g_max);
+  // A twist design holds no thickness, and a 2-D parametrization is no
+  // wing's.
+  s.thickness_fraction = 1.0;
+  EXPECT_THROW(aero::WingDesign(mesh::DistributedMesh(extruded_wing(mesh::CellShape::quads),
+                                                      test::world()),
+                                s),
+               Error);
+  s.thickness_fraction = 0.0;
+  s.parametrization = design::ParametrizationKind::cst;
+  EXPECT_THROW(aero::WingDesign(mesh::DistributedMesh(extruded_wing(mesh::CellShape::quads),
+                                                      test::world()),
+                                s),
+               Error);
 }
 
 TEST(WingDesign, RunHoldsLiftAndThicknessAndRestartsToTheSameDesign) {

@@ -1,12 +1,15 @@
 // Reference pressures at wing stations (solvers/aero/wing_sections.hpp):
 // the CSV reader's errors name the file and line, and the comparison of
 // computed with reference Cp is exact where the computed curve is linear.
+// The span efficiency of a load against lifting-line theory's closed forms:
+// the strips' means of sin(n theta), y = b cos theta, integrated exactly.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <camber/core/error.hpp>
@@ -90,6 +93,58 @@ TEST(SectionReference, ComparisonIsExactForLinearCurves) {
   EXPECT_NEAR(c[0].rms, std::sqrt(0.05), 1e-14);
   EXPECT_NEAR(c[0].max_abs, 0.3, 1e-14);
   EXPECT_EQ(c[0].max_side, -1);
+}
+
+// The mean over [y0, y1] of sin(n theta), y = b cos theta: with
+// dy = -b sin(theta) d theta, the integral of sin(n theta) sin(theta) is
+// (sin((n - 1) t) / (n - 1) - sin((n + 1) t) / (n + 1)) / 2 (the first term
+// t / 2 for n = 1).
+double strip_mean(int n, double y0, double y1, double b) {
+  const auto primitive = [n](double t) {
+    const double first = n == 1 ? t : std::sin((n - 1) * t) / (n - 1);
+    return 0.5 * (first - std::sin((n + 1) * t) / (n + 1));
+  };
+  const double t0 = std::acos(y0 / b), t1 = std::acos(y1 / b);
+  return b * (primitive(t0) - primitive(t1)) / (y1 - y0);
+}
+
+// A load 4 b sum A_n sin(n theta) in `strips` strips.
+aero::SpanLoad load_of(const std::vector<std::pair<int, double>>& terms, int strips, double b) {
+  aero::SpanLoad load;
+  load.semi_span = b;
+  for (int j = 0; j < strips; ++j) {
+    const double y0 = b * j / strips, y1 = b * (j + 1) / strips;
+    load.y_lo.push_back(y0);
+    load.y_hi.push_back(y1);
+    double v = 0.0;
+    for (const auto& [n, a] : terms) v += 4.0 * b * a * strip_mean(n, y0, y1, b);
+    load.lift.push_back(v);
+    load.drag.push_back(0.0);
+  }
+  return load;
+}
+
+TEST(SpanEfficiency, TheEllipticLoadHasEfficiencyOne) {
+  const aero::SpanLoad load = load_of({{1, 0.02}}, 40, 3.06);
+  const aero::SpanEfficiency fit = aero::span_efficiency(load, 5);
+  ASSERT_EQ(fit.a.size(), 5u);
+  // The strips' means are exact and the fit's (64-point midpoint) means
+  // of sqrt-like terms near the tip are not: the gap they leave is small.
+  EXPECT_NEAR(fit.a[0], 0.02, 1e-5);
+  EXPECT_NEAR(fit.e, 1.0, 1e-6);
+  EXPECT_LT(fit.elliptic_gap, 1e-3);
+}
+
+TEST(SpanEfficiency, OddHarmonicsLowerItAsLiftingLineTheorySays) {
+  // e = 1 / (1 + 3 (A3/A1)^2 + 5 (A5/A1)^2) = 1 / (1 + 0.03 + 0.0125).
+  const aero::SpanLoad load = load_of({{1, 0.02}, {3, 0.002}, {5, -0.001}}, 40, 3.0);
+  const aero::SpanEfficiency fit = aero::span_efficiency(load, 5);
+  EXPECT_NEAR(fit.a[1] / fit.a[0], 0.1, 1e-3);
+  EXPECT_NEAR(fit.a[2] / fit.a[0], -0.05, 1e-3);
+  EXPECT_NEAR(fit.e, 1.0 / 1.0425, 2e-4);
+  EXPECT_GT(fit.elliptic_gap, 0.05);
+  EXPECT_THROW(aero::span_efficiency(load, 0), Error);
+  EXPECT_THROW(aero::span_efficiency(load, 41), Error);
 }
 
 }  // namespace
