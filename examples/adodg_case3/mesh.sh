@@ -8,8 +8,8 @@
 # Levels (chords; the leading edge, the trailing edge at 2 h_le, the tip's
 # curves at 1.5 h_le, the rest of the wing at h_wall, each growing as
 # h + growth d up to 2 chords):
-#   coarse  h_le 0.03, h_wall 0.10, growth 0.25  (about 44k tetrahedra)
-#   medium  h_le 0.02, h_wall 0.12, growth 0.20  (about 94k)
+#   coarse  h_le 0.03, h_wall 0.10, growth 0.25  (41,878 tetrahedra)
+#   medium  h_le 0.02, h_wall 0.12, growth 0.20  (88,909)
 #   fine    h_le 0.0126, h_wall 0.076, growth 0.126 (the medium sizing
 #           scaled by 2^(-2/3))
 # Default: coarse and medium, which optimize.yaml and evaluate.yaml use.

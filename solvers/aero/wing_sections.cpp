@@ -1,6 +1,7 @@
 #include <camber/solvers/aero/wing_sections.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -147,25 +148,58 @@ SpanLoad span_load(const euler::Discretization& disc, const Tensor& U,
   const double alpha = disc.flow().alpha_deg * 3.14159265358979323846 / 180.0;
   const double p_inf = 1.0 / disc.gas().gamma, q_inf = 0.5 * disc.flow().mach * disc.flow().mach;
   // Per strip: lift, then drag. The face normal (area-weighted) points
-  // into the body, along the pressure's force on it.
+  // into the body, along the pressure's force on it. A face's force is
+  // shared among the strips it crosses by the fraction of its area in
+  // each (exact for the triangles of a fan from its first node).
   std::vector<double> force(2 * static_cast<size_t>(strips), 0.0);
+  const double dy = b / strips;
+  // The fraction of a triangle's area below y, its nodes' y sorted.
+  const auto below = [](double y, double y0, double y1, double y2) {
+    if (y <= y0) return 0.0;
+    if (y >= y2) return 1.0;
+    if (y < y1) return (y - y0) * (y - y0) / ((y2 - y0) * (y1 - y0));
+    return 1.0 - (y2 - y) * (y2 - y) / ((y2 - y0) * (y2 - y1));
+  };
   for (index_t f : faces) {
-    double y = 0.0;
     const index_t begin = offsets(f), end = offsets(f + 1);
-    for (index_t k = begin; k < end; ++k) y += x(nodes(k), 1);
-    y /= static_cast<double>(end - begin);
-    const int j = std::clamp(static_cast<int>(y / b * strips), 0, strips - 1);
     const double dp = (pf(f) - p_inf) / q_inf;
     const double fx = dp * normal(f, 0), fz = dp * normal(f, 2);
-    force[2 * static_cast<size_t>(j)] += -fx * std::sin(alpha) + fz * std::cos(alpha);
-    force[2 * static_cast<size_t>(j) + 1] += fx * std::cos(alpha) + fz * std::sin(alpha);
+    const double lift = -fx * std::sin(alpha) + fz * std::cos(alpha);
+    const double drag = fx * std::cos(alpha) + fz * std::sin(alpha);
+    // The fan's triangles and their areas.
+    std::vector<std::array<double, 4>> fan;  // y0 <= y1 <= y2, area
+    double area = 0.0;
+    const index_t a = nodes(begin);
+    for (index_t k = begin + 1; k + 1 < end; ++k) {
+      const index_t c = nodes(k), d = nodes(k + 1);
+      double u[3], v[3];
+      for (int q = 0; q < 3; ++q) u[q] = x(c, q) - x(a, q), v[q] = x(d, q) - x(a, q);
+      const double t = 0.5 * std::sqrt(std::pow(u[1] * v[2] - u[2] * v[1], 2) +
+                                       std::pow(u[2] * v[0] - u[0] * v[2], 2) +
+                                       std::pow(u[0] * v[1] - u[1] * v[0], 2));
+      std::array<double, 3> y{x(a, 1), x(c, 1), x(d, 1)};
+      std::sort(y.begin(), y.end());
+      fan.push_back({y[0], y[1], y[2], t});
+      area += t;
+    }
+    for (const auto& tri : fan) {
+      const double share = area > 0.0 ? tri[3] / area : 1.0 / static_cast<double>(fan.size());
+      const int first = std::clamp(static_cast<int>(tri[0] / dy), 0, strips - 1);
+      const int last = std::clamp(static_cast<int>(tri[2] / dy), 0, strips - 1);
+      for (int j = first; j <= last; ++j) {
+        const double lo = j == 0 ? -std::numeric_limits<double>::infinity() : j * dy;
+        const double hi = j == strips - 1 ? std::numeric_limits<double>::infinity() : (j + 1) * dy;
+        const double w = share * (below(hi, tri[0], tri[1], tri[2]) - below(lo, tri[0], tri[1], tri[2]));
+        force[2 * static_cast<size_t>(j)] += w * lift;
+        force[2 * static_cast<size_t>(j) + 1] += w * drag;
+      }
+    }
   }
   std::vector<double> all(force.size());
   CAMBER_CHECK_MPI(MPI_Allreduce(force.data(), all.data(), static_cast<int>(force.size()),
                                  MPI_DOUBLE, MPI_SUM, dm.comm()));
   SpanLoad load;
   load.semi_span = b;
-  const double dy = b / strips;
   for (int j = 0; j < strips; ++j) {
     load.y_lo.push_back(j * dy);
     load.y_hi.push_back((j + 1) * dy);

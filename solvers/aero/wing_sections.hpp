@@ -42,8 +42,9 @@ std::vector<SectionPoint> wing_sections(const euler::Discretization& disc, const
                                         const std::vector<double>& etas);
 
 /// The spanwise load of a 3-D wing: the pressure force of the wall faces
-/// whose centroids lie in each of `strips` equal strips of y in [0, b] (b
-/// the walls' largest y), per unit span and over the free stream's dynamic
+/// in each of `strips` equal strips of y in [0, b] (b the walls' largest
+/// y; a face's force shared among the strips it crosses by the fraction of
+/// its area in each), per unit span and over the free stream's dynamic
 /// pressure, so that `lift` is the local chord times the section's lift
 /// coefficient, c cl(y), in the mesh's length unit. Lift and drag are
 /// normal and parallel to the free stream of the discretization's flow

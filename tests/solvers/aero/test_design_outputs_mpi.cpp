@@ -177,6 +177,30 @@ TEST(DesignOutputs, WingFinalOutputsAreTheFinalDesigns) {
   EXPECT_NEAR(lift, final_coefficients[0] * s.flow.flow.reference_area, 1e-8);
   EXPECT_NEAR(drag, final_coefficients[1] * s.flow.flow.reference_area, 1e-8);
   EXPECT_GT(std::abs(final_coefficients[0]), 1e-3);
+  // The baseline's wall faces are three spanwise layers of 0.2 (the
+  // section tapering slowly with y), which the 40 strips of 0.015 do not
+  // align with: each strip holds its area share of the faces it crosses,
+  // so the load changes smoothly inside a layer (by under 1e-3 of the mean
+  // between neighbours) and a strip across a layer's edge holds a value
+  // between its neighbours' (binned whole by their centroids, the faces
+  // would load three strips and leave the others empty).
+  const auto base_load = test::read_csv_rows(dir / "wing_baseline_span_load.csv");
+  ASSERT_EQ(base_load.size(), load.size());
+  double mean = 0.0;
+  for (const auto& row : base_load) mean += row[3] / static_cast<double>(base_load.size());
+  EXPECT_GT(std::abs(mean), 1e-3);
+  const double layer = eu::test_utils::span / 3.0;
+  for (size_t j = 1; j + 1 < base_load.size(); ++j) {
+    const double lo = base_load[j][0], hi = base_load[j][1];
+    const bool across = std::floor(lo / layer + 1e-12) != std::floor(hi / layer - 1e-12);
+    if (across) {
+      EXPECT_GE(base_load[j][3], std::min(base_load[j - 1][3], base_load[j + 1][3])) << "strip " << j;
+      EXPECT_LE(base_load[j][3], std::max(base_load[j - 1][3], base_load[j + 1][3])) << "strip " << j;
+    } else if (std::floor(base_load[j - 1][0] / layer + 1e-12) ==
+               std::floor(base_load[j - 1][1] / layer - 1e-12)) {
+      EXPECT_NEAR(base_load[j][3], base_load[j - 1][3], 1e-3 * std::abs(mean)) << "strip " << j;
+    }
+  }
 
   // The thickness table: the stations, the result's t0 and t, and t / t0
   // to the 10 significant digits written.
