@@ -159,6 +159,15 @@ void write_span_load_csv(const std::string& dir, const std::string& stem, const 
       << load.drag[j] << ',' << mean << '\n';
   }
   write_file_atomically(dir + "/" + stem + "_span_load.csv", c.str());
+  std::ostringstream gp;
+  gp << "set terminal pngcairo size 640,420 noenhanced\n"
+     << "set datafile separator ','\nset grid\nset key bottom left\n"
+     << "set output '" << dir << "/" << stem << "_span_load.png'\n"
+     << "set title 'Span load: " << stem << "'\n"
+     << "set xlabel 'y / b'\nset ylabel 'c cl'\nset yrange [0:*]\n"
+     << "plot '" << dir << "/" << stem << "_span_load.csv' using 3:4 with linespoints pt 7 ps 0.5 "
+     << "title 'computed', '' using 3:6 with lines title 'elliptic, the same lift'\n";
+  io::run_gnuplot(dir + "/" + stem + "_span_load.gp", gp.str());
   std::ostringstream a;
   for (size_t k = 1; k < fit.a.size(); ++k)
     a << (k > 1 ? ", " : "") << "A" << 2 * k + 1 << "/A1 " << fit.a[k] / fit.a[0];

@@ -100,7 +100,8 @@ inline constexpr int span_load_strips = 40, span_load_terms = 5;
 
 /// `<dir>/<stem>_span_load.csv`: per strip y_lo, y_hi, eta (the strip's
 /// middle over the semi-span), c_cl, c_cd (the load per unit span over the
-/// dynamic pressure) and the elliptic load of the same lift; a log line
+/// dynamic pressure) and the elliptic load of the same lift, and its plot
+/// `_span_load.png` (gnuplot; none without it); a log line
 /// with the span efficiency of the fit and the largest gap from the
 /// elliptic load. One process.
 void write_span_load_csv(const std::string& dir, const std::string& stem, const SpanLoad& load);
