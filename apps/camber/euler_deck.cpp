@@ -37,8 +37,9 @@ void declare_euler_schema(deck::Schema& s) {
                                     "the volume mesh deformation (inverse-distance weighting or "
                                     "radial basis functions).");
   aero::parametrization_keys().declare(design);
-  aero::ffd_volume_keys().declare(design);
-  aero::wing_twist_keys().declare(design);
+  const aero::WingDesignSettings wing_defaults;
+  aero::ffd_volume_keys().declare(design, wing_defaults);
+  aero::wing_twist_keys().declare(design, wing_defaults);
   aero::design_bound_keys().declare(design);
   aero::design_start_keys().declare(design);
   aero::deformation_keys().declare(design);
@@ -53,7 +54,7 @@ void declare_euler_schema(deck::Schema& s) {
                    "trust_region).");
   aero::shape_design_keys().declare(optimizer);
   aero::airfoil_constraint_keys().declare(optimizer);
-  aero::wing_station_keys().declare(optimizer);
+  aero::wing_station_keys().declare(optimizer, wing_defaults);
   aero::operating_point_keys().declare(optimizer);
   auto& region = s.section("trust_region", "camber optimize with optimizer.algorithm: "
                                            "trust_region: the trust region and the networks it "

@@ -115,49 +115,28 @@ const Keys<WingDesignSettings>& ffd_volume_keys() {
   return keys;
 }
 
+const Keys<design::WingTwistOptions>& twist_option_keys() {
+  using design::WingTwistOptions;
+  static const Keys<WingTwistOptions> keys =
+      Keys<WingTwistOptions>()
+          .reals("twist_etas", &WingTwistOptions::stations, Length::between(1, 64),
+                 Range::greater_than(0.0).and_at_most(1.0),
+                 "wing_twist: the spanwise stations (fractions of the walls' span from the root, "
+                 "increasing) whose twist angles (degrees) are the design variables; the root's "
+                 "twist is held at 0 (the angle of attack sets the incidence), the twist is linear "
+                 "between stations and constant beyond the last.")
+          .real("twist_axis", &WingTwistOptions::axis_chord_fraction, Range(0.0, 1.0),
+                "wing_twist: the spanwise axis the sections turn about, as a fraction of the "
+                "walls' chordwise extent from the leading edge (1: the trailing edge).")
+          .real("twist_blend", &WingTwistOptions::blend, Range::positive().and_at_most(100.0),
+                "wing_twist: the mesh turns with the wing inside the walls' bounding box and "
+                "comes to rest at this many chordwise extents from it (a C2 blend).");
+  return keys;
+}
+
 const Keys<WingDesignSettings>& wing_twist_keys() {
   static const Keys<WingDesignSettings> keys =
-      Keys<WingDesignSettings>()
-          .custom(
-              "twist_etas",
-              [](deck::Section& s, const WingDesignSettings& d) {
-                s.reals("twist_etas", d.twist.stations, Length::between(1, 64),
-                        Range::greater_than(0.0).and_at_most(1.0),
-                        "wing_twist: the spanwise stations (fractions of the walls' span from the "
-                        "root, increasing) whose twist angles (degrees) are the design variables; "
-                        "the root's twist is held at 0 (the angle of attack sets the incidence), "
-                        "the twist is linear between stations and constant beyond the last.");
-              },
-              [](const deck::Deck& deck, const std::string& path, WingDesignSettings& w) {
-                w.twist.stations = deck.reals(path);
-                for (size_t k = 1; k < w.twist.stations.size(); ++k)
-                  if (!(w.twist.stations[k] > w.twist.stations[k - 1])) {
-                    std::ostringstream m;
-                    m << "must increase, but value " << k << " (" << w.twist.stations[k]
-                      << ") follows " << w.twist.stations[k - 1];
-                    deck.reject(path, m.str());
-                  }
-              })
-          .custom(
-              "twist_axis",
-              [](deck::Section& s, const WingDesignSettings& d) {
-                s.real("twist_axis", d.twist.axis_chord_fraction, Range(0.0, 1.0),
-                       "wing_twist: the spanwise axis the sections turn about, as a fraction of "
-                       "the walls' chordwise extent from the leading edge (1: the trailing edge).");
-              },
-              [](const deck::Deck& deck, const std::string& path, WingDesignSettings& w) {
-                w.twist.axis_chord_fraction = deck.real(path);
-              })
-          .custom(
-              "twist_blend",
-              [](deck::Section& s, const WingDesignSettings& d) {
-                s.real("twist_blend", d.twist.blend, Range::positive().and_at_most(100.0),
-                       "wing_twist: the mesh turns with the wing inside the walls' bounding box "
-                       "and comes to rest at this many chordwise extents from it (a C2 blend).");
-              },
-              [](const deck::Deck& deck, const std::string& path, WingDesignSettings& w) {
-                w.twist.blend = deck.real(path);
-              });
+      Keys<WingDesignSettings>().nested(&WingDesignSettings::twist, twist_option_keys());
   return keys;
 }
 
@@ -496,6 +475,15 @@ void validate_design_keys(const deck::Deck& d, const DesignDeckSections& section
        {design + "twist_etas", design + "twist_axis", design + "twist_blend"})
     if (!twist_kind && d.has(key))
       d.reject(key, "is used only with " + design + "parametrization: wing_twist (3-D meshes)");
+  {
+    const std::vector<double>& etas = d.reals(design + "twist_etas");
+    for (size_t k = 1; k < etas.size(); ++k)
+      if (!(etas[k] > etas[k - 1])) {
+        std::ostringstream m;
+        m << "must increase, but value " << k << " (" << etas[k] << ") follows " << etas[k - 1];
+        d.reject(design + "twist_etas", m.str());
+      }
+  }
   if (twist_kind && d.has(optimizer + "thickness_fraction") &&
       d.real(optimizer + "thickness_fraction") > 0.0)
     d.reject(optimizer + "thickness_fraction",

@@ -98,9 +98,9 @@ const deck::Keys<ShapeDesignSettings>& operating_point_keys();
 /// reading another is the deck's error at that key), ffd_volume_margin
 /// (the design section's box of a 3-D wing).
 const deck::Keys<WingDesignSettings>& ffd_volume_keys();
-/// twist_etas (increasing: reading others is the deck's error at that
-/// key), twist_axis, twist_blend (the design section's twist of a 3-D
-/// wing, design::WingTwistOptions).
+/// twist_etas, twist_axis, twist_blend (the design section's twist of a
+/// 3-D wing, design::WingTwistOptions; validate_design_keys() checks that
+/// the stations increase).
 const deck::Keys<WingDesignSettings>& wing_twist_keys();
 /// initial_radius, min_radius, max_radius, penalty, subproblem_evaluations
 /// of a design's trust region (declare with design_trust_region_options()
@@ -142,8 +142,8 @@ struct DesignDeckSections {
 /// a lift held at a target without lift_target, or lift_target with a lift
 /// that holds none; alpha_range_deg with a lift that trims no angle;
 /// ffd_volume_* or thickness_etas/thickness_chords without parametrization
-/// ffd_volume; twist_* without wing_twist, or thickness_fraction > 0 with
-/// it; a 2-D key (bumps_per_surface, cst_order, ffd_degree_x/y, the
+/// ffd_volume; twist_etas not increasing; twist_* without wing_twist, or
+/// thickness_fraction > 0 with it; a 2-D key (bumps_per_surface, cst_order, ffd_degree_x/y, the
 /// deformation keys, max_thickness_min, area_fraction,
 /// le_radius_fraction) with either; ffd_volume_move not a set of directions;
 /// rbf_support or idw_exponent with the other deformation; point_weights
