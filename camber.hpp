@@ -101,6 +101,7 @@
 #include <camber/design/mesh_deformation.hpp>
 #include <camber/design/parametrization.hpp>
 #include <camber/design/wing_thickness.hpp>
+#include <camber/design/wing_twist.hpp>
 
 #if CAMBER_WITH_DECK
 #include <camber/deck/deck.hpp>
